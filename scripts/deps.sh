@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs whatever weft needs from Debian's packages and is missing. Idempotent: a machine that has
+# everything installs nothing and touches no package list.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libassimp-dev libcli11-dev nlohmann-json3-dev libmeshoptimizer-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  nodejs npm
+)
+# Optional extras: Bullet for the side-by-side solver benchmark, clang + its runtime for libFuzzer.
+if [[ "${WEFT_DEPS_EXTRAS:-1}" == 1 ]]; then
+  packages+=(libbullet-dev clang libclang-rt-14-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "weft: installing ${missing[*]}" >&2
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,42 @@
+// Where the tests find their inputs and the programs they run.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace weft::test {
+
+std::filesystem::path shared_models_dir();  ///< ../shared/models (third-party models); may be absent
+std::filesystem::path testdata_dir();       ///< testdata/ in the source tree (generated fixtures)
+std::filesystem::path source_dir();         ///< the repository root
+std::filesystem::path binary_dir();         ///< the CMake build folder
+std::filesystem::path weft_exe();           ///< the built `weft` command
+
+/// A shared model by file name, or an empty path (and the caller skips) when the shared folder is absent.
+std::filesystem::path shared_model(const std::string& name);
+
+/// A fresh, empty folder under the build tree for one test's outputs.
+std::filesystem::path scratch_dir(const std::string& test_name);
+
+struct CommandResult {
+    int exit_code = -1;   ///< the process's exit status; 128+signal when killed
+    std::string out;      ///< everything written to standard output
+    std::string err;      ///< everything written to standard error
+};
+
+/// Runs a program with arguments (no shell), capturing both streams.
+CommandResult run_command(const std::vector<std::string>& argv);
+
+/// Runs `weft` with the given arguments.
+CommandResult run_weft(const std::vector<std::string>& args);
+
+/// Validates a JSON document against schemas/<schema_file> with Ajv (tests/js). Returns an empty
+/// string when it validates, else Ajv's errors (or why Ajv could not run).
+std::string schema_errors(const std::string& json_text, const std::string& schema_file);
+
+}  // namespace weft::test
+
+/// Skips the test when a shared model is not available (CI clones without ../shared still pass).
+#define WEFT_REQUIRE_SHARED_MODEL(var, name)                                   \
+    const std::filesystem::path var = ::weft::test::shared_model(name);        \
+    if (var.empty()) GTEST_SKIP() << "shared model " << name << " not present"

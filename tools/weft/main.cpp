@@ -1,0 +1,58 @@
+// weft: turns game characters into cloth assets and proves they work.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <memory>
+
+#include "command.h"
+
+namespace weft::cli {
+
+std::vector<CommandInfo>& command_registry() {
+    static std::vector<CommandInfo> registry;
+    return registry;
+}
+
+}  // namespace weft::cli
+
+int main(int argc, char** argv) {
+    using namespace weft::cli;
+    CLI::App app{"weft: cloth assets from game characters, built and proven headless", "weft"};
+    app.set_version_flag("--version", std::string("weft ") + WEFT_VERSION);
+    app.require_subcommand(1);
+    app.fallthrough(false);
+
+    auto& registry = command_registry();
+    std::sort(registry.begin(), registry.end(),
+              [](const CommandInfo& a, const CommandInfo& b) { return a.order < b.order; });
+    std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
+    for (const auto& info : registry) {
+        CLI::App* sub = app.add_subcommand(info.name, info.description);
+        runners.emplace_back(sub, info.setup(*sub));
+    }
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return exit_usage;
+    }
+
+    for (auto& [sub, run] : runners) {
+        if (!sub->parsed()) continue;
+        try {
+            return run();
+        } catch (const std::exception& e) {
+            std::cerr << "weft " << sub->get_name() << ": internal error: " << e.what() << "\n";
+            return exit_refused;
+        }
+    }
+    return exit_usage;
+}
