@@ -1,0 +1,89 @@
+#include "io/atomic_file.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace weft {
+
+namespace fs = std::filesystem;
+
+std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> bytes) {
+    std::error_code ec;
+    if (path.has_parent_path()) {
+        fs::create_directories(path.parent_path(), ec);
+        if (ec) return "cannot create folder " + path.parent_path().string() + ": " + ec.message();
+    }
+    // Unique per process and call, so parallel writers in one folder never share a temporary.
+    static std::atomic<uint64_t> counter{0};
+    fs::path tmp = path;
+    tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write " + path.string() + ": " + std::strerror(errno);
+    size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            std::string why = std::strerror(errno);
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            return "cannot write " + path.string() + ": " + why;
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        std::string why = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        return "cannot write " + path.string() + ": " + why;
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::string why = std::strerror(errno);
+        ::unlink(tmp.c_str());
+        return "cannot rename into " + path.string() + ": " + why;
+    }
+    return {};
+}
+
+std::string write_file_atomic(const fs::path& path, std::string_view text) {
+    return write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+std::string read_file(const fs::path& path, std::vector<uint8_t>& out, uint64_t max_bytes) {
+    std::error_code ec;
+    auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) return path.string() + ": no such file";
+    if (fs::is_directory(status)) return path.string() + ": is a directory, not a file";
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return path.string() + ": cannot open: " + std::strerror(errno);
+    struct stat st{};
+    if (::fstat(fd, &st) != 0) {
+        std::string why = std::strerror(errno);
+        ::close(fd);
+        return path.string() + ": cannot stat: " + why;
+    }
+    if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+        ::close(fd);
+        return path.string() + ": larger than " + std::to_string(max_bytes) + " bytes";
+    }
+    out.resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < out.size()) {
+        ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            std::string why = n < 0 ? std::strerror(errno) : "file shrank while reading";
+            ::close(fd);
+            return path.string() + ": cannot read: " + why;
+        }
+        done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    return {};
+}
+
+}  // namespace weft

@@ -1,0 +1,24 @@
+// Writing outputs a build system can trust (DESIGN.md §4): every file goes to a temporary name in
+// its own folder and is renamed over the target, so a run killed at any moment leaves the target
+// either complete or absent, never truncated.
+#pragma once
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace weft {
+
+/// Writes `bytes` to `path` atomically (temporary file in the same folder, fsync, rename).
+/// Creates missing parent folders. Returns "" on success, else a message naming the path and the
+/// system's reason.
+std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes);
+std::string write_file_atomic(const std::filesystem::path& path, std::string_view text);
+
+/// Reads a whole file. Returns "" on success, else a message naming the path and the reason
+/// (missing, a directory, unreadable, larger than `max_bytes`).
+std::string read_file(const std::filesystem::path& path, std::vector<uint8_t>& out,
+                      uint64_t max_bytes = uint64_t(4) << 30);
+
+}  // namespace weft

@@ -1,0 +1,35 @@
+// One finding about an input, in glTF-Validator's shape: a stable code, a severity, a message that
+// names the file and the element, and a pointer to where in the model it is.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace weft {
+
+enum class Severity { error, warning, info };
+
+inline const char* severity_name(Severity s) {
+    switch (s) {
+        case Severity::error: return "error";
+        case Severity::warning: return "warning";
+        case Severity::info: return "info";
+    }
+    return "error";
+}
+
+struct Issue {
+    std::string code;      ///< stable, SCREAMING_SNAKE (e.g. "NON_MANIFOLD_EDGE"); never reworded
+    Severity severity = Severity::error;
+    std::string message;   ///< one line a person can act on: the file, the mesh/material, the element, what to do
+    std::string pointer;   ///< where: "/meshes/Couch_Mustard/edges/12-40", "/nodes/Tail3", "" for the whole file
+};
+
+using Issues = std::vector<Issue>;
+
+inline bool has_error(const Issues& issues) {
+    for (const Issue& i : issues)
+        if (i.severity == Severity::error) return true;
+    return false;
+}
+
+}  // namespace weft
