@@ -1,0 +1,30 @@
+// What cloth collides with: spheres and capsules in the cloth's frame, enough to hang a garment on a
+// body (issue 4). Each gives a one-sided hard contact row C = φ(x) − thickness ≥ 0 with Coulomb
+// friction bounded by μ·|λ_n| (rows.md, "Contact rows").
+#pragma once
+#include "geom/vec.h"
+
+namespace weft {
+
+struct SphereCollider {
+    Vec3 centre;        ///< metres, in the cloth's frame
+    double radius = 0;  ///< metres, >= 0
+};
+
+/// The set of points within `radius` of the segment a-b.
+struct CapsuleCollider {
+    Vec3 a, b;          ///< segment ends, metres, in the cloth's frame (a == b is a sphere)
+    double radius = 0;  ///< metres, >= 0
+};
+
+/// Signed distance from a collider's surface and its outward unit normal at x (the normal of the
+/// nearest point; an arbitrary but fixed unit axis when x sits exactly on the centre or the segment).
+struct SurfacePoint {
+    double distance = 0;  ///< metres; negative inside
+    Vec3 normal;          ///< unit, pointing out of the collider
+};
+
+SurfacePoint surface_point(const SphereCollider& sphere, const Vec3& x);
+SurfacePoint surface_point(const CapsuleCollider& capsule, const Vec3& x);
+
+}  // namespace weft

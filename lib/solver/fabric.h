@@ -1,0 +1,66 @@
+// The fabric library: what a cloth is made of, as the solver reads it (seed 002 §11-§14).
+//
+// Every entry, in one table (the README's "Fabrics" section is this table):
+//
+//   entry    budget  stretch strain-row  bend  slack  damping  inertia  thickness  friction
+//   silk      2x4     0.5      no        0.02   0.6    see .cpp  1.0     0.004 m     0.2
+//   ...       (the values live in fabric.cpp's kFabrics, next to why each was chosen)
+//
+// How the fields act (the seed section that measured each):
+// - budget (substeps x iterations): seed 002 §14 — DENIM and LEATHER 2x2 (more particles per
+//   garment), CHAIN 2x6 (heavy links, long reach), everything else 2x4.
+// - stretch: the strain-limit allowance 1 + 0.25·10^(−2.4·stretch) of link length (seed 002 §11,
+//   rows.md). The row is built only where `strain_limit` is set: the 2x2 entries and the chains
+//   keep it, the 2x4 sheets clear it (§11: their residual is already about 1%).
+// - stretch_stiffness: +inf (the default) makes stretch rows hard, an augmented Lagrangian; a finite
+//   value in N/m makes them soft penalties (seed 002 §3, §6: only hard rows rest at cloth stiffness).
+// - bend: skip rows (chains, §11) and hinge rows (sheets, seed 000 §19.5) as a ratio of the row's own
+//   effective m/h²; 0 builds none. Keep it under 8, the dissipative band (seed 002 §6).
+// - slack: leash radius 2·slack·d_geo to the animated pose (seed 002 §10); 1 builds no row.
+// - damping: 1/s, velocities decay as exp(−damping·t) in the frame; sleep order = damping order
+//   (seed 002 §12).
+// - inertia: 0..1, how much of the frame's world motion the cloth feels (seed 002 §13).
+// - thickness: contact radius against colliders, metres (seed 002 §13: not the velocity clamp).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace weft {
+
+struct Fabric {
+    std::string name;                   ///< library key, lower case ("silk"); free text for a custom fabric
+    uint32_t substeps = 2;              ///< substeps per step, >= 1
+    uint32_t iterations = 4;            ///< colour sweeps per substep, >= 1
+    double stretch = 0.5;               ///< 0..1, strain-limit allowance 1 + 0.25·10^(−2.4·stretch)
+    bool strain_limit = false;          ///< build the strain-limit row on every stretch edge
+    double stretch_stiffness = std::numeric_limits<double>::infinity();  ///< N/m; +inf = hard rows
+    double bend = 0.1;                  ///< skip/hinge stiffness as a ratio of the row's m_eff/h²; 0 = none
+    double slack = 1.0;                 ///< 0..1, leash radius 2·slack·d_geo; >= 1 = no slack row
+    double damping = 1.0;               ///< 1/s, velocity decay rate in the frame; >= 0
+    double inertia = 1.0;               ///< 0..1 share of the frame's world motion the cloth feels
+    double thickness = 0.005;           ///< metres, contact radius against colliders
+    double friction = 0.3;              ///< Coulomb coefficient against colliders, >= 0
+};
+
+/// The seven library entries, in table order: silk, cotton, denim, leather, rope, chain, hair.
+std::span<const Fabric> fabric_library();
+
+/// A library entry by name (case-insensitive), or nullopt when there is none.
+std::optional<Fabric> find_fabric(std::string_view name);
+
+/// The library entry a garment class suggests (hair→hair, skirt→cotton, cape→denim, ribbon→silk,
+/// tail→hair, ...; "cotton" for a class it does not know). Returns a library name.
+std::string_view fabric_for_garment_class(std::string_view garment_class);
+
+/// 1 + 0.25·10^(−2.4·stretch): the strain-limit row's rest-length factor (rows.md, fitted to seed
+/// 002 §11's table to three figures).
+double strain_allowance(double stretch);
+
+/// "" when the fabric is usable, else a message naming the field and its value.
+std::string fabric_error(const Fabric& fabric);
+
+}  // namespace weft
