@@ -1,0 +1,57 @@
+// Every finding import_scene reports, with its stable code, default severity and a one-line
+// description (glTF-Validator's table shape, style note §4); the docs list is generated from this.
+#pragma once
+#include <string_view>
+
+#include "io/issue.h"
+
+namespace weft {
+
+struct ImportCode {
+    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
+    Severity severity;             ///< default severity
+    std::string_view description;  ///< one line for the docs
+};
+
+inline constexpr ImportCode import_codes[] = {
+    // The file itself.
+    {"FILE_NOT_FOUND", Severity::error, "The path does not exist."},
+    {"NOT_A_FILE", Severity::error, "The path is a directory or another non-regular file."},
+    {"FILE_UNREADABLE", Severity::error, "The file exists but cannot be opened or read (permissions, I/O error)."},
+    {"FILE_EMPTY", Severity::error, "The file has no bytes."},
+    {"FILE_TOO_LARGE", Severity::error, "The file is larger than ImportOptions::max_file_bytes."},
+    // Container structure, checked before Assimp sees the bytes.
+    {"GLB_TRUNCATED", Severity::error, "A GLB whose header or chunk lengths run past the end of the file."},
+    {"GLB_MALFORMED", Severity::error, "A GLB with a bad version, a first chunk that is not JSON, or a length field that contradicts itself."},
+    {"GLB_TRAILING_BYTES", Severity::warning, "A GLB file longer than its header's length field; the extra bytes were ignored."},
+    {"GLTF_JSON_INVALID", Severity::error, "The glTF JSON (or the GLB JSON chunk) does not parse as JSON."},
+    {"GLTF_REFERENCE_INVALID", Severity::error, "A glTF accessor, buffer view or buffer is missing, out of bounds or of the wrong type."},
+    {"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."},
+    {"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."},
+    {"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."},
+    // Content.
+    {"NO_MESHES", Severity::error, "The model has no triangle meshes."},
+    {"NON_FINITE_POSITION", Severity::error, "A vertex position is NaN or infinite."},
+    {"NON_FINITE_TRANSFORM", Severity::error, "A node transform or inverse bind matrix is NaN or infinite."},
+    {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex the primitive does not have."},
+    {"JOINT_OUT_OF_RANGE", Severity::error, "A vertex weight names a joint the skin does not have."},
+    // Fixed or noticed while importing.
+    {"UNITS_CONVERTED", Severity::info, "Source units were not metres; everything was scaled to metres."},
+    {"AXES_CONVERTED", Severity::info, "Source up axis was not +Y; everything was rotated to Y up."},
+    {"DEGENERATE_TRIANGLES", Severity::warning, "Triangles with a repeated corner or two corners at one position (kept, or dropped when asked)."},
+    {"LINES_DROPPED", Severity::warning, "Line or point primitives beside the triangles were dropped (counted in Mesh::line_count)."},
+    {"WEIGHTS_NORMALISED", Severity::info, "Vertex weights did not sum to 1 and were normalised."},
+    {"UNWEIGHTED_VERTICES", Severity::warning, "Vertices of a skinned mesh with no weight at all (left at their node's rest pose)."},
+    {"NON_FINITE_NORMAL", Severity::warning, "A normal was NaN, infinite or zero; the mesh's normals were dropped."},
+    {"MESH_NOT_INSTANCED", Severity::info, "A mesh no node of the scene instances; it is not part of the model at rest and was skipped."},
+    {"SPRING_INVALID", Severity::warning, "A declared spring or collider names a node that does not exist or is malformed; it was skipped."},
+};
+
+/// The table row for `code`, or nullptr.
+constexpr const ImportCode* find_import_code(std::string_view code) {
+    for (const ImportCode& c : import_codes)
+        if (c.code == code) return &c;
+    return nullptr;
+}
+
+}  // namespace weft
