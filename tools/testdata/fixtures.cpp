@@ -1,0 +1,42 @@
+#include "testdata/fixtures.h"
+
+#include "io/atomic_file.h"
+#include "scene/gltf_write.h"
+
+namespace weft::testdata {
+
+std::vector<FixtureFile> good_fixtures() {
+    GlbOptions options;
+    options.generator = "weft_gen_testdata";
+    MannequinOptions chains, shared;
+    chains.authored_hair_chains = true;
+    shared.skirt_on_body_material = true;
+    const std::string fbx = mannequin_cm_fbx();
+    return {
+        {"mannequin.glb", encode_glb(make_mannequin(), options),
+         "skinned humanoid, Body/Hair/Skirt slots, six hair strands, one skirt band, no cloth bones"},
+        {"mannequin_chains.glb", encode_glb(make_mannequin(chains), options),
+         "the mannequin with authored hair chains Hair_<strand>_1..4 under Head"},
+        {"mannequin_shared_skirt.glb", encode_glb(make_mannequin(shared), options),
+         "the mannequin with its skirt on the Body material (seed 003: not findable by slot)"},
+        {"flag.glb", encode_glb(make_flag(), options),
+         "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
+        {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
+         "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
+    };
+}
+
+std::vector<FixtureFile> all_fixtures() {
+    std::vector<FixtureFile> all = good_fixtures();
+    for (FixtureFile& f : bad_fixtures()) all.push_back(std::move(f));
+    return all;
+}
+
+std::string write_fixtures(const std::filesystem::path& dir) {
+    for (const FixtureFile& f : all_fixtures()) {
+        if (std::string e = write_file_atomic(dir / f.path, f.bytes); !e.empty()) return e;
+    }
+    return {};
+}
+
+}  // namespace weft::testdata

@@ -1,0 +1,327 @@
+// The good fixture models: the mannequin in its three variants and the flag.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+#include "testdata/fixtures.h"
+#include "testdata/mesh_build.h"
+
+namespace weft::testdata {
+
+namespace {
+
+struct JointDef {
+    std::string name;
+    std::string parent;  ///< "" for the skeleton root
+    Vec3 head;           ///< rest position, scene space (metres, Y up, facing +Z, left on +X)
+    Vec3 tail;           ///< end of the bone's segment (the child joint, or the tip for a leaf)
+};
+
+// A humanoid 1.73 m tall standing on y = 0 in T pose. Joints carry no rotation, so every bind
+// transform is a translation (the simplest skin a reader can get right or visibly wrong).
+const std::vector<JointDef>& skeleton() {
+    static const std::vector<JointDef> joints = [] {
+        std::vector<JointDef> j = {
+            {"Hips", "", {0, 0.95, 0}, {0, 1.07, 0}},
+            {"Spine", "Hips", {0, 1.07, 0}, {0, 1.22, 0}},
+            {"Chest", "Spine", {0, 1.22, 0}, {0, 1.45, 0}},
+            {"Neck", "Chest", {0, 1.45, 0}, {0, 1.53, 0}},
+            {"Head", "Neck", {0, 1.53, 0}, {0, 1.73, 0}},
+        };
+        for (const double s : {1.0, -1.0}) {
+            const std::string side = s > 0 ? "_L" : "_R";
+            j.push_back({"Shoulder" + side, "Chest", {s * 0.05, 1.40, 0}, {s * 0.17, 1.40, 0}});
+            j.push_back({"UpperArm" + side, "Shoulder" + side, {s * 0.17, 1.40, 0}, {s * 0.44, 1.40, 0}});
+            j.push_back({"LowerArm" + side, "UpperArm" + side, {s * 0.44, 1.40, 0}, {s * 0.68, 1.40, 0}});
+            j.push_back({"Hand" + side, "LowerArm" + side, {s * 0.68, 1.40, 0}, {s * 0.78, 1.40, 0}});
+        }
+        for (const double s : {1.0, -1.0}) {
+            const std::string side = s > 0 ? "_L" : "_R";
+            j.push_back({"UpperLeg" + side, "Hips", {s * 0.09, 0.91, 0}, {s * 0.09, 0.50, 0}});
+            j.push_back({"LowerLeg" + side, "UpperLeg" + side, {s * 0.09, 0.50, 0}, {s * 0.09, 0.08, 0}});
+            j.push_back({"Foot" + side, "LowerLeg" + side, {s * 0.09, 0.08, 0}, {s * 0.09, 0.03, 0.15}});
+        }
+        return j;
+    }();
+    return joints;
+}
+
+double segment_distance(const Vec3& p, const Vec3& a, const Vec3& b) {
+    const Vec3 ab = b - a;
+    const double t = std::clamp(dot(p - a, ab) / dot(ab, ab), 0.0, 1.0);
+    return distance(p, a + ab * t);
+}
+
+/// Smooth body weights: inverse fourth power of the distance to each candidate bone's segment,
+/// small shares dropped, at most six kept (the torso's shoulder line gets five or six, so the
+/// writer's JOINTS_1/WEIGHTS_1 path is exercised).
+std::vector<Influence> body_weights(const Vec3& p, const std::vector<std::string>& candidates,
+                                    const std::map<std::string, uint32_t>& joint_index) {
+    std::vector<std::pair<double, uint32_t>> w;
+    double total = 0;
+    for (const std::string& name : candidates) {
+        const uint32_t j = joint_index.at(name);
+        const JointDef& def = skeleton()[j];
+        const double d = segment_distance(p, def.head, def.tail);
+        const double v = 1.0 / std::pow(d + 0.01, 4);
+        w.push_back({v, j});
+        total += v;
+    }
+    std::sort(w.begin(), w.end(), [](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        return a.second < b.second;
+    });
+    std::vector<Influence> out;
+    double kept = 0;
+    for (const auto& [v, j] : w) {
+        if (out.size() == 6 || v / total < 0.015) break;
+        out.push_back({j, static_cast<float>(v)});
+        kept += v;
+    }
+    for (Influence& inf : out) inf.weight = static_cast<float>(inf.weight / kept);
+    return out;
+}
+
+struct Strand {
+    double angle_deg;  ///< around Y from the back of the head (-Z), positive toward the left (+X)
+    double length;     ///< metres, root to tip along the hanging direction
+};
+
+constexpr std::array<Strand, 6> kStrands{{{-95, 0.16}, {-55, 0.23}, {-18, 0.33}, {18, 0.31}, {55, 0.21}, {95, 0.17}}};
+constexpr Vec3 kHeadCentre{0, 1.62, 0};
+constexpr double kHeadRadius = 0.11;
+constexpr int kStrandRows = 12;     // rows of vertices root to tip (welded)
+constexpr int kStrandSeamRow = 6;   // the row split between the two UV islands
+
+/// Where strand `s` is at parameter u in [0, 1] (root to tip): leaves the scalp outward, then hangs.
+Vec3 strand_point(const Strand& s, double u) {
+    const double a = s.angle_deg * M_PI / 180, elevation = 25 * M_PI / 180;
+    const Vec3 out{std::sin(a), 0, -std::cos(a)};
+    const Vec3 root = kHeadCentre + (out * std::cos(elevation) + Vec3{0, 1, 0} * std::sin(elevation)) *
+                                        (kHeadRadius + 0.004);
+    const double drop = s.length * u;
+    return root + out * (0.045 * (1 - std::exp(-drop / 0.04))) + Vec3{0, -drop, 0};
+}
+
+Vec3 strand_across(const Strand& s) {
+    const double a = s.angle_deg * M_PI / 180;
+    return normalize(cross(Vec3{0, 1, 0}, Vec3{std::sin(a), 0, -std::cos(a)}));
+}
+
+}  // namespace
+
+Scene make_mannequin(const MannequinOptions& options) {
+    Scene scene;
+    scene.source_path = "mannequin";
+    scene.format = "glb";
+    const int root = add_node(scene, "Mannequin", -1, Mat4::identity());
+
+    // Skeleton, in table order, each joint a translation from its parent.
+    std::map<std::string, int> node_of;
+    std::map<std::string, uint32_t> joint_index;
+    Skin skin;
+    skin.name = "MannequinSkin";
+    for (const JointDef& j : skeleton()) {
+        const int parent_node = j.parent.empty() ? root : node_of.at(j.parent);
+        const Vec3 parent_head = j.parent.empty() ? Vec3{} : scene.nodes[parent_node].world.translation_part();
+        const int node = add_node(scene, j.name, parent_node, Mat4::translation(j.head - parent_head));
+        node_of[j.name] = node;
+        joint_index[j.name] = static_cast<uint32_t>(skin.joints.size());
+        skin.joints.push_back(node);
+    }
+
+    // Authored hair chains: Hair_<strand>_1 at the root .. Hair_<strand>_4 at the tip, under Head.
+    constexpr int kChainJoints = 4;
+    std::vector<std::array<uint32_t, kChainJoints>> chain_joints;
+    if (options.authored_hair_chains) {
+        for (size_t s = 0; s < kStrands.size(); ++s) {
+            std::array<uint32_t, kChainJoints> chain{};
+            int parent = node_of.at("Head");
+            for (int k = 0; k < kChainJoints; ++k) {
+                const Vec3 at = strand_point(kStrands[s], double(k) / (kChainJoints - 1));
+                const Vec3 from = scene.nodes[parent].world.translation_part();
+                const std::string name = "Hair_" + std::to_string(s) + "_" + std::to_string(k + 1);
+                parent = add_node(scene, name, parent, Mat4::translation(at - from));
+                chain[k] = static_cast<uint32_t>(skin.joints.size());
+                skin.joints.push_back(parent);
+            }
+            chain_joints.push_back(chain);
+        }
+    }
+    for (int node : skin.joints) skin.inverse_bind.push_back(scene.nodes[node].world.inverted());
+    scene.skins.push_back(std::move(skin));
+
+    const int mesh_node = add_node(scene, "MannequinMesh", root, Mat4::identity());
+    scene.materials = {"Body", "Hair"};
+    if (!options.skirt_on_body_material) scene.materials.push_back("Skirt");
+
+    // Body: closed tubes along the bones, smooth-skinned to nearby bones.
+    MeshBuilder body;
+    auto weights_from = [&](std::vector<std::string> candidates) {
+        return [&joint_index, candidates](const Vec3& p) { return body_weights(p, candidates, joint_index); };
+    };
+    auto tube = [](double length, double r0, double r1, int rings) {
+        std::vector<std::pair<double, double>> profile{{0, 0}};
+        for (int i = 0; i < rings; ++i) {
+            const double t = double(i) / (rings - 1);
+            profile.push_back({length * t, r0 + (r1 - r0) * t});
+        }
+        profile.push_back({length, 0});
+        return profile;
+    };
+    const Vec3 X{1, 0, 0}, Y{0, 1, 0}, Z{0, 0, 1};
+    body.add_lathe({0, 0.84, 0}, Y, X,
+                   {{0, 0}, {0, 0.13}, {0.12, 0.145}, {0.24, 0.14}, {0.38, 0.15}, {0.50, 0.16}, {0.58, 0.15}, {0.63, 0.09}, {0.63, 0}},
+                   12, 0.68,
+                   weights_from({"Hips", "Spine", "Chest", "Neck", "Shoulder_L", "Shoulder_R", "UpperArm_L",
+                                 "UpperArm_R", "UpperLeg_L", "UpperLeg_R"}));
+    body.add_lathe({0, 1.44, 0}, Y, X, tube(0.12, 0.05, 0.045, 3), 8, 1.0, weights_from({"Chest", "Neck", "Head"}));
+    {
+        std::vector<std::pair<double, double>> head{{0, 0}};
+        for (int i = 1; i < 8; ++i) head.push_back({0.22 * i / 8, kHeadRadius * std::sin(M_PI * i / 8)});
+        head.push_back({0.22, 0});
+        body.add_lathe({0, 1.51, 0}, Y, X, head, 10, 1.1, weights_from({"Neck", "Head"}));
+    }
+    for (const double s : {1.0, -1.0}) {
+        const std::string side = s > 0 ? "_L" : "_R";
+        const Vec3 along = X * s;
+        body.add_lathe({s * 0.14, 1.40, 0}, along, Y, tube(0.30, 0.05, 0.042, 4), 8, 1.0,
+                       weights_from({"Chest", "Shoulder" + side, "UpperArm" + side, "LowerArm" + side}));
+        body.add_lathe({s * 0.43, 1.40, 0}, along, Y, tube(0.25, 0.042, 0.035, 4), 8, 1.0,
+                       weights_from({"UpperArm" + side, "LowerArm" + side, "Hand" + side}));
+        body.add_lathe({s * 0.67, 1.40, 0}, along, Z, {{0, 0}, {0, 0.03}, {0.05, 0.04}, {0.11, 0.03}, {0.12, 0}}, 8,
+                       0.45, weights_from({"LowerArm" + side, "Hand" + side}));
+        body.add_lathe({s * 0.09, 0.93, 0}, -Y, X, tube(0.43, 0.075, 0.055, 5), 8, 1.0,
+                       weights_from({"Hips", "UpperLeg" + side, "LowerLeg" + side}));
+        body.add_lathe({s * 0.09, 0.51, 0}, -Y, X, tube(0.43, 0.055, 0.04, 5), 8, 1.0,
+                       weights_from({"UpperLeg" + side, "LowerLeg" + side, "Foot" + side}));
+        body.add_lathe({s * 0.09, 0.045, -0.06}, Z, X, {{0, 0}, {0, 0.04}, {0.20, 0.045}, {0.23, 0.03}, {0.23, 0}}, 8,
+                       1.0, weights_from({"LowerLeg" + side, "Foot" + side}));
+    }
+
+    // Skirt: ONE connected band around the hips (seed 003: islands would return it whole), rings
+    // shared all the way round (no UV seam, planar UVs), held by Hips at the waist and drawn toward
+    // the nearer upper leg further down.
+    MeshBuilder skirt_builder;
+    MeshBuilder& skirt = options.skirt_on_body_material ? body : skirt_builder;
+    {
+        constexpr int kRings = 6, kSegments = 24;
+        const uint32_t first = static_cast<uint32_t>(skirt.positions.size());
+        const uint32_t hips = joint_index.at("Hips"), leg_l = joint_index.at("UpperLeg_L"),
+                       leg_r = joint_index.at("UpperLeg_R");
+        for (int r = 0; r < kRings; ++r) {
+            const double t = double(r) / (kRings - 1);
+            const double y = 0.97 - 0.36 * t, rx = 0.165 + 0.14 * t, rz = 0.125 + 0.13 * t;
+            for (int k = 0; k < kSegments; ++k) {
+                const double a = 2 * M_PI * k / kSegments;
+                const Vec3 p{rx * std::cos(a), y, rz * std::sin(a)};
+                const double leg = 0.7 * t, left = std::clamp(0.5 + std::cos(a), 0.0, 1.0);
+                std::vector<Influence> w{{hips, static_cast<float>(1 - leg)}};
+                if (leg * left > 0) w.push_back({leg_l, static_cast<float>(leg * left)});
+                if (leg * (1 - left) > 0) w.push_back({leg_r, static_cast<float>(leg * (1 - left))});
+                skirt.add_vertex(p, {0.5 + p.x / 0.7, 0.5 + p.z / 0.7}, std::move(w));
+            }
+        }
+        for (int r = 0; r + 1 < kRings; ++r)
+            for (int k = 0; k < kSegments; ++k) {
+                const uint32_t a = first + r * kSegments + k, b = first + r * kSegments + (k + 1) % kSegments;
+                const uint32_t c = a + kSegments, d = b + kSegments;
+                skirt.add_triangle(a, b, c);  // outward: around (+angle) x down
+                skirt.add_triangle(b, d, c);
+            }
+    }
+
+    // Hair: six open strips hanging from the scalp. Each is two UV islands (rows 0..6 and 6..11,
+    // row 6 duplicated with different UVs), so only welding positions makes a strand one piece.
+    MeshBuilder hair;
+    const uint32_t head = joint_index.at("Head");
+    for (size_t s = 0; s < kStrands.size(); ++s) {
+        const Strand& strand = kStrands[s];
+        const Vec3 across = strand_across(strand);
+        auto weights_at = [&](double u) -> std::vector<Influence> {
+            if (!options.authored_hair_chains) return {{head, 1.0f}};
+            // Linear between the chain joints either side, the first 4 cm blended in from Head.
+            const double f = u * (kChainJoints - 1);
+            const int seg = std::min(static_cast<int>(f), kChainJoints - 2);
+            const double frac = f - seg, root_blend = std::clamp(u * strand.length / 0.04, 0.0, 1.0);
+            std::vector<Influence> w;
+            if (root_blend < 1) w.push_back({head, static_cast<float>(1 - root_blend)});
+            if (root_blend * (1 - frac) > 0)
+                w.push_back({chain_joints[s][seg], static_cast<float>(root_blend * (1 - frac))});
+            if (root_blend * frac > 0)
+                w.push_back({chain_joints[s][seg + 1], static_cast<float>(root_blend * frac)});
+            return w;
+        };
+        std::array<std::array<uint32_t, 3>, kStrandRows + 1> rows{};  // the seam row appears twice
+        for (int row = 0, out_row = 0; row < kStrandRows; ++row, ++out_row) {
+            const double u = double(row) / (kStrandRows - 1);
+            const Vec3 centre = strand_point(strand, u);
+            for (int island = 0; island < 2; ++island) {
+                const bool in_top = row <= kStrandSeamRow, in_bottom = row >= kStrandSeamRow;
+                if ((island == 0 && !in_top) || (island == 1 && !in_bottom)) continue;
+                const double v = island == 0 ? double(row) / kStrandSeamRow
+                                             : double(row - kStrandSeamRow) / (kStrandRows - 1 - kStrandSeamRow);
+                for (int c = 0; c < 3; ++c) {
+                    const Vec3 p = centre + across * (0.015 * (c - 1));
+                    const Vec2 uv{island * 0.55 + 0.45 * c / 2, v};
+                    rows[out_row][c] = hair.add_vertex(p, uv, weights_at(u));
+                }
+                if (island == 0 && row == kStrandSeamRow) ++out_row;
+            }
+        }
+        for (int r = 0; r < kStrandRows; ++r) {
+            if (r == kStrandSeamRow) continue;  // the seam: top island's last row, bottom island's first
+            for (int c = 0; c < 2; ++c) {
+                // Outward (away from the head): down x across.
+                hair.add_triangle(rows[r][c], rows[r + 1][c], rows[r][c + 1]);
+                hair.add_triangle(rows[r][c + 1], rows[r + 1][c], rows[r + 1][c + 1]);
+            }
+        }
+    }
+
+    scene.meshes.push_back(body.finish("MannequinMesh", mesh_node, 0, 0));
+    scene.meshes.push_back(hair.finish("MannequinMesh", mesh_node, 1, 0));
+    if (!options.skirt_on_body_material) scene.meshes.push_back(skirt_builder.finish("MannequinMesh", mesh_node, 2, 0));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+Scene make_flag() {
+    Scene scene;
+    scene.source_path = "flag";
+    scene.format = "glb";
+    const int root = add_node(scene, "Flagpole", -1, Mat4::identity());
+    const int pole = add_node(scene, "Pole", root,
+                              Mat4::from_trs({1.5, 0, -0.5}, Quat::from_axis_angle({0, 1, 0}, M_PI / 6), {1, 1, 1}));
+    const int flag = add_node(scene, "Flag", pole, Mat4::translation({0, 2.45, 0}));
+    scene.materials = {"Pole", "Flag"};
+
+    // Both meshes are built in their node's space, then stored in scene space (scene.h).
+    MeshBuilder pole_mesh;
+    pole_mesh.add_lathe({0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {{0, 0}, {0, 0.025}, {2.6, 0.025}, {2.6, 0}}, 12, 1.0,
+                        [](const Vec3&) { return std::vector<Influence>{}; });
+    for (Vec3& p : pole_mesh.positions) p = scene.nodes[pole].world.transform_point(p);
+
+    // 12 x 8 quads, 1.2 x 0.8 m, hoist edge 3 cm from the pole's axis, wound to face +Z (local).
+    constexpr int kColumns = 12, kRows = 8;
+    MeshBuilder sheet;
+    for (int j = 0; j <= kRows; ++j)
+        for (int i = 0; i <= kColumns; ++i) {
+            const Vec3 local{0.03 + 1.2 * i / kColumns, -0.8 * j / kRows, 0};
+            sheet.add_vertex(scene.nodes[flag].world.transform_point(local),
+                             {double(i) / kColumns, double(j) / kRows});
+        }
+    for (int j = 0; j < kRows; ++j)
+        for (int i = 0; i < kColumns; ++i) {
+            const uint32_t a = j * (kColumns + 1) + i, b = a + 1, c = a + kColumns + 1, d = c + 1;
+            sheet.add_triangle(a, c, b);
+            sheet.add_triangle(b, c, d);
+        }
+    scene.meshes.push_back(pole_mesh.finish("Pole", pole, 0, -1));
+    scene.meshes.push_back(sheet.finish("Flag", flag, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+}  // namespace weft::testdata
