@@ -30,4 +30,8 @@ struct ImportResult {
 /// every problem becomes an Issue whose message names the file (and mesh, vertex, joint...).
 ImportResult import_scene(const std::filesystem::path& file, const ImportOptions& options = {});
 
+/// The Assimp post-processing flags import_scene reads with, for benchmarks that time Assimp's
+/// own ReadFile against import_scene.
+unsigned int assimp_postprocess_flags();
+
 }  // namespace weft

@@ -1,0 +1,259 @@
+// import_scene: read the file once, recognise it by content, check what can be checked before
+// Assimp sees the bytes, let Assimp parse, then convert (import_convert.cpp) and read the VRM
+// extensions Assimp drops (import_vrm.cpp).
+//
+// What Assimp 5.2.5 does by default and why it is not used here (measured on ../shared/models):
+//   - aiProcess_RemoveRedundantMaterials merges equal materials: Godette's `Body` vanishes into
+//     `Face`. Not used: material slot names are how garments are found (seed 003).
+//   - aiProcess_FindDegenerates turns triangles with repeated corners into lines that
+//     aiProcess_SortByPType splits into a separate mesh (the Couch's 17). Neither is used: such
+//     triangles stay triangles so the sheet builder can refuse them by name.
+//   - `.vrm` has no registered reader; the bytes are GLB, so they are read from memory with the
+//     "glb" hint. No file is renamed or copied on disk.
+//   - The FBX reader keeps the file's units and axes (UnitScaleFactor and UpAxis only land in the
+//     scene metadata); aiProcess_GlobalScale would scale vertices and node translations but not a
+//     node's own scale. The fix is applied here once, at the root (source_correction).
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <assimp/DefaultIOSystem.h>
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include "scene/import.h"
+#include "scene/import_detail.h"
+
+namespace weft {
+namespace {
+
+namespace fs = std::filesystem;
+using import_detail::Reporter;
+
+/// What the bytes are, by content (the extension only breaks ties Assimp must settle).
+enum class Container { glb, gltf_json, fbx, other };
+
+/// Resolves relative paths (external glTF buffers and images) against the model's folder, so
+/// Assimp can read a .gltf from memory and still find its .bin beside it.
+class FolderIOSystem : public Assimp::DefaultIOSystem {
+public:
+    explicit FolderIOSystem(fs::path folder) : folder_(std::move(folder)) {}
+    bool Exists(const char* file) const override { return DefaultIOSystem::Exists(resolve(file).c_str()); }
+    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
+        return DefaultIOSystem::Open(resolve(file).c_str(), mode);
+    }
+
+private:
+    fs::path folder_;
+    std::string resolve(const char* file) const {
+        fs::path p(file);
+        return p.is_relative() ? (folder_ / p).string() : p.string();
+    }
+};
+
+/// Reads the whole file, refusing what is not a readable, non-empty regular file of bounded
+/// size. The descriptor is opened non-blocking and checked again, so a path swapped for a FIFO
+/// between the check and the open cannot hang the import.
+bool read_model_file(const fs::path& file, uint64_t max_bytes, std::vector<uint8_t>& out, Reporter& report) {
+    struct stat st{};
+    if (::stat(file.c_str(), &st) != 0) {
+        int err = errno;
+        if (err == ENOENT || err == ENOTDIR)
+            report.add("FILE_NOT_FOUND", "no such file; check the path");
+        else
+            report.add("FILE_UNREADABLE", std::string("cannot look at the file: ") + std::strerror(err));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        report.add("NOT_A_FILE", "is a directory, not a model file");
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        report.add("NOT_A_FILE", "is not a regular file (a device, FIFO or socket)");
+        return false;
+    }
+    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        report.add("FILE_UNREADABLE", std::string("cannot open: ") + std::strerror(errno) + "; check its permissions");
+        return false;
+    }
+    struct Closer { int fd; ~Closer() { ::close(fd); } } closer{fd};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        report.add("NOT_A_FILE", "is not a regular file");
+        return false;
+    }
+    if (st.st_size == 0) {
+        report.add("FILE_EMPTY", "the file is empty (0 bytes)");
+        return false;
+    }
+    if (uint64_t(st.st_size) > max_bytes) {
+        report.add("FILE_TOO_LARGE", "the file has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
+                                         std::to_string(max_bytes));
+        return false;
+    }
+    out.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (done < out.size()) {
+        ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            report.add("FILE_UNREADABLE", std::string("cannot read: ") + std::strerror(errno));
+            return false;
+        }
+        if (n == 0) break;  // shrank while reading: parse what is there, the checks catch truncation
+        done += size_t(n);
+    }
+    out.resize(done);
+    if (out.empty()) {
+        report.add("FILE_EMPTY", "the file is empty (0 bytes)");
+        return false;
+    }
+    return true;
+}
+
+Container sniff(std::span<const uint8_t> bytes) {
+    auto starts = [&](std::string_view s) {
+        return bytes.size() >= s.size() && std::memcmp(bytes.data(), s.data(), s.size()) == 0;
+    };
+    if (starts("glTF")) return Container::glb;
+    if (starts("Kaydara FBX Binary")) return Container::fbx;
+    size_t i = starts("\xEF\xBB\xBF") ? 3 : 0;
+    while (i < bytes.size() && (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\r' || bytes[i] == '\n')) ++i;
+    if (i < bytes.size() && bytes[i] == '{') return Container::gltf_json;
+    // ASCII FBX opens with a comment and an FBXHeaderExtension block.
+    std::string_view head(reinterpret_cast<const char*>(bytes.data()), std::min<size_t>(bytes.size(), 4096));
+    if (head.find("FBXHeaderExtension") != std::string_view::npos || head.rfind("; FBX", 0) == 0) return Container::fbx;
+    return Container::other;
+}
+
+bool declares_vrm(const nlohmann::json& doc) {
+    auto has = [&](const char* name) {
+        auto used = doc.find("extensionsUsed");
+        if (used != doc.end() && used->is_array())
+            for (const auto& e : *used)
+                if (e.is_string() && e.get_ref<const std::string&>() == name) return true;
+        auto ext = doc.find("extensions");
+        return ext != doc.end() && ext->is_object() && ext->contains(name);
+    };
+    return has("VRM") || has("VRMC_vrm");
+}
+
+std::string lower_extension(const fs::path& file) {
+    std::string ext = file.extension().string();
+    if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+}  // namespace
+
+unsigned int assimp_postprocess_flags() {
+    // Triangulate: polygons to triangles (FBX). JoinIdenticalVertices: FBX stores a vertex per
+    // face corner, and glTF primitives that share one vertex buffer each get all of it; joining
+    // keeps only the vertices a mesh's triangles use (UV seams stay split: welding is later).
+    // FlipUVs: UVs with a top-left origin, as glTF stores them. ValidateDataStructure: Assimp's
+    // own consistency check, so a broken file fails there and not in the converter.
+    return aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_FlipUVs |
+           aiProcess_ValidateDataStructure;
+}
+
+ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
+    ImportResult result;
+    Scene& scene = result.scene;
+    scene.source_path = file.string();
+    Reporter report(file.string(), result.issues);
+
+    std::vector<uint8_t> bytes;
+    if (!read_model_file(file, options.max_file_bytes, bytes, report)) return result;
+
+    import_detail::GltfDocument gltf;
+    gltf.base_dir = file.parent_path();
+    bool have_gltf = false;     // a glTF 2.0 document whose JSON was checked
+    const char* memory_hint = nullptr;
+    Container container = sniff(bytes);
+    switch (container) {
+        case Container::glb: {
+            std::string_view json_text;
+            if (!import_detail::split_glb(bytes, json_text, gltf.bin, report)) return result;
+            if (!import_detail::parse_gltf_json(json_text, gltf.json, report)) return result;
+            gltf.glb = true;
+            have_gltf = true;
+            memory_hint = "glb";
+            scene.format = declares_vrm(gltf.json) ? "vrm" : "glb";
+            break;
+        }
+        case Container::gltf_json: {
+            std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+            if (!import_detail::parse_gltf_json(text, gltf.json, report)) return result;
+            const auto asset = gltf.json.is_object() ? gltf.json.find("asset") : gltf.json.end();
+            if (!gltf.json.is_object() || asset == gltf.json.end() || !asset->is_object()) {
+                report.add("UNKNOWN_FORMAT", "JSON, but not glTF (no \"asset\" object)");
+                return result;
+            }
+            auto version = asset->find("version");
+            bool v2 = version != asset->end() && version->is_string() && version->get<std::string>().rfind("2", 0) == 0;
+            scene.format = declares_vrm(gltf.json) ? "vrm" : "gltf";
+            // glTF 1.0 goes to Assimp's own reader by path; the checks below are for 2.0.
+            have_gltf = v2;
+            if (v2) memory_hint = "gltf";
+            break;
+        }
+        case Container::fbx:
+            scene.format = "fbx";
+            memory_hint = "fbx";
+            break;
+        case Container::other:
+            scene.format = lower_extension(file);
+            break;
+    }
+    if (have_gltf && !import_detail::check_gltf(gltf, report)) return result;
+
+    Assimp::Importer importer;
+    // One node per FBX node: pivots folded into the node transform instead of "$AssimpFbx$" helpers.
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+    importer.SetIOHandler(new FolderIOSystem(gltf.base_dir));
+    const aiScene* ai = nullptr;
+    try {
+        ai = memory_hint ? importer.ReadFileFromMemory(bytes.data(), bytes.size(), assimp_postprocess_flags(), memory_hint)
+                         : importer.ReadFile(file.string(), assimp_postprocess_flags());
+    } catch (const std::exception& e) {
+        report.add("IMPORT_FAILED", std::string("Assimp failed: ") + e.what());
+        return result;
+    }
+    if (!ai) {
+        std::string why = importer.GetErrorString();
+        if (why.find("No suitable reader") != std::string::npos)
+            report.add("UNKNOWN_FORMAT", "not a model file any reader recognises (Assimp: " + why + ")");
+        else
+            report.add("IMPORT_FAILED", "Assimp could not read it: " + why);
+        return result;
+    }
+    if (!ai->mRootNode || ai->mNumMeshes == 0) {
+        report.add("NO_MESHES", "the model has no meshes; nothing to build cloth from");
+        return result;
+    }
+
+    Mat4 correction = import_detail::source_correction(*ai, scene, report);
+    std::vector<int> scene_of_gltf;
+    if (!import_detail::convert_scene(*ai, have_gltf ? &gltf : nullptr, correction, options, scene, scene_of_gltf,
+                                      report))
+        return result;
+    if (have_gltf) import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
+    // Meshes with only lines or points stay (their line_count says what was dropped), but a
+    // model needs at least one triangle.
+    bool any_triangle = false;
+    for (const Mesh& mesh : scene.meshes) any_triangle = any_triangle || mesh.triangle_count() > 0;
+    if (!any_triangle) {
+        report.add("NO_MESHES", "the model has no triangles in its scene; nothing to build cloth from");
+        return result;
+    }
+    for (const Issue& issue : result.issues)
+        if (issue.severity != Severity::error) scene.warnings.push_back(issue.message);
+    return result;
+}
+
+}  // namespace weft

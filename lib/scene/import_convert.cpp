@@ -1,0 +1,632 @@
+// Assimp's aiScene into weft's Scene, once (style note §15): units and axes fixed at the root,
+// meshes put in scene space (static ones through their node, skinned ones through their joints),
+// weights as normalised per-vertex influences, materials kept by name.
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <assimp/material.h>
+#include <assimp/mesh.h>
+#include <assimp/metadata.h>
+#include <assimp/scene.h>
+
+#include "scene/import_detail.h"
+
+namespace weft::import_detail {
+namespace {
+
+using nlohmann::json;
+
+Mat4 to_mat4(const aiMatrix4x4& a) {
+    Mat4 r;
+    const ai_real* rows[4] = {&a.a1, &a.b1, &a.c1, &a.d1};
+    for (int row = 0; row < 4; ++row)
+        for (int col = 0; col < 4; ++col) r.at(row, col) = double(rows[row][col]);
+    return r;
+}
+
+Vec3 to_vec3(const aiVector3D& v) { return {double(v.x), double(v.y), double(v.z)}; }
+
+std::string vec_text(const Vec3& v) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "(%g, %g, %g)", v.x, v.y, v.z);
+    return buf;
+}
+
+double determinant(const Mat3& m) {
+    return m.m[0][0] * (m.m[1][1] * m.m[2][2] - m.m[1][2] * m.m[2][1]) -
+           m.m[0][1] * (m.m[1][0] * m.m[2][2] - m.m[1][2] * m.m[2][0]) +
+           m.m[0][2] * (m.m[1][0] * m.m[2][1] - m.m[1][1] * m.m[2][0]);
+}
+
+/// The cofactor matrix: det(M)·M⁻ᵀ without the division, so it carries normals through any
+/// invertible linear map (and through a mirror, keeping them pointing outward).
+Mat3 cofactor(const Mat3& m) {
+    Mat3 c;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            c.m[i][j] = m.m[i1][j1] * m.m[i2][j2] - m.m[i1][j2] * m.m[i2][j1];
+        }
+    return c;
+}
+
+/// A number from Assimp metadata whatever type the importer stored it as.
+bool metadata_number(const aiMetadata* meta, const char* key, double& out) {
+    if (!meta) return false;
+    for (unsigned i = 0; i < meta->mNumProperties; ++i) {
+        if (std::strcmp(meta->mKeys[i].C_Str(), key) != 0) continue;
+        const aiMetadataEntry& e = meta->mValues[i];
+        if (!e.mData) return false;
+        switch (e.mType) {
+            case AI_INT32: out = *static_cast<const int32_t*>(e.mData); return true;
+            case AI_UINT64: out = double(*static_cast<const uint64_t*>(e.mData)); return true;
+            case AI_FLOAT: out = *static_cast<const float*>(e.mData); return true;
+            case AI_DOUBLE: out = *static_cast<const double*>(e.mData); return true;
+            case AI_BOOL: out = *static_cast<const bool*>(e.mData) ? 1 : 0; return true;
+            default: return false;
+        }
+    }
+    return false;
+}
+
+const json* member(const json& object, const char* key) {
+    if (!object.is_object()) return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+int json_index(const json& object, const char* key) {
+    const json* m = member(object, key);
+    return m && m->is_number_unsigned() && m->get<uint64_t>() < uint64_t(INT32_MAX) ? int(m->get<uint64_t>()) : -1;
+}
+
+int array_index(const json& array, size_t i) {
+    const json& v = array[i];
+    return v.is_number_unsigned() && v.get<uint64_t>() < uint64_t(INT32_MAX) ? int(v.get<uint64_t>()) : -1;
+}
+
+/// The glTF object `list[index]` (e.g. "skins", 2), or nullptr.
+const json* gltf_object(const json& doc, const char* list, int index) {
+    const json* l = member(doc, list);
+    return l && l->is_array() && index >= 0 && size_t(index) < l->size() ? &(*l)[size_t(index)] : nullptr;
+}
+
+class Converter {
+public:
+    Converter(const aiScene& ai, const GltfDocument* gltf, const ImportOptions& options, Scene& scene,
+              Reporter& report)
+        : ai_(ai), gltf_(gltf), options_(options), scene_(scene), report_(report) {}
+
+    bool run(const Mat4& correction, std::vector<int>& scene_of_gltf) {
+        build_nodes(correction);
+        if (report_.failed()) return false;
+        if (gltf_) map_gltf_nodes(scene_of_gltf);
+        build_materials();
+        build_meshes();
+        for (unsigned i = 0; i < ai_.mNumAnimations; ++i)
+            scene_.animations.push_back(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : "");
+        return !report_.failed();
+    }
+
+private:
+    const aiScene& ai_;
+    const GltfDocument* gltf_;
+    const ImportOptions& options_;
+    Scene& scene_;
+    Reporter& report_;
+    std::vector<const aiNode*> ai_nodes_;                ///< per Scene node
+    std::unordered_map<const aiNode*, int> scene_index_;  ///< aiNode -> Scene node
+    std::unordered_map<std::string, int> first_by_name_;  ///< node name -> first Scene node
+    std::vector<int> gltf_of_scene_;                     ///< Scene node -> glTF node, -1 if none
+    const std::vector<int>* scene_of_gltf_ = nullptr;
+    std::vector<int> material_remap_;                    ///< aiMaterial -> Scene material, -1 if dropped
+
+    /// Depth-first, children in file order, so node indices are stable across runs.
+    void build_nodes(const Mat4& correction) {
+        struct Item { const aiNode* node; int parent; };
+        std::vector<Item> stack{{ai_.mRootNode, -1}};
+        while (!stack.empty()) {
+            Item item = stack.back();
+            stack.pop_back();
+            int index = int(scene_.nodes.size());
+            Node node;
+            node.name = item.node->mName.C_Str();
+            node.parent = item.parent;
+            node.local = to_mat4(item.node->mTransformation);
+            if (!node.local.is_finite())
+                report_.add("NON_FINITE_TRANSFORM", "node '" + node.name + "' has a NaN or infinite transform",
+                            "/nodes/" + node.name);
+            if (item.parent < 0) {
+                node.local = correction * node.local;  // the unit/axis fix lives in the root
+                node.world = node.local;
+            } else {
+                node.world = scene_.nodes[item.parent].world * node.local;
+                scene_.nodes[item.parent].children.push_back(index);
+            }
+            if (node.local.is_finite() && !node.world.is_finite())
+                report_.add("NON_FINITE_TRANSFORM",
+                            "node '" + node.name + "' world transform overflows (its scales multiply past the float range)",
+                            "/nodes/" + node.name);
+            scene_.nodes.push_back(std::move(node));
+            ai_nodes_.push_back(item.node);
+            scene_index_[item.node] = index;
+            first_by_name_.emplace(item.node->mName.C_Str(), index);
+            for (unsigned c = item.node->mNumChildren; c-- > 0;)
+                if (item.node->mChildren[c]) stack.push_back({item.node->mChildren[c], index});
+        }
+    }
+
+    /// glTF node index -> Scene node. Assimp 5.2.5 builds one aiNode per glTF node, recursively
+    /// from the default scene's roots, children in file order, adding a node "ROOT" above several
+    /// roots; unnamed nodes get a generated name. So the two trees are walked in step, checking
+    /// child counts and (for named nodes) names; if they ever disagree (a future Assimp inserting
+    /// nodes), nodes are matched by unique name instead and the scene says so.
+    void map_gltf_nodes(std::vector<int>& scene_of_gltf) {
+        const json& doc = gltf_->json;
+        const json* nodes = member(doc, "nodes");
+        size_t n = nodes && nodes->is_array() ? nodes->size() : 0;
+        scene_of_gltf.assign(n, -1);
+        gltf_of_scene_.assign(scene_.nodes.size(), -1);
+        scene_of_gltf_ = &scene_of_gltf;
+        if (n == 0) return;
+        if (!walk_in_step(*nodes, scene_of_gltf)) {
+            scene_of_gltf.assign(n, -1);
+            gltf_of_scene_.assign(scene_.nodes.size(), -1);
+            match_by_name(*nodes, scene_of_gltf);
+            scene_.warnings.push_back(report_.file() +
+                                      ": Assimp's node hierarchy differs from the glTF's; nodes were matched by name");
+        }
+    }
+
+    bool walk_in_step(const json& nodes, std::vector<int>& scene_of_gltf) {
+        const json* scenes = member(gltf_->json, "scenes");
+        int which = json_index(gltf_->json, "scene");
+        if (which < 0) which = 0;
+        if (!scenes || !scenes->is_array() || size_t(which) >= scenes->size()) return false;
+        const json* roots = member((*scenes)[size_t(which)], "nodes");
+        if (!roots || !roots->is_array() || roots->empty()) return false;
+        std::vector<std::pair<int, const aiNode*>> stack;
+        const aiNode* root = ai_.mRootNode;
+        if (roots->size() == 1) {
+            stack.push_back({array_index(*roots, 0), root});
+        } else {
+            if (root->mNumChildren != roots->size()) return false;
+            for (size_t r = 0; r < roots->size(); ++r) {
+                const json& v = (*roots)[r];
+                if (!v.is_number_unsigned()) return false;
+                stack.push_back({int(v.get<uint64_t>()), root->mChildren[r]});
+            }
+        }
+        while (!stack.empty()) {
+            auto [g, node] = stack.back();
+            stack.pop_back();
+            if (g < 0 || size_t(g) >= nodes.size() || scene_of_gltf[size_t(g)] >= 0) return false;
+            const json& gnode = nodes[size_t(g)];
+            const json* name = member(gnode, "name");
+            if (name && name->is_string() && !name->get_ref<const std::string&>().empty() &&
+                name->get_ref<const std::string&>() != node->mName.C_Str())
+                return false;
+            const json* children = member(gnode, "children");
+            size_t count = children && children->is_array() ? children->size() : 0;
+            if (count != node->mNumChildren) return false;
+            int s = scene_index_.at(node);
+            scene_of_gltf[size_t(g)] = s;
+            gltf_of_scene_[size_t(s)] = g;
+            for (size_t c = 0; c < count; ++c) {
+                const json& v = (*children)[c];
+                if (!v.is_number_unsigned()) return false;
+                stack.push_back({int(std::min<uint64_t>(v.get<uint64_t>(), INT32_MAX)), node->mChildren[c]});
+            }
+        }
+        return true;
+    }
+
+    void match_by_name(const json& nodes, std::vector<int>& scene_of_gltf) {
+        std::unordered_map<std::string, int> scene_count, gltf_count;
+        for (const Node& node : scene_.nodes) ++scene_count[node.name];
+        for (const json& node : nodes) {
+            const json* name = member(node, "name");
+            if (name && name->is_string()) ++gltf_count[name->get<std::string>()];
+        }
+        for (size_t g = 0; g < nodes.size(); ++g) {
+            const json* name = member(nodes[g], "name");
+            if (!name || !name->is_string()) continue;
+            const std::string& text = name->get_ref<const std::string&>();
+            if (text.empty() || gltf_count[text] != 1 || scene_count[text] != 1) continue;
+            int s = first_by_name_.at(text);
+            scene_of_gltf[g] = s;
+            gltf_of_scene_[size_t(s)] = int(g);
+        }
+    }
+
+    /// Material slot names. Assimp's glTF reader appends an unnamed default material; a material
+    /// no mesh uses and with no name of its own is that, and is dropped.
+    void build_materials() {
+        std::vector<bool> used(ai_.mNumMaterials, false);
+        for (unsigned m = 0; m < ai_.mNumMeshes; ++m)
+            if (ai_.mMeshes[m] && ai_.mMeshes[m]->mMaterialIndex < ai_.mNumMaterials)
+                used[ai_.mMeshes[m]->mMaterialIndex] = true;
+        material_remap_.assign(ai_.mNumMaterials, -1);
+        for (unsigned m = 0; m < ai_.mNumMaterials; ++m) {
+            std::string name = ai_.mMaterials[m] ? ai_.mMaterials[m]->GetName().C_Str() : "";
+            if (!used[m] && (name.empty() || name == AI_DEFAULT_MATERIAL_NAME)) continue;
+            material_remap_[m] = int(scene_.materials.size());
+            scene_.materials.push_back(std::move(name));
+        }
+    }
+
+    void build_meshes() {
+        std::vector<bool> instanced(ai_.mNumMeshes, false);
+        for (size_t n = 0; n < scene_.nodes.size(); ++n) {
+            const aiNode* node = ai_nodes_[n];
+            for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+                unsigned m = node->mMeshes[k];
+                if (m >= ai_.mNumMeshes || !ai_.mMeshes[m]) continue;  // ValidateDataStructure forbids it
+                instanced[m] = true;
+                Mesh mesh;
+                if (convert_mesh(*ai_.mMeshes[m], int(n), mesh)) {
+                    scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
+                    scene_.meshes.push_back(std::move(mesh));
+                }
+            }
+        }
+        for (unsigned m = 0; m < ai_.mNumMeshes; ++m)
+            if (!instanced[m] && ai_.mMeshes[m])
+                report_.add("MESH_NOT_INSTANCED",
+                            "mesh '" + std::string(ai_.mMeshes[m]->mName.C_Str()) +
+                                "' is not instanced by any node of the scene; skipped",
+                            "/meshes/" + std::string(ai_.mMeshes[m]->mName.C_Str()));
+    }
+
+    /// The Scene node each bone of `am` drives, or -1. glTF bones follow the instancing node's
+    /// skin joint for joint (Assimp names unnamed joints "bone_<i>", which no node carries);
+    /// other formats match bone names to node names, which Assimp keeps equal.
+    std::vector<int> bone_nodes(const aiMesh& am, int node_index) {
+        std::vector<int> out(am.mNumBones, -1);
+        const json* skin = gltf_skin(node_index);
+        const json* joints = skin ? member(*skin, "joints") : nullptr;
+        if (joints && joints->is_array() && joints->size() == am.mNumBones) {
+            for (unsigned b = 0; b < am.mNumBones; ++b) {
+                int g = array_index(*joints, b);
+                if (g >= 0 && size_t(g) < scene_of_gltf_->size()) out[b] = (*scene_of_gltf_)[size_t(g)];
+            }
+            return out;
+        }
+        for (unsigned b = 0; b < am.mNumBones; ++b) {
+            if (!am.mBones[b]) continue;
+            auto it = first_by_name_.find(am.mBones[b]->mName.C_Str());
+            if (it != first_by_name_.end()) out[b] = it->second;
+        }
+        return out;
+    }
+
+    /// The glTF skin of the glTF node a Scene node came from, or nullptr.
+    const json* gltf_skin(int node_index) const {
+        if (!gltf_ || size_t(node_index) >= gltf_of_scene_.size()) return nullptr;
+        const json* gnode = gltf_object(gltf_->json, "nodes", gltf_of_scene_[size_t(node_index)]);
+        return gnode ? gltf_object(gltf_->json, "skins", json_index(*gnode, "skin")) : nullptr;
+    }
+
+    std::string skin_name(int node_index) const {
+        const json* skin = gltf_skin(node_index);
+        const json* name = skin ? member(*skin, "name") : nullptr;
+        return name && name->is_string() ? name->get<std::string>() : std::string();
+    }
+
+    /// The Skin with exactly these joints, created on first use.
+    int skin_for(const std::vector<int>& joints, const std::string& name) {
+        for (size_t s = 0; s < scene_.skins.size(); ++s)
+            if (scene_.skins[s].joints == joints) return int(s);
+        Skin skin;
+        skin.name = name;
+        skin.joints = joints;
+        for (int j : joints) {
+            // Positions are baked in the rest pose, so the bind matrix that reproduces them is
+            // the inverse of each joint's rest world transform (scene space).
+            Mat4 inv;
+            if (!scene_.nodes[size_t(j)].world.inverse(inv)) {
+                scene_.warnings.push_back(report_.file() + ": joint '" + scene_.nodes[size_t(j)].name +
+                                          "' has a singular rest transform; its inverse bind is the identity");
+                inv = Mat4::identity();
+            }
+            skin.inverse_bind.push_back(inv);
+        }
+        scene_.skins.push_back(std::move(skin));
+        return int(scene_.skins.size() - 1);
+    }
+
+    bool convert_mesh(const aiMesh& am, int node_index, Mesh& mesh) {
+        const Node& node = scene_.nodes[size_t(node_index)];
+        mesh.name = am.mName.C_Str();
+        mesh.node_name = node.name;
+        mesh.node = node_index;
+        mesh.material = am.mMaterialIndex < material_remap_.size() ? material_remap_[am.mMaterialIndex] : -1;
+        mesh.morph_target_count = int(am.mNumAnimMeshes);
+        const std::string label = "mesh '" + mesh.name + "' (node '" + node.name + "'" +
+                                  (mesh.material >= 0 ? ", material '" + scene_.materials[size_t(mesh.material)] + "'" : "") +
+                                  ")";
+        const std::string pointer = "/meshes/" + mesh.name;
+        const size_t nv = am.mNumVertices;
+        if (nv > 0 && !am.mVertices) return false;
+
+        // Positions must be finite before anything is computed from them.
+        size_t bad = 0, first_bad = 0;
+        for (size_t v = 0; v < nv; ++v)
+            if (!is_finite(to_vec3(am.mVertices[v])) && bad++ == 0) first_bad = v;
+        if (bad > 0) {
+            report_.add("NON_FINITE_POSITION",
+                        label + ": vertex " + std::to_string(first_bad) + " position is " +
+                            vec_text(to_vec3(am.mVertices[first_bad])) + " (" + std::to_string(bad) +
+                            " vertices not finite); fix the mesh in its authoring tool",
+                        pointer + "/vertices/" + std::to_string(first_bad));
+            return false;
+        }
+
+        // Triangles; lines and points beside them are counted, not kept.
+        mesh.indices.reserve(size_t(am.mNumFaces) * 3);
+        size_t degenerate = 0, first_degenerate = 0, lines = 0;
+        for (unsigned f = 0; f < am.mNumFaces; ++f) {
+            const aiFace& face = am.mFaces[f];
+            if (face.mNumIndices != 3) {
+                ++lines;  // Triangulate leaves only points and lines here
+                continue;
+            }
+            uint32_t a = face.mIndices[0], b = face.mIndices[1], c = face.mIndices[2];
+            if (a >= nv || b >= nv || c >= nv) {
+                report_.add("INDEX_OUT_OF_RANGE",
+                            label + ": triangle " + std::to_string(f) + " names vertex " +
+                                std::to_string(std::max({a, b, c})) + " but the mesh has " + std::to_string(nv) +
+                                " vertices; re-export the mesh",
+                            pointer + "/triangles/" + std::to_string(f));
+                return false;
+            }
+            const aiVector3D &pa = am.mVertices[a], &pb = am.mVertices[b], &pc = am.mVertices[c];
+            if (a == b || b == c || a == c || pa == pb || pb == pc || pa == pc) {
+                size_t t = mesh.indices.size() / 3;
+                if (degenerate++ == 0) first_degenerate = t;
+                if (!options_.keep_degenerate) continue;
+            }
+            mesh.indices.insert(mesh.indices.end(), {a, b, c});
+        }
+        if (degenerate > 0)
+            report_.add("DEGENERATE_TRIANGLES",
+                        label + ": " + std::to_string(degenerate) +
+                            " triangles have a repeated corner or two corners at one position (first: triangle " +
+                            std::to_string(first_degenerate) + ")" +
+                            (options_.keep_degenerate ? "; kept as triangles" : "; dropped"),
+                        pointer + "/triangles/" + std::to_string(first_degenerate));
+        mesh.line_count = uint32_t(lines + (options_.keep_degenerate ? 0 : degenerate));
+        if (lines > 0)
+            report_.add("LINES_DROPPED",
+                        label + ": " + std::to_string(lines) + " line or point primitives beside the triangles were dropped",
+                        pointer);
+
+        // Per-vertex transforms: the node's world transform, or the blend of the joints.
+        std::vector<Mat4> vertex_matrix;  // empty: every vertex uses node.world
+        if (am.mNumBones > 0 && !skin_vertices(am, node_index, label, pointer, mesh, vertex_matrix)) return false;
+
+        const bool has_normals = am.mNormals != nullptr;
+        mesh.positions.resize(nv);
+        if (has_normals) mesh.normals.resize(nv);
+        std::vector<bool> mirrored(nv, false);
+        const Mat3 node_cof = cofactor(node.world.linear_part());
+        const bool node_mirrored = determinant(node.world.linear_part()) < 0;
+        size_t bad_normals = 0, first_bad_normal = 0;
+        for (size_t v = 0; v < nv; ++v) {
+            const Mat4& m = vertex_matrix.empty() ? node.world : vertex_matrix[v];
+            mesh.positions[v] = m.transform_point(to_vec3(am.mVertices[v]));
+            Mat3 cof = vertex_matrix.empty() ? node_cof : cofactor(m.linear_part());
+            mirrored[v] = vertex_matrix.empty() ? node_mirrored : determinant(m.linear_part()) < 0;
+            if (has_normals) {
+                Vec3 n = cof * to_vec3(am.mNormals[v]);
+                double len = length(n);
+                if (!(len > 0) || !std::isfinite(len)) {
+                    if (bad_normals++ == 0) first_bad_normal = v;
+                } else {
+                    mesh.normals[v] = n / len;
+                }
+            }
+        }
+        for (size_t v = 0; v < nv; ++v)
+            if (!is_finite(mesh.positions[v])) {
+                report_.add("NON_FINITE_POSITION",
+                            label + ": vertex " + std::to_string(v) + " is not finite once transformed to scene space " +
+                                "(overflow in its node or joint transforms)",
+                            pointer + "/vertices/" + std::to_string(v));
+                return false;
+            }
+        if (bad_normals > 0) {
+            report_.add("NON_FINITE_NORMAL",
+                        label + ": vertex " + std::to_string(first_bad_normal) + " has a zero or non-finite normal (" +
+                            std::to_string(bad_normals) + " vertices); the mesh's normals were dropped",
+                        pointer + "/vertices/" + std::to_string(first_bad_normal));
+            mesh.normals.clear();
+        }
+        // A mirroring transform turns counter-clockwise triangles clockwise (glTF 2.0 §3.7.4);
+        // swapping two corners keeps the front faces front in scene space.
+        for (size_t t = 0; t < mesh.indices.size(); t += 3)
+            if (mirrored[mesh.indices[t]]) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
+
+        if (am.mTextureCoords[0]) {
+            mesh.uvs.resize(nv);
+            for (size_t v = 0; v < nv; ++v) mesh.uvs[v] = {double(am.mTextureCoords[0][v].x), double(am.mTextureCoords[0][v].y)};
+        }
+        return true;
+    }
+
+    /// Fills the mesh's skin and influences and, per vertex, the blended matrix
+    /// Σ w·(jointWorld·offset). Assimp's offset matrix is the file's inverse bind (glTF) or the
+    /// one that returns the mesh to its bind pose (FBX), so this is the mesh posed by the rest
+    /// skeleton; for FBX2glTF exports it is the only place the true size lives. A mesh whose
+    /// bones carry no weight at all stays static.
+    bool skin_vertices(const aiMesh& am, int node_index, const std::string& label, const std::string& pointer,
+                       Mesh& mesh, std::vector<Mat4>& vertex_matrix) {
+        const size_t nv = am.mNumVertices;
+        std::vector<int> nodes = bone_nodes(am, node_index);
+        std::vector<int> joints;           // unique Scene nodes, in bone order
+        std::vector<uint32_t> bone_joint(am.mNumBones, 0);
+        std::vector<Mat4> bone_matrix(am.mNumBones);
+        std::vector<uint32_t> count(nv + 1, 0);
+        size_t weighted = 0;
+        for (unsigned b = 0; b < am.mNumBones; ++b) {
+            const aiBone* bone = am.mBones[b];
+            if (!bone) continue;
+            bool carries = false;
+            for (unsigned w = 0; w < bone->mNumWeights; ++w)
+                if (bone->mWeights[w].mWeight > 0 && std::isfinite(bone->mWeights[w].mWeight)) carries = true;
+            if (nodes[b] < 0) {
+                if (!carries) continue;  // an unweighted bone moves nothing; nothing to resolve
+                report_.add("JOINT_OUT_OF_RANGE",
+                            label + ": bone " + std::to_string(b) + " '" + bone->mName.C_Str() +
+                                "' carries weights but names no node of the scene; re-export the skin",
+                            pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            Mat4 offset = to_mat4(bone->mOffsetMatrix);
+            if (!offset.is_finite()) {
+                report_.add("NON_FINITE_TRANSFORM",
+                            label + ": bone '" + std::string(bone->mName.C_Str()) + "' has a NaN or infinite inverse bind matrix",
+                            pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            bone_matrix[b] = scene_.nodes[size_t(nodes[b])].world * offset;
+            auto it = std::find(joints.begin(), joints.end(), nodes[b]);
+            bone_joint[b] = uint32_t(it - joints.begin());
+            if (it == joints.end()) joints.push_back(nodes[b]);
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (!(vw.mWeight > 0) || !std::isfinite(vw.mWeight) || vw.mVertexId >= nv) continue;
+                ++count[vw.mVertexId + 1];
+                ++weighted;
+            }
+        }
+        if (weighted == 0) return true;
+
+        // Influences in CSR form: count, prefix sum, fill (then merge and sort per vertex).
+        for (size_t v = 0; v < nv; ++v) count[v + 1] += count[v];
+        std::vector<Influence> raw(count[nv]);
+        std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+        std::vector<Mat4> blend(nv, Mat4{});
+        for (Mat4& m : blend) m.m.fill(0);
+        for (unsigned b = 0; b < am.mNumBones; ++b) {
+            const aiBone* bone = am.mBones[b];
+            if (!bone || nodes[b] < 0) continue;
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (!(vw.mWeight > 0) || !std::isfinite(vw.mWeight) || vw.mVertexId >= nv) continue;
+                raw[fill[vw.mVertexId]++] = {bone_joint[b], vw.mWeight};
+                for (int k = 0; k < 16; ++k) blend[vw.mVertexId].m[k] += double(vw.mWeight) * bone_matrix[b].m[k];
+            }
+        }
+        mesh.skin = skin_for(joints, skin_name(node_index));
+        mesh.influence_offsets.assign(nv + 1, 0);
+        mesh.influences.reserve(raw.size());
+        vertex_matrix.resize(nv);
+        size_t unweighted = 0, first_unweighted = 0, renormalised = 0;
+        const Mat4& node_world = scene_.nodes[size_t(node_index)].world;
+        for (size_t v = 0; v < nv; ++v) {
+            auto begin = raw.begin() + count[v], end = raw.begin() + count[v + 1];
+            // Two bones on one node (possible in FBX) become one influence.
+            std::sort(begin, end, [](const Influence& x, const Influence& y) { return x.joint < y.joint; });
+            size_t first = mesh.influences.size();
+            double sum = 0;
+            for (auto it = begin; it != end; ++it) {
+                if (mesh.influences.size() > first && mesh.influences.back().joint == it->joint)
+                    mesh.influences.back().weight += it->weight;
+                else
+                    mesh.influences.push_back(*it);
+                sum += it->weight;
+            }
+            if (sum <= 0) {
+                // No joint holds this vertex: it stays where its node puts it.
+                if (unweighted++ == 0) first_unweighted = v;
+                vertex_matrix[v] = node_world;
+            } else {
+                if (std::abs(sum - 1) > 1e-3) ++renormalised;
+                for (size_t i = first; i < mesh.influences.size(); ++i)
+                    mesh.influences[i].weight = float(mesh.influences[i].weight / sum);
+                for (int k = 0; k < 16; ++k) vertex_matrix[v].m[k] = blend[v].m[k] / sum;
+            }
+            // Heaviest first; the joint index breaks ties so the order never depends on the sort.
+            std::sort(mesh.influences.begin() + long(first), mesh.influences.end(),
+                      [](const Influence& x, const Influence& y) {
+                          return x.weight != y.weight ? x.weight > y.weight : x.joint < y.joint;
+                      });
+            mesh.influence_offsets[v + 1] = uint32_t(mesh.influences.size());
+        }
+        if (unweighted > 0)
+            report_.add("UNWEIGHTED_VERTICES",
+                        label + ": " + std::to_string(unweighted) + " of " + std::to_string(nv) +
+                            " vertices have no joint weight (first: vertex " + std::to_string(first_unweighted) +
+                            "); they stay at their node's rest pose",
+                        pointer + "/vertices/" + std::to_string(first_unweighted));
+        if (renormalised > 0)
+            report_.add("WEIGHTS_NORMALISED",
+                        label + ": " + std::to_string(renormalised) + " vertices had weights not summing to 1; normalised",
+                        pointer);
+        return true;
+    }
+};
+
+}  // namespace
+
+Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report) {
+    scene.unit_scale = 1;
+    scene.up_axis = "Y";
+    if (scene.format != "fbx") return Mat4::identity();
+
+    // FBX: UnitScaleFactor is centimetres per file unit (FBX SDK FbxSystemUnit); absent means cm.
+    double cm_per_unit = 1;
+    if (metadata_number(ai.mMetaData, "UnitScaleFactor", cm_per_unit) && !(cm_per_unit > 0 && std::isfinite(cm_per_unit))) {
+        scene.warnings.push_back(report.file() + ": UnitScaleFactor is not a positive number; centimetres assumed");
+        cm_per_unit = 1;
+    }
+    scene.unit_scale = cm_per_unit * 0.01;
+
+    // Axes: the file names which of its axes is up, front (toward the viewer) and coord (right),
+    // each with a sign. Mapping them to +Y, +Z and +X is a rotation for a right-handed file and a
+    // mirror for a left-handed one (then every determinant turns negative and the winding is
+    // flipped per triangle downstream).
+    double up = 1, up_sign = 1, front = 2, front_sign = 1, coord = 0, coord_sign = 1;
+    bool have = metadata_number(ai.mMetaData, "UpAxis", up) && metadata_number(ai.mMetaData, "UpAxisSign", up_sign) &&
+                metadata_number(ai.mMetaData, "FrontAxis", front) &&
+                metadata_number(ai.mMetaData, "FrontAxisSign", front_sign) &&
+                metadata_number(ai.mMetaData, "CoordAxis", coord) &&
+                metadata_number(ai.mMetaData, "CoordAxisSign", coord_sign);
+    int u = int(up), f = int(front), c = int(coord);
+    bool valid = have && u >= 0 && u < 3 && f >= 0 && f < 3 && c >= 0 && c < 3 && u != f && u != c && f != c &&
+                 std::abs(up_sign) == 1 && std::abs(front_sign) == 1 && std::abs(coord_sign) == 1;
+    Mat4 axes = Mat4::identity();
+    if (!valid) {
+        if (have) scene.warnings.push_back(report.file() + ": the FBX axis metadata is not a valid basis; Y up assumed");
+    } else {
+        // Rows of the rotation are the file's right, up and front axes.
+        for (int col = 0; col < 3; ++col) {
+            axes.at(0, col) = col == c ? coord_sign : 0;
+            axes.at(1, col) = col == u ? up_sign : 0;
+            axes.at(2, col) = col == f ? front_sign : 0;
+        }
+        scene.up_axis = std::string(up_sign < 0 ? "-" : "") + "XYZ"[u];
+    }
+    const bool rotated = valid && !(u == 1 && up_sign > 0 && f == 2 && front_sign > 0 && c == 0 && coord_sign > 0);
+    if (scene.unit_scale != 1) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", scene.unit_scale);
+        char factor[64];
+        std::snprintf(factor, sizeof factor, "%g", cm_per_unit);
+        report.add("UNITS_CONVERTED", std::string("FBX units are ") + buf + " m (UnitScaleFactor " + factor +
+                                          " cm); scaled to metres");
+    }
+    if (rotated)
+        report.add("AXES_CONVERTED", "FBX up axis is " + scene.up_axis + "; rotated to Y up (front +Z, right +X)");
+    return axes * Mat4::uniform_scale(scene.unit_scale);
+}
+
+bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction, const ImportOptions& options,
+                   Scene& scene, std::vector<int>& scene_of_gltf, Reporter& report) {
+    if (!ai.mRootNode) return false;
+    return Converter(ai, gltf, options, scene, report).run(correction, scene_of_gltf);
+}
+
+}  // namespace weft::import_detail

@@ -1,0 +1,78 @@
+// Internal to the importer (lib/scene/import*.cpp): the steps import_scene strings together.
+// Nothing outside lib/scene includes this header; the public API is scene/import.h.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "geom/vec.h"
+#include "io/issue.h"
+#include "scene/import.h"
+
+struct aiScene;
+
+namespace weft::import_detail {
+
+/// Collects the issues of one import. Every message starts with the file as the user named it;
+/// the severity comes from the table in scene/import_codes.h.
+class Reporter {
+public:
+    Reporter(std::string file, Issues& issues) : file_(std::move(file)), issues_(issues) {}
+    void add(std::string_view code, const std::string& message, std::string pointer = {});
+    const std::string& file() const { return file_; }
+    bool failed() const { return has_error(issues_); }
+
+private:
+    std::string file_;
+    Issues& issues_;
+};
+
+/// A glTF document as the checks and the VRM reader see it (never handed to Assimp: Assimp
+/// re-reads the same bytes itself).
+struct GltfDocument {
+    nlohmann::json json;                 ///< the parsed JSON (the GLB JSON chunk for .glb/.vrm)
+    std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
+    bool glb = false;                    ///< the bytes were a GLB container
+    std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
+};
+
+/// Splits GLB bytes into the JSON text and the BIN chunk, checking the header and every chunk
+/// length against the bytes present (GLB_TRUNCATED, GLB_MALFORMED, GLB_TRAILING_BYTES).
+bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text,
+               std::span<const uint8_t>& bin, Reporter& report);
+
+/// Parses glTF JSON text. Refuses nesting deeper than 64 levels before any recursive parser
+/// (Assimp's rapidjson) could run out of stack on it (GLTF_JSON_INVALID).
+bool parse_gltf_json(std::string_view text, nlohmann::json& out, Reporter& report);
+
+/// Checks a glTF 2.0 document before Assimp reads it: every buffer, view and accessor in
+/// bounds, every reference valid, the node graph a forest of bounded depth, every triangle index
+/// below its primitive's vertex count (INDEX_OUT_OF_RANGE) and every weighted joint inside its
+/// skin (JOINT_OUT_OF_RANGE). Assimp 5.2.5 silently drops such triangles and weights, or reads
+/// past a buffer; these checks turn them into named errors.
+bool check_gltf(const GltfDocument& doc, Reporter& report);
+
+/// The correction that takes the source's units and axes to metres, Y up, right-handed (the
+/// identity for glTF). Reads FBX's UnitScaleFactor (centimetres per unit) and its Up/Front/Coord
+/// axes from the aiScene metadata; fills scene.unit_scale and scene.up_axis.
+Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report);
+
+/// Converts Assimp's scene into `scene` (nodes, materials, meshes, skins, animation names),
+/// premultiplying `correction` into the root. For glTF (`gltf` not null) the nodes are matched to
+/// glTF node indices structurally, and `scene_of_gltf` receives, per glTF node, its Scene node
+/// index or -1. Returns false when an error was reported.
+bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction,
+                   const ImportOptions& options, Scene& scene, std::vector<int>& scene_of_gltf,
+                   Reporter& report);
+
+/// Fills scene.springs and scene.colliders from the VRM 0.x `VRM.secondaryAnimation` and the
+/// VRM 1.0 `VRMC_springBone` extensions, which Assimp does not expose.
+void read_declared_springs(const nlohmann::json& gltf, const std::vector<int>& scene_of_gltf,
+                           Scene& scene, Reporter& report);
+
+}  // namespace weft::import_detail

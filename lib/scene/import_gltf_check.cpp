@@ -1,0 +1,878 @@
+// The glTF side of import: the GLB container, the JSON, and a structural check of the document
+// before Assimp reads it. Assimp 5.2.5's glTF reader drops out-of-range triangles and joint
+// weights without a word, and follows node references recursively, so a hostile file could make
+// it loop or read past a buffer; everything here is checked against the bytes actually present.
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "scene/import_codes.h"
+#include "scene/import_detail.h"
+
+namespace weft::import_detail {
+
+void Reporter::add(std::string_view code, const std::string& message, std::string pointer) {
+    const ImportCode* row = find_import_code(code);
+    // A code missing from the table is a programming error, not a user's: keep it visible.
+    Severity severity = row ? row->severity : Severity::error;
+    issues_.push_back({std::string(code), severity, file_ + ": " + message, std::move(pointer)});
+}
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr uint32_t kGlbMagic = 0x46546C67;      // "glTF"
+constexpr uint32_t kChunkJson = 0x4E4F534A;     // "JSON"
+constexpr uint32_t kChunkBin = 0x004E4942;      // "BIN\0"
+constexpr int kMaxJsonDepth = 64;               // glTF needs about 8; extras rarely 20
+constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
+constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 24;  // accessors with no buffer view
+
+uint32_t read_u32(std::span<const uint8_t> bytes, size_t at) {
+    return uint32_t(bytes[at]) | uint32_t(bytes[at + 1]) << 8 | uint32_t(bytes[at + 2]) << 16 |
+           uint32_t(bytes[at + 3]) << 24;
+}
+
+// ---- JSON access that never throws -------------------------------------------------------
+
+const json* member(const json& object, const char* key) {
+    if (!object.is_object()) return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+const json& array_or_empty(const json& object, const char* key) {
+    static const json empty = json::array();
+    const json* m = member(object, key);
+    return m && m->is_array() ? *m : empty;
+}
+
+/// An optional non-negative integer member: nullopt when absent, -1 when present but not a
+/// non-negative integer.
+std::optional<int64_t> optional_uint(const json& object, const char* key) {
+    const json* m = member(object, key);
+    if (!m) return std::nullopt;
+    if (m->is_number_unsigned()) {
+        uint64_t v = m->get<uint64_t>();
+        return v > uint64_t(INT64_MAX) ? -1 : int64_t(v);
+    }
+    if (m->is_number_integer() && m->get<int64_t>() >= 0) return m->get<int64_t>();
+    return -1;
+}
+
+std::string name_of(const json& object, size_t index, const char* kind) {
+    const json* n = member(object, "name");
+    if (n && n->is_string() && !n->get_ref<const std::string&>().empty())
+        return std::string(kind) + " '" + n->get<std::string>() + "'";
+    return std::string(kind) + " " + std::to_string(index);
+}
+
+// ---- buffers, views, accessors -----------------------------------------------------------
+
+struct Buffer {
+    uint64_t byte_length = 0;
+    enum class Kind { glb_bin, data_uri, external } kind = Kind::external;
+    std::string uri;            ///< the data URI, or the decoded relative path
+    fs::path path;              ///< external: resolved file
+    bool loaded = false;
+    bool load_failed = false;
+    std::vector<uint8_t> bytes; ///< data URI / external contents once loaded
+};
+
+struct View {
+    int buffer = -1;
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    uint64_t stride = 0;   ///< 0 when tightly packed
+};
+
+struct Accessor {
+    int view = -1;          ///< -1: all zeros (or sparse only)
+    uint64_t offset = 0;
+    uint32_t component_type = 0;
+    uint32_t components = 0;
+    uint64_t count = 0;
+    uint64_t element_size = 0;
+    bool normalized = false;
+    bool sparse = false;
+    bool ok = false;        ///< passed the bounds checks; only then are its values read
+};
+
+uint32_t component_size(uint32_t type) {
+    switch (type) {
+        case 5120: case 5121: return 1;
+        case 5122: case 5123: return 2;
+        case 5125: case 5126: return 4;
+        default: return 0;
+    }
+}
+
+uint32_t component_count(const std::string& type) {
+    if (type == "SCALAR") return 1;
+    if (type == "VEC2") return 2;
+    if (type == "VEC3") return 3;
+    if (type == "VEC4" || type == "MAT2") return 4;
+    if (type == "MAT3") return 9;
+    if (type == "MAT4") return 16;
+    return 0;
+}
+
+/// Bytes per element, with the column padding glTF requires for small-component matrices.
+uint64_t element_bytes(const std::string& type, uint32_t csize, uint32_t components) {
+    if (type == "MAT2" && csize == 1) return 8;
+    if (type == "MAT3" && csize == 1) return 12;
+    if (type == "MAT3" && csize == 2) return 24;
+    return uint64_t(csize) * components;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+std::string percent_decode(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
+            out.push_back(char(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
+            i += 2;
+        } else {
+            out.push_back(s[i]);
+        }
+    }
+    return out;
+}
+
+int base64_value(char c) {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+}
+
+bool base64_decode(std::string_view text, std::vector<uint8_t>& out) {
+    out.clear();
+    out.reserve(text.size() / 4 * 3);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (char c : text) {
+        if (c == '=') break;
+        int v = base64_value(c);
+        if (v < 0) return false;
+        acc = (acc << 6) | uint32_t(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(uint8_t(acc >> bits));
+        }
+    }
+    return true;
+}
+
+/// Decoded size of a data URI's payload without decoding it: base64 is 3 bytes per 4 chars.
+uint64_t data_uri_size(std::string_view uri) {
+    size_t comma = uri.find(',');
+    if (comma == std::string_view::npos) return 0;
+    std::string_view header = uri.substr(0, comma), payload = uri.substr(comma + 1);
+    if (header.size() >= 7 && header.substr(header.size() - 7) == ";base64") {
+        size_t n = payload.size();
+        while (n > 0 && payload[n - 1] == '=') --n;
+        return uint64_t(n) * 3 / 4;
+    }
+    return percent_decode(payload).size();
+}
+
+class Checker {
+public:
+    Checker(const GltfDocument& doc, Reporter& report) : doc_(doc), report_(report) {}
+
+    bool run() {
+        const json& root = doc_.json;
+        if (!root.is_object()) {
+            report_.add("GLTF_JSON_INVALID", "the glTF JSON is not an object");
+            return false;
+        }
+        check_buffers();
+        check_views();
+        check_accessors();
+        if (report_.failed()) return false;  // nothing below may read an accessor that failed
+        check_nodes();
+        check_skins();
+        check_meshes();
+        check_scenes();
+        check_images();
+        if (report_.failed()) return false;
+        check_index_values();
+        check_joint_values();
+        return !report_.failed();
+    }
+
+private:
+    const GltfDocument& doc_;
+    Reporter& report_;
+    std::vector<Buffer> buffers_;
+    std::vector<View> views_;
+    std::vector<Accessor> accessors_;
+    std::vector<int> parent_;
+
+    void bad(const std::string& message, const std::string& pointer) {
+        report_.add("GLTF_REFERENCE_INVALID", message, pointer);
+    }
+
+    /// Validates `object[key]` as an index into an array of `size`; reports and returns false
+    /// when present and invalid. `out` is -1 when absent.
+    bool index_member(const json& object, const char* key, size_t size, const std::string& where,
+                      const std::string& pointer, int& out) {
+        out = -1;
+        std::optional<int64_t> v = optional_uint(object, key);
+        if (!v) return true;
+        if (*v < 0 || uint64_t(*v) >= size) {
+            bad(where + ": '" + key + "' is not an index below " + std::to_string(size), pointer + "/" + key);
+            return false;
+        }
+        out = int(*v);
+        return true;
+    }
+
+    void check_buffers() {
+        const json& list = array_or_empty(doc_.json, "buffers");
+        buffers_.resize(list.size());
+        for (size_t i = 0; i < list.size(); ++i) {
+            const json& b = list[i];
+            std::string ptr = "/buffers/" + std::to_string(i);
+            Buffer& out = buffers_[i];
+            std::optional<int64_t> len = optional_uint(b, "byteLength");
+            if (!len || *len < 0) {
+                bad("buffer " + std::to_string(i) + " has no valid byteLength", ptr);
+                continue;
+            }
+            out.byte_length = uint64_t(*len);
+            const json* uri = member(b, "uri");
+            if (!uri) {
+                if (!(doc_.glb && i == 0)) {
+                    bad("buffer " + std::to_string(i) + " has no uri (only a GLB's first buffer may omit it)", ptr);
+                    continue;
+                }
+                out.kind = Buffer::Kind::glb_bin;
+                if (doc_.bin.size() < out.byte_length) {
+                    report_.add("GLB_TRUNCATED",
+                                "the GLB's BIN chunk holds " + std::to_string(doc_.bin.size()) +
+                                    " bytes but buffer 0 declares " + std::to_string(out.byte_length),
+                                ptr);
+                }
+                continue;
+            }
+            if (!uri->is_string()) {
+                bad("buffer " + std::to_string(i) + " uri is not a string", ptr + "/uri");
+                continue;
+            }
+            const std::string& text = uri->get_ref<const std::string&>();
+            if (text.rfind("data:", 0) == 0) {
+                out.kind = Buffer::Kind::data_uri;
+                out.uri = text;
+                uint64_t have = data_uri_size(text);
+                if (have < out.byte_length)
+                    bad("buffer " + std::to_string(i) + " data URI holds " + std::to_string(have) +
+                            " bytes but declares byteLength " + std::to_string(out.byte_length),
+                        ptr);
+                continue;
+            }
+            out.kind = Buffer::Kind::external;
+            out.uri = percent_decode(text);
+            out.path = doc_.base_dir / fs::path(out.uri);
+            std::error_code ec;
+            auto status = fs::status(out.path, ec);
+            if (ec || !fs::exists(status)) {
+                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " file '" + out.uri +
+                                                  "' does not exist (looked for " + out.path.string() + ")",
+                            ptr + "/uri");
+            } else if (!fs::is_regular_file(status)) {
+                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " '" + out.uri + "' is not a regular file",
+                            ptr + "/uri");
+            } else {
+                uint64_t size = fs::file_size(out.path, ec);
+                if (ec || size < out.byte_length)
+                    report_.add("BUFFER_MISSING",
+                                "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
+                                    " bytes but byteLength declares " + std::to_string(out.byte_length),
+                                ptr + "/uri");
+            }
+        }
+    }
+
+    void check_views() {
+        const json& list = array_or_empty(doc_.json, "bufferViews");
+        views_.resize(list.size());
+        for (size_t i = 0; i < list.size(); ++i) {
+            const json& v = list[i];
+            std::string ptr = "/bufferViews/" + std::to_string(i);
+            std::string where = "bufferView " + std::to_string(i);
+            View& out = views_[i];
+            int buffer = -1;
+            if (!index_member(v, "buffer", buffers_.size(), where, ptr, buffer)) continue;
+            if (buffer < 0) {
+                bad(where + " names no buffer", ptr);
+                continue;
+            }
+            std::optional<int64_t> offset = optional_uint(v, "byteOffset");
+            std::optional<int64_t> length = optional_uint(v, "byteLength");
+            std::optional<int64_t> stride = optional_uint(v, "byteStride");
+            if ((offset && *offset < 0) || !length || *length < 0 || (stride && (*stride < 4 || *stride > 252))) {
+                bad(where + " has an invalid byteOffset, byteLength or byteStride", ptr);
+                continue;
+            }
+            out.offset = offset ? uint64_t(*offset) : 0;
+            out.length = uint64_t(*length);
+            out.stride = stride ? uint64_t(*stride) : 0;
+            // Both terms are below 2^63, so the sum cannot wrap.
+            if (out.offset + out.length > buffers_[buffer].byte_length) {
+                bad(where + " spans bytes " + std::to_string(out.offset) + ".." +
+                        std::to_string(out.offset + out.length) + " of buffer " + std::to_string(buffer) +
+                        ", which has " + std::to_string(buffers_[buffer].byte_length),
+                    ptr);
+                continue;
+            }
+            out.buffer = buffer;
+        }
+    }
+
+    /// True when `count` elements of `element` bytes at `offset` with `stride` fit in `view`.
+    bool fits(const View& view, uint64_t offset, uint64_t count, uint64_t element, uint64_t stride) const {
+        if (count == 0) return offset <= view.length;
+        if (stride == 0) stride = element;
+        if (count > (uint64_t(1) << 32) || offset > view.length) return false;
+        uint64_t last = offset + (count - 1) * stride + element;  // < 2^32 * 256 + 2^63: no wrap
+        return last <= view.length;
+    }
+
+    void check_accessors() {
+        const json& list = array_or_empty(doc_.json, "accessors");
+        accessors_.resize(list.size());
+        for (size_t i = 0; i < list.size(); ++i) {
+            const json& a = list[i];
+            std::string ptr = "/accessors/" + std::to_string(i);
+            std::string where = "accessor " + std::to_string(i);
+            Accessor& out = accessors_[i];
+            std::optional<int64_t> ctype = optional_uint(a, "componentType");
+            std::optional<int64_t> count = optional_uint(a, "count");
+            std::optional<int64_t> offset = optional_uint(a, "byteOffset");
+            const json* type = member(a, "type");
+            uint32_t csize = ctype ? component_size(uint32_t(*ctype)) : 0;
+            uint32_t ccount = type && type->is_string() ? component_count(type->get<std::string>()) : 0;
+            if (!ctype || csize == 0 || ccount == 0 || !count || *count < 1 || (offset && *offset < 0)) {
+                bad(where + " has an invalid componentType, type, count or byteOffset", ptr);
+                continue;
+            }
+            out.component_type = uint32_t(*ctype);
+            out.components = ccount;
+            out.count = uint64_t(*count);
+            out.offset = offset ? uint64_t(*offset) : 0;
+            out.element_size = element_bytes(type->get<std::string>(), csize, ccount);
+            const json* norm = member(a, "normalized");
+            out.normalized = norm && norm->is_boolean() && norm->get<bool>();
+            if (!index_member(a, "bufferView", views_.size(), where, ptr, out.view)) continue;
+            if (out.view >= 0) {
+                const View& view = views_[out.view];
+                if (view.buffer < 0) continue;  // already reported
+                if (view.stride != 0 && view.stride < out.element_size) {
+                    bad(where + " elements of " + std::to_string(out.element_size) +
+                            " bytes do not fit its view's byteStride " + std::to_string(view.stride),
+                        ptr);
+                    continue;
+                }
+                if (!fits(view, out.offset, out.count, out.element_size, view.stride)) {
+                    bad(where + " (" + std::to_string(out.count) + " elements from byte " +
+                            std::to_string(out.offset) + ") runs past the end of bufferView " +
+                            std::to_string(out.view) + " (" + std::to_string(view.length) + " bytes)",
+                        ptr);
+                    continue;
+                }
+            } else if (out.count > kMaxZeroAccessorCount) {
+                // No bytes back it, so nothing bounds what a reader allocates for it but this cap.
+                bad(where + " has no bufferView and a count of " + std::to_string(out.count) +
+                        " (more than " + std::to_string(kMaxZeroAccessorCount) + ")",
+                    ptr);
+                continue;
+            }
+            if (const json* sparse = member(a, "sparse")) {
+                out.sparse = true;
+                if (!check_sparse(*sparse, out, where, ptr + "/sparse")) continue;
+            }
+            out.ok = true;
+        }
+    }
+
+    bool check_sparse(const json& sparse, const Accessor& acc, const std::string& where, const std::string& ptr) {
+        std::optional<int64_t> count = optional_uint(sparse, "count");
+        const json* indices = member(sparse, "indices");
+        const json* values = member(sparse, "values");
+        if (!count || *count < 1 || uint64_t(*count) > acc.count || !indices || !values) {
+            bad(where + " has an invalid sparse block", ptr);
+            return false;
+        }
+        int iview = -1, vview = -1;
+        if (!index_member(*indices, "bufferView", views_.size(), where + " sparse indices", ptr + "/indices", iview) ||
+            !index_member(*values, "bufferView", views_.size(), where + " sparse values", ptr + "/values", vview))
+            return false;
+        std::optional<int64_t> itype = optional_uint(*indices, "componentType");
+        uint32_t isize = itype ? component_size(uint32_t(*itype)) : 0;
+        std::optional<int64_t> ioff = optional_uint(*indices, "byteOffset");
+        std::optional<int64_t> voff = optional_uint(*values, "byteOffset");
+        if (iview < 0 || vview < 0 || isize == 0 || *itype == 5126 || (ioff && *ioff < 0) || (voff && *voff < 0) ||
+            views_[iview].buffer < 0 || views_[vview].buffer < 0 ||
+            !fits(views_[iview], ioff ? uint64_t(*ioff) : 0, uint64_t(*count), isize, 0) ||
+            !fits(views_[vview], voff ? uint64_t(*voff) : 0, uint64_t(*count), acc.element_size, 0)) {
+            bad(where + " sparse indices or values run out of their buffer views", ptr);
+            return false;
+        }
+        return true;
+    }
+
+    void check_nodes() {
+        const json& nodes = array_or_empty(doc_.json, "nodes");
+        const size_t n = nodes.size();
+        parent_.assign(n, -1);
+        size_t meshes = array_or_empty(doc_.json, "meshes").size();
+        size_t skins = array_or_empty(doc_.json, "skins").size();
+        size_t cameras = array_or_empty(doc_.json, "cameras").size();
+        for (size_t i = 0; i < n; ++i) {
+            const json& node = nodes[i];
+            std::string ptr = "/nodes/" + std::to_string(i);
+            std::string where = name_of(node, i, "node");
+            int idx = -1;
+            index_member(node, "mesh", meshes, where, ptr, idx);
+            index_member(node, "skin", skins, where, ptr, idx);
+            index_member(node, "camera", cameras, where, ptr, idx);
+            const json& children = array_or_empty(node, "children");
+            for (size_t c = 0; c < children.size(); ++c) {
+                const json& child = children[c];
+                std::string cptr = ptr + "/children/" + std::to_string(c);
+                if (!child.is_number_unsigned() || child.get<uint64_t>() >= n) {
+                    bad(where + " has a child that is not a node index below " + std::to_string(n), cptr);
+                    continue;
+                }
+                size_t ci = child.get<size_t>();
+                if (ci == i || parent_[ci] >= 0) {
+                    // A node with two parents (or its own parent) makes the hierarchy a graph,
+                    // which glTF forbids and Assimp would walk without end.
+                    bad(where + " lists node " + std::to_string(ci) + " as a child, but it already has a parent",
+                        cptr);
+                    continue;
+                }
+                parent_[ci] = int(i);
+            }
+        }
+        if (report_.failed()) return;
+        // With one parent each, a cycle is a chain that never reaches a root; depth bounds both.
+        for (size_t i = 0; i < n; ++i) {
+            int depth = 0;
+            for (int p = parent_[i]; p >= 0; p = parent_[p]) {
+                if (++depth > kMaxNodeDepth) {
+                    bad(name_of(nodes[i], i, "node") + " is in a cycle or deeper than " +
+                            std::to_string(kMaxNodeDepth) + " levels",
+                        "/nodes/" + std::to_string(i));
+                    return;
+                }
+            }
+        }
+    }
+
+    void check_skins() {
+        const json& skins = array_or_empty(doc_.json, "skins");
+        size_t nodes = array_or_empty(doc_.json, "nodes").size();
+        for (size_t i = 0; i < skins.size(); ++i) {
+            const json& skin = skins[i];
+            std::string ptr = "/skins/" + std::to_string(i);
+            std::string where = name_of(skin, i, "skin");
+            const json& joints = array_or_empty(skin, "joints");
+            if (joints.empty()) bad(where + " has no joints", ptr + "/joints");
+            for (size_t j = 0; j < joints.size(); ++j)
+                if (!joints[j].is_number_unsigned() || joints[j].get<uint64_t>() >= nodes)
+                    bad(where + " joint " + std::to_string(j) + " is not a node index below " + std::to_string(nodes),
+                        ptr + "/joints/" + std::to_string(j));
+            int ibm = -1;
+            if (!index_member(skin, "inverseBindMatrices", accessors_.size(), where, ptr, ibm)) continue;
+            if (ibm < 0) {
+                // Valid glTF (identity matrices), but Assimp 5.2.5 dereferences the missing
+                // accessor; refuse rather than crash.
+                report_.add("IMPORT_FAILED",
+                            where + " has no inverseBindMatrices, which Assimp 5.2.5 cannot read; "
+                                    "re-export the model with inverse bind matrices",
+                            ptr);
+                continue;
+            }
+            const Accessor& a = accessors_[ibm];
+            if (a.component_type != 5126 || a.components != 16 || a.count < joints.size())
+                bad(where + " inverseBindMatrices accessor " + std::to_string(ibm) + " is not " +
+                        std::to_string(joints.size()) + " float MAT4s",
+                    ptr + "/inverseBindMatrices");
+            int skeleton = -1;
+            index_member(skin, "skeleton", nodes, where, ptr, skeleton);
+        }
+    }
+
+    void check_meshes() {
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        size_t materials = array_or_empty(doc_.json, "materials").size();
+        for (size_t m = 0; m < meshes.size(); ++m) {
+            const json& mesh = meshes[m];
+            std::string where = name_of(mesh, m, "mesh");
+            std::string mptr = "/meshes/" + std::to_string(m);
+            const json& prims = array_or_empty(mesh, "primitives");
+            if (prims.empty()) bad(where + " has no primitives", mptr + "/primitives");
+            for (size_t p = 0; p < prims.size(); ++p) {
+                const json& prim = prims[p];
+                std::string pw = where + " primitive " + std::to_string(p);
+                std::string ptr = mptr + "/primitives/" + std::to_string(p);
+                const json* attrs = member(prim, "attributes");
+                if (!attrs || !attrs->is_object()) {
+                    bad(pw + " has no attributes", ptr);
+                    continue;
+                }
+                for (auto it = attrs->begin(); it != attrs->end(); ++it) {
+                    if (!it.value().is_number_unsigned() || it.value().get<uint64_t>() >= accessors_.size())
+                        bad(pw + " attribute " + it.key() + " is not an accessor index", ptr + "/attributes/" + it.key());
+                }
+                int pos = -1;
+                if (!index_member(*attrs, "POSITION", accessors_.size(), pw, ptr + "/attributes", pos)) continue;
+                if (pos >= 0 && (accessors_[pos].component_type != 5126 || accessors_[pos].components != 3))
+                    bad(pw + " POSITION is not float VEC3", ptr + "/attributes/POSITION");
+                int indices = -1;
+                if (index_member(prim, "indices", accessors_.size(), pw, ptr, indices) && indices >= 0) {
+                    const Accessor& a = accessors_[indices];
+                    if (a.components != 1 || (a.component_type != 5121 && a.component_type != 5123 &&
+                                              a.component_type != 5125))
+                        bad(pw + " indices accessor " + std::to_string(indices) + " is not unsigned scalars",
+                            ptr + "/indices");
+                }
+                int material = -1;
+                index_member(prim, "material", materials, pw, ptr, material);
+                std::optional<int64_t> mode = optional_uint(prim, "mode");
+                if (mode && (*mode < 0 || *mode > 6)) bad(pw + " has an invalid mode", ptr + "/mode");
+                const json& targets = array_or_empty(prim, "targets");
+                for (size_t t = 0; t < targets.size(); ++t) {
+                    if (!targets[t].is_object()) continue;
+                    for (auto it = targets[t].begin(); it != targets[t].end(); ++it)
+                        if (!it.value().is_number_unsigned() || it.value().get<uint64_t>() >= accessors_.size())
+                            bad(pw + " morph target " + std::to_string(t) + " " + it.key() + " is not an accessor index",
+                                ptr + "/targets/" + std::to_string(t));
+                }
+            }
+        }
+    }
+
+    void check_scenes() {
+        const json& scenes = array_or_empty(doc_.json, "scenes");
+        size_t nodes = array_or_empty(doc_.json, "nodes").size();
+        int scene = -1;
+        index_member(doc_.json, "scene", scenes.size(), "the document", "", scene);
+        for (size_t s = 0; s < scenes.size(); ++s) {
+            const json& roots = array_or_empty(scenes[s], "nodes");
+            for (size_t r = 0; r < roots.size(); ++r) {
+                std::string ptr = "/scenes/" + std::to_string(s) + "/nodes/" + std::to_string(r);
+                if (!roots[r].is_number_unsigned() || roots[r].get<uint64_t>() >= nodes) {
+                    bad("scene " + std::to_string(s) + " names a root that is not a node index", ptr);
+                } else if (parent_[roots[r].get<size_t>()] >= 0) {
+                    bad("scene " + std::to_string(s) + " names node " + std::to_string(roots[r].get<size_t>()) +
+                            " as a root, but it has a parent",
+                        ptr);
+                }
+            }
+        }
+    }
+
+    void check_images() {
+        const json& images = array_or_empty(doc_.json, "images");
+        for (size_t i = 0; i < images.size(); ++i) {
+            int view = -1;
+            index_member(images[i], "bufferView", views_.size(), name_of(images[i], i, "image"),
+                         "/images/" + std::to_string(i), view);
+        }
+    }
+
+    // ---- values --------------------------------------------------------------------------
+
+    /// The bytes of a buffer, loading a data URI or an external file on first use.
+    std::span<const uint8_t> buffer_bytes(int index) {
+        Buffer& b = buffers_[index];
+        if (b.kind == Buffer::Kind::glb_bin) return doc_.bin;
+        if (!b.loaded && !b.load_failed) {
+            b.loaded = true;
+            if (b.kind == Buffer::Kind::data_uri) {
+                size_t comma = b.uri.find(',');
+                std::string_view header = std::string_view(b.uri).substr(0, comma);
+                std::string_view payload = std::string_view(b.uri).substr(comma + 1);
+                bool is_base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
+                if (is_base64) {
+                    b.load_failed = !base64_decode(payload, b.bytes);
+                } else {
+                    std::string raw = percent_decode(payload);
+                    b.bytes.assign(raw.begin(), raw.end());
+                }
+            } else {
+                std::ifstream in(b.path, std::ios::binary);
+                b.bytes.resize(b.byte_length);
+                in.read(reinterpret_cast<char*>(b.bytes.data()), std::streamsize(b.byte_length));
+                b.load_failed = !in || uint64_t(in.gcount()) != b.byte_length;
+            }
+            if (!b.load_failed && b.bytes.size() < b.byte_length) b.load_failed = true;
+            if (b.load_failed)
+                report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " could not be read or decoded",
+                            "/buffers/" + std::to_string(index));
+        }
+        if (b.load_failed) return {};
+        return b.bytes;
+    }
+
+    /// Reads component `c` of element `e` as a double (normalised integers scaled to [0, 1]).
+    /// Only called on accessors that passed the bounds checks and have a buffer view.
+    static double component(std::span<const uint8_t> data, const Accessor& a, uint64_t e, uint32_t c,
+                            uint64_t stride) {
+        uint32_t csize = component_size(a.component_type);
+        const uint8_t* p = data.data() + e * stride + uint64_t(c) * csize;
+        switch (a.component_type) {
+            case 5121: return a.normalized ? p[0] / 255.0 : p[0];
+            case 5123: {
+                uint16_t v;
+                std::memcpy(&v, p, 2);
+                return a.normalized ? v / 65535.0 : v;
+            }
+            case 5125: {
+                uint32_t v;
+                std::memcpy(&v, p, 4);
+                return v;
+            }
+            case 5126: {
+                float v;
+                std::memcpy(&v, p, 4);
+                return v;
+            }
+            case 5120: return a.normalized ? std::max(int8_t(p[0]) / 127.0, -1.0) : int8_t(p[0]);
+            case 5122: {
+                int16_t v;
+                std::memcpy(&v, p, 2);
+                return a.normalized ? std::max(v / 32767.0, -1.0) : v;
+            }
+        }
+        return 0;
+    }
+
+    /// The element bytes of an accessor (from its first element) and its stride, or an empty
+    /// span when it has no view or its buffer is unavailable. Sparse accessors are read through
+    /// their dense base only; their substitutions are checked by Assimp's own bounds.
+    std::span<const uint8_t> accessor_data(const Accessor& a, uint64_t& stride) {
+        if (!a.ok || a.view < 0) return {};
+        const View& v = views_[a.view];
+        std::span<const uint8_t> buffer = buffer_bytes(v.buffer);
+        if (buffer.size() < v.offset + v.length) return {};
+        stride = v.stride ? v.stride : a.element_size;
+        return buffer.subspan(v.offset + a.offset, v.length - a.offset);
+    }
+
+    void check_index_values() {
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        for (size_t m = 0; m < meshes.size(); ++m) {
+            const json& prims = array_or_empty(meshes[m], "primitives");
+            for (size_t p = 0; p < prims.size(); ++p) {
+                const json* attrs = member(prims[p], "attributes");
+                std::optional<int64_t> pos = attrs ? optional_uint(*attrs, "POSITION") : std::nullopt;
+                std::optional<int64_t> ind = optional_uint(prims[p], "indices");
+                if (!pos || !ind) continue;
+                const Accessor& positions = accessors_[size_t(*pos)];
+                const Accessor& indices = accessors_[size_t(*ind)];
+                uint64_t stride = 0;
+                std::span<const uint8_t> data = accessor_data(indices, stride);
+                if (data.empty() || indices.sparse) continue;
+                uint64_t bad_count = 0, first = 0, first_value = 0;
+                for (uint64_t i = 0; i < indices.count; ++i) {
+                    uint64_t v = uint64_t(component(data, indices, i, 0, stride));
+                    if (v >= positions.count) {
+                        if (bad_count++ == 0) first = i, first_value = v;
+                    }
+                }
+                if (bad_count == 0) continue;
+                std::optional<int64_t> mode = optional_uint(prims[p], "mode");
+                bool triangles = !mode || *mode == 4;
+                std::string element = triangles ? "triangle " + std::to_string(first / 3) + " corner " +
+                                                      std::to_string(first % 3)
+                                                : "index " + std::to_string(first);
+                report_.add("INDEX_OUT_OF_RANGE",
+                            name_of(meshes[m], m, "mesh") + " primitive " + std::to_string(p) + ": " + element +
+                                " names vertex " + std::to_string(first_value) + " but the primitive has " +
+                                std::to_string(positions.count) + " vertices (" + std::to_string(bad_count) +
+                                " indices out of range); re-export the mesh",
+                            "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/indices");
+            }
+        }
+    }
+
+    void check_joint_values() {
+        const json& nodes = array_or_empty(doc_.json, "nodes");
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        const json& skins = array_or_empty(doc_.json, "skins");
+        std::vector<std::pair<size_t, size_t>> done;  // (mesh, skin) pairs already checked
+        for (size_t n = 0; n < nodes.size(); ++n) {
+            std::optional<int64_t> mesh = optional_uint(nodes[n], "mesh");
+            std::optional<int64_t> skin = optional_uint(nodes[n], "skin");
+            if (!mesh || !skin) continue;
+            std::pair<size_t, size_t> key{size_t(*mesh), size_t(*skin)};
+            if (std::find(done.begin(), done.end(), key) != done.end()) continue;
+            done.push_back(key);
+            uint64_t joint_count = array_or_empty(skins[key.second], "joints").size();
+            const json& prims = array_or_empty(meshes[key.first], "primitives");
+            for (size_t p = 0; p < prims.size(); ++p) {
+                const json* attrs = member(prims[p], "attributes");
+                if (!attrs) continue;
+                // Sets JOINTS_0/WEIGHTS_0, JOINTS_1/WEIGHTS_1, ... pair up.
+                for (int set = 0; set < 8; ++set) {
+                    std::string js = "JOINTS_" + std::to_string(set), ws = "WEIGHTS_" + std::to_string(set);
+                    std::optional<int64_t> ji = optional_uint(*attrs, js.c_str());
+                    std::optional<int64_t> wi = optional_uint(*attrs, ws.c_str());
+                    if (!ji || !wi) break;
+                    check_joint_set(meshes[key.first], key.first, p, skins[key.second], key.second, joint_count,
+                                    accessors_[size_t(*ji)], accessors_[size_t(*wi)], js);
+                }
+            }
+        }
+    }
+
+    void check_joint_set(const json& mesh, size_t m, size_t p, const json& skin, size_t s, uint64_t joint_count,
+                         const Accessor& joints, const Accessor& weights, const std::string& set) {
+        std::string ptr = "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/attributes/" + set;
+        if (joints.components != 4 || (joints.component_type != 5121 && joints.component_type != 5123) ||
+            weights.components != 4 || joints.count != weights.count) {
+            bad(name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + " " + set +
+                    " is not unsigned byte/short VEC4 matching its weights",
+                ptr);
+            return;
+        }
+        uint64_t jstride = 0, wstride = 0;
+        std::span<const uint8_t> jdata = accessor_data(joints, jstride);
+        std::span<const uint8_t> wdata = accessor_data(weights, wstride);
+        if (jdata.empty() || wdata.empty() || joints.sparse || weights.sparse) return;
+        uint64_t bad_count = 0, first_vertex = 0, first_joint = 0;
+        for (uint64_t v = 0; v < joints.count; ++v)
+            for (uint32_t c = 0; c < 4; ++c) {
+                // A joint under zero weight moves nothing; only a weighted one must exist.
+                if (!(component(wdata, weights, v, c, wstride) > 0)) continue;
+                uint64_t j = uint64_t(component(jdata, joints, v, c, jstride));
+                if (j >= joint_count && bad_count++ == 0) first_vertex = v, first_joint = j;
+            }
+        if (bad_count == 0) return;
+        report_.add("JOINT_OUT_OF_RANGE",
+                    name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
+                        std::to_string(first_vertex) + " is weighted to joint " + std::to_string(first_joint) +
+                        " but " + name_of(skin, s, "skin") + " has " + std::to_string(joint_count) + " joints (" +
+                        std::to_string(bad_count) + " weights name missing joints); re-export the skin",
+                    ptr);
+    }
+};
+
+/// Deepest nesting of arrays and objects in JSON text, scanning past strings; stops counting
+/// once past `limit`.
+int json_depth(std::string_view text, int limit) {
+    int depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit) return deepest;
+        } else if (c == ']' || c == '}') --depth;
+    }
+    return deepest;
+}
+
+}  // namespace
+
+bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std::span<const uint8_t>& bin,
+               Reporter& report) {
+    if (bytes.size() < 12) {
+        report.add("GLB_TRUNCATED", "GLB header needs 12 bytes, the file has " + std::to_string(bytes.size()));
+        return false;
+    }
+    uint32_t version = read_u32(bytes, 4), length = read_u32(bytes, 8);
+    if (read_u32(bytes, 0) != kGlbMagic || version != 2) {
+        report.add("GLB_MALFORMED", "GLB version " + std::to_string(version) + " (only version 2 is read)");
+        return false;
+    }
+    if (length > bytes.size()) {
+        report.add("GLB_TRUNCATED", "GLB header declares " + std::to_string(length) + " bytes but the file has " +
+                                        std::to_string(bytes.size()) + "; the file was cut short");
+        return false;
+    }
+    if (length < bytes.size())
+        report.add("GLB_TRAILING_BYTES", "GLB header declares " + std::to_string(length) + " bytes, the file has " +
+                                             std::to_string(bytes.size()) + "; the rest is ignored");
+    bytes = bytes.first(length);
+    if (length < 20) {
+        report.add("GLB_TRUNCATED", "GLB ends before its JSON chunk header");
+        return false;
+    }
+    uint64_t json_length = read_u32(bytes, 12);
+    if (read_u32(bytes, 16) != kChunkJson) {
+        report.add("GLB_MALFORMED", "the GLB's first chunk is not JSON");
+        return false;
+    }
+    if (20 + json_length > length) {
+        report.add("GLB_TRUNCATED", "the GLB's JSON chunk declares " + std::to_string(json_length) +
+                                        " bytes but only " + std::to_string(length - 20) + " follow");
+        return false;
+    }
+    json_text = std::string_view(reinterpret_cast<const char*>(bytes.data()) + 20, size_t(json_length));
+    bin = {};
+    // Later chunks: the first BIN is the buffer; unknown chunk types are skipped (glTF 2.0 §4.4.3).
+    uint64_t at = 20 + json_length;
+    while (at < length) {
+        if (at + 8 > length) {
+            report.add("GLB_TRUNCATED", "the GLB ends inside a chunk header at byte " + std::to_string(at));
+            return false;
+        }
+        uint64_t chunk_length = read_u32(bytes, size_t(at));
+        uint32_t type = read_u32(bytes, size_t(at + 4));
+        if (at + 8 + chunk_length > length) {
+            report.add("GLB_TRUNCATED", "a GLB chunk at byte " + std::to_string(at) + " declares " +
+                                            std::to_string(chunk_length) + " bytes but only " +
+                                            std::to_string(length - at - 8) + " follow");
+            return false;
+        }
+        if (type == kChunkBin && bin.empty()) bin = bytes.subspan(size_t(at + 8), size_t(chunk_length));
+        at += 8 + chunk_length;
+    }
+    return true;
+}
+
+bool parse_gltf_json(std::string_view text, nlohmann::json& out, Reporter& report) {
+    int depth = json_depth(text, kMaxJsonDepth);
+    if (depth > kMaxJsonDepth) {
+        report.add("GLTF_JSON_INVALID", "the glTF JSON nests deeper than " + std::to_string(kMaxJsonDepth) +
+                                            " levels, which no model needs");
+        return false;
+    }
+    try {
+        out = nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::exception& e) {
+        report.add("GLTF_JSON_INVALID", std::string("the glTF JSON does not parse: ") + e.what());
+        return false;
+    }
+    return true;
+}
+
+bool check_gltf(const GltfDocument& doc, Reporter& report) { return Checker(doc, report).run(); }
+
+}  // namespace weft::import_detail
