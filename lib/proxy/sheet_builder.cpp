@@ -1,0 +1,678 @@
+#include "proxy/sheet_builder.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "geom/topology.h"
+#include "geom/weld.h"
+#include "graph/geodesic.h"
+#include "proxy/colour_permute.h"
+#include "proxy/sheet_detail.h"
+#include "proxy/sheet_fabric.h"
+#include "proxy/sheet_pins.h"
+
+namespace weft {
+
+using namespace sheet_detail;
+
+namespace {
+
+constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
+
+// Triangle defects, as bits: one triangle can have several (a repeated index and a duplicate).
+enum Defect : uint8_t {
+    kNonFinite = 1,
+    kRepeatedIndex = 2,
+    kZeroArea = 4,
+    kDuplicate = 8,
+};
+
+std::string garment_label(const Source& s, const SheetGarment& g) { return s.file() + ": garment '" + g.name + "'"; }
+
+// ---- options ---------------------------------------------------------------------------------------
+
+bool check_options(const SheetOptions& o, const std::string& where, Issues& issues) {
+    auto bad = [&](const std::string& what) {
+        issues.push_back({"BAD_OPTION", Severity::error, where + ": " + what, ""});
+        return false;
+    };
+    if (o.weld_tolerance && !(std::isfinite(*o.weld_tolerance) && *o.weld_tolerance >= 0))
+        return bad("weld tolerance " + std::to_string(*o.weld_tolerance) + " m: want a finite length >= 0");
+    if (!(std::isfinite(o.weld_relative) && o.weld_relative >= 0))
+        return bad("relative weld tolerance " + std::to_string(o.weld_relative) + ": want a finite number >= 0");
+    if (o.pin_tolerance && !(std::isfinite(*o.pin_tolerance) && *o.pin_tolerance >= 0))
+        return bad("pin tolerance " + std::to_string(*o.pin_tolerance) + " m: want a finite length >= 0");
+    if (!(o.pin_weight > 0 && o.pin_weight <= 1))
+        return bad("pin weight " + std::to_string(o.pin_weight) + ": want a share of weight in (0, 1]");
+    if (o.areal_density && !(std::isfinite(*o.areal_density) && *o.areal_density > 0))
+        return bad("areal density " + std::to_string(*o.areal_density) + " kg/m²: want a finite number > 0");
+    if (!o.fabric.empty() && !o.areal_density && !fabric_areal_density(o.fabric))
+        return bad("fabric '" + o.fabric +
+                   "' is not in the library (silk, cotton, denim, leather, hair, rope, chain); name one or give "
+                   "an areal density");
+    if (o.pin == PinRule::nearest && o.pin_target.empty()) return bad("--pin nearest: needs a node, mesh or material name");
+    return true;
+}
+
+// ---- gather ----------------------------------------------------------------------------------------
+
+bool gather(const Scene& scene, const SheetGarment& garment, Source& s, Issues& issues) {
+    s.scene = &scene;
+    const std::string where = garment_label(s, garment);
+    for (int m : garment.meshes) {
+        if (m < 0 || static_cast<size_t>(m) >= scene.meshes.size()) {
+            issues.push_back({"EMPTY_GARMENT", Severity::error,
+                              where + " names mesh " + std::to_string(m) + ", but the model has " +
+                                  std::to_string(scene.meshes.size()) + " meshes",
+                              ""});
+            continue;
+        }
+        if (std::find(s.meshes.begin(), s.meshes.end(), m) == s.meshes.end()) s.meshes.push_back(m);
+    }
+    if (garment.meshes.empty())
+        issues.push_back({"EMPTY_GARMENT", Severity::error, where + " names no mesh: nothing to build", ""});
+    if (has_error(issues)) return false;
+
+    uint64_t total = 0;
+    for (int m : s.meshes) total += scene.meshes[m].positions.size();
+    if (total >= none) {
+        issues.push_back({"EMPTY_GARMENT", Severity::error, where + " has " + std::to_string(total) +
+                                                                " vertices, past the 2^32 - 1 a proxy can index", ""});
+        return false;
+    }
+    for (uint32_t part = 0; part < s.meshes.size(); ++part) {
+        const Mesh& mesh = scene.meshes[s.meshes[part]];
+        const uint32_t base = static_cast<uint32_t>(s.positions.size());
+        s.first_vertex.push_back(base);
+        s.positions.insert(s.positions.end(), mesh.positions.begin(), mesh.positions.end());
+        const size_t nv = mesh.positions.size();
+        if (mesh.indices.size() % 3 != 0)
+            issues.push_back({"INDEX_OUT_OF_RANGE", Severity::error,
+                              s.file() + ": mesh '" + mesh.name + "' has " + std::to_string(mesh.indices.size()) +
+                                  " indices, not a whole number of triangles. Re-export it triangulated.",
+                              "/meshes/" + mesh.name});
+        for (size_t t = 0; t < mesh.indices.size() / 3; ++t) {
+            const uint32_t a = mesh.indices[3 * t], b = mesh.indices[3 * t + 1], c = mesh.indices[3 * t + 2];
+            if (a >= nv || b >= nv || c >= nv) {
+                issues.push_back({"INDEX_OUT_OF_RANGE", Severity::error,
+                                  s.file() + ": mesh '" + mesh.name + "' triangle " + std::to_string(t) + " names vertex " +
+                                      std::to_string(std::max({a, b, c})) + ", but the mesh has " + std::to_string(nv) +
+                                      " vertices. Re-export the mesh.",
+                                  "/meshes/" + mesh.name + "/triangles/" + std::to_string(t)});
+                continue;
+            }
+            s.indices.insert(s.indices.end(), {base + a, base + b, base + c});
+            s.triangle_part.push_back(part);
+            s.triangle_local.push_back(static_cast<uint32_t>(t));
+        }
+    }
+    s.first_vertex.push_back(static_cast<uint32_t>(s.positions.size()));
+    return !has_error(issues);
+}
+
+// ---- check -----------------------------------------------------------------------------------------
+
+std::array<uint32_t, 3> sorted_corners(std::span<const uint32_t> w, uint32_t t) {
+    std::array<uint32_t, 3> c{w[3 * t], w[3 * t + 1], w[3 * t + 2]};
+    std::sort(c.begin(), c.end());
+    return c;
+}
+
+// Same welded vertices, as sets: (a, a, b) and (a, b, b) are one line twice.
+bool same_corner_set(std::span<const uint32_t> w, uint32_t t, uint32_t u) {
+    auto a = sorted_corners(w, t), b = sorted_corners(w, u);
+    auto ea = std::unique(a.begin(), a.end()), eb = std::unique(b.begin(), b.end());
+    return std::equal(a.begin(), ea, b.begin(), eb);
+}
+
+// Height of a triangle over its longest side: below the weld tolerance it has no area at the
+// resolution the weld works at (its corners lie within the tolerance of one line).
+double height(const Vec3& a, const Vec3& b, const Vec3& c) {
+    const double longest = std::max({distance(a, b), distance(b, c), distance(c, a)});
+    if (!(longest > 0)) return 0;
+    return length(cross(b - a, c - a)) / longest;
+}
+
+std::string triangles_text(const Source& s, std::span<const uint32_t> triangles, std::span<const uint32_t> to_source) {
+    std::string out;
+    const size_t shown = std::min<size_t>(triangles.size(), 8);
+    for (size_t i = 0; i < shown; ++i) {
+        const uint32_t t = to_source.empty() ? triangles[i] : to_source[triangles[i]];
+        out += (i ? ", " : "") + s.triangle_text(t) + " " + s.corners_text(t);
+    }
+    if (triangles.size() > shown) out += " and " + std::to_string(triangles.size() - shown) + " more";
+    return out;
+}
+
+// ---- frame -----------------------------------------------------------------------------------------
+
+int skin_root_joint(const Scene& scene, const Skin& skin) {
+    for (int j : skin.joints) {
+        if (j < 0 || static_cast<size_t>(j) >= scene.nodes.size()) continue;
+        const int parent = scene.nodes[j].parent;
+        if (std::find(skin.joints.begin(), skin.joints.end(), parent) == skin.joints.end()) return j;
+    }
+    return skin.joints.empty() ? -1 : skin.joints.front();
+}
+
+int lowest_common_ancestor(const Scene& scene, std::span<const int> nodes) {
+    auto chain = [&](int n) {
+        std::vector<int> up;
+        for (int guard = 0; n >= 0 && static_cast<size_t>(n) < scene.nodes.size() && guard <= int(scene.nodes.size());
+             n = scene.nodes[n].parent, ++guard)
+            up.push_back(n);
+        std::reverse(up.begin(), up.end());  // root first
+        return up;
+    };
+    std::vector<int> common = chain(nodes.front());
+    for (int n : nodes.subspan(1)) {
+        std::vector<int> c = chain(n);
+        size_t k = 0;
+        while (k < common.size() && k < c.size() && common[k] == c[k]) ++k;
+        common.resize(k);
+    }
+    return common.empty() ? 0 : common.back();
+}
+
+// The frame an unskinned sheet rides: its node's parent when that is a bone, else its node.
+// Skinned: the skin's root joint (until the holders say better).
+int provisional_frame(const Source& s) {
+    const Scene& scene = *s.scene;
+    for (uint32_t k = 0; k < s.meshes.size(); ++k) {
+        const Mesh& m = s.mesh(k);
+        if (m.skin >= 0 && static_cast<size_t>(m.skin) < scene.skins.size()) {
+            int root = skin_root_joint(scene, scene.skins[m.skin]);
+            if (root >= 0) return root;
+        }
+    }
+    int node = s.mesh(0).node;
+    if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return scene.nodes.empty() ? -1 : 0;
+    const int parent = scene.nodes[node].parent;
+    return parent >= 0 && is_joint(scene, parent) ? parent : node;
+}
+
+// Only the rigid part of the node's transform: positions in the frame stay in metres even when the
+// node carries a scale (FBX2glTF's mesh nodes carry 100).
+Mat4 rigid_part(const Mat4& world) {
+    Vec3 t, s;
+    Quat r;
+    world.decompose(t, r, s);
+    return Mat4::from_trs(t, r, {1, 1, 1});
+}
+
+std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {
+    if (!o.fabric.empty()) return o.fabric;
+    return std::string(sheet_fabric_for_class(g.garment_class.empty() ? "sheet" : g.garment_class));
+}
+
+}  // namespace
+
+std::string_view pin_rule_name(PinRule rule) {
+    switch (rule) {
+        case PinRule::automatic: return "automatic";
+        case PinRule::weights: return "weights";
+        case PinRule::none: return "none";
+        case PinRule::top: return "top";
+        case PinRule::bottom: return "bottom";
+        case PinRule::left: return "left";
+        case PinRule::right: return "right";
+        case PinRule::nearest: return "nearest";
+        case PinRule::vertices: return "vertices";
+    }
+    return "none";
+}
+
+std::string parse_pin_rule(std::string_view text, SheetOptions& options) {
+    for (PinRule r : {PinRule::automatic, PinRule::weights, PinRule::none, PinRule::top, PinRule::bottom, PinRule::left,
+                      PinRule::right})
+        if (text == pin_rule_name(r)) {
+            options.pin = r;
+            return "";
+        }
+    if (text.starts_with("nearest:")) {
+        std::string_view target = text.substr(8);
+        if (target.empty()) return "pin rule 'nearest:' needs a node, mesh or material name after the colon";
+        options.pin = PinRule::nearest;
+        options.pin_target = std::string(target);
+        return "";
+    }
+    if (text.starts_with("vertices:")) {
+        std::string_view list = text.substr(9);
+        std::vector<uint32_t> vertices;
+        while (!list.empty()) {
+            size_t comma = list.find(',');
+            std::string_view item = list.substr(0, comma);
+            uint32_t v = 0;
+            auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+            if (item.empty() || ec != std::errc() || end != item.data() + item.size())
+                return "pin rule 'vertices:': '" + std::string(item) + "' is not a vertex index";
+            vertices.push_back(v);
+            list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        }
+        if (vertices.empty()) return "pin rule 'vertices:' needs at least one vertex index";
+        options.pin = PinRule::vertices;
+        options.pin_vertices = std::move(vertices);
+        return "";
+    }
+    return "unknown pin rule '" + std::string(text) +
+           "': want automatic, weights, none, top, bottom, left, right, nearest:NAME or vertices:I,J,...";
+}
+
+std::string apply_pin_json(const nlohmann::json& pin, SheetOptions& options) {
+    if (pin.is_null()) return "";
+    if (pin.is_string()) return parse_pin_rule(pin.get<std::string>(), options);
+    if (!pin.is_object()) return "\"pin\" must be a rule string or an object";
+    SheetOptions o = options;
+    if (auto it = pin.find("rule"); it != pin.end()) {
+        if (!it->is_string()) return "\"pin.rule\" must be a string";
+        if (std::string e = parse_pin_rule(it->get<std::string>(), o); !e.empty()) return e;
+    }
+    if (auto it = pin.find("target"); it != pin.end()) {
+        if (!it->is_string() || it->get<std::string>().empty()) return "\"pin.target\" must be a non-empty name";
+        o.pin_target = it->get<std::string>();
+        if (!pin.contains("rule")) o.pin = PinRule::nearest;
+    }
+    if (auto it = pin.find("vertices"); it != pin.end()) {
+        if (!it->is_array() || it->empty()) return "\"pin.vertices\" must be a non-empty array of vertex indices";
+        o.pin_vertices.clear();
+        for (const auto& v : *it) {
+            if (!v.is_number_unsigned() || v.get<uint64_t>() >= none) return "\"pin.vertices\" holds a non-index value";
+            o.pin_vertices.push_back(static_cast<uint32_t>(v.get<uint64_t>()));
+        }
+        if (!pin.contains("rule")) o.pin = PinRule::vertices;
+    }
+    if (auto it = pin.find("holder"); it != pin.end()) {
+        if (!it->is_string()) return "\"pin.holder\" must be a node name";
+        o.pin_holder = it->get<std::string>();
+    }
+    if (auto it = pin.find("tolerance"); it != pin.end()) {
+        if (!it->is_number() || !(it->get<double>() >= 0)) return "\"pin.tolerance\" must be a length >= 0 in metres";
+        o.pin_tolerance = it->get<double>();
+    }
+    if (auto it = pin.find("weight"); it != pin.end()) {
+        if (!it->is_number() || !(it->get<double>() > 0 && it->get<double>() <= 1)) return "\"pin.weight\" must be in (0, 1]";
+        o.pin_weight = it->get<double>();
+    }
+    for (auto it = pin.begin(); it != pin.end(); ++it)
+        if (it.key() != "rule" && it.key() != "target" && it.key() != "vertices" && it.key() != "holder" &&
+            it.key() != "tolerance" && it.key() != "weight")
+            return "\"pin\" has an unknown key \"" + it.key() + "\"";
+    options = std::move(o);
+    return "";
+}
+
+SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, const SheetOptions& options) {
+    SheetBuildResult result;
+    Issues& issues = result.issues;
+    SheetStats& stats = result.stats;
+
+    // ---- gather ------------------------------------------------------------------------------------
+    Source src;
+    src.scene = &scene;
+    const std::string where = garment_label(src, garment);
+    if (!check_options(options, where, issues)) return result;
+    if (!gather(scene, garment, src, issues)) return result;
+    const uint32_t vertex_count = src.vertex_count();
+    const uint32_t triangle_count = src.triangle_count();
+    stats.source_vertices = vertex_count;
+    stats.source_triangles = triangle_count;
+    const Severity drop_severity = options.repair ? Severity::warning : Severity::error;
+    const std::string drop_hint = options.repair ? " Dropped (--repair)." : " Delete it, or pass --repair to drop it.";
+
+    // ---- check: vertices ---------------------------------------------------------------------------
+    std::vector<uint8_t> defect(triangle_count, 0);
+    {
+        std::vector<uint8_t> used(vertex_count, 0);
+        for (uint32_t i : src.indices) used[i] = 1;
+        std::vector<uint8_t> finite(vertex_count, 1);
+        for (uint32_t v = 0; v < vertex_count; ++v) {
+            if (!used[v] || is_finite(src.positions[v])) continue;
+            finite[v] = 0;
+            ++stats.non_finite_vertices;
+            issues.push_back({"NON_FINITE_VERTEX", Severity::error,
+                              src.file() + ": " + src.vertex_text(v) +
+                                  " is not a finite position. Fix or delete the vertex in the modelling tool and "
+                                  "re-export.",
+                              src.vertex_pointer(v)});
+        }
+        for (uint32_t t = 0; t < triangle_count; ++t)
+            for (int k = 0; k < 3; ++k)
+                if (!finite[src.indices[3 * t + k]]) defect[t] |= kNonFinite;
+    }
+
+    // ---- weld --------------------------------------------------------------------------------------
+    const double tolerance =
+        options.weld_tolerance ? *options.weld_tolerance : weld_tolerance_for(src.positions, options.weld_relative);
+    const WeldResult weld = weld_positions(src.positions, tolerance);
+    stats.weld_tolerance = weld.tolerance;
+    const uint32_t welded_count = static_cast<uint32_t>(weld.unique_count());
+    std::vector<uint32_t> welded(src.indices.size());
+    for (size_t i = 0; i < welded.size(); ++i) welded[i] = weld.remap[src.indices[i]];
+    auto welded_position = [&](uint32_t w) -> const Vec3& { return src.positions[weld.first[w]]; };
+
+    // ---- check: triangles --------------------------------------------------------------------------
+    for (uint32_t t = 0; t < triangle_count; ++t) {
+        const uint32_t a = src.indices[3 * t], b = src.indices[3 * t + 1], c = src.indices[3 * t + 2];
+        if (a == b || b == c || c == a) {
+            defect[t] |= kRepeatedIndex;
+            ++stats.repeated_index_triangles;
+            const uint32_t twice = (a == b || a == c) ? a : b;
+            issues.push_back({"REPEATED_INDEX_TRIANGLE", drop_severity,
+                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " names vertex " +
+                                  std::to_string(src.local_vertex(twice)) + " twice, at " +
+                                  position_text(src.positions[twice]) + ": a triangle with no area." + drop_hint,
+                              src.triangle_pointer(t)});
+            continue;
+        }
+        if (defect[t] & kNonFinite) continue;
+        const uint32_t wa = welded[3 * t], wb = welded[3 * t + 1], wc = welded[3 * t + 2];
+        const bool collapsed = wa == wb || wb == wc || wc == wa;
+        if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= weld.tolerance) {
+            defect[t] |= kZeroArea;
+            ++stats.zero_area_triangles;
+            issues.push_back({"ZERO_AREA_TRIANGLE", drop_severity,
+                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
+                                  position_text(src.positions[a]) + ", " + position_text(src.positions[b]) + ", " +
+                                  position_text(src.positions[c]) + " has no area: " +
+                                  (collapsed ? "two of its corners weld into one"
+                                             : "its corners lie on one line") +
+                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + drop_hint,
+                              src.triangle_pointer(t)});
+        }
+    }
+
+    // Every triangle's edges, defects included: what the file has (NON_MANIFOLD_EDGE counts them all
+    // when refusing, and duplicates are found through the edges they share).
+    const EdgeTable full = build_edge_table(welded, welded_count);
+    {
+        std::vector<uint32_t> point_triangle(welded_count, none);  // a triangle whose corners all weld into one
+        for (uint32_t t = 0; t < triangle_count; ++t) {
+            uint32_t original = none;
+            uint32_t e = none;
+            for (uint32_t side : full.triangle_edges[t])
+                if (side != no_edge) {
+                    e = side;
+                    break;
+                }
+            if (e == none) {
+                uint32_t& first = point_triangle[welded[3 * t]];
+                if (first == none) first = t;
+                else original = first;
+            } else {
+                for (uint32_t u : full.faces(e)) {
+                    if (u >= t) break;
+                    if (same_corner_set(welded, t, u)) {
+                        original = u;
+                        break;
+                    }
+                }
+            }
+            if (original == none) continue;
+            defect[t] |= kDuplicate;
+            ++stats.duplicate_triangles;
+            issues.push_back({"DUPLICATE_TRIANGLE", drop_severity,
+                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
+                                  position_text(src.positions[src.indices[3 * t]]) +
+                                  " covers the same welded vertices as " + src.triangle_text(original) + " " +
+                                  src.corners_text(original) + ": a doubled face." + drop_hint,
+                              src.triangle_pointer(t)});
+        }
+    }
+
+    // The triangles a sheet would be built from.
+    std::vector<uint32_t> kept;  // clean triangle -> source triangle
+    kept.reserve(triangle_count);
+    for (uint32_t t = 0; t < triangle_count; ++t)
+        if (defect[t] == 0) kept.push_back(t);
+    if (options.repair)
+        for (uint32_t t = 0; t < triangle_count; ++t) stats.dropped_triangles += (defect[t] & ~kNonFinite) != 0;
+    std::vector<uint32_t> clean;
+    clean.reserve(kept.size() * 3);
+    for (uint32_t t : kept) clean.insert(clean.end(), {welded[3 * t], welded[3 * t + 1], welded[3 * t + 2]});
+    const bool all_kept = kept.size() == triangle_count;
+    EdgeTable dropped_table;
+    if (!all_kept) dropped_table = build_edge_table(clean, welded_count);
+    const EdgeTable& clean_table = all_kept ? full : dropped_table;
+
+    // ---- check: edges ------------------------------------------------------------------------------
+    // Refusing, the file's own edges are judged; repairing, the edges left after the drops. A
+    // non-manifold edge is never accepted either way.
+    {
+        const EdgeTable& judged = options.repair ? clean_table : full;
+        const std::span<const uint32_t> to_source = options.repair ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
+        for (uint32_t e = 0; e < judged.edge_count(); ++e) {
+            if (judged.face_count(e) < 3) continue;
+            ++stats.non_manifold_edges;
+            const uint32_t a = weld.first[judged.edges[e][0]], b = weld.first[judged.edges[e][1]];
+            issues.push_back({"NON_MANIFOLD_EDGE", Severity::error,
+                              src.file() + ": the edge from " + src.vertex_text(a) + " to " + src.vertex_text(b) +
+                                  " is shared by " + std::to_string(judged.face_count(e)) + " triangles (" +
+                                  triangles_text(src, judged.faces(e), to_source) +
+                                  "); cloth allows two. Split the edge so each surface has its own vertices, or "
+                                  "delete the extra faces.",
+                              src.edge_pointer(a, b)});
+        }
+    }
+    const Orientation orientation = orient_triangles(clean, clean_table);
+    for (uint32_t e : orientation.inconsistent) {
+        ++stats.inconsistent_edges;
+        auto f = clean_table.faces(e);
+        const uint32_t t0 = kept[f[0]], t1 = kept[f[1]];
+        const uint32_t a = weld.first[clean_table.edges[e][0]], b = weld.first[clean_table.edges[e][1]];
+        const bool orientable = orientation.island_orientable[orientation.island[f[0]]];
+        const uint32_t flip = orientation.flip[f[1]] ? t1 : t0;
+        issues.push_back({"INCONSISTENT_WINDING", Severity::error,
+                          src.file() + ": " + src.triangle_text(t0) + " " + src.corners_text(t0) + " and " +
+                              src.triangle_text(t1) + " " + src.corners_text(t1) +
+                              " run the same way along their shared edge, " + src.vertex_text(a) + " to " +
+                              src.vertex_text(b) + ". " +
+                              (orientable ? "Flip " + src.triangle_text(flip) +
+                                                " (reverse its corners; 'recalculate normals' in the modelling tool)."
+                                          : "The piece is one-sided (a Möbius strip): no winding is consistent. Cut it "
+                                            "along an edge so it has two sides."),
+                          src.triangle_pointer(t1)});
+    }
+    if (has_error(issues)) return result;
+    if (kept.empty()) {
+        issues.push_back({"EMPTY_GARMENT", Severity::error,
+                          where + " has no triangle with area" +
+                              (triangle_count ? " left after dropping " + std::to_string(triangle_count) : std::string()) +
+                              ": nothing to simulate.",
+                          ""});
+        return result;
+    }
+
+    // ---- rows --------------------------------------------------------------------------------------
+    // Particles: the welded vertices kept triangles use, in welded order (first source vertex).
+    std::vector<uint32_t> particle_of(welded_count, none);
+    for (uint32_t w : clean) particle_of[w] = 0;
+    std::vector<uint32_t> particle_source;
+    for (uint32_t w = 0; w < welded_count; ++w)
+        if (particle_of[w] != none) {
+            particle_of[w] = static_cast<uint32_t>(particle_source.size());
+            particle_source.push_back(weld.first[w]);
+        }
+    const uint32_t n = static_cast<uint32_t>(particle_source.size());
+    std::vector<Vec3> scene_position(n);
+    for (uint32_t p = 0; p < n; ++p) scene_position[p] = src.positions[particle_source[p]];
+    std::vector<uint32_t> vertex_particle(vertex_count);
+    for (uint32_t v = 0; v < vertex_count; ++v) vertex_particle[v] = particle_of[weld.remap[v]];
+    for (uint32_t& w : clean) w = particle_of[w];  // clean triangles now name particles
+
+    ClothProxy proxy;
+    proxy.kind = ProxyKind::sheet;
+    proxy.edges.reserve(clean_table.edge_count());
+    for (const auto& [a, b] : clean_table.edges) proxy.edges.push_back({particle_of[a], particle_of[b]});
+    for (uint32_t e = 0; e < clean_table.edge_count(); ++e) {
+        const uint32_t faces = clean_table.face_count(e);
+        if (faces == 1) ++stats.boundary_edges;
+        if (faces != 2) continue;
+        // Seed 000 §19.5's stencil: the shared edge as the first triangle runs it, then each
+        // triangle's opposite wing (rows.md: triangles (x0, x1, x2) and (x1, x0, x3)).
+        auto f = clean_table.faces(e);
+        uint32_t k = 0;
+        while (clean_table.triangle_edges[f[0]][k] != e) ++k;
+        const uint32_t x0 = clean[3 * f[0] + k], x1 = clean[3 * f[0] + (k + 1) % 3], x2 = clean[3 * f[0] + (k + 2) % 3];
+        uint32_t x3 = none;
+        for (int j = 0; j < 3; ++j)
+            if (clean[3 * f[1] + j] != x0 && clean[3 * f[1] + j] != x1) x3 = clean[3 * f[1] + j];
+        proxy.hinges.push_back({x0, x1, x2, x3});
+    }
+    proxy.triangles.reserve(kept.size());
+    for (size_t t = 0; t < kept.size(); ++t) proxy.triangles.push_back({clean[3 * t], clean[3 * t + 1], clean[3 * t + 2]});
+
+    // Pieces, and which are closed (no boundary edge).
+    const Islands islands = find_islands(clean_table);
+    std::vector<uint8_t> island_closed(islands.count, 1);
+    for (uint32_t e = 0; e < clean_table.edge_count(); ++e)
+        if (clean_table.face_count(e) == 1) island_closed[islands.island[clean_table.faces(e)[0]]] = 0;
+    // A particle on a closed piece counts as that piece's (a bowtie vertex between a solid and a
+    // sheet rides the solid), else as its lowest piece's.
+    std::vector<uint32_t> particle_island(n, none);
+    for (uint32_t t = 0; t < kept.size(); ++t)
+        for (int j = 0; j < 3; ++j) {
+            uint32_t& is = particle_island[clean[3 * t + j]];
+            const uint32_t mine = islands.island[t];
+            if (is == none || (island_closed[mine] && !island_closed[is]) ||
+                (island_closed[mine] == island_closed[is] && mine < is))
+                is = mine;
+        }
+    stats.islands = islands.count;
+    stats.closed_islands = static_cast<uint32_t>(std::count(island_closed.begin(), island_closed.end(), 1));
+
+    // ---- pins and frame ----------------------------------------------------------------------------
+    std::vector<double> scene_length(proxy.edges.size());
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        scene_length[e] = distance(scene_position[proxy.edges[e][0]], scene_position[proxy.edges[e][1]]);
+    int frame = provisional_frame(src);
+    // A scene with no nodes (built in memory) has no frame node: the root, by the name "".
+    const PinContext context{src,           garment,        options,         scene_position, vertex_particle,
+                             particle_source, proxy.edges,  scene_length,    particle_island, island_closed,
+                             std::max(frame, 0)};
+    const PinAssignment pins = assign_pins(context, issues);
+    if (has_error(issues)) return result;
+    stats.pin_tolerance = pins.tolerance;
+    if (pins.applied == PinRule::weights) {
+        std::vector<int> holders;
+        for (int h : pins.holder)
+            if (h >= 0 && std::find(holders.begin(), holders.end(), h) == holders.end()) holders.push_back(h);
+        if (!holders.empty()) frame = lowest_common_ancestor(scene, holders);
+    }
+    Mat4 frame_world = Mat4::identity();
+    if (frame >= 0 && static_cast<size_t>(frame) < scene.nodes.size()) {
+        proxy.frame.node = scene.nodes[frame].name;
+        if (!scene.nodes[frame].world.is_finite()) {
+            issues.push_back({"NON_FINITE_FRAME", Severity::error,
+                              where + ": the frame node '" + proxy.frame.node +
+                                  "' has a NaN or infinite rest transform. Fix the node's transform.",
+                              "/nodes/" + proxy.frame.node});
+            return result;
+        }
+        frame_world = rigid_part(scene.nodes[frame].world);
+        if (!frame_world.is_finite()) {
+            issues.push_back({"NON_FINITE_FRAME", Severity::error,
+                              where + ": the frame node '" + proxy.frame.node +
+                                  "' has a degenerate rest transform (no rotation can be read from it). Fix the "
+                                  "node's transform.",
+                              "/nodes/" + proxy.frame.node});
+            return result;
+        }
+    }
+    proxy.frame.rest_world = frame_world;
+    const Mat4 to_frame = frame_world.inverted();
+
+    // ---- particles in the frame, masses ------------------------------------------------------------
+    proxy.rest_position.resize(n);
+    for (uint32_t p = 0; p < n; ++p) proxy.rest_position[p] = to_frame.transform_point(scene_position[p]);
+    proxy.rest_length.resize(proxy.edges.size());
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        proxy.rest_length[e] = distance(proxy.rest_position[proxy.edges[e][0]], proxy.rest_position[proxy.edges[e][1]]);
+
+    const std::string fabric = fabric_for(garment, options);
+    const double density = options.areal_density ? *options.areal_density : fabric_areal_density(fabric).value_or(0.15);
+    std::vector<double> mass(n, 0);
+    for (const auto& [a, b, c] : proxy.triangles) {
+        const Vec3 &pa = proxy.rest_position[a], &pb = proxy.rest_position[b], &pc = proxy.rest_position[c];
+        const double area = 0.5 * length(cross(pb - pa, pc - pa));
+        stats.area += area;
+        for (uint32_t p : {a, b, c}) mass[p] += density * area / 3;
+    }
+    proxy.inverse_mass.resize(n);
+    for (uint32_t p = 0; p < n; ++p) {
+        proxy.total_mass += mass[p];
+        proxy.inverse_mass[p] = pins.holder[p] >= 0 ? 0.0 : 1.0 / mass[p];
+    }
+
+    // Pins: one per holder, in node order.
+    std::map<int, std::vector<uint32_t>> by_holder;
+    std::vector<uint32_t> held;
+    for (uint32_t p = 0; p < n; ++p)
+        if (pins.holder[p] >= 0) {
+            by_holder[pins.holder[p]].push_back(p);
+            held.push_back(p);
+        }
+    for (auto& [node, particles] : by_holder)
+        proxy.pins.push_back({static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[node].name : std::string(),
+                              std::move(particles)});
+
+    // ---- d_geo (seed 000 §19.3) ----------------------------------------------------------------------
+    GeodesicResult geo = geodesic_distance(n, proxy.edges, proxy.rest_length, held);
+    proxy.d_geo = std::move(geo.distance);
+    proxy.nearest_held = std::move(geo.nearest);
+
+    proxy.source = std::move(particle_source);
+    proxy.vertex_particle = std::move(vertex_particle);
+
+    // ---- colour and permute (seed 000 §5.4) --------------------------------------------------------
+    const ColourResult colours = colour_and_permute(proxy);
+    if (!colours.error.empty()) {
+        issues.push_back({"COLOURING_INVALID", Severity::error,
+                          where + ": the colouring failed its check (" + colours.error + "). This is a weft bug; please report it.",
+                          ""});
+        return result;
+    }
+
+    // ---- what it is --------------------------------------------------------------------------------
+    proxy.garment = garment.name;
+    proxy.garment_class = garment.garment_class.empty() ? "sheet" : garment.garment_class;
+    proxy.suggested_fabric = fabric;
+    proxy.source_file = scene.source_path;
+    for (uint32_t k = 0; k < src.meshes.size(); ++k) {
+        const Mesh& m = src.mesh(k);
+        const std::string material =
+            m.material >= 0 && static_cast<size_t>(m.material) < scene.materials.size() ? scene.materials[m.material] : "";
+        proxy.source_meshes.push_back({m.name, material, src.first_vertex[k], src.first_vertex[k + 1] - src.first_vertex[k]});
+    }
+    nlohmann::json used = {
+        {"weld_tolerance", weld.tolerance},
+        {"repair", options.repair},
+        {"pin", pins.description},
+        {"fabric", fabric},
+        {"areal_density", density},
+        {"closed_islands", options.closed_islands_rigid ? "rigid" : "fabric"},
+    };
+    if (pins.tolerance > 0) used["pin_tolerance"] = pins.tolerance;
+    if (pins.applied == PinRule::weights) used["pin_weight"] = options.pin_weight;
+    if (!options.pin_holder.empty()) used["pin_holder"] = options.pin_holder;
+    proxy.builder_options = used.dump();
+
+    stats.particles = n;
+    stats.edges = static_cast<uint32_t>(proxy.edges.size());
+    stats.hinges = static_cast<uint32_t>(proxy.hinges.size());
+    stats.triangles = static_cast<uint32_t>(proxy.triangles.size());
+    stats.held = static_cast<uint32_t>(held.size());
+    stats.pins = static_cast<uint32_t>(proxy.pins.size());
+    stats.colours = colours.colours;
+    stats.largest_colour = colours.largest;
+    stats.smallest_colour = colours.smallest;
+    stats.total_mass = proxy.total_mass;
+    for (double d : proxy.d_geo)
+        if (std::isfinite(d)) stats.max_d_geo = std::max(stats.max_d_geo, d);
+    result.proxy = std::move(proxy);
+    return result;
+}
+
+}  // namespace weft

@@ -1,0 +1,31 @@
+// What a sheet is made of, as far as its mass goes: the areal density of each library fabric and
+// the fabric a garment class suggests. Mass is area times areal density, shared a third to each
+// corner of every triangle (issue 3 "Masses").
+//
+// Areal densities, kg/m², typical of the material at the scale a game garment is cut from:
+//
+//   fabric   kg/m²   what it stands for
+//   silk     0.06    charmeuse, chiffon: 40-80 g/m²
+//   cotton   0.15    shirting to light canvas: 100-200 g/m² (flags, curtains, skirts)
+//   denim    0.40    12 oz denim, heavy wool: 350-450 g/m² (capes, cloaks)
+//   leather  0.90    1-1.5 mm hide
+//   hair     0.25    a hair shell or card: a layer of strands, far lighter than the solid it bounds
+//   rope     0.50    chain fabrics, given for a sheet someone labels so
+//   chain    5.00    riveted mail: ~10 kg a shirt of ~2 m²
+//
+// The class-to-fabric table mirrors lib/solver's fabric_for_garment_class (DESIGN §2 keeps the
+// builders from linking the solver); keep the two in step.
+#pragma once
+#include <optional>
+#include <string_view>
+
+namespace weft {
+
+/// Areal density of a library fabric (case-insensitive name), kg/m²; nullopt for an unknown name.
+std::optional<double> fabric_areal_density(std::string_view fabric);
+
+/// The library fabric a garment class suggests: hair/tail→hair, ribbon/sash/veil→silk,
+/// cape/cloak→denim, coat→leather, skirt/dress/flag/curtain/scarf→cotton, ...; "cotton" otherwise.
+std::string_view sheet_fabric_for_class(std::string_view garment_class);
+
+}  // namespace weft

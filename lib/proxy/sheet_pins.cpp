@@ -1,0 +1,295 @@
+#include "proxy/sheet_pins.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace weft::sheet_detail {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
+    Vec3 ab = b - a;
+    double l2 = length_squared(ab);
+    if (!(l2 > 0)) return a;
+    double t = std::clamp(dot(p - a, ab) / l2, 0.0, 1.0);
+    return a + ab * t;
+}
+
+// Ericson, "Real-Time Collision Detection" (2005) §5.1.5: the Voronoi regions of the corners, then
+// the edges, then the face. A triangle with no area has no face region; its sides answer.
+Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 ab = b - a, ac = c - a, ap = p - a;
+    if (!(length_squared(cross(ab, ac)) > 0)) {
+        Vec3 best = closest_on_segment(p, a, b);
+        for (const Vec3& q : {closest_on_segment(p, b, c), closest_on_segment(p, c, a)})
+            if (length_squared(q - p) < length_squared(best - p)) best = q;
+        return best;
+    }
+    const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return a;
+    const Vec3 bp = p - b;
+    const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
+    const Vec3 cp = p - c;
+    const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    const double denom = 1 / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+// What nearest:NAME measures to: meshes outside the garment, or a node's origin.
+struct Target {
+    std::vector<int> meshes;
+    Vec3 point;
+    int holder = -1;
+    std::string what;  ///< "node 'X'", "mesh 'X'", "material 'X'"
+};
+
+bool in_garment(const SheetGarment& g, int mesh) { return std::find(g.meshes.begin(), g.meshes.end(), mesh) != g.meshes.end(); }
+
+bool resolve_target(const Scene& scene, const SheetGarment& garment, const std::string& name, Target& t) {
+    if (int node = scene.find_node(name); node >= 0) {
+        t.holder = node;
+        t.what = "node '" + name + "'";
+        for (int m : scene.nodes[node].meshes)
+            if (m >= 0 && static_cast<size_t>(m) < scene.meshes.size() && !in_garment(garment, m)) t.meshes.push_back(m);
+        t.point = scene.nodes[node].world.translation_part();
+        return true;
+    }
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        if (scene.meshes[m].name == name && !in_garment(garment, static_cast<int>(m))) {
+            t.meshes.push_back(static_cast<int>(m));
+            t.holder = scene.meshes[m].node;
+            t.what = "mesh '" + name + "'";
+            return true;
+        }
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        int mat = scene.meshes[m].material;
+        if (mat >= 0 && static_cast<size_t>(mat) < scene.materials.size() && scene.materials[mat] == name &&
+            !in_garment(garment, static_cast<int>(m))) {
+            if (t.meshes.empty()) t.holder = scene.meshes[m].node;
+            t.meshes.push_back(static_cast<int>(m));
+        }
+    }
+    t.what = "material '" + name + "'";
+    return !t.meshes.empty();
+}
+
+double distance_to(const Scene& scene, const Target& t, const Vec3& p) {
+    if (t.meshes.empty()) return distance(p, t.point);
+    double best = inf;
+    for (int m : t.meshes) {
+        const Mesh& mesh = scene.meshes[m];
+        const size_t nv = mesh.positions.size();
+        for (size_t k = 0; k + 2 < mesh.indices.size(); k += 3) {
+            uint32_t a = mesh.indices[k], b = mesh.indices[k + 1], c = mesh.indices[k + 2];
+            if (a >= nv || b >= nv || c >= nv) continue;
+            double d = distance(p, closest_on_triangle(p, mesh.positions[a], mesh.positions[b], mesh.positions[c]));
+            if (d < best) best = d;
+        }
+    }
+    return best;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    auto mid = values.begin() + values.size() / 2;
+    std::nth_element(values.begin(), mid, values.end());
+    return *mid;
+}
+
+// Seed 000 §19.2: a particle two pins name goes to the lower holder.
+void hold(PinAssignment& a, uint32_t p, int node) {
+    if (a.holder[p] < 0 || node < a.holder[p]) a.holder[p] = node;
+}
+
+std::string node_name(const Scene& scene, int node) {
+    return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[node].name : std::string();
+}
+
+}  // namespace
+
+bool is_joint(const Scene& scene, int n) {
+    for (const Skin& s : scene.skins)
+        if (std::find(s.joints.begin(), s.joints.end(), n) != s.joints.end()) return true;
+    return false;
+}
+
+bool garment_is_skinned(const Source& source) {
+    for (uint32_t k = 0; k < source.meshes.size(); ++k)
+        if (source.mesh(k).skin >= 0) return true;
+    return false;
+}
+
+PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
+    const Scene& scene = *ctx.source.scene;
+    const SheetOptions& opt = ctx.options;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const bool skinned = garment_is_skinned(ctx.source);
+    const std::string file = ctx.source.file();
+    PinAssignment a;
+    a.holder.assign(n, -1);
+
+    a.applied = opt.pin;
+    if (a.applied == PinRule::automatic)
+        a.applied = skinned ? PinRule::weights : is_joint(scene, ctx.frame_node) ? PinRule::top : PinRule::none;
+
+    // Closed pieces of an unskinned sheet ride the frame (sheet_pins.h).
+    std::vector<uint8_t> fabric(n, 1);
+    if (!skinned && opt.closed_islands_rigid) {
+        std::vector<uint32_t> count(ctx.island_closed.size(), 0);
+        std::vector<Vec3> centre(ctx.island_closed.size());
+        for (uint32_t p = 0; p < n; ++p) {
+            if (!ctx.island_closed[ctx.island[p]]) continue;
+            fabric[p] = 0;
+            hold(a, p, ctx.frame_node);
+            ++count[ctx.island[p]];
+            centre[ctx.island[p]] += ctx.particle_position[p];
+        }
+        for (size_t i = 0; i < count.size(); ++i)
+            if (count[i] > 0)
+                issues.push_back({"CLOSED_ISLAND_HELD", Severity::info,
+                                  file + ": garment '" + ctx.garment.name + "': piece " + std::to_string(i) + " (" +
+                                      std::to_string(count[i]) + " particles, centred at " +
+                                      position_text(centre[i] / count[i]) +
+                                      ") is closed, a solid rather than fabric: held rigid by '" +
+                                      node_name(scene, ctx.frame_node) +
+                                      "'. Give it its own mesh if it should be simulated.",
+                                  "/garments/" + ctx.garment.name + "/islands/" + std::to_string(i)});
+    }
+
+    // The band of the positional rules: a quarter of the median edge (sheet_pins.h).
+    const bool banded = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||
+                        a.applied == PinRule::right || a.applied == PinRule::nearest;
+    if (banded) {
+        a.tolerance = opt.pin_tolerance ? *opt.pin_tolerance
+                                        : 0.25 * median(std::vector<double>(ctx.rest_length.begin(), ctx.rest_length.end()));
+        if (!std::isfinite(a.tolerance) || a.tolerance < 0) a.tolerance = 0;
+    }
+
+    int rule_holder = ctx.frame_node;
+    if (!opt.pin_holder.empty() && a.applied != PinRule::weights && a.applied != PinRule::nearest &&
+        a.applied != PinRule::none) {
+        rule_holder = scene.find_node(opt.pin_holder);
+        if (rule_holder < 0) {
+            issues.push_back({"PIN_HOLDER_NOT_FOUND", Severity::error,
+                              file + ": garment '" + ctx.garment.name + "': the pin holder '" + opt.pin_holder +
+                                  "' is not a node of the model. Name an existing node (a bone or the pole's node).",
+                              ""});
+            return a;
+        }
+    }
+
+    switch (a.applied) {
+        case PinRule::automatic:
+        case PinRule::none:
+            a.description = "none";
+            break;
+
+        case PinRule::weights: {
+            a.description = "weights";
+            for (uint32_t v = 0; v < ctx.source.vertex_count(); ++v) {
+                const uint32_t p = ctx.vertex_particle[v];
+                if (p >= n) continue;
+                const Mesh& mesh = ctx.source.mesh(ctx.source.part_of(v));
+                if (mesh.skin < 0 || static_cast<size_t>(mesh.skin) >= scene.skins.size()) continue;
+                const uint32_t local = ctx.source.local_vertex(v);
+                if (mesh.influence_offsets.size() != mesh.positions.size() + 1) continue;
+                const Skin& skin = scene.skins[mesh.skin];
+                double body = 0, best_weight = -1;
+                int best = -1;
+                for (uint32_t k = mesh.influence_offsets[local]; k < mesh.influence_offsets[local + 1] && k < mesh.influences.size(); ++k) {
+                    const Influence& influence = mesh.influences[k];
+                    if (influence.joint >= skin.joints.size()) continue;
+                    const int bone = skin.joints[influence.joint];
+                    const auto& own = ctx.garment.garment_bones;
+                    if (std::find(own.begin(), own.end(), bone) != own.end()) continue;
+                    body += influence.weight;
+                    if (influence.weight > best_weight || (influence.weight == best_weight && bone < best)) {
+                        best_weight = influence.weight;
+                        best = bone;
+                    }
+                }
+                // The lowest held source vertex decides a welded particle's holder.
+                if (best >= 0 && body >= opt.pin_weight && a.holder[p] < 0) a.holder[p] = best;
+            }
+            break;
+        }
+
+        case PinRule::top:
+        case PinRule::bottom:
+        case PinRule::left:
+        case PinRule::right: {
+            a.description = std::string(pin_rule_name(a.applied));
+            const int axis = (a.applied == PinRule::top || a.applied == PinRule::bottom) ? 1 : 0;
+            const double sign = (a.applied == PinRule::top || a.applied == PinRule::right) ? 1.0 : -1.0;
+            double extreme = -inf;
+            for (uint32_t p = 0; p < n; ++p)
+                if (fabric[p]) extreme = std::max(extreme, sign * ctx.particle_position[p][axis]);
+            for (uint32_t p = 0; p < n; ++p)
+                if (fabric[p] && sign * ctx.particle_position[p][axis] >= extreme - a.tolerance) hold(a, p, rule_holder);
+            break;
+        }
+
+        case PinRule::nearest: {
+            a.description = "nearest:" + opt.pin_target;
+            Target t;
+            if (!resolve_target(scene, ctx.garment, opt.pin_target, t)) {
+                issues.push_back({"PIN_TARGET_NOT_FOUND", Severity::error,
+                                  file + ": garment '" + ctx.garment.name + "': --pin nearest:" + opt.pin_target +
+                                      " names no node, mesh or material of the model outside the garment. Name the "
+                                      "pole's node, mesh or material (`weft inspect` lists them).",
+                                  ""});
+                return a;
+            }
+            std::vector<double> d(n, inf);
+            double nearest = inf;
+            for (uint32_t p = 0; p < n; ++p)
+                if (fabric[p]) nearest = std::min(nearest, d[p] = distance_to(scene, t, ctx.particle_position[p]));
+            for (uint32_t p = 0; p < n; ++p)
+                if (fabric[p] && d[p] <= nearest + a.tolerance) hold(a, p, t.holder);
+            break;
+        }
+
+        case PinRule::vertices: {
+            a.description = "vertices:";
+            bool ok = true;
+            for (size_t i = 0; i < opt.pin_vertices.size(); ++i) {
+                const uint32_t v = opt.pin_vertices[i];
+                a.description += (i ? "," : "") + std::to_string(v);
+                if (v >= ctx.source.vertex_count() || ctx.vertex_particle[v] >= n) {
+                    ok = false;
+                    issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
+                                      file + ": garment '" + ctx.garment.name + "': pinned vertex " + std::to_string(v) +
+                                          (v >= ctx.source.vertex_count()
+                                               ? " is past the garment's " + std::to_string(ctx.source.vertex_count()) +
+                                                     " source vertices"
+                                               : " (" + ctx.source.vertex_text(v) + ") is in no triangle") +
+                                          ". Pin vertices are numbered across the garment's meshes in order.",
+                                      ""});
+                    continue;
+                }
+                hold(a, ctx.vertex_particle[v], rule_holder);
+            }
+            if (!ok) return a;
+            break;
+        }
+    }
+
+    if (std::none_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))
+        issues.push_back({"NOTHING_HELD", Severity::warning,
+                          file + ": garment '" + ctx.garment.name + "': no particle is held (pin rule '" + a.description +
+                              "'), so the sheet falls. Pass --pin top|bottom|left|right|nearest:NODE to hang it.",
+                          ""});
+    return a;
+}
+
+}  // namespace weft::sheet_detail
