@@ -1,0 +1,107 @@
+#include "solver/fabric.h"
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+namespace weft {
+
+namespace {
+
+Fabric make(const char* name, uint32_t substeps, uint32_t iterations, double stretch, bool strain_limit,
+            double bend, double slack, double damping, double inertia, double thickness, double friction) {
+    Fabric f;
+    f.name = name;
+    f.substeps = substeps;
+    f.iterations = iterations;
+    f.stretch = stretch;
+    f.strain_limit = strain_limit;
+    f.bend = bend;
+    f.slack = slack;
+    f.damping = damping;
+    f.inertia = inertia;
+    f.thickness = thickness;
+    f.friction = friction;
+    return f;
+}
+
+// The library (fabric.h has the field meanings). Budgets are seed 002 §14's; the strain-limit row is
+// kept exactly where §11 keeps it (the 2x2 sheets and the chains); slack is 1 (no row) on rope and
+// chain and below 1 on every sheet (§14's leash counts; seed 000 §18: silk's slack caught a turning
+// flag later than cotton's, so silk's is the looser); thickness is silk 4 mm and leather five times
+// that (§13). Damping is tuned so a 12-link chain at 8 cm kicked at 3 m/s sleeps in about §12's step
+// counts, in §12's order (silk, rope, cotton, hair, chain, leather, denim). Inertia and friction
+// follow weight and surface: light and smooth fabrics feel and slide more.
+const std::array<Fabric, 7>& library() {
+    //                              sub it  stretch strain  bend  slack damping inertia thick   mu
+    static const std::array<Fabric, 7> fabrics = {
+        make("silk",    2, 4, 0.5, false, 0.02, 0.6, 0.55, 1.0, 0.004, 0.2),
+        make("cotton",  2, 4, 0.5, false, 0.10, 0.4, 1.00, 0.8, 0.006, 0.4),
+        make("denim",   2, 2, 0.8, true,  0.40, 0.3, 2.20, 0.7, 0.010, 0.5),
+        make("leather", 2, 2, 1.0, true,  0.80, 0.25, 2.00, 0.7, 0.020, 0.6),
+        make("rope",    2, 4, 0.8, true,  0.30, 1.0, 0.80, 0.8, 0.010, 0.5),
+        make("chain",   2, 6, 1.0, true,  0.01, 1.0, 1.70, 0.6, 0.010, 0.3),
+        make("hair",    2, 4, 0.5, false, 0.30, 0.5, 1.60, 0.8, 0.005, 0.3),
+    };
+    return fabrics;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+std::span<const Fabric> fabric_library() { return library(); }
+
+std::optional<Fabric> find_fabric(std::string_view name) {
+    for (const Fabric& f : library())
+        if (equal_ignoring_case(f.name, name)) return f;
+    return std::nullopt;
+}
+
+std::string_view fabric_for_garment_class(std::string_view garment_class) {
+    struct Suggestion {
+        std::string_view garment_class;
+        std::string_view fabric;
+    };
+    // Hair and tails swing as strands; ribbons and sashes are light and fast; capes, cloaks and coats
+    // are heavy wovens; skirts, dresses and flags are the everyday middle.
+    static constexpr std::array<Suggestion, 16> table = {{
+        {"hair", "hair"},     {"tail", "hair"},     {"ear", "hair"},       {"ribbon", "silk"},
+        {"sash", "silk"},     {"veil", "silk"},     {"scarf", "cotton"},   {"skirt", "cotton"},
+        {"dress", "cotton"},  {"flag", "cotton"},   {"curtain", "cotton"}, {"cape", "denim"},
+        {"cloak", "denim"},   {"coat", "leather"},  {"rope", "rope"},      {"chain", "chain"},
+    }};
+    for (const Suggestion& s : table)
+        if (equal_ignoring_case(s.garment_class, garment_class)) return s.fabric;
+    return "cotton";
+}
+
+double strain_allowance(double stretch) { return 1.0 + 0.25 * std::pow(10.0, -2.4 * stretch); }
+
+std::string fabric_error(const Fabric& f) {
+    std::ostringstream out;
+    auto bad = [&](const char* field, double value, const char* want) {
+        out << "fabric '" << f.name << "': " << field << " = " << value << ", want " << want;
+        return out.str();
+    };
+    if (f.substeps < 1 || f.substeps > 64) return bad("substeps", f.substeps, "1..64");
+    if (f.iterations < 1 || f.iterations > 256) return bad("iterations", f.iterations, "1..256");
+    if (!(f.stretch >= 0 && f.stretch <= 1)) return bad("stretch", f.stretch, "0..1");
+    if (!(f.stretch_stiffness > 0)) return bad("stretch_stiffness", f.stretch_stiffness, "> 0 N/m or +inf");
+    if (!(f.bend >= 0 && std::isfinite(f.bend))) return bad("bend", f.bend, "a finite ratio >= 0");
+    if (!(f.slack >= 0 && f.slack <= 1)) return bad("slack", f.slack, "0..1");
+    if (!(f.damping >= 0 && std::isfinite(f.damping))) return bad("damping", f.damping, "a finite rate >= 0 per second");
+    if (!(f.inertia >= 0 && f.inertia <= 1)) return bad("inertia", f.inertia, "0..1");
+    if (!(f.thickness >= 0 && std::isfinite(f.thickness))) return bad("thickness", f.thickness, "finite metres >= 0");
+    if (!(f.friction >= 0 && std::isfinite(f.friction))) return bad("friction", f.friction, "finite >= 0");
+    return {};
+}
+
+}  // namespace weft

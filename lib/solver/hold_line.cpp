@@ -1,0 +1,74 @@
+// The turn about a hold line (seed 000 §5.2, §18 "a sheet held along a vertical line turned about
+// it"). A cloth whose held particles lie on one line can turn about it as a rigid body, a motion no
+// 3x3 vertex block makes; the sweeps stopped at a fabric's iteration count leave a gradient along
+// that turn, and about a vertical line nothing restores it. So the turn gets one Newton step of its
+// own in the last iteration, after the sweep and before the dual update.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solver/solver_impl.h"
+
+namespace weft {
+
+void Solver::Impl::find_hold_line() {
+    hold_line_ok = false;
+    if (kinematic_particles.size() < 2 || free_particles.empty()) return;
+    const Vec3 o = state.x[kinematic_particles.front()];
+    double largest = 0;
+    Vec3 far = o;
+    double far_d2 = 0;
+    for (uint32_t p : kinematic_particles) {
+        const Vec3& q = state.x[p];
+        largest = std::max({largest, std::fabs(q.x), std::fabs(q.y), std::fabs(q.z)});
+        double d2 = length_squared(q - o);
+        if (d2 > far_d2) {
+            far_d2 = d2;
+            far = q;
+        }
+    }
+    // "On one line, at two distinct points or more, to 2⁻¹⁶ of their largest coordinate."
+    const double tolerance = std::ldexp(largest, -16);
+    if (!(std::sqrt(far_d2) > tolerance)) return;
+    const Vec3 axis = normalize(far - o);
+    for (uint32_t p : kinematic_particles) {
+        Vec3 r = state.x[p] - o;
+        if (length(r - axis * dot(axis, r)) > tolerance) return;
+    }
+    hold_line_ok = true;
+    hold_line_origin = o;
+    hold_line_axis = axis;
+}
+
+void Solver::Impl::turn_about_hold_line() {
+    const Vec3 o = hold_line_origin;
+    const Vec3 a = hold_line_axis;
+    // Internal rows are invariant under the turn (both ends turn, or one is on the axis: every
+    // tether's centre is held), so only the inertial term and the unary rows enter (§5.2).
+    double gradient = 0, curvature = 0, path = 0;
+    double reach_perp = 0, trust = std::numeric_limits<double>::infinity();
+    for (uint32_t i : free_particles) {
+        const Vec3 xi = state.x[i];
+        const Vec3 r = xi - o;
+        const Vec3 t = cross(a, r);
+        const Accumulated acc = accumulate_unary(i, xi);
+        const Vec3 grad = -acc.f;
+        gradient += dot(t, grad);
+        curvature += dot(t, acc.h * t);
+        // d²x/dθ² = −r⊥: the path's own curvature, near zero about a vertical axis.
+        path += dot(grad, a * dot(a, r) - r);
+        reach_perp = std::max(reach_perp, length(t));
+        trust = std::min(trust, trust_radius[i]);
+    }
+    const double hessian = curvature + std::max(0.0, path);
+    if (!(hessian > 0)) return;
+    double theta = -gradient / hessian;
+    // A descent step on the same energy, so the same trust region as a vertex update (§5.3).
+    if (reach_perp > 0 && std::fabs(theta) * reach_perp > trust) theta = std::copysign(trust / reach_perp, theta);
+    if (!(theta != 0) || !std::isfinite(theta)) return;
+    const Quat turn = Quat::from_axis_angle(a, theta);
+    for (uint32_t i : free_particles) state.x[i] = o + turn.rotate(state.x[i] - o);
+    if (stats) stats->hold_line = true;
+}
+
+}  // namespace weft

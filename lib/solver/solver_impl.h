@@ -1,0 +1,149 @@
+// The solver's internals, shared by its .cpp files and nothing else: the row tables, the hold
+// bookkeeping and the phases of a substep. Not part of the public API.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "solver/ldlt.h"
+#include "solver/solver.h"
+
+namespace weft {
+
+inline constexpr uint32_t no_pin = UINT32_MAX;
+inline constexpr int max_contacts = 2;  ///< contact rows per particle (a particle between two colliders)
+
+/// One incidence of a distance row on a particle: the row and the particle at its other end.
+struct LinkIncidence {
+    uint32_t other;
+    uint32_t link;
+};
+
+/// One incidence of a hinge on a particle: the hinge and which of its four stencil slots it is.
+struct HingeIncidence {
+    uint32_t hinge;
+    uint32_t slot;
+};
+
+/// A one-sided contact row against a collider, linearised at detection (rows.md "Contact rows").
+struct Contact {
+    uint32_t collider = 0;  ///< spheres first, then capsules
+    Vec3 normal;            ///< outward unit normal at detection
+    double c0 = 0;          ///< C at `anchor`: φ − thickness
+    Vec3 anchor;            ///< where C was evaluated (the predicted position)
+    Vec3 friction_anchor;   ///< the particle's position at the substep's start
+    double lambda = 0;      ///< normal multiplier, <= 0 (pushes out)
+    double k = 0;           ///< normal penalty, N/m
+};
+
+/// Force and Hessian accumulated for one particle.
+struct Accumulated {
+    Vec3 f;
+    SymMat3 h;
+};
+
+struct Solver::Impl {
+    const ClothProxy* proxy = nullptr;
+    Fabric fabric;
+    SolverConstants constants;
+    ClothState state;
+    size_t n = 0;
+
+    // --- per particle ------------------------------------------------------------------------------
+    std::vector<double> mass;            ///< kg of a free particle (a held one: its mass when released)
+    std::vector<double> trust_radius;    ///< shortest incident row's rest length, metres (seed 002 §5.3)
+    std::vector<uint32_t> held_pin;      ///< the lowest pin naming the particle; no_pin otherwise
+    std::vector<Vec3> hold_offset;       ///< held: position in its holder's placement when the hold began
+    std::vector<Vec3> v_before;          ///< velocity at the start of the substep (adaptive initial guess)
+    std::vector<Vec3> target;            ///< kinematic: where the holder puts it at the end of the step
+
+    // --- distance rows: stretch edges [0, edge_count), then skips -----------------------------------
+    size_t edge_count = 0;
+    std::vector<std::array<uint32_t, 2>> link_ends;
+    std::vector<double> link_rest;       ///< metres
+    std::vector<double> link_m_eff;      ///< 1/(w_i + w_j), kg; 0 when both ends are kinematic
+    std::vector<uint8_t> link_hard;      ///< 1 = augmented Lagrangian (stiffness ∞), 0 = pure penalty
+    std::vector<double> link_soft_k;     ///< soft rows: N/m for a finite stretch stiffness, or a ratio
+    std::vector<uint8_t> link_soft_ratio;///< 1 = link_soft_k is a ratio of m_eff/h² (skips), 0 = N/m
+    std::vector<double> link_k;          ///< this substep's penalty, N/m
+    std::vector<double> link_lambda;     ///< hard rows' multiplier, N; 0 forever on soft rows
+    std::vector<double> link_kappa;      ///< hard rows' penalty as a ratio of m_eff/h² (the band, §4)
+    bool strain_rows = false;            ///< every stretch edge carries a strain-limit row too
+    double strain_factor = 1;            ///< allowance(stretch)
+    std::vector<double> strain_k, strain_lambda, strain_kappa;  ///< per stretch edge
+    std::vector<uint32_t> link_offsets;  ///< CSR over particles
+    std::vector<LinkIncidence> link_incidences;
+
+    // --- hinge rows (rows.md) -----------------------------------------------------------------------
+    std::vector<std::array<uint32_t, 4>> hinge_ends;
+    std::vector<std::array<double, 4>> hinge_w;   ///< cotangent weights from the rest pose
+    std::vector<double> hinge_m_eff;              ///< 1 / Σ w_k²·inverse_mass_k
+    std::vector<double> hinge_k;                  ///< this substep's stiffness
+    std::vector<uint32_t> hinge_offsets;
+    std::vector<HingeIncidence> hinge_incidences;
+
+    // --- unary rows per particle --------------------------------------------------------------------
+    std::vector<uint32_t> tether_centre;  ///< no_particle = no tether
+    std::vector<double> tether_radius, tether_k, tether_lambda, tether_kappa;
+    bool slack_rows = false;
+    std::vector<double> slack_radius;     ///< 2·slack·d_geo; +inf = no row
+    std::vector<Vec3> slack_centre;       ///< the animated position, re-centred every substep
+    std::vector<double> slack_k, slack_lambda, slack_kappa;
+    std::vector<uint8_t> contact_count;
+    std::vector<std::array<Contact, max_contacts>> contacts;
+
+    // --- holds and the frame ------------------------------------------------------------------------
+    std::vector<uint8_t> pin_holding;
+    std::vector<Pose> holder_pose;        ///< last step's pose per pin
+    std::vector<Quat> hold_start_rotation;///< the holder's rotation when its hold began
+    bool started = false;                 ///< the first step has captured the holds
+    Pose frame_pose;
+    Vec3 frame_velocity;                  ///< world, m/s
+    Vec3 frame_omega;                     ///< world, rad/s
+    Vec3 gravity_frame;
+    std::vector<SphereCollider> spheres, spheres_prev;
+    std::vector<CapsuleCollider> capsules, capsules_prev;
+
+    // --- this step ------------------------------------------------------------------------------------
+    double h = 0, inv_h = 0, inv_h2 = 0;
+    double fictitious_inertia = 0;        ///< fabric.inertia while the frame turns, else 0
+    Vec3 omega_local;                     ///< the frame's angular velocity in its own axes
+    std::vector<uint32_t> free_particles; ///< ascending
+    std::vector<uint32_t> kinematic_particles;  ///< ascending
+    bool hold_line_ok = false;            ///< the held particles lie on one line this substep
+    Vec3 hold_line_origin, hold_line_axis;
+
+    // --- sleep and clamp ------------------------------------------------------------------------------
+    bool asleep = false;
+    uint32_t quiet_steps = 0;
+    uint64_t steps_since_reset = UINT64_MAX;
+    double shortest_row = 0;              ///< metres; +inf when the proxy has no distance rows
+    double reach = 0;
+    double released_mass = 0;             ///< kg a released particle gets
+
+    StepStats* stats = nullptr;
+
+    // solver.cpp
+    void build(const ClothProxy& proxy);
+    void refresh_masses();
+    void refresh_free_lists();
+    void init_tethers();
+    Vec3 animated_position(uint32_t i) const;
+    void reseed();
+
+    // sweep.cpp: the phases of a substep
+    void set_penalties();
+    void warm_start();
+    void detect_contacts(double substep_fraction);
+    void sweep_colour(uint32_t begin, uint32_t end);
+    void update_duals();
+    Accumulated accumulate(uint32_t i, const Vec3& xi) const;
+    Accumulated accumulate_unary(uint32_t i, const Vec3& xi) const;
+    double local_energy(uint32_t i, const Vec3& xi) const;
+
+    // hold_line.cpp (seed 000 §5.2)
+    void find_hold_line();
+    void turn_about_hold_line();
+};
+
+}  // namespace weft
