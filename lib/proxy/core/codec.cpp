@@ -417,6 +417,7 @@ DecodeResult Decoder::read_header(uint64_t& section_count) {
 DecodeResult Decoder::read_table(uint64_t section_count) {
     const uint8_t* b = bytes_.data();
     uint64_t expected = proxy_header_size + section_count * proxy_section_entry_size;  // packed, in table order
+    size_t next_slot = 0;  // the catalogue entry the table must name next
     for (uint64_t i = 0; i < section_count; ++i) {
         const uint64_t at = proxy_header_size + i * proxy_section_entry_size;
         const uint32_t tag = get_u32(b + at);
@@ -433,10 +434,17 @@ DecodeResult Decoder::read_table(uint64_t section_count) {
         if (slot == slot_count)
             return fail(ProxyError::bad_section, at, "section table",
                         entry + ": unknown tag (a newer format version needs a newer reader)");
-        const SectionSpec& spec = catalogue[slot];
-        if (sections_[slot].present)
+        // One canonical order (the catalogue's), so an accepted file is exactly what encode_proxy
+        // writes for the proxy it decodes to: nothing in a file goes unread or can vary.
+        if (slot < next_slot)
             return fail(ProxyError::duplicate_section, at, "section table",
                         entry + ": the tag appears twice in the table");
+        if (slot > next_slot)
+            return fail(ProxyError::missing_section, at, "section table",
+                        entry + ": required section " + tag_text(catalogue[next_slot].tag) + " (" +
+                            catalogue[next_slot].field + ") is missing before it");
+        ++next_slot;
+        const SectionSpec& spec = catalogue[slot];
         if (type != static_cast<uint32_t>(spec.type))
             return fail(ProxyError::bad_section, at + 4, "section table",
                         entry + ": element type " + std::to_string(type) + ", expected " +
@@ -470,11 +478,10 @@ DecodeResult Decoder::read_table(uint64_t section_count) {
     if (expected < file_size_)
         return fail(ProxyError::trailing_bytes, expected, "section table",
                     std::to_string(file_size_ - expected) + " bytes after the last section");
-    for (size_t slot = 0; slot < slot_count; ++slot)
-        if (!sections_[slot].present)
-            return fail(ProxyError::missing_section, 24, "section table",
-                        "required section " + tag_text(catalogue[slot].tag) + " (" + catalogue[slot].field +
-                            ") is missing");
+    if (next_slot < slot_count)
+        return fail(ProxyError::missing_section, 24, "section table",
+                    "the table ends after " + std::to_string(section_count) + " sections; required section " +
+                        tag_text(catalogue[next_slot].tag) + " (" + catalogue[next_slot].field + ") is missing");
     return {};
 }
 
