@@ -1,0 +1,43 @@
+// Cloth chains an artist already authored: runs of joints whose names say hair, skirt, tail, ...
+// (seed 003 "Check before importing": if the joint list has nothing matching hair|skirt|tail|ribbon,
+// the costume will not move), and the spring chains the file itself declares (VRM 0.x
+// secondaryAnimation lists roots only, so each root is walked down to its tips; VRMC_springBone 1.0
+// lists the joints).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "garment/classes.h"
+#include "scene/scene.h"
+
+namespace weft {
+
+/// How a chain was found; a chain found several ways lists each.
+inline constexpr const char* kFoundByJointName = "joint_name";
+
+struct Chain {
+    std::string name;                  ///< the root joint's name
+    std::string class_name;            ///< garment class of its joints' names; kSpringClass for an unnamed declared chain
+    std::vector<int> joints;           ///< node indices, root to tip
+    int parent = -1;                   ///< node the root hangs from (a body bone); -1 when the root is a scene root
+    double length = 0;                 ///< metres: sum of joint-to-joint distances in the bind pose
+    std::vector<std::string> found_by; ///< kFoundByJointName and/or the DeclaredSpring::source that declares it
+};
+
+struct ChainOptions {
+    std::vector<GarmentClass> classes;   ///< every known class (names are classified against all of them)
+    std::vector<std::string> selected;   ///< classes to keep; empty = all
+};
+
+/// Bind-pose position of a node in scene space: from the inverse bind matrix when the node is a
+/// skin joint (the pose the skinned mesh positions are in), else the node's rest world transform.
+Vec3 bind_position(const Scene& scene, int node);
+
+/// Every authored chain: by joint name over the skins' joints (a chain root is a joint whose
+/// parent is not a garment joint; a joint with several garment children starts one chain per
+/// root-to-tip path, so a skirt hub appears in each of its panels), then every declared spring
+/// chain, merged with a name-found chain when the joints are the same. Chains are ordered by root
+/// node index, then by tip node index.
+std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options);
+
+}  // namespace weft

@@ -1,0 +1,234 @@
+#include "garment/config.h"
+
+#include <cmath>
+
+#include "io/atomic_file.h"
+
+namespace weft {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kConfigSchema = "weft.config/1";
+
+bool valid_class_name(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    return true;
+}
+
+/// Reads a list of pattern strings at `value`; returns "" or the problem.
+std::string read_patterns(const json& value, const std::string& pointer, std::vector<std::string>& out) {
+    if (!value.is_array()) return pointer + ": must be a list of pattern strings";
+    for (size_t i = 0; i < value.size(); ++i) {
+        const std::string at = pointer + "/" + std::to_string(i);
+        if (!value[i].is_string()) return at + ": must be a string";
+        std::string pattern = value[i].get<std::string>();
+        if (std::string why = check_pattern(pattern); !why.empty())
+            return at + ": pattern \"" + pattern + "\" is not usable: " + why;
+        out.push_back(std::move(pattern));
+    }
+    return {};
+}
+
+std::string read_classes(const json& classes, GarmentConfig& config) {
+    if (!classes.is_object()) return "/classes: must be an object of class name -> {patterns|add}";
+    for (auto it = classes.begin(); it != classes.end(); ++it) {
+        const std::string pointer = "/classes/" + it.key();
+        if (!valid_class_name(it.key()))
+            return pointer + ": a class name is lower-case letters, digits and `_` (at most 64)";
+        if (it.key() == kNotAGarment) return pointer + ": \"none\" is reserved (it marks a name as not a garment)";
+        const json& body = it.value();
+        if (!body.is_object()) return pointer + ": must be an object with \"patterns\" or \"add\"";
+        for (auto field = body.begin(); field != body.end(); ++field)
+            if (field.key() != "patterns" && field.key() != "add")
+                return pointer + "/" + field.key() + ": unknown key (expected \"patterns\" or \"add\")";
+        if (body.contains("patterns") && body.contains("add"))
+            return pointer + ": give \"patterns\" (replace) or \"add\" (extend), not both";
+        if (!body.contains("patterns") && !body.contains("add"))
+            return pointer + ": needs \"patterns\" (replace) or \"add\" (extend)";
+        std::vector<std::string> patterns;
+        const bool replace = body.contains("patterns");
+        if (std::string why = read_patterns(replace ? body["patterns"] : body["add"],
+                                            pointer + (replace ? "/patterns" : "/add"), patterns);
+            !why.empty())
+            return why;
+        int index = find_class(config.classes, it.key());
+        if (index < 0) {
+            config.classes.push_back({it.key(), std::move(patterns)});
+        } else if (replace) {
+            config.classes[static_cast<size_t>(index)].patterns = std::move(patterns);
+        } else {
+            auto& existing = config.classes[static_cast<size_t>(index)].patterns;
+            existing.insert(existing.end(), patterns.begin(), patterns.end());
+        }
+    }
+    return {};
+}
+
+std::string read_rule(const json& item, const std::string& pointer, const GarmentConfig& config,
+                      GarmentRule& rule) {
+    rule.pointer = pointer;
+    if (!item.is_object()) return pointer + ": must be an object";
+    for (auto field = item.begin(); field != item.end(); ++field) {
+        const std::string& key = field.key();
+        const std::string at = pointer + "/" + key;
+        if (key == "pin") {
+            if (!field.value().is_string() && !field.value().is_object())
+                return at + ": must be a string or an object";
+            rule.pin = field.value();
+            continue;
+        }
+        std::string* target = key == "file"       ? &rule.file
+                              : key == "material" ? &rule.material
+                              : key == "mesh"     ? &rule.mesh
+                              : key == "node"     ? &rule.node
+                              : key == "class"    ? &rule.class_name
+                              : key == "fabric"   ? &rule.fabric
+                                                  : nullptr;
+        if (!target)
+            return at + ": unknown key (expected file, material, mesh, node, class, fabric, pin)";
+        if (!field.value().is_string() || field.value().get<std::string>().empty())
+            return at + ": must be a non-empty string";
+        *target = field.value().get<std::string>();
+    }
+    int named = !rule.material.empty() + !rule.mesh.empty() + !rule.node.empty();
+    if (named != 1) return pointer + ": needs exactly one of \"material\", \"mesh\", \"node\"";
+    if (rule.class_name.empty()) return pointer + ": needs \"class\" (a class name, or \"none\")";
+    if (rule.class_name != kNotAGarment && find_class(config.classes, rule.class_name) < 0) {
+        std::string known;
+        for (const GarmentClass& c : config.classes) known += (known.empty() ? "" : ", ") + c.name;
+        return pointer + "/class: unknown class \"" + rule.class_name + "\" (known: " + known + ", none)";
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string GarmentRule::target() const {
+    if (!material.empty()) return "material " + material;
+    if (!mesh.empty()) return "mesh " + mesh;
+    return "node " + node;
+}
+
+GarmentConfig default_garment_config() {
+    GarmentConfig config;
+    config.classes = default_garment_classes();
+    config.classes.push_back({std::string(kSpringClass), {}});
+    return config;
+}
+
+ConfigResult parse_garment_config(std::string_view text, const std::string& origin) {
+    ConfigResult result;
+    result.config = default_garment_config();
+    result.config.path = origin;
+    auto fail = [&](const std::string& why) {
+        result.error = origin + ": " + why;
+        return result;
+    };
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        return fail(std::string("not valid JSON: ") + e.what());
+    }
+    if (!doc.is_object()) return fail("the config must be a JSON object");
+    for (auto field = doc.begin(); field != doc.end(); ++field)
+        if (field.key() != "schema" && field.key() != "classes" && field.key() != "garments" &&
+            field.key() != "min_garment_span")
+            return fail("/" + field.key() + ": unknown key (expected schema, classes, garments, min_garment_span)");
+    if (!doc.contains("schema") || !doc["schema"].is_string() || doc["schema"].get<std::string>() != kConfigSchema)
+        return fail("/schema: must be \"" + std::string(kConfigSchema) + "\"");
+    if (doc.contains("classes"))
+        if (std::string why = read_classes(doc["classes"], result.config); !why.empty()) return fail(why);
+    if (doc.contains("garments")) {
+        const json& list = doc["garments"];
+        if (!list.is_array()) return fail("/garments: must be a list of rules");
+        for (size_t i = 0; i < list.size(); ++i) {
+            GarmentRule rule;
+            if (std::string why = read_rule(list[i], "/garments/" + std::to_string(i), result.config, rule);
+                !why.empty())
+                return fail(why);
+            result.config.rules.push_back(std::move(rule));
+        }
+    }
+    if (doc.contains("min_garment_span")) {
+        const json& v = doc["min_garment_span"];
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 100)
+            return fail("/min_garment_span: must be a number of metres between 0 and 100");
+        result.config.min_garment_span = v.get<double>();
+    }
+    return result;
+}
+
+ConfigResult load_garment_config(const std::filesystem::path& path) {
+    std::vector<uint8_t> bytes;
+    if (std::string why = read_file(path, bytes, uint64_t(16) << 20); !why.empty()) {
+        ConfigResult result;
+        result.config = default_garment_config();
+        result.error = why;
+        return result;
+    }
+    return parse_garment_config(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                                path.string());
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+    // Iterative matcher with one backtrack point: linear in practice, never exponential.
+    size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+            ++p;
+            ++t;
+        } else if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            mark = t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            t = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
+}
+
+bool rule_applies_to(const GarmentRule& rule, const std::filesystem::path& model_path) {
+    if (rule.file.empty()) return true;
+    if (rule.file.find('/') != std::string::npos) return glob_match(rule.file, model_path.generic_string());
+    return glob_match(rule.file, model_path.filename().string());
+}
+
+std::vector<std::string> select_classes(std::string_view list, const std::vector<GarmentClass>& classes,
+                                        std::string& error) {
+    std::vector<std::string> selected;
+    size_t start = 0;
+    while (start <= list.size()) {
+        size_t comma = list.find(',', start);
+        if (comma == std::string_view::npos) comma = list.size();
+        std::string name(list.substr(start, comma - start));
+        while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+        while (!name.empty() && name.back() == ' ') name.pop_back();
+        for (char& c : name)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (!name.empty()) {
+            if (find_class(classes, name) < 0) {
+                std::string known;
+                for (const GarmentClass& c : classes) known += (known.empty() ? "" : ", ") + c.name;
+                error = "unknown garment class \"" + name + "\" (known: " + known + ")";
+                return {};
+            }
+            bool seen = false;
+            for (const std::string& s : selected) seen = seen || s == name;
+            if (!seen) selected.push_back(std::move(name));
+        }
+        start = comma + 1;
+    }
+    if (selected.empty()) error = "--classes names no class";
+    return selected;
+}
+
+}  // namespace weft

@@ -1,0 +1,79 @@
+// The garment config file (`--config FILE`, schemas/config.schema.json): extra or replacement name
+// patterns per class, and per-file rules that say what a material, mesh or node is. Later stages
+// read the same file (pins and fabrics per garment), so a rule carries those fields through.
+//
+//   {
+//     "schema": "weft.config/1",
+//     "classes": {
+//       "hair":  { "add": ["kami"] },            // more patterns for a built-in class
+//       "cape":  { "patterns": ["cape", "robe"] },  // replace a class's patterns
+//       "veil":  { "patterns": ["veil"] }           // a new class
+//     },
+//     "garments": [
+//       { "file": "Couch_*.glb", "material": "Couch_Blue", "class": "curtain" },
+//       { "file": "Superhero*.fbx", "material": "MI_Hair_2", "class": "none" },
+//       { "node": "Knight_Cape", "class": "cape", "fabric": "leather" }
+//     ],
+//     "min_garment_span": 0.1
+//   }
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "garment/classes.h"
+
+namespace weft {
+
+/// What one config rule says about a material, mesh or node of matching files.
+struct GarmentRule {
+    std::string file;        ///< glob (`*`, `?`) on the model's file name, or on its path when it has a `/`; "" = every file
+    std::string material;    ///< exact material slot name, or ""
+    std::string mesh;        ///< exact mesh name, or ""
+    std::string node;        ///< exact node name, or ""; exactly one of material/mesh/node is set
+    std::string class_name;  ///< a class name, or kNotAGarment
+    std::string fabric;      ///< fabric preset for later stages, "" when unset (not interpreted here)
+    nlohmann::json pin;      ///< pin rule for later stages, null when unset (not interpreted here)
+    std::string pointer;     ///< where in the config file: "/garments/2"
+
+    /// "material Couch_Blue", "node Knight_Cape": what the rule names, for messages and reports.
+    std::string target() const;
+};
+
+struct GarmentConfig {
+    std::string path;                     ///< the file it was read from ("" for the defaults)
+    std::vector<GarmentClass> classes;    ///< defaults with the file's additions and replacements applied
+    std::vector<GarmentRule> rules;       ///< in file order; the first rule that names a thing wins
+    std::optional<double> min_garment_span;  ///< metres; overrides the default when set
+};
+
+struct ConfigResult {
+    GarmentConfig config;
+    std::string error;  ///< "" when usable; else one line naming the file, the JSON pointer and the problem
+};
+
+/// The built-in configuration: default_garment_classes() plus the spring pseudo-class, no rules.
+GarmentConfig default_garment_config();
+
+/// Parses a config document. `origin` names it in errors (usually its path).
+ConfigResult parse_garment_config(std::string_view text, const std::string& origin);
+
+/// Reads and parses a config file.
+ConfigResult load_garment_config(const std::filesystem::path& path);
+
+/// Whether a rule applies to the model at `model_path` (see GarmentRule::file).
+bool rule_applies_to(const GarmentRule& rule, const std::filesystem::path& model_path);
+
+/// Shell-style glob: `*` any run, `?` one byte, everything else literal (case-sensitive).
+bool glob_match(std::string_view pattern, std::string_view text);
+
+/// Parses a `--classes hair,skirt` list against the known classes. Returns the names in the order
+/// given, deduplicated; on an unknown name sets `error` (listing the known ones) and returns {}.
+std::vector<std::string> select_classes(std::string_view list, const std::vector<GarmentClass>& classes,
+                                        std::string& error);
+
+}  // namespace weft

@@ -1,0 +1,481 @@
+#include "garment/garments.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <unordered_map>
+
+namespace weft {
+
+namespace {
+
+bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
+
+bool is_selected(const std::vector<std::string>& selected, const std::string& name) {
+    return selected.empty() || std::find(selected.begin(), selected.end(), name) != selected.end();
+}
+
+std::string material_name(const Scene& scene, const Mesh& mesh) {
+    if (mesh.material < 0 || static_cast<size_t>(mesh.material) >= scene.materials.size()) return {};
+    return scene.materials[static_cast<size_t>(mesh.material)];
+}
+
+/// What the skeleton looks like to a garment: which nodes are chain joints (and of which chains),
+/// which are skin joints, and what holds each unskinned mesh.
+struct Rig {
+    std::vector<std::vector<int>> node_chains;  ///< per node: indices of the chains it belongs to
+    std::vector<char> skin_joint;               ///< per node: a joint of some skin
+    std::vector<int> mesh_holder;               ///< per mesh: holder() of its node (used when unskinned)
+
+    bool in_chain(int node) const { return !node_chains[static_cast<size_t>(node)].empty(); }
+
+    /// The node an unskinned mesh at `node` rides: the nearest chain or skin joint at or above
+    /// it, or -1 when none (a static prop).
+    int holder(const Scene& scene, int node) const {
+        for (size_t steps = 0; valid_node(scene, node) && steps <= scene.nodes.size(); ++steps) {
+            if (in_chain(node) || skin_joint[static_cast<size_t>(node)]) return node;
+            node = scene.nodes[static_cast<size_t>(node)].parent;
+        }
+        return -1;
+    }
+};
+
+Rig make_rig(const Scene& scene, const std::vector<Chain>& chains) {
+    Rig rig;
+    rig.node_chains.resize(scene.nodes.size());
+    rig.skin_joint.assign(scene.nodes.size(), 0);
+    for (size_t c = 0; c < chains.size(); ++c)
+        for (int j : chains[c].joints) {
+            auto& list = rig.node_chains[static_cast<size_t>(j)];
+            if (list.empty() || list.back() != static_cast<int>(c)) list.push_back(static_cast<int>(c));
+        }
+    for (const Skin& skin : scene.skins)
+        for (int j : skin.joints)
+            if (valid_node(scene, j)) rig.skin_joint[static_cast<size_t>(j)] = 1;
+    rig.mesh_holder.resize(scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) rig.mesh_holder[m] = rig.holder(scene, scene.meshes[m].node);
+    return rig;
+}
+
+bool skinned(const Scene& scene, const Mesh& mesh) {
+    return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene.skins.size() &&
+           mesh.influence_offsets.size() == mesh.positions.size() + 1;
+}
+
+/// Calls f(node, weight) for every influence on vertex v; an unskinned mesh's vertex has one,
+/// weight 1 on the node that holds the mesh (none for a static prop). Malformed influences are
+/// skipped: the importer refuses them, and this must not read out of bounds if one slips through.
+template <typename F>
+void for_each_weight(const Scene& scene, const Rig& rig, size_t mesh_index, uint32_t v, F&& f) {
+    const Mesh& mesh = scene.meshes[mesh_index];
+    if (!skinned(scene, mesh)) {
+        int h = rig.mesh_holder[mesh_index];
+        if (h >= 0) f(h, 1.0);
+        return;
+    }
+    const Skin& skin = scene.skins[static_cast<size_t>(mesh.skin)];
+    size_t begin = mesh.influence_offsets[v], end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
+    for (size_t k = begin; k < end; ++k) {
+        const Influence& inf = mesh.influences[k];
+        if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
+        int node = skin.joints[inf.joint];
+        if (valid_node(scene, node)) f(node, static_cast<double>(inf.weight));
+    }
+}
+
+bool triangle_valid(const Mesh& mesh, size_t t) {
+    const size_t n = mesh.positions.size();
+    return mesh.indices[3 * t] < n && mesh.indices[3 * t + 1] < n && mesh.indices[3 * t + 2] < n;
+}
+
+// ---- pieces and span ------------------------------------------------------------------------
+
+struct PieceStats {
+    size_t pieces = 0;
+    double span = 0;
+};
+
+struct UnionFind {
+    std::vector<uint32_t> parent;
+    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    uint32_t find(uint32_t a) {
+        while (parent[a] != a) a = parent[a] = parent[parent[a]];
+        return a;
+    }
+    void unite(uint32_t a, uint32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smaller root: deterministic
+    }
+};
+
+/// Directions over which a piece's extent is taken: the axes, the face and the body diagonals.
+/// Every unit direction is within 27.6 degrees of one of them, so the widest extent over these is
+/// at least cos(27.6) = 0.886 of the piece's diameter.
+constexpr std::array<Vec3, 13> kSpanDirections = [] {
+    std::array<Vec3, 13> d{Vec3{1, 0, 0},  Vec3{0, 1, 0},  Vec3{0, 0, 1},  Vec3{1, 1, 0},  Vec3{1, -1, 0},
+                           Vec3{1, 0, 1},  Vec3{1, 0, -1}, Vec3{0, 1, 1},  Vec3{0, 1, -1}, Vec3{1, 1, 1},
+                           Vec3{1, 1, -1}, Vec3{1, -1, 1}, Vec3{-1, 1, 1}};
+    for (Vec3& v : d) {
+        double n2 = dot(v, v);
+        double inv = n2 == 1 ? 1.0 : (n2 == 2 ? 0.70710678118654752 : 0.57735026918962576);
+        v = v * inv;
+    }
+    return d;
+}();
+
+/// Welds equal positions (1 µm grid: UV and normal seams split vertices at bit-identical
+/// positions; the grid also absorbs float noise), joins welded vertices that share a triangle, and
+/// measures each connected piece. Non-finite or absurd positions are left out.
+PieceStats measure_pieces(const Scene& scene, const std::vector<GarmentPart>& parts) {
+    struct KeyHash {
+        size_t operator()(const std::array<int64_t, 3>& k) const {
+            uint64_t h = 1469598103934665603ull;
+            for (int64_t v : k) h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+            return static_cast<size_t>(h);
+        }
+    };
+    std::unordered_map<std::array<int64_t, 3>, uint32_t, KeyHash> welded_of_key;
+    std::vector<Vec3> welded_position;
+    std::vector<std::vector<uint32_t>> welded_of_vertex(parts.size());  // per part, per mesh vertex; UINT32_MAX = left out
+    constexpr uint32_t none = UINT32_MAX;
+    for (size_t p = 0; p < parts.size(); ++p) {
+        const Mesh& mesh = scene.meshes[static_cast<size_t>(parts[p].mesh)];
+        welded_of_vertex[p].assign(mesh.positions.size(), none);
+        for (uint32_t v : parts[p].vertices) {
+            const Vec3& x = mesh.positions[v];
+            if (!is_finite(x) || std::fabs(x.x) > 1e6 || std::fabs(x.y) > 1e6 || std::fabs(x.z) > 1e6) continue;
+            std::array<int64_t, 3> key{std::llround(x.x * 1e6), std::llround(x.y * 1e6), std::llround(x.z * 1e6)};
+            auto [it, inserted] = welded_of_key.try_emplace(key, static_cast<uint32_t>(welded_position.size()));
+            if (inserted) welded_position.push_back(x);
+            welded_of_vertex[p][v] = it->second;
+        }
+    }
+    const size_t n = welded_position.size();
+    if (n == 0) return {};
+    UnionFind uf(n);
+    for (size_t p = 0; p < parts.size(); ++p) {
+        const Mesh& mesh = scene.meshes[static_cast<size_t>(parts[p].mesh)];
+        const auto& w = welded_of_vertex[p];
+        for (size_t t = 0; t < mesh.triangle_count(); ++t) {
+            if (!triangle_valid(mesh, t)) continue;
+            uint32_t a = w[mesh.indices[3 * t]], b = w[mesh.indices[3 * t + 1]], c = w[mesh.indices[3 * t + 2]];
+            if (a == none || b == none || c == none) continue;
+            uf.unite(a, b);
+            uf.unite(b, c);
+        }
+    }
+    // Group the welded vertices by piece (counting sort by root), then measure each piece.
+    std::vector<uint32_t> root(n), offsets(n + 1, 0);
+    for (uint32_t i = 0; i < n; ++i) ++offsets[(root[i] = uf.find(i)) + 1];
+    for (size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+    std::vector<uint32_t> members(n), fill(offsets.begin(), offsets.end() - 1);
+    for (uint32_t i = 0; i < n; ++i) members[fill[root[i]]++] = i;
+
+    PieceStats stats;
+    for (uint32_t r = 0; r < n; ++r) {
+        if (offsets[r] == offsets[r + 1]) continue;
+        ++stats.pieces;
+        std::array<double, 13> lo, hi;
+        lo.fill(INFINITY);
+        hi.fill(-INFINITY);
+        for (uint32_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+            const Vec3& x = welded_position[members[k]];
+            for (size_t d = 0; d < kSpanDirections.size(); ++d) {
+                double s = dot(x, kSpanDirections[d]);
+                lo[d] = std::min(lo[d], s);
+                hi[d] = std::max(hi[d], s);
+            }
+        }
+        double span = 0;
+        for (size_t d = 0; d < kSpanDirections.size(); ++d) span = std::max(span, hi[d] - lo[d]);
+        // Two farthest-point sweeps: a real pairwise distance, usually within a hair of the diameter.
+        auto farthest = [&](const Vec3& from) {
+            Vec3 best = from;
+            double best_d = -1;
+            for (uint32_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+                const Vec3& x = welded_position[members[k]];
+                double d2 = length_squared(x - from);
+                if (d2 > best_d) best_d = d2, best = x;
+            }
+            return best;
+        };
+        Vec3 a = farthest(welded_position[members[offsets[r]]]);
+        Vec3 b = farthest(a);
+        span = std::max(span, distance(a, b));
+        stats.span = std::max(stats.span, span);
+    }
+    return stats;
+}
+
+// ---- facts and verdicts ---------------------------------------------------------------------
+
+std::string millimetres(double metres) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f mm", metres * 1000);
+    return buf;
+}
+
+/// Fills counts, bounds, pieces, weights, chains and the verdict of a garment whose parts are set.
+void fill_facts(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains, Garment& g) {
+    std::vector<double> weight(scene.nodes.size(), 0.0);
+    std::vector<char> chain_touched(chains.size(), 0);
+    g.vertex_count = g.triangle_count = 0;
+    g.bounds = Bounds{};
+    for (GarmentPart& part : g.parts) {
+        const Mesh& mesh = scene.meshes[static_cast<size_t>(part.mesh)];
+        std::vector<char> member(mesh.positions.size(), 0);
+        for (uint32_t v : part.vertices) {
+            member[v] = 1;
+            if (is_finite(mesh.positions[v])) g.bounds.add(mesh.positions[v]);
+            for_each_weight(scene, rig, static_cast<size_t>(part.mesh), v, [&](int node, double w) {
+                weight[static_cast<size_t>(node)] += w;
+                for (int c : rig.node_chains[static_cast<size_t>(node)]) chain_touched[static_cast<size_t>(c)] = 1;
+            });
+        }
+        part.triangles = 0;
+        for (size_t t = 0; t < mesh.triangle_count(); ++t)
+            if (triangle_valid(mesh, t) && member[mesh.indices[3 * t]] && member[mesh.indices[3 * t + 1]] &&
+                member[mesh.indices[3 * t + 2]])
+                ++part.triangles;
+        g.vertex_count += part.vertices.size();
+        g.triangle_count += part.triangles;
+    }
+    PieceStats pieces = measure_pieces(scene, g.parts);
+    g.pieces = pieces.pieces;
+    g.span = pieces.span;
+
+    g.chains.clear();
+    for (size_t c = 0; c < chains.size(); ++c)
+        if (chain_touched[c]) g.chains.push_back(static_cast<int>(c));
+    g.moves = !g.chains.empty();
+
+    // The body bone: the heaviest bone that is not a chain joint (ties to the lower node index);
+    // for a garment weighted wholly onto chains, the bone the heaviest chain hangs from.
+    int best = -1, best_chain_joint = -1;
+    for (size_t i = 0; i < weight.size(); ++i) {
+        if (!(weight[i] > 0)) continue;
+        int& slot = rig.in_chain(static_cast<int>(i)) ? best_chain_joint : best;
+        if (slot < 0 || weight[i] > weight[static_cast<size_t>(slot)]) slot = static_cast<int>(i);
+    }
+    if (best < 0 && best_chain_joint >= 0)
+        best = chains[static_cast<size_t>(rig.node_chains[static_cast<size_t>(best_chain_joint)].front())].parent;
+    g.body_bone = best;
+
+    g.welded_to = -1;
+    if (g.moves) {
+        g.verdict = "moves";
+    } else if (g.body_bone >= 0) {
+        g.welded_to = g.body_bone;
+        g.verdict = "will not move: welded to " + scene.nodes[static_cast<size_t>(g.body_bone)].name;
+    } else {
+        g.verdict = "will not move: static mesh, no bones";
+    }
+}
+
+/// A garment-to-be found by a name: which meshes carry it.
+struct Candidate {
+    std::string class_name, matched_by, matched_name, rule_pointer, rule_target, fabric;
+    nlohmann::json pin;
+    bool not_garment = false;  ///< a config rule said "none"
+    std::vector<int> meshes;
+};
+
+void add_to_candidate(std::vector<Candidate>& candidates, Candidate c, int mesh) {
+    for (Candidate& existing : candidates)
+        if (existing.class_name == c.class_name && existing.matched_by == c.matched_by &&
+            existing.matched_name == c.matched_name && existing.rule_pointer == c.rule_pointer) {
+            existing.meshes.push_back(mesh);
+            return;
+        }
+    c.meshes.push_back(mesh);
+    candidates.push_back(std::move(c));
+}
+
+std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions& options) {
+    const auto& classes = options.config.classes;
+    std::vector<const GarmentRule*> rules;
+    for (const GarmentRule& r : options.config.rules)
+        if (rule_applies_to(r, scene.source_path)) rules.push_back(&r);
+
+    // A source mesh (one node's mesh, split per material by import) whose slots name a class has
+    // said which part is the garment; its other parts are not taken by the mesh's or node's name
+    // (the Goal_Flag mesh's `Metal` pole is not a flag because the mesh is called Goal_Flag).
+    auto same_source = [&](const Mesh& a, const Mesh& b) { return a.node == b.node && a.name == b.name; };
+    std::vector<char> slot_says(scene.meshes.size(), 0);
+    for (size_t i = 0; i < scene.meshes.size(); ++i)
+        if (classify_name(material_name(scene, scene.meshes[i]), classes) >= 0)
+            for (size_t j = 0; j < scene.meshes.size(); ++j)
+                if (same_source(scene.meshes[i], scene.meshes[j])) slot_says[j] = 1;
+
+    std::vector<Candidate> candidates;
+    for (size_t i = 0; i < scene.meshes.size(); ++i) {
+        const Mesh& mesh = scene.meshes[i];
+        if (mesh.positions.empty() || mesh.triangle_count() == 0) continue;
+        const std::string material = material_name(scene, mesh);
+        const GarmentRule* rule = nullptr;
+        for (const GarmentRule* r : rules)
+            if ((!r->material.empty() && r->material == material) || (!r->mesh.empty() && r->mesh == mesh.name) ||
+                (!r->node.empty() && r->node == mesh.node_name)) {
+                rule = r;
+                break;
+            }
+        if (rule) {
+            const std::string& named = !rule->material.empty() ? material
+                                       : !rule->mesh.empty()     ? mesh.name
+                                                                 : mesh.node_name;
+            Candidate c{rule->class_name, kMatchedByConfig, named, rule->pointer, rule->target(), rule->fabric,
+                        rule->pin, rule->class_name == kNotAGarment, {}};
+            if (c.not_garment || is_selected(options.selected, c.class_name))
+                add_to_candidate(candidates, std::move(c), static_cast<int>(i));
+            continue;  // the config decided, whether or not its class is selected
+        }
+        const std::pair<const char*, const std::string*> names[] = {
+            {kMatchedByMaterial, &material}, {kMatchedByMesh, &mesh.name}, {kMatchedByNode, &mesh.node_name}};
+        for (const auto& [by, name] : names) {
+            if (by != kMatchedByMaterial && slot_says[i]) break;
+            int c = classify_name(*name, classes);
+            if (c < 0) continue;
+            const std::string& cls = classes[static_cast<size_t>(c)].name;
+            if (is_selected(options.selected, cls))
+                add_to_candidate(candidates, Candidate{cls, by, *name, "", "", "", nullptr, false, {}},
+                                 static_cast<int>(i));
+            break;  // the first name that says a class decides, selected or not
+        }
+    }
+    return candidates;
+}
+
+/// Geometry authored chains weight (or carry rigidly) that no name found: one garment per chain
+/// class, each vertex going to the class of the chain joint that weights it most.
+std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
+                                    const std::vector<std::vector<char>>& taken) {
+    std::vector<std::string> class_order;
+    for (const Chain& c : chains)
+        if (std::find(class_order.begin(), class_order.end(), c.class_name) == class_order.end())
+            class_order.push_back(c.class_name);
+    std::vector<Garment> result(class_order.size());
+    for (size_t k = 0; k < class_order.size(); ++k) {
+        result[k].class_name = class_order[k];
+        result[k].matched_by = kMatchedByChain;
+    }
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        const Mesh& mesh = scene.meshes[m];
+        std::vector<std::vector<uint32_t>> per_class(class_order.size());
+        for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+            if (taken[m][v]) continue;
+            int best_node = -1;
+            double best_w = 0;
+            for_each_weight(scene, rig, m, v, [&](int node, double w) {
+                if (rig.in_chain(node) && (w > best_w || (w == best_w && node < best_node))) best_w = w, best_node = node;
+            });
+            if (best_node < 0) continue;
+            const std::string& cls = chains[static_cast<size_t>(rig.node_chains[static_cast<size_t>(best_node)].front())].class_name;
+            size_t k = static_cast<size_t>(std::find(class_order.begin(), class_order.end(), cls) - class_order.begin());
+            per_class[k].push_back(v);
+        }
+        for (size_t k = 0; k < class_order.size(); ++k)
+            if (!per_class[k].empty()) result[k].parts.push_back({static_cast<int>(m), std::move(per_class[k]), 0});
+    }
+    std::vector<Garment> garments;
+    for (Garment& g : result) {
+        if (g.parts.empty()) continue;
+        fill_facts(scene, rig, chains, g);
+        g.name = g.matched_name = g.chains.empty() ? g.class_name : chains[static_cast<size_t>(g.chains.front())].name;
+        garments.push_back(std::move(g));
+    }
+    return garments;
+}
+
+std::string model_verdict(const Scene& scene, const ModelGarments& found) {
+    std::string verdict;
+    size_t by_name = 0, by_name_moving = 0, by_chain = 0;
+    for (const Garment& g : found.garments) {
+        if (g.matched_by == kMatchedByChain) {
+            ++by_chain;
+        } else {
+            ++by_name;
+            by_name_moving += g.moves;
+        }
+    }
+    if (by_name == 0) {
+        verdict = "no garment found by slot (materials seen: ";
+        for (size_t i = 0; i < scene.materials.size(); ++i) verdict += (i ? ", " : "") + scene.materials[i];
+        verdict += scene.materials.empty() ? "none)" : ")";
+    } else {
+        verdict = std::to_string(by_name) + (by_name == 1 ? " garment" : " garments") + " found by name: " +
+                  std::to_string(by_name_moving) + (by_name_moving == 1 ? " moves, " : " move, ") +
+                  std::to_string(by_name - by_name_moving) + " will not move";
+    }
+    if (by_chain > 0)
+        verdict += "; " + std::to_string(by_chain) + (by_chain == 1 ? " garment moves" : " garments move") +
+                   " on authored chains";
+    if (!found.not_garments.empty())
+        verdict += "; " + std::to_string(found.not_garments.size()) +
+                   (found.not_garments.size() == 1 ? " name match is" : " name matches are") + " not a garment";
+    return verdict;
+}
+
+}  // namespace
+
+ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
+    ModelGarments found;
+    found.chains = find_chains(scene, {options.config.classes, options.selected});
+    const Rig rig = make_rig(scene, found.chains);
+    const double min_span = options.config.min_garment_span.value_or(kDefaultMinGarmentSpan);
+
+    std::vector<std::vector<char>> taken(scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) taken[m].assign(scene.meshes[m].positions.size(), 0);
+
+    for (Candidate& c : find_candidates(scene, options)) {
+        Garment g;
+        g.name = c.matched_name;
+        g.class_name = c.class_name;
+        g.matched_by = c.matched_by;
+        g.matched_name = c.matched_name;
+        g.rule_pointer = c.rule_pointer;
+        g.rule_target = c.rule_target;
+        g.fabric = c.fabric;
+        g.pin = c.pin;
+        for (int m : c.meshes) {
+            GarmentPart part{m, std::vector<uint32_t>(scene.meshes[static_cast<size_t>(m)].positions.size()), 0};
+            std::iota(part.vertices.begin(), part.vertices.end(), 0u);
+            g.parts.push_back(std::move(part));
+        }
+        fill_facts(scene, rig, found.chains, g);
+        if (c.not_garment) {
+            g.not_garment_reason = "config rule " + c.rule_pointer + " (" + c.rule_target + ") says it is not a garment";
+        } else if (c.matched_by != kMatchedByConfig && g.span < min_span) {
+            g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
+                                   " (a garment needs " + millimetres(min_span) + ")";
+        }
+        if (!g.not_garment_reason.empty()) {
+            g.verdict = "not a garment: " + g.not_garment_reason;
+            found.not_garments.push_back(std::move(g));
+            continue;
+        }
+        for (const GarmentPart& part : g.parts)
+            for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
+        found.found_by_name = true;
+        found.garments.push_back(std::move(g));
+    }
+    for (Garment& g : chain_garments(scene, rig, found.chains, taken)) found.garments.push_back(std::move(g));
+
+    // What each chain weights or carries, counted over every mesh.
+    found.chain_vertices.assign(found.chains.size(), 0);
+    std::vector<char> touched(found.chains.size());
+    for (size_t m = 0; m < scene.meshes.size() && !found.chains.empty(); ++m)
+        for (uint32_t v = 0; v < scene.meshes[m].positions.size(); ++v) {
+            std::fill(touched.begin(), touched.end(), 0);
+            for_each_weight(scene, rig, m, v, [&](int node, double) {
+                for (int c : rig.node_chains[static_cast<size_t>(node)]) touched[static_cast<size_t>(c)] = 1;
+            });
+            for (size_t c = 0; c < touched.size(); ++c) found.chain_vertices[c] += touched[c];
+        }
+    found.verdict = model_verdict(scene, found);
+    return found;
+}
+
+}  // namespace weft

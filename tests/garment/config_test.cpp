@@ -1,0 +1,124 @@
+#include <gtest/gtest.h>
+
+#include "garment/config.h"
+#include "support/paths.h"
+#include "io/atomic_file.h"
+
+namespace weft {
+namespace {
+
+std::string class_of(const GarmentConfig& config, std::string_view name) {
+    int c = classify_name(name, config.classes);
+    return c < 0 ? "-" : config.classes[static_cast<size_t>(c)].name;
+}
+
+TEST(GarmentConfig, AddReplaceAndNewClasses) {
+    ConfigResult r = parse_garment_config(R"({
+        "schema": "weft.config/1",
+        "classes": {
+            "hair": {"add": ["kami"]},
+            "cape": {"patterns": ["robe"]},
+            "veil": {"patterns": ["veil", "tulle"]}
+        },
+        "min_garment_span": 0.05
+    })", "cfg.json");
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(class_of(r.config, "Kami_01"), "hair");
+    EXPECT_EQ(class_of(r.config, "Hair_01"), "hair");   // defaults kept by "add"
+    EXPECT_EQ(class_of(r.config, "Robe_Back"), "cape");
+    EXPECT_EQ(class_of(r.config, "Knight_Cape"), "-");  // replaced by "patterns"
+    EXPECT_EQ(class_of(r.config, "Bridal_Veil"), "veil");
+    ASSERT_TRUE(r.config.min_garment_span.has_value());
+    EXPECT_DOUBLE_EQ(*r.config.min_garment_span, 0.05);
+    EXPECT_GE(find_class(r.config.classes, "spring"), 0);
+}
+
+TEST(GarmentConfig, RulesKeepTheirTargetsAndLaterStageFields) {
+    ConfigResult r = parse_garment_config(R"({
+        "schema": "weft.config/1",
+        "garments": [
+            {"file": "Couch_*.glb", "material": "Couch_Blue", "class": "curtain"},
+            {"node": "Knight_Cape", "class": "cape", "fabric": "leather", "pin": {"node": "chest"}},
+            {"mesh": "Eyebrows", "class": "none"}
+        ]
+    })", "cfg.json");
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.config.rules.size(), 3u);
+    EXPECT_EQ(r.config.rules[0].target(), "material Couch_Blue");
+    EXPECT_EQ(r.config.rules[0].pointer, "/garments/0");
+    EXPECT_EQ(r.config.rules[1].fabric, "leather");
+    EXPECT_EQ(r.config.rules[1].pin["node"], "chest");
+    EXPECT_EQ(r.config.rules[2].class_name, kNotAGarment);
+    EXPECT_TRUE(rule_applies_to(r.config.rules[0], "models/Couch_Medium2.glb"));
+    EXPECT_FALSE(rule_applies_to(r.config.rules[0], "models/Couch_Medium2.fbx"));
+    EXPECT_TRUE(rule_applies_to(r.config.rules[1], "anything.vrm"));
+}
+
+TEST(GarmentConfig, ErrorsNameTheFileAndThePointer) {
+    auto error_of = [](const std::string& text) { return parse_garment_config(text, "cfg.json").error; };
+    EXPECT_EQ(error_of("{"), error_of("{"));  // deterministic
+    EXPECT_NE(error_of("{").find("cfg.json: not valid JSON"), std::string::npos);
+    EXPECT_EQ(error_of(R"({"classes": {}})"), "cfg.json: /schema: must be \"weft.config/1\"");
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "clases": {}})"),
+              "cfg.json: /clases: unknown key (expected schema, classes, garments, min_garment_span)");
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "node": "B", "class": "hair"}]})"),
+              "cfg.json: /garments/0: needs exactly one of \"material\", \"mesh\", \"node\"");
+    EXPECT_NE(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "gown"}]})")
+                  .find("/garments/0/class: unknown class \"gown\""),
+              std::string::npos);
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "hair", "colour": "red"}]})"),
+              "cfg.json: /garments/0/colour: unknown key (expected file, material, mesh, node, class, fabric, pin)");
+    EXPECT_NE(error_of(R"({"schema": "weft.config/1", "classes": {"hair": {"add": ["ha*ir"]}}})")
+                  .find("/classes/hair/add/0: pattern \"ha*ir\" is not usable"),
+              std::string::npos);
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "classes": {"Hair": {"add": ["x"]}}})"),
+              "cfg.json: /classes/Hair: a class name is lower-case letters, digits and `_` (at most 64)");
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "classes": {"hair": {"add": ["x"], "patterns": ["y"]}}})"),
+              "cfg.json: /classes/hair: give \"patterns\" (replace) or \"add\" (extend), not both");
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "min_garment_span": -1})"),
+              "cfg.json: /min_garment_span: must be a number of metres between 0 and 100");
+    // A rule may use a class the same file adds.
+    EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "classes": {"veil": {"patterns": ["veil"]}},
+                           "garments": [{"material": "Tulle", "class": "veil"}]})"),
+              "");
+}
+
+TEST(GarmentConfig, LoadNamesAMissingFile) {
+    auto dir = test::scratch_dir("garment_config_load");
+    ConfigResult missing = load_garment_config(dir / "nope.json");
+    EXPECT_NE(missing.error.find("nope.json"), std::string::npos);
+    ASSERT_EQ(write_file_atomic(dir / "ok.json", std::string_view(R"({"schema": "weft.config/1"})")), "");
+    ConfigResult ok = load_garment_config(dir / "ok.json");
+    EXPECT_EQ(ok.error, "");
+    EXPECT_EQ(ok.config.classes.size(), default_garment_config().classes.size());
+}
+
+TEST(GlobMatch, StarsAndQuestionMarks) {
+    EXPECT_TRUE(glob_match("*.glb", "Fox.glb"));
+    EXPECT_FALSE(glob_match("*.glb", "Fox.gltf"));
+    EXPECT_TRUE(glob_match("Fox?glb", "Fox.glb"));
+    EXPECT_TRUE(glob_match("*", ""));
+    EXPECT_TRUE(glob_match("a*b*c", "aXXbYYc"));
+    EXPECT_FALSE(glob_match("a*b*c", "aXXbYY"));
+    EXPECT_TRUE(glob_match("**x", "abx"));
+    GarmentRule by_path;
+    by_path.file = "*/kaykit_*/*.gltf";
+    by_path.material = "texture";
+    EXPECT_TRUE(rule_applies_to(by_path, "models/kaykit_banner_blue/banner_blue.gltf"));
+    EXPECT_FALSE(rule_applies_to(by_path, "banner_blue.gltf"));
+}
+
+TEST(SelectClasses, KnownNamesInOrderUnknownRefused) {
+    const auto classes = default_garment_config().classes;
+    std::string error;
+    EXPECT_EQ(select_classes("hair, Skirt,hair", classes, error), (std::vector<std::string>{"hair", "skirt"}));
+    EXPECT_EQ(error, "");
+    EXPECT_TRUE(select_classes("hair,gown", classes, error).empty());
+    EXPECT_NE(error.find("unknown garment class \"gown\" (known: hair, skirt"), std::string::npos);
+    error.clear();
+    EXPECT_TRUE(select_classes(",", classes, error).empty());
+    EXPECT_EQ(error, "--classes names no class");
+}
+
+}  // namespace
+}  // namespace weft
