@@ -1,0 +1,285 @@
+// What holds a sheet (issue 3 "Pins", seed 000 §19.2) and the frame it rides.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "proxy/core/proxy_check.h"
+#include "proxy/sheet_builder.h"
+#include "proxy/sheet_test_scenes.h"
+
+namespace weft {
+namespace {
+
+using test::TriMesh;
+
+ClothProxy build_ok(const Scene& scene, const SheetGarment& g, const SheetOptions& o, Issues* issues = nullptr) {
+    SheetBuildResult r = build_sheet(scene, g, o);
+    if (issues) *issues = r.issues;
+    if (!r.proxy) {
+        for (const Issue& i : r.issues) ADD_FAILURE() << i.code << ": " << i.message;
+        return {};
+    }
+    EXPECT_EQ(check_proxy(*r.proxy), "");
+    test::expect_colouring_valid(*r.proxy);
+    test::expect_d_geo_matches_floyd_warshall(*r.proxy);
+    return std::move(*r.proxy);
+}
+
+SheetOptions rule(const std::string& text) {
+    SheetOptions o;
+    EXPECT_EQ(parse_pin_rule(text, o), "");
+    return o;
+}
+
+const Pin* pin_of(const ClothProxy& p, const std::string& holder) {
+    for (const Pin& pin : p.pins)
+        if (pin.holder == holder) return &pin;
+    return nullptr;
+}
+
+std::vector<uint32_t> particles_of(const ClothProxy& p, std::initializer_list<uint32_t> vertices) {
+    std::vector<uint32_t> out;
+    for (uint32_t v : vertices) out.push_back(test::particle_of(p, v));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool has_code(const Issues& issues, const std::string& code) {
+    return std::any_of(issues.begin(), issues.end(), [&](const Issue& i) { return i.code == code; });
+}
+
+// A 4 x 5 grid (rows y = 0..4, 10 cm apart) skinned to Hips(2) > Spine(3) > Chest(4) > CapeBone(5):
+//   row 4: Chest 1.0            held by Chest
+//   row 3: Spine 0.5, Chest 0.5 held, a tie: the lower node, Spine
+//   row 2: Chest 0.995, Cape 0.005  held by Chest (0.995 >= 0.99)
+//   row 1: Chest 0.9, Cape 0.1      free at 0.99, held at 0.89 (0.9f is a hair under 0.9)
+//   row 0: Cape 1.0             free
+Scene skinned_cape() {
+    TriMesh m = test::grid(4, 5, 0.1);
+    Scene s = test::scene_of(m, "CapeMesh");
+    int hips = test::add_node(s, "Hips", 0, Mat4::translation({0, 1, 0}));
+    int spine = test::add_node(s, "Spine", hips, Mat4::translation({0, 1.2, 0}));
+    int chest = test::add_node(s, "Chest", spine,
+                               Mat4::from_trs({0, 1.4, 0}, Quat::from_axis_angle({0, 1, 0}, 0.3), {1, 1, 1}));
+    int cape = test::add_node(s, "CapeBone", chest, Mat4::translation({0, 1.3, -0.1}));
+    s.skins.push_back({"Armature", {hips, spine, chest, cape}, std::vector<Mat4>(4)});
+    Mesh& mesh = s.meshes[0];
+    mesh.skin = 0;
+    mesh.influence_offsets.push_back(0);
+    for (uint32_t v = 0; v < m.vertex_count(); ++v) {
+        switch (v / 4) {
+            case 4: mesh.influences.push_back({2, 1.0f}); break;
+            case 3: mesh.influences.insert(mesh.influences.end(), {{1, 0.5f}, {2, 0.5f}}); break;
+            case 2: mesh.influences.insert(mesh.influences.end(), {{2, 0.995f}, {3, 0.005f}}); break;
+            case 1: mesh.influences.insert(mesh.influences.end(), {{2, 0.9f}, {3, 0.1f}}); break;
+            default: mesh.influences.push_back({3, 1.0f}); break;
+        }
+        mesh.influence_offsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    }
+    return s;
+}
+
+TEST(SheetPins, SkinnedGarmentIsHeldByItsBodyBones) {
+    Scene s = skinned_cape();
+    SheetGarment g{"Cape", "cape", {0}, {s.find_node("CapeBone")}};
+    ClothProxy p = build_ok(s, g, {});
+    ASSERT_EQ(p.pins.size(), 2u);
+    EXPECT_EQ(p.pins[0].holder, "Spine");  // pins in node order
+    EXPECT_EQ(p.pins[1].holder, "Chest");
+    EXPECT_EQ(p.pins[0].particles, particles_of(p, {12, 13, 14, 15}));
+    EXPECT_EQ(p.pins[1].particles, particles_of(p, {8, 9, 10, 11, 16, 17, 18, 19}));
+    for (uint32_t v = 0; v < 8; ++v) EXPECT_FALSE(p.held(test::particle_of(p, v))) << v;
+    // The frame is the lowest node above every holder: Spine.
+    EXPECT_EQ(p.frame.node, "Spine");
+    EXPECT_EQ(nlohmann::json::parse(p.builder_options)["pin"], "weights");
+    // Row 1 is held once the threshold drops below its 0.9.
+    SheetOptions o;
+    o.pin_weight = 0.89;
+    ClothProxy q = build_ok(s, g, o);
+    EXPECT_TRUE(q.held(test::particle_of(q, 4)));
+    EXPECT_FALSE(q.held(test::particle_of(q, 0)));
+    // With no garment bones named, CapeBone counts as body too: every vertex is held.
+    SheetGarment rigid{"Cape", "cape", {0}, {}};
+    ClothProxy r = build_ok(s, rigid, {});
+    for (uint32_t i = 0; i < r.particle_count(); ++i) EXPECT_TRUE(r.held(i));
+    EXPECT_NE(pin_of(r, "CapeBone"), nullptr);
+}
+
+// A cape under the bone `chest` (a joint of the body's skin), not skinned itself: the Knight's case.
+Scene cape_on_a_bone(const Mat4& chest_world) {
+    TriMesh m = test::grid(5, 4, 0.2);
+    for (Vec3& p : m.positions) p = p + Vec3{-0.4, 0.6, -0.2};  // scene space: hangs behind, top at 1.2 m
+    Scene s = test::scene_of(m, "CapeMesh");
+    int chest = test::add_node(s, "chest", 0, chest_world);
+    s.skins.push_back({"Body", {chest}, {chest_world.inverted()}});
+    // Move the sheet's node (1) under the bone, as the Knight's `Knight_Cape` is.
+    s.nodes[0].children = {chest};
+    s.nodes[chest].children.push_back(1);
+    s.nodes[1].parent = chest;
+    s.nodes[1].world = chest_world * Mat4::translation({0, 0.24, 0});
+    return s;
+}
+
+TEST(SheetPins, UnskinnedSheetUnderABoneRidesItAndHangsFromItsTop) {
+    const Mat4 chest_world = Mat4::from_trs({0.1, 0.97, 0.05}, Quat::from_axis_angle({0, 1, 0}, 0.5), {1, 1, 1});
+    Scene s = cape_on_a_bone(chest_world);
+    SheetGarment g{"Cape", "cape", {0}, {}};
+    ClothProxy p = build_ok(s, g, {});
+    EXPECT_EQ(p.frame.node, "chest");
+    ASSERT_EQ(p.pins.size(), 1u);
+    EXPECT_EQ(p.pins[0].holder, "chest");
+    EXPECT_EQ(p.pins[0].particles, particles_of(p, {15, 16, 17, 18, 19}));  // the top row
+    EXPECT_EQ(p.suggested_fabric, "denim");
+    // Rest positions are in the bone's frame: frame · rest = scene position.
+    const std::vector<Vec3>& scene_positions = s.meshes[0].positions;
+    for (uint32_t v = 0; v < scene_positions.size(); ++v) {
+        Vec3 back = p.frame.rest_world.transform_point(p.rest_position[test::particle_of(p, v)]);
+        EXPECT_NEAR(distance(back, scene_positions[v]), 0, 1e-12) << v;
+    }
+    Vec3 expected = chest_world.inverted().transform_point(scene_positions[0]);
+    EXPECT_NEAR(distance(p.rest_position[test::particle_of(p, 0)], expected), 0, 1e-12);
+    nlohmann::json used = nlohmann::json::parse(p.builder_options);
+    EXPECT_EQ(used["pin"], "top");
+}
+
+TEST(SheetPins, FrameDropsTheNodesScale) {
+    // FBX2glTF nodes carry scale 100 and a -90° X turn; positions are already in scene metres.
+    TriMesh m = test::grid(3, 3, 0.5);
+    Scene s = test::scene_of(m);
+    s.nodes[1].world = Mat4::from_trs({1, 0, 2}, Quat::from_axis_angle({1, 0, 0}, -std::numbers::pi / 2), {100, 100, 100});
+    ClothProxy p = build_ok(s, SheetGarment{"Flag", "flag", {0}, {}}, rule("top"));
+    EXPECT_EQ(p.frame.node, "SheetNode");
+    Vec3 t, sc;
+    Quat r;
+    p.frame.rest_world.decompose(t, r, sc);
+    EXPECT_NEAR(sc.x, 1, 1e-12);
+    EXPECT_NEAR(sc.y, 1, 1e-12);
+    EXPECT_NEAR(sc.z, 1, 1e-12);
+    for (double l : p.rest_length) EXPECT_TRUE(std::abs(l - 0.5) < 1e-12 || std::abs(l - 0.5 * std::sqrt(2.0)) < 1e-12) << l;
+}
+
+// A flag beside a pole: the pole a 2 cm-radius tube round the Y axis, the flag from x = 3 cm.
+Scene flag_and_pole() {
+    TriMesh flag = test::grid(5, 4, 0.1);
+    for (Vec3& p : flag.positions) p = p + Vec3{0.03, 1.5, 0};
+    Scene s = test::scene_of(flag, "FlagMesh");
+    s.nodes[1].name = "Flag";
+    s.meshes[0].node_name = "Flag";
+    int pole = test::add_node(s, "Pole", 0, Mat4::identity());
+    test::add_mesh(s, test::cylinder(12, 2, 0.02, 2.0), "PoleMesh", pole, "Metal");
+    test::add_node(s, "Anchor", 0, Mat4::translation({0.5, 2.0, 0}));
+    return s;
+}
+
+TEST(SheetPins, NearestHoldsTheHoistByTheHoldersNode) {
+    Scene s = flag_and_pole();
+    SheetGarment g{"Flag", "flag", {0}, {}};
+    const std::vector<uint32_t> hoist{0, 5, 10, 15};
+    for (const char* target : {"nearest:Pole", "nearest:PoleMesh", "nearest:Metal"}) {
+        ClothProxy p = build_ok(s, g, rule(target));
+        ASSERT_EQ(p.pins.size(), 1u) << target;
+        EXPECT_EQ(p.pins[0].holder, "Pole") << target;
+        EXPECT_EQ(p.pins[0].particles, particles_of(p, {0, 5, 10, 15})) << target;
+    }
+    // A node without geometry is measured to its origin: (0.5, 2.0) is nearest the top row's
+    // corner (0.43, 1.8), 0.21 m away; the next, (0.33, 1.8), is 0.26 m away, past the 2.5 cm band.
+    ClothProxy a = build_ok(s, g, rule("nearest:Anchor"));
+    ASSERT_EQ(a.pins.size(), 1u);
+    EXPECT_EQ(a.pins[0].holder, "Anchor");
+    EXPECT_EQ(a.pins[0].particles, particles_of(a, {19}));
+    // A wider band reaches the next ring.
+    SheetOptions wide = rule("nearest:Pole");
+    wide.pin_tolerance = 0.15;
+    EXPECT_EQ(build_ok(s, g, wide).pins[0].particles.size(), 8u);
+}
+
+TEST(SheetPins, PositionalRulesPickTheirEdge) {
+    TriMesh m = test::grid(4, 3, 0.1);
+    Scene s = test::scene_of(m);
+    SheetGarment g{"Sheet", "", {0}, {}};
+    EXPECT_EQ(build_ok(s, g, rule("top")).pins[0].particles.size(), 4u);
+    ClothProxy right = build_ok(s, g, rule("right"));
+    EXPECT_EQ(right.pins[0].particles, particles_of(right, {3, 7, 11}));
+    ClothProxy left = build_ok(s, g, rule("left"));
+    EXPECT_EQ(left.pins[0].particles, particles_of(left, {0, 4, 8}));
+    ClothProxy bottom = build_ok(s, g, rule("bottom"));
+    EXPECT_EQ(bottom.pins[0].particles, particles_of(bottom, {0, 1, 2, 3}));
+    // A band wide enough for two rows.
+    SheetOptions two = rule("top");
+    two.pin_tolerance = 0.11;
+    EXPECT_EQ(build_ok(s, g, two).pins[0].particles.size(), 8u);
+    // An explicit holder.
+    test::add_node(s, "Rod", 0, Mat4::identity());
+    SheetOptions rod = rule("top");
+    rod.pin_holder = "Rod";
+    EXPECT_EQ(build_ok(s, g, rod).pins[0].holder, "Rod");
+    // An unskinned sheet under no bone falls by default, and says so.
+    Issues issues;
+    ClothProxy falls = build_ok(s, g, {}, &issues);
+    EXPECT_TRUE(falls.pins.empty());
+    EXPECT_TRUE(has_code(issues, "NOTHING_HELD"));
+}
+
+TEST(SheetPins, ClosedPiecesAreHeldRigidAndTheRuleSkipsThem) {
+    // A flag with a closed box above it in the same mesh, like the banner's brackets.
+    TriMesh m = test::grid(4, 3, 0.1);
+    const uint32_t b = m.vertex_count();
+    for (int k = 0; k < 8; ++k) m.positions.push_back({0.1 + 0.05 * (k & 1), 0.5 + 0.05 * ((k >> 1) & 1), 0.05 * (k >> 2)});
+    // Outward-wound faces of the box (corner k = x + 2y + 4z).
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        m.add_triangle(b + f[0], b + f[1], b + f[2]);
+        m.add_triangle(b + f[0], b + f[2], b + f[3]);
+    }
+    Scene s = test::scene_of(m);
+    SheetGarment g{"Banner", "flag", {0}, {}};
+    Issues issues;
+    ClothProxy p = build_ok(s, g, rule("top"), &issues);
+    EXPECT_TRUE(has_code(issues, "CLOSED_ISLAND_HELD"));
+    const Pin* node = pin_of(p, "SheetNode");
+    ASSERT_NE(node, nullptr);
+    EXPECT_EQ(node->particles.size(), 8u + 4u);  // the box and the flag's top row
+    for (uint32_t v = b; v < b + 8; ++v) EXPECT_TRUE(p.held(test::particle_of(p, v)));
+    for (uint32_t v = 8; v < 12; ++v) EXPECT_TRUE(p.held(test::particle_of(p, v)));
+    for (uint32_t v = 0; v < 8; ++v) EXPECT_FALSE(p.held(test::particle_of(p, v)));
+    // As fabric, the box is simulated and the top rule finds the box's top instead.
+    SheetOptions fabric = rule("top");
+    fabric.closed_islands_rigid = false;
+    ClothProxy q = build_ok(s, g, fabric);
+    EXPECT_EQ(q.pins[0].particles, particles_of(q, {b + 2, b + 3, b + 6, b + 7}));
+}
+
+TEST(SheetPins, BadTargetsAreRefusedByName) {
+    Scene s = flag_and_pole();
+    SheetGarment g{"Flag", "flag", {0}, {}};
+    SheetBuildResult r = build_sheet(s, g, rule("nearest:Mast"));
+    EXPECT_FALSE(r.proxy.has_value());
+    ASSERT_TRUE(has_code(r.issues, "PIN_TARGET_NOT_FOUND"));
+    // The garment's own mesh is no target.
+    EXPECT_TRUE(has_code(build_sheet(s, g, rule("nearest:FlagMesh")).issues, "PIN_TARGET_NOT_FOUND"));
+    SheetOptions holder = rule("top");
+    holder.pin_holder = "Nobody";
+    EXPECT_TRUE(has_code(build_sheet(s, g, holder).issues, "PIN_HOLDER_NOT_FOUND"));
+    EXPECT_TRUE(has_code(build_sheet(s, g, rule("vertices:20")).issues, "PIN_VERTEX_OUT_OF_RANGE"));
+    // A vertex no triangle uses cannot be pinned either.
+    s.meshes[0].positions.push_back({5, 5, 5});
+    SheetBuildResult unused = build_sheet(s, g, rule("vertices:20"));
+    ASSERT_TRUE(has_code(unused.issues, "PIN_VERTEX_OUT_OF_RANGE"));
+    EXPECT_NE(unused.issues.back().message.find("is in no triangle"), std::string::npos) << unused.issues.back().message;
+}
+
+TEST(SheetPins, ExplicitVerticesAcrossMeshes) {
+    // Two meshes: source vertices are numbered across them in garment order.
+    TriMesh a = test::quad(), b = test::quad();
+    for (Vec3& p : b.positions) p = p + Vec3{3, 0, 0};
+    Scene s = test::scene_of(a, "A");
+    test::add_mesh(s, b, "B", 1, "Cloth");
+    ClothProxy p = build_ok(s, SheetGarment{"Two", "", {0, 1}, {}}, rule("vertices:2,6"));
+    EXPECT_EQ(p.pins[0].particles, particles_of(p, {2, 6}));
+    EXPECT_EQ(p.pins[0].holder, "SheetNode");
+}
+
+}  // namespace
+}  // namespace weft
