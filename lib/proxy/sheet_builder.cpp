@@ -10,6 +10,7 @@
 #include "geom/weld.h"
 #include "graph/geodesic.h"
 #include "proxy/colour_permute.h"
+#include "proxy/proxy_frame.h"
 #include "proxy/sheet_detail.h"
 #include "proxy/sheet_fabric.h"
 #include "proxy/sheet_pins.h"
@@ -158,25 +159,6 @@ int skin_root_joint(const Scene& scene, const Skin& skin) {
     return skin.joints.empty() ? -1 : skin.joints.front();
 }
 
-int lowest_common_ancestor(const Scene& scene, std::span<const int> nodes) {
-    auto chain = [&](int n) {
-        std::vector<int> up;
-        for (int guard = 0; n >= 0 && static_cast<size_t>(n) < scene.nodes.size() && guard <= int(scene.nodes.size());
-             n = scene.nodes[n].parent, ++guard)
-            up.push_back(n);
-        std::reverse(up.begin(), up.end());  // root first
-        return up;
-    };
-    std::vector<int> common = chain(nodes.front());
-    for (int n : nodes.subspan(1)) {
-        std::vector<int> c = chain(n);
-        size_t k = 0;
-        while (k < common.size() && k < c.size() && common[k] == c[k]) ++k;
-        common.resize(k);
-    }
-    return common.empty() ? 0 : common.back();
-}
-
 // The frame an unskinned sheet rides: its node's parent when that is a bone, else its node.
 // Skinned: the skin's root joint (until the holders say better).
 int provisional_frame(const Source& s) {
@@ -192,15 +174,6 @@ int provisional_frame(const Source& s) {
     if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return scene.nodes.empty() ? -1 : 0;
     const int parent = scene.nodes[node].parent;
     return parent >= 0 && is_joint(scene, parent) ? parent : node;
-}
-
-// Only the rigid part of the node's transform: positions in the frame stay in metres even when the
-// node carries a scale (FBX2glTF's mesh nodes carry 100).
-Mat4 rigid_part(const Mat4& world) {
-    Vec3 t, s;
-    Quat r;
-    world.decompose(t, r, s);
-    return Mat4::from_trs(t, r, {1, 1, 1});
 }
 
 std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {

@@ -1,0 +1,41 @@
+#include "proxy/proxy_frame.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace weft {
+
+Mat4 rigid_part(const Mat4& world) {
+    Vec3 t, s;
+    Quat r;
+    world.decompose(t, r, s);
+    return Mat4::from_trs(t, r, {1, 1, 1});
+}
+
+int lowest_common_ancestor(const Scene& scene, std::span<const int> nodes) {
+    const int count = static_cast<int>(scene.nodes.size());
+    auto path_from_root = [&](int n) {
+        std::vector<int> up;
+        for (int guard = 0; n >= 0 && n < count && guard <= count; n = scene.nodes[static_cast<size_t>(n)].parent, ++guard)
+            up.push_back(n);
+        std::reverse(up.begin(), up.end());
+        return up;
+    };
+    bool first = true;
+    std::vector<int> common;
+    for (int n : nodes) {
+        if (n < 0 || n >= count) continue;
+        std::vector<int> path = path_from_root(n);
+        if (first) {
+            common = std::move(path);
+            first = false;
+            continue;
+        }
+        size_t k = 0;
+        while (k < common.size() && k < path.size() && common[k] == path[k]) ++k;
+        common.resize(k);
+    }
+    return common.empty() ? 0 : common.back();
+}
+
+}  // namespace weft
