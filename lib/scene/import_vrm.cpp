@@ -147,7 +147,7 @@ private:
     }
 
     void add_collider(int node, const Vec3& offset, double radius) {
-        SphereCollider c;
+        SpringCollider c;
         c.node = node;
         c.offset = offset;
         // Radii are world metres, not scaled by the node: three-vrm uses them as they are, and

@@ -75,7 +75,7 @@ struct DeclaredSpring {
     std::vector<int> collider_nodes;    ///< nodes carrying the colliders it collides with
 };
 
-struct SphereCollider {
+struct SpringCollider {
     int node = -1;       ///< the node the collider rides
     Vec3 offset;         ///< in the node's space
     double radius = 0;   ///< metres
@@ -90,7 +90,7 @@ struct Scene {
     std::vector<Skin> skins;
     std::vector<std::string> animations;   ///< animation names
     std::vector<DeclaredSpring> springs;   ///< spring chains the file declares
-    std::vector<SphereCollider> colliders; ///< spring-bone colliders the file declares
+    std::vector<SpringCollider> colliders; ///< spring-bone colliders the file declares
     double unit_scale = 1;                 ///< metres per source unit that import applied
     std::string up_axis = "Y";             ///< the source's up axis before conversion
     std::vector<std::string> warnings;     ///< what import noticed and fixed (human-readable)
