@@ -60,6 +60,7 @@ void Solver::Impl::turn_about_hold_line() {
         reach_perp = std::max(reach_perp, length(t));
         trust = std::min(trust, trust_radius[i]);
     }
+    if (stats) stats->hold_line = true;
     const double hessian = curvature + std::max(0.0, path);
     if (!(hessian > 0)) return;
     double theta = -gradient / hessian;
@@ -68,7 +69,6 @@ void Solver::Impl::turn_about_hold_line() {
     if (!(theta != 0) || !std::isfinite(theta)) return;
     const Quat turn = Quat::from_axis_angle(a, theta);
     for (uint32_t i : free_particles) state.x[i] = o + turn.rotate(state.x[i] - o);
-    if (stats) stats->hold_line = true;
 }
 
 }  // namespace weft
