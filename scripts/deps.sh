@@ -7,8 +7,12 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libassimp-dev libcli11-dev nlohmann-json3-dev libmeshoptimizer-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nodejs npm
 )
+# Node.js runs the JSON Schema and glTF validators the tests call. A machine may carry its own
+# Node (not Debian's, and then Debian's npm conflicts with it): only install when there is none.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 # Optional extras: Bullet for the side-by-side solver benchmark, clang + its runtime for libFuzzer.
 if [[ "${WEFT_DEPS_EXTRAS:-1}" == 1 ]]; then
   packages+=(libbullet-dev clang libclang-rt-14-dev)
