@@ -325,6 +325,10 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     std::vector<uint32_t> welded(src.indices.size());
     for (size_t i = 0; i < welded.size(); ++i) welded[i] = weld.remap[src.indices[i]];
     auto welded_position = [&](uint32_t w) -> const Vec3& { return src.positions[weld.first[w]]; };
+    // A triangle lower than the weld tolerance has no area at the weld's resolution. The floor,
+    // 1e-12 of the garment's size, catches corners that were collinear in the file and came out of
+    // the node transform a rounding error off the line, when welding is exact.
+    const double flat = std::max(weld.tolerance, weld_tolerance_for(src.positions, 1e-12));
 
     // ---- check: triangles --------------------------------------------------------------------------
     for (uint32_t t = 0; t < triangle_count; ++t) {
@@ -343,7 +347,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
         if (defect[t] & kNonFinite) continue;
         const uint32_t wa = welded[3 * t], wb = welded[3 * t + 1], wc = welded[3 * t + 2];
         const bool collapsed = wa == wb || wb == wc || wc == wa;
-        if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= weld.tolerance) {
+        if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= flat) {
             defect[t] |= kZeroArea;
             ++stats.zero_area_triangles;
             issues.push_back({"ZERO_AREA_TRIANGLE", drop_severity,
