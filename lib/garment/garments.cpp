@@ -300,10 +300,13 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
     for (const GarmentRule& r : options.config.rules)
         if (rule_applies_to(r, scene.source_path)) rules.push_back(&r);
 
-    // A source mesh (one node's mesh, split per material by import) whose slots name a class has
-    // said which part is the garment; its other parts are not taken by the mesh's or node's name
-    // (the Goal_Flag mesh's `Metal` pole is not a flag because the mesh is called Goal_Flag).
-    auto same_source = [&](const Mesh& a, const Mesh& b) { return a.node == b.node && a.name == b.name; };
+    // A node whose meshes (one source mesh split per material by import, which also renames the
+    // parts: "Goal_Flag-0", "Goal_Flag-1") have a slot naming a class has said which part is the
+    // garment; its other parts are not taken by the mesh's or node's name (the Goal_Flag mesh's
+    // `Metal` pole is not a flag because the mesh is called Goal_Flag).
+    auto same_source = [&](const Mesh& a, const Mesh& b) {
+        return a.node == b.node && (a.node >= 0 || a.name == b.name);
+    };
     std::vector<char> slot_says(scene.meshes.size(), 0);
     for (size_t i = 0; i < scene.meshes.size(); ++i)
         if (classify_name(material_name(scene, scene.meshes[i]), classes) >= 0)

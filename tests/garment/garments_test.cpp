@@ -162,8 +162,8 @@ TEST(FindGarments, SlotsThatSayAClassStopTheMeshNameFallback) {
     // Goal_Flag: one mesh "Goal_Flag" with a Metal pole and a Flag cloth; the pole is not a flag.
     Scene s = test::empty_scene("Goal_Flag.glb");
     int node = add_node(s, "Goal_Flag", 0, {0, 0, 0});
-    add_mesh(s, "Goal_Flag", node, "Metal", strip({0, 0, 0}, 0.1, 2.0, 2));
-    add_mesh(s, "Goal_Flag", node, "Flag", strip({0.1, 2.0, 0}, 0.9, 0.5, 4));
+    add_mesh(s, "Goal_Flag-0", node, "Metal", strip({0, 0, 0}, 0.1, 2.0, 2));
+    add_mesh(s, "Goal_Flag-1", node, "Flag", strip({0.1, 2.0, 0}, 0.9, 0.5, 4));
     ModelGarments found = find_garments(s);
     ASSERT_EQ(found.garments.size(), 1u);
     EXPECT_EQ(found.garments[0].name, "Flag");

@@ -1,0 +1,251 @@
+// weft inspect MODEL... [--json] [--report FILE] [--classes LIST] [--config FILE]: what is in each
+// model and what will or will not move, before any work (DESIGN.md §1). A readable summary on
+// standard output; --json puts the report (schemas/inspect.schema.json) there instead, --report
+// writes it to a file. Every file is reported; a refused one is one line on standard error, and
+// the exit status is 1. Progress goes to standard error, on a terminal only.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "garment/config.h"
+#include "garment/garment_json.h"
+#include "garment/garments.h"
+#include "io/atomic_file.h"
+#include "scene/import.h"
+
+namespace weft::cli {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kInspectSchema = "weft.inspect/1";
+
+struct InspectOptions {
+    std::vector<std::string> models;
+    bool json = false;
+    std::string report;
+    std::string classes;
+    std::string config;
+};
+
+json issue_to_json(const Issue& i) {
+    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
+}
+
+/// One model's report entry; `refusal` is set to the line for standard error when it is refused.
+json inspect_one(const std::string& path, const GarmentOptions& garment_options, std::string& refusal) {
+    ImportResult imported = import_scene(path);
+    json model;
+    model["file"] = path;
+    json issues = json::array();
+    for (const Issue& i : imported.issues) issues.push_back(issue_to_json(i));
+    if (!imported.ok()) {
+        const Issue* first = nullptr;
+        for (const Issue& i : imported.issues)
+            if (i.severity == Severity::error) {
+                first = &i;
+                break;
+            }
+        model["status"] = "refused";
+        model["error"] = issue_to_json(*first);
+        model["issues"] = std::move(issues);
+        refusal = first->message + " [" + first->code + "]";
+        return model;
+    }
+    const Scene& scene = imported.scene;
+    ModelGarments found = find_garments(scene, garment_options);
+
+    size_t vertices = 0, triangles = 0, morphs = 0, joints = 0;
+    for (const Mesh& m : scene.meshes) {
+        vertices += m.vertex_count();
+        triangles += m.triangle_count();
+        morphs += static_cast<size_t>(std::max(0, m.morph_target_count));
+    }
+    for (const Skin& s : scene.skins) joints += s.joints.size();
+    const Bounds bounds = scene.bounds();
+
+    model["status"] = "ok";
+    model["issues"] = std::move(issues);
+    model["format"] = scene.format;
+    model["unit_scale"] = scene.unit_scale;
+    model["up_axis"] = scene.up_axis;
+    model["counts"] = {{"nodes", scene.nodes.size()},   {"meshes", scene.meshes.size()},
+                       {"materials", scene.materials.size()}, {"skins", scene.skins.size()},
+                       {"joints", joints},               {"vertices", vertices},
+                       {"triangles", triangles},         {"morph_targets", morphs},
+                       {"animations", scene.animations.size()}};
+    model["bounds"] = bounds_to_json(bounds);
+    model["height"] = bounds.empty() ? 0.0 : std::round(bounds.size().y * 1e6) / 1e6;
+    json garments = garments_to_json(scene, found);
+    for (auto it = garments.begin(); it != garments.end(); ++it) model[it.key()] = it.value();
+    return model;
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string vec_text(const json& v) {
+    return "(" + fixed(v[0].get<double>(), 3) + ", " + fixed(v[1].get<double>(), 3) + ", " +
+           fixed(v[2].get<double>(), 3) + ")";
+}
+
+std::string bounds_text(const json& b) {
+    if (b.is_null()) return "empty";
+    return vec_text(b["min"]) + " .. " + vec_text(b["max"]) + " m";
+}
+
+void print_garment(std::ostream& out, const json& g, const json& chains) {
+    out << "    " << g["class"].get<std::string>() << "  " << g["name"].get<std::string>() << "  (by "
+        << g["matched_by"].get<std::string>();
+    if (g["matched_by"] == "config") out << " rule " << g["rule"]["pointer"].get<std::string>();
+    out << ")  " << g["vertices"].get<size_t>() << " vertices, " << g["triangles"].get<size_t>() << " triangles, "
+        << g["pieces"].get<size_t>() << (g["pieces"] == 1 ? " piece" : " pieces") << ", span "
+        << fixed(g["span"].get<double>(), 3) << " m\n";
+    out << "      bounds " << bounds_text(g["bounds"]);
+    if (!g["body_bone"].is_null()) out << ", held by " << g["body_bone"].get<std::string>();
+    out << "\n";
+    if (g.contains("reason")) {
+        out << "      NOT A GARMENT: " << g["reason"].get<std::string>() << "\n";
+        return;
+    }
+    out << "      " << (g["moves"].get<bool>() ? "MOVES" : "WILL NOT MOVE") << ": " << g["verdict"].get<std::string>();
+    if (!g["chains"].empty()) {
+        out << " (chains:";
+        for (const auto& c : g["chains"]) out << " " << chains[c.get<size_t>()]["name"].get<std::string>();
+        out << ")";
+    }
+    out << "\n";
+}
+
+void print_summary(std::ostream& out, const json& model) {
+    out << model["file"].get<std::string>() << "\n";
+    if (model["status"] == "refused") {
+        out << "  REFUSED: " << model["error"]["message"].get<std::string>() << "\n\n";
+        return;
+    }
+    const json& c = model["counts"];
+    out << "  " << model["format"].get<std::string>() << ", " << c["meshes"].get<size_t>() << " meshes, "
+        << c["vertices"].get<size_t>() << " vertices, " << c["triangles"].get<size_t>() << " triangles, "
+        << c["joints"].get<size_t>() << " joints, " << c["animations"].get<size_t>() << " animations\n";
+    out << "  bounds " << bounds_text(model["bounds"]) << ", height " << fixed(model["height"].get<double>(), 3) << " m\n";
+    out << "  materials:";
+    for (const auto& m : model["materials"]) out << " " << m.get<std::string>();
+    out << "\n";
+    const json& chains = model["chains"];
+    if (!model["garments"].empty()) out << "  garments:\n";
+    for (const auto& g : model["garments"]) print_garment(out, g, chains);
+    if (!model["not_garments"].empty()) out << "  name matches that are not garments:\n";
+    for (const auto& g : model["not_garments"]) print_garment(out, g, chains);
+    if (!chains.empty()) out << "  authored chains:\n";
+    for (const auto& ch : chains) {
+        out << "    " << ch["class"].get<std::string>() << "  ";
+        bool first = true;
+        for (const auto& j : ch["joints"]) {
+            out << (first ? "" : " > ") << j.get<std::string>();
+            first = false;
+        }
+        out << "  (" << fixed(ch["length"].get<double>(), 3) << " m";
+        if (!ch["parent_bone"].is_null()) out << ", from " << ch["parent_bone"].get<std::string>();
+        out << ", weights " << ch["vertices"].get<size_t>() << " vertices; by";
+        for (const auto& f : ch["found_by"]) out << " " << f.get<std::string>();
+        out << ")\n";
+    }
+    out << "  verdict: " << model["verdict"].get<std::string>() << "\n\n";
+}
+
+int run_inspect(const InspectOptions& o) {
+    GarmentOptions garment_options;
+    if (!o.config.empty()) {
+        ConfigResult loaded = load_garment_config(o.config);
+        if (!loaded.error.empty()) {
+            std::cerr << "weft inspect: --config: " << loaded.error << "\n";
+            return exit_usage;
+        }
+        garment_options.config = std::move(loaded.config);
+    }
+    if (!o.classes.empty()) {
+        std::string error;
+        garment_options.selected = select_classes(o.classes, garment_options.config.classes, error);
+        if (!error.empty()) {
+            std::cerr << "weft inspect: --classes: " << error << "\n";
+            return exit_usage;
+        }
+    }
+
+    const bool progress = isatty(STDERR_FILENO) != 0;
+    json models = json::array();
+    size_t refused = 0;
+    for (size_t i = 0; i < o.models.size(); ++i) {
+        if (progress) std::cerr << "\rinspect [" << i + 1 << "/" << o.models.size() << "] " << o.models[i] << "\033[K" << std::flush;
+        std::string refusal;
+        models.push_back(inspect_one(o.models[i], garment_options, refusal));
+        if (!refusal.empty()) {
+            if (progress) std::cerr << "\r\033[K";
+            std::cerr << "weft inspect: refused: " << refusal << "\n";
+            ++refused;
+        }
+    }
+    if (progress) std::cerr << "\r\033[K" << std::flush;
+
+    json classes = json::array();
+    for (const GarmentClass& c : garment_options.config.classes)
+        if (garment_options.selected.empty() ||
+            std::find(garment_options.selected.begin(), garment_options.selected.end(), c.name) !=
+                garment_options.selected.end())
+            classes.push_back(c.name);
+    json report;
+    report["schema"] = kInspectSchema;
+    report["weft_version"] = WEFT_VERSION;
+    report["options"] = {{"classes", classes},
+                         {"config", o.config.empty() ? json(nullptr) : json(o.config)},
+                         {"min_garment_span",
+                          garment_options.config.min_garment_span.value_or(kDefaultMinGarmentSpan)}};
+    report["files"] = o.models.size();
+    report["refused"] = refused;
+    report["models"] = std::move(models);
+
+    const std::string text = report.dump(2) + "\n";
+    int status = refused ? exit_refused : exit_ok;
+    if (!o.report.empty()) {
+        if (std::string why = write_file_atomic(o.report, std::string_view(text)); !why.empty()) {
+            std::cerr << "weft inspect: --report: " << why << "\n";
+            status = exit_refused;
+        }
+    }
+    if (o.json) {
+        std::cout << text;
+    } else {
+        std::ostringstream out;
+        for (const auto& m : report["models"]) print_summary(out, m);
+        out << o.models.size() - refused << " of " << o.models.size() << " files read";
+        if (refused) out << ", " << refused << " refused";
+        out << "\n";
+        std::cout << out.str();
+    }
+    return status;
+}
+
+const CommandRegistration registration{
+    "inspect", "What is in a model: garments, authored chains, and what will or will not move", 10,
+    [](CLI::App& app) {
+        auto options = std::make_shared<InspectOptions>();
+        app.add_option("models", options->models, "Model files (glTF, GLB, VRM, FBX, ...)")->required();
+        app.add_flag("--json", options->json, "Print the report as JSON (schemas/inspect.schema.json) on standard output");
+        app.add_option("--report", options->report, "Also write the JSON report to this file");
+        app.add_option("--classes", options->classes, "Garment classes to look for, comma-separated (default: all)");
+        app.add_option("--config", options->config, "Garment config file (schemas/config.schema.json)");
+        return [options] { return run_inspect(*options); };
+    }};
+
+}  // namespace
+}  // namespace weft::cli
