@@ -1,0 +1,789 @@
+#include "grow/grow.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "garment/bind_pose.h"
+#include "garment/clumps.h"
+#include "grow/grow_codes.h"
+
+namespace weft {
+namespace {
+
+// ---- small helpers ----------------------------------------------------------------------------
+
+void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
+    const GrowCode* c = find_grow_code(code);
+    issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
+}
+
+bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
+
+std::string node_name(const Scene& scene, int node) {
+    return valid_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string("(none)");
+}
+
+std::string millimetres(double metres) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f mm", metres * 1000);
+    return buf;
+}
+
+bool mesh_skinned(const Scene& scene, const Mesh& mesh) {
+    return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene.skins.size() &&
+           mesh.influence_offsets.size() == mesh.positions.size() + 1;
+}
+
+/// Calls f(node, weight) for every positive influence of vertex v of a skinned mesh.
+template <typename F>
+void for_each_influence(const Scene& scene, const Mesh& mesh, uint32_t v, F&& f) {
+    if (!mesh_skinned(scene, mesh) || v + 1 >= mesh.influence_offsets.size()) return;
+    const Skin& skin = scene.skins[static_cast<size_t>(mesh.skin)];
+    const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
+    for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
+        const Influence& inf = mesh.influences[k];
+        if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
+        if (valid_node(scene, skin.joints[inf.joint])) f(skin.joints[inf.joint], static_cast<double>(inf.weight));
+    }
+}
+
+double smoothstep01(double x) {
+    x = std::clamp(x, 0.0, 1.0);
+    return x * x * (3 - 2 * x);
+}
+
+// ---- the bone a clump hangs from --------------------------------------------------------------
+
+/// A bone as a segment: from its origin along the way it points. The anchored end of a clump is the
+/// end nearest this segment, not the bone's origin, because a head bone sits at the base of the
+/// skull: measured from the origin, the tips of a fringe are nearer than the crown it grows from.
+struct BoneSegment {
+    Vec3 origin;
+    Vec3 direction{0, 1, 0};  ///< unit
+    double length = 0;        ///< metres
+};
+
+double distance_to_segment(const Vec3& p, const BoneSegment& s) {
+    double t = std::clamp(dot(p - s.origin, s.direction), 0.0, s.length);
+    return distance(p, s.origin + s.direction * t);
+}
+
+class BoneGeometry {
+public:
+    explicit BoneGeometry(const Scene& scene) : scene_(scene) {}
+
+    /// The bone's segment: to the child that continues it (the child most in line with the way the
+    /// bone came from its parent), or, for a leaf such as a head without an end joint, along the
+    /// incoming direction as far as the geometry it carries most reaches.
+    BoneSegment segment(int node) {
+        auto cached = segments_.find(node);
+        if (cached != segments_.end()) return cached->second;
+        BoneSegment s;
+        s.origin = bind_world(scene_, node).translation_part();
+        Vec3 incoming;
+        if (const int parent = scene_.nodes[static_cast<size_t>(node)].parent; valid_node(scene_, parent)) {
+            Vec3 d = s.origin - bind_world(scene_, parent).translation_part();
+            if (length(d) > 1e-9) incoming = normalize(d);
+        }
+        int best = -1;
+        double best_score = 0;
+        Vec3 best_offset;
+        for (int c : scene_.nodes[static_cast<size_t>(node)].children) {
+            if (!valid_node(scene_, c)) continue;
+            Vec3 v = bind_world(scene_, c).translation_part() - s.origin;
+            if (length(v) < 1e-6) continue;
+            double score = length(incoming) > 0 ? dot(normalize(v), incoming) : normalize(v).y;
+            if (score > best_score) best = c, best_score = score, best_offset = v;
+        }
+        if (best >= 0) {
+            s.direction = normalize(best_offset);
+            s.length = length(best_offset);
+        } else {
+            if (length(incoming) > 0) s.direction = incoming;
+            s.length = carried_extent(node, s);
+        }
+        segments_.emplace(node, s);
+        return s;
+    }
+
+private:
+    /// How far along the segment's direction the vertices this bone weights most reach (>= 0).
+    double carried_extent(int node, const BoneSegment& s) const {
+        double extent = 0;
+        for (const Mesh& mesh : scene_.meshes) {
+            if (!mesh_skinned(scene_, mesh)) continue;
+            for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+                int heaviest = -1;
+                double w_best = 0;
+                for_each_influence(scene_, mesh, v, [&](int n, double w) {
+                    if (w > w_best || (w == w_best && n < heaviest)) heaviest = n, w_best = w;
+                });
+                if (heaviest != node || !is_finite(mesh.positions[v])) continue;
+                extent = std::max(extent, dot(mesh.positions[v] - s.origin, s.direction));
+            }
+        }
+        return extent;
+    }
+
+    const Scene& scene_;
+    std::map<int, BoneSegment> segments_;
+};
+
+// ---- the garment's vertices and weights -------------------------------------------------------
+
+/// The welded surface plus, per welded vertex, its source vertices and its body weights.
+struct Surface {
+    GarmentSurface s;
+    std::vector<uint32_t> source_offsets;  ///< welded vertex w's sources: source_list[offsets[w]..offsets[w+1])
+    std::vector<uint32_t> source_list;
+    std::vector<std::vector<std::pair<int, double>>> weights;  ///< per welded vertex: (node, weight) of its lowest source vertex
+
+    const Mesh& mesh_of(const Scene& scene, uint32_t source) const {
+        return scene.meshes[static_cast<size_t>(s.part_mesh[s.part_of(source)])];
+    }
+};
+
+Surface make_surface(const Scene& scene, const Garment& garment) {
+    Surface out;
+    out.s = weld_garment(scene, garment);
+    const uint32_t nw = out.s.welded_count(), ns = out.s.source_count();
+    out.source_offsets.assign(nw + 1, 0);
+    for (uint32_t v = 0; v < ns; ++v) ++out.source_offsets[out.s.welded[v] + 1];
+    for (uint32_t w = 0; w < nw; ++w) out.source_offsets[w + 1] += out.source_offsets[w];
+    out.source_list.resize(ns);
+    std::vector<uint32_t> fill(out.source_offsets.begin(), out.source_offsets.end() - 1);
+    for (uint32_t v = 0; v < ns; ++v) out.source_list[fill[out.s.welded[v]]++] = v;
+
+    out.weights.resize(nw);
+    for (uint32_t w = 0; w < nw; ++w) {
+        if (out.source_offsets[w] == out.source_offsets[w + 1]) continue;
+        const uint32_t v = out.source_list[out.source_offsets[w]];
+        for_each_influence(scene, out.mesh_of(scene, v), out.s.mesh_vertex[v],
+                           [&](int node, double weight) { out.weights[w].push_back({node, weight}); });
+    }
+    return out;
+}
+
+/// The node carrying most of the clump's weight (ties to the lower node), or -1.
+int holder_of(const Surface& surface, const std::vector<uint32_t>& vertices) {
+    std::map<int, double> total;
+    for (uint32_t w : vertices)
+        for (const auto& [node, weight] : surface.weights[w]) total[node] += weight;
+    int best = -1;
+    double best_w = 0;
+    for (const auto& [node, weight] : total)
+        if (weight > best_w) best = node, best_w = weight;  // map order: ties keep the lower node
+    return best;
+}
+
+// ---- anchoring and the polyline ----------------------------------------------------------------
+
+struct Anchored {
+    Vec3 anchor;                 ///< the anchored end: centroid of the vertices nearest the bone
+    std::vector<double> reach;   ///< per clump vertex, distance from the anchor
+    double length = 0;           ///< the largest reach
+};
+
+Anchored anchor_clump(const Surface& surface, const std::vector<uint32_t>& vertices, const BoneSegment& bone) {
+    Anchored a;
+    double dmin = INFINITY, dmax = -INFINITY;
+    std::vector<double> d(vertices.size());
+    for (size_t i = 0; i < vertices.size(); ++i) {
+        d[i] = distance_to_segment(surface.s.position[vertices[i]], bone);
+        dmin = std::min(dmin, d[i]);
+        dmax = std::max(dmax, d[i]);
+    }
+    // The nearest twentieth of the clump's depth is its anchored end: a waistband's whole ring, a
+    // strand's root, rather than the single vertex that happens to be nearest.
+    const double band = dmin + 0.05 * (dmax - dmin);
+    Vec3 sum;
+    size_t count = 0;
+    for (size_t i = 0; i < vertices.size(); ++i)
+        if (d[i] <= band) sum += surface.s.position[vertices[i]], ++count;
+    a.anchor = count ? sum / double(count) : Vec3{};
+    a.reach.resize(vertices.size());
+    for (size_t i = 0; i < vertices.size(); ++i) {
+        a.reach[i] = distance(surface.s.position[vertices[i]], a.anchor);
+        a.length = std::max(a.length, a.reach[i]);
+    }
+    return a;
+}
+
+/// Seed 003 step 3: bin the vertices by distance from the anchored end and join the bins'
+/// centroids, so the chain follows the piece's own curve; then resample to `segments` equal lengths.
+std::vector<Vec3> fit_polyline(const Surface& surface, const std::vector<uint32_t>& vertices, const Anchored& a,
+                               int segments) {
+    const int bins = std::max(2 * segments, 6);
+    const double width = a.length / bins;
+    std::vector<Vec3> sum(static_cast<size_t>(bins));
+    std::vector<size_t> count(static_cast<size_t>(bins), 0);
+    Vec3 tip_sum;
+    size_t tip_count = 0;
+    for (size_t i = 0; i < vertices.size(); ++i) {
+        const Vec3& x = surface.s.position[vertices[i]];
+        int b = width > 0 ? static_cast<int>(a.reach[i] / width) : 0;
+        b = std::clamp(b, 0, bins - 1);
+        sum[static_cast<size_t>(b)] += x;
+        ++count[static_cast<size_t>(b)];
+        // The tip is where the geometry ends: the centroid of the farthest half bin.
+        if (a.reach[i] >= a.length - width / 2) tip_sum += x, ++tip_count;
+    }
+    std::vector<Vec3> raw{a.anchor};
+    for (int b = 0; b < bins; ++b)
+        if (count[static_cast<size_t>(b)]) raw.push_back(sum[static_cast<size_t>(b)] / double(count[static_cast<size_t>(b)]));
+    if (tip_count) raw.push_back(tip_sum / double(tip_count));
+
+    std::vector<double> cumulative{0};
+    for (size_t i = 1; i < raw.size(); ++i) cumulative.push_back(cumulative.back() + distance(raw[i - 1], raw[i]));
+    const double total = cumulative.back();
+    std::vector<Vec3> out;
+    for (int k = 0; k <= segments; ++k) {
+        const double at = total * k / segments;
+        size_t i = 1;
+        while (i + 1 < raw.size() && cumulative[i] < at) ++i;
+        const double span = cumulative[i] - cumulative[i - 1];
+        const double t = span > 0 ? std::clamp((at - cumulative[i - 1]) / span, 0.0, 1.0) : 0.0;
+        out.push_back(raw.size() > 1 ? raw[i - 1] + (raw[i] - raw[i - 1]) * t : raw[0]);
+    }
+    return out;
+}
+
+/// Where a point projects onto the polyline: the nearest segment (ties to the lower), the parameter
+/// along it, and the distance from the start along the polyline.
+struct Projection {
+    int segment = 0;
+    double t = 0;
+    double along = 0;
+    double distance = 0;
+};
+
+Projection project(const std::vector<Vec3>& line, const std::vector<double>& cumulative, const Vec3& x) {
+    Projection best;
+    best.distance = INFINITY;
+    for (size_t k = 0; k + 1 < line.size(); ++k) {
+        const Vec3 d = line[k + 1] - line[k];
+        const double len2 = length_squared(d);
+        const double t = len2 > 0 ? std::clamp(dot(x - line[k], d) / len2, 0.0, 1.0) : 0.0;
+        const double dist = distance(x, line[k] + d * t);
+        if (dist < best.distance) {
+            best.segment = static_cast<int>(k);
+            best.t = t;
+            best.distance = dist;
+            best.along = cumulative[k] + t * (cumulative[k + 1] - cumulative[k]);
+        }
+    }
+    return best;
+}
+
+// ---- bones -------------------------------------------------------------------------------------
+
+/// A rotation whose +Y is `y` and whose +Z is as close to `z_hint` as that allows (falling back on
+/// `x_hint` when `z_hint` is parallel to `y`): each bone's axis along its segment, its twist
+/// following the bone it hangs from.
+Mat3 frame_along(const Vec3& y, const Vec3& z_hint, const Vec3& x_hint) {
+    Vec3 x = cross(y, z_hint);
+    if (length(x) < 1e-6) {
+        Vec3 z = cross(x_hint, y);
+        x = cross(y, z);
+    }
+    x = normalize(x);
+    const Vec3 z = cross(x, y);
+    Mat3 r;
+    for (int i = 0; i < 3; ++i) {
+        r.m[i][0] = x[i];
+        r.m[i][1] = y[i];
+        r.m[i][2] = z[i];
+    }
+    return r;
+}
+
+Mat4 rigid(const Vec3& position, const Mat3& rotation) {
+    Mat4 m;
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) m.at(r, c) = rotation.m[r][c];
+        m.at(r, 3) = position[r];
+    }
+    return m;
+}
+
+Vec3 column(const Mat4& m, int c) { return normalize(Vec3{m.at(0, c), m.at(1, c), m.at(2, c)}); }
+
+// ---- one garment ------------------------------------------------------------------------------
+
+/// A clump on its way to becoming a chain.
+struct Candidate {
+    Clump clump;
+    ClumpShape shape = ClumpShape::strand;
+    int cut = -1;  ///< which wedge cut it came from (neighbours are panels of one cut)
+};
+
+class GarmentGrower {
+public:
+    GarmentGrower(const Scene& original, GrowResult& result, BoneGeometry& bones, const GrowOptions& options,
+                  const Garment& garment, GrownGarment& report)
+        : original_(original), result_(result), bones_(bones), options_(options), garment_(garment), report_(report) {}
+
+    void run() {
+        surface_ = make_surface(original_, garment_);
+        report_.weld_tolerance = surface_.s.weld_tolerance;
+        const bool skirt = garment_.class_name == "skirt";
+        std::vector<Candidate> candidates = skirt ? skirt_wedges() : hair_clumps();
+
+        const int segments = skirt ? options_.skirt_segments : options_.hair_segments;
+        std::vector<int> chain_of_candidate(candidates.size(), -1);
+        for (size_t c = 0; c < candidates.size(); ++c) chain_of_candidate[c] = grow_clump(candidates[c], segments);
+
+        // Neighbours: chains of adjacent panels of one cut.
+        for (size_t a = 0; a < candidates.size(); ++a) {
+            if (chain_of_candidate[a] < 0 || candidates[a].clump.wedge < 0) continue;
+            for (size_t b = 0; b < candidates.size(); ++b) {
+                if (a == b || chain_of_candidate[b] < 0 || candidates[b].cut != candidates[a].cut) continue;
+                const int panels = options_.skirt_panels;
+                const int d = ((candidates[b].clump.wedge - candidates[a].clump.wedge) % panels + panels) % panels;
+                if (d == 1 || d == panels - 1)
+                    result_.chains[static_cast<size_t>(chain_of_candidate[a])].neighbours.push_back(chain_of_candidate[b]);
+            }
+            auto& n = result_.chains[static_cast<size_t>(chain_of_candidate[a])].neighbours;
+            std::sort(n.begin(), n.end());
+            n.erase(std::unique(n.begin(), n.end()), n.end());
+        }
+
+        if (report_.chains.empty()) {
+            report_.outcome = "nothing grown: all " + std::to_string(report_.clumps.size()) + " clumps dropped (" +
+                              std::to_string(report_.dropped_short) + " shorter than " +
+                              millimetres(options_.min_strand_length) + ", " + std::to_string(report_.dropped_small) +
+                              " with fewer than " + std::to_string(options_.min_strand_verts) + " vertices)";
+            add_issue(result_.issues, "GROW_NOTHING_GROWN",
+                      original_.source_path + ": garment '" + garment_.name + "' (" + garment_.class_name + "): " +
+                          report_.outcome + "; it stays welded to " + node_name(original_, garment_.body_bone),
+                      "/garments/" + garment_.name);
+        } else {
+            size_t bones = 0;
+            for (int c : report_.chains) bones += result_.chains[static_cast<size_t>(c)].joints.size();
+            report_.outcome = "grown: " + std::to_string(report_.chains.size()) + " chains, " + std::to_string(bones) +
+                              " bones";
+        }
+    }
+
+private:
+    std::vector<Candidate> hair_clumps() {
+        std::vector<Candidate> out;
+        int cut = 0;
+        for (Clump& island : island_clumps(surface_.s)) {
+            const int holder = holder_of(surface_, island.vertices);
+            // An island too short or too small to be a strand is dropped as one, not cut.
+            const bool droppable = holder < 0 || island.vertices.size() < options_.min_strand_verts ||
+                                   anchor_clump(surface_, island.vertices, bones_.segment(holder)).length <
+                                       options_.min_strand_length;
+            if (!droppable) {
+                // Seed 003's islands assume strands. A cap (a bob, a helmet, the shared models'
+                // closed hair shells) covers the head around its bone's axis: wider around it than
+                // it is long, it would give one useless chain, so it is cut like a skirt.
+                const BoneSegment bone = bones_.segment(holder);
+                const WedgeAxis axis = axis_for(bone.origin, bone.direction);
+                const Anchored a = anchor_clump(surface_, island.vertices, bone);
+                std::vector<Vec3> points;
+                std::vector<double> radius;
+                for (uint32_t w : island.vertices) {
+                    const Vec3 r = surface_.s.position[w] - axis.origin;
+                    radius.push_back(length(r - axis.direction * dot(r, axis.direction)));
+                }
+                std::vector<double> sorted = radius;
+                std::nth_element(sorted.begin(), sorted.begin() + long(sorted.size() / 2), sorted.end());
+                const double median = sorted[sorted.size() / 2];
+                // Vertices near the axis have no meaningful azimuth (a ponytail's root ring at the
+                // crown circles it); only those at half the median radius or more count.
+                for (size_t i = 0; i < island.vertices.size(); ++i)
+                    if (radius[i] >= 0.5 * median) points.push_back(surface_.s.position[island.vertices[i]]);
+                const double width = angular_coverage(points, axis) * median;
+                if (width > a.length) {
+                    report_.caps.push_back({island.island, static_cast<uint32_t>(island.vertices.size()), width, a.length});
+                    add_issue(result_.issues, "GROW_CAP_SPLIT",
+                              original_.source_path + ": garment '" + garment_.name + "' island " +
+                                  std::to_string(island.island) + " (" + std::to_string(island.vertices.size()) +
+                                  " vertices) is a cap, not a strand: " + millimetres(width) + " around " +
+                                  node_name(original_, holder) + "'s axis, " + millimetres(a.length) +
+                                  " long; cut into " + std::to_string(options_.skirt_panels) + " wedges around that axis",
+                              "/garments/" + garment_.name + "/islands/" + std::to_string(island.island));
+                    for (Clump& w : wedge_clumps(surface_.s, island.vertices, axis, options_.skirt_panels, island.island))
+                        out.push_back({std::move(w), ClumpShape::cap_wedge, cut});
+                    ++cut;
+                    continue;
+                }
+            }
+            out.push_back({std::move(island), ClumpShape::strand, -1});
+        }
+        return out;
+    }
+
+    std::vector<Candidate> skirt_wedges() {
+        std::vector<uint32_t> all;
+        for (uint32_t w = 0; w < surface_.s.welded_count(); ++w)
+            if (surface_.source_offsets[w] < surface_.source_offsets[w + 1]) all.push_back(w);
+        std::vector<Candidate> out;
+        const int holder = holder_of(surface_, all);
+        if (holder < 0) {
+            no_holder(all.size(), "the skirt");
+            return out;
+        }
+        // Seed 003: "radial wedges around the body's up axis" through the bone that holds it.
+        const WedgeAxis axis = axis_for(bones_.segment(holder).origin, Vec3{0, 1, 0});
+        const std::vector<Clump> islands = island_clumps(surface_.s);
+        std::vector<uint32_t> island_of(surface_.s.welded_count(), 0);
+        for (const Clump& c : islands)
+            for (uint32_t w : c.vertices) island_of[w] = c.island;
+        for (Clump& w : wedge_clumps(surface_.s, all, axis, options_.skirt_panels, 0)) {
+            uint32_t lowest = UINT32_MAX;
+            for (uint32_t v : w.vertices) lowest = std::min(lowest, island_of[v]);
+            w.island = lowest == UINT32_MAX ? 0 : lowest;
+            out.push_back({std::move(w), ClumpShape::skirt_wedge, 0});
+        }
+        return out;
+    }
+
+    /// The wedge axis through `origin` along `direction`, panel 0 facing the model's front (+Z, the
+    /// glTF convention, turned perpendicular to the axis).
+    static WedgeAxis axis_for(const Vec3& origin, const Vec3& direction) {
+        WedgeAxis axis;
+        axis.origin = origin;
+        axis.direction = normalize(direction);
+        Vec3 front = Vec3{0, 0, 1} - axis.direction * axis.direction.z;
+        if (length(front) < 1e-6) front = Vec3{1, 0, 0} - axis.direction * axis.direction.x;
+        axis.front = normalize(front);
+        return axis;
+    }
+
+    void no_holder(size_t vertices, const std::string& what) {
+        add_issue(result_.issues, "GROW_NO_HOLDER",
+                  original_.source_path + ": garment '" + garment_.name + "': " + what + " (" +
+                      std::to_string(vertices) + " vertices) has no weight on any bone; no chain can hang from it",
+                  "/garments/" + garment_.name);
+    }
+
+    /// Grows one clump into a chain, or records why it was dropped. Returns the chain's index or -1.
+    int grow_clump(const Candidate& candidate, int segments) {
+        const Clump& clump = candidate.clump;
+        ClumpReport r;
+        r.shape = candidate.shape;
+        r.island = clump.island;
+        r.wedge = clump.wedge;
+        r.vertices = static_cast<uint32_t>(clump.vertices.size());
+        r.holder = holder_of(surface_, clump.vertices);
+        const size_t index = report_.clumps.size();
+        const std::string where = "/garments/" + garment_.name + "/clumps/" + std::to_string(index);
+        if (r.holder < 0) {
+            r.dropped = "no_holder";
+            r.reason = "no weight on any bone";
+            report_.clumps.push_back(r);
+            no_holder(clump.vertices.size(), "clump " + std::to_string(index));
+            return -1;
+        }
+        const BoneSegment bone = bones_.segment(r.holder);
+        const Anchored a = anchor_clump(surface_, clump.vertices, bone);
+        r.length = a.length;
+        if (a.length < options_.min_strand_length) {
+            r.dropped = "too_short";
+            r.reason = millimetres(a.length) + " from its anchored end, shorter than " + millimetres(options_.min_strand_length);
+            ++report_.dropped_short;
+        } else if (clump.vertices.size() < options_.min_strand_verts) {
+            r.dropped = "too_few_vertices";
+            r.reason = std::to_string(clump.vertices.size()) + " vertices, fewer than " +
+                       std::to_string(options_.min_strand_verts);
+            ++report_.dropped_small;
+        }
+        if (!r.dropped.empty()) {
+            add_issue(result_.issues, "GROW_CLUMP_DROPPED",
+                      original_.source_path + ": garment '" + garment_.name + "' clump " + std::to_string(index) + " (" +
+                          clump_shape_name(r.shape) + " of island " + std::to_string(r.island) +
+                          (r.wedge >= 0 ? ", panel " + std::to_string(r.wedge) : std::string()) + ") dropped: " + r.reason,
+                      where);
+            report_.clumps.push_back(r);
+            return -1;
+        }
+        r.chain = static_cast<int>(result_.chains.size());
+        report_.clumps.push_back(r);
+        report_.chains.push_back(r.chain);
+        build_chain(candidate, r.holder, fit_polyline(surface_, clump.vertices, a, segments), index);
+        return r.chain;
+    }
+
+    /// A name no node of the scene has, for the chain's joints "<base>_<k>".
+    std::string unique_chain_name(const std::string& base, int segments) {
+        auto free = [&](const std::string& stem) {
+            for (int k = 0; k < segments; ++k)
+                if (result_.scene.find_node(stem + "_" + std::to_string(k)) >= 0) return false;
+            return true;
+        };
+        if (free(base)) return base;
+        for (int n = 2;; ++n) {
+            std::string stem = base + "x" + std::to_string(n);
+            if (free(stem)) {
+                add_issue(result_.issues, "GROW_NAME_TAKEN",
+                          original_.source_path + ": joint names " + base + "_<k> are taken; chain named " + stem,
+                          "/nodes/" + base + "_0");
+                return stem;
+            }
+        }
+    }
+
+    void build_chain(const Candidate& candidate, int holder, std::vector<Vec3> line, size_t clump_index) {
+        Scene& scene = result_.scene;
+        const int segments = static_cast<int>(line.size()) - 1;
+        GrownChain chain;
+        chain.garment = garment_.name;
+        chain.class_name = garment_.class_name;
+        chain.shape = candidate.shape;
+        chain.body_bone = holder;
+        chain.clump = static_cast<int>(clump_index);
+        chain.vertices = static_cast<uint32_t>(candidate.clump.vertices.size());
+        chain.name = unique_chain_name(garment_.name + "_" + std::to_string(report_.chains.size() - 1), segments);
+
+        // Joint k at line[k], its +Y towards line[k+1]; its twist follows the bone it hangs from.
+        const Mat4 holder_bind = bind_world(original_, holder);
+        Vec3 z_hint = column(holder_bind, 2), x_hint = column(holder_bind, 0);
+        Mat4 parent_bind = holder_bind;
+        int parent = holder;
+        std::vector<Mat4> bind(static_cast<size_t>(segments));
+        for (int k = 0; k < segments; ++k) {
+            const Vec3 y = normalize(line[static_cast<size_t>(k) + 1] - line[static_cast<size_t>(k)]);
+            const Mat3 rotation = frame_along(y, z_hint, x_hint);
+            bind[static_cast<size_t>(k)] = rigid(line[static_cast<size_t>(k)], rotation);
+            z_hint = column(bind[static_cast<size_t>(k)], 2);
+            x_hint = column(bind[static_cast<size_t>(k)], 0);
+
+            Node node;
+            node.name = chain.name + "_" + std::to_string(k);
+            node.parent = parent;
+            Mat4 parent_inverse;
+            if (!parent_bind.inverse(parent_inverse)) parent_inverse = Mat4::identity();
+            node.local = parent_inverse * bind[static_cast<size_t>(k)];
+            node.world = scene.nodes[static_cast<size_t>(parent)].world * node.local;
+            const int index = static_cast<int>(scene.nodes.size());
+            scene.nodes[static_cast<size_t>(parent)].children.push_back(index);
+            scene.nodes.push_back(std::move(node));
+            chain.joints.push_back(index);
+            parent = index;
+            parent_bind = bind[static_cast<size_t>(k)];
+        }
+        chain.polyline = line;
+        std::vector<double> cumulative{0};
+        for (size_t i = 1; i < line.size(); ++i) cumulative.push_back(cumulative.back() + distance(line[i - 1], line[i]));
+        chain.length = cumulative.back();
+
+        // Every skin a garment mesh uses gets the new joints (and their inverse binds).
+        std::map<int, uint32_t> first_joint;  // skin -> index of the chain's first joint in it
+        for (int m : surface_.s.part_mesh) {
+            if (m < 0) continue;
+            const int skin = scene.meshes[static_cast<size_t>(m)].skin;
+            if (skin < 0 || first_joint.count(skin)) continue;
+            Skin& s = scene.skins[static_cast<size_t>(skin)];
+            first_joint[skin] = static_cast<uint32_t>(s.joints.size());
+            for (int k = 0; k < segments; ++k) {
+                s.joints.push_back(chain.joints[static_cast<size_t>(k)]);
+                Mat4 inverse;
+                bind[static_cast<size_t>(k)].inverse(inverse);
+                s.inverse_bind.push_back(inverse);
+            }
+        }
+
+        // Seed 003 step 5: re-weight every source vertex of the clump.
+        const double blend = options_.root_blend;
+        for (uint32_t w : candidate.clump.vertices) {
+            for (uint32_t i = surface_.source_offsets[w]; i < surface_.source_offsets[w + 1]; ++i) {
+                const uint32_t source = surface_.source_list[i];
+                const int m = surface_.s.part_mesh[surface_.s.part_of(source)];
+                Mesh& mesh = scene.meshes[static_cast<size_t>(m)];
+                const uint32_t v = surface_.s.mesh_vertex[source];
+                const Projection p = project(line, cumulative, mesh.positions[v]);
+                const double u = chain.length > 0 ? p.along / chain.length : 0;
+                const double share = blend > 0 ? smoothstep01(u / blend) : 1.0;
+                // The joints either side of where it projects; past the last joint (towards the
+                // tip, which is no joint) it rides the last one.
+                const int k0 = p.segment, k1 = std::min(p.segment + 1, segments - 1);
+                const double t = k0 == k1 ? 0.0 : p.t;
+
+                const uint32_t base = first_joint.at(mesh.skin);
+                std::vector<std::pair<uint32_t, double>> weights;
+                for (uint32_t k = mesh.influence_offsets[v]; k < mesh.influence_offsets[v + 1]; ++k)
+                    weights.push_back({mesh.influences[k].joint, (1 - share) * mesh.influences[k].weight});
+                weights.push_back({base + uint32_t(k0), share * (1 - t)});
+                if (k1 != k0) weights.push_back({base + uint32_t(k1), share * t});
+                pending_[{m, v}] = std::move(weights);
+            }
+        }
+        result_.chains.push_back(std::move(chain));
+    }
+
+public:
+    /// Writes every re-weighted vertex's influences into the grown scene's meshes.
+    void commit_weights() {
+        Scene& scene = result_.scene;
+        std::map<int, std::vector<std::vector<Influence>>> rewritten;  // mesh -> per vertex, or empty
+        for (auto& [key, weights] : pending_) {
+            const auto [m, v] = key;
+            auto& per_vertex = rewritten[m];
+            if (per_vertex.empty()) per_vertex.resize(scene.meshes[static_cast<size_t>(m)].positions.size());
+            // Merge equal joints, keep the largest max_influences (ties to the lower joint), renormalise.
+            std::map<uint32_t, double> merged;
+            for (const auto& [joint, weight] : weights)
+                if (weight > 0) merged[joint] += weight;
+            std::vector<std::pair<uint32_t, double>> list(merged.begin(), merged.end());
+            std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+                if (a.second != b.second) return a.second > b.second;
+                return a.first < b.first;
+            });
+            if (list.size() > static_cast<size_t>(options_.max_influences)) list.resize(static_cast<size_t>(options_.max_influences));
+            double total = 0;
+            for (const auto& e : list) total += e.second;
+            std::sort(list.begin(), list.end());
+            auto& out = per_vertex[v];
+            for (const auto& [joint, weight] : list) out.push_back({joint, static_cast<float>(weight / total)});
+        }
+        for (auto& [m, per_vertex] : rewritten) {
+            Mesh& mesh = scene.meshes[static_cast<size_t>(m)];
+            std::vector<uint32_t> offsets{0};
+            std::vector<Influence> influences;
+            for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+                if (!per_vertex[v].empty()) {
+                    influences.insert(influences.end(), per_vertex[v].begin(), per_vertex[v].end());
+                } else {
+                    for (uint32_t k = mesh.influence_offsets[v]; k < mesh.influence_offsets[v + 1]; ++k)
+                        influences.push_back(mesh.influences[k]);
+                }
+                offsets.push_back(static_cast<uint32_t>(influences.size()));
+            }
+            mesh.influence_offsets = std::move(offsets);
+            mesh.influences = std::move(influences);
+            result_.changed_meshes.push_back(m);
+        }
+    }
+
+private:
+    const Scene& original_;
+    GrowResult& result_;
+    BoneGeometry& bones_;
+    const GrowOptions& options_;
+    const Garment& garment_;
+    GrownGarment& report_;
+    Surface surface_;
+    std::map<std::pair<int, uint32_t>, std::vector<std::pair<uint32_t, double>>> pending_;
+};
+
+bool selected(const GrowOptions& options, const std::string& class_name) {
+    return std::find(options.classes.begin(), options.classes.end(), class_name) != options.classes.end();
+}
+
+}  // namespace
+
+const char* clump_shape_name(ClumpShape shape) {
+    switch (shape) {
+        case ClumpShape::strand: return "strand";
+        case ClumpShape::cap_wedge: return "cap_wedge";
+        case ClumpShape::skirt_wedge: return "skirt_wedge";
+    }
+    return "strand";
+}
+
+size_t GrowResult::bone_count() const {
+    size_t n = 0;
+    for (const GrownChain& c : chains) n += c.joints.size();
+    return n;
+}
+
+std::string grow_options_error(const GrowOptions& o) {
+    if (o.hair_segments < 1 || o.hair_segments > 64) return "hair_segments must be 1..64, got " + std::to_string(o.hair_segments);
+    if (o.skirt_segments < 1 || o.skirt_segments > 64) return "skirt_segments must be 1..64, got " + std::to_string(o.skirt_segments);
+    if (o.skirt_panels < 3 || o.skirt_panels > 256) return "skirt_panels must be 3..256, got " + std::to_string(o.skirt_panels);
+    if (!(o.min_strand_length >= 0) || !std::isfinite(o.min_strand_length))
+        return "min_strand_length must be a finite length >= 0 (metres)";
+    if (!(o.root_blend >= 0 && o.root_blend <= 1)) return "root_blend must be within 0..1";
+    if (o.max_influences < 2 || o.max_influences > 8)
+        return "max_influences must be 2..8 (a vertex needs its body bone and a chain joint), got " +
+               std::to_string(o.max_influences);
+    return {};
+}
+
+GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const GrowOptions& options) {
+    GrowResult result;
+    result.scene = scene;
+    if (std::string why = grow_options_error(options); !why.empty()) {
+        result.issues.push_back({"GROW_OPTIONS", Severity::error, scene.source_path + ": " + why, ""});
+        return result;
+    }
+    BoneGeometry bones(scene);
+    std::vector<std::unique_ptr<GarmentGrower>> growers;
+
+    for (const Garment& g : found.not_garments) {
+        if (!selected(options, g.class_name)) continue;
+        GrownGarment report;
+        report.name = g.name;
+        report.class_name = g.class_name;
+        report.outcome = "not grown: not a garment: " + g.not_garment_reason;
+        add_issue(result.issues, "GROW_NOT_A_GARMENT",
+                  scene.source_path + ": '" + g.name + "' (" + g.class_name + ", by " + g.matched_by + ") grows nothing: " +
+                      g.not_garment_reason,
+                  "/garments/" + g.name);
+        result.garments.push_back(std::move(report));
+    }
+
+    // Growers hold references into result.garments: reserve so it never reallocates.
+    result.garments.reserve(result.garments.size() + found.garments.size());
+    for (size_t gi = 0; gi < found.garments.size(); ++gi) {
+        const Garment& g = found.garments[gi];
+        if (!selected(options, g.class_name)) continue;
+        GrownGarment report;
+        report.garment = static_cast<int>(gi);
+        report.name = g.name;
+        report.class_name = g.class_name;
+        const std::string where = "/garments/" + g.name;
+        if (g.moves) {
+            report.outcome = "not grown: moves on " + std::to_string(g.chains.size()) + " authored chain" +
+                             (g.chains.size() == 1 ? "" : "s");
+            add_issue(result.issues, "GROW_HAS_CHAINS",
+                      scene.source_path + ": garment '" + g.name + "' " + report.outcome.substr(11) + "; used as authored",
+                      where);
+            result.garments.push_back(std::move(report));
+            continue;
+        }
+        if (g.class_name != "hair" && g.class_name != "skirt") {
+            report.outcome = "not grown: no growing strategy for class '" + g.class_name + "' (hair and skirt are grown)";
+            add_issue(result.issues, "GROW_NO_STRATEGY", scene.source_path + ": garment '" + g.name + "': " + report.outcome,
+                      where);
+            result.garments.push_back(std::move(report));
+            continue;
+        }
+        std::string unskinned;
+        for (const GarmentPart& part : g.parts)
+            if (part.mesh < 0 || static_cast<size_t>(part.mesh) >= scene.meshes.size() ||
+                !mesh_skinned(scene, scene.meshes[static_cast<size_t>(part.mesh)])) {
+                unskinned = part.mesh >= 0 && static_cast<size_t>(part.mesh) < scene.meshes.size()
+                                ? scene.meshes[static_cast<size_t>(part.mesh)].name
+                                : "#" + std::to_string(part.mesh);
+                break;
+            }
+        if (!unskinned.empty()) {
+            report.outcome = "not grown: mesh '" + unskinned + "' has no skin weights to re-weight";
+            add_issue(result.issues, "GROW_NOT_SKINNED",
+                      scene.source_path + ": garment '" + g.name + "': mesh '" + unskinned +
+                          "' is not skinned (it rides its node rigidly); skin it to a bone to grow chains on it",
+                      where);
+            result.garments.push_back(std::move(report));
+            continue;
+        }
+        result.garments.push_back(std::move(report));
+        auto grower = std::make_unique<GarmentGrower>(scene, result, bones, options, g, result.garments.back());
+        grower->run();
+        growers.push_back(std::move(grower));
+    }
+    for (auto& grower : growers) grower->commit_weights();
+    std::sort(result.changed_meshes.begin(), result.changed_meshes.end());
+    result.changed_meshes.erase(std::unique(result.changed_meshes.begin(), result.changed_meshes.end()),
+                                result.changed_meshes.end());
+    return result;
+}
+
+}  // namespace weft

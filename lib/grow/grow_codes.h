@@ -1,0 +1,36 @@
+// Every finding grow_cloth reports, with its stable code, default severity and a one-line
+// description (glTF-Validator's table shape, style note §4).
+#pragma once
+#include <string_view>
+
+#include "io/issue.h"
+
+namespace weft {
+
+struct GrowCode {
+    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
+    Severity severity;             ///< default severity
+    std::string_view description;  ///< one line for the docs
+};
+
+inline constexpr GrowCode grow_codes[] = {
+    {"GROW_OPTIONS", Severity::error, "An option is out of range (segments, panels, lengths, blend, influences); nothing is grown."},
+    {"GROW_HAS_CHAINS", Severity::info, "The garment already moves on authored chains; they are used as they are and nothing is grown."},
+    {"GROW_NOT_A_GARMENT", Severity::info, "A name match lib/garment judged not to be a garment (too small, or a config rule says so); nothing is grown."},
+    {"GROW_NO_STRATEGY", Severity::warning, "The garment's class is selected but only hair (islands) and skirts (wedges) can be grown."},
+    {"GROW_NOT_SKINNED", Severity::warning, "A garment mesh has no skin weights to re-weight (it rides a node rigidly); nothing is grown for it."},
+    {"GROW_NO_HOLDER", Severity::warning, "A clump's vertices carry no weight on any bone, so there is no body bone to hang its chain from."},
+    {"GROW_CAP_SPLIT", Severity::info, "A hair island wider around its bone's axis than it is long (a cap, not a strand) was cut into wedges around that axis."},
+    {"GROW_CLUMP_DROPPED", Severity::info, "A clump shorter than min_strand_length or with fewer than min_strand_verts vertices was dropped (fringe, ornaments)."},
+    {"GROW_NOTHING_GROWN", Severity::warning, "Every clump of the garment was dropped: it stays welded to the bone that holds it."},
+    {"GROW_NAME_TAKEN", Severity::info, "A grown joint's name was already a node of the model; the chain was given a numbered name instead."},
+};
+
+/// The table row for `code`, or nullptr.
+constexpr const GrowCode* find_grow_code(std::string_view code) {
+    for (const GrowCode& c : grow_codes)
+        if (c.code == code) return &c;
+    return nullptr;
+}
+
+}  // namespace weft
