@@ -1,0 +1,34 @@
+// Every finding build_rig reports, with its stable code, default severity and a one-line
+// description (glTF-Validator's table shape, style note §4).
+#pragma once
+#include <string_view>
+
+#include "io/issue.h"
+
+namespace weft {
+
+struct RigCode {
+    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
+    Severity severity;             ///< default severity
+    std::string_view description;  ///< one line for the docs
+};
+
+inline constexpr RigCode rig_codes[] = {
+    {"RIG_EMPTY", Severity::error, "The garment has no chain, or a chain with no joint."},
+    {"RIG_JOINT_INVALID", Severity::error, "A chain names a node the model does not have."},
+    {"RIG_CHAIN_BROKEN", Severity::error, "Consecutive joints of a chain are not parent and child in the model's hierarchy."},
+    {"RIG_ZERO_LENGTH_LINK", Severity::error, "Two particles a link joins sit at one position in the bind pose: the link has no direction."},
+    {"RIG_NON_FINITE", Severity::error, "A joint's or the frame's bind transform is NaN or infinite."},
+    {"RIG_UNKNOWN_FABRIC", Severity::error, "The fabric named for the garment is not in the library."},
+    {"RIG_NOTHING_HELD", Severity::warning, "No chain hangs from a bone: nothing holds the cloth and it falls (allowed, seed 000 §19.1)."},
+    {"RIG_COLOURING_INVALID", Severity::error, "The greedy colouring failed its independent check (a bug, never the input's fault)."},
+};
+
+/// The table row for `code`, or nullptr.
+constexpr const RigCode* find_rig_code(std::string_view code) {
+    for (const RigCode& c : rig_codes)
+        if (c.code == code) return &c;
+    return nullptr;
+}
+
+}  // namespace weft
