@@ -1,0 +1,427 @@
+#include "pipeline/rig_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "io/atomic_file.h"
+#include "pipeline/sidecar.h"
+#include "proxy/core/codec.h"
+#include "scene/gltf_patch.h"
+#include "scene/gltf_write.h"
+#include "scene/import.h"
+
+namespace weft {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+/// What this stage itself reports (the stages it calls have their own tables).
+struct RigModelCode {
+    std::string_view code;
+    Severity severity;
+    std::string_view description;
+};
+
+constexpr RigModelCode rig_model_codes[] = {
+    {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
+    {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
+    {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
+};
+
+void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
+    Severity severity = Severity::error;
+    for (const RigModelCode& c : rig_model_codes)
+        if (c.code == code) severity = c.severity;
+    issues.push_back({std::string(code), severity, std::move(message), std::move(pointer)});
+}
+
+void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
+
+/// A file stem from a garment name: letters, digits, '.', '-' and '_' kept, anything else '_'.
+std::string file_stem(const std::string& name) {
+    std::string out;
+    for (unsigned char c : name) out.push_back(std::isalnum(c) || c == '.' || c == '-' || c == '_' ? char(c) : '_');
+    if (out.empty() || out == "." || out == "..") out = "garment";
+    return out;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+    std::error_code ea, eb;
+    const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+    return !ea && !eb && ca == cb;
+}
+
+class ModelRigger {
+public:
+    ModelRigger(const fs::path& model, const fs::path& out_dir, const RigModelOptions& options, RigModelResult& r)
+        : model_(model), out_dir_(out_dir), options_(options), r_(r) {}
+
+    void run() {
+        r_.model = model_;
+        r_.out_dir = out_dir_;
+        {
+            std::vector<uint8_t> bytes;
+            if (read_file(model_, bytes).empty()) {
+                r_.bytes = bytes.size();
+                r_.content_hash = content_hash_text(fnv1a64(bytes));
+            }
+        }
+        ImportResult imported = import_scene(model_);
+        append(r_.issues, imported.issues);
+        if (!imported.ok()) return;
+        r_.imported = true;
+        original_ = std::move(imported.scene);
+        r_.garments = find_garments(original_, options_.garments);
+
+        if (options_.grow_cloth) {
+            GrowResult grown = grow_cloth(original_, r_.garments, options_.grow);
+            append(r_.issues, grown.issues);
+            r_.scene = std::move(grown.scene);
+            grown.scene = Scene{};
+            r_.grow = std::move(grown);
+        } else {
+            r_.scene = original_;
+        }
+        collect_rigs();
+        for (RiggedGarment& g : r_.rigs) {
+            g.built = build_rig(r_.scene, g.input, options_.rig);
+            append(r_.issues, g.built.issues);
+        }
+        if (options_.write_files) write();
+    }
+
+private:
+    std::string unique_name(const std::string& wanted) {
+        std::string name = wanted, stem = file_stem(wanted);
+        for (int n = 2; used_stems_.count(stem); ++n) {
+            name = wanted + "_" + std::to_string(n);
+            stem = file_stem(name);
+        }
+        used_stems_.insert(stem);
+        return name;
+    }
+
+    void collect_rigs() {
+        const ModelGarments& found = r_.garments;
+        std::vector<char> used(found.chains.size(), 0);
+        // Grown garments, from their grown chains.
+        if (r_.grow)
+            for (const GrownGarment& gg : r_.grow->garments) {
+                if (gg.chains.empty()) continue;
+                RiggedGarment g;
+                g.name = unique_name(gg.name);
+                g.class_name = gg.class_name;
+                g.found_by = "grown";
+                g.input.name = g.name;
+                g.input.garment_class = gg.class_name;
+                for (int c : gg.chains) {
+                    const GrownChain& chain = r_.grow->chains[static_cast<size_t>(c)];
+                    RigChain rc;
+                    rc.name = chain.name;
+                    rc.joints = chain.joints;
+                    rc.parent = chain.body_bone;
+                    rc.tip = chain.polyline.back();
+                    for (int n : chain.neighbours) {
+                        auto it = std::find(gg.chains.begin(), gg.chains.end(), n);
+                        if (it != gg.chains.end()) rc.neighbours.push_back(static_cast<size_t>(it - gg.chains.begin()));
+                    }
+                    g.input.chains.push_back(std::move(rc));
+                    g.chains.push_back({"grown", {clump_shape_name(chain.shape)}});
+                }
+                r_.rigs.push_back(std::move(g));
+            }
+        // Garments that move on authored chains, each chain in the first garment that claims it.
+        auto authored = [&](const Chain& chain) {
+            RigChain rc;
+            rc.name = chain.name;
+            rc.joints = chain.joints;
+            rc.parent = chain.parent;
+            return rc;
+        };
+        for (const Garment& garment : found.garments) {
+            if (!garment.moves) continue;
+            RiggedGarment g;
+            g.class_name = garment.class_name;
+            g.found_by = garment.matched_by;
+            for (int c : garment.chains) {
+                if (used[static_cast<size_t>(c)]) continue;
+                used[static_cast<size_t>(c)] = 1;
+                g.input.chains.push_back(authored(found.chains[static_cast<size_t>(c)]));
+                g.chains.push_back({"authored", found.chains[static_cast<size_t>(c)].found_by});
+            }
+            if (g.input.chains.empty()) continue;
+            g.name = unique_name(garment.name);
+            g.input.name = g.name;
+            g.input.garment_class = g.class_name;
+            r_.rigs.push_back(std::move(g));
+        }
+        // Chains no garment claimed (a spring over no geometry): one garment per class.
+        std::map<std::string, size_t> by_class;
+        for (size_t c = 0; c < found.chains.size(); ++c) {
+            if (used[c]) continue;
+            const Chain& chain = found.chains[c];
+            auto it = by_class.find(chain.class_name);
+            if (it == by_class.end()) {
+                RiggedGarment g;
+                g.class_name = chain.class_name;
+                g.found_by = "chain";
+                g.name = unique_name(chain.name);
+                g.input.name = g.name;
+                g.input.garment_class = g.class_name;
+                it = by_class.emplace(chain.class_name, r_.rigs.size()).first;
+                r_.rigs.push_back(std::move(g));
+            }
+            RiggedGarment& g = r_.rigs[it->second];
+            g.input.chains.push_back(authored(chain));
+            g.chains.push_back({"authored", chain.found_by});
+        }
+    }
+
+    void write() {
+        std::error_code ec;
+        fs::create_directories(out_dir_, ec);
+        if (ec) {
+            add_issue(r_.issues, "WRITE_FAILED", out_dir_.string() + ": cannot create the output folder: " + ec.message());
+            return;
+        }
+        for (RiggedGarment& g : r_.rigs) {
+            if (!g.built.proxy) continue;
+            const std::string file = file_stem(g.name) + ".clothproxy";
+            if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
+                add_issue(r_.issues, "WRITE_FAILED", why);
+                continue;
+            }
+            g.proxy_file = file;
+        }
+        if (r_.grow && r_.grow->grew()) write_grown_model();
+        const std::string stem = file_stem(model_.stem().string());
+        const std::string sidecar = stem + ".cloth.json";
+        if (std::string why = write_file_atomic(out_dir_ / sidecar, sidecar_json(r_).dump(2) + "\n"); !why.empty())
+            add_issue(r_.issues, "WRITE_FAILED", why);
+        else
+            r_.sidecar_file = sidecar;
+    }
+
+    void write_grown_model() {
+        const std::string file = file_stem(model_.stem().string()) + ".glb";
+        const fs::path out = out_dir_ / file;
+        if (same_file(out, model_)) {
+            add_issue(r_.issues, "OUTPUT_IS_INPUT",
+                      out.string() + ": writing the grown model here would overwrite " + model_.string() +
+                          "; give -o another folder");
+            return;
+        }
+        const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
+        if (gltf) {
+            const GltfPatchResult patch = patch_gltf(model_, original_, r_.scene, r_.grow->changed_meshes);
+            if (patch.error.empty()) {
+                if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
+                    add_issue(r_.issues, "WRITE_FAILED", why);
+                    return;
+                }
+                r_.grown_model_file = file;
+                r_.grown_model_method = "patched";
+                patch_ = patch;
+                return;
+            }
+            add_issue(r_.issues, "MODEL_REWRITTEN",
+                      patch.error + "; " + file + " is written from the scene instead, without animations, textures or morph targets",
+                      "/grown_model");
+        } else {
+            add_issue(r_.issues, "MODEL_REWRITTEN",
+                      model_.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
+                          " keeps the meshes, materials by name, skeleton, skins and the grown bones, but not the " +
+                          std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
+                      "/grown_model");
+        }
+        if (std::string why = write_glb(r_.scene, out); !why.empty()) {
+            add_issue(r_.issues, "WRITE_FAILED", why);
+            return;
+        }
+        r_.grown_model_file = file;
+        r_.grown_model_method = "rewritten";
+    }
+
+public:
+    GltfPatchResult patch_;
+
+private:
+    const fs::path model_, out_dir_;
+    const RigModelOptions& options_;
+    RigModelResult& r_;
+    Scene original_;
+    std::set<std::string> used_stems_;
+};
+
+json issues_json(const Issues& issues) {
+    json out = json::array();
+    for (const Issue& i : issues)
+        out.push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
+    return out;
+}
+
+double round6(double v) {
+    const double r = std::round(v * 1e6) / 1e6;
+    return r == 0 ? 0.0 : r;
+}
+
+}  // namespace
+
+RigModelResult rig_model(const fs::path& model, const fs::path& out_dir, const RigModelOptions& options) {
+    RigModelResult result;
+    ModelRigger rigger(model, out_dir, options, result);
+    rigger.run();
+    if (options.write_files && result.imported) {
+        json report = rig_report_json(result);
+        if (!result.grown_model_file.empty() && result.grown_model_method == "patched") {
+            report["grown_model"]["nodes_added"] = rigger.patch_.nodes_added;
+            report["grown_model"]["primitives_reweighted"] = rigger.patch_.primitives_reweighted;
+            report["grown_model"]["vertices_reweighted"] = rigger.patch_.vertices_reweighted;
+            report["grown_model"]["images_embedded"] = rigger.patch_.images_embedded;
+        }
+        if (std::string why = write_file_atomic(out_dir / "report.json", report.dump(2) + "\n"); !why.empty())
+            result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
+    }
+    return result;
+}
+
+json rig_report_json(const RigModelResult& r) {
+    const Scene& scene = r.scene;
+    auto name_of = [&](int node) {
+        return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? json(scene.nodes[static_cast<size_t>(node)].name)
+                                                                          : json(nullptr);
+    };
+    json garments = json::array();
+    for (const Garment& g : r.garments.garments)
+        garments.push_back({{"name", g.name},
+                            {"class", g.class_name},
+                            {"matched_by", g.matched_by},
+                            {"moves", g.moves},
+                            {"verdict", g.verdict}});
+    json not_garments = json::array();
+    for (const Garment& g : r.garments.not_garments)
+        not_garments.push_back({{"name", g.name}, {"class", g.class_name}, {"reason", g.not_garment_reason}});
+
+    json grow = nullptr;
+    if (r.grow) {
+        json list = json::array();
+        for (const GrownGarment& gg : r.grow->garments) {
+            json clumps = json::array();
+            for (const ClumpReport& c : gg.clumps)
+                clumps.push_back({{"shape", clump_shape_name(c.shape)},
+                                  {"island", c.island},
+                                  {"wedge", c.wedge >= 0 ? json(c.wedge) : json(nullptr)},
+                                  {"vertices", c.vertices},
+                                  {"length", round6(c.length)},
+                                  {"holder", name_of(c.holder)},
+                                  {"dropped", c.dropped.empty() ? json(nullptr) : json(c.dropped)},
+                                  {"reason", c.reason},
+                                  {"chain", c.chain >= 0 ? json(r.grow->chains[static_cast<size_t>(c.chain)].name) : json(nullptr)}});
+            json caps = json::array();
+            for (const CapReport& c : gg.caps)
+                caps.push_back({{"island", c.island}, {"vertices", c.vertices}, {"width", round6(c.width)}, {"length", round6(c.length)}});
+            size_t bones = 0;
+            json chains = json::array();
+            for (int c : gg.chains) {
+                const GrownChain& chain = r.grow->chains[static_cast<size_t>(c)];
+                bones += chain.joints.size();
+                chains.push_back(chain.name);
+            }
+            list.push_back({{"name", gg.name},
+                            {"class", gg.class_name},
+                            {"outcome", gg.outcome},
+                            {"chains", chains},
+                            {"bones", bones},
+                            {"dropped", {{"too_short", gg.dropped_short}, {"too_few_vertices", gg.dropped_small}}},
+                            {"caps", caps},
+                            {"clumps", clumps}});
+        }
+        grow = {{"chains", r.grow->chains.size()}, {"bones", r.grow->bone_count()}, {"garments", list}};
+    }
+
+    json proxies = json::array();
+    for (const RiggedGarment& g : r.rigs) {
+        const RigStats& s = g.built.stats;
+        json chains = json::array();
+        for (const RigChain& c : g.input.chains) chains.push_back(c.name);
+        proxies.push_back({{"garment", g.name},
+                           {"class", g.class_name},
+                           {"found_by", g.found_by},
+                           {"file", g.proxy_file.empty() ? json(nullptr) : json(g.proxy_file)},
+                           {"built", g.built.proxy.has_value()},
+                           {"chains", chains},
+                           {"particles", s.particles},
+                           {"held", s.held},
+                           {"joints", s.joints},
+                           {"tips", s.tips},
+                           {"edges", s.edges},
+                           {"neighbour_links", s.neighbour_links},
+                           {"skips", s.skips},
+                           {"pins", s.pins},
+                           {"colours", s.colours},
+                           {"mass", round6(s.total_mass)},
+                           {"max_d_geo", round6(s.max_d_geo)},
+                           {"frame", g.built.proxy ? json(g.built.proxy->frame.node) : json(nullptr)},
+                           {"fabric", g.built.proxy ? json(g.built.proxy->suggested_fabric) : json(nullptr)}});
+    }
+    json grown_model = nullptr;
+    if (!r.grown_model_file.empty()) grown_model = {{"file", r.grown_model_file}, {"method", r.grown_model_method}};
+
+    return {{"schema", "weft.rig-report/1"},
+            {"tool", {{"name", "weft"}, {"version", WEFT_VERSION}}},
+            {"model", r.model.string()},
+            {"content_hash", r.content_hash.empty() ? json(nullptr) : json(r.content_hash)},
+            {"imported", r.imported},
+            {"exit_code", r.exit_code()},
+            {"verdict", r.garments.verdict},
+            {"garments", garments},
+            {"not_garments", not_garments},
+            {"grow", grow},
+            {"proxies", proxies},
+            {"grown_model", grown_model},
+            {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
+            {"issues", issues_json(r.issues)}};
+}
+
+std::string rig_report_text(const RigModelResult& r) {
+    std::ostringstream out;
+    out << r.model.string() << ": ";
+    if (!r.imported) {
+        out << "refused\n";
+    } else {
+        out << r.garments.verdict << "\n";
+    }
+    if (r.grow)
+        for (const GrownGarment& gg : r.grow->garments) {
+            out << "  grow " << gg.name << " (" << gg.class_name << "): " << gg.outcome;
+            if (!gg.caps.empty()) out << "; " << gg.caps.size() << (gg.caps.size() == 1 ? " cap" : " caps") << " cut into wedges";
+            if (gg.dropped_short + gg.dropped_small > 0)
+                out << "; dropped " << gg.dropped_short << " short and " << gg.dropped_small << " small clumps";
+            out << "\n";
+        }
+    for (const RiggedGarment& g : r.rigs) {
+        out << "  proxy " << g.name << " (" << g.class_name << ", " << g.found_by << "): ";
+        if (!g.built.proxy) {
+            out << "not built\n";
+            continue;
+        }
+        const RigStats& s = g.built.stats;
+        out << g.input.chains.size() << (g.input.chains.size() == 1 ? " chain, " : " chains, ") << s.particles
+            << " particles (" << s.held << " held), " << s.pins << (s.pins == 1 ? " pin" : " pins") << ", frame "
+            << g.built.proxy->frame.node << ", " << round6(s.total_mass) << " kg";
+        if (!g.proxy_file.empty()) out << " -> " << g.proxy_file;
+        out << "\n";
+    }
+    if (!r.grown_model_file.empty()) out << "  grown model -> " << r.grown_model_file << " (" << r.grown_model_method << ")\n";
+    if (!r.sidecar_file.empty()) out << "  sidecar -> " << r.sidecar_file << "\n";
+    for (const Issue& i : r.issues)
+        if (i.severity != Severity::info) out << "  " << severity_name(i.severity) << " " << i.code << ": " << i.message << "\n";
+    return out.str();
+}
+
+}  // namespace weft

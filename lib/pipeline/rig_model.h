@@ -1,0 +1,87 @@
+// One model through the rig path (issue 5 "The command"; DESIGN.md §1 steps 1-4 for rig proxies):
+//
+//   import     the model in metres, Y up (scene/import.h); its content hash (content_hash.h)
+//   garments   garments by slot and authored chains (garment/garments.h)
+//   grow       with grow_cloth: chains grown for garments of the selected classes that no authored
+//              chain moves (grow/grow.h)
+//   rig        one rig proxy per garment: grown garments from their grown chains, garments that
+//              move from their authored chains, and any authored chain no garment claimed grouped
+//              by class (proxy/rig_builder.h)
+//   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
+//              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
+//              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
+//              <model>.cloth.json (sidecar.h) and report.json
+//
+// `weft rig` runs it on one model; `weft bake --grow-cloth` (issue 6) runs it over folders.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "garment/garments.h"
+#include "grow/grow.h"
+#include "io/issue.h"
+#include "proxy/rig_builder.h"
+#include "scene/scene.h"
+
+namespace weft {
+
+struct RigModelOptions {
+    bool grow_cloth = false;     ///< grow chains where a garment has none (--grow-cloth)
+    GrowOptions grow;            ///< classes, segments, panels, drop limits
+    GarmentOptions garments;     ///< config: classes, rules
+    RigOptions rig;              ///< fabric override and densities
+    bool write_files = true;     ///< false: build and report, write nothing (tests, dry runs)
+};
+
+/// One chain of a rig garment, as the sidecar describes it.
+struct RiggedChain {
+    std::string origin;                 ///< "grown" or "authored"
+    std::vector<std::string> found_by;  ///< authored: "joint_name", "VRM0.secondaryAnimation", "VRMC_springBone"; grown: the clump's shape
+};
+
+/// One rig proxy: what it was built from and what came out.
+struct RiggedGarment {
+    std::string name;             ///< the proxy's garment name
+    std::string class_name;
+    std::string found_by;         ///< "grown", or the garment's matched_by ("material", "chain", ...), or "chain" for unclaimed chains
+    std::string proxy_file;       ///< file name in the output folder, "" when not built
+    RigGarment input;
+    RigBuildResult built;
+    std::vector<RiggedChain> chains;  ///< per input.chains
+};
+
+struct RigModelResult {
+    std::filesystem::path model;        ///< as given
+    std::filesystem::path out_dir;
+    std::string content_hash;           ///< "fnv1a64:<16 hex digits>" of the model file's bytes; "" when unreadable
+    uint64_t bytes = 0;
+    bool imported = false;
+    Scene scene;                        ///< the grown scene when bones were grown, else the imported one
+    ModelGarments garments;
+    std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
+    std::vector<RiggedGarment> rigs;
+    std::string grown_model_file;       ///< "<model>.glb" when written, else ""
+    std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)
+    std::string sidecar_file;           ///< "<model>.cloth.json" when written
+    Issues issues;                      ///< import, grow, rig and write findings, in that order
+
+    /// 0: everything built and written; 1: the model was refused or a garment could not be built or written.
+    int exit_code() const { return has_error(issues) ? 1 : 0; }
+};
+
+/// Runs the rig path on one model, writing into `out_dir` (created when missing). Never throws for
+/// anything about the model: every problem is an Issue.
+RigModelResult rig_model(const std::filesystem::path& model, const std::filesystem::path& out_dir,
+                         const RigModelOptions& options);
+
+/// The report (schemas/rig-report.schema.json, "schema": "weft.rig-report/1").
+nlohmann::json rig_report_json(const RigModelResult& result);
+
+/// The same for people: a few lines per garment.
+std::string rig_report_text(const RigModelResult& result);
+
+}  // namespace weft

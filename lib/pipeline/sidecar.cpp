@@ -1,0 +1,111 @@
+#include "pipeline/sidecar.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace weft {
+namespace {
+
+using json = nlohmann::json;
+
+/// Metres rounded to the micrometre, so sidecars diff cleanly (garment_json.h does the same).
+double micrometres(double metres) {
+    const double r = std::round(metres * 1e6) / 1e6;
+    return r == 0 ? 0.0 : r;  // no "-0.0"
+}
+
+json point(const Vec3& p) { return json::array({micrometres(p.x), micrometres(p.y), micrometres(p.z)}); }
+
+std::string node_name(const Scene& scene, int node) {
+    return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[static_cast<size_t>(node)].name
+                                                                      : std::string();
+}
+
+json garment_json(const RigModelResult& result, const RiggedGarment& g) {
+    const Scene& scene = result.scene;
+    json out = {{"name", g.name}, {"class", g.class_name}, {"found_by", g.found_by}};
+    if (!g.built.proxy) {
+        out["proxy"] = nullptr;
+        return out;
+    }
+    const ClothProxy& proxy = *g.built.proxy;
+    out["proxy"] = g.proxy_file;
+    out["suggested_fabric"] = proxy.suggested_fabric;
+    out["particles"] = proxy.particle_count();
+    out["mass"] = std::round(proxy.total_mass * 1e9) / 1e9;
+    json rest = json::array();
+    for (double v : proxy.frame.rest_world.m) rest.push_back(std::round(v * 1e9) / 1e9 == 0 ? 0.0 : std::round(v * 1e9) / 1e9);
+    out["frame"] = {{"node", proxy.frame.node}, {"rest_world", rest}};
+    json pins = json::array();
+    for (const Pin& pin : proxy.pins) pins.push_back({{"holder", pin.holder}, {"particles", pin.particles}});
+    out["pins"] = pins;
+
+    json chains = json::array();
+    for (size_t c = 0; c < g.input.chains.size(); ++c) {
+        const RigChain& in = g.input.chains[c];
+        const RigChainInfo& info = g.built.chains[c];
+        json joints = json::array();
+        for (int j : in.joints) joints.push_back(node_name(scene, j));
+        const int parent = in.parent >= 0 ? in.parent
+                                          : (in.joints.empty() ? -1 : scene.nodes[static_cast<size_t>(in.joints.front())].parent);
+        json neighbours = json::array();
+        for (size_t n : in.neighbours)
+            if (n < g.input.chains.size()) neighbours.push_back(g.input.chains[n].name);
+        json radius = json::array();
+        for (double r : info.hull_radius) radius.push_back(micrometres(r));
+        json particles = json::array();
+        for (uint32_t p : info.particles) p == no_particle ? particles.push_back(nullptr) : particles.push_back(p);
+        chains.push_back({{"name", in.name},
+                          {"origin", g.chains[c].origin},
+                          {"found_by", g.chains[c].found_by},
+                          {"joints", joints},
+                          {"parent", parent >= 0 ? json(node_name(scene, parent)) : json(nullptr)},
+                          {"tip", point(info.tip)},
+                          {"tip_particle", info.has_tip},
+                          {"hull", {{"kind", "capsules"}, {"radius", radius}}},
+                          {"neighbours", neighbours},
+                          {"particles", particles},
+                          {"mass", std::round(info.mass * 1e9) / 1e9}});
+    }
+    out["chains"] = chains;
+    return out;
+}
+
+}  // namespace
+
+uint64_t fnv1a64(std::span<const uint8_t> bytes) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+    return h;
+}
+
+std::string content_hash_text(uint64_t hash) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
+    return buf;
+}
+
+json sidecar_json(const RigModelResult& result) {
+    json garments = json::array();
+    for (const RiggedGarment& g : result.rigs) garments.push_back(garment_json(result, g));
+    json colliders = json::array();
+    for (const SpringCollider& c : result.scene.colliders)
+        colliders.push_back({{"shape", "sphere"},
+                             {"node", node_name(result.scene, c.node)},
+                             {"offset", point(c.offset)},
+                             {"radius", micrometres(c.radius)},
+                             {"origin", "declared"}});
+    return {{"schema", sidecar_json_schema},
+            {"tool", {{"name", "weft"}, {"version", WEFT_VERSION}}},
+            {"input",
+             {{"file", result.model.filename().string()},
+              {"content_hash", result.content_hash},
+              {"bytes", result.bytes},
+              {"format", result.scene.format}}},
+            {"units", {{"length", "metre"}, {"up", "+Y"}, {"space", "model, bind pose"}}},
+            {"grown_model", result.grown_model_file.empty() ? json(nullptr) : json(result.grown_model_file)},
+            {"garments", garments},
+            {"colliders", colliders}};
+}
+
+}  // namespace weft

@@ -1,0 +1,34 @@
+// The sidecar, <model>.cloth.json (DESIGN.md §3; issue 5 "The grown model and the sidecar"): what
+// an engine importing the model needs to wire its cloth up, beside the model. Schema:
+// schemas/sidecar.schema.json ("schema": "weft.sidecar/1").
+//
+// Per garment: its class, how it was found, its proxy file, its pins (holder bone, particles), its
+// frame, its suggested fabric; per chain: its joints root to tip, the bone it hangs from, whether it
+// was grown or authored, its tip, its hull (a capsule radius per bone bounding the vertices that bone
+// weights most), its neighbours (adjacent skirt panels or cap wedges) and its particles in the proxy.
+// The colliders the file declares (VRM spring colliders) are listed as the file gives them; none are
+// fitted. Positions are model space: metres, Y up, the bind pose.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/rig_model.h"
+
+namespace weft {
+
+inline constexpr const char* sidecar_json_schema = "weft.sidecar/1";
+
+/// FNV-1a 64 of `bytes` (offset basis 0xcbf29ce484222325, prime 0x100000001b3): the input's content
+/// hash, stable across machines and runs, for incremental builds (issue 6).
+uint64_t fnv1a64(std::span<const uint8_t> bytes);
+
+/// "fnv1a64:" and the hash as 16 lower-case hex digits.
+std::string content_hash_text(uint64_t hash);
+
+/// The sidecar of a rigged model. Deterministic: the same result gives the same JSON.
+nlohmann::json sidecar_json(const RigModelResult& result);
+
+}  // namespace weft

@@ -1,0 +1,117 @@
+// weft rig MODEL -o DIR [--grow-cloth] [--classes hair,skirt] [--hair-segments 3] [--skirt-segments 4]
+// [--skirt-panels 12] [--config FILE] [--json] [--report FILE]: rig proxies for one model from its
+// authored chains and, with --grow-cloth, from chains grown where a garment has none (issue 5; the
+// steps are lib/pipeline/rig_model.h). Writes the proxies, the sidecar <model>.cloth.json, the grown
+// <model>.glb where bones were grown, and report.json into DIR. A readable summary on standard
+// output; --json puts the report (schemas/rig-report.schema.json) there instead, --report writes it
+// to a file too. Exit 0 when everything was built and written, 1 when the model was refused or a
+// garment could not be built or written, 2 for a bad command line.
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "garment/config.h"
+#include "io/atomic_file.h"
+#include "pipeline/rig_model.h"
+
+namespace weft::cli {
+namespace {
+
+struct RigCommandOptions {
+    std::string model;
+    std::string out_dir;
+    bool grow_cloth = false;
+    std::string classes = "hair,skirt";
+    int hair_segments = 3;
+    int skirt_segments = 4;
+    int skirt_panels = 12;
+    double min_strand_length = kMinStrandLength;
+    uint32_t min_strand_verts = kMinStrandVerts;
+    std::string config;
+    bool json = false;
+    std::string report;
+};
+
+int run_rig(const RigCommandOptions& o) {
+    RigModelOptions options;
+    options.grow_cloth = o.grow_cloth;
+    if (!o.config.empty()) {
+        ConfigResult config = load_garment_config(o.config);
+        if (!config.error.empty()) {
+            std::cerr << "weft rig: " << config.error << "\n";
+            return exit_usage;
+        }
+        options.garments.config = std::move(config.config);
+    }
+    std::string error;
+    options.grow.classes = select_classes(o.classes, options.garments.config.classes, error);
+    if (!error.empty()) {
+        std::cerr << "weft rig: --classes: " << error << "\n";
+        return exit_usage;
+    }
+    options.grow.hair_segments = o.hair_segments;
+    options.grow.skirt_segments = o.skirt_segments;
+    options.grow.skirt_panels = o.skirt_panels;
+    options.grow.min_strand_length = o.min_strand_length;
+    options.grow.min_strand_verts = o.min_strand_verts;
+    if (std::string why = grow_options_error(options.grow); !why.empty()) {
+        std::cerr << "weft rig: " << why << "\n";
+        return exit_usage;
+    }
+
+    const RigModelResult result = rig_model(o.model, o.out_dir, options);
+    const std::string report = rig_report_json(result).dump(2) + "\n";
+    if (!o.report.empty())
+        if (std::string why = write_file_atomic(o.report, std::string_view(report)); !why.empty()) {
+            std::cerr << "weft rig: " << why << "\n";
+            return exit_refused;
+        }
+    if (o.json) {
+        std::cout << report;
+    } else {
+        std::cout << rig_report_text(result);
+    }
+    if (!result.imported)
+        for (const Issue& i : result.issues)
+            if (i.severity == Severity::error) {
+                std::cerr << "weft rig: " << i.message << " [" << i.code << "]\n";
+                break;
+            }
+    return result.exit_code() == 0 ? exit_ok : exit_refused;
+}
+
+const CommandRegistration registration{
+    "rig", "Rig proxies from authored chains, and bone chains grown where a garment has none (--grow-cloth)", 30,
+    [](CLI::App& app) {
+        auto o = std::make_shared<RigCommandOptions>();
+        app.add_option("model", o->model, "The model (glTF, GLB, VRM, FBX, ...)")->required();
+        app.add_option("-o,--out", o->out_dir, "Folder for the proxies, the sidecar, the grown model and report.json")
+            ->required();
+        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for garments that have none (seed 003)");
+        app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")->capture_default_str();
+        app.add_option("--hair-segments", o->hair_segments, "Bones per hair strand or cap wedge")
+            ->check(CLI::Range(1, 64))
+            ->capture_default_str();
+        app.add_option("--skirt-segments", o->skirt_segments, "Bones per skirt panel")
+            ->check(CLI::Range(1, 64))
+            ->capture_default_str();
+        app.add_option("--skirt-panels", o->skirt_panels, "Radial panels around a skirt or a hair cap")
+            ->check(CLI::Range(3, 256))
+            ->capture_default_str();
+        app.add_option("--min-strand-length", o->min_strand_length,
+                       "Metres: clumps shorter than this from their anchored end are dropped")
+            ->check(CLI::Range(0.0, 100.0))
+            ->capture_default_str();
+        app.add_option("--min-strand-verts", o->min_strand_verts, "Clumps with fewer vertices are dropped")
+            ->capture_default_str();
+        app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json)");
+        app.add_flag("--json", o->json, "Print the report as JSON on standard output");
+        app.add_option("--report", o->report, "Also write the JSON report to this file");
+        return [o] { return run_rig(*o); };
+    }};
+
+}  // namespace
+}  // namespace weft::cli
