@@ -1,0 +1,793 @@
+// Bad and hand-built input: every refusal gets its code and a message naming the file and the
+// element, never a crash or a hang. The files are written into a scratch folder by each test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scene/import.h"
+#include "scene/import_codes.h"
+#include "scene/import_helpers.h"
+#include "support/paths.h"
+
+namespace weft::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void write_bytes(const fs::path& path, const void* data, size_t size) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(static_cast<const char*>(data), std::streamsize(size));
+}
+void write_text(const fs::path& path, const std::string& text) { write_bytes(path, text.data(), text.size()); }
+std::vector<uint8_t> read_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::string base64(const std::vector<uint8_t>& bytes) {
+    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        uint32_t v = uint32_t(bytes[i]) << 16;
+        if (i + 1 < bytes.size()) v |= uint32_t(bytes[i + 1]) << 8;
+        if (i + 2 < bytes.size()) v |= bytes[i + 2];
+        out += table[(v >> 18) & 63];
+        out += table[(v >> 12) & 63];
+        out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? table[v & 63] : '=';
+    }
+    return out;
+}
+
+/// A glTF document assembled in memory: data appended to one buffer, accessors over it.
+struct GltfBuilder {
+    json doc = {{"asset", {{"version", "2.0"}}},
+                {"scene", 0},
+                {"scenes", json::array({json{{"nodes", json::array()}}})},
+                {"nodes", json::array()},
+                {"meshes", json::array()},
+                {"materials", json::array()},
+                {"accessors", json::array()},
+                {"bufferViews", json::array()}};
+    std::vector<uint8_t> bin;
+
+    template <class T>
+    int accessor(const std::vector<T>& values, int component_type, const char* type, size_t count) {
+        while (bin.size() % 4) bin.push_back(0);
+        size_t offset = bin.size();
+        const uint8_t* p = reinterpret_cast<const uint8_t*>(values.data());
+        bin.insert(bin.end(), p, p + values.size() * sizeof(T));
+        doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(T)}});
+        doc["accessors"].push_back({{"bufferView", doc["bufferViews"].size() - 1},
+                                    {"componentType", component_type},
+                                    {"type", type},
+                                    {"count", count}});
+        return int(doc["accessors"].size() - 1);
+    }
+    int vec3(const std::vector<float>& v) { return accessor(v, 5126, "VEC3", v.size() / 3); }
+    int indices(const std::vector<uint16_t>& v) { return accessor(v, 5123, "SCALAR", v.size()); }
+    int material(const std::string& name) {
+        doc["materials"].push_back({{"name", name}});
+        return int(doc["materials"].size() - 1);
+    }
+    int mesh(const std::string& name, json primitives) {
+        doc["meshes"].push_back({{"name", name}, {"primitives", std::move(primitives)}});
+        return int(doc["meshes"].size() - 1);
+    }
+    int node(json node, bool root) {
+        doc["nodes"].push_back(std::move(node));
+        int index = int(doc["nodes"].size() - 1);
+        if (root) doc["scenes"][0]["nodes"].push_back(index);
+        return index;
+    }
+    /// One triangle mesh on one root node; returns the mesh index.
+    int triangle(const std::string& name, const std::vector<float>& positions, const std::vector<uint16_t>& index) {
+        int m = mesh(name, json::array({{{"attributes", {{"POSITION", vec3(positions)}}},
+                                         {"indices", indices(index)},
+                                         {"material", material(name + "_material")}}}));
+        node({{"name", name + "_node"}, {"mesh", m}}, true);
+        return m;
+    }
+    std::string gltf() {
+        json d = doc;
+        d["buffers"] = json::array({{{"byteLength", bin.size()},
+                                     {"uri", "data:application/octet-stream;base64," + base64(bin)}}});
+        return d.dump();
+    }
+    std::vector<uint8_t> glb() {
+        json d = doc;
+        d["buffers"] = json::array({{{"byteLength", bin.size()}}});
+        std::string text = d.dump();
+        while (text.size() % 4) text += ' ';
+        std::vector<uint8_t> data = bin;
+        while (data.size() % 4) data.push_back(0);
+        std::vector<uint8_t> out;
+        auto u32 = [&](uint32_t v) { for (int i = 0; i < 4; ++i) out.push_back(uint8_t(v >> (8 * i))); };
+        u32(0x46546C67);
+        u32(2);
+        u32(uint32_t(12 + 8 + text.size() + 8 + data.size()));
+        u32(uint32_t(text.size()));
+        u32(0x4E4F534A);
+        out.insert(out.end(), text.begin(), text.end());
+        u32(uint32_t(data.size()));
+        u32(0x004E4942);
+        out.insert(out.end(), data.begin(), data.end());
+        return out;
+    }
+};
+
+const std::vector<float> kTriangle = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+
+/// Imports and expects refusal with `code`, the file named in the message.
+ImportResult expect_refused(const fs::path& file, const std::string& code, const ImportOptions& options = {}) {
+    ImportResult r = import_scene(file, options);
+    EXPECT_FALSE(r.ok()) << "expected " << code << " for " << file;
+    const Issue* issue = find_issue(r, code);
+    EXPECT_NE(issue, nullptr) << "expected " << code << ", got:\n" << issues_text(r);
+    if (issue) {
+        EXPECT_EQ(issue->severity, Severity::error);
+        EXPECT_NE(issue->message.find(file.string()), std::string::npos) << issue->message;
+    }
+    return r;
+}
+
+TEST(ImportCodes, TableIsUniqueAndComplete) {
+    std::set<std::string_view> seen;
+    for (const ImportCode& c : import_codes) {
+        EXPECT_TRUE(seen.insert(c.code).second) << c.code;
+        EXPECT_FALSE(c.description.empty()) << c.code;
+        for (char ch : c.code) EXPECT_TRUE((ch >= 'A' && ch <= 'Z') || ch == '_') << c.code;
+    }
+    for (const char* code : {"FILE_NOT_FOUND", "NOT_A_FILE", "FILE_UNREADABLE", "FILE_EMPTY", "GLB_TRUNCATED",
+                             "UNKNOWN_FORMAT", "NO_MESHES", "NON_FINITE_POSITION", "INDEX_OUT_OF_RANGE",
+                             "JOINT_OUT_OF_RANGE", "IMPORT_FAILED"})
+        EXPECT_NE(find_import_code(code), nullptr) << code;
+}
+
+// ---- the file itself ---------------------------------------------------------------------
+
+TEST(ImportInput, MissingFile) {
+    fs::path dir = scratch_dir("ImportInput.MissingFile");
+    expect_refused(dir / "nothing-here.glb", "FILE_NOT_FOUND");
+}
+
+TEST(ImportInput, Directory) {
+    fs::path dir = scratch_dir("ImportInput.Directory");
+    fs::create_directory(dir / "model.glb");
+    expect_refused(dir / "model.glb", "NOT_A_FILE");
+}
+
+TEST(ImportInput, FifoIsRefusedWithoutBlocking) {
+    fs::path dir = scratch_dir("ImportInput.Fifo");
+    fs::path fifo = dir / "model.glb";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    expect_refused(fifo, "NOT_A_FILE");  // opening a FIFO for reading would wait for a writer
+}
+
+TEST(ImportInput, EmptyFile) {
+    fs::path dir = scratch_dir("ImportInput.EmptyFile");
+    write_text(dir / "empty.glb", "");
+    expect_refused(dir / "empty.glb", "FILE_EMPTY");
+}
+
+TEST(ImportInput, LargerThanTheLimit) {
+    fs::path dir = scratch_dir("ImportInput.TooLarge");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    write_text(dir / "tri.gltf", b.gltf());
+    ImportOptions options;
+    options.max_file_bytes = 64;
+    expect_refused(dir / "tri.gltf", "FILE_TOO_LARGE", options);
+    EXPECT_TRUE(import_scene(dir / "tri.gltf").ok());
+}
+
+// Tests run as root, and root's open() ignores permission bits (CAP_DAC_OVERRIDE): chmod 000
+// alone proves nothing there. So the import runs with the effective uid of `nobody`, which
+// the permission bits do bind, and root's view is checked separately for what it is.
+TEST(ImportInput, UnreadableFile) {
+    fs::path dir = scratch_dir("ImportInput.Unreadable");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    fs::path file = dir / "locked.gltf";
+    write_text(file, b.gltf());
+    ASSERT_EQ(::chmod(file.c_str(), 0), 0);
+    const uid_t original = ::geteuid();
+    if (original == 0) {
+        EXPECT_TRUE(import_scene(file).ok()) << "root reads a mode-000 file";
+    }
+    ImportResult r;
+    bool readable = false;
+    {
+        // Restores the effective uid however this block is left, so later tests run as before.
+        struct Restore {
+            uid_t uid;
+            bool active;
+            ~Restore() {
+                if (active && ::seteuid(uid) != 0) std::abort();
+            }
+        } restore{original, false};
+        if (original == 0) {
+            if (::seteuid(65534) != 0) GTEST_SKIP() << "cannot drop to uid 65534 to test permissions";
+            restore.active = true;
+        }
+        // access() answers for the real uid; AT_EACCESS asks for the effective one open() uses.
+        readable = ::faccessat(AT_FDCWD, file.c_str(), R_OK, AT_EACCESS) == 0;
+        if (!readable) r = import_scene(file);
+    }
+    ASSERT_FALSE(readable) << "the file is still readable; nothing to test";
+    EXPECT_FALSE(r.ok());
+    const Issue* issue = find_issue(r, "FILE_UNREADABLE");
+    ASSERT_NE(issue, nullptr) << issues_text(r);
+    EXPECT_NE(issue->message.find("Permission denied"), std::string::npos) << issue->message;
+}
+
+// ---- GLB container -----------------------------------------------------------------------
+
+TEST(ImportInput, EveryTruncatedGlbIsRefused) {
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    std::vector<uint8_t> glb = b.glb();
+    fs::path dir = scratch_dir("ImportInput.TruncatedGlb");
+    ASSERT_TRUE(import_scene((write_bytes(dir / "whole.glb", glb.data(), glb.size()), dir / "whole.glb")).ok());
+    for (size_t length = 1; length < glb.size(); ++length) {
+        SCOPED_TRACE("length " + std::to_string(length));
+        fs::path file = dir / ("cut" + std::to_string(length) + ".glb");
+        write_bytes(file, glb.data(), length);
+        ImportResult r = import_scene(file);
+        ASSERT_FALSE(r.ok());
+        // Under 4 bytes the magic itself is cut and no reader recognises the rest.
+        if (length >= 4) {
+            ASSERT_EQ(r.issues[0].code, "GLB_TRUNCATED") << issues_text(r);
+        }
+        fs::remove(file);
+    }
+}
+
+TEST(ImportInput, TruncatedRealGlb) {
+    WEFT_REQUIRE_SHARED_MODEL(model, "kaykit_Knight.glb");
+    std::vector<uint8_t> glb = read_bytes(model);
+    fs::path dir = scratch_dir("ImportInput.TruncatedRealGlb");
+    for (size_t length : {size_t(11), size_t(20), glb.size() / 10, glb.size() / 2, glb.size() - 1}) {
+        fs::path file = dir / ("knight" + std::to_string(length) + ".glb");
+        write_bytes(file, glb.data(), length);
+        expect_refused(file, "GLB_TRUNCATED");
+    }
+}
+
+TEST(ImportInput, GlbWhoseHeaderMatchesTheCutButChunksDoNot) {
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    std::vector<uint8_t> glb = b.glb();
+    glb.resize(glb.size() - 8);  // cut into the BIN chunk ...
+    uint32_t total = uint32_t(glb.size());
+    std::memcpy(glb.data() + 8, &total, 4);  // ... and make the header agree
+    fs::path dir = scratch_dir("ImportInput.GlbChunkCut");
+    write_bytes(dir / "cut.glb", glb.data(), glb.size());
+    ImportResult r = expect_refused(dir / "cut.glb", "GLB_TRUNCATED");
+    EXPECT_NE(r.issues[0].message.find("chunk"), std::string::npos) << r.issues[0].message;
+}
+
+TEST(ImportInput, GlbBinChunkShorterThanItsBuffer) {
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.bin.resize(b.bin.size() + 64);  // buffer declares 64 bytes more ...
+    std::vector<uint8_t> glb = b.glb();
+    glb.resize(glb.size() - 64);  // ... than the BIN chunk carries
+    uint32_t total = uint32_t(glb.size());
+    std::memcpy(glb.data() + 8, &total, 4);
+    uint32_t json_length;
+    std::memcpy(&json_length, glb.data() + 12, 4);
+    uint32_t bin_length;
+    std::memcpy(&bin_length, glb.data() + 20 + json_length, 4);
+    bin_length -= 64;
+    std::memcpy(glb.data() + 20 + json_length, &bin_length, 4);
+    fs::path dir = scratch_dir("ImportInput.GlbBinShort");
+    write_bytes(dir / "short.glb", glb.data(), glb.size());
+    expect_refused(dir / "short.glb", "GLB_TRUNCATED");
+}
+
+TEST(ImportInput, GlbVersionOneAndNonJsonFirstChunk) {
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    std::vector<uint8_t> glb = b.glb();
+    fs::path dir = scratch_dir("ImportInput.GlbMalformed");
+    std::vector<uint8_t> v1 = glb;
+    v1[4] = 1;
+    write_bytes(dir / "v1.glb", v1.data(), v1.size());
+    expect_refused(dir / "v1.glb", "GLB_MALFORMED");
+    std::vector<uint8_t> bad_chunk = glb;
+    bad_chunk[16] = 'X';
+    write_bytes(dir / "chunk.glb", bad_chunk.data(), bad_chunk.size());
+    expect_refused(dir / "chunk.glb", "GLB_MALFORMED");
+}
+
+TEST(ImportInput, GlbTrailingBytesAreAWarning) {
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    std::vector<uint8_t> glb = b.glb();
+    glb.insert(glb.end(), 16, 0xAB);
+    fs::path dir = scratch_dir("ImportInput.GlbTrailing");
+    write_bytes(dir / "trailing.glb", glb.data(), glb.size());
+    ImportResult r = import_scene(dir / "trailing.glb");
+    EXPECT_TRUE(r.ok()) << issues_text(r);
+    EXPECT_EQ(count_issues(r, "GLB_TRAILING_BYTES"), 1u);
+    EXPECT_EQ(r.scene.meshes.size(), 1u);
+}
+
+// ---- not a model -------------------------------------------------------------------------
+
+TEST(ImportInput, NotAModel) {
+    fs::path dir = scratch_dir("ImportInput.NotAModel");
+    write_text(dir / "notes.txt", "These are meeting notes, not a model.\n");
+    expect_refused(dir / "notes.txt", "UNKNOWN_FORMAT");
+    std::vector<uint8_t> noise(4096);
+    for (size_t i = 0; i < noise.size(); ++i) noise[i] = uint8_t((i * 2654435761u) >> 13);
+    write_bytes(dir / "noise.bin", noise.data(), noise.size());
+    expect_refused(dir / "noise.bin", "UNKNOWN_FORMAT");
+    write_text(dir / "config.json", R"({"name": "not glTF", "values": [1, 2, 3]})");
+    expect_refused(dir / "config.json", "UNKNOWN_FORMAT");
+}
+
+TEST(ImportInput, GltfJsonThatDoesNotParse) {
+    fs::path dir = scratch_dir("ImportInput.BadJson");
+    write_text(dir / "broken.gltf", R"({"asset": {"version": "2.0"}, "nodes": [)");
+    expect_refused(dir / "broken.gltf", "GLTF_JSON_INVALID");
+}
+
+TEST(ImportInput, GltfJsonNestedTooDeep) {
+    fs::path dir = scratch_dir("ImportInput.DeepJson");
+    std::string deep = R"({"asset": {"version": "2.0"}, "extras": )" + std::string(100000, '[') +
+                       std::string(100000, ']') + "}";
+    write_text(dir / "deep.gltf", deep);
+    expect_refused(dir / "deep.gltf", "GLTF_JSON_INVALID");
+}
+
+TEST(ImportInput, ModelWithNoMeshes) {
+    fs::path dir = scratch_dir("ImportInput.NoMeshes");
+    GltfBuilder b;
+    b.node({{"name", "Empty"}}, true);
+    write_text(dir / "empty-scene.gltf", b.gltf());
+    expect_refused(dir / "empty-scene.gltf", "NO_MESHES");
+}
+
+TEST(ImportInput, LinesOnlyIsNoMeshesAndLinesBesideTrianglesAreCounted) {
+    fs::path dir = scratch_dir("ImportInput.Lines");
+    GltfBuilder lines_only;
+    int m = lines_only.mesh("Wire", json::array({{{"attributes", {{"POSITION", lines_only.vec3(kTriangle)}}},
+                                                  {"indices", lines_only.indices({0, 1, 1, 2})},
+                                                  {"mode", 1}}}));
+    lines_only.node({{"mesh", m}}, true);
+    write_text(dir / "wire.gltf", lines_only.gltf());
+    expect_refused(dir / "wire.gltf", "NO_MESHES");
+
+    GltfBuilder mixed;
+    int positions = mixed.vec3(kTriangle);
+    int mat = mixed.material("Cloth");
+    int m2 = mixed.mesh("Mixed", json::array({{{"attributes", {{"POSITION", positions}}},
+                                               {"indices", mixed.indices({0, 1, 2})},
+                                               {"material", mat}},
+                                              {{"attributes", {{"POSITION", positions}}},
+                                               {"indices", mixed.indices({0, 1, 1, 2})},
+                                               {"material", mat},
+                                               {"mode", 1}}}));
+    mixed.node({{"name", "N"}, {"mesh", m2}}, true);
+    write_text(dir / "mixed.gltf", mixed.gltf());
+    ImportResult r = import_scene(dir / "mixed.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    ASSERT_EQ(r.scene.meshes.size(), 2u);
+    EXPECT_EQ(r.scene.meshes[0].triangle_count(), 1u);
+    EXPECT_EQ(r.scene.meshes[1].triangle_count(), 0u);
+    EXPECT_EQ(r.scene.meshes[1].line_count, 2u);
+    EXPECT_EQ(count_issues(r, "LINES_DROPPED"), 1u);
+}
+
+// ---- content -----------------------------------------------------------------------------
+
+TEST(ImportInput, NanPosition) {
+    fs::path dir = scratch_dir("ImportInput.NanPosition");
+    GltfBuilder b;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    b.triangle("Sail", {0, 0, 0, nan, 0, 0, 0, 1, 0}, {0, 1, 2});
+    write_text(dir / "nan.gltf", b.gltf());
+    ImportResult r = expect_refused(dir / "nan.gltf", "NON_FINITE_POSITION");
+    const Issue* issue = find_issue(r, "NON_FINITE_POSITION");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_NE(issue->message.find("mesh 'Sail'"), std::string::npos) << issue->message;
+    EXPECT_NE(issue->message.find("vertex 1"), std::string::npos) << issue->message;
+}
+
+TEST(ImportInput, InfinitePosition) {
+    fs::path dir = scratch_dir("ImportInput.InfPosition");
+    GltfBuilder b;
+    b.triangle("Sail", {0, 0, 0, 1, 0, 0, 0, std::numeric_limits<float>::infinity(), 0}, {0, 1, 2});
+    write_text(dir / "inf.gltf", b.gltf());
+    expect_refused(dir / "inf.gltf", "NON_FINITE_POSITION");
+}
+
+TEST(ImportInput, IndexOutOfRange) {
+    fs::path dir = scratch_dir("ImportInput.IndexOutOfRange");
+    GltfBuilder b;
+    b.triangle("Flag", kTriangle, {0, 1, 2, 0, 2, 7});
+    write_text(dir / "oob.gltf", b.gltf());
+    ImportResult r = expect_refused(dir / "oob.gltf", "INDEX_OUT_OF_RANGE");
+    const Issue* issue = find_issue(r, "INDEX_OUT_OF_RANGE");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_NE(issue->message.find("mesh 'Flag' primitive 0: triangle 1 corner 2 names vertex 7"), std::string::npos)
+        << issue->message;
+    EXPECT_NE(issue->message.find("3 vertices"), std::string::npos);
+    EXPECT_EQ(issue->pointer, "/meshes/0/primitives/0/indices");
+}
+
+/// A skinned strip: mesh node `Skinned` (scale 100, which glTF ignores for a skinned mesh),
+/// joint `Bone` at (0, 1, 0) under the same scale 100, the inverse bind matrix putting the
+/// mesh data at 100x its stored size, FBX2glTF's layout.
+GltfBuilder skinned_strip(const std::vector<uint8_t>& joints, const std::vector<float>& weights,
+                          const std::vector<float>& ibm_override = {}) {
+    GltfBuilder b;
+    const std::vector<float> positions = {0, 0, 0, 0.01f, 0, 0, 0, 0.01f, 0, 0.01f, 0.01f, 0};
+    int pos = b.vec3(positions);
+    int ind = b.indices({0, 1, 2, 1, 3, 2});
+    int j = b.accessor(joints, 5121, "VEC4", joints.size() / 4);
+    int w = b.accessor(weights, 5126, "VEC4", weights.size() / 4);
+    // joint world = T(0,1,0)·S(100); IBM = joint⁻¹ · S(100), column-major.
+    std::vector<float> ibm = ibm_override.empty()
+                                 ? std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -0.01f * 100, 0, 1}
+                                 : ibm_override;
+    int inv = b.accessor(ibm, 5126, "MAT4", 1);
+    int m = b.mesh("Strip", json::array({{{"attributes", {{"POSITION", pos}, {"JOINTS_0", j}, {"WEIGHTS_0", w}}},
+                                          {"indices", ind},
+                                          {"material", b.material("Cloth")}}}));
+    int bone = b.node({{"name", "Bone"}, {"translation", {0, 1, 0}}}, false);
+    int armature = b.node({{"name", "Armature"}, {"scale", {100, 100, 100}}, {"children", {bone}}}, true);
+    (void)armature;
+    b.doc["skins"] = json::array({{{"joints", {bone}}, {"inverseBindMatrices", inv}}});
+    b.node({{"name", "Skinned"}, {"mesh", m}, {"skin", 0}, {"scale", {100, 100, 100}}}, true);
+    return b;
+}
+
+TEST(ImportInput, SkinnedMeshSizeComesFromJointsNotItsNode) {
+    fs::path dir = scratch_dir("ImportInput.SkinnedSize");
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    write_text(dir / "strip.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "strip.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    expect_scene_invariants(r.scene);
+    ASSERT_EQ(r.scene.meshes.size(), 1u);
+    const Mesh& m = r.scene.meshes[0];
+    ASSERT_EQ(m.skin, 0);
+    // joint world T(0,100,0)·S(100) (the armature scales the bone's translation too) times
+    // IBM T(0,-1,0): vertex (0.01, 0.01, 0) lands at (1, 100 + 1 - 100, 0) = (1, 1, 0).
+    Bounds bounds = Scene::mesh_bounds(m);
+    EXPECT_NEAR(bounds.size().x, 1.0, 1e-5);
+    EXPECT_NEAR(bounds.size().y, 1.0, 1e-5);
+    EXPECT_NEAR(bounds.min.y, 0.0, 1e-5);
+    // The bind matrices stored are the inverses of the joints' rest world transforms.
+    const Skin& skin = r.scene.skins[0];
+    ASSERT_EQ(skin.joints.size(), 1u);
+    EXPECT_EQ(r.scene.nodes[size_t(skin.joints[0])].name, "Bone");
+    Mat4 product = r.scene.nodes[size_t(skin.joints[0])].world * skin.inverse_bind[0];
+    for (int k = 0; k < 16; ++k) EXPECT_NEAR(product.m[k], Mat4::identity().m[k], 1e-9);
+}
+
+TEST(ImportInput, WeightsAreNormalisedAndUnweightedVerticesReported) {
+    fs::path dir = scratch_dir("ImportInput.Weights");
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {0.5f, 0, 0, 0, 0.5f, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});
+    write_text(dir / "weights.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "weights.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    expect_scene_invariants(r.scene);
+    EXPECT_EQ(count_issues(r, "WEIGHTS_NORMALISED"), 1u);
+    const Issue* unweighted = find_issue(r, "UNWEIGHTED_VERTICES");
+    ASSERT_NE(unweighted, nullptr) << issues_text(r);
+    EXPECT_NE(unweighted->message.find("1 of 4 vertices"), std::string::npos) << unweighted->message;
+    const Mesh& m = r.scene.meshes[0];
+    EXPECT_EQ(m.influence_offsets[1] - m.influence_offsets[0], 1u);
+    EXPECT_FLOAT_EQ(m.influences[m.influence_offsets[0]].weight, 1.0f);
+    EXPECT_EQ(m.influence_offsets[4], m.influence_offsets[3]);  // vertex 3 has none
+}
+
+TEST(ImportInput, JointOutOfRange) {
+    fs::path dir = scratch_dir("ImportInput.JointOutOfRange");
+    // The skin has 1 joint; vertex 2 puts weight on joint 3.
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    write_text(dir / "joints.gltf", b.gltf());
+    ImportResult r = expect_refused(dir / "joints.gltf", "JOINT_OUT_OF_RANGE");
+    const Issue* issue = find_issue(r, "JOINT_OUT_OF_RANGE");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_NE(issue->message.find("mesh 'Strip' primitive 0: vertex 2 is weighted to joint 3"), std::string::npos)
+        << issue->message;
+}
+
+TEST(ImportInput, ZeroWeightOnAMissingJointIsHarmless) {
+    fs::path dir = scratch_dir("ImportInput.ZeroWeightJoint");
+    GltfBuilder b = skinned_strip({0, 9, 0, 0, 0, 9, 0, 0, 0, 9, 0, 0, 0, 9, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    write_text(dir / "zero.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "zero.gltf");
+    EXPECT_TRUE(r.ok()) << issues_text(r);
+}
+
+TEST(ImportInput, NanInverseBindMatrix) {
+    fs::path dir = scratch_dir("ImportInput.NanIbm");
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+                                  {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, nan, 0, 0, 1});
+    write_text(dir / "nan-ibm.gltf", b.gltf());
+    expect_refused(dir / "nan-ibm.gltf", "NON_FINITE_TRANSFORM");
+}
+
+TEST(ImportInput, NodeScalesThatOverflow) {
+    fs::path dir = scratch_dir("ImportInput.Overflow");
+    GltfBuilder b;
+    int m = b.mesh("Tri", json::array({{{"attributes", {{"POSITION", b.vec3(kTriangle)}}},
+                                        {"indices", b.indices({0, 1, 2})}}}));
+    int inner = b.node({{"name", "Inner"}, {"mesh", m}, {"scale", {1e300, 1e300, 1e300}}}, false);
+    b.node({{"name", "Outer"}, {"scale", {1e300, 1e300, 1e300}}, {"children", {inner}}}, true);
+    write_text(dir / "overflow.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "overflow.gltf");
+    EXPECT_FALSE(r.ok());
+    // Assimp stores transforms as float: 1e300 is already infinite there.
+    EXPECT_EQ(count_issues(r, "NON_FINITE_TRANSFORM"), 2u) << issues_text(r);
+}
+
+TEST(ImportInput, SkinWithoutInverseBindMatricesIsRefusedNotCrashed) {
+    fs::path dir = scratch_dir("ImportInput.NoIbm");
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    b.doc["skins"][0].erase("inverseBindMatrices");
+    write_text(dir / "no-ibm.gltf", b.gltf());
+    ImportResult r = expect_refused(dir / "no-ibm.gltf", "IMPORT_FAILED");
+    EXPECT_NE(r.issues[0].message.find("inverseBindMatrices"), std::string::npos);
+}
+
+TEST(ImportInput, ZeroNormalsAreDropped) {
+    fs::path dir = scratch_dir("ImportInput.ZeroNormals");
+    GltfBuilder b;
+    int m = b.mesh("Tri", json::array({{{"attributes", {{"POSITION", b.vec3(kTriangle)},
+                                                         {"NORMAL", b.vec3({0, 0, 1, 0, 0, 0, 0, 0, 1})}}},
+                                        {"indices", b.indices({0, 1, 2})}}}));
+    b.node({{"mesh", m}}, true);
+    write_text(dir / "normals.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "normals.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    EXPECT_EQ(count_issues(r, "NON_FINITE_NORMAL"), 1u);
+    EXPECT_TRUE(r.scene.meshes[0].normals.empty());
+}
+
+TEST(ImportInput, DegenerateTrianglesNamed) {
+    fs::path dir = scratch_dir("ImportInput.Degenerate");
+    GltfBuilder b;
+    b.triangle("Sheet", {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0}, {0, 1, 2, 0, 0, 2, 1, 3, 2});
+    write_text(dir / "degenerate.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "degenerate.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    // Triangle 1 repeats a corner, triangle 2 has two corners at one position (vertices 1 and 3).
+    const Issue* issue = find_issue(r, "DEGENERATE_TRIANGLES");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_NE(issue->message.find("mesh 'Sheet'"), std::string::npos);
+    EXPECT_NE(issue->message.find("material 'Sheet_material'"), std::string::npos);
+    EXPECT_NE(issue->message.find(": 2 triangles"), std::string::npos) << issue->message;
+    EXPECT_EQ(issue->pointer, "/meshes/Sheet/triangles/1");
+    EXPECT_EQ(r.scene.meshes[0].triangle_count(), 3u);
+}
+
+TEST(ImportInput, GltfMeshNoNodeUsesIsNotRead) {
+    // Assimp 5.2.5 reads glTF objects only when something references them, so a mesh no node
+    // instances never reaches the converter (MESH_NOT_INSTANCED is tested on a built aiScene).
+    fs::path dir = scratch_dir("ImportInput.NotInstanced");
+    GltfBuilder b;
+    b.triangle("Used", kTriangle, {0, 1, 2});
+    b.mesh("Orphan", json::array({{{"attributes", {{"POSITION", b.vec3(kTriangle)}}}, {"indices", b.indices({0, 1, 2})}}}));
+    write_text(dir / "orphan.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "orphan.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    ASSERT_EQ(r.scene.meshes.size(), 1u);
+    EXPECT_EQ(r.scene.meshes[0].name, "Used");
+}
+
+TEST(ImportInput, MeshInstancedTwiceIsTwoMeshesInPlace) {
+    fs::path dir = scratch_dir("ImportInput.Instanced");
+    GltfBuilder b;
+    int m = b.mesh("Leaf", json::array({{{"attributes", {{"POSITION", b.vec3(kTriangle)}}}, {"indices", b.indices({0, 1, 2})}}}));
+    b.node({{"name", "A"}, {"mesh", m}, {"translation", {5, 0, 0}}}, true);
+    b.node({{"name", "B"}, {"mesh", m}, {"translation", {0, 0, 5}}}, true);
+    write_text(dir / "twice.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "twice.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    expect_scene_invariants(r.scene);
+    ASSERT_EQ(r.scene.meshes.size(), 2u);
+    EXPECT_EQ(r.scene.meshes[0].node_name, "A");
+    EXPECT_DOUBLE_EQ(r.scene.meshes[0].positions[0].x, 5.0);
+    EXPECT_EQ(r.scene.meshes[1].node_name, "B");
+    EXPECT_DOUBLE_EQ(r.scene.meshes[1].positions[0].z, 5.0);
+}
+
+TEST(ImportInput, MirroredNodeKeepsFrontFacesFront) {
+    fs::path dir = scratch_dir("ImportInput.Mirror");
+    GltfBuilder b;
+    int m = b.mesh("Tri", json::array({{{"attributes", {{"POSITION", b.vec3(kTriangle)}}}, {"indices", b.indices({0, 1, 2})}}}));
+    b.node({{"name", "Mirror"}, {"mesh", m}, {"scale", {-1, 1, 1}}}, true);
+    write_text(dir / "mirror.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "mirror.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Mesh& mesh = r.scene.meshes[0];
+    // Counter-clockwise seen from +Z in the file; still counter-clockwise from +Z once mirrored.
+    Vec3 a = mesh.positions[mesh.indices[0]], c1 = mesh.positions[mesh.indices[1]], c2 = mesh.positions[mesh.indices[2]];
+    EXPECT_GT(cross(c1 - a, c2 - a).z, 0.0);
+}
+
+// ---- glTF structure --------------------------------------------------------------------
+
+TEST(ImportInput, NodeCycleIsRefused) {
+    fs::path dir = scratch_dir("ImportInput.Cycle");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.doc["nodes"].push_back({{"name", "P"}, {"children", {2}}});
+    b.doc["nodes"].push_back({{"name", "Q"}, {"children", {1}}});
+    write_text(dir / "cycle.gltf", b.gltf());
+    expect_refused(dir / "cycle.gltf", "GLTF_REFERENCE_INVALID");
+}
+
+TEST(ImportInput, NodeWithTwoParentsIsRefused) {
+    fs::path dir = scratch_dir("ImportInput.TwoParents");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.node({{"name", "P"}, {"children", {0}}}, false);
+    write_text(dir / "parents.gltf", b.gltf());
+    expect_refused(dir / "parents.gltf", "GLTF_REFERENCE_INVALID");
+}
+
+TEST(ImportInput, AccessorPastItsBufferIsRefused) {
+    fs::path dir = scratch_dir("ImportInput.AccessorBounds");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.doc["accessors"][0]["count"] = 1000000;  // 12 MB of positions in a 36-byte view
+    write_text(dir / "bounds.gltf", b.gltf());
+    ImportResult r = expect_refused(dir / "bounds.gltf", "GLTF_REFERENCE_INVALID");
+    EXPECT_EQ(r.issues[0].pointer, "/accessors/0");
+}
+
+TEST(ImportInput, ViewPastItsBufferIsRefused) {
+    fs::path dir = scratch_dir("ImportInput.ViewBounds");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.doc["bufferViews"][1]["byteOffset"] = 1u << 30;
+    write_text(dir / "view.gltf", b.gltf());
+    expect_refused(dir / "view.gltf", "GLTF_REFERENCE_INVALID");
+}
+
+TEST(ImportInput, HugeAccessorWithoutDataIsRefused) {
+    fs::path dir = scratch_dir("ImportInput.HugeZeroAccessor");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.doc["accessors"].push_back({{"componentType", 5126}, {"type", "MAT4"}, {"count", 4000000000u}});
+    write_text(dir / "huge.gltf", b.gltf());
+    expect_refused(dir / "huge.gltf", "GLTF_REFERENCE_INVALID");
+}
+
+TEST(ImportInput, MissingExternalBuffer) {
+    fs::path dir = scratch_dir("ImportInput.MissingBuffer");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    json doc = b.doc;
+    doc["buffers"] = json::array({{{"byteLength", b.bin.size()}, {"uri", "tri.bin"}}});
+    write_text(dir / "tri.gltf", doc.dump());
+    expect_refused(dir / "tri.gltf", "BUFFER_MISSING");
+    // With the .bin beside it (and the model opened from another working folder) it loads.
+    write_bytes(dir / "tri.bin", b.bin.data(), b.bin.size());
+    ImportResult r = import_scene(dir / "tri.gltf");
+    EXPECT_TRUE(r.ok()) << issues_text(r);
+    // A .bin shorter than declared is refused before Assimp reads past it.
+    write_bytes(dir / "tri.bin", b.bin.data(), b.bin.size() / 2);
+    expect_refused(dir / "tri.gltf", "BUFFER_MISSING");
+}
+
+// ---- node mapping and declared springs -----------------------------------------------------
+
+TEST(ImportInput, UnnamedJointsAndSeveralRootsMapByStructure) {
+    fs::path dir = scratch_dir("ImportInput.UnnamedJoints");
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    b.doc["nodes"][0].erase("name");  // the joint: Assimp calls its bone "bone_0"
+    // A VRM 1.0 spring on that unnamed joint, one on a node that does not exist.
+    b.doc["extensions"]["VRMC_springBone"] = {
+        {"specVersion", "1.0"},
+        {"springs", json::array({{{"name", "tail"}, {"joints", json::array({{{"node", 0}}, {{"node", 99}}})}}})}};
+    write_text(dir / "unnamed.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "unnamed.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Scene& s = r.scene;
+    EXPECT_EQ(s.nodes[0].name, "ROOT");  // Assimp's node above several roots
+    ASSERT_EQ(s.skins.size(), 1u);
+    const int joint = s.skins[0].joints[0];
+    EXPECT_EQ(s.nodes[size_t(s.nodes[size_t(joint)].parent)].name, "Armature");
+    EXPECT_NEAR(Scene::mesh_bounds(s.meshes[0]).size().x, 1.0, 1e-5);
+    ASSERT_EQ(s.springs.size(), 1u);
+    EXPECT_EQ(s.springs[0].name, "tail");
+    EXPECT_EQ(s.springs[0].joints, std::vector<int>{joint});
+    const Issue* issue = find_issue(r, "SPRING_INVALID");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_EQ(issue->severity, Severity::warning);
+    EXPECT_NE(issue->message.find("joint 1"), std::string::npos) << issue->message;
+}
+
+// ---- units and axes ------------------------------------------------------------------------
+
+/// A minimal ASCII FBX: a 40 x 175 cm quad standing on the ground, Z up, centimetres.
+const char* kCentimetreFbx = R"(; FBX 7.4.0 project file
+FBXHeaderExtension:  {
+	FBXHeaderVersion: 1003
+	FBXVersion: 7400
+}
+GlobalSettings:  {
+	Version: 1000
+	Properties70:  {
+		P: "UpAxis", "int", "Integer", "",2
+		P: "UpAxisSign", "int", "Integer", "",1
+		P: "FrontAxis", "int", "Integer", "",1
+		P: "FrontAxisSign", "int", "Integer", "",-1
+		P: "CoordAxis", "int", "Integer", "",0
+		P: "CoordAxisSign", "int", "Integer", "",1
+		P: "UnitScaleFactor", "double", "Number", "",1
+	}
+}
+Objects:  {
+	Geometry: 1000, "Geometry::Body", "Mesh" {
+		Vertices: *12 {
+			a: -20,0,0,20,0,0,20,0,175,-20,0,175
+		}
+		PolygonVertexIndex: *4 {
+			a: 0,1,2,-4
+		}
+		GeometryVersion: 124
+	}
+	Model: 2000, "Model::Body", "Mesh" {
+		Version: 232
+		Properties70:  {
+		}
+	}
+}
+Connections:  {
+	C: "OO",2000,0
+	C: "OO",1000,2000
+}
+)";
+
+TEST(ImportInput, FbxInCentimetresZUpComesOutInMetresYUp) {
+    fs::path dir = scratch_dir("ImportInput.FbxCentimetres");
+    write_text(dir / "standing.fbx", kCentimetreFbx);
+    ImportResult r = import_scene(dir / "standing.fbx");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Scene& s = r.scene;
+    expect_scene_invariants(s);
+    EXPECT_EQ(s.format, "fbx");
+    EXPECT_DOUBLE_EQ(s.unit_scale, 0.01);
+    EXPECT_EQ(s.up_axis, "Z");
+    EXPECT_EQ(count_issues(r, "UNITS_CONVERTED"), 1u);
+    EXPECT_EQ(count_issues(r, "AXES_CONVERTED"), 1u);
+    Bounds b = s.bounds();
+    EXPECT_NEAR(b.size().y, 1.75, 1e-6);  // a person's height, not 175
+    EXPECT_NEAR(b.size().x, 0.40, 1e-6);
+    EXPECT_NEAR(b.size().z, 0.0, 1e-6);
+    EXPECT_NEAR(b.min.y, 0.0, 1e-6);
+    ASSERT_EQ(s.meshes.size(), 1u);
+    EXPECT_EQ(s.meshes[0].triangle_count(), 2u);
+}
+
+}  // namespace
+}  // namespace weft::test
