@@ -1,0 +1,49 @@
+// The gates of headless validation (issue 4): pass or fail on what measure.h measured, with limits
+// an author can override. Separate from measuring so a limit can change without re-simulating.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "validate/measure.h"
+
+namespace weft {
+
+struct GateLimits {
+    double max_strain = 1.10;                ///< worst length/rest allowed in any scenario (--max-strain)
+    double max_energy_rise = 1e-3;           ///< fitted rise of total energy over the undriven last third, as
+                                             ///< a fraction of energy_scale() (--max-energy-rise)
+    std::optional<uint32_t> max_sleep_step;  ///< hang must be asleep by this step; nullopt = by its last step
+                                             ///< (--max-sleep-step)
+};
+
+/// Stable gate codes (gate_code gives the SCREAMING_SNAKE name reports use; never reworded).
+enum class Gate : uint8_t {
+    non_finite,     ///< NON_FINITE: a NaN or infinity appeared (every scenario)
+    never_slept,    ///< NEVER_SLEPT: hang did not sleep by max_sleep_step
+    strain,         ///< STRAIN: some link stretched past max_strain (every scenario)
+    energy_rising,  ///< ENERGY_RISING: total energy rose over the undriven last third (every scenario that has one)
+};
+
+const char* gate_code(Gate gate);
+
+struct GateResult {
+    Gate gate = Gate::non_finite;
+    Scenario scenario = Scenario::hang;
+    bool passed = true;
+    std::optional<double> value;  ///< what was measured (NON_FINITE, NEVER_SLEPT: a 1-based step); none = never happened
+    std::optional<double> limit;  ///< what it was held to; none for NON_FINITE (nothing non-finite is allowed)
+    std::string message;          ///< one line with the scenario, the numbers and, on failure, where
+};
+
+/// Every gate that applies to every scenario, in scenario order, then NON_FINITE, NEVER_SLEPT,
+/// STRAIN, ENERGY_RISING. `energy_scale` is energy_scale(proxy), J.
+std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
+                                       const GateLimits& limits);
+
+/// True when no result failed.
+bool all_passed(std::span<const GateResult> results);
+
+}  // namespace weft

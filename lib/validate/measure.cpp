@@ -1,0 +1,263 @@
+// The measuring loop: one fresh solver, one script, every step observed (issue 4).
+#include "validate/measure.h"
+
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "solver/solver.h"
+
+namespace weft {
+
+namespace {
+
+/// Every distance row of the proxy, edges then skips.
+std::vector<LinkRef> links_of(const ClothProxy& proxy) {
+    std::vector<LinkRef> links;
+    links.reserve(proxy.edges.size() + proxy.skips.size());
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        links.push_back({LinkRef::edge, static_cast<uint32_t>(e), proxy.edges[e][0], proxy.edges[e][1]});
+    for (size_t s = 0; s < proxy.skips.size(); ++s)
+        links.push_back({LinkRef::skip, static_cast<uint32_t>(s), proxy.skips[s][0], proxy.skips[s][1]});
+    return links;
+}
+
+double rest_of(const ClothProxy& proxy, const LinkRef& link) {
+    return link.kind == LinkRef::edge ? proxy.rest_length[link.index] : proxy.skip_rest_length[link.index];
+}
+
+/// The rotation angle of a unit quaternion, radians in [0, π].
+double rotation_angle(const Quat& q) {
+    double v = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+    return 2 * std::atan2(v, std::fabs(q.w));
+}
+
+
+/// The least-squares change of `values` (sampled at `times`) across its span: slope × (last − first).
+std::optional<double> fitted_change(const std::vector<double>& times, const std::vector<double>& values) {
+    const size_t n = times.size();
+    if (n < 2) return std::nullopt;
+    double mean_t = 0, mean_v = 0;
+    for (size_t i = 0; i < n; ++i) {
+        mean_t += times[i];
+        mean_v += values[i];
+    }
+    mean_t /= static_cast<double>(n);
+    mean_v /= static_cast<double>(n);
+    double stt = 0, stv = 0;
+    for (size_t i = 0; i < n; ++i) {
+        stt += (times[i] - mean_t) * (times[i] - mean_t);
+        stv += (times[i] - mean_t) * (values[i] - mean_v);
+    }
+    if (!(stt > 0)) return std::nullopt;
+    return stv / stt * (times.back() - times.front());
+}
+
+bool state_finite(const ClothState& s) {
+    for (size_t i = 0; i < s.x.size(); ++i)
+        if (!is_finite(s.x[i]) || !is_finite(s.v[i])) return false;
+    return true;
+}
+
+/// x in the holders' placement: where a particle is relative to what carries the cloth.
+Vec3 relative_to(const Pose& holders, const Vec3& x) {
+    return holders.rotation.conjugate().rotate(x - holders.position);
+}
+
+}  // namespace
+
+double link_turn_degrees(const Vec3& before, const Vec3& after, double holder_turn) {
+    if (!(length_squared(before) > 0) || !(length_squared(after) > 0)) return 0;
+    // atan2 of |a×b| and a·b keeps the angle exact at the hundredths of a degree jitter lives at.
+    double angle = std::atan2(length(cross(before, after)), dot(before, after));
+    return std::fmax(0.0, angle - holder_turn) * (180 / std::numbers::pi);
+}
+
+double energy_scale(const ClothProxy& proxy) {
+    double free_mass = 0;
+    for (double w : proxy.inverse_mass)
+        if (w > 0) free_mass += 1 / w;
+    double scale = free_mass * 9.81 * reach(proxy);
+    return std::isfinite(scale) && scale > 1e-12 ? scale : 1e-12;
+}
+
+ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps) {
+    Solver solver(proxy, fabric);
+    const ClothState& state = solver.state();
+    const size_t n = proxy.particle_count();
+    const std::vector<LinkRef> links = links_of(proxy);
+
+    ScenarioStats st;
+    st.scenario = scenario;
+    st.velocity_clamp = solver.velocity_clamp(validation_dt);
+
+    StepInput in;
+    in.dt = validation_dt;
+    in.teleport_mode = scenario == Scenario::teleport_keep ? TeleportMode::keep : TeleportMode::reset;
+    in.holders.assign(proxy.pins.size(), Pose{});
+    const bool teleport_run = scenario == Scenario::teleport_reset || scenario == Scenario::teleport_keep;
+
+    // The prelude: hang still until asleep (or settle_max_steps), unmeasured.
+    if (settles_first(scenario)) {
+        for (uint32_t s = 0; s < settle_max_steps; ++s) {
+            ++st.settle_steps;
+            if (solver.step(in).fell_asleep) break;
+        }
+        if (!state_finite(state)) {
+            st.non_finite_step = 0;
+            return st;
+        }
+    }
+
+    // The energy trend's window: the undriven steps of the last third.
+    const uint32_t third_start = steps - steps / 3;
+    std::vector<double> trend_t, trend_kinetic, trend_total;
+    auto energy_now = [&] { return solver.energy(in.frame.rotation.conjugate().rotate(in.gravity)); };
+    Energy energy = energy_now();
+    double previous_total = energy.total();
+
+    // Idle: per link with a free end, its last vector and the summed turn while breathing.
+    std::vector<uint8_t> jitter_link(links.size(), 0);
+    for (size_t l = 0; l < links.size(); ++l)
+        jitter_link[l] = proxy.inverse_mass[links[l].a] > 0 || proxy.inverse_mass[links[l].b] > 0;
+    std::vector<Vec3> link_vector(links.size());
+    std::vector<double> jitter_sum(links.size(), 0.0);
+    uint32_t jitter_frames = 0;
+    Quat previous_holder_rotation;
+
+    // Strain and tether ratio of the state as it stands, credited to `step` (0 = the starting pose).
+    auto measure_shape = [&](uint32_t step) {
+        for (const LinkRef& link : links) {
+            double ratio = distance(state.x[link.a], state.x[link.b]) / rest_of(proxy, link);
+            if (ratio > st.max_strain || !st.max_strain_link) {
+                st.max_strain = ratio;
+                st.max_strain_link = link;
+                st.max_strain_step = step;
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t c = proxy.nearest_held[i];
+            const double d = proxy.d_geo[i];
+            if (state.inverse_mass[i] == 0 || c == no_particle || !(d > 0) || !std::isfinite(d)) continue;
+            double ratio = distance(state.x[i], state.x[c]) / d;
+            if (ratio > st.max_tether_ratio) {
+                st.max_tether_ratio = ratio;
+                st.max_tether_particle = i;
+                st.max_tether_step = step;
+            }
+        }
+    };
+    measure_shape(0);
+
+    std::vector<Vec3> x_before;
+    Pose previous_holders;
+    double awake_seconds = 0;
+
+    for (uint32_t s = 0; s < steps; ++s) {
+        const ScriptStep script = script_step(scenario, s, steps);
+        in.frame = script.frame;
+        for (Pose& h : in.holders) h = script.holders;
+        if (!(script.kick == Vec3{})) solver.add_velocity(script.kick);
+        if (teleport_run) x_before = state.x;
+
+        const auto t0 = std::chrono::steady_clock::now();
+        const StepStats ss = solver.step(in);
+        const auto t1 = std::chrono::steady_clock::now();
+        const uint32_t step_number = s + 1;
+        st.steps = step_number;
+
+        if (!ss.asleep) {
+            ++st.steps_awake;
+            awake_seconds += std::chrono::duration<double>(t1 - t0).count();
+            energy = energy_now();
+            if (!state_finite(state) || !std::isfinite(energy.total())) {
+                st.non_finite_step = step_number;
+                break;
+            }
+        }
+        if (ss.fell_asleep && !st.sleep_step) st.sleep_step = step_number;
+
+        if (!ss.asleep) {
+            measure_shape(step_number);
+            if (ss.max_speed > st.peak_speed) {
+                st.peak_speed = ss.max_speed;
+                st.peak_speed_step = step_number;
+            }
+            st.clamped += ss.clamped;
+        }
+
+        // Teleport: the step it happened, how far it moved the cloth relative to its holders, and
+        // the fastest particle over the Reset ramp.
+        if (ss.teleported != Teleported::none) {
+            ++st.teleports;
+            if (!st.teleport_step) {
+                st.teleport_step = step_number;
+                double shift = 0;
+                for (uint32_t i = 0; i < n; ++i)
+                    if (state.inverse_mass[i] > 0)
+                        shift = std::fmax(shift, distance(relative_to(script.holders, state.x[i]),
+                                                          relative_to(previous_holders, x_before[i])));
+                st.teleport_shift = shift;
+                st.teleport_peak_speed = 0.0;
+            }
+        }
+        if (st.teleport_step && step_number <= *st.teleport_step + teleport_window_steps)
+            st.teleport_peak_speed = std::fmax(*st.teleport_peak_speed, ss.max_speed);
+        previous_holders = script.holders;
+
+        // Energy: a rise in an undriven step can only come from the step itself.
+        if (!script.driven) {
+            st.max_energy_step_rise = std::fmax(st.max_energy_step_rise, energy.total() - previous_total);
+            if (s >= third_start) {
+                trend_t.push_back(static_cast<double>(s));
+                trend_kinetic.push_back(energy.kinetic);
+                trend_total.push_back(energy.total());
+            }
+        }
+        previous_total = energy.total();
+
+        // Idle jitter (seed 003): how far each link's direction turns per frame while the holders
+        // breathe, less what the holders themselves turned.
+        if (scenario == Scenario::idle) {
+            const double holder_turn = rotation_angle(script.holders.rotation * previous_holder_rotation.conjugate());
+            for (size_t l = 0; l < links.size(); ++l) {
+                if (!jitter_link[l]) continue;
+                const Vec3 now = state.x[links[l].b] - state.x[links[l].a];
+                if (s > 0) jitter_sum[l] += link_turn_degrees(link_vector[l], now, holder_turn);
+                link_vector[l] = now;
+            }
+            if (s > 0) ++jitter_frames;
+        }
+        previous_holder_rotation = script.holders.rotation;
+    }
+
+    st.peak_speed_ratio = st.velocity_clamp > 0 ? st.peak_speed / st.velocity_clamp : 0;
+    st.kinetic_energy_end = energy.kinetic;
+    st.total_energy_end = energy.total();
+    st.trend_steps = static_cast<uint32_t>(trend_t.size());
+    st.kinetic_energy_trend = fitted_change(trend_t, trend_kinetic);
+    st.total_energy_trend = fitted_change(trend_t, trend_total);
+    if (scenario == Scenario::idle && jitter_frames > 0) {
+        double sum = 0, worst = 0;
+        size_t counted = 0;
+        for (size_t l = 0; l < links.size(); ++l) {
+            if (!jitter_link[l]) continue;
+            double mean = jitter_sum[l] / jitter_frames;
+            sum += mean;
+            ++counted;
+            if (mean > worst || counted == 1) {
+                worst = mean;
+                st.idle_jitter_link = links[l];
+            }
+        }
+        if (counted > 0) {
+            st.idle_jitter_mean = sum / static_cast<double>(counted);
+            st.idle_jitter_worst = worst;
+        }
+    }
+    st.ms_per_step = st.steps_awake > 0 ? awake_seconds * 1000 / st.steps_awake : 0;
+    return st;
+}
+
+}  // namespace weft

@@ -1,0 +1,80 @@
+// The scenarios of headless validation (issue 4): each a fixed script of what the frame and the
+// holders do at every step, at 60 Hz. A script is a pure function of (step, steps), so a run is
+// reproducible from its name and step count alone.
+//
+//   hang            start at the rest pose, fall under gravity, settle (seed 002 §12: a 12-link
+//                   silk chain needs ~770 steps to sleep, so 1500 by default).
+//
+// Every other scenario starts from the cloth hanging settled: a prelude of hang, up to
+// settle_max_steps or until the cloth sleeps, that is not measured. Otherwise a sheet authored flat
+// would measure its own fall in every scenario rather than the motion the scenario is about.
+//
+//   swing           every free particle kicked 3 m/s along +z (forward), then left alone (seed 002
+//                   §12's kick).
+//   sprint          the frame (the character carrying the cloth) runs a ±9 m/s square wave along +z:
+//                   sprint, stop dead, sprint back, stop dead, one second a phase (seed 002 §13),
+//                   over the first two thirds of the steps; then it stands still. It moves the frame
+//                   rather than the holders because that is what §13 measured (speeds in the
+//                   cloth-local frame, the fabric's inertia applied).
+//   teleport-reset  the holders sway ±0.2 m at 1 Hz along x for one second, then jump a kilometre
+//   teleport-keep   along +x and stay there (seed 002 §13); the solver's Reset or Keep mode.
+//   idle            the holders breathe: ±3 mm along y at 0.25 Hz, translation only, so the
+//                   holders' own rotation is zero (seed 003's "idle stability").
+//
+// Every script but idle ends with a third or more in which nothing is driven: the energy trend is
+// measured there, where any rise can only come from the step itself.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "solver/step.h"
+
+namespace weft {
+
+enum class Scenario : uint8_t { hang, swing, sprint, teleport_reset, teleport_keep, idle };
+
+inline constexpr double validation_dt = 1.0 / 60.0;  ///< seconds per step (60 Hz frames)
+inline constexpr uint32_t settle_max_steps = 600;    ///< longest prelude before a scenario other than hang
+inline constexpr double swing_kick_speed = 3.0;      ///< m/s, seed 002 §12
+inline constexpr double sprint_speed = 9.0;          ///< m/s, seed 002 §13
+inline constexpr uint32_t sprint_phase_steps = 60;   ///< one second a phase
+inline constexpr double teleport_distance = 1000.0;  ///< metres, seed 002 §13
+inline constexpr uint32_t teleport_sway_steps = 60;  ///< the holders sway for one second, then jump
+inline constexpr double teleport_sway_amplitude = 0.2;  ///< metres
+inline constexpr uint32_t teleport_window_steps = 20;   ///< the clamp's ramp after a Reset (§13)
+inline constexpr double idle_amplitude = 0.003;      ///< metres, a breath
+inline constexpr double idle_frequency = 0.25;       ///< Hz
+
+/// "hang", "swing", "sprint", "teleport-reset", "teleport-keep", "idle": stable, used in reports.
+const char* scenario_name(Scenario scenario);
+
+/// Every scenario, in report order.
+std::span<const Scenario> all_scenarios();
+
+/// A name as a user types it: any scenario_name, or "teleport" for both teleport modes. Empty when
+/// the name is unknown.
+std::vector<Scenario> parse_scenario(std::string_view name);
+
+/// Steps a scenario runs unless told otherwise (after its prelude): hang 1500, swing 900, sprint
+/// 720, each teleport 300, idle 600.
+uint32_t default_steps(Scenario scenario);
+
+/// What the script does at one step.
+struct ScriptStep {
+    Pose frame;          ///< the frame's pose in the world at the end of the step
+    Pose holders;        ///< every holder's pose in the frame at the end of the step (all move together)
+    Vec3 kick;           ///< m/s added to every free particle before the step (frame axes); zero mostly
+    bool driven = false; ///< the script moves or pushes something this step: excluded from the energy trend
+};
+
+/// The script of `scenario` at `step` (0-based) of a run of `steps`. Step 0 is where every hold and
+/// the frame begin; a scenario's motion starts at step 1.
+ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps);
+
+/// True for every scenario that starts from the settled cloth (all but hang).
+bool settles_first(Scenario scenario);
+
+}  // namespace weft

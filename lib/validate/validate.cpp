@@ -1,0 +1,233 @@
+// Validation of whole proxies, and its report as JSON and as text (issue 4).
+#include "validate/validate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "proxy/core/codec.h"
+
+namespace weft {
+
+namespace {
+
+using nlohmann::json;
+
+/// A double as JSON: null where it is not finite (JSON has no NaN or infinity).
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+template <class T>
+json optional_number(const std::optional<T>& v) {
+    if (!v) return nullptr;
+    if constexpr (std::is_floating_point_v<T>) return number(*v);
+    return json(*v);
+}
+
+json link_json(const LinkRef& link) {
+    return {{"kind", link.kind == LinkRef::edge ? "edge" : "skip"}, {"index", link.index}, {"particles", {link.a, link.b}}};
+}
+
+json scenario_json(const ScenarioStats& s) {
+    json j;
+    j["name"] = scenario_name(s.scenario);
+    j["settle_steps"] = s.settle_steps;
+    j["steps"] = s.steps;
+    j["steps_awake"] = s.steps_awake;
+    j["sleep_step"] = optional_number(s.sleep_step);
+    j["non_finite_step"] = optional_number(s.non_finite_step);
+    j["max_strain"] = number(s.max_strain);
+    j["max_strain_link"] = s.max_strain_link ? link_json(*s.max_strain_link) : json(nullptr);
+    j["max_strain_step"] = s.max_strain_step;
+    j["max_tether_ratio"] = number(s.max_tether_ratio);
+    j["max_tether_particle"] = s.max_tether_particle == no_particle ? json(nullptr) : json(s.max_tether_particle);
+    j["max_tether_step"] = s.max_tether_step;
+    j["peak_speed"] = number(s.peak_speed);
+    j["peak_speed_step"] = s.peak_speed_step;
+    j["velocity_clamp"] = number(s.velocity_clamp);
+    j["peak_speed_ratio"] = number(s.peak_speed_ratio);
+    j["clamped"] = s.clamped;
+    j["teleports"] = s.teleports;
+    j["kinetic_energy_end"] = number(s.kinetic_energy_end);
+    j["total_energy_end"] = number(s.total_energy_end);
+    j["kinetic_energy_trend"] = optional_number(s.kinetic_energy_trend);
+    j["total_energy_trend"] = optional_number(s.total_energy_trend);
+    j["trend_steps"] = s.trend_steps;
+    j["max_energy_step_rise"] = number(s.max_energy_step_rise);
+    j["teleport_step"] = optional_number(s.teleport_step);
+    j["teleport_peak_speed"] = optional_number(s.teleport_peak_speed);
+    j["teleport_shift"] = optional_number(s.teleport_shift);
+    j["idle_jitter_mean"] = optional_number(s.idle_jitter_mean);
+    j["idle_jitter_worst"] = optional_number(s.idle_jitter_worst);
+    j["idle_jitter_link"] = s.idle_jitter_worst ? link_json(s.idle_jitter_link) : json(nullptr);
+    j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
+    return j;
+}
+
+json gate_json(const GateResult& g) {
+    return {{"gate", gate_code(g.gate)},          {"scenario", scenario_name(g.scenario)},
+            {"passed", g.passed},                 {"value", optional_number(g.value)},
+            {"limit", optional_number(g.limit)},  {"message", g.message}};
+}
+
+json proxy_json(const ProxyValidation& v) {
+    json j;
+    j["file"] = v.file;
+    j["garment"] = v.garment;
+    j["kind"] = v.kind.empty() ? json(nullptr) : json(v.kind);
+    j["particles"] = v.particles;
+    j["passed"] = v.passed();
+    j["refused"] = v.refused ? json{{"code", v.refused->code}, {"message", v.refused->message}} : json(nullptr);
+    j["fabric"] = v.fabric.empty() ? json(nullptr) : json(v.fabric);
+    j["fabric_source"] = v.fabric_source.empty() ? json(nullptr) : json(v.fabric_source);
+    const bool simulated = !v.refused;
+    j["rows"] = simulated ? json{{"stretch", v.rows.stretch}, {"strain_limit", v.rows.strain_limit},
+                                 {"skip", v.rows.skip},       {"hinge", v.rows.hinge},
+                                 {"tether", v.rows.tether},   {"slack", v.rows.slack}}
+                          : json(nullptr);
+    j["reach"] = simulated ? number(v.reach) : json(nullptr);
+    j["velocity_clamp"] = simulated ? number(v.velocity_clamp) : json(nullptr);
+    j["energy_scale"] = simulated ? number(v.energy_scale) : json(nullptr);
+    json scenarios = json::array();
+    for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s));
+    j["scenarios"] = std::move(scenarios);
+    json gates = json::array();
+    for (const GateResult& g : v.gates) gates.push_back(gate_json(g));
+    j["gates"] = std::move(gates);
+    return j;
+}
+
+template <class... Args>
+std::string format(const char* pattern, Args... args) {
+    int size = std::snprintf(nullptr, 0, pattern, args...);
+    std::string out(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+    if (size > 0) std::snprintf(out.data(), out.size() + 1, pattern, args...);
+    return out;
+}
+
+std::string scenario_line(const ScenarioStats& s) {
+    std::string line = format("  %-15s", scenario_name(s.scenario));
+    if (s.non_finite_step) line += format(" NON-FINITE at step %u", *s.non_finite_step);
+    line += s.sleep_step ? format(" slept at %-5u", *s.sleep_step) : std::string(" never slept  ");
+    line += format(" strain %.4f  tether %.4f  peak %.3g m/s (%.3f of clamp)", s.max_strain, s.max_tether_ratio,
+                   s.peak_speed, s.peak_speed_ratio);
+    if (s.total_energy_trend) line += format("  energy %+.2e J", *s.total_energy_trend);
+    if (s.teleport_step)
+        line += format("  teleport at %u: peak %.3f m/s, shift %.4f m", *s.teleport_step, *s.teleport_peak_speed,
+                       *s.teleport_shift);
+    else if (s.scenario == Scenario::teleport_reset || s.scenario == Scenario::teleport_keep)
+        line += "  no teleport";
+    if (s.idle_jitter_mean)
+        line += format("  jitter %.4f deg/frame (worst %.4f)", *s.idle_jitter_mean, *s.idle_jitter_worst);
+    line += format("  %.3f ms/step\n", s.ms_per_step);
+    return line;
+}
+
+}  // namespace
+
+std::vector<ScenarioRun> default_scenario_runs() {
+    std::vector<ScenarioRun> runs;
+    for (Scenario s : all_scenarios()) runs.push_back({s, default_steps(s)});
+    return runs;
+}
+
+bool ValidationReport::passed() const {
+    for (const ProxyValidation& p : proxies)
+        if (!p.passed()) return false;
+    return true;
+}
+
+Fabric suggested_fabric(const ClothProxy& proxy, std::string* source) {
+    if (std::optional<Fabric> f = find_fabric(proxy.suggested_fabric)) {
+        if (source) *source = "proxy";
+        return *f;
+    }
+    if (source) *source = "garment_class";
+    return *find_fabric(fabric_for_garment_class(proxy.garment_class));
+}
+
+ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file) {
+    ProxyValidation v;
+    v.file = file;
+    v.garment = proxy.garment;
+    v.kind = proxy.kind == ProxyKind::rig ? "rig" : "sheet";
+    v.particles = static_cast<uint32_t>(proxy.particle_count());
+    Fabric fabric;
+    if (options.fabric) {
+        fabric = *options.fabric;
+        v.fabric_source = "option";
+    } else {
+        fabric = suggested_fabric(proxy, &v.fabric_source);
+    }
+    v.fabric = fabric.name;
+    const std::string who = file.empty() ? "proxy '" + proxy.garment + "'" : file;
+    try {
+        Solver solver(proxy, fabric);
+        v.rows = solver.row_counts();
+        v.reach = solver.reach();
+        v.velocity_clamp = solver.velocity_clamp(validation_dt);
+        v.energy_scale = energy_scale(proxy);
+        for (const ScenarioRun& run : options.scenarios)
+            v.scenarios.push_back(run_scenario(proxy, fabric, run.scenario, run.steps));
+    } catch (const std::invalid_argument& e) {
+        v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
+        v.scenarios.clear();
+        return v;
+    }
+    v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits);
+    return v;
+}
+
+ProxyValidation validate_file(const std::filesystem::path& path, const ValidationOptions& options) {
+    DecodeResult r = load_proxy(path);
+    if (!r.ok()) {
+        ProxyValidation v;
+        v.file = path.string();
+        v.refused = Refusal{proxy_error_code(r.code), r.error};
+        return v;
+    }
+    return validate_proxy(*r.proxy, options, path.string());
+}
+
+json report_json(const ValidationReport& report) {
+    json j;
+    j["schema"] = validation_json_schema;
+    j["weft_version"] = WEFT_VERSION;
+    j["passed"] = report.passed();
+    j["dt"] = validation_dt;
+    j["limits"] = {{"max_strain", report.limits.max_strain},
+                   {"max_energy_rise", report.limits.max_energy_rise},
+                   {"max_sleep_step", optional_number(report.limits.max_sleep_step)}};
+    json proxies = json::array();
+    for (const ProxyValidation& p : report.proxies) proxies.push_back(proxy_json(p));
+    j["proxies"] = std::move(proxies);
+    return j;
+}
+
+std::string report_text(const ValidationReport& report) {
+    std::string out;
+    size_t passed = 0, failed = 0, refused = 0;
+    for (const ProxyValidation& p : report.proxies) {
+        const std::string name = p.file.empty() ? "proxy '" + p.garment + "'" : p.file;
+        if (p.refused) {
+            ++refused;
+            out += format("%s: REFUSED %s: %s\n", name.c_str(), p.refused->code.c_str(), p.refused->message.c_str());
+            continue;
+        }
+        (p.passed() ? passed : failed) += 1;
+        out += format("%s: %s \"%s\", %u particles, fabric %s (%s), clamp %.4g m/s: %s\n", name.c_str(), p.kind.c_str(),
+                      p.garment.c_str(), p.particles, p.fabric.c_str(),
+                      p.fabric_source == "option" ? "--fabric"
+                      : p.fabric_source == "proxy" ? "the proxy's suggestion"
+                                                   : "its garment class",
+                      p.velocity_clamp, p.passed() ? "PASS" : "FAIL");
+        for (const ScenarioStats& s : p.scenarios) out += scenario_line(s);
+        for (const GateResult& g : p.gates)
+            if (!g.passed) out += format("  FAIL %s %s\n", gate_code(g.gate), g.message.c_str());
+    }
+    out += format("%zu proxies: %zu passed, %zu failed, %zu refused\n", report.proxies.size(), passed, failed, refused);
+    return out;
+}
+
+}  // namespace weft

@@ -1,0 +1,98 @@
+// Headless validation of ClothProxy files (issue 4; DESIGN.md §1 step 5): every chosen scenario run
+// on a fresh solver, measured (measure.h), gated (gates.h), and reported as text or as JSON that
+// validates against schemas/validation.schema.json ("schema": "weft.validation/1").
+//
+//   ValidationOptions options;                      // every scenario, default steps, suggested fabric
+//   ValidationReport report{options.limits};
+//   report.proxies.push_back(validate_file("cape.clothproxy", options));
+//   std::cout << report_text(report);               // or report_json(report).dump(2)
+//   return report.passed() ? 0 : 1;
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "proxy/core/cloth_proxy.h"
+#include "solver/fabric.h"
+#include "solver/solver.h"
+#include "validate/gates.h"
+#include "validate/measure.h"
+#include "validate/scenario.h"
+
+namespace weft {
+
+inline constexpr const char* validation_json_schema = "weft.validation/1";
+
+/// One scenario to run and for how long.
+struct ScenarioRun {
+    Scenario scenario = Scenario::hang;
+    uint32_t steps = 0;  ///< >= 1
+};
+
+/// Every scenario at its default step count (hang, swing, sprint, teleport-reset, teleport-keep,
+/// idle): about 4,900 steps, a few seconds for a thousand-particle sheet, so all of them by default.
+std::vector<ScenarioRun> default_scenario_runs();
+
+struct ValidationOptions {
+    std::vector<ScenarioRun> scenarios = default_scenario_runs();
+    std::optional<Fabric> fabric;  ///< every proxy in this fabric; none = each proxy's suggested one
+    GateLimits limits;
+};
+
+/// Why a proxy could not be validated at all.
+struct Refusal {
+    std::string code;     ///< the loader's ProxyError name ("CHECKSUM_MISMATCH"), or "UNSIMULATABLE"
+    std::string message;  ///< one line naming the file and what is wrong
+};
+
+/// Everything validation found out about one proxy.
+struct ProxyValidation {
+    std::string file;                  ///< as given; "" for a proxy validated from memory
+    std::string garment;               ///< the proxy's garment name
+    std::string kind;                  ///< "sheet" or "rig"
+    uint32_t particles = 0;
+    std::optional<Refusal> refused;    ///< set when nothing was run
+    std::string fabric;                ///< the library entry (or custom fabric's name) simulated
+    std::string fabric_source;         ///< "option" (--fabric), "proxy" (suggested_fabric) or "garment_class"
+    Solver::RowCounts rows;            ///< as the solver built them for that fabric
+    double reach = 0;                  ///< metres (seed 000 §19.3)
+    double velocity_clamp = 0;         ///< m/s at 60 Hz, full strength
+    double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
+    std::vector<ScenarioStats> scenarios;
+    std::vector<GateResult> gates;
+
+    bool passed() const { return !refused && all_passed(gates); }
+};
+
+struct ValidationReport {
+    GateLimits limits;
+    std::vector<ProxyValidation> proxies;
+
+    bool passed() const;
+};
+
+/// The fabric a proxy is simulated in without --fabric: its suggested_fabric when that names a
+/// library entry, else the entry its garment class suggests (fabric_for_garment_class). `source`
+/// receives "proxy" or "garment_class".
+Fabric suggested_fabric(const ClothProxy& proxy, std::string* source = nullptr);
+
+/// Runs every scenario of `options` on an in-memory proxy. A proxy the solver refuses comes back
+/// refused with code UNSIMULATABLE and the solver's message; `file` only labels the result.
+ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options,
+                               const std::string& file = "");
+
+/// Loads `path` (load_proxy: safe for hostile bytes) and validates it; a file the loader refuses
+/// comes back refused with the loader's named error.
+ProxyValidation validate_file(const std::filesystem::path& path, const ValidationOptions& options);
+
+/// The report as JSON (schemas/validation.schema.json). Everything but each scenario's "timing"
+/// object is deterministic: the same proxies and options give the same JSON.
+nlohmann::json report_json(const ValidationReport& report);
+
+/// The report for people: per proxy its fabric, one line per scenario, every failed gate.
+std::string report_text(const ValidationReport& report);
+
+}  // namespace weft
