@@ -79,7 +79,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         strain.limit = limits.max_strain;
         strain.passed = s.max_strain <= limits.max_strain;
         if (!s.max_strain_link)
-            strain.message = format("%s: no links to stretch (limit %.4g)", name, limits.max_strain);
+            strain.message = format("%s: no edges to stretch (limit %.4g)", name, limits.max_strain);
         else if (s.max_strain_step == 0)
             strain.message = format("%s: worst strain %.4f on %s in the starting pose (limit %.4g)", name,
                                     s.max_strain, link_name(*s.max_strain_link).c_str(), limits.max_strain);

@@ -12,7 +12,8 @@
 namespace weft {
 
 struct GateLimits {
-    double max_strain = 1.10;                ///< worst length/rest allowed in any scenario (--max-strain)
+    double max_strain = 1.10;                ///< worst length/rest of a stretch edge allowed in any scenario
+                                             ///< (--max-strain); skips are bend rows and are not gated
     double max_energy_rise = 1e-3;           ///< fitted rise of total energy over the undriven last third, as
                                              ///< a fraction of energy_scale() (--max-energy-rise)
     std::optional<uint32_t> max_sleep_step;  ///< hang must be asleep by this step; nullopt = by its last step
@@ -23,7 +24,7 @@ struct GateLimits {
 enum class Gate : uint8_t {
     non_finite,     ///< NON_FINITE: a NaN or infinity appeared (every scenario)
     never_slept,    ///< NEVER_SLEPT: hang did not sleep by max_sleep_step
-    strain,         ///< STRAIN: some link stretched past max_strain (every scenario)
+    strain,         ///< STRAIN: some stretch edge stretched past max_strain (every scenario)
     energy_rising,  ///< ENERGY_RISING: total energy rose over the undriven last third (every scenario that has one)
 };
 

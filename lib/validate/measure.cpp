@@ -126,14 +126,17 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
     uint32_t jitter_frames = 0;
     Quat previous_holder_rotation;
 
-    // Strain and tether ratio of the state as it stands, credited to `step` (0 = the starting pose).
+    // Strain, skip ratio and tether ratio of the state as it stands, credited to `step` (0 = the starting pose).
     auto measure_shape = [&](uint32_t step) {
         for (const LinkRef& link : links) {
-            double ratio = distance(state.x[link.a], state.x[link.b]) / rest_of(proxy, link);
-            if (ratio > st.max_strain || !st.max_strain_link) {
-                st.max_strain = ratio;
-                st.max_strain_link = link;
-                st.max_strain_step = step;
+            const double ratio = distance(state.x[link.a], state.x[link.b]) / rest_of(proxy, link);
+            const bool edge = link.kind == LinkRef::edge;
+            double& worst = edge ? st.max_strain : st.max_skip_ratio;
+            std::optional<LinkRef>& where = edge ? st.max_strain_link : st.max_skip_link;
+            if (ratio > worst || !where) {
+                worst = ratio;
+                where = link;
+                (edge ? st.max_strain_step : st.max_skip_step) = step;
             }
         }
         for (uint32_t i = 0; i < n; ++i) {

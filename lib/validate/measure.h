@@ -32,11 +32,17 @@ struct ScenarioStats {
                                              ///< velocity or energy; good: none, anything else is broken
 
     // --- shape ---------------------------------------------------------------------------------------
-    double max_strain = 0;           ///< worst length/rest of any edge or skip, in the starting pose and after
+    double max_strain = 0;           ///< worst length/rest of any stretch edge, in the starting pose and after
                                      ///< every step; good <= 1.02 (hard rows settle under 1%), bad > 1.10 (the
-                                     ///< default gate); 0 for a proxy with no links
-    std::optional<LinkRef> max_strain_link;  ///< where max_strain was; none for a proxy with no links
+                                     ///< default gate); 0 for a proxy with no edges
+    std::optional<LinkRef> max_strain_link;  ///< where max_strain was; none for a proxy with no edges
     uint32_t max_strain_step = 0;    ///< step of max_strain; 0 = the starting pose (the rest pose for hang)
+    double max_skip_ratio = 0;       ///< worst length/rest of any skip, likewise. A skip is a soft bend row
+                                     ///< (seed 002 §11): a chain authored bent and pulled straight raises it with
+                                     ///< no stretch at all (a 90° joint straightened: √2), so it is reported, not
+                                     ///< gated; good: near 1 with max_strain near 1, bad: far above max_strain
+    std::optional<LinkRef> max_skip_link;    ///< where max_skip_ratio was; none for a proxy with no skips
+    uint32_t max_skip_step = 0;      ///< step of max_skip_ratio; 0 = the starting pose
     double max_tether_ratio = 0;     ///< worst |x − x_held|/d_geo of a free particle, likewise; good <= 1.005 (seed
                                      ///< 002 §13: 1.0035 worst in the library), bad > 1.05 (the leash is not holding)
     uint32_t max_tether_particle = no_particle;  ///< where; no_particle when nothing is tethered

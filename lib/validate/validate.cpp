@@ -40,6 +40,9 @@ json scenario_json(const ScenarioStats& s) {
     j["max_strain"] = number(s.max_strain);
     j["max_strain_link"] = s.max_strain_link ? link_json(*s.max_strain_link) : json(nullptr);
     j["max_strain_step"] = s.max_strain_step;
+    j["max_skip_ratio"] = number(s.max_skip_ratio);
+    j["max_skip_link"] = s.max_skip_link ? link_json(*s.max_skip_link) : json(nullptr);
+    j["max_skip_step"] = s.max_skip_step;
     j["max_tether_ratio"] = number(s.max_tether_ratio);
     j["max_tether_particle"] = s.max_tether_particle == no_particle ? json(nullptr) : json(s.max_tether_particle);
     j["max_tether_step"] = s.max_tether_step;
@@ -110,8 +113,9 @@ std::string scenario_line(const ScenarioStats& s) {
     std::string line = format("  %-15s", scenario_name(s.scenario));
     if (s.non_finite_step) line += format(" NON-FINITE at step %u", *s.non_finite_step);
     line += s.sleep_step ? format(" slept at %-5u", *s.sleep_step) : std::string(" never slept  ");
-    line += format(" strain %.4f  tether %.4f  peak %.3g m/s (%.3f of clamp)", s.max_strain, s.max_tether_ratio,
-                   s.peak_speed, s.peak_speed_ratio);
+    line += format(" strain %.4f", s.max_strain);
+    if (s.max_skip_link) line += format("  skip %.4f", s.max_skip_ratio);
+    line += format("  tether %.4f  peak %.3g m/s (%.3f of clamp)", s.max_tether_ratio, s.peak_speed, s.peak_speed_ratio);
     if (s.total_energy_trend) line += format("  energy %+.2e J", *s.total_energy_trend);
     if (s.teleport_step)
         line += format("  teleport at %u: peak %.3f m/s, shift %.4f m", *s.teleport_step, *s.teleport_peak_speed,
