@@ -328,7 +328,7 @@ std::vector<Case> named_error_cases() {
         {ProxyError::bad_header,
          [] { auto b = golden(); b.resize(b.size() + 4); put64(b, 16, b.size()); reseal(b); return b; },
          at(16), "header", "not a multiple of 8"},
-        {ProxyError::truncated, [] { auto b = golden(); b.resize(b.size() - 8); return b; }, at(golden_size - 8), "header",
+        {ProxyError::truncated, [] { auto b = golden(); return std::vector<uint8_t>(b.begin(), b.end() - 8); }, at(golden_size - 8), "header",
          "declares " + std::to_string(golden_size)},
         {ProxyError::trailing_bytes, [] { auto b = golden(); b.resize(b.size() + 8); return b; }, at(golden_size), "header",
          "8 bytes after"},
