@@ -1,0 +1,144 @@
+// The fabric library (seed 002 §11-§14) and what the solver refuses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "solver/solver.h"
+#include "test_proxies.h"
+
+namespace weft {
+namespace {
+
+// seed 002 §12: "a 12-link chain at 8 cm, set swinging at 3 m/s, run until the sleep test fires" —
+// every library fabric sleeps, within 1,000 steps, and the order is the damping order.
+TEST(Library, EveryFabricsKickedChainSleeps) {
+    ClothProxy chain = test::chain_proxy(12, 0.08, 0.05);
+    for (const Fabric& f : fabric_library()) {
+        Solver solver(chain, f);
+        solver.add_velocity({3, 0, 0});
+        StepInput in;
+        int slept = -1;
+        for (int s = 0; s < 1000 && slept < 0; ++s)
+            if (solver.step(in).fell_asleep) slept = s;
+        EXPECT_GT(slept, 0) << f.name << " never slept";
+        EXPECT_TRUE(solver.asleep()) << f.name;
+        std::printf("%-8s sleeps at step %d\n", f.name.c_str(), slept);
+    }
+}
+
+// seed 002 §12: sleep stops the step and the write-back, so a sleeping cloth is bit-identical across
+// the following steps; a moving holder wakes it.
+TEST(Library, SleepStopsTheWriteBackAndAHolderWakesIt) {
+    ClothProxy chain = test::chain_proxy(8, 0.08, 0.05);
+    Solver solver(chain, *find_fabric("leather"));
+    StepInput in;
+    int s = 0;
+    while (!solver.asleep() && s++ < 2000) solver.step(in);
+    ASSERT_TRUE(solver.asleep());
+    const std::vector<Vec3> frozen = solver.state().x;
+    for (int k = 0; k < 300; ++k) EXPECT_TRUE(solver.step(in).asleep);
+    EXPECT_EQ(solver.state().x, frozen);
+    in.holders = {Pose{{0.01, 0, 0}, {}}};
+    StepStats woke = solver.step(in);
+    EXPECT_FALSE(woke.asleep);
+    EXPECT_FALSE(solver.asleep());
+    EXPECT_NE(solver.state().x, frozen);
+}
+
+TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
+    ASSERT_EQ(fabric_library().size(), 7u);
+    for (const Fabric& f : fabric_library()) {
+        EXPECT_EQ(fabric_error(f), "") << f.name;
+        EXPECT_EQ(f.substeps, 2u) << f.name;
+        // §14: DENIM and LEATHER 2x2, CHAIN 2x6, the rest 2x4.
+        uint32_t want = f.name == "denim" || f.name == "leather" ? 2 : f.name == "chain" ? 6 : 4;
+        EXPECT_EQ(f.iterations, want) << f.name;
+        // §11: the 2x2 entries and the chains keep the strain-limit row; the 2x4 sheets clear it.
+        bool keeps = f.name == "denim" || f.name == "leather" || f.name == "rope" || f.name == "chain";
+        EXPECT_EQ(f.strain_limit, keeps) << f.name;
+        // §10: rope and chain build no slack row; every sheet fabric does.
+        EXPECT_EQ(f.slack >= 1, f.name == "rope" || f.name == "chain") << f.name;
+    }
+    // §13: silk is 4 mm thick and leather five times that.
+    EXPECT_DOUBLE_EQ(find_fabric("silk")->thickness, 0.004);
+    EXPECT_DOUBLE_EQ(find_fabric("leather")->thickness, 0.020);
+    // §12: damping in the sleep order silk, rope, cotton, hair, chain, leather, denim.
+    const char* order[] = {"silk", "rope", "cotton", "hair", "chain", "leather", "denim"};
+    for (int k = 1; k < 7; ++k) EXPECT_LT(find_fabric(order[k - 1])->damping, find_fabric(order[k])->damping) << order[k];
+}
+
+TEST(Library, LookupsAndGarmentClasses) {
+    EXPECT_EQ(find_fabric("Denim")->name, "denim");
+    EXPECT_FALSE(find_fabric("velvet").has_value());
+    EXPECT_EQ(fabric_for_garment_class("hair"), "hair");
+    EXPECT_EQ(fabric_for_garment_class("skirt"), "cotton");
+    EXPECT_EQ(fabric_for_garment_class("cape"), "denim");
+    EXPECT_EQ(fabric_for_garment_class("ribbon"), "silk");
+    EXPECT_EQ(fabric_for_garment_class("TAIL"), "hair");
+    EXPECT_EQ(fabric_for_garment_class("something else"), "cotton");
+    for (std::string_view c : {"hair", "tail", "skirt", "cape", "ribbon", "flag", "coat", "rope", "chain"})
+        EXPECT_TRUE(find_fabric(fabric_for_garment_class(c)).has_value()) << c;
+}
+
+std::string construction_error(const ClothProxy& proxy, const Fabric& fabric) {
+    try {
+        Solver solver(proxy, fabric);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Bad input gets a clear error naming the proxy, the array and the element, never a crash.
+TEST(Library, RefusesBrokenProxiesByName) {
+    const Fabric cotton = *find_fabric("cotton");
+    ClothProxy good = test::grid_sheet_proxy(3, 3, 0.1, 0.09);
+    EXPECT_EQ(construction_error(good, cotton), "");
+
+    ClothProxy p = good;
+    p.edges[3][1] = 99;
+    EXPECT_NE(construction_error(p, cotton).find("edge 3 names particle 99"), std::string::npos) << construction_error(p, cotton);
+    p = good;
+    p.rest_length[2] = 0;
+    EXPECT_NE(construction_error(p, cotton).find("edge 2 has rest length 0"), std::string::npos);
+    p = good;
+    p.inverse_mass.pop_back();
+    EXPECT_NE(construction_error(p, cotton).find("inverse_mass"), std::string::npos);
+    p = good;
+    p.rest_position[4].y = NAN;
+    EXPECT_NE(construction_error(p, cotton).find("particle 4"), std::string::npos);
+    p = good;
+    p.colour_ranges.back() = 5;
+    EXPECT_NE(construction_error(p, cotton).find("colour_ranges"), std::string::npos);
+    p = good;
+    p.hinges[0][3] = p.hinges[0][0];
+    EXPECT_NE(construction_error(p, cotton).find("hinge 0"), std::string::npos);
+    p = good;  // a hinge whose wing triangle has no area at rest
+    p.rest_position[p.hinges[0][2]] = p.rest_position[p.hinges[0][0]] * 2.0 - p.rest_position[p.hinges[0][1]];
+    EXPECT_NE(construction_error(p, cotton).find("no area"), std::string::npos) << construction_error(p, cotton);
+    p = good;
+    p.pins[0].particles.push_back(p.edges[0][0] == p.pins[0].particles[0] ? p.edges[0][1] : p.edges[0][0]);
+    for (uint32_t q : p.pins[0].particles)
+        if (p.inverse_mass[q] > 0) {
+            EXPECT_NE(construction_error(p, cotton).find("not held"), std::string::npos);
+        }
+
+    Fabric bad = cotton;
+    bad.iterations = 0;
+    EXPECT_NE(construction_error(good, bad).find("iterations"), std::string::npos);
+    bad = cotton;
+    bad.damping = -1;
+    EXPECT_NE(construction_error(good, bad).find("damping"), std::string::npos);
+
+    Solver solver(good, cotton);
+    StepInput in;
+    in.dt = 0;
+    EXPECT_THROW(solver.step(in), std::invalid_argument);
+    in.dt = 1.0 / 60;
+    in.holders.resize(3);
+    EXPECT_THROW(solver.step(in), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace weft

@@ -1,0 +1,143 @@
+// seed 002 §13: teleport, fast locomotion and the velocity clamp, inertia.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "solver/solver.h"
+#include "test_proxies.h"
+
+namespace weft {
+namespace {
+
+using test::particle;
+
+/// §13's sprint: the frame runs a square wave in velocity along x, sprint, stop dead, sprint back,
+/// stop dead, one second a phase.
+double sprint_velocity(int step, double dt) {
+    int phase = static_cast<int>(step * dt) % 4;
+    return phase == 0 ? 9.0 : phase == 2 ? -9.0 : 0.0;
+}
+
+// seed 002 §13: "Nothing teleports — a sprint is locomotion — ... the smallest headroom over the clamp
+// in the whole library is 5.7x." 20 links at 10 cm, fifteen seconds.
+TEST(Motion, SprintNeverReachesTheClamp) {
+    ClothProxy rope = test::chain_proxy(20, 0.1, 0.05);
+    for (const Fabric& f : fabric_library()) {
+        Solver solver(rope, f);
+        StepInput in;
+        double peak = 0, clamp = 0;
+        for (int s = 0; s < 900; ++s) {
+            in.frame.position.x += sprint_velocity(s, in.dt) * in.dt;
+            StepStats st = solver.step(in);
+            ASSERT_EQ(st.teleported, Teleported::none) << f.name << " step " << s;
+            ASSERT_EQ(st.clamped, 0u) << f.name << " step " << s;
+            ASSERT_LE(st.max_speed_unclamped, st.velocity_clamp) << f.name << " step " << s;
+            peak = std::max(peak, st.max_speed_unclamped);
+            clamp = st.velocity_clamp;
+        }
+        // The clamp is four times the correction authority shortest_row·substeps·iterations/dt.
+        EXPECT_NEAR(clamp / (4 * 0.1 * f.substeps * f.iterations * 60), 1.0, 1e-12);
+        EXPECT_GT(peak, 1.0) << f.name;  // it did swing
+        EXPECT_GT(clamp / peak, 3.0) << f.name << " peak " << peak;
+        std::printf("%-8s sprint peak %6.2f m/s, clamp %6.1f, headroom %5.1fx\n", f.name.c_str(), peak, clamp, clamp / peak);
+    }
+}
+
+/// A 16-link rope at 10 cm swinging on a frame that has been moving, then teleported a kilometre.
+struct TeleportRun {
+    int teleports = 0;
+    double teleport_step_speed = -1;
+    double shift = 0;  ///< how far the tip moved in the frame during the teleport step
+    double peak_after = 0;
+};
+
+TeleportRun teleport_rope(TeleportMode mode) {
+    ClothProxy rope = test::chain_proxy(16, 0.1, 0.05);
+    Solver solver(rope, *find_fabric("rope"));
+    StepInput in;
+    in.teleport_mode = mode;
+    const uint32_t tip = particle(rope, 16);
+    TeleportRun run;
+    for (int s = 0; s < 240; ++s) {
+        in.frame.position.x = s < 120 ? 0.02 * s * s / 60.0 : in.frame.position.x + (s == 180 ? 1000 : 0.0);
+        const Vec3 before = solver.state().x[tip];
+        StepStats st = solver.step(in);
+        if (st.teleported != Teleported::none) {
+            ++run.teleports;
+            run.teleport_step_speed = st.max_speed;
+            run.shift = distance(before, solver.state().x[tip]);
+        } else if (s > 180) {
+            run.peak_after = std::max(run.peak_after, st.max_speed);
+        }
+    }
+    return run;
+}
+
+// seed 002 §13: "Reset: 1 teleport, peak speed 0.000 m/s, first-step local shift 1.4890 m" —
+// re-seeded on the animated pose at rest; "Keep: peak 5.582 m/s, shift 0.0779 m" — the swing it was
+// already carrying, moved one ordinary step.
+TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
+    TeleportRun reset = teleport_rope(TeleportMode::reset);
+    EXPECT_EQ(reset.teleports, 1);
+    EXPECT_EQ(reset.teleport_step_speed, 0.0);
+    TeleportRun keep = teleport_rope(TeleportMode::keep);
+    EXPECT_EQ(keep.teleports, 1);
+    EXPECT_GT(keep.teleport_step_speed, 0.05);
+    EXPECT_LT(keep.shift, reset.shift);
+    EXPECT_LT(keep.shift, 0.2);
+}
+
+/// Largest horizontal distance between the tip and the top, in the frame, over §13's sprint profile.
+double tip_lag(double inertia, bool moving = true) {
+    ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
+    Fabric f = *find_fabric("rope");
+    f.inertia = inertia;
+    Solver solver(rope, f);
+    StepInput in;
+    double lag = 0;
+    const uint32_t tip = particle(rope, 10), top = particle(rope, 0);
+    for (int s = 0; s < 480; ++s) {
+        if (moving) in.frame.position.x += sprint_velocity(s, in.dt) * in.dt;
+        solver.step(in);
+        lag = std::max(lag, std::fabs(solver.state().x[tip].x - solver.state().x[top].x));
+    }
+    return lag;
+}
+
+// seed 002 §13: "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
+// the last digit".
+TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
+    EXPECT_EQ(tip_lag(0.0), 0.0);
+    EXPECT_EQ(tip_lag(0.0), tip_lag(0.0, false));
+    double previous = 0;
+    for (double inertia : {0.25, 0.5, 0.75, 1.0}) {
+        double lag = tip_lag(inertia);
+        EXPECT_GT(lag, previous) << "inertia " << inertia;
+        previous = lag;
+    }
+    EXPECT_GT(previous, 0.2);
+}
+
+// A turning frame swings the cloth outwards: the centrifugal term of §13's frame. The rope hangs 20 cm
+// off the spin axis (on it, it would stay put by symmetry).
+TEST(Motion, SpinningFrameFlaresTheCloth) {
+    ClothProxy rope = test::chain_proxy(8, 0.1, 0.05);
+    for (Vec3& r : rope.rest_position) r.x += 0.2;
+    Solver solver(rope, *find_fabric("rope"));
+    StepInput in;
+    double angle = 0;
+    for (int s = 0; s < 300; ++s) {
+        angle += 6.0 / 60;  // 6 rad/s about y
+        in.frame.rotation = Quat::from_axis_angle({0, 1, 0}, angle);
+        solver.step(in);
+    }
+    const Vec3 tip = solver.state().x[particle(rope, 8)];
+    EXPECT_GT(std::hypot(tip.x, tip.z), 0.5);  // ω²r against g: flung well out from the axis
+    Solver still(rope, *find_fabric("rope"));
+    StepInput rest;
+    for (int s = 0; s < 300; ++s) still.step(rest);
+    EXPECT_LT(std::hypot(still.state().x[particle(rope, 8)].x, still.state().x[particle(rope, 8)].z), 0.21);
+}
+
+}  // namespace
+}  // namespace weft

@@ -1,0 +1,102 @@
+// The rows of rows.md: a soft row is Hooke's law (seed 002 §3), the hinge stencil is flat-invariant,
+// the strain allowance fits seed 002 §11's table.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "solver/solver.h"
+#include "test_proxies.h"
+
+namespace weft {
+namespace {
+
+using test::particle;
+
+/// A 0.05 kg particle hanging from a held one on a single soft 1 kN/m row, stepped to rest; returns
+/// extension / Hooke's mg/k.
+double hooke_ratio(const SolverConstants& base) {
+    ClothProxy link = test::chain_proxy(1, 0.1, 0.05, {0, -1, 0}, false);
+    Fabric f = *find_fabric("rope");
+    f.stretch_stiffness = 1000;  // N/m
+    f.strain_limit = false;
+    SolverConstants c = base;
+    c.tethers = false;  // the row alone, as §3 measured it (a tether at d_geo would bound it)
+    c.sleep = false;
+    Solver solver(link, f, c);
+    StepInput in;
+    for (int s = 0; s < 1200; ++s) solver.step(in);
+    const double length = distance(solver.state().x[particle(link, 0)], solver.state().x[particle(link, 1)]);
+    return (length - 0.1) / (0.05 * 9.81 / 1000);
+}
+
+// seed 002 §3: a soft row carries no multiplier, so it reads Hooke exactly whatever α, β, γ and the
+// band are doing ("extension/Hooke = 1.0000" in every row of the table).
+TEST(Rows, SoftRowReadsHookeAtAnyConstants) {
+    SolverConstants chosen;
+    SolverConstants alpha0;
+    alpha0.alpha = 0;
+    SolverConstants alpha1;
+    alpha1.alpha = 1;
+    alpha1.gamma = 1;
+    SolverConstants beta0;
+    beta0.beta = 0;
+    SolverConstants band;
+    band.k_min_ratio = 8;
+    band.k_max_ratio = 8 * 1024;
+    for (const SolverConstants& c : {chosen, alpha0, alpha1, beta0, band}) EXPECT_NEAR(hooke_ratio(c), 1.0, 5e-5);
+}
+
+// rows.md: the quadratic bending stencil's weights make Σ w·x vanish on any flat diamond, so a sheet
+// cut flat feels no bending force at rest, in zero gravity it does not move by a bit.
+TEST(Rows, HingeIsSilentOnAFlatSheet) {
+    ClothProxy sheet = test::grid_sheet_proxy(4, 4, 0.1, 0.16);
+    SolverConstants c;
+    c.sleep = false;
+    Solver flat(sheet, *find_fabric("leather"), c);
+    StepInput zero_g;
+    zero_g.gravity = {};
+    for (int s = 0; s < 10; ++s) flat.step(zero_g);
+    // To the rounding of the cotangents: Σ w·x is zero in exact arithmetic, a few ulps in double.
+    for (uint32_t i = 0; i < sheet.particle_count(); ++i) EXPECT_LT(length(flat.state().x[i] - sheet.rest_position[i]), 1e-14);
+}
+
+// Hinge rows resist folding: a sheet held along one edge, in zero gravity, thrown upwards. With stiff
+// hinges it turns about its held edge nearly as a plate (every row of it at one angle about that
+// edge); with no bend rows it curls, the far rows lagging the near ones.
+TEST(Rows, HingesResistFolding) {
+    ClothProxy sheet = test::grid_sheet_proxy(8, 8, 0.05, 0.3);
+    auto curl = [&](double bend) {
+        Fabric f = *find_fabric("leather");
+        f.bend = bend;
+        f.slack = 1;
+        f.damping = 0;
+        SolverConstants c;
+        c.sleep = false;
+        Solver solver(sheet, f, c);
+        solver.add_velocity({0, 1, 0});
+        StepInput in;
+        in.gravity = {};
+        for (int s = 0; s < 10; ++s) solver.step(in);
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t iz = 1; iz < 8; ++iz) {  // down the middle of the sheet, away from its free sides
+            const Vec3& x = solver.state().x[particle(sheet, iz * 8 + 4)];
+            double angle = std::atan2(x.y, x.z);
+            lo = std::min(lo, angle);
+            hi = std::max(hi, angle);
+        }
+        return hi - lo;
+    };
+    const double stiff = curl(1.0), limp = curl(0.0);
+    EXPECT_LT(stiff, 0.25 * limp) << "stiff " << stiff << " limp " << limp;
+}
+
+// rows.md: allowance(stretch) = 1 + 0.25·10^(−2.4·stretch) reproduces seed 002 §11's column to three
+// figures (0.2 → 1.0829, 0.5 → 1.0158, 1.0 → 1.0010).
+TEST(Rows, StrainAllowanceFitsTheSeedTable) {
+    EXPECT_NEAR(strain_allowance(0.2), 1.0829, 5e-4);
+    EXPECT_NEAR(strain_allowance(0.5), 1.0158, 5e-4);
+    EXPECT_NEAR(strain_allowance(1.0), 1.0010, 5e-4);
+}
+
+}  // namespace
+}  // namespace weft
