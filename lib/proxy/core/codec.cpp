@@ -146,23 +146,43 @@ constexpr uint64_t align8(uint64_t v) { return (v + 7) & ~uint64_t(7); }
 
 // --- little-endian bytes, written and read explicitly so the host's byte order never matters -------
 
+// Writes into a buffer sized once to the file's size (zero-filled, so padding needs no writes);
+// byte-wise stores the compiler merges into plain word stores on a little-endian host.
 class Writer {
 public:
-    explicit Writer(size_t capacity) { bytes_.reserve(capacity); }
+    explicit Writer(size_t size) : bytes_(size, 0) {}
     void u32(uint32_t v) {
-        for (int k = 0; k < 4; ++k) bytes_.push_back(static_cast<uint8_t>(v >> (8 * k)));
+        uint8_t* p = room(4);
+        for (int k = 0; k < 4; ++k) p[k] = static_cast<uint8_t>(v >> (8 * k));
+        pos_ += 4;
     }
     void u64(uint64_t v) {
-        for (int k = 0; k < 8; ++k) bytes_.push_back(static_cast<uint8_t>(v >> (8 * k)));
+        uint8_t* p = room(8);
+        for (int k = 0; k < 8; ++k) p[k] = static_cast<uint8_t>(v >> (8 * k));
+        pos_ += 8;
     }
     void f64(double v) { u64(std::bit_cast<uint64_t>(v)); }
-    void raw(std::string_view s) { bytes_.insert(bytes_.end(), s.begin(), s.end()); }
-    void pad8() { bytes_.resize(align8(bytes_.size()), 0); }
-    size_t size() const { return bytes_.size(); }
-    std::vector<uint8_t> take() { return std::move(bytes_); }
+    void raw(std::string_view s) {
+        uint8_t* p = room(s.size());
+        if (!s.empty()) std::memcpy(p, s.data(), s.size());
+        pos_ += s.size();
+    }
+    void pad8() { pos_ = align8(pos_); }
+    std::vector<uint8_t> take() {
+        if (pos_ != bytes_.size()) throw std::logic_error("encode_proxy: layout and contents disagree");
+        return std::move(bytes_);
+    }
 
 private:
+    // The layout pass and the writing pass must agree to the byte; a disagreement is a bug here,
+    // thrown rather than written past the buffer.
+    uint8_t* room(size_t n) {
+        if (n > bytes_.size() - pos_) throw std::logic_error("encode_proxy: contents overrun the layout");
+        return bytes_.data() + pos_;
+    }
+
     std::vector<uint8_t> bytes_;
+    size_t pos_ = 0;
 };
 
 uint32_t get_u32(const uint8_t* p) {
