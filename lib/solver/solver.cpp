@@ -173,7 +173,7 @@ void Solver::Impl::build(const ClothProxy& p) {
     edge_count = p.edges.size();
     for (size_t e = 0; e < p.edges.size(); ++e) {
         link_ends.push_back(p.edges[e]);
-        link_rest.push_back(p.rest_length[e]);
+        link.push_back({p.rest_length[e], 0, 0, p.rest_length[e], 0, 0});
         link_hard.push_back(hard ? 1 : 0);
         link_soft_k.push_back(hard ? 0 : fabric.stretch_stiffness);
         link_soft_ratio.push_back(0);
@@ -181,21 +181,18 @@ void Solver::Impl::build(const ClothProxy& p) {
     if (fabric.bend > 0)
         for (size_t s = 0; s < p.skips.size(); ++s) {
             link_ends.push_back(p.skips[s]);
-            link_rest.push_back(p.skip_rest_length[s]);
+            link.push_back({p.skip_rest_length[s], 0, 0, p.skip_rest_length[s], 0, 0});
             link_hard.push_back(0);
             link_soft_k.push_back(fabric.bend);
             link_soft_ratio.push_back(1);
         }
     const size_t links = link_ends.size();
     link_m_eff.assign(links, 0);
-    link_k.assign(links, 0);
-    link_lambda.assign(links, 0);
     link_kappa.assign(links, constants.k_min_ratio);
     strain_rows = fabric.strain_limit && edge_count > 0;
     strain_factor = strain_allowance(fabric.stretch);
     if (strain_rows) {
-        strain_k.assign(edge_count, 0);
-        strain_lambda.assign(edge_count, 0);
+        for (size_t e = 0; e < edge_count; ++e) link[e].strain_rest = link[e].rest * strain_factor;
         strain_kappa.assign(edge_count, constants.k_min_ratio);
     }
 
@@ -249,7 +246,7 @@ void Solver::Impl::build(const ClothProxy& p) {
     trust_radius.assign(n, kInf);
     shortest_row = kInf;
     for (size_t e = 0; e < links; ++e) {
-        double r = link_rest[e];
+        double r = link[e].rest;
         trust_radius[link_ends[e][0]] = std::min(trust_radius[link_ends[e][0]], r);
         trust_radius[link_ends[e][1]] = std::min(trust_radius[link_ends[e][1]], r);
         shortest_row = std::min(shortest_row, r);
@@ -288,7 +285,36 @@ void Solver::Impl::refresh_masses() {
         // seed 000 §19.5: k = bend·(m/Σw²)/h², generalised to unequal masses as 1/Σ(w_k²/m_k).
         hinge_m_eff[b] = s > 0 ? 1 / s : 0;
     }
+    build_bend_operator();
     refresh_free_lists();
+}
+
+void Solver::Impl::build_bend_operator() {
+    bend_diagonal.assign(n, 0);
+    std::vector<std::vector<BendNeighbour>> rows(n);
+    for (size_t b = 0; b < hinge_ends.size(); ++b) {
+        const double scale = fabric.bend * hinge_m_eff[b];
+        for (int s = 0; s < 4; ++s) {
+            const uint32_t i = hinge_ends[b][s];
+            bend_diagonal[i] += scale * hinge_w[b][s] * hinge_w[b][s];
+            for (int q = 0; q < 4; ++q) {
+                if (q == s) continue;
+                const uint32_t j = hinge_ends[b][q];
+                const double c = scale * hinge_w[b][s] * hinge_w[b][q];
+                auto it = std::find_if(rows[i].begin(), rows[i].end(), [&](const BendNeighbour& e) { return e.other == j; });
+                if (it == rows[i].end())
+                    rows[i].push_back({j, c});
+                else
+                    it->coefficient += c;
+            }
+        }
+    }
+    bend_offsets.assign(n + 1, 0);
+    bend_neighbours.clear();
+    for (uint32_t i = 0; i < n; ++i) {
+        bend_neighbours.insert(bend_neighbours.end(), rows[i].begin(), rows[i].end());
+        bend_offsets[i + 1] = static_cast<uint32_t>(bend_neighbours.size());
+    }
 }
 
 void Solver::Impl::refresh_free_lists() {
@@ -345,9 +371,8 @@ void Solver::Impl::reseed() {
     state.y = state.x;
     std::fill(state.v.begin(), state.v.end(), Vec3{});
     std::fill(v_before.begin(), v_before.end(), Vec3{});
-    std::fill(link_lambda.begin(), link_lambda.end(), 0.0);
+    for (LinkRow& r : link) r.lambda = r.strain_lambda = 0;
     std::fill(link_kappa.begin(), link_kappa.end(), constants.k_min_ratio);
-    std::fill(strain_lambda.begin(), strain_lambda.end(), 0.0);
     std::fill(strain_kappa.begin(), strain_kappa.end(), constants.k_min_ratio);
     std::fill(tether_kappa.begin(), tether_kappa.end(), constants.k_min_ratio);
     std::fill(slack_kappa.begin(), slack_kappa.end(), constants.k_min_ratio);
@@ -472,8 +497,8 @@ Energy Solver::energy(const Vec3& gravity_frame) const {
     }
     for (size_t r = 0; r < m.link_ends.size(); ++r)
         if (!m.link_hard[r]) {
-            double c = distance(m.state.x[m.link_ends[r][0]], m.state.x[m.link_ends[r][1]]) - m.link_rest[r];
-            e.elastic += 0.5 * m.link_k[r] * c * c;
+            double c = distance(m.state.x[m.link_ends[r][0]], m.state.x[m.link_ends[r][1]]) - m.link[r].rest;
+            e.elastic += 0.5 * m.link[r].k * c * c;
         }
     for (size_t b = 0; b < m.hinge_ends.size(); ++b) {
         Vec3 c{};

@@ -25,6 +25,22 @@ struct HingeIncidence {
     uint32_t slot;
 };
 
+/// The hot half of a distance row, one cache line's worth read together by the vertex update.
+struct LinkRow {
+    double rest = 0;           ///< metres
+    double k = 0;              ///< this substep's penalty, N/m
+    double lambda = 0;         ///< multiplier, N; 0 forever on a soft row
+    double strain_rest = 0;    ///< allowance·rest, metres (the strain-limit row on the same edge)
+    double strain_k = 0;       ///< N/m; 0 where the edge has no strain-limit row
+    double strain_lambda = 0;  ///< >= 0
+};
+
+/// One off-diagonal entry of the bending operator: the hinges' Σ k·w·wᵀ between two particles.
+struct BendNeighbour {
+    uint32_t other;
+    double coefficient;  ///< Σ over shared hinges of bend·m_eff·w_self·w_other, kg (× 1/h² at use)
+};
+
 /// A one-sided contact row against a collider, linearised at detection (rows.md "Contact rows").
 struct Contact {
     uint32_t collider = 0;  ///< spheres first, then capsules
@@ -60,17 +76,15 @@ struct Solver::Impl {
     // --- distance rows: stretch edges [0, edge_count), then skips -----------------------------------
     size_t edge_count = 0;
     std::vector<std::array<uint32_t, 2>> link_ends;
-    std::vector<double> link_rest;       ///< metres
+    std::vector<LinkRow> link;           ///< the vertex update's view of each distance row
     std::vector<double> link_m_eff;      ///< 1/(w_i + w_j), kg; 0 when both ends are kinematic
     std::vector<uint8_t> link_hard;      ///< 1 = augmented Lagrangian (stiffness ∞), 0 = pure penalty
     std::vector<double> link_soft_k;     ///< soft rows: N/m for a finite stretch stiffness, or a ratio
     std::vector<uint8_t> link_soft_ratio;///< 1 = link_soft_k is a ratio of m_eff/h² (skips), 0 = N/m
-    std::vector<double> link_k;          ///< this substep's penalty, N/m
-    std::vector<double> link_lambda;     ///< hard rows' multiplier, N; 0 forever on soft rows
     std::vector<double> link_kappa;      ///< hard rows' penalty as a ratio of m_eff/h² (the band, §4)
     bool strain_rows = false;            ///< every stretch edge carries a strain-limit row too
     double strain_factor = 1;            ///< allowance(stretch)
-    std::vector<double> strain_k, strain_lambda, strain_kappa;  ///< per stretch edge
+    std::vector<double> strain_kappa;    ///< per stretch edge
     std::vector<uint32_t> link_offsets;  ///< CSR over particles
     std::vector<LinkIncidence> link_incidences;
 
@@ -81,6 +95,12 @@ struct Solver::Impl {
     std::vector<double> hinge_k;                  ///< this substep's stiffness
     std::vector<uint32_t> hinge_offsets;
     std::vector<HingeIncidence> hinge_incidences;
+    // The hinges summed per particle pair (rows.md: f −= k·w_s·C, H += k·w_s²·I is linear in x):
+    // f_i −= (bend_diagonal_i·x_i + Σ_j c_ij·x_j)/h², H_i += bend_diagonal_i/h²·I. A 32x32 sheet has
+    // 11 hinge incidences per particle over 12 distinct neighbours; the sum visits each neighbour once.
+    std::vector<double> bend_diagonal;   ///< Σ bend·m_eff·w_s², kg
+    std::vector<uint32_t> bend_offsets;
+    std::vector<BendNeighbour> bend_neighbours;
 
     // --- unary rows per particle --------------------------------------------------------------------
     std::vector<uint32_t> tether_centre;  ///< no_particle = no tether
@@ -126,6 +146,7 @@ struct Solver::Impl {
     // solver.cpp
     void build(const ClothProxy& proxy);
     void refresh_masses();
+    void build_bend_operator();
     void refresh_free_lists();
     void init_tethers();
     Vec3 animated_position(uint32_t i) const;

@@ -38,12 +38,12 @@ void Solver::Impl::set_penalties() {
     for (size_t e = 0; e < link_ends.size(); ++e) {
         double scale = link_m_eff[e] * inv_h2;
         if (link_hard[e])
-            link_k[e] = link_kappa[e] * scale;
+            link[e].k = link_kappa[e] * scale;
         else
-            link_k[e] = link_soft_ratio[e] ? link_soft_k[e] * scale : link_soft_k[e];
+            link[e].k = link_soft_ratio[e] ? link_soft_k[e] * scale : link_soft_k[e];
     }
     if (strain_rows)
-        for (size_t e = 0; e < edge_count; ++e) strain_k[e] = strain_kappa[e] * link_m_eff[e] * inv_h2;
+        for (size_t e = 0; e < edge_count; ++e) link[e].strain_k = strain_kappa[e] * link_m_eff[e] * inv_h2;
     for (size_t b = 0; b < hinge_ends.size(); ++b) hinge_k[b] = fabric.bend * hinge_m_eff[b] * inv_h2;
     for (uint32_t i : free_particles) {
         double scale = mass[i] * inv_h2;  // a unary row, or one whose other end is kinematic
@@ -62,8 +62,12 @@ void Solver::Impl::warm_start() {
         for (double& l : lambda) l *= ag;
         for (double& k : kappa) k = std::clamp(k * g, kmin, kmax);
     };
-    decay(link_lambda, link_kappa);
-    if (strain_rows) decay(strain_lambda, strain_kappa);
+    for (LinkRow& r : link) {
+        r.lambda *= ag;
+        r.strain_lambda *= ag;
+    }
+    for (double& k : link_kappa) k = std::clamp(k * g, kmin, kmax);
+    for (double& k : strain_kappa) k = std::clamp(k * g, kmin, kmax);
     decay(tether_lambda, tether_kappa);
     decay(slack_lambda, slack_kappa);
 }
@@ -164,44 +168,40 @@ Accumulated Solver::Impl::accumulate_unary(uint32_t i, const Vec3& xi) const {
 Accumulated Solver::Impl::accumulate(uint32_t i, const Vec3& xi) const {
     Accumulated a = accumulate_unary(i, xi);
     const Vec3* x = state.x.data();
-    // Distance rows: stretch (hard or soft), skips (soft), and each stretch edge's strain limit.
-    const bool strain = strain_rows;
+    // Distance rows: stretch (hard or soft), skips (soft), and each stretch edge's strain limit, which
+    // shares the edge's gradient (a row without one has strain_k = strain_lambda = 0: never active).
+    const LinkRow* rows = link.data();
     for (uint32_t q = link_offsets[i], end = link_offsets[i + 1]; q < end; ++q) {
         const LinkIncidence inc = link_incidences[q];
-        Vec3 d = xi - x[inc.other];
-        double l2 = length_squared(d);
+        const Vec3 d = xi - x[inc.other];
+        const double l2 = length_squared(d);
         if (!(l2 > 0)) continue;  // coincident ends have no direction; the row has nothing to say
-        double inv_l = 1 / std::sqrt(l2);
-        double l = l2 * inv_l;
-        Vec3 g = d * inv_l;
-        const uint32_t e = inc.link;
-        double k = link_k[e];
-        double fc = k * (l - link_rest[e]) + link_lambda[e];
+        const double inv_l = 1 / std::sqrt(l2);
+        const double l = l2 * inv_l;
+        const Vec3 g = d * inv_l;
+        const LinkRow& r = rows[inc.link];
+        double fc = r.k * (l - r.rest) + r.lambda;
         double s = fc > 0 ? fc : 0.0;
-        double k_along = k;
-        if (strain && e < edge_count) {
-            double u = strain_k[e] * (l - link_rest[e] * strain_factor) + strain_lambda[e];
-            if (u > 0) {  // [0, ∞): only a force that shortens the edge (seed 002 §10)
-                fc += u;
-                s += u;
-                k_along += strain_k[e];
-            }
+        double k_along = r.k;
+        const double u = r.strain_k * (l - r.strain_rest) + r.strain_lambda;
+        if (u > 0) {  // [0, ∞): only a force that shortens the edge (seed 002 §10)
+            fc += u;
+            s += u;
+            k_along += r.strain_k;
         }
         a.f -= g * fc;
         s *= inv_l;
         a.h.add_diagonal(s);
         a.h.add_outer(g, k_along - s);
     }
-    // Hinges: C = Σ w·x, energy ½·k·|C|², so f −= k·w_s·C and H += k·w_s²·I (rows.md).
-    for (uint32_t q = hinge_offsets[i], end = hinge_offsets[i + 1]; q < end; ++q) {
-        const HingeIncidence inc = hinge_incidences[q];
-        const std::array<uint32_t, 4>& ends = hinge_ends[inc.hinge];
-        const std::array<double, 4>& w = hinge_w[inc.hinge];
-        Vec3 c = x[ends[0]] * w[0] + x[ends[1]] * w[1] + x[ends[2]] * w[2] + x[ends[3]] * w[3];
-        c += (xi - x[i]) * w[inc.slot];  // the stencil at the position being evaluated
-        double kw = hinge_k[inc.hinge] * w[inc.slot];
-        a.f -= c * kw;
-        a.h.add_diagonal(kw * w[inc.slot]);
+    // Hinges, through the per-particle bending operator (rows.md; see solver_impl.h).
+    if (!bend_diagonal.empty()) {
+        const double dk = bend_diagonal[i] * inv_h2;
+        Vec3 c = xi * bend_diagonal[i];
+        for (uint32_t q = bend_offsets[i], end = bend_offsets[i + 1]; q < end; ++q)
+            c += x[bend_neighbours[q].other] * bend_neighbours[q].coefficient;
+        a.f -= c * inv_h2;
+        a.h.add_diagonal(dk);
     }
     // Tether to the nearest held particle, radius d_geo, only pulling in (seed 000 §19.3, 002 §10).
     const uint32_t p = tether_centre[i];
@@ -224,10 +224,9 @@ double Solver::Impl::local_energy(uint32_t i, const Vec3& xi) const {
     for (uint32_t q = link_offsets[i]; q < link_offsets[i + 1]; ++q) {
         const LinkIncidence inc = link_incidences[q];
         double l = distance(xi, x[inc.other]);
-        const uint32_t ei = inc.link;
-        e += row_energy(link_k[ei], link_lambda[ei], l - link_rest[ei], -kInf, kInf);
-        if (strain_rows && ei < edge_count)
-            e += row_energy(strain_k[ei], strain_lambda[ei], l - link_rest[ei] * strain_factor, 0, kInf);
+        const LinkRow& r = link[inc.link];
+        e += row_energy(r.k, r.lambda, l - r.rest, -kInf, kInf);
+        e += row_energy(r.strain_k, r.strain_lambda, l - r.strain_rest, 0, kInf);
     }
     for (uint32_t q = hinge_offsets[i]; q < hinge_offsets[i + 1]; ++q) {
         const HingeIncidence inc = hinge_incidences[q];
@@ -303,15 +302,16 @@ void Solver::Impl::update_duals() {
         if ((!hard && !strain) || link_m_eff[e] == 0) continue;
         const double scale = link_m_eff[e] * inv_h2;
         const double l = distance(x[link_ends[e][0]], x[link_ends[e][1]]);
+        LinkRow& r = link[e];
         if (hard) {
-            double c = l - link_rest[e];
-            link_lambda[e] += link_k[e] * c;
+            double c = l - r.rest;
+            r.lambda += r.k * c;
             grow(link_kappa[e], c, scale);
         }
         if (strain) {
-            double c = l - link_rest[e] * strain_factor;
-            double u = strain_k[e] * c + strain_lambda[e];
-            strain_lambda[e] = std::max(u, 0.0);
+            double c = l - r.strain_rest;
+            double u = r.strain_k * c + r.strain_lambda;
+            r.strain_lambda = std::max(u, 0.0);
             if (u > 0) grow(strain_kappa[e], c, scale);
         }
     }
