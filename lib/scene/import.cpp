@@ -15,6 +15,7 @@
 //     node's own scale. The fix is applied here once, at the root (source_correction).
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,10 +56,17 @@ private:
     }
 };
 
+/// A file's bytes, not zero-filled first (read() writes every one of them).
+struct FileBytes {
+    std::unique_ptr<uint8_t[]> data;
+    size_t size = 0;
+    std::span<const uint8_t> span() const { return {data.get(), size}; }
+};
+
 /// Reads the whole file, refusing what is not a readable, non-empty regular file of bounded
 /// size. The descriptor is opened non-blocking and checked again, so a path swapped for a FIFO
 /// between the check and the open cannot hang the import.
-bool read_model_file(const fs::path& file, uint64_t max_bytes, std::vector<uint8_t>& out, Reporter& report) {
+bool read_model_file(const fs::path& file, uint64_t max_bytes, FileBytes& out, Reporter& report) {
     struct stat st{};
     if (::stat(file.c_str(), &st) != 0) {
         int err = errno;
@@ -95,10 +103,11 @@ bool read_model_file(const fs::path& file, uint64_t max_bytes, std::vector<uint8
                                          std::to_string(max_bytes));
         return false;
     }
-    out.resize(size_t(st.st_size));
+    const size_t size = size_t(st.st_size);
+    out.data.reset(new uint8_t[size]);
     size_t done = 0;
-    while (done < out.size()) {
-        ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+    while (done < size) {
+        ssize_t n = ::read(fd, out.data.get() + done, size - done);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             report.add("FILE_UNREADABLE", std::string("cannot read: ") + std::strerror(errno));
@@ -107,8 +116,8 @@ bool read_model_file(const fs::path& file, uint64_t max_bytes, std::vector<uint8
         if (n == 0) break;  // shrank while reading: parse what is there, the checks catch truncation
         done += size_t(n);
     }
-    out.resize(done);
-    if (out.empty()) {
+    out.size = done;
+    if (out.size == 0) {
         report.add("FILE_EMPTY", "the file is empty (0 bytes)");
         return false;
     }
@@ -167,8 +176,9 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     scene.source_path = file.string();
     Reporter report(file.string(), result.issues);
 
-    std::vector<uint8_t> bytes;
-    if (!read_model_file(file, options.max_file_bytes, bytes, report)) return result;
+    FileBytes file_bytes;
+    if (!read_model_file(file, options.max_file_bytes, file_bytes, report)) return result;
+    const std::span<const uint8_t> bytes = file_bytes.span();
 
     import_detail::GltfDocument gltf;
     gltf.base_dir = file.parent_path();
@@ -179,7 +189,7 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
         case Container::glb: {
             std::string_view json_text;
             if (!import_detail::split_glb(bytes, json_text, gltf.bin, report)) return result;
-            if (!import_detail::parse_gltf_json(json_text, gltf.json, report)) return result;
+            if (!import_detail::parse_gltf_json(json_text, gltf, report)) return result;
             gltf.glb = true;
             have_gltf = true;
             memory_hint = "glb";
@@ -188,9 +198,9 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
         }
         case Container::gltf_json: {
             std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-            if (!import_detail::parse_gltf_json(text, gltf.json, report)) return result;
-            const auto asset = gltf.json.is_object() ? gltf.json.find("asset") : gltf.json.end();
-            if (!gltf.json.is_object() || asset == gltf.json.end() || !asset->is_object()) {
+            if (!import_detail::parse_gltf_json(text, gltf, report)) return result;
+            const auto asset = gltf.json.find("asset");
+            if (asset == gltf.json.end() || !asset->is_object()) {
                 report.add("UNKNOWN_FORMAT", "JSON, but not glTF (no \"asset\" object)");
                 return result;
             }

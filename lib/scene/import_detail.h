@@ -35,7 +35,10 @@ private:
 /// A glTF document as the checks and the VRM reader see it (never handed to Assimp: Assimp
 /// re-reads the same bytes itself).
 struct GltfDocument {
-    nlohmann::json json;                 ///< the parsed JSON (the GLB JSON chunk for .glb/.vrm)
+    nlohmann::json json;                 ///< every top-level member but the three below, parsed
+    std::vector<std::string_view> accessors;     ///< JSON text of each accessor, parsed on demand
+    std::vector<std::string_view> buffer_views;  ///< JSON text of each buffer view, parsed on demand
+    // `animations` is not kept: Assimp reads it, nothing here needs it.
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
@@ -46,12 +49,14 @@ struct GltfDocument {
 bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text,
                std::span<const uint8_t>& bin, Reporter& report);
 
-/// Parses glTF JSON text. Refuses nesting deeper than 64 levels before any recursive parser
+/// Parses glTF JSON text into `doc` (json, accessors, buffer_views; the spans point into `text`,
+/// which must outlive `doc`). Refuses nesting deeper than 64 levels before any recursive parser
 /// (Assimp's rapidjson) could run out of stack on it (GLTF_JSON_INVALID).
-bool parse_gltf_json(std::string_view text, nlohmann::json& out, Reporter& report);
+bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report);
 
-/// Checks a glTF 2.0 document before Assimp reads it: every buffer, view and accessor in
-/// bounds, every reference valid, the node graph a forest of bounded depth, every triangle index
+/// Checks a glTF 2.0 document before Assimp reads it: every buffer present, every accessor this
+/// check reads (and its view) in bounds, mesh/node/skin/scene references valid, the node graph
+/// a forest of bounded depth, every triangle index
 /// below its primitive's vertex count (INDEX_OUT_OF_RANGE) and every weighted joint inside its
 /// skin (JOINT_OUT_OF_RANGE). Assimp 5.2.5 silently drops such triangles and weights, or reads
 /// past a buffer; these checks turn them into named errors.

@@ -83,7 +83,10 @@ struct Buffer {
     std::vector<uint8_t> bytes; ///< data URI / external contents once loaded
 };
 
+enum class State { unchecked, ok, bad };
+
 struct View {
+    State state = State::unchecked;
     int buffer = -1;
     uint64_t offset = 0;
     uint64_t length = 0;
@@ -99,7 +102,7 @@ struct Accessor {
     uint64_t element_size = 0;
     bool normalized = false;
     bool sparse = false;
-    bool ok = false;        ///< passed the bounds checks; only then are its values read
+    State state = State::unchecked;  ///< only accessors that passed the bounds checks are read
 };
 
 uint32_t component_size(uint32_t type) {
@@ -201,16 +204,14 @@ public:
             report_.add("GLTF_JSON_INVALID", "the glTF JSON is not an object");
             return false;
         }
+        views_.resize(doc_.buffer_views.size());
+        accessors_.resize(doc_.accessors.size());
         check_buffers();
-        check_views();
-        check_accessors();
-        if (report_.failed()) return false;  // nothing below may read an accessor that failed
         check_nodes();
         check_skins();
         check_meshes();
         check_scenes();
-        check_images();
-        if (report_.failed()) return false;
+        if (report_.failed()) return false;  // nothing below may read an accessor that failed
         check_index_values();
         check_joint_values();
         return !report_.failed();
@@ -309,40 +310,43 @@ private:
         }
     }
 
-    void check_views() {
-        const json& list = array_or_empty(doc_.json, "bufferViews");
-        views_.resize(list.size());
-        for (size_t i = 0; i < list.size(); ++i) {
-            const json& v = list[i];
-            std::string ptr = "/bufferViews/" + std::to_string(i);
-            std::string where = "bufferView " + std::to_string(i);
-            View& out = views_[i];
-            int buffer = -1;
-            if (!index_member(v, "buffer", buffers_.size(), where, ptr, buffer)) continue;
-            if (buffer < 0) {
-                bad(where + " names no buffer", ptr);
-                continue;
-            }
-            std::optional<int64_t> offset = optional_uint(v, "byteOffset");
-            std::optional<int64_t> length = optional_uint(v, "byteLength");
-            std::optional<int64_t> stride = optional_uint(v, "byteStride");
-            if ((offset && *offset < 0) || !length || *length < 0 || (stride && (*stride < 4 || *stride > 252))) {
-                bad(where + " has an invalid byteOffset, byteLength or byteStride", ptr);
-                continue;
-            }
-            out.offset = offset ? uint64_t(*offset) : 0;
-            out.length = uint64_t(*length);
-            out.stride = stride ? uint64_t(*stride) : 0;
-            // Both terms are below 2^63, so the sum cannot wrap.
-            if (out.offset + out.length > buffers_[buffer].byte_length) {
-                bad(where + " spans bytes " + std::to_string(out.offset) + ".." +
-                        std::to_string(out.offset + out.length) + " of buffer " + std::to_string(buffer) +
-                        ", which has " + std::to_string(buffers_[buffer].byte_length),
-                    ptr);
-                continue;
-            }
-            out.buffer = buffer;
+    /// Buffer view `i`, parsed and bounds-checked on first use; nullptr (reported once) when bad.
+    const View* view(int i) {
+        if (i < 0 || size_t(i) >= views_.size()) return nullptr;
+        View& out = views_[size_t(i)];
+        if (out.state != State::unchecked) return out.state == State::ok ? &out : nullptr;
+        out.state = State::bad;
+        std::string ptr = "/bufferViews/" + std::to_string(i);
+        std::string where = "bufferView " + std::to_string(i);
+        json v;
+        if (!parse_element(doc_.buffer_views[size_t(i)], v, ptr)) return nullptr;
+        int buffer = -1;
+        if (!index_member(v, "buffer", buffers_.size(), where, ptr, buffer)) return nullptr;
+        if (buffer < 0) {
+            bad(where + " names no buffer", ptr);
+            return nullptr;
         }
+        std::optional<int64_t> offset = optional_uint(v, "byteOffset");
+        std::optional<int64_t> length = optional_uint(v, "byteLength");
+        std::optional<int64_t> stride = optional_uint(v, "byteStride");
+        if ((offset && *offset < 0) || !length || *length < 0 || (stride && (*stride < 4 || *stride > 252))) {
+            bad(where + " has an invalid byteOffset, byteLength or byteStride", ptr);
+            return nullptr;
+        }
+        out.offset = offset ? uint64_t(*offset) : 0;
+        out.length = uint64_t(*length);
+        out.stride = stride ? uint64_t(*stride) : 0;
+        // Both terms are below 2^63, so the sum cannot wrap.
+        if (out.offset + out.length > buffers_[size_t(buffer)].byte_length) {
+            bad(where + " spans bytes " + std::to_string(out.offset) + ".." + std::to_string(out.offset + out.length) +
+                    " of buffer " + std::to_string(buffer) + ", which has " +
+                    std::to_string(buffers_[size_t(buffer)].byte_length),
+                ptr);
+            return nullptr;
+        }
+        out.buffer = buffer;
+        out.state = State::ok;
+        return &out;
     }
 
     /// True when `count` elements of `element` bytes at `offset` with `stride` fit in `view`.
@@ -354,61 +358,80 @@ private:
         return last <= view.length;
     }
 
-    void check_accessors() {
-        const json& list = array_or_empty(doc_.json, "accessors");
-        accessors_.resize(list.size());
-        for (size_t i = 0; i < list.size(); ++i) {
-            const json& a = list[i];
-            std::string ptr = "/accessors/" + std::to_string(i);
-            std::string where = "accessor " + std::to_string(i);
-            Accessor& out = accessors_[i];
-            std::optional<int64_t> ctype = optional_uint(a, "componentType");
-            std::optional<int64_t> count = optional_uint(a, "count");
-            std::optional<int64_t> offset = optional_uint(a, "byteOffset");
-            const json* type = member(a, "type");
-            uint32_t csize = ctype ? component_size(uint32_t(*ctype)) : 0;
-            uint32_t ccount = type && type->is_string() ? component_count(type->get<std::string>()) : 0;
-            if (!ctype || csize == 0 || ccount == 0 || !count || *count < 1 || (offset && *offset < 0)) {
-                bad(where + " has an invalid componentType, type, count or byteOffset", ptr);
-                continue;
-            }
-            out.component_type = uint32_t(*ctype);
-            out.components = ccount;
-            out.count = uint64_t(*count);
-            out.offset = offset ? uint64_t(*offset) : 0;
-            out.element_size = element_bytes(type->get<std::string>(), csize, ccount);
-            const json* norm = member(a, "normalized");
-            out.normalized = norm && norm->is_boolean() && norm->get<bool>();
-            if (!index_member(a, "bufferView", views_.size(), where, ptr, out.view)) continue;
-            if (out.view >= 0) {
-                const View& view = views_[out.view];
-                if (view.buffer < 0) continue;  // already reported
-                if (view.stride != 0 && view.stride < out.element_size) {
-                    bad(where + " elements of " + std::to_string(out.element_size) +
-                            " bytes do not fit its view's byteStride " + std::to_string(view.stride),
-                        ptr);
-                    continue;
-                }
-                if (!fits(view, out.offset, out.count, out.element_size, view.stride)) {
-                    bad(where + " (" + std::to_string(out.count) + " elements from byte " +
-                            std::to_string(out.offset) + ") runs past the end of bufferView " +
-                            std::to_string(out.view) + " (" + std::to_string(view.length) + " bytes)",
-                        ptr);
-                    continue;
-                }
-            } else if (out.count > kMaxZeroAccessorCount) {
-                // No bytes back it, so nothing bounds what a reader allocates for it but this cap.
-                bad(where + " has no bufferView and a count of " + std::to_string(out.count) +
-                        " (more than " + std::to_string(kMaxZeroAccessorCount) + ")",
-                    ptr);
-                continue;
-            }
-            if (const json* sparse = member(a, "sparse")) {
-                out.sparse = true;
-                if (!check_sparse(*sparse, out, where, ptr + "/sparse")) continue;
-            }
-            out.ok = true;
+    /// Accessor `i`, parsed and bounds-checked on first use; nullptr (reported once) when bad.
+    /// Only accessors whose values this checker reads come through here; the rest (animation
+    /// data, most of a big file's JSON) are left to Assimp, which bounds-checks every accessor
+    /// and buffer view it reads ("is out of range").
+    const Accessor* accessor(int i) {
+        if (i < 0 || size_t(i) >= accessors_.size()) return nullptr;
+        Accessor& out = accessors_[size_t(i)];
+        if (out.state != State::unchecked) return out.state == State::ok ? &out : nullptr;
+        out.state = State::bad;
+        std::string ptr = "/accessors/" + std::to_string(i);
+        std::string where = "accessor " + std::to_string(i);
+        json a;
+        if (!parse_element(doc_.accessors[size_t(i)], a, ptr)) return nullptr;
+        std::optional<int64_t> ctype = optional_uint(a, "componentType");
+        std::optional<int64_t> count = optional_uint(a, "count");
+        std::optional<int64_t> offset = optional_uint(a, "byteOffset");
+        const json* type = member(a, "type");
+        uint32_t csize = ctype ? component_size(uint32_t(*ctype)) : 0;
+        uint32_t ccount = type && type->is_string() ? component_count(type->get<std::string>()) : 0;
+        if (!ctype || csize == 0 || ccount == 0 || !count || *count < 1 || (offset && *offset < 0)) {
+            bad(where + " has an invalid componentType, type, count or byteOffset", ptr);
+            return nullptr;
         }
+        out.component_type = uint32_t(*ctype);
+        out.components = ccount;
+        out.count = uint64_t(*count);
+        out.offset = offset ? uint64_t(*offset) : 0;
+        out.element_size = element_bytes(type->get<std::string>(), csize, ccount);
+        const json* norm = member(a, "normalized");
+        out.normalized = norm && norm->is_boolean() && norm->get<bool>();
+        if (!index_member(a, "bufferView", views_.size(), where, ptr, out.view)) return nullptr;
+        if (out.view >= 0) {
+            const View* v = view(out.view);
+            if (!v) return nullptr;
+            if (v->stride != 0 && v->stride < out.element_size) {
+                bad(where + " elements of " + std::to_string(out.element_size) +
+                        " bytes do not fit its view's byteStride " + std::to_string(v->stride),
+                    ptr);
+                return nullptr;
+            }
+            if (!fits(*v, out.offset, out.count, out.element_size, v->stride)) {
+                bad(where + " (" + std::to_string(out.count) + " elements from byte " + std::to_string(out.offset) +
+                        ") runs past the end of bufferView " + std::to_string(out.view) + " (" +
+                        std::to_string(v->length) + " bytes)",
+                    ptr);
+                return nullptr;
+            }
+        } else if (out.count > kMaxZeroAccessorCount) {
+            // No bytes back it, so nothing bounds what a reader allocates for it but this cap.
+            bad(where + " has no bufferView and a count of " + std::to_string(out.count) + " (more than " +
+                    std::to_string(kMaxZeroAccessorCount) + ")",
+                ptr);
+            return nullptr;
+        }
+        if (const json* sparse = member(a, "sparse")) {
+            out.sparse = true;
+            if (!check_sparse(*sparse, out, where, ptr + "/sparse")) return nullptr;
+        }
+        out.state = State::ok;
+        return &out;
+    }
+
+    bool parse_element(std::string_view text, json& out, const std::string& pointer) {
+        try {
+            out = json::parse(text.begin(), text.end());
+        } catch (const json::exception& e) {
+            report_.add("GLTF_JSON_INVALID", std::string("the glTF JSON does not parse: ") + e.what(), pointer);
+            return false;
+        }
+        if (!out.is_object()) {
+            bad("not a JSON object", pointer);
+            return false;
+        }
+        return true;
     }
 
     bool check_sparse(const json& sparse, const Accessor& acc, const std::string& where, const std::string& ptr) {
@@ -427,10 +450,11 @@ private:
         uint32_t isize = itype ? component_size(uint32_t(*itype)) : 0;
         std::optional<int64_t> ioff = optional_uint(*indices, "byteOffset");
         std::optional<int64_t> voff = optional_uint(*values, "byteOffset");
-        if (iview < 0 || vview < 0 || isize == 0 || *itype == 5126 || (ioff && *ioff < 0) || (voff && *voff < 0) ||
-            views_[iview].buffer < 0 || views_[vview].buffer < 0 ||
-            !fits(views_[iview], ioff ? uint64_t(*ioff) : 0, uint64_t(*count), isize, 0) ||
-            !fits(views_[vview], voff ? uint64_t(*voff) : 0, uint64_t(*count), acc.element_size, 0)) {
+        const View* iv = view(iview);
+        const View* vv = view(vview);
+        if (!iv || !vv || isize == 0 || *itype == 5126 || (ioff && *ioff < 0) || (voff && *voff < 0) ||
+            !fits(*iv, ioff ? uint64_t(*ioff) : 0, uint64_t(*count), isize, 0) ||
+            !fits(*vv, voff ? uint64_t(*voff) : 0, uint64_t(*count), acc.element_size, 0)) {
             bad(where + " sparse indices or values run out of their buffer views", ptr);
             return false;
         }
@@ -510,8 +534,9 @@ private:
                             ptr);
                 continue;
             }
-            const Accessor& a = accessors_[ibm];
-            if (a.component_type != 5126 || a.components != 16 || a.count < joints.size())
+            const Accessor* a = accessor(ibm);
+            if (!a) continue;
+            if (a->component_type != 5126 || a->components != 16 || a->count < joints.size())
                 bad(where + " inverseBindMatrices accessor " + std::to_string(ibm) + " is not " +
                         std::to_string(joints.size()) + " float MAT4s",
                     ptr + "/inverseBindMatrices");
@@ -544,13 +569,16 @@ private:
                 }
                 int pos = -1;
                 if (!index_member(*attrs, "POSITION", accessors_.size(), pw, ptr + "/attributes", pos)) continue;
-                if (pos >= 0 && (accessors_[pos].component_type != 5126 || accessors_[pos].components != 3))
-                    bad(pw + " POSITION is not float VEC3", ptr + "/attributes/POSITION");
+                if (pos >= 0) {
+                    const Accessor* a = accessor(pos);
+                    if (a && (a->component_type != 5126 || a->components != 3))
+                        bad(pw + " POSITION is not float VEC3", ptr + "/attributes/POSITION");
+                }
                 int indices = -1;
                 if (index_member(prim, "indices", accessors_.size(), pw, ptr, indices) && indices >= 0) {
-                    const Accessor& a = accessors_[indices];
-                    if (a.components != 1 || (a.component_type != 5121 && a.component_type != 5123 &&
-                                              a.component_type != 5125))
+                    const Accessor* a = accessor(indices);
+                    if (a && (a->components != 1 || (a->component_type != 5121 && a->component_type != 5123 &&
+                                                      a->component_type != 5125)))
                         bad(pw + " indices accessor " + std::to_string(indices) + " is not unsigned scalars",
                             ptr + "/indices");
                 }
@@ -587,15 +615,6 @@ private:
                         ptr);
                 }
             }
-        }
-    }
-
-    void check_images() {
-        const json& images = array_or_empty(doc_.json, "images");
-        for (size_t i = 0; i < images.size(); ++i) {
-            int view = -1;
-            index_member(images[i], "bufferView", views_.size(), name_of(images[i], i, "image"),
-                         "/images/" + std::to_string(i), view);
         }
     }
 
@@ -670,8 +689,8 @@ private:
     /// span when it has no view or its buffer is unavailable. Sparse accessors are read through
     /// their dense base only; their substitutions are checked by Assimp's own bounds.
     std::span<const uint8_t> accessor_data(const Accessor& a, uint64_t& stride) {
-        if (!a.ok || a.view < 0) return {};
-        const View& v = views_[a.view];
+        if (a.state != State::ok || a.view < 0) return {};
+        const View& v = views_[size_t(a.view)];
         std::span<const uint8_t> buffer = buffer_bytes(v.buffer);
         if (buffer.size() < v.offset + v.length) return {};
         stride = v.stride ? v.stride : a.element_size;
@@ -687,8 +706,11 @@ private:
                 std::optional<int64_t> pos = attrs ? optional_uint(*attrs, "POSITION") : std::nullopt;
                 std::optional<int64_t> ind = optional_uint(prims[p], "indices");
                 if (!pos || !ind) continue;
-                const Accessor& positions = accessors_[size_t(*pos)];
-                const Accessor& indices = accessors_[size_t(*ind)];
+                const Accessor* pa = accessor(int(*pos));
+                const Accessor* ia = accessor(int(*ind));
+                if (!pa || !ia) continue;
+                const Accessor& positions = *pa;
+                const Accessor& indices = *ia;
                 uint64_t stride = 0;
                 std::span<const uint8_t> data = accessor_data(indices, stride);
                 if (data.empty() || indices.sparse) continue;
@@ -738,8 +760,11 @@ private:
                     std::optional<int64_t> ji = optional_uint(*attrs, js.c_str());
                     std::optional<int64_t> wi = optional_uint(*attrs, ws.c_str());
                     if (!ji || !wi) break;
-                    check_joint_set(meshes[key.first], key.first, p, skins[key.second], key.second, joint_count,
-                                    accessors_[size_t(*ji)], accessors_[size_t(*wi)], js);
+                    const Accessor* ja = accessor(int(*ji));
+                    const Accessor* wa = accessor(int(*wi));
+                    if (ja && wa)
+                        check_joint_set(meshes[key.first], key.first, p, skins[key.second], key.second, joint_count,
+                                        *ja, *wa, js);
                 }
             }
         }
@@ -777,26 +802,104 @@ private:
     }
 };
 
-/// Deepest nesting of arrays and objects in JSON text, scanning past strings; stops counting
-/// once past `limit`.
-int json_depth(std::string_view text, int limit) {
-    int depth = 0, deepest = 0;
-    bool in_string = false, escaped = false;
-    for (char c : text) {
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
-            continue;
-        }
-        if (c == '"') in_string = true;
-        else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-            if (deepest > limit) return deepest;
-        } else if (c == ']' || c == '}') --depth;
+/// Finds the extent of JSON values without building them: a glTF's animations and its accessor
+/// and buffer view lists are most of a big file's JSON (1.9 of the Knight's 2.0 MB), and only a
+/// few entries are ever needed here, so only those are handed to nlohmann. Nesting is capped so
+/// no recursive parser downstream (Assimp's rapidjson) can run out of stack.
+class Scanner {
+public:
+    explicit Scanner(std::string_view text) : s_(text) {}
+
+    size_t at() const { return i_; }
+    const std::string& error() const { return error_; }
+
+    void skip_space() {
+        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
     }
-    return deepest;
-}
+    bool consume(char c) {
+        skip_space();
+        if (i_ < s_.size() && s_[i_] == c) {
+            ++i_;
+            return true;
+        }
+        return false;
+    }
+    bool peek(char c) {
+        skip_space();
+        return i_ < s_.size() && s_[i_] == c;
+    }
+
+    /// A string's raw contents (escapes left as written); the cursor moves past it.
+    bool string(std::string_view& out) {
+        if (!consume('"')) return fail("expected a string");
+        size_t begin = i_;
+        // memchr to each quote, then count the backslashes before it: an odd run escapes it.
+        while (i_ < s_.size()) {
+            const void* q = std::memchr(s_.data() + i_, '"', s_.size() - i_);
+            if (!q) break;
+            size_t quote = size_t(static_cast<const char*>(q) - s_.data());
+            size_t backslashes = 0;
+            while (quote - backslashes > begin && s_[quote - backslashes - 1] == '\\') ++backslashes;
+            i_ = quote + 1;
+            if (backslashes % 2 == 0) {
+                out = s_.substr(begin, quote - begin);
+                return true;
+            }
+        }
+        i_ = s_.size();
+        return fail("unterminated string");
+    }
+
+    /// The text of the next value, whatever it is.
+    bool value(std::string_view& out, int depth) {
+        skip_space();
+        size_t begin = i_;
+        if (!skip_value(depth)) return false;
+        out = s_.substr(begin, i_ - begin);
+        return true;
+    }
+
+private:
+    std::string_view s_;
+    size_t i_ = 0;
+    std::string error_;
+
+    bool fail(const char* what) {
+        if (error_.empty()) error_ = std::string(what) + " at byte " + std::to_string(i_);
+        return false;
+    }
+
+    bool skip_value(int depth) {
+        skip_space();
+        if (i_ >= s_.size()) return fail("unexpected end");
+        char c = s_[i_];
+        if (c == '"') {
+            std::string_view ignored;
+            return string(ignored);
+        }
+        if (c == '{' || c == '[') {
+            if (depth >= kMaxJsonDepth) return fail("nesting deeper than 64 levels, which no model needs,");
+            const char close = c == '{' ? '}' : ']';
+            ++i_;
+            if (consume(close)) return true;
+            do {
+                if (c == '{') {
+                    std::string_view key;
+                    if (!string(key) || !consume(':')) return fail("expected a key and ':'");
+                }
+                if (!skip_value(depth + 1)) return false;
+            } while (consume(','));
+            return consume(close) || fail("expected ',' or a closing bracket");
+        }
+        // A number, true, false or null: up to the next delimiter (nlohmann or Assimp checks the
+        // spelling of the ones they read).
+        size_t begin = i_;
+        while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ' &&
+               s_[i_] != '\n' && s_[i_] != '\r' && s_[i_] != '\t' && s_[i_] != '"')
+            ++i_;
+        return i_ > begin || fail("expected a value");
+    }
+};
 
 }  // namespace
 
@@ -857,19 +960,48 @@ bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std:
     return true;
 }
 
-bool parse_gltf_json(std::string_view text, nlohmann::json& out, Reporter& report) {
-    int depth = json_depth(text, kMaxJsonDepth);
-    if (depth > kMaxJsonDepth) {
-        report.add("GLTF_JSON_INVALID", "the glTF JSON nests deeper than " + std::to_string(kMaxJsonDepth) +
-                                            " levels, which no model needs");
+bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report) {
+    auto invalid = [&](const std::string& why) {
+        report.add("GLTF_JSON_INVALID", "the glTF JSON does not parse: " + why);
         return false;
+    };
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    Scanner scan(text);
+    doc.json = nlohmann::json::object();
+    doc.accessors.clear();
+    doc.buffer_views.clear();
+    if (!scan.consume('{')) return invalid("the document is not a JSON object");
+    if (!scan.consume('}')) {
+        do {
+            std::string_view key, value;
+            if (!scan.string(key) || !scan.consume(':')) return invalid(scan.error().empty() ? "expected a key" : scan.error());
+            if (key == "accessors" || key == "bufferViews") {
+                std::vector<std::string_view>& list = key == "accessors" ? doc.accessors : doc.buffer_views;
+                list.clear();
+                if (!scan.consume('[')) return invalid(std::string(key) + " is not an array");
+                if (!scan.consume(']')) {
+                    do {
+                        if (!scan.value(value, 2)) return invalid(scan.error());
+                        list.push_back(value);
+                    } while (scan.consume(','));
+                    if (!scan.consume(']')) return invalid("expected ',' or ']' at byte " + std::to_string(scan.at()));
+                }
+                continue;
+            }
+            if (!scan.value(value, 1)) return invalid(scan.error());
+            // Assimp reads the animations; nothing here needs them.
+            if (key == "animations") continue;
+            try {
+                doc.json[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());
+            } catch (const nlohmann::json::exception& e) {
+                return invalid("member \"" + std::string(key) + "\": " + e.what());
+            }
+        } while (scan.consume(','));
+        if (!scan.consume('}')) return invalid("expected ',' or '}' at byte " + std::to_string(scan.at()));
     }
-    try {
-        out = nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::exception& e) {
-        report.add("GLTF_JSON_INVALID", std::string("the glTF JSON does not parse: ") + e.what());
-        return false;
-    }
+    // GLB pads its JSON chunk with spaces; some writers pad with NULs.
+    if (text.find_first_not_of(std::string_view(" \t\r\n\0", 5), scan.at()) != std::string_view::npos)
+        return invalid("text after the closing '}' at byte " + std::to_string(scan.at()));
     return true;
 }
 

@@ -675,7 +675,9 @@ TEST(ImportInput, HugeAccessorWithoutDataIsRefused) {
     fs::path dir = scratch_dir("ImportInput.HugeZeroAccessor");
     GltfBuilder b;
     b.triangle("Tri", kTriangle, {0, 1, 2});
-    b.doc["accessors"].push_back({{"componentType", 5126}, {"type", "MAT4"}, {"count", 4000000000u}});
+    // Positions with no bytes behind them: four billion zero vectors for a reader to allocate.
+    b.doc["accessors"].push_back({{"componentType", 5126}, {"type", "VEC3"}, {"count", 4000000000u}});
+    b.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = b.doc["accessors"].size() - 1;
     write_text(dir / "huge.gltf", b.gltf());
     expect_refused(dir / "huge.gltf", "GLTF_REFERENCE_INVALID");
 }
