@@ -1,0 +1,126 @@
+// weft validate PROXY... [--fabric F] [--scenario S]... [--steps N] [--json] [--report FILE]
+//                        [--max-strain X] [--max-energy-rise X] [--max-sleep-step N]
+// Simulates every proxy headless through the scenarios of lib/validate and gates on what it measured
+// (issue 4). Text on standard output by default; --json puts the report (schemas/validation.schema.json)
+// there instead and nothing else; --report also writes it to FILE. A file the loader refuses is one
+// line on standard error naming it; the others are still validated. Exit 0 when every proxy loaded
+// and passed every gate, 1 otherwise, 2 for a bad command line.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "io/atomic_file.h"
+#include "validate/validate.h"
+
+namespace weft::cli {
+namespace {
+
+struct ValidateOptions {
+    std::vector<std::string> proxies;
+    std::string fabric;
+    std::vector<std::string> scenarios;
+    uint32_t steps = 0;  ///< 0 = each scenario's default
+    bool json = false;
+    std::string report;
+    double max_strain = GateLimits{}.max_strain;
+    double max_energy_rise = GateLimits{}.max_energy_rise;
+    uint32_t max_sleep_step = 0;  ///< 0 = by hang's last step
+};
+
+std::string library_names() {
+    std::string names;
+    for (const Fabric& f : fabric_library()) names += (names.empty() ? "" : ", ") + f.name;
+    return names;
+}
+
+int run_validate(const ValidateOptions& o) {
+    ValidationOptions options;
+    if (!o.fabric.empty()) {
+        options.fabric = find_fabric(o.fabric);
+        if (!options.fabric) {
+            std::cerr << "weft validate: --fabric " << o.fabric << ": no such fabric (the library has "
+                      << library_names() << ")\n";
+            return exit_usage;
+        }
+    }
+    if (!o.scenarios.empty()) {
+        options.scenarios.clear();
+        for (const std::string& name : o.scenarios) {
+            std::vector<Scenario> parsed = parse_scenario(name);
+            if (parsed.empty()) {
+                std::cerr << "weft validate: --scenario " << name
+                          << ": no such scenario (hang, swing, sprint, teleport, teleport-reset, teleport-keep, idle)\n";
+                return exit_usage;
+            }
+            for (Scenario s : parsed) {
+                bool seen = false;
+                for (const ScenarioRun& r : options.scenarios) seen = seen || r.scenario == s;
+                if (!seen) options.scenarios.push_back({s, default_steps(s)});
+            }
+        }
+    }
+    if (o.steps > 0)
+        for (ScenarioRun& r : options.scenarios) r.steps = o.steps;
+    options.limits.max_strain = o.max_strain;
+    options.limits.max_energy_rise = o.max_energy_rise;
+    if (o.max_sleep_step > 0) options.limits.max_sleep_step = o.max_sleep_step;
+
+    const bool progress = isatty(STDERR_FILENO) != 0;  // quiet in CI logs (DESIGN.md §4)
+    ValidationReport report{options.limits, {}};
+    for (size_t i = 0; i < o.proxies.size(); ++i) {
+        if (progress) std::cerr << "validating " << (i + 1) << "/" << o.proxies.size() << ": " << o.proxies[i] << "\r" << std::flush;
+        ProxyValidation v = validate_file(o.proxies[i], options);
+        if (v.refused) {
+            if (progress) std::cerr << "\n";
+            std::cerr << "weft validate: " << v.refused->message << "\n";
+        }
+        report.proxies.push_back(std::move(v));
+    }
+    if (progress) std::cerr << "\n";
+
+    const nlohmann::json json = report_json(report);
+    int status = report.passed() ? exit_ok : exit_refused;
+    if (!o.report.empty()) {
+        if (std::string why = write_file_atomic(o.report, std::string_view(json.dump(2) + "\n")); !why.empty()) {
+            std::cerr << "weft validate: " << why << "\n";
+            status = exit_refused;
+        }
+    }
+    std::cout << (o.json ? json.dump(2) + "\n" : report_text(report));
+    return status;
+}
+
+const CommandRegistration registration{
+    "validate", "Simulate proxies headless and gate on what they do (schemas/validation.schema.json)", 50,
+    [](CLI::App& app) {
+        auto o = std::make_shared<ValidateOptions>();
+        app.add_option("proxy", o->proxies, "The .clothproxy files")->required();
+        app.add_option("--fabric", o->fabric, "Simulate every proxy in this library fabric (default: each proxy's suggestion)");
+        app.add_option("--scenario", o->scenarios,
+                       "hang, swing, sprint, teleport (both modes), teleport-reset, teleport-keep, idle; repeat or "
+                       "comma-separate (default: all)")
+            ->delimiter(',');
+        app.add_option("--steps", o->steps, "Steps per scenario, replacing each one's default")
+            ->check(CLI::Range(1u, 1000000u));
+        app.add_flag("--json", o->json, "Print the JSON report on standard output, nothing else");
+        app.add_option("--report", o->report, "Also write the JSON report to this file");
+        app.add_option("--max-strain", o->max_strain, "STRAIN gate: worst length/rest allowed (default 1.10)")
+            ->check(CLI::Range(1.0, 1e9));
+        app.add_option("--max-energy-rise", o->max_energy_rise,
+                       "ENERGY_RISING gate: energy rise over the undriven last third allowed, as a fraction of the "
+                       "proxy's energy scale (default 1e-3)")
+            ->check(CLI::Range(0.0, 1e9));
+        app.add_option("--max-sleep-step", o->max_sleep_step,
+                       "NEVER_SLEPT gate: hang must sleep by this step (default: by its last)")
+            ->check(CLI::Range(1u, 1000000u));
+        return [o] { return run_validate(*o); };
+    }};
+
+}  // namespace
+}  // namespace weft::cli
