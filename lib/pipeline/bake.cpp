@@ -1,0 +1,367 @@
+// weft bake's walk, per-model bake, worker pool, stamps, report and depfile (issue 6).
+#include "pipeline/bake.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <assimp/cimport.h>
+#include <assimp/types.h>
+
+#include "io/atomic_file.h"
+#include "pipeline/sheet_model.h"
+#include "pipeline/sidecar.h"
+
+namespace weft {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string lower(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+/// Assimp's extensions (".obj", ...) and .vrm, lower case; read once.
+const std::set<std::string>& model_extensions() {
+    static const std::set<std::string> extensions = [] {
+        std::set<std::string> out{".vrm"};
+        aiString list;
+        aiGetExtensionList(&list);
+        std::string text(list.C_Str());
+        std::stringstream in(text);
+        std::string item;
+        while (std::getline(in, item, ';')) {
+            const size_t dot = item.find('.');
+            if (dot != std::string::npos) out.insert(lower(item.substr(dot)));
+        }
+        return out;
+    }();
+    return extensions;
+}
+
+json issue_json(const Issue& i) {
+    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
+}
+
+Issue issue_from_json(const json& j) {
+    Issue i;
+    i.code = j.value("code", "");
+    const std::string s = j.value("severity", "error");
+    i.severity = s == "warning" ? Severity::warning : s == "info" ? Severity::info : Severity::error;
+    i.message = j.value("message", "");
+    i.pointer = j.value("pointer", "");
+    return i;
+}
+
+bool is_under(const fs::path& path, const fs::path& dir) {
+    if (dir.empty()) return false;
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(path, ec);
+    const fs::path d = fs::weakly_canonical(dir, ec);
+    auto [end, unused] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
+    (void)unused;
+    return end == d.end();
+}
+
+/// The hash of everything a model's outputs are made from: each file's name and bytes.
+std::string hash_inputs(const std::vector<fs::path>& files, Issues& issues) {
+    std::string text;
+    for (const fs::path& f : files) {
+        std::vector<uint8_t> bytes;
+        if (std::string why = read_file(f, bytes); !why.empty()) {
+            issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+            text += f.filename().string() + " missing\n";
+            continue;
+        }
+        text += f.filename().string() + " " + content_hash_text(fnv1a64(bytes)) + "\n";
+    }
+    const std::string_view view(text);
+    return content_hash_text(fnv1a64({reinterpret_cast<const uint8_t*>(view.data()), view.size()}));
+}
+
+std::string options_hash(const BakeOptions& o) {
+    const std::string text = o.options_text + (o.grow_cloth ? " grow" : " sheet");
+    return content_hash_text(fnv1a64({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+}
+
+std::vector<std::string> list_outputs(const fs::path& dir) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file() && it->path().filename() != "bake-stamp.json" &&
+            it->path().filename().string().find(".tmp") == std::string::npos)
+            out.push_back(it->path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void bake_sheet(const BakeInput& input, const fs::path& dir, const BakeOptions& o, BakeModelResult& r) {
+    SheetModelOptions options;
+    options.sheet = o.sheet;
+    options.garments = o.garments;
+    options.config_label = o.config_file.empty() ? "" : o.config_file.filename().string();
+    options.model_label = input.relative;
+    options.out_label = input.relative;
+    SheetModelResult sheet = sheet_model(input.path, dir, options);
+    r.issues = std::move(sheet.issues);
+    if (std::string why = write_file_atomic(dir / "report.json", sheet.report.dump(2) + "\n"); !why.empty())
+        r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
+}
+
+void bake_rig(const BakeInput& input, const fs::path& dir, const BakeOptions& o, BakeModelResult& r) {
+    RigModelOptions options = o.rig;
+    options.grow_cloth = true;
+    options.garments = o.garments;
+    RigModelResult rig = rig_model(input.path, dir, options);
+    // The report names the model and folder by relative path so it is the same for any OUT.
+    rig.model = input.relative;
+    rig.out_dir = input.relative;
+    if (std::string why = write_file_atomic(dir / "report.json", rig_report_json(rig).dump(2) + "\n"); !why.empty())
+        rig.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
+    r.issues = std::move(rig.issues);
+}
+
+}  // namespace
+
+bool is_model_file(const fs::path& path) {
+    return model_extensions().count(lower(path.extension().string())) > 0;
+}
+
+std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs::path& exclude, Issues& issues) {
+    std::vector<BakeInput> found;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        const fs::path& in = inputs[k];
+        std::error_code ec;
+        if (fs::is_regular_file(in, ec)) {
+            found.push_back({in, in.filename().generic_string(), k});
+        } else if (fs::is_directory(in, ec)) {
+            for (fs::recursive_directory_iterator it(in, ec), end; !ec && it != end; it.increment(ec)) {
+                if (it->is_directory() && is_under(it->path(), exclude)) {
+                    it.disable_recursion_pending();
+                    continue;
+                }
+                if (!it->is_regular_file() || !is_model_file(it->path())) continue;
+                found.push_back({it->path(), it->path().lexically_relative(in).generic_string(), k});
+            }
+            if (ec) issues.push_back({"INPUT_UNREADABLE", Severity::error, in.string() + ": " + ec.message(), ""});
+        } else {
+            issues.push_back({"INPUT_NOT_FOUND", Severity::error, in.string() + ": no such file or folder", ""});
+        }
+    }
+    // Relative path, then input index: the same order for any directory listing order (style.md).
+    std::stable_sort(found.begin(), found.end(), [](const BakeInput& a, const BakeInput& b) {
+        if (a.relative != b.relative) return a.relative < b.relative;
+        return a.input_index < b.input_index;
+    });
+    return found;
+}
+
+std::vector<fs::path> referenced_files(const fs::path& model) {
+    std::vector<fs::path> out;
+    if (lower(model.extension().string()) != ".gltf") return out;
+    std::vector<uint8_t> bytes;
+    if (!read_file(model, bytes, uint64_t(256) << 20).empty()) return out;
+    const json doc = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    if (!doc.is_object()) return out;
+    std::set<fs::path> files;
+    for (const char* key : {"buffers", "images"}) {
+        auto it = doc.find(key);
+        if (it == doc.end() || !it->is_array()) continue;
+        for (const json& item : *it) {
+            if (!item.is_object()) continue;
+            auto uri = item.find("uri");
+            if (uri == item.end() || !uri->is_string()) continue;
+            const std::string u = uri->get<std::string>();
+            if (u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos || u.empty()) continue;
+            files.insert(model.parent_path() / fs::path(u));
+        }
+    }
+    out.assign(files.begin(), files.end());
+    return out;
+}
+
+BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
+    BakeModelResult r;
+    r.input = input;
+    try {
+        const fs::path dir = o.out_dir / fs::path(input.relative);
+        std::vector<fs::path> depends{input.path};
+        for (const fs::path& f : referenced_files(input.path)) depends.push_back(f);
+        if (!o.config_file.empty()) depends.push_back(o.config_file);
+        for (const fs::path& f : depends) r.depends.push_back(f.generic_string());
+        std::sort(r.depends.begin(), r.depends.end());
+        Issues hash_issues;
+        r.input_hash = hash_inputs(depends, hash_issues);
+        const std::string opt_hash = options_hash(o);
+
+        // Issue 6: the same inputs, options and tool version mean the outputs on disk are already right.
+        const fs::path stamp_path = dir / "bake-stamp.json";
+        if (!o.force && hash_issues.empty()) {
+            std::vector<uint8_t> bytes;
+            if (read_file(stamp_path, bytes, uint64_t(64) << 20).empty()) {
+                const json stamp = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+                bool match = stamp.is_object() && stamp.value("schema", "") == bake_stamp_schema &&
+                             stamp.value("weft_version", "") == WEFT_VERSION &&
+                             stamp.value("input_hash", "") == r.input_hash &&
+                             stamp.value("options_hash", "") == opt_hash && stamp.contains("outputs") &&
+                             stamp["outputs"].is_array() && stamp.contains("issues") && stamp["issues"].is_array();
+                if (match)
+                    for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
+                if (match) {
+                    r.status = "skipped";
+                    for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
+                    for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
+                    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                    return r;
+                }
+            }
+        }
+        std::error_code ec;
+        fs::remove(stamp_path, ec);
+        fs::create_directories(dir, ec);
+        if (ec) {
+            r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, dir.string() + ": cannot create the folder: " + ec.message(), ""});
+        } else if (!hash_issues.empty() && !fs::exists(input.path)) {
+            r.issues = hash_issues;
+        } else {
+            if (o.grow_cloth) bake_rig(input, dir, o, r);
+            else bake_sheet(input, dir, o, r);
+        }
+        r.outputs = list_outputs(dir);
+        r.status = has_error(r.issues) ? "refused" : "built";
+        for (const Issue& i : r.issues)
+            if (i.code == "OUTPUT_UNWRITABLE" || i.code == "WRITE_FAILED") r.status = "failed";
+        if (r.status != "failed" && hash_issues.empty()) {
+            json stamp = {{"schema", bake_stamp_schema},
+                          {"weft_version", WEFT_VERSION},
+                          {"input_hash", r.input_hash},
+                          {"options_hash", opt_hash},
+                          {"status", r.status},
+                          {"outputs", r.outputs}};
+            json issues = json::array();
+            for (const Issue& i : r.issues) issues.push_back(issue_json(i));
+            stamp["issues"] = std::move(issues);
+            // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
+            if (std::string why = write_file_atomic(stamp_path, stamp.dump(2) + "\n"); !why.empty()) {
+                r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
+                r.status = "failed";
+            }
+        }
+    } catch (const std::exception& e) {
+        r.issues.push_back({"INTERNAL_ERROR", Severity::error, input.path.string() + ": " + e.what(), ""});
+        r.status = "failed";
+    } catch (...) {
+        r.issues.push_back({"INTERNAL_ERROR", Severity::error, input.path.string() + ": unknown exception", ""});
+        r.status = "failed";
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+int BakeResult::exit_code() const {
+    if (has_error(run_issues)) return 1;
+    for (const BakeModelResult& m : models)
+        if (m.status == "refused" || m.status == "failed") return 1;
+    return 0;
+}
+
+BakeResult bake(const BakeOptions& o,
+                const std::function<void(const BakeModelResult&, size_t, size_t)>& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    BakeResult result;
+    const std::vector<BakeInput> inputs = walk_inputs(o.inputs, o.out_dir, result.run_issues);
+    result.models.resize(inputs.size());
+    std::atomic<size_t> next{0};
+    size_t done = 0;
+    std::mutex mutex;
+    auto worker = [&] {
+        for (size_t k = next++; k < inputs.size(); k = next++) {
+            BakeModelResult r = bake_model(inputs[k], o);
+            std::lock_guard<std::mutex> lock(mutex);
+            result.models[k] = std::move(r);
+            ++done;
+            if (progress) progress(result.models[k], done, inputs.size());
+        }
+    };
+    const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1, o.jobs)), inputs.size()));
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < n; ++t) threads.emplace_back(worker);
+    worker();
+    for (std::thread& t : threads) t.join();
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+json bake_report_json(const BakeResult& result, const BakeOptions& o) {
+    json report;
+    report["schema"] = bake_report_schema;
+    report["weft_version"] = WEFT_VERSION;
+    report["mode"] = o.grow_cloth ? "rig" : "sheet";
+    std::map<std::string, int> counts;
+    std::map<std::string, int> statuses{{"built", 0}, {"skipped", 0}, {"refused", 0}, {"failed", 0}};
+    json run_issues = json::array();
+    for (const Issue& i : result.run_issues) {
+        run_issues.push_back(issue_json(i));
+        ++counts[i.code];
+    }
+    json models = json::array();
+    json timings = json::array();
+    for (const BakeModelResult& m : result.models) {
+        json issues = json::array();
+        for (const Issue& i : m.issues) {
+            issues.push_back(issue_json(i));
+            ++counts[i.code];
+        }
+        ++statuses[m.status];
+        models.push_back({{"input", m.input.relative},
+                          {"output_dir", m.input.relative},
+                          {"status", m.status},
+                          {"input_hash", m.input_hash},
+                          {"outputs", m.outputs},
+                          {"issues", std::move(issues)}});
+        timings.push_back({{"input", m.input.relative}, {"seconds", m.seconds}});
+    }
+    report["issues"] = std::move(run_issues);
+    report["models"] = std::move(models);
+    report["counts"] = counts;
+    report["totals"] = {{"models", result.models.size()},
+                        {"built", statuses["built"]},
+                        {"skipped", statuses["skipped"]},
+                        {"refused", statuses["refused"]},
+                        {"failed", statuses["failed"]}};
+    report["exit_code"] = result.exit_code();
+    report["timings"] = {{"total_seconds", result.seconds}, {"jobs", o.jobs}, {"models", std::move(timings)}};
+    return report;
+}
+
+namespace {
+std::string make_escape(const std::string& path) {
+    std::string out;
+    for (char c : path) {
+        if (c == ' ' || c == '#' || c == '\\') out += '\\';
+        if (c == '$') out += '$';
+        out += c;
+    }
+    return out;
+}
+}  // namespace
+
+std::string bake_depfile(const BakeResult& result, const std::string& target) {
+    std::set<std::string> deps;
+    for (const BakeModelResult& m : result.models) deps.insert(m.depends.begin(), m.depends.end());
+    std::string text = make_escape(target) + ":";
+    for (const std::string& d : deps) text += " \\\n  " + make_escape(d);
+    return text + "\n";
+}
+
+}  // namespace weft

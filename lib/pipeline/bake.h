@@ -1,0 +1,111 @@
+// `weft bake` (issue 6): every model under the inputs through one pipeline, in parallel, with
+// incremental skips, one report for the whole run.
+//
+//   walk      INPUT files as given, folders recursively for every extension Assimp reads plus .vrm;
+//             sorted by relative path then input index, so the order never depends on the listing
+//   per model OUT/<relative path>/ gets the sheet path (sheet_model.h) or, with grow_cloth, the rig
+//             path (rig_model.h), then report.json and last bake-stamp.json (stamp: input hash,
+//             options hash, tool version). A stamp that matches means nothing is rebuilt (skipped)
+//   run       N worker threads take models in order; any exception is that model's INTERNAL_ERROR
+//   report    bake-report.json (schemas/bake-report.schema.json), models in walk order, counts per
+//             code, timings in their own fields so the rest is byte-identical from run to run
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "garment/garments.h"
+#include "io/issue.h"
+#include "pipeline/rig_model.h"
+#include "proxy/sheet_builder.h"
+
+namespace weft {
+
+inline constexpr const char* bake_report_schema = "weft.bake-report/1";
+inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/1";
+
+/// The codes `weft bake` itself raises (the stages' own codes come with their issues).
+struct BakeCode {
+    std::string_view code;
+    Severity severity;
+    std::string_view meaning;
+};
+inline constexpr std::array<BakeCode, 5> bake_codes{{
+    {"INPUT_NOT_FOUND", Severity::error, "an INPUT given on the command line does not exist"},
+    {"OUTPUT_UNWRITABLE", Severity::error, "an output file or folder could not be written"},
+    {"INTERNAL_ERROR", Severity::error, "baking the model threw; the other models were still baked"},
+    {"INPUT_UNREADABLE", Severity::error, "the model or a file it references could not be read for hashing"},
+    {"NO_GARMENT_FOUND", Severity::warning, "no garment was found by name; nothing to bake in this model"},
+}};
+
+struct BakeOptions {
+    std::vector<std::filesystem::path> inputs;  ///< files or folders
+    std::filesystem::path out_dir;
+    int jobs = 1;                               ///< worker threads, >= 1
+    bool grow_cloth = false;                    ///< the rig path (rig_model) instead of sheets
+    RigModelOptions rig;                        ///< used with grow_cloth
+    SheetOptions sheet;                         ///< used without grow_cloth
+    GarmentOptions garments;                    ///< config classes and rules (both paths)
+    std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
+    std::string options_text;                   ///< every option that changes outputs, canonical; hashed
+    bool force = false;                         ///< rebuild even when the stamp matches
+};
+
+/// One model file found by the walk.
+struct BakeInput {
+    std::filesystem::path path;       ///< as found
+    std::string relative;             ///< generic path relative to its INPUT folder (the file name for a file INPUT)
+    size_t input_index = 0;           ///< which INPUT found it
+};
+
+struct BakeModelResult {
+    BakeInput input;
+    std::string status;               ///< "built", "skipped", "refused", "failed"
+    Issues issues;
+    std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
+    std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
+    std::string input_hash;           ///< over the model and every file it references
+    double seconds = 0;               ///< wall time of this model (timings only)
+};
+
+struct BakeResult {
+    std::vector<BakeModelResult> models;  ///< walk order
+    Issues run_issues;                    ///< INPUT_NOT_FOUND and the like, not tied to a model
+    double seconds = 0;
+
+    /// 0: every model built or skipped; 1: anything refused or failed, or an input missing.
+    int exit_code() const;
+};
+
+/// Every model file under the inputs, sorted; INPUT_NOT_FOUND for inputs that do not exist. Files
+/// under `exclude` (the output folder) are left out.
+std::vector<BakeInput> walk_inputs(const std::vector<std::filesystem::path>& inputs,
+                                   const std::filesystem::path& exclude, Issues& issues);
+
+/// Whether `path` has an extension Assimp reads or .vrm (case-insensitive).
+bool is_model_file(const std::filesystem::path& path);
+
+/// The files a model reads besides itself: a .gltf's external buffers and images (relative URIs).
+std::vector<std::filesystem::path> referenced_files(const std::filesystem::path& model);
+
+/// Bakes one model into out_dir/<relative>/. Never throws.
+BakeModelResult bake_model(const BakeInput& input, const BakeOptions& options);
+
+/// Bakes every model; `progress` (may be empty) is called after each model, from worker threads
+/// but never two at a time.
+BakeResult bake(const BakeOptions& options,
+                const std::function<void(const BakeModelResult&, size_t done, size_t total)>& progress);
+
+/// The run's report (schemas/bake-report.schema.json).
+nlohmann::json bake_report_json(const BakeResult& result, const BakeOptions& options);
+
+/// Make/Ninja depfile: `target` depends on every input of every model.
+std::string bake_depfile(const BakeResult& result, const std::string& target);
+
+}  // namespace weft

@@ -1,0 +1,47 @@
+// One model through the sheet path (seed 000 §19.5; issue 4): import, select garments (by name, by
+// material, by mesh, or every garment lib/garment finds), build one sheet proxy per garment and
+// write <out>/<garment>.clothproxy. `weft sheet` runs it on one model and `weft bake` (issue 6) on
+// every model of a folder: this is the one place that bakes a model into sheets.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "garment/garments.h"
+#include "io/issue.h"
+#include "proxy/sheet_builder.h"
+
+namespace weft {
+
+inline constexpr const char* sheet_json_schema = "weft.sheet/1";
+
+struct SheetModelOptions {
+    std::string garment;          ///< build only this garment ("" = every garment found)
+    std::string material;         ///< one sheet from every mesh with this material ("" = unused)
+    std::string mesh;             ///< one sheet from the meshes with this mesh or node name ("" = unused)
+    std::string pin;              ///< the --pin rule as given, "" when none (already parsed into `sheet`)
+    SheetOptions sheet;           ///< pin rule, pin weight, weld tolerance, repair, fabric
+    GarmentOptions garments;      ///< config: classes, rules
+    std::string config_label;     ///< the config file as the report names it, "" when none
+    std::string model_label;      ///< the model as the report names it
+    std::string out_label;        ///< the output folder as the report names it
+};
+
+struct SheetModelResult {
+    nlohmann::json report;               ///< schemas/sheet.schema.json
+    std::string summary;                 ///< a few lines for people
+    std::vector<std::string> messages;   ///< errors and warnings, one line each, in the order found
+    Issues issues;                       ///< import, selection, build and write issues, in that order
+    std::vector<std::string> written;    ///< proxy file names written into the output folder
+    bool imported = false;
+    bool passed = false;                 ///< every selected garment built and at least one built
+};
+
+/// Runs the sheet path on `model`, writing proxies into `out_dir` (report.json is the caller's).
+/// Never throws for anything about the model: every problem is an Issue.
+SheetModelResult sheet_model(const std::filesystem::path& model, const std::filesystem::path& out_dir,
+                             const SheetModelOptions& options);
+
+}  // namespace weft

@@ -1,0 +1,160 @@
+// weft bake INPUT... -o OUT [-j N] [--grow-cloth] [--classes hair,skirt] [--config FILE]
+// [--fabric F] [--force] [--depfile FILE] [--report FILE] [-q] [-v]: every model under the inputs
+// (files, or folders walked for every extension Assimp reads plus .vrm) baked into OUT/<relative
+// path>/, in parallel, skipping models whose inputs, options and tool version did not change
+// (issue 6; lib/pipeline/bake.h). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
+// Progress on standard error: one line per model (an updating line on a terminal), none with -q,
+// every issue with -v. Exit 0 when every model was built or skipped, 1 when any was refused or
+// failed or an input is missing (the others are still baked), 2 for a wrong command line.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "garment/config.h"
+#include "io/atomic_file.h"
+#include "pipeline/bake.h"
+
+namespace weft::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BakeCommandOptions {
+    std::vector<std::string> inputs;
+    std::string out;
+    int jobs = 1;
+    bool grow_cloth = false;
+    std::string classes = "hair,skirt";
+    std::string config;
+    std::string fabric;
+    bool force = false;
+    std::string depfile;
+    std::string report;
+    bool quiet = false;
+    bool verbose = false;
+};
+
+int run_bake(const BakeCommandOptions& c) {
+    const std::string who = "weft bake";
+    BakeOptions o;
+    for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
+    o.out_dir = c.out;
+    o.jobs = c.jobs;
+    o.grow_cloth = c.grow_cloth;
+    o.force = c.force;
+    // The config: --config, else weft.json at the root of the first folder given (issue 6).
+    if (!c.config.empty()) {
+        o.config_file = c.config;
+    } else {
+        for (const fs::path& in : o.inputs) {
+            std::error_code ec;
+            if (fs::is_directory(in, ec)) {
+                if (fs::is_regular_file(in / "weft.json", ec)) o.config_file = in / "weft.json";
+                break;
+            }
+        }
+    }
+    if (!o.config_file.empty()) {
+        ConfigResult loaded = load_garment_config(o.config_file);
+        if (!loaded.error.empty()) {
+            std::cerr << who << ": --config: " << loaded.error << "\n";
+            return exit_usage;
+        }
+        o.garments.config = std::move(loaded.config);
+    }
+    o.sheet.fabric = c.fabric;
+    o.rig.rig.fabric = c.fabric;
+    std::string error;
+    o.rig.grow.classes = select_classes(c.classes, o.garments.config.classes, error);
+    if (!error.empty()) {
+        std::cerr << who << ": --classes: " << error << "\n";
+        return exit_usage;
+    }
+    if (std::string why = grow_options_error(o.rig.grow); !why.empty()) {
+        std::cerr << who << ": " << why << "\n";
+        return exit_usage;
+    }
+    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (c.grow_cloth ? "1" : "0");
+
+    const bool tty = !c.quiet && isatty(STDERR_FILENO);
+    const auto start = std::chrono::steady_clock::now();
+    auto progress = [&](const BakeModelResult& m, size_t done, size_t total) {
+        if (c.quiet) return;
+        if (tty) {
+            const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
+            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, m.input.relative.c_str(),
+                         m.status.c_str(), left);
+            if (done == total) std::fprintf(stderr, "\n");
+        } else {
+            std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << m.status << "\n";
+        }
+        for (const Issue& i : m.issues) {
+            if (!c.verbose && i.severity != Severity::error) continue;
+            if (tty) std::fprintf(stderr, "\r\033[K");
+            std::cerr << who << ": " << m.input.relative << ": " << severity_name(i.severity) << ": " << i.message
+                      << " [" << i.code << "]\n";
+        }
+    };
+    const BakeResult result = bake(o, progress);
+    for (const Issue& i : result.run_issues) std::cerr << who << ": " << i.message << " [" << i.code << "]\n";
+
+    const nlohmann::json report = bake_report_json(result, o);
+    const std::string text = report.dump(2) + "\n";
+    int status = result.exit_code() == 0 ? exit_ok : exit_refused;
+    const fs::path report_path = fs::path(c.out) / "bake-report.json";
+    for (const fs::path& path : {report_path, fs::path(c.report)}) {
+        if (path.empty()) continue;
+        if (std::string why = write_file_atomic(path, std::string_view(text)); !why.empty()) {
+            std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
+            status = exit_refused;
+        }
+    }
+    if (!c.depfile.empty())
+        if (std::string why = write_file_atomic(c.depfile, bake_depfile(result, report_path.generic_string()));
+            !why.empty()) {
+            std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
+            status = exit_refused;
+        }
+    if (!c.quiet) {
+        const auto& t = report["totals"];
+        std::cout << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
+                  << " skipped, " << t["refused"] << " refused, " << t["failed"] << " failed -> " << c.out << "\n";
+    }
+    return status;
+}
+
+const CommandRegistration registration{
+    "bake", "Bake every model under files or folders into cloth assets, in parallel and incrementally", 5,
+    [](CLI::App& app) {
+        auto o = std::make_shared<BakeCommandOptions>();
+        app.add_option("inputs", o->inputs, "Model files or folders (walked for every format Assimp reads, and .vrm)")
+            ->required();
+        app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
+            ->required();
+        app.add_option("-j,--jobs", o->jobs, "Worker threads")->check(CLI::Range(1, 256))->capture_default_str();
+        app.add_flag("--grow-cloth", o->grow_cloth,
+                     "The rig path: rig proxies from authored chains and chains grown where a garment has none");
+        app.add_option("--classes", o->classes, "Garment classes to grow with --grow-cloth, comma-separated")
+            ->capture_default_str();
+        app.add_option("--config", o->config,
+                       "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present");
+        app.add_option("--fabric", o->fabric, "Library fabric for every garment instead of the class's");
+        app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
+        app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read");
+        app.add_option("--report", o->report, "Also write bake-report.json to this file");
+        auto* quiet = app.add_flag("-q,--quiet", o->quiet, "No progress and no summary");
+        auto* verbose = app.add_flag("-v,--verbose", o->verbose, "Print warnings too, not only errors");
+        quiet->excludes(verbose);
+        return [o] { return run_bake(*o); };
+    }};
+
+}  // namespace
+}  // namespace weft::cli
