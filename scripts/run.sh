@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job on the bundled test data: installs and builds what is missing, then inspects every
-# model under testdata/ (bake replaces this once it lands). Extra arguments go to weft.
+# The main job on the bundled test data: installs and builds what is missing, then bakes every model
+# under testdata/ into out/ (out/bake-report.json says what was built and what was refused and why;
+# testdata/bad/ holds inputs that are refused on purpose, so the exit status is 1). Extra arguments
+# go to `weft bake`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 weft=$(scripts/build.sh)
-mapfile -t models < <(find testdata -maxdepth 1 -type f \( -name '*.glb' -o -name '*.gltf' -o -name '*.fbx' -o -name '*.vrm' \) | sort)
-exec "$weft" inspect "${models[@]}" "$@"
+exec "$weft" bake testdata -o out "$@"
