@@ -270,8 +270,9 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
 
 int BakeResult::exit_code() const {
     if (has_error(run_issues)) return 1;
+    // A skipped model keeps the errors its stamp recorded: skipping never turns a refusal into a pass.
     for (const BakeModelResult& m : models)
-        if (m.status == "refused" || m.status == "failed") return 1;
+        if (m.status == "refused" || m.status == "failed" || has_error(m.issues)) return 1;
     return 0;
 }
 

@@ -79,7 +79,8 @@ struct BakeResult {
     Issues run_issues;                    ///< INPUT_NOT_FOUND and the like, not tied to a model
     double seconds = 0;
 
-    /// 0: every model built or skipped; 1: anything refused or failed, or an input missing.
+    /// 0: every model built or skipped without errors; 1: anything refused or failed (now or, for a
+    /// skipped model, when it was built), or an input missing.
     int exit_code() const;
 };
 

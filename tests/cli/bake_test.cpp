@@ -1,0 +1,181 @@
+// `weft bake` end to end (issue 6): testdata/ (good fixtures beside the bad corpus) and the shared
+// models at -j 1 and -j 2 give byte-identical outputs; a second run skips everything and changes no
+// byte; bad files are refused with their codes while good ones are baked; exit statuses; the
+// report against its schema; the depfile lists referenced files.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "support/paths.h"
+
+namespace weft {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+/// Every file under `dir` by relative path, with its bytes; bake-report.json without its timings.
+std::map<std::string, std::string> tree(const fs::path& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+        if (!e.is_regular_file()) continue;
+        std::vector<uint8_t> bytes;
+        EXPECT_EQ(read_file(e.path(), bytes), "");
+        std::string text(bytes.begin(), bytes.end());
+        const std::string rel = e.path().lexically_relative(dir).generic_string();
+        if (rel == "bake-report.json") {
+            json j = json::parse(text);
+            j.erase("timings");
+            text = j.dump();
+        }
+        out[rel] = std::move(text);
+    }
+    return out;
+}
+
+json read_json(const fs::path& path) {
+    std::vector<uint8_t> bytes;
+    EXPECT_EQ(read_file(path, bytes), "") << path;
+    return json::parse(bytes.begin(), bytes.end());
+}
+
+const json* model_entry(const json& report, const std::string& input) {
+    for (const json& m : report["models"])
+        if (m["input"] == input) return &m;
+    return nullptr;
+}
+
+TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
+    const fs::path a = test::scratch_dir("bake_testdata_j1");
+    const fs::path b = test::scratch_dir("bake_testdata_j2");
+    const fs::path dep = a.parent_path() / "bake_testdata_j1.d";
+    const auto r1 = test::run_weft({"bake", test::testdata_dir().string(), "-o", (a / "out").string(), "-j", "1",
+                                    "--depfile", dep.string()});
+    const auto r2 = test::run_weft({"bake", test::testdata_dir().string(), "-o", (b / "out").string(), "-j", "2"});
+    EXPECT_EQ(r1.exit_code, 1) << r1.err;
+    EXPECT_EQ(r2.exit_code, 1) << r2.err;
+
+    const auto tree_a = tree(a / "out");
+    EXPECT_EQ(tree_a, tree(b / "out"));
+
+    const json report = read_json(a / "out" / "bake-report.json");
+    EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
+    EXPECT_EQ(report["exit_code"], 1);
+
+    // The good flag is baked into a sheet proxy beside the refused files.
+    const json* flag = model_entry(report, "flag.glb");
+    ASSERT_NE(flag, nullptr);
+    EXPECT_EQ((*flag)["status"], "built");
+    bool has_proxy = false;
+    for (const json& f : (*flag)["outputs"]) has_proxy = has_proxy || f.get<std::string>().ends_with(".clothproxy");
+    EXPECT_TRUE(has_proxy) << flag->dump();
+    EXPECT_TRUE(fs::exists(a / "out" / "flag.glb" / "report.json"));
+
+    // Each bad file is refused with an error code of its own kind.
+    const std::map<std::string, std::string> expected_refusals = {
+        {"bad/truncated.glb", "GLB_TRUNCATED"},
+        {"bad/missing_external_buffer.gltf", "BUFFER_MISSING"},
+        {"bad/node_cycle.gltf", "GLTF_REFERENCE_INVALID"},
+        {"bad/zero_area_triangle.glb", "ZERO_AREA_TRIANGLE"},
+        {"bad/non_manifold_sheet.glb", "NON_MANIFOLD_EDGE"},
+        {"bad/wrong_version.glb", "GLB_MALFORMED"},
+    };
+    int refused = 0;
+    for (const json& m : report["models"]) {
+        if (m["status"] != "refused") continue;
+        ++refused;
+        bool has_error = false;
+        for (const json& i : m["issues"]) has_error = has_error || (i["severity"] == "error" && !i["code"].get<std::string>().empty());
+        EXPECT_TRUE(has_error) << m.dump();
+    }
+    for (const auto& [input, code] : expected_refusals) {
+        const json* m = model_entry(report, input);
+        ASSERT_NE(m, nullptr) << input;
+        EXPECT_EQ((*m)["status"], "refused") << m->dump();
+        bool found = false;
+        for (const json& i : (*m)["issues"]) found = found || (i["code"] == code && i["severity"] == "error");
+        EXPECT_TRUE(found) << input << " lacks " << code << ": " << m->dump();
+    }
+    EXPECT_GE(refused, 15);
+    EXPECT_EQ(report["totals"]["refused"], refused);
+    EXPECT_EQ(report["totals"]["failed"], 0);
+    int counted = 0;
+    for (const auto& [code, n] : report["counts"].items()) counted += n.get<int>();
+    int listed = 0;
+    for (const json& m : report["models"]) listed += static_cast<int>(m["issues"].size());
+    EXPECT_EQ(counted, listed);
+
+    // The depfile names the external buffer a .gltf reads.
+    std::vector<uint8_t> dep_bytes;
+    ASSERT_EQ(read_file(dep, dep_bytes), "");
+    const std::string dep_text(dep_bytes.begin(), dep_bytes.end());
+    EXPECT_NE(dep_text.find("bake-report.json:"), std::string::npos);
+    EXPECT_NE(dep_text.find("external_buffer_too_short.bin"), std::string::npos);
+
+    // Second run: everything skipped, no output byte changed, the same findings.
+    const auto again = test::run_weft({"bake", test::testdata_dir().string(), "-o", (a / "out").string(), "-j", "2"});
+    EXPECT_EQ(again.exit_code, 1);
+    const json second = read_json(a / "out" / "bake-report.json");
+    // A .gltf whose buffer is missing is never stamped: the file may appear, so it is tried again.
+    for (const json& m : second["models"])
+        EXPECT_TRUE(m["status"] == "skipped" || m["input"] == "bad/missing_external_buffer.gltf") << m.dump();
+    EXPECT_EQ(second["counts"], report["counts"]);
+    auto tree_again = tree(a / "out");
+    tree_again.erase("bake-report.json");
+    auto tree_first = tree_a;
+    tree_first.erase("bake-report.json");
+    EXPECT_EQ(tree_again, tree_first);
+
+    // --force rebuilds every model.
+    const auto forced = test::run_weft({"bake", test::testdata_dir().string(), "-o", (a / "out").string(), "--force", "-q"});
+    EXPECT_EQ(forced.exit_code, 1);
+    EXPECT_EQ(read_json(a / "out" / "bake-report.json")["totals"]["skipped"], 0);
+}
+
+TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
+    WEFT_REQUIRE_SHARED_MODEL(flag, "quaternius_Goal_Flag.glb");
+    const fs::path models = test::shared_models_dir();
+    const fs::path a = test::scratch_dir("bake_shared_j1");
+    const fs::path b = test::scratch_dir("bake_shared_j2");
+    const auto r1 = test::run_weft({"bake", models.string(), "-o", (a / "out").string(), "-j", "1", "-q"});
+    const auto r2 = test::run_weft({"bake", models.string(), "-o", (b / "out").string(), "-j", "2", "-q"});
+    ASSERT_NE(r1.exit_code, 2) << r1.err;
+    EXPECT_EQ(r1.exit_code, r2.exit_code);
+    const auto tree_a = tree(a / "out");
+    EXPECT_EQ(tree_a, tree(b / "out"));
+    const json report = read_json(a / "out" / "bake-report.json");
+    EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
+    const json* goal = model_entry(report, "quaternius_Goal_Flag.glb");
+    ASSERT_NE(goal, nullptr);
+    EXPECT_EQ((*goal)["status"], "built") << goal->dump();
+    EXPECT_GE(report["totals"]["models"].get<int>(), 10);
+
+    const auto again = test::run_weft({"bake", models.string(), "-o", (b / "out").string(), "-j", "2", "-q"});
+    EXPECT_EQ(again.exit_code, r2.exit_code);
+    const json second = read_json(b / "out" / "bake-report.json");
+    EXPECT_EQ(second["totals"]["skipped"], second["totals"]["models"]);
+    auto tree_again = tree(b / "out");
+    tree_again.erase("bake-report.json");
+    auto tree_first = tree_a;
+    tree_first.erase("bake-report.json");
+    EXPECT_EQ(tree_again, tree_first);
+}
+
+TEST(BakeCli, MissingInputIsReportedAndBadCommandLineIsExit2) {
+    const fs::path dir = test::scratch_dir("bake_missing");
+    const auto r = test::run_weft({"bake", (dir / "nowhere").string(), (test::testdata_dir() / "flag.glb").string(),
+                                   "-o", (dir / "out").string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("INPUT_NOT_FOUND"), std::string::npos) << r.err;
+    const json report = read_json(dir / "out" / "bake-report.json");
+    EXPECT_EQ(report["counts"]["INPUT_NOT_FOUND"], 1);
+    EXPECT_EQ(report["totals"]["built"], 1);
+    EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string(), "-o", (dir / "o2").string(), "-j", "0"}).exit_code, 2);
+    EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string()}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace weft
