@@ -1,10 +1,18 @@
 // The fabric library: what a cloth is made of, as the solver reads it (seed 002 §11-§14).
 //
-// Every entry, in one table (the README's "Fabrics" section is this table):
+// Every entry, in one table (the README's "Fabrics" section is this table; fabric.cpp has the values
+// and why each was chosen):
 //
-//   entry    budget  stretch strain-row  bend  slack  damping  inertia  thickness  friction
-//   silk      2x4     0.5      no        0.02   0.6    see .cpp  1.0     0.004 m     0.2
-//   ...       (the values live in fabric.cpp's kFabrics, next to why each was chosen)
+//   entry    budget  stretch  strain row  bend   slack  damping  inertia  thickness  friction  §12 sleep
+//   silk      2x4     0.5       no        0.02   0.6     1.17     1.0     0.004 m     0.2        770
+//   cotton    2x4     0.5       no        0.10   0.4     2.39     0.8     0.006 m     0.4        439
+//   denim     2x2     0.8       yes       0.40   0.3     5.50     0.7     0.010 m     0.5        221
+//   leather   2x2     1.0       yes       0.80   0.25    4.50     0.7     0.020 m     0.6        250
+//   rope      2x4     0.8       yes       0.30   1 (no)  1.88     0.8     0.010 m     0.5        502
+//   chain     2x6     1.0       yes       0.01   1 (no)  3.98     0.6     0.010 m     0.3        285
+//   hair      2x4     0.5       no        0.30   0.5     3.31     0.8     0.005 m     0.3        294
+//
+// (§12 sleep: the step at which a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s falls asleep.)
 //
 // How the fields act (the seed section that measured each):
 // - budget (substeps x iterations): seed 002 §14 — DENIM and LEATHER 2x2 (more particles per

@@ -25,6 +25,13 @@
 // - Deterministic: the same proxy, fabric, constants and inputs give bit-identical states (no
 //   threads, no unordered containers, fixed sweep order).
 //
+// One step = fabric.substeps substeps of h = dt/substeps, each: carry held particles an equal share
+// to their targets; re-centre slack rows on the animated pose; predict y = x + h·v + h²·(g + frame);
+// start from the adaptive guess; warm-start hard rows (λ ← α·γ·λ); find contacts; then `iterations`
+// times: a Gauss-Seidel sweep colour by colour (one 3x3 LDLᵀ Newton step per free particle, capped at
+// its shortest row), the hold-line turn in the last one, the dual update of every hard row; then
+// velocities, damping, the velocity clamp. After the substeps: statistics and the sleep test.
+//
 // This work is based on: Giles, Diaz, Yuksel. Augmented Vertex Block Descent. SIGGRAPH 2025;
 // Chen, Macklin, Kim, Yuksel et al. Vertex Block Descent. SIGGRAPH 2024; and the measurements of
 // seed 002 (constants, clamps, which rows carry a multiplier), which win where they differ.
