@@ -110,16 +110,17 @@ Orientation orient_triangles(std::span<const uint32_t> indices, const EdgeTable&
     o.flip.assign(triangle_count, 0);
     o.island.assign(triangle_count, none);
 
-    // An edge decides winding only when exactly two triangles with a winding share it.
-    auto deciding = [&](uint32_t e) {
-        if (table.face_count(e) != 2) return false;
-        auto f = table.faces(e);
-        return !has_repeated_vertex(indices, f[0]) && !has_repeated_vertex(indices, f[1]);
-    };
+    // Per edge, once: whether it decides winding (exactly two triangles with a winding share it)
+    // and whether they agree (run along it in opposite directions).
+    enum : uint8_t { kUndecided = 0, kAgree = 1, kDisagree = 2 };
+    std::vector<uint8_t> verdict(table.edge_count(), kUndecided);
     for (uint32_t e = 0; e < table.edge_count(); ++e) {
-        if (!deciding(e)) continue;
+        if (table.face_count(e) != 2) continue;
         auto f = table.faces(e);
-        if (runs_forward(indices, table, f[0], e) == runs_forward(indices, table, f[1], e)) o.inconsistent.push_back(e);
+        if (has_repeated_vertex(indices, f[0]) || has_repeated_vertex(indices, f[1])) continue;
+        const bool same = runs_forward(indices, table, f[0], e) == runs_forward(indices, table, f[1], e);
+        verdict[e] = same ? kDisagree : kAgree;
+        if (same) o.inconsistent.push_back(e);
     }
 
     std::vector<uint32_t> queue;
@@ -131,16 +132,14 @@ Orientation orient_triangles(std::span<const uint32_t> indices, const EdgeTable&
         o.island[seed] = id;
         const size_t first = queue.size();
         queue.push_back(seed);
-        if (has_repeated_vertex(indices, seed)) continue;  // no winding: an island of its own
         for (size_t q = first; q < queue.size(); ++q) {
             const uint32_t t = queue[q];
             for (uint32_t e : table.triangle_edges[t]) {
-                if (e == no_edge || !deciding(e)) continue;
+                if (e == no_edge || verdict[e] == kUndecided) continue;
                 auto f = table.faces(e);
                 const uint32_t u = f[0] == t ? f[1] : f[0];
-                // Same direction along the shared edge means opposite orientations.
-                const uint8_t same = runs_forward(indices, table, t, e) == runs_forward(indices, table, u, e);
-                const uint8_t want = o.flip[t] ^ same;
+                // Running the shared edge the same way means opposite orientations.
+                const uint8_t want = o.flip[t] ^ uint8_t(verdict[e] == kDisagree);
                 if (o.island[u] == none) {
                     o.island[u] = id;
                     o.flip[u] = want;

@@ -12,10 +12,13 @@ namespace {
 
 constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
 
-struct Cell {
-    int64_t x = 0, y = 0, z = 0;
-    bool operator==(const Cell&) const = default;
-};
+// Cells are kCellTolerances tolerances wide: a point within tolerance of another lies in the same
+// cell unless it is within one tolerance of a face, so along each axis a neighbour cell needs
+// probing 2 times in 16, and most points probe one cell.
+constexpr double kCellTolerances = 16;
+// A point this close to the band's edge (in cells) probes the neighbour anyway: floor() and the
+// division round, and a weld exactly at the tolerance must not depend on it.
+constexpr double kBandMargin = 1e-6;
 
 // Cell coordinates are clamped so a coordinate absurdly large for its tolerance still lands in a
 // cell (all such points share the clamped cells and are compared by distance, slowly but
@@ -25,8 +28,16 @@ int64_t cell_coordinate(double scaled) {
     return static_cast<int64_t>(std::clamp(std::floor(scaled), -limit, limit));
 }
 
-// Open-addressing table from a cell to the newest welded vertex in it; older ones are chained
-// through `next`. Sized to at most half full, so probes stay short.
+uint64_t cell_key(int64_t x, int64_t y, int64_t z) {
+    uint64_t h = uint64_t(x) * 0x9E3779B97F4A7C15ull;
+    h ^= uint64_t(y) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= uint64_t(z) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return h ^ (h >> 29);
+}
+
+// Open-addressing table from a cell's 64-bit key to the newest welded vertex in it; older ones are
+// chained through `next`. Two cells that share a key share a chain: that only adds candidates,
+// which the distance test rejects, so the key alone identifies a slot. At most half full.
 class CellTable {
 public:
     explicit CellTable(size_t expected) {
@@ -35,23 +46,23 @@ public:
         slots_.assign(size, Slot{});
         mask_ = size - 1;
     }
-    uint32_t head(const Cell& c) const {
-        for (size_t i = hash(c) & mask_;; i = (i + 1) & mask_) {
+    uint32_t head(uint64_t key) const {
+        for (size_t i = key & mask_;; i = (i + 1) & mask_) {
             const Slot& s = slots_[i];
             if (s.head == none) return none;
-            if (s.cell == c) return s.head;
+            if (s.key == key) return s.head;
         }
     }
     // Makes `vertex` the cell's head and returns the previous head (none if the cell was empty).
-    uint32_t push(const Cell& c, uint32_t vertex) {
-        for (size_t i = hash(c) & mask_;; i = (i + 1) & mask_) {
+    uint32_t push(uint64_t key, uint32_t vertex) {
+        for (size_t i = key & mask_;; i = (i + 1) & mask_) {
             Slot& s = slots_[i];
             if (s.head == none) {
-                s.cell = c;
+                s.key = key;
                 s.head = vertex;
                 return none;
             }
-            if (s.cell == c) {
+            if (s.key == key) {
                 uint32_t previous = s.head;
                 s.head = vertex;
                 return previous;
@@ -61,31 +72,33 @@ public:
 
 private:
     struct Slot {
-        Cell cell;
+        uint64_t key = 0;
         uint32_t head = none;
     };
-    static size_t hash(const Cell& c) {
-        uint64_t h = uint64_t(c.x) * 0x9E3779B97F4A7C15ull;
-        h ^= uint64_t(c.y) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
-        h ^= uint64_t(c.z) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
-        return size_t(h ^ (h >> 29));
-    }
     std::vector<Slot> slots_;
     size_t mask_ = 0;
 };
 
-// Pass 1: byte-identical positions (after turning -0 into +0, which compares equal but differs in
-// its bytes). Ids come out in order of first appearance.
+// Pass 1: byte-identical positions. -0 and +0 compare equal but differ in their bytes, so a copy
+// with -0 turned into +0 is hashed when (and only when) some coordinate is -0. Ids come out in
+// order of first appearance.
 std::vector<uint32_t> exact_remap(std::span<const Vec3> positions, uint32_t& unique) {
-    std::vector<Vec3> canonical(positions.size());
-    for (size_t i = 0; i < positions.size(); ++i) {
-        const Vec3& p = positions[i];
-        canonical[i] = Vec3{p.x + 0.0, p.y + 0.0, p.z + 0.0};
-    }
     static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 must have no padding bytes to hash");
+    const bool negative_zero = std::any_of(positions.begin(), positions.end(), [](const Vec3& p) {
+        return (p.x == 0 && std::signbit(p.x)) || (p.y == 0 && std::signbit(p.y)) || (p.z == 0 && std::signbit(p.z));
+    });
+    std::vector<Vec3> canonical;
+    if (negative_zero) {
+        canonical.resize(positions.size());
+        for (size_t i = 0; i < positions.size(); ++i) {
+            const Vec3& p = positions[i];
+            canonical[i] = Vec3{p.x + 0.0, p.y + 0.0, p.z + 0.0};
+        }
+    }
+    const Vec3* data = negative_zero ? canonical.data() : positions.data();
     std::vector<uint32_t> remap(positions.size());
-    unique = static_cast<uint32_t>(meshopt_generateVertexRemap(remap.data(), nullptr, positions.size(), canonical.data(),
-                                                                positions.size(), sizeof(Vec3)));
+    unique = static_cast<uint32_t>(
+        meshopt_generateVertexRemap(remap.data(), nullptr, positions.size(), data, positions.size(), sizeof(Vec3)));
     return remap;
 }
 
@@ -121,31 +134,33 @@ WeldResult weld_positions(std::span<const Vec3> positions, double tolerance) {
 
     // Pass 2: tolerance, over the distinct positions in order of first appearance.
     std::vector<uint32_t> welded_of_exact(r.exact_unique);
-    const double cell = 2 * r.tolerance;
+    const double cell = kCellTolerances * r.tolerance;
+    const double band = 1 / kCellTolerances + kBandMargin;
     const double tol2 = r.tolerance * r.tolerance;
     CellTable table(r.tolerance > 0 ? r.exact_unique : 0);
     std::vector<uint32_t> next;  // per welded vertex, the next older one in the same cell
     for (uint32_t u = 0; u < r.exact_unique; ++u) {
         const Vec3& p = positions[exact_first[u]];
         uint32_t found = none;
-        Cell home;
+        uint64_t home = 0;
         const bool hashed = r.tolerance > 0 && is_finite(p);
         if (hashed) {
             const double s[3] = {p.x / cell, p.y / cell, p.z / cell};
-            int64_t base[3], side[3];
+            int64_t base[3], lo[3], hi[3];
             for (int k = 0; k < 3; ++k) {
                 base[k] = cell_coordinate(s[k]);
-                // A point within tolerance (half a cell) lies in this cell or the neighbour on the
-                // side of the cell's centre this point is on.
-                side[k] = (s[k] - std::floor(s[k]) < 0.5) ? -1 : 1;
+                const double f = s[k] - std::floor(s[k]);
+                lo[k] = f < band ? -1 : 0;
+                hi[k] = f > 1 - band ? 1 : 0;
             }
-            home = Cell{base[0], base[1], base[2]};
-            for (int corner = 0; corner < 8; ++corner) {
-                Cell c{base[0] + ((corner & 1) ? side[0] : 0), base[1] + ((corner & 2) ? side[1] : 0),
-                       base[2] + ((corner & 4) ? side[2] : 0)};
-                for (uint32_t w = table.head(c); w != none; w = next[w])
-                    if (w < found && length_squared(positions[r.first[w]] - p) <= tol2) found = w;
-            }
+            home = cell_key(base[0], base[1], base[2]);
+            for (int64_t dx = lo[0]; dx <= hi[0]; ++dx)
+                for (int64_t dy = lo[1]; dy <= hi[1]; ++dy)
+                    for (int64_t dz = lo[2]; dz <= hi[2]; ++dz) {
+                        const uint64_t key = cell_key(base[0] + dx, base[1] + dy, base[2] + dz);
+                        for (uint32_t w = table.head(key); w != none; w = next[w])
+                            if (w < found && length_squared(positions[r.first[w]] - p) <= tol2) found = w;
+                    }
         }
         if (found == none) {
             found = static_cast<uint32_t>(r.first.size());

@@ -5,10 +5,10 @@
 //
 // How: two passes. meshoptimizer's meshopt_generateVertexRemap merges byte-identical positions (the
 // seams, the common case; it hashes exact bytes, so it cannot take a tolerance). The distinct
-// positions left then go through a spatial hash with cells twice the tolerance, each point probing
-// the 2x2x2 block of cells on its side of its own cell. Quantising alone (snap to a grid, then
-// remap the snapped bytes) is not enough: two points a hair apart that straddle a cell boundary
-// would never weld, however small the tolerance.
+// positions left then go through a spatial hash with cells 16 tolerances wide, each point probing
+// its own cell and, within one tolerance of a face, the cell across it. Quantising alone (snap to
+// a grid, then remap the snapped bytes) is not enough: two points a hair apart that straddle a cell
+// boundary would never weld, however small the tolerance.
 #pragma once
 #include <cstdint>
 #include <span>

@@ -124,6 +124,15 @@ std::array<uint32_t, 3> sorted_corners(std::span<const uint32_t> w, uint32_t t) 
 
 // Same welded vertices, as sets: (a, a, b) and (a, b, b) are one line twice.
 bool same_corner_set(std::span<const uint32_t> w, uint32_t t, uint32_t u) {
+    const uint32_t* x = &w[3 * t];
+    const uint32_t* y = &w[3 * u];
+    const bool x_distinct = x[0] != x[1] && x[1] != x[2] && x[2] != x[0];
+    const bool y_distinct = y[0] != y[1] && y[1] != y[2] && y[2] != y[0];
+    if (x_distinct != y_distinct) return false;
+    if (x_distinct) {  // the common case: three corners each, in some order
+        auto in_y = [&](uint32_t v) { return v == y[0] || v == y[1] || v == y[2]; };
+        return in_y(x[0]) && in_y(x[1]) && in_y(x[2]);
+    }
     auto a = sorted_corners(w, t), b = sorted_corners(w, u);
     auto ea = std::unique(a.begin(), a.end()), eb = std::unique(b.begin(), b.end());
     return std::equal(a.begin(), ea, b.begin(), eb);
@@ -317,8 +326,8 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     }
 
     // ---- weld --------------------------------------------------------------------------------------
-    const double tolerance =
-        options.weld_tolerance ? *options.weld_tolerance : weld_tolerance_for(src.positions, options.weld_relative);
+    const double diagonal = weld_tolerance_for(src.positions, 1.0);  // the garment's bounding-box diagonal
+    const double tolerance = options.weld_tolerance ? *options.weld_tolerance : options.weld_relative * diagonal;
     const WeldResult weld = weld_positions(src.positions, tolerance);
     stats.weld_tolerance = weld.tolerance;
     const uint32_t welded_count = static_cast<uint32_t>(weld.unique_count());
@@ -328,7 +337,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     // A triangle lower than the weld tolerance has no area at the weld's resolution. The floor,
     // 1e-12 of the garment's size, catches corners that were collinear in the file and came out of
     // the node transform a rounding error off the line, when welding is exact.
-    const double flat = std::max(weld.tolerance, weld_tolerance_for(src.positions, 1e-12));
+    const double flat = std::max(weld.tolerance, 1e-12 * diagonal);
 
     // ---- check: triangles --------------------------------------------------------------------------
     for (uint32_t t = 0; t < triangle_count; ++t) {
@@ -406,10 +415,14 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
         if (defect[t] == 0) kept.push_back(t);
     if (options.repair)
         for (uint32_t t = 0; t < triangle_count; ++t) stats.dropped_triangles += (defect[t] & ~kNonFinite) != 0;
-    std::vector<uint32_t> clean;
-    clean.reserve(kept.size() * 3);
-    for (uint32_t t : kept) clean.insert(clean.end(), {welded[3 * t], welded[3 * t + 1], welded[3 * t + 2]});
     const bool all_kept = kept.size() == triangle_count;
+    std::vector<uint32_t> clean;  // kept triangles by welded vertex (the welded copy itself when all are kept)
+    if (all_kept) {
+        clean = std::move(welded);
+    } else {
+        clean.reserve(kept.size() * 3);
+        for (uint32_t t : kept) clean.insert(clean.end(), {welded[3 * t], welded[3 * t + 1], welded[3 * t + 2]});
+    }
     EdgeTable dropped_table;
     if (!all_kept) dropped_table = build_edge_table(clean, welded_count);
     const EdgeTable& clean_table = all_kept ? full : dropped_table;
@@ -521,13 +534,14 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     stats.closed_islands = static_cast<uint32_t>(std::count(island_closed.begin(), island_closed.end(), 1));
 
     // ---- pins and frame ----------------------------------------------------------------------------
-    std::vector<double> scene_length(proxy.edges.size());
+    // Lengths in scene space for the pin band; measured again in the frame once it is known.
+    proxy.rest_length.resize(proxy.edges.size());
     for (size_t e = 0; e < proxy.edges.size(); ++e)
-        scene_length[e] = distance(scene_position[proxy.edges[e][0]], scene_position[proxy.edges[e][1]]);
+        proxy.rest_length[e] = distance(scene_position[proxy.edges[e][0]], scene_position[proxy.edges[e][1]]);
     int frame = provisional_frame(src);
     // A scene with no nodes (built in memory) has no frame node: the root, by the name "".
     const PinContext context{src,           garment,        options,         scene_position, vertex_particle,
-                             particle_source, proxy.edges,  scene_length,    particle_island, island_closed,
+                             particle_source, proxy.edges,  proxy.rest_length, particle_island, island_closed,
                              std::max(frame, 0)};
     const PinAssignment pins = assign_pins(context, issues);
     if (has_error(issues)) return result;
@@ -562,9 +576,8 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     const Mat4 to_frame = frame_world.inverted();
 
     // ---- particles in the frame, masses ------------------------------------------------------------
-    proxy.rest_position.resize(n);
-    for (uint32_t p = 0; p < n; ++p) proxy.rest_position[p] = to_frame.transform_point(scene_position[p]);
-    proxy.rest_length.resize(proxy.edges.size());
+    proxy.rest_position = std::move(scene_position);
+    for (Vec3& p : proxy.rest_position) p = to_frame.transform_point(p);
     for (size_t e = 0; e < proxy.edges.size(); ++e)
         proxy.rest_length[e] = distance(proxy.rest_position[proxy.edges[e][0]], proxy.rest_position[proxy.edges[e][1]]);
 

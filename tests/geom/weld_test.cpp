@@ -30,15 +30,22 @@ TEST(Weld, NegativeZeroIsTheSamePoint) {
 }
 
 TEST(Weld, NeighboursAcrossACellBoundaryWeld) {
-    // Cells are 2 x tolerance = 2 mm wide, so x = 2 mm is a cell boundary: points 0.2 mm apart on
-    // either side of it must weld, which quantising alone would miss.
+    // Cells are 16 x tolerance = 16 mm wide, so 16 mm, 32 mm, 48 mm are cell boundaries: points
+    // 0.2 mm apart on either side of one must weld, which quantising alone would miss.
     const double tol = 1e-3;
-    std::vector<Vec3> p{{0.0019, 0.5, 0.5}, {0.0021, 0.5, 0.5}, {0.0019, 0.5 - 1e-9, 0.5 + 1e-9}};
+    std::vector<Vec3> p{{0.0159, 0.0321, 0.5}, {0.0161, 0.0319, 0.5}, {0.0159, 0.0321 - 1e-9, 0.5 + 1e-9}};
     WeldResult w = weld_positions(p, tol);
     EXPECT_EQ(w.unique_count(), 1u);
-    // Negative coordinates straddling a boundary (floor rounds towards -inf).
-    std::vector<Vec3> q{{-0.0021, -0.0041, 0}, {-0.0019, -0.0039, 0}};
+    // Negative coordinates straddling a boundary (floor rounds towards -inf), on all three axes.
+    std::vector<Vec3> q{{-0.0161, -0.0321, -0.0479}, {-0.0159, -0.0319, -0.0481}};
     EXPECT_EQ(weld_positions(q, tol).unique_count(), 1u);
+    // Exactly at the tolerance across a boundary still welds; a hair beyond does not. Binary
+    // fractions, so "exactly" is exact: tolerance 2^-10, cells 2^-6, the boundary at 2^-6.
+    const double t = 1.0 / 1024, b = 1.0 / 64;
+    std::vector<Vec3> at{{b - t / 2, 0, 0}, {b + t / 2, 0, 0}};
+    EXPECT_EQ(weld_positions(at, t).unique_count(), 1u);
+    std::vector<Vec3> beyond{{b - t / 2, 0, 0}, {b + t / 2 + 1.0 / (1 << 20), 0, 0}};
+    EXPECT_EQ(weld_positions(beyond, t).unique_count(), 2u);
 }
 
 TEST(Weld, BeyondTheToleranceStaysApart) {
