@@ -27,9 +27,18 @@
 #include <assimp/scene.h>
 
 #include "scene/import.h"
+#include "scene/import_codes.h"
 #include "scene/import_detail.h"
 
 namespace weft {
+
+void import_detail::Reporter::add(std::string_view code, const std::string& message, std::string pointer) {
+    const ImportCode* row = find_import_code(code);
+    // A code missing from the table is a programming error, not a user's: keep it visible.
+    Severity severity = row ? row->severity : Severity::error;
+    issues_.push_back({std::string(code), severity, file_ + ": " + message, std::move(pointer)});
+}
+
 namespace {
 
 namespace fs = std::filesystem;

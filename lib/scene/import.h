@@ -28,6 +28,22 @@ struct ImportResult {
 
 /// Imports `file` into a Scene in metres, Y up. Never throws for anything wrong with the file:
 /// every problem becomes an Issue whose message names the file (and mesh, vertex, joint...).
+///
+/// What the Scene holds, beyond scene/scene.h:
+/// - Nodes: depth-first from Assimp's root, children in file order. The unit/axis correction is
+///   premultiplied into node 0's `local` (so every `world` carries it). For glTF, Assimp's root
+///   is the single scene root, or a node "ROOT" it adds above several; unnamed glTF nodes carry
+///   the names Assimp gives them.
+/// - Meshes: one per Assimp mesh per instancing node (a glTF primitive is a mesh, named
+///   "<mesh>-<primitive>" when its glTF mesh has several); only the vertices its triangles use;
+///   UVs with a top-left origin as glTF stores them; positions and normals in scene space.
+/// - Skins: one per distinct joint list (several glTF skins over one skeleton become one). The
+///   positions are the mesh posed by the rest skeleton, Σ w·(jointWorld·inverseBind)·v, so
+///   `inverse_bind` is the inverse of each joint's rest `world`: writing the Scene back out with
+///   them reproduces the same positions.
+/// - Springs/colliders: from the VRM 0.x and VRMC_springBone extensions, glTF node indices
+///   mapped to Scene nodes by walking both hierarchies in step. VRM 0.x collider offsets have
+///   their z negated back (UniVRM stores them mirrored); radii are as the file gives them.
 ImportResult import_scene(const std::filesystem::path& file, const ImportOptions& options = {});
 
 /// The Assimp post-processing flags import_scene reads with, for benchmarks that time Assimp's

@@ -1,41 +1,23 @@
-// The glTF side of import: the GLB container, the JSON, and a structural check of the document
-// before Assimp reads it. Assimp 5.2.5's glTF reader drops out-of-range triangles and joint
-// weights without a word, and follows node references recursively, so a hostile file could make
-// it loop or read past a buffer; everything here is checked against the bytes actually present.
+// A structural check of a glTF document before Assimp reads it. Assimp 5.2.5's glTF reader
+// drops out-of-range triangles and joint weights without a word, dereferences a skin's missing
+// inverse bind matrices, and follows node references recursively, so a hostile file could make
+// it crash or loop; what is checked here is checked against the bytes actually present.
 #include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
 
-#include "scene/import_codes.h"
 #include "scene/import_detail.h"
 
 namespace weft::import_detail {
-
-void Reporter::add(std::string_view code, const std::string& message, std::string pointer) {
-    const ImportCode* row = find_import_code(code);
-    // A code missing from the table is a programming error, not a user's: keep it visible.
-    Severity severity = row ? row->severity : Severity::error;
-    issues_.push_back({std::string(code), severity, file_ + ": " + message, std::move(pointer)});
-}
-
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr uint32_t kGlbMagic = 0x46546C67;      // "glTF"
-constexpr uint32_t kChunkJson = 0x4E4F534A;     // "JSON"
-constexpr uint32_t kChunkBin = 0x004E4942;      // "BIN\0"
-constexpr int kMaxJsonDepth = 64;               // glTF needs about 8; extras rarely 20
 constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
 constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 24;  // accessors with no buffer view
-
-uint32_t read_u32(std::span<const uint8_t> bytes, size_t at) {
-    return uint32_t(bytes[at]) | uint32_t(bytes[at + 1]) << 8 | uint32_t(bytes[at + 2]) << 16 |
-           uint32_t(bytes[at + 3]) << 24;
-}
 
 // ---- JSON access that never throws -------------------------------------------------------
 
@@ -802,208 +784,7 @@ private:
     }
 };
 
-/// Finds the extent of JSON values without building them: a glTF's animations and its accessor
-/// and buffer view lists are most of a big file's JSON (1.9 of the Knight's 2.0 MB), and only a
-/// few entries are ever needed here, so only those are handed to nlohmann. Nesting is capped so
-/// no recursive parser downstream (Assimp's rapidjson) can run out of stack.
-class Scanner {
-public:
-    explicit Scanner(std::string_view text) : s_(text) {}
-
-    size_t at() const { return i_; }
-    const std::string& error() const { return error_; }
-
-    void skip_space() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
-    }
-    bool consume(char c) {
-        skip_space();
-        if (i_ < s_.size() && s_[i_] == c) {
-            ++i_;
-            return true;
-        }
-        return false;
-    }
-    bool peek(char c) {
-        skip_space();
-        return i_ < s_.size() && s_[i_] == c;
-    }
-
-    /// A string's raw contents (escapes left as written); the cursor moves past it.
-    bool string(std::string_view& out) {
-        if (!consume('"')) return fail("expected a string");
-        size_t begin = i_;
-        // memchr to each quote, then count the backslashes before it: an odd run escapes it.
-        while (i_ < s_.size()) {
-            const void* q = std::memchr(s_.data() + i_, '"', s_.size() - i_);
-            if (!q) break;
-            size_t quote = size_t(static_cast<const char*>(q) - s_.data());
-            size_t backslashes = 0;
-            while (quote - backslashes > begin && s_[quote - backslashes - 1] == '\\') ++backslashes;
-            i_ = quote + 1;
-            if (backslashes % 2 == 0) {
-                out = s_.substr(begin, quote - begin);
-                return true;
-            }
-        }
-        i_ = s_.size();
-        return fail("unterminated string");
-    }
-
-    /// The text of the next value, whatever it is.
-    bool value(std::string_view& out, int depth) {
-        skip_space();
-        size_t begin = i_;
-        if (!skip_value(depth)) return false;
-        out = s_.substr(begin, i_ - begin);
-        return true;
-    }
-
-private:
-    std::string_view s_;
-    size_t i_ = 0;
-    std::string error_;
-
-    bool fail(const char* what) {
-        if (error_.empty()) error_ = std::string(what) + " at byte " + std::to_string(i_);
-        return false;
-    }
-
-    bool skip_value(int depth) {
-        skip_space();
-        if (i_ >= s_.size()) return fail("unexpected end");
-        char c = s_[i_];
-        if (c == '"') {
-            std::string_view ignored;
-            return string(ignored);
-        }
-        if (c == '{' || c == '[') {
-            if (depth >= kMaxJsonDepth) return fail("nesting deeper than 64 levels, which no model needs,");
-            const char close = c == '{' ? '}' : ']';
-            ++i_;
-            if (consume(close)) return true;
-            do {
-                if (c == '{') {
-                    std::string_view key;
-                    if (!string(key) || !consume(':')) return fail("expected a key and ':'");
-                }
-                if (!skip_value(depth + 1)) return false;
-            } while (consume(','));
-            return consume(close) || fail("expected ',' or a closing bracket");
-        }
-        // A number, true, false or null: up to the next delimiter (nlohmann or Assimp checks the
-        // spelling of the ones they read).
-        size_t begin = i_;
-        while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ' &&
-               s_[i_] != '\n' && s_[i_] != '\r' && s_[i_] != '\t' && s_[i_] != '"')
-            ++i_;
-        return i_ > begin || fail("expected a value");
-    }
-};
-
 }  // namespace
-
-bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std::span<const uint8_t>& bin,
-               Reporter& report) {
-    if (bytes.size() < 12) {
-        report.add("GLB_TRUNCATED", "GLB header needs 12 bytes, the file has " + std::to_string(bytes.size()));
-        return false;
-    }
-    uint32_t version = read_u32(bytes, 4), length = read_u32(bytes, 8);
-    if (read_u32(bytes, 0) != kGlbMagic || version != 2) {
-        report.add("GLB_MALFORMED", "GLB version " + std::to_string(version) + " (only version 2 is read)");
-        return false;
-    }
-    if (length > bytes.size()) {
-        report.add("GLB_TRUNCATED", "GLB header declares " + std::to_string(length) + " bytes but the file has " +
-                                        std::to_string(bytes.size()) + "; the file was cut short");
-        return false;
-    }
-    if (length < bytes.size())
-        report.add("GLB_TRAILING_BYTES", "GLB header declares " + std::to_string(length) + " bytes, the file has " +
-                                             std::to_string(bytes.size()) + "; the rest is ignored");
-    bytes = bytes.first(length);
-    if (length < 20) {
-        report.add("GLB_TRUNCATED", "GLB ends before its JSON chunk header");
-        return false;
-    }
-    uint64_t json_length = read_u32(bytes, 12);
-    if (read_u32(bytes, 16) != kChunkJson) {
-        report.add("GLB_MALFORMED", "the GLB's first chunk is not JSON");
-        return false;
-    }
-    if (20 + json_length > length) {
-        report.add("GLB_TRUNCATED", "the GLB's JSON chunk declares " + std::to_string(json_length) +
-                                        " bytes but only " + std::to_string(length - 20) + " follow");
-        return false;
-    }
-    json_text = std::string_view(reinterpret_cast<const char*>(bytes.data()) + 20, size_t(json_length));
-    bin = {};
-    // Later chunks: the first BIN is the buffer; unknown chunk types are skipped (glTF 2.0 §4.4.3).
-    uint64_t at = 20 + json_length;
-    while (at < length) {
-        if (at + 8 > length) {
-            report.add("GLB_TRUNCATED", "the GLB ends inside a chunk header at byte " + std::to_string(at));
-            return false;
-        }
-        uint64_t chunk_length = read_u32(bytes, size_t(at));
-        uint32_t type = read_u32(bytes, size_t(at + 4));
-        if (at + 8 + chunk_length > length) {
-            report.add("GLB_TRUNCATED", "a GLB chunk at byte " + std::to_string(at) + " declares " +
-                                            std::to_string(chunk_length) + " bytes but only " +
-                                            std::to_string(length - at - 8) + " follow");
-            return false;
-        }
-        if (type == kChunkBin && bin.empty()) bin = bytes.subspan(size_t(at + 8), size_t(chunk_length));
-        at += 8 + chunk_length;
-    }
-    return true;
-}
-
-bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report) {
-    auto invalid = [&](const std::string& why) {
-        report.add("GLTF_JSON_INVALID", "the glTF JSON does not parse: " + why);
-        return false;
-    };
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    Scanner scan(text);
-    doc.json = nlohmann::json::object();
-    doc.accessors.clear();
-    doc.buffer_views.clear();
-    if (!scan.consume('{')) return invalid("the document is not a JSON object");
-    if (!scan.consume('}')) {
-        do {
-            std::string_view key, value;
-            if (!scan.string(key) || !scan.consume(':')) return invalid(scan.error().empty() ? "expected a key" : scan.error());
-            if (key == "accessors" || key == "bufferViews") {
-                std::vector<std::string_view>& list = key == "accessors" ? doc.accessors : doc.buffer_views;
-                list.clear();
-                if (!scan.consume('[')) return invalid(std::string(key) + " is not an array");
-                if (!scan.consume(']')) {
-                    do {
-                        if (!scan.value(value, 2)) return invalid(scan.error());
-                        list.push_back(value);
-                    } while (scan.consume(','));
-                    if (!scan.consume(']')) return invalid("expected ',' or ']' at byte " + std::to_string(scan.at()));
-                }
-                continue;
-            }
-            if (!scan.value(value, 1)) return invalid(scan.error());
-            // Assimp reads the animations; nothing here needs them.
-            if (key == "animations") continue;
-            try {
-                doc.json[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());
-            } catch (const nlohmann::json::exception& e) {
-                return invalid("member \"" + std::string(key) + "\": " + e.what());
-            }
-        } while (scan.consume(','));
-        if (!scan.consume('}')) return invalid("expected ',' or '}' at byte " + std::to_string(scan.at()));
-    }
-    // GLB pads its JSON chunk with spaces; some writers pad with NULs.
-    if (text.find_first_not_of(std::string_view(" \t\r\n\0", 5), scan.at()) != std::string_view::npos)
-        return invalid("text after the closing '}' at byte " + std::to_string(scan.at()));
-    return true;
-}
 
 bool check_gltf(const GltfDocument& doc, Reporter& report) { return Checker(doc, report).run(); }
 

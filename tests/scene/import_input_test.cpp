@@ -728,6 +728,23 @@ TEST(ImportInput, UnnamedJointsAndSeveralRootsMapByStructure) {
     EXPECT_NE(issue->message.find("joint 1"), std::string::npos) << issue->message;
 }
 
+// ---- other formats ------------------------------------------------------------------------
+
+TEST(ImportInput, ObjWithMaterialLibraryThroughAssimp) {
+    fs::path dir = scratch_dir("ImportInput.Obj");
+    write_text(dir / "cloth.mtl", "newmtl Flag_Silk\nKd 1 0 0\n");
+    write_text(dir / "flag.obj", "mtllib cloth.mtl\no Flag\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nusemtl Flag_Silk\nf 1 2 3 4\n");
+    ImportResult r = import_scene(dir / "flag.obj");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Scene& s = r.scene;
+    expect_scene_invariants(s);
+    EXPECT_EQ(s.format, "obj");
+    EXPECT_EQ(s.materials, std::vector<std::string>{"Flag_Silk"});  // found beside the .obj
+    ASSERT_EQ(s.meshes.size(), 1u);
+    EXPECT_EQ(s.meshes[0].triangle_count(), 2u);  // the quad, triangulated
+    EXPECT_EQ(s.meshes[0].vertex_count(), 4u);
+}
+
 // ---- units and axes ------------------------------------------------------------------------
 
 /// A minimal ASCII FBX: a 40 x 175 cm quad standing on the ground, Z up, centimetres.
