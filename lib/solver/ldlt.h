@@ -27,6 +27,7 @@ struct SymMat3 {
 struct Ldlt3 {
     double d0 = 0, d1 = 0, d2 = 0;     ///< the pivots; all > 0 exactly when H is positive definite
     double l10 = 0, l20 = 0, l21 = 0;  ///< L below the diagonal
+    double inv_d0 = 0, inv_d1 = 0, inv_d2 = 0;  ///< 1/pivot: three divisions per solve, not six
 
     bool positive_definite() const { return d0 > 0 && d1 > 0 && d2 > 0; }
 };
@@ -35,25 +36,26 @@ struct Ldlt3 {
 constexpr Ldlt3 ldlt_factor(const SymMat3& h) {
     Ldlt3 f;
     f.d0 = h.xx;
-    f.l10 = h.xy / f.d0;
-    f.l20 = h.xz / f.d0;
+    f.inv_d0 = 1 / f.d0;
+    f.l10 = h.xy * f.inv_d0;
+    f.l20 = h.xz * f.inv_d0;
     f.d1 = h.yy - f.l10 * f.l10 * f.d0;
-    f.l21 = (h.yz - f.l20 * f.l10 * f.d0) / f.d1;
+    f.inv_d1 = 1 / f.d1;
+    f.l21 = (h.yz - f.l20 * f.l10 * f.d0) * f.inv_d1;
     f.d2 = h.zz - f.l20 * f.l20 * f.d0 - f.l21 * f.l21 * f.d1;
+    f.inv_d2 = 1 / f.d2;
     return f;
 }
 
 /// Solves L·D·Lᵀ·x = b: forward, diagonal, back substitution.
 constexpr Vec3 ldlt_solve(const Ldlt3& f, const Vec3& b) {
-    double z0 = b.x;
-    double z1 = b.y - f.l10 * z0;
-    double z2 = b.z - f.l20 * z0 - f.l21 * z1;
-    z0 /= f.d0;
-    z1 /= f.d1;
-    z2 /= f.d2;
-    double x2 = z2;
-    double x1 = z1 - f.l21 * x2;
-    double x0 = z0 - f.l10 * x1 - f.l20 * x2;
+    const double z0 = b.x * f.inv_d0;
+    const double y1 = b.y - f.l10 * b.x;
+    const double z1 = y1 * f.inv_d1;
+    const double z2 = (b.z - f.l20 * b.x - f.l21 * y1) * f.inv_d2;
+    const double x2 = z2;
+    const double x1 = z1 - f.l21 * x2;
+    const double x0 = z0 - f.l10 * x1 - f.l20 * x2;
     return {x0, x1, x2};
 }
 

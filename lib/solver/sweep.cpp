@@ -12,16 +12,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// Adds a distance row's force and Hessian block to `a` (rows.md): `fc` the clamped force, `k_along`
-/// the penalty curvature along g (0 when the row sits at a clamp), and the PSD half of the geometric
-/// stiffness (fc/L)·(I − g·gᵀ) when the row is in tension (seed 002 §5.1), added at a clamp too.
-inline void add_distance_row(Accumulated& a, const Vec3& g, double inv_l, double fc, double k_along) {
-    a.f -= g * fc;
-    double s = fc > 0 ? fc * inv_l : 0.0;
-    a.h.add_diagonal(s);
-    a.h.add_outer(g, k_along - s);
-}
-
 /// ∫ fc dC of a row with penalty k, multiplier λ and force clamp [fmin, fmax], up to a constant: the
 /// energy the vertex update descends (seed 002 §5.3 audit).
 inline double row_energy(double k, double lambda, double c, double fmin, double fmax) {
@@ -130,39 +120,6 @@ void Solver::Impl::detect_contacts(double fraction) {
         contact_count[i] = static_cast<uint8_t>(found);
         if (stats) stats->contacts += static_cast<uint32_t>(found);
     }
-}
-
-Accumulated Solver::Impl::accumulate_unary(uint32_t i, const Vec3& xi) const {
-    const double mh = mass[i] * inv_h2;
-    Accumulated a{(state.y[i] - xi) * mh, SymMat3::diagonal(mh)};
-    // Slack: a hard leash to the animated position, only pulling in (seed 002 §10).
-    if (slack_rows && std::isfinite(slack_radius[i])) {
-        Vec3 d = xi - slack_centre[i];
-        double l2 = length_squared(d);
-        if (l2 > 0) {
-            double l = std::sqrt(l2);
-            double u = slack_k[i] * (l - slack_radius[i]) + slack_lambda[i];
-            if (u > 0) add_distance_row(a, d / l, 1 / l, u, slack_k[i]);
-        }
-    }
-    // Contacts: one-sided, push only; friction bounded by μ·|f_n| (rows.md).
-    for (int s = 0; s < contact_count[i]; ++s) {
-        const Contact& c = contacts[i][s];
-        double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
-        if (!(u < 0)) continue;
-        a.f -= c.normal * u;
-        a.h.add_outer(c.normal, c.k);
-        Vec3 slide = xi - c.friction_anchor;
-        Vec3 tangent = slide - c.normal * dot(c.normal, slide);
-        double t = length(tangent);
-        double bound = fabric.friction * -u;
-        double kt = c.k;
-        if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
-        a.f -= tangent * kt;
-        a.h.add_diagonal(kt);
-        a.h.add_outer(c.normal, -kt);
-    }
-    return a;
 }
 
 Accumulated Solver::Impl::accumulate(uint32_t i, const Vec3& xi) const {
