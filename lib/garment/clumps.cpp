@@ -90,7 +90,10 @@ std::vector<Clump> wedge_clumps(const GarmentSurface& surface, std::span<const u
     for (uint32_t v : vertices) {
         if (v >= surface.welded_count() || !is_finite(surface.position[v])) continue;
         double a = azimuth(surface.position[v], axis) + width / 2;  // panel 0 centred on front
-        long k = static_cast<long>(std::floor(a / width));
+        // A column of vertices on a boundary (a ring of 24 around 12 panels has one on every
+        // boundary) always goes to the panel past it; without the margin, rounding in atan2 sends
+        // some such columns one way and some the other, and the panels come out uneven.
+        long k = static_cast<long>(std::floor(a / width + 1e-9));
         k = ((k % panels) + panels) % panels;
         by_panel[static_cast<size_t>(k)].vertices.push_back(v);
     }

@@ -63,7 +63,8 @@ struct WedgeAxis {
 };
 
 /// Splits `vertices` (welded vertices of `surface`) into `panels` wedges of equal angle around the
-/// axis: panel k covers azimuths [k - 1/2, k + 1/2) x 2pi/panels from `front`, turning right-handed
+/// axis: panel k covers azimuths [k - 1/2, k + 1/2) x 2pi/panels from `front` (an azimuth within
+/// 1e-9 of a panel's width short of a boundary counts as past it), turning right-handed
 /// about `direction` (for up = +Y and front = +Z, panel 1 is towards +X). Empty panels are left
 /// out; the rest are returned in panel order, each clump's `wedge` its panel and `island` the given one.
 std::vector<Clump> wedge_clumps(const GarmentSurface& surface, std::span<const uint32_t> vertices,

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <set>
 
 #include "garment/bind_pose.h"
 #include "garment/clumps.h"
@@ -190,24 +191,44 @@ struct Anchored {
 
 Anchored anchor_clump(const Surface& surface, const std::vector<uint32_t>& vertices, const BoneSegment& bone) {
     Anchored a;
-    double dmin = INFINITY, dmax = -INFINITY;
-    std::vector<double> d(vertices.size());
-    for (size_t i = 0; i < vertices.size(); ++i) {
-        d[i] = distance_to_segment(surface.s.position[vertices[i]], bone);
-        dmin = std::min(dmin, d[i]);
-        dmax = std::max(dmax, d[i]);
+    if (vertices.empty()) return a;
+    auto at = [&](uint32_t v) -> const Vec3& { return surface.s.position[v]; };
+    // The clump's two ends: its extremes along its own line (two farthest-point sweeps from its
+    // centroid), each end the centroid of the vertices within a fiftieth of the line's length of
+    // it, so a strand's root row or a panel's waistband stays whole.
+    Vec3 centre;
+    for (uint32_t v : vertices) centre += at(v);
+    centre = centre / double(vertices.size());
+    auto farthest = [&](const Vec3& from) {
+        Vec3 best = from;
+        double best_d = -1;
+        for (uint32_t v : vertices)
+            if (const double d = distance(at(v), from); d > best_d) best_d = d, best = at(v);
+        return best;
+    };
+    const Vec3 p = farthest(centre), q = farthest(p);
+    const double line = distance(p, q);
+    const Vec3 along = line > 0 ? (q - p) / line : Vec3{0, 1, 0};
+    Vec3 end_p, end_q;
+    size_t count_p = 0, count_q = 0;
+    for (uint32_t v : vertices) {
+        const double t = dot(at(v) - p, along);
+        if (t <= 0.02 * line) end_p += at(v), ++count_p;
+        if (t >= 0.98 * line) end_q += at(v), ++count_q;
     }
-    // The nearest twentieth of the clump's depth is its anchored end: a waistband's whole ring, a
-    // strand's root, rather than the single vertex that happens to be nearest.
-    const double band = dmin + 0.05 * (dmax - dmin);
-    Vec3 sum;
-    size_t count = 0;
-    for (size_t i = 0; i < vertices.size(); ++i)
-        if (d[i] <= band) sum += surface.s.position[vertices[i]], ++count;
-    a.anchor = count ? sum / double(count) : Vec3{};
+    end_p = count_p ? end_p / double(count_p) : p;
+    end_q = count_q ? end_q / double(count_q) : q;
+    // The anchored end is the one nearer the bone (measured to its segment: a head bone sits at
+    // the skull's base, and the crown a fringe grows from is farther from that point than the
+    // fringe's tips are); where both are as near, the upper one: a hanging piece hangs from its top.
+    const double dp = distance_to_segment(end_p, bone), dq = distance_to_segment(end_q, bone);
+    if (std::fabs(dp - dq) > 0.01 * line)
+        a.anchor = dp < dq ? end_p : end_q;
+    else
+        a.anchor = end_p.y >= end_q.y ? end_p : end_q;
     a.reach.resize(vertices.size());
     for (size_t i = 0; i < vertices.size(); ++i) {
-        a.reach[i] = distance(surface.s.position[vertices[i]], a.anchor);
+        a.reach[i] = distance(at(vertices[i]), a.anchor);
         a.length = std::max(a.length, a.reach[i]);
     }
     return a;
@@ -318,7 +339,8 @@ Vec3 column(const Mat4& m, int c) { return normalize(Vec3{m.at(0, c), m.at(1, c)
 struct Candidate {
     Clump clump;
     ClumpShape shape = ClumpShape::strand;
-    int cut = -1;  ///< which wedge cut it came from (neighbours are panels of one cut)
+    int cut = -1;      ///< which wedge cut it came from (neighbours are panels of one cut)
+    WedgeAxis axis;    ///< wedges: the axis the cut was made around
 };
 
 class GarmentGrower {
@@ -328,6 +350,7 @@ public:
         : original_(original), result_(result), bones_(bones), options_(options), garment_(garment), report_(report) {}
 
     void run() {
+        first_chain_ = result_.chains.size();
         surface_ = make_surface(original_, garment_);
         report_.weld_tolerance = surface_.s.weld_tolerance;
         const bool skirt = garment_.class_name == "skirt";
@@ -336,6 +359,8 @@ public:
         const int segments = skirt ? options_.skirt_segments : options_.hair_segments;
         std::vector<int> chain_of_candidate(candidates.size(), -1);
         for (size_t c = 0; c < candidates.size(); ++c) chain_of_candidate[c] = grow_clump(candidates[c], segments);
+        report_dropped();
+        reweight(candidates, chain_of_candidate);
 
         // Neighbours: chains of adjacent panels of one cut.
         for (size_t a = 0; a < candidates.size(); ++a) {
@@ -410,12 +435,12 @@ private:
                                   " long; cut into " + std::to_string(options_.skirt_panels) + " wedges around that axis",
                               "/garments/" + garment_.name + "/islands/" + std::to_string(island.island));
                     for (Clump& w : wedge_clumps(surface_.s, island.vertices, axis, options_.skirt_panels, island.island))
-                        out.push_back({std::move(w), ClumpShape::cap_wedge, cut});
+                        out.push_back({std::move(w), ClumpShape::cap_wedge, cut, axis});
                     ++cut;
                     continue;
                 }
             }
-            out.push_back({std::move(island), ClumpShape::strand, -1});
+            out.push_back({std::move(island), ClumpShape::strand, -1, {}});
         }
         return out;
     }
@@ -430,8 +455,19 @@ private:
             no_holder(all.size(), "the skirt");
             return out;
         }
-        // Seed 003: "radial wedges around the body's up axis" through the bone that holds it.
-        const WedgeAxis axis = axis_for(bones_.segment(holder).origin, Vec3{0, 1, 0});
+        // Seed 003: "radial wedges around the body's up axis", through the garment's attachment:
+        // the centre of its waistband (its top twentieth), not the bone's origin, which need not
+        // sit at the ring's centre.
+        double top = -INFINITY, bottom = INFINITY;
+        for (uint32_t w : all) {
+            top = std::max(top, surface_.s.position[w].y);
+            bottom = std::min(bottom, surface_.s.position[w].y);
+        }
+        Vec3 waist;
+        size_t count = 0;
+        for (uint32_t w : all)
+            if (surface_.s.position[w].y >= top - 0.05 * (top - bottom)) waist += surface_.s.position[w], ++count;
+        const WedgeAxis axis = axis_for(count ? waist / double(count) : bones_.segment(holder).origin, Vec3{0, 1, 0});
         const std::vector<Clump> islands = island_clumps(surface_.s);
         std::vector<uint32_t> island_of(surface_.s.welded_count(), 0);
         for (const Clump& c : islands)
@@ -440,7 +476,7 @@ private:
             uint32_t lowest = UINT32_MAX;
             for (uint32_t v : w.vertices) lowest = std::min(lowest, island_of[v]);
             w.island = lowest == UINT32_MAX ? 0 : lowest;
-            out.push_back({std::move(w), ClumpShape::skirt_wedge, 0});
+            out.push_back({std::move(w), ClumpShape::skirt_wedge, 0, axis});
         }
         return out;
     }
@@ -462,6 +498,18 @@ private:
                   original_.source_path + ": garment '" + garment_.name + "': " + what + " (" +
                       std::to_string(vertices) + " vertices) has no weight on any bone; no chain can hang from it",
                   "/garments/" + garment_.name);
+    }
+
+    void report_dropped() {
+        for (size_t index = 0; index < report_.clumps.size(); ++index) {
+            const ClumpReport& r = report_.clumps[index];
+            if (r.dropped.empty() || r.dropped == "no_holder") continue;
+            add_issue(result_.issues, "GROW_CLUMP_DROPPED",
+                      original_.source_path + ": garment '" + garment_.name + "' clump " + std::to_string(index) + " (" +
+                          clump_shape_name(r.shape) + " of island " + std::to_string(r.island) +
+                          (r.wedge >= 0 ? ", panel " + std::to_string(r.wedge) : std::string()) + ") dropped: " + r.reason,
+                      "/garments/" + garment_.name + "/clumps/" + std::to_string(index));
+        }
     }
 
     /// Grows one clump into a chain, or records why it was dropped. Returns the chain's index or -1.
@@ -496,12 +544,7 @@ private:
             ++report_.dropped_small;
         }
         if (!r.dropped.empty()) {
-            add_issue(result_.issues, "GROW_CLUMP_DROPPED",
-                      original_.source_path + ": garment '" + garment_.name + "' clump " + std::to_string(index) + " (" +
-                          clump_shape_name(r.shape) + " of island " + std::to_string(r.island) +
-                          (r.wedge >= 0 ? ", panel " + std::to_string(r.wedge) : std::string()) + ") dropped: " + r.reason,
-                      where);
-            report_.clumps.push_back(r);
+            report_.clumps.push_back(r);  // reported once merging has decided (report_dropped)
             return -1;
         }
         r.chain = static_cast<int>(result_.chains.size());
@@ -590,32 +633,89 @@ private:
             }
         }
 
-        // Seed 003 step 5: re-weight every source vertex of the clump.
-        const double blend = options_.root_blend;
-        for (uint32_t w : candidate.clump.vertices) {
-            for (uint32_t i = surface_.source_offsets[w]; i < surface_.source_offsets[w + 1]; ++i) {
-                const uint32_t source = surface_.source_list[i];
-                const int m = surface_.s.part_mesh[surface_.s.part_of(source)];
-                Mesh& mesh = scene.meshes[static_cast<size_t>(m)];
-                const uint32_t v = surface_.s.mesh_vertex[source];
-                const Projection p = project(line, cumulative, mesh.positions[v]);
-                const double u = chain.length > 0 ? p.along / chain.length : 0;
-                const double share = blend > 0 ? smoothstep01(u / blend) : 1.0;
-                // The joints either side of where it projects; past the last joint (towards the
-                // tip, which is no joint) it rides the last one.
-                const int k0 = p.segment, k1 = std::min(p.segment + 1, segments - 1);
-                const double t = k0 == k1 ? 0.0 : p.t;
+        chain_first_joint_.push_back(std::move(first_joint));
+        result_.chains.push_back(std::move(chain));
+    }
 
-                const uint32_t base = first_joint.at(mesh.skin);
-                std::vector<std::pair<uint32_t, double>> weights;
-                for (uint32_t k = mesh.influence_offsets[v]; k < mesh.influence_offsets[v + 1]; ++k)
-                    weights.push_back({mesh.influences[k].joint, (1 - share) * mesh.influences[k].weight});
-                weights.push_back({base + uint32_t(k0), share * (1 - t)});
-                if (k1 != k0) weights.push_back({base + uint32_t(k1), share * t});
-                pending_[{m, v}] = std::move(weights);
+    /// One chain's share of a vertex: the joints either side of where the vertex projects onto the
+    /// chain's polyline, blended by where it lands, and the original body weight kept over the
+    /// first root_blend of the chain, handed over smoothly (seed 003 step 5). Past the last joint
+    /// (towards the tip, which is no joint) the vertex rides the last one.
+    void add_chain_share(size_t c, const Mesh& mesh, uint32_t v, double factor,
+                         std::vector<std::pair<uint32_t, double>>& weights) const {
+        const GrownChain& chain = result_.chains[c];
+        const std::vector<Vec3>& line = chain.polyline;
+        const int segments = static_cast<int>(line.size()) - 1;
+        std::vector<double> cumulative{0};
+        for (size_t i = 1; i < line.size(); ++i) cumulative.push_back(cumulative.back() + distance(line[i - 1], line[i]));
+        const Projection p = project(line, cumulative, mesh.positions[v]);
+        const double u = chain.length > 0 ? p.along / chain.length : 0;
+        const double share = options_.root_blend > 0 ? smoothstep01(u / options_.root_blend) : 1.0;
+        const int k0 = p.segment, k1 = std::min(p.segment + 1, segments - 1);
+        const double t = k0 == k1 ? 0.0 : p.t;
+        const uint32_t base = chain_first_joint_[c - first_chain_].at(mesh.skin);
+        add_body_share(mesh, v, factor * (1 - share), weights);
+        weights.push_back({base + uint32_t(k0), factor * share * (1 - t)});
+        if (k1 != k0) weights.push_back({base + uint32_t(k1), factor * share * t});
+    }
+
+    static void add_body_share(const Mesh& mesh, uint32_t v, double factor,
+                               std::vector<std::pair<uint32_t, double>>& weights) {
+        for (uint32_t k = mesh.influence_offsets[v]; k < mesh.influence_offsets[v + 1]; ++k)
+            weights.push_back({mesh.influences[k].joint, factor * mesh.influences[k].weight});
+    }
+
+    /// Re-weights the garment. A strand's vertices go onto its own chain. A wedge is a panel of one
+    /// surface, so its vertices are shared with the panel beside them by how far round they sit:
+    /// all their own panel's at its centre line, half and half on the border, and a panel that grew
+    /// no chain (dropped) carries with the body's original weights. The weights are then continuous
+    /// across every border, where giving each panel only to its own chain would tear the surface
+    /// between a chain and its neighbour (and between a chain and a dropped panel beside it).
+    void reweight(const std::vector<Candidate>& candidates, const std::vector<int>& chain_of_candidate) {
+        const Scene& scene = result_.scene;
+        std::map<std::pair<int, int>, int> chain_of_panel;  // (cut, panel) -> chain, for cuts with a chain
+        std::set<int> cuts_with_chains;
+        for (size_t c = 0; c < candidates.size(); ++c)
+            if (candidates[c].clump.wedge >= 0 && chain_of_candidate[c] >= 0) {
+                chain_of_panel[{candidates[c].cut, candidates[c].clump.wedge}] = chain_of_candidate[c];
+                cuts_with_chains.insert(candidates[c].cut);
+            }
+        const int panels = options_.skirt_panels;
+        const double width = 2 * M_PI / panels;
+        for (size_t c = 0; c < candidates.size(); ++c) {
+            const Candidate& cand = candidates[c];
+            const bool wedge = cand.clump.wedge >= 0;
+            if (wedge ? !cuts_with_chains.count(cand.cut) : chain_of_candidate[c] < 0) continue;
+            for (uint32_t w : cand.clump.vertices) {
+                for (uint32_t i = surface_.source_offsets[w]; i < surface_.source_offsets[w + 1]; ++i) {
+                    const uint32_t source = surface_.source_list[i];
+                    const int m = surface_.s.part_mesh[surface_.s.part_of(source)];
+                    const Mesh& mesh = scene.meshes[static_cast<size_t>(m)];
+                    const uint32_t v = surface_.s.mesh_vertex[source];
+                    std::vector<std::pair<uint32_t, double>> weights;
+                    if (!wedge) {
+                        add_chain_share(static_cast<size_t>(chain_of_candidate[c]), mesh, v, 1.0, weights);
+                    } else {
+                        // Where round its panel the vertex sits: -1/2 .. 1/2 of a panel from its centre.
+                        double f = azimuth(surface_.s.position[w], cand.axis) / width - cand.clump.wedge;
+                        f -= panels * std::round(f / panels);
+                        f = std::clamp(f, -0.5, 0.5);
+                        const int beside = ((cand.clump.wedge + (f < 0 ? -1 : 1)) % panels + panels) % panels;
+                        auto carry = [&](int panel, double factor) {
+                            if (factor <= 0) return;
+                            auto it = chain_of_panel.find({cand.cut, panel});
+                            if (it != chain_of_panel.end())
+                                add_chain_share(static_cast<size_t>(it->second), mesh, v, factor, weights);
+                            else
+                                add_body_share(mesh, v, factor, weights);
+                        };
+                        carry(cand.clump.wedge, 1 - std::fabs(f));
+                        carry(beside, std::fabs(f));
+                    }
+                    pending_[{m, v}] = std::move(weights);
+                }
             }
         }
-        result_.chains.push_back(std::move(chain));
     }
 
 public:
@@ -671,6 +771,8 @@ private:
     GrownGarment& report_;
     Surface surface_;
     std::map<std::pair<int, uint32_t>, std::vector<std::pair<uint32_t, double>>> pending_;
+    size_t first_chain_ = 0;                               ///< index of this garment's first chain in result_.chains
+    std::vector<std::map<int, uint32_t>> chain_first_joint_;  ///< per chain of this garment: skin -> its first joint there
 };
 
 bool selected(const GrowOptions& options, const std::string& class_name) {

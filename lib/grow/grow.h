@@ -14,7 +14,9 @@
 //              is the chain's tip (no end joint: the rig proxy adds a tip particle there)
 //   weights    each vertex onto the two joints either side of where it projects, blended by where it
 //              lands, the original body weight kept over the first root_blend of the chain and
-//              handed over smoothly; normalised, at most max_influences per vertex
+//              handed over smoothly; a panel's vertices shared with the panel beside them by how far
+//              round they sit, so the weights are continuous across panel borders (a dropped panel
+//              carries with the body's weights); normalised, at most max_influences per vertex
 //
 // The result is a copy of the scene with the new nodes appended (after every original node, so
 // original indices stay valid), the new joints appended to each garment mesh's skin with their
@@ -68,7 +70,7 @@ struct ClumpReport {
     uint32_t vertices = 0;        ///< welded vertices
     double length = 0;            ///< metres from the anchored end to its farthest vertex
     int holder = -1;              ///< node carrying most of its weight (-1: none)
-    std::string dropped;          ///< "" when grown; else "too_short" or "too_few_vertices"
+    std::string dropped;          ///< "" when grown; else "too_short", "too_few_vertices" or "no_holder"
     std::string reason;           ///< one line for people when dropped
     int chain = -1;               ///< index into GrowResult::chains when grown
 };

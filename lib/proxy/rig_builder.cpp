@@ -248,15 +248,24 @@ private:
                         return false;
             }
         result_.stats.neighbour_links = static_cast<uint32_t>(edges_.size() - chain_edge_count_);
-        // Seed 002 §11: a skip row from each particle to its grandparent along the chain, from the
-        // held root down: the bone a chain hangs from is not a grandparent. A skip from the first
-        // free joint to that bone only bends it against a point the root already rides with, and
-        // where the bone sits straight above the hanging chain (a crown strand over a head bone) it
-        // leaves the chain a turn about that line which the step never brings to rest (measured on
-        // the Witch's hair: awake after 3,000 steps with it, asleep at step 293 without).
+        // Seed 002 §11: a skip row from each particle to its grandparent along the chain. A chain
+        // held at its root alone can turn about the vertical through that root, and nothing in the
+        // step brings that turn to rest (seed 000 §18: "a single held point has three free turns");
+        // the skip from the first free joint to the bone it hangs from is what stops it, by
+        // measuring from a second held point off that line. Where the bone lies on the line (within
+        // 15 degrees of straight below or above the root: a crown strand over a head bone) the skip
+        // only adds a turn of its own about the line through both, so it is left out. Measured: the
+        // Witch's crown strand never slept with it and slept at step 293 without; Hair_Long's side
+        // strands never slept without it and slept at step 281 with it.
         for (size_t c = 0; c < garment_.chains.size(); ++c) {
             const auto& seq = sequences_[c];
-            for (size_t i = hanging_[c] >= 0 ? 3 : 2; i < seq.size(); ++i)
+            size_t first = 2;
+            if (hanging_[c] >= 0 && seq.size() >= 3) {
+                const Vec3 offset = particles_[seq[0]].scene_position - particles_[seq[1]].scene_position;
+                const double off_line = std::hypot(offset.x, offset.z);
+                first = off_line >= 0.5 * length(offset) ? 2 : 3;  // sin 30 degrees
+            }
+            for (size_t i = first; i < seq.size(); ++i)
                 if (!add_row(skips_, seen_skips, seq[i - 2], seq[i], garment_.chains[c].name)) return false;
         }
         return true;

@@ -10,8 +10,8 @@
 //              system does the same; a free root would swing round a head bone at the base of the
 //              skull and pull the scalp with it). A cape across both shoulders: one proxy, two pins
 //   rows       an edge per link along each chain (bone to root, joint to joint, last joint to tip); a
-//              skip from each particle to its grandparent along its chain, the held root the first
-//              grandparent (seed 002 §11; see make_rows for why not the bone); for
+//              skip from each particle to its grandparent along its chain (seed 002 §11; to the bone
+//              only where it lies off the vertical through the root, see make_rows); for
 //              neighbouring chains (skirt panels, cap wedges) an edge between the particles at equal
 //              depth
 //   frame      the nearest skin joint at or above every hanging bone (their lowest common ancestor,

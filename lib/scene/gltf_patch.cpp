@@ -187,8 +187,10 @@ struct Accessor {
     }
 };
 
-Accessor accessor(const Document& d, const json& index, const std::string& what) {
-    const json& accessors = d.doc["accessors"];
+/// An accessor of `doc` over `bin`, the one buffer every bufferView points into once the file's
+/// buffers are merged (Patcher::merge_buffers runs before anything is read).
+Accessor accessor(const json& doc, const std::vector<uint8_t>& bin, const json& index, const std::string& what) {
+    const json& accessors = doc["accessors"];
     if (!index.is_number_unsigned() || !accessors.is_array() || index.get<size_t>() >= accessors.size())
         fail(what + " names no accessor");
     const json& a = accessors[index.get<size_t>()];
@@ -201,22 +203,20 @@ Accessor accessor(const Document& d, const json& index, const std::string& what)
     out.normalized = a.value("normalized", false);
     const size_t element = size_t(component_size(out.type)) * size_t(out.components);
     if (element == 0) fail(what + " has an unknown component or element type");
-    const json& views = d.doc["bufferViews"];
+    const json& views = doc["bufferViews"];
     const size_t vi = a["bufferView"].is_number_unsigned() ? a["bufferView"].get<size_t>() : SIZE_MAX;
     if (!views.is_array() || vi >= views.size()) fail(what + " names no bufferView");
     const json& v = views[vi];
-    const size_t buffer = v.value("buffer", SIZE_MAX);
-    if (buffer >= d.buffers.size()) fail(what + "'s bufferView names no buffer");
+    if (v.value("buffer", SIZE_MAX) != 0) fail(what + "'s bufferView names no buffer");
     const size_t view_offset = v.value("byteOffset", size_t(0)), view_length = v.value("byteLength", size_t(0));
     out.stride = v.value("byteStride", element);
     const size_t offset = a.value("byteOffset", size_t(0));
-    if (view_offset > d.buffers[buffer].size() || view_length > d.buffers[buffer].size() - view_offset)
-        fail(what + "'s bufferView runs past its buffer");
+    if (view_offset > bin.size() || view_length > bin.size() - view_offset) fail(what + "'s bufferView runs past its buffer");
     if (out.count > 0 && (out.stride < element || offset > view_length ||
                           (out.count - 1) > (view_length - offset - std::min(element, view_length - offset)) / out.stride ||
                           offset + element > view_length))
         fail(what + " runs past its bufferView");
-    out.data = d.buffers[buffer].data() + view_offset + offset;
+    out.data = bin.data() + view_offset + offset;
     return out;
 }
 
@@ -379,7 +379,9 @@ public:
                 by_name_[doc["nodes"][i]["name"].get<std::string>()].push_back(static_cast<int>(i));
 
         Binary binary(doc);
+        binary_ = &binary;
         merge_buffers(binary);
+        d_.buffers.clear();  // every view now points into binary.bin
         add_nodes();
         for (int m : changed_meshes) reweight_mesh(binary, m);
         embed_images(binary);
@@ -479,7 +481,7 @@ private:
         if (added.empty()) return joints;
         std::vector<float> ibm;
         if (skin.contains("inverseBindMatrices")) {
-            const Accessor a = accessor(d_, skin["inverseBindMatrices"], "skin " + std::to_string(gs) + "'s inverse binds");
+            const Accessor a = accessor(d_.doc, binary_->bin, skin["inverseBindMatrices"], "skin " + std::to_string(gs) + "'s inverse binds");
             if (a.components != 16 || a.count < joints.size()) fail("skin " + std::to_string(gs) + "'s inverse binds are malformed");
             for (size_t i = 0; i < joints.size(); ++i)
                 for (int c = 0; c < 16; ++c) ibm.push_back(static_cast<float>(a.get(i, c)));
@@ -537,14 +539,16 @@ private:
             std::vector<Mat4> ibm(joints.size());
             const json& skin = d_.doc["skins"][gskin];
             if (skin.contains("inverseBindMatrices")) {
-                const Accessor a = accessor(d_, skin["inverseBindMatrices"], what + "'s inverse binds");
+                const Accessor a = accessor(d_.doc, binary_->bin, skin["inverseBindMatrices"], what + "'s inverse binds");
                 if (a.components != 16 || a.count < joints.size()) fail(what + "'s inverse binds are malformed");
                 for (size_t i = 0; i < joints.size(); ++i)
                     for (int c = 0; c < 16; ++c) ibm[i].m[size_t(c)] = a.get(i, c);
             }
             for (size_t i = 0; i < joints.size(); ++i) {
-                if (joints[i] < 0 || static_cast<size_t>(joints[i]) >= gltf_nodes_) fail(what + "'s skin names a node the file lacks");
-                skinning[i] = worlds_[size_t(joints[i])] * ibm[i];
+                // A skin another mesh already extended lists grown nodes too.
+                if (joints[i] < 0 || (static_cast<size_t>(joints[i]) >= gltf_nodes_ && !new_world_.count(joints[i])))
+                    fail(what + "'s skin names a node the file lacks");
+                skinning[i] = gltf_world(joints[i]) * ibm[i];
             }
         }
         const std::vector<int> all_joints = extend_skin(binary, int(gskin), gm.skin, skinning);
@@ -581,19 +585,19 @@ private:
         json& attributes = prim["attributes"];
         if (!attributes.contains("POSITION") || !attributes.contains("JOINTS_0") || !attributes.contains("WEIGHTS_0"))
             fail(what + ": a primitive has no POSITION, JOINTS_0 or WEIGHTS_0");
-        const Accessor pos = accessor(d_, attributes["POSITION"], what + " POSITION");
+        const Accessor pos = accessor(d_.doc, binary_->bin, attributes["POSITION"], what + " POSITION");
         if (pos.components != 3) fail(what + " POSITION is not VEC3");
         std::vector<Accessor> js, ws;
         for (int set = 0; attributes.contains("JOINTS_" + std::to_string(set)); ++set) {
-            js.push_back(accessor(d_, attributes["JOINTS_" + std::to_string(set)], what + " JOINTS"));
-            ws.push_back(accessor(d_, attributes["WEIGHTS_" + std::to_string(set)], what + " WEIGHTS"));
+            js.push_back(accessor(d_.doc, binary_->bin, attributes["JOINTS_" + std::to_string(set)], what + " JOINTS"));
+            ws.push_back(accessor(d_.doc, binary_->bin, attributes["WEIGHTS_" + std::to_string(set)], what + " WEIGHTS"));
             if (js.back().count < pos.count || ws.back().count < pos.count || js.back().components != 4 ||
                 ws.back().components != 4)
                 fail(what + ": JOINTS/WEIGHTS do not match POSITION");
         }
         std::vector<char> referenced(pos.count, prim.contains("indices") ? 0 : 1);
         if (prim.contains("indices")) {
-            const Accessor ind = accessor(d_, prim["indices"], what + " indices");
+            const Accessor ind = accessor(d_.doc, binary_->bin, prim["indices"], what + " indices");
             for (size_t i = 0; i < ind.count; ++i) {
                 const double v = ind.get(i, 0);
                 if (v >= 0 && v < double(pos.count)) referenced[size_t(v)] = 1;
@@ -701,6 +705,7 @@ private:
     const Scene& grown_;
     GltfPatchResult& result_;
     Document d_;
+    Binary* binary_ = nullptr;  ///< the merged buffer every accessor is read from
     size_t gltf_nodes_ = 0;
     std::vector<Mat4> worlds_;
     std::map<int, Mat4> new_world_;
