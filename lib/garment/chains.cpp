@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "garment/bind_pose.h"
+
 namespace weft {
 
 namespace {
@@ -46,7 +48,8 @@ void collect_paths(const Scene& scene, int root, const std::vector<char>& member
 double chain_length(const Scene& scene, const std::vector<int>& joints) {
     double length = 0;
     for (size_t i = 1; i < joints.size(); ++i)
-        length += distance(bind_position(scene, joints[i - 1]), bind_position(scene, joints[i]));
+        length += distance(bind_world(scene, joints[i - 1]).translation_part(),
+                           bind_world(scene, joints[i]).translation_part());
     return length;
 }
 
@@ -61,18 +64,6 @@ std::string declared_class(const Scene& scene, const std::vector<int>& joints,
 }
 
 }  // namespace
-
-Vec3 bind_position(const Scene& scene, int node) {
-    for (const Skin& skin : scene.skins) {
-        for (size_t j = 0; j < skin.joints.size() && j < skin.inverse_bind.size(); ++j) {
-            if (skin.joints[j] != node) continue;
-            Mat4 bind;
-            if (skin.inverse_bind[j].inverse(bind) && bind.is_finite()) return bind.translation_part();
-        }
-    }
-    if (!valid_node(scene, node)) return {};
-    return scene.nodes[static_cast<size_t>(node)].world.translation_part();
-}
 
 std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) {
     const size_t n = scene.nodes.size();

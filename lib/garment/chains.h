@@ -20,7 +20,7 @@ struct Chain {
     std::string class_name;            ///< garment class of its joints' names; kSpringClass for an unnamed declared chain
     std::vector<int> joints;           ///< node indices, root to tip
     int parent = -1;                   ///< node the root hangs from (a body bone); -1 when the root is a scene root
-    double length = 0;                 ///< metres: sum of joint-to-joint distances in the bind pose
+    double length = 0;                 ///< metres: sum of joint-to-joint distances in the bind pose (bind_world)
     std::vector<std::string> found_by; ///< kFoundByJointName and/or the DeclaredSpring::source that declares it
 };
 
@@ -28,10 +28,6 @@ struct ChainOptions {
     std::vector<GarmentClass> classes;   ///< every known class (names are classified against all of them)
     std::vector<std::string> selected;   ///< classes to keep; empty = all
 };
-
-/// Bind-pose position of a node in scene space: from the inverse bind matrix when the node is a
-/// skin joint (the pose the skinned mesh positions are in), else the node's rest world transform.
-Vec3 bind_position(const Scene& scene, int node);
 
 /// Every authored chain: by joint name over the skins' joints (a chain root is a joint whose
 /// parent is not a garment joint; a joint with several garment children starts one chain per

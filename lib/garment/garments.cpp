@@ -1,11 +1,12 @@
 #include "garment/garments.h"
 
+#include "garment/clumps.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-#include <unordered_map>
 
 namespace weft {
 
@@ -97,20 +98,6 @@ struct PieceStats {
     double span = 0;
 };
 
-struct UnionFind {
-    std::vector<uint32_t> parent;
-    explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
-    uint32_t find(uint32_t a) {
-        while (parent[a] != a) a = parent[a] = parent[parent[a]];
-        return a;
-    }
-    void unite(uint32_t a, uint32_t b) {
-        a = find(a);
-        b = find(b);
-        if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smaller root: deterministic
-    }
-};
-
 /// Directions over which a piece's extent is taken: the axes, the face and the body diagonals.
 /// Every unit direction is within 27.6 degrees of one of them, so the widest extent over these is
 /// at least cos(27.6) = 0.886 of the piece's diameter.
@@ -126,63 +113,19 @@ constexpr std::array<Vec3, 13> kSpanDirections = [] {
     return d;
 }();
 
-/// Welds equal positions (1 µm grid: UV and normal seams split vertices at bit-identical
-/// positions; the grid also absorbs float noise), joins welded vertices that share a triangle, and
-/// measures each connected piece. Non-finite or absurd positions are left out.
-PieceStats measure_pieces(const Scene& scene, const std::vector<GarmentPart>& parts) {
-    struct KeyHash {
-        size_t operator()(const std::array<int64_t, 3>& k) const {
-            uint64_t h = 1469598103934665603ull;
-            for (int64_t v : k) h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
-            return static_cast<size_t>(h);
-        }
-    };
-    std::unordered_map<std::array<int64_t, 3>, uint32_t, KeyHash> welded_of_key;
-    std::vector<Vec3> welded_position;
-    std::vector<std::vector<uint32_t>> welded_of_vertex(parts.size());  // per part, per mesh vertex; UINT32_MAX = left out
-    constexpr uint32_t none = UINT32_MAX;
-    for (size_t p = 0; p < parts.size(); ++p) {
-        const Mesh& mesh = scene.meshes[static_cast<size_t>(parts[p].mesh)];
-        welded_of_vertex[p].assign(mesh.positions.size(), none);
-        for (uint32_t v : parts[p].vertices) {
-            const Vec3& x = mesh.positions[v];
-            if (!is_finite(x) || std::fabs(x.x) > 1e6 || std::fabs(x.y) > 1e6 || std::fabs(x.z) > 1e6) continue;
-            std::array<int64_t, 3> key{std::llround(x.x * 1e6), std::llround(x.y * 1e6), std::llround(x.z * 1e6)};
-            auto [it, inserted] = welded_of_key.try_emplace(key, static_cast<uint32_t>(welded_position.size()));
-            if (inserted) welded_position.push_back(x);
-            welded_of_vertex[p][v] = it->second;
-        }
-    }
-    const size_t n = welded_position.size();
-    if (n == 0) return {};
-    UnionFind uf(n);
-    for (size_t p = 0; p < parts.size(); ++p) {
-        const Mesh& mesh = scene.meshes[static_cast<size_t>(parts[p].mesh)];
-        const auto& w = welded_of_vertex[p];
-        for (size_t t = 0; t < mesh.triangle_count(); ++t) {
-            if (!triangle_valid(mesh, t)) continue;
-            uint32_t a = w[mesh.indices[3 * t]], b = w[mesh.indices[3 * t + 1]], c = w[mesh.indices[3 * t + 2]];
-            if (a == none || b == none || c == none) continue;
-            uf.unite(a, b);
-            uf.unite(b, c);
-        }
-    }
-    // Group the welded vertices by piece (counting sort by root), then measure each piece.
-    std::vector<uint32_t> root(n), offsets(n + 1, 0);
-    for (uint32_t i = 0; i < n; ++i) ++offsets[(root[i] = uf.find(i)) + 1];
-    for (size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
-    std::vector<uint32_t> members(n), fill(offsets.begin(), offsets.end() - 1);
-    for (uint32_t i = 0; i < n; ++i) members[fill[root[i]]++] = i;
-
+/// Welds the garment (clumps.h: UV and normal seams split vertices, the weld joins them again),
+/// splits it into islands and measures each one's span.
+PieceStats measure_pieces(const Scene& scene, const Garment& garment) {
+    const GarmentSurface surface = weld_garment(scene, garment);
     PieceStats stats;
-    for (uint32_t r = 0; r < n; ++r) {
-        if (offsets[r] == offsets[r + 1]) continue;
+    for (const Clump& island : island_clumps(surface)) {
+        if (island.vertices.empty()) continue;
         ++stats.pieces;
         std::array<double, 13> lo, hi;
         lo.fill(INFINITY);
         hi.fill(-INFINITY);
-        for (uint32_t k = offsets[r]; k < offsets[r + 1]; ++k) {
-            const Vec3& x = welded_position[members[k]];
+        for (uint32_t v : island.vertices) {
+            const Vec3& x = surface.position[v];
             for (size_t d = 0; d < kSpanDirections.size(); ++d) {
                 double s = dot(x, kSpanDirections[d]);
                 lo[d] = std::min(lo[d], s);
@@ -195,16 +138,14 @@ PieceStats measure_pieces(const Scene& scene, const std::vector<GarmentPart>& pa
         auto farthest = [&](const Vec3& from) {
             Vec3 best = from;
             double best_d = -1;
-            for (uint32_t k = offsets[r]; k < offsets[r + 1]; ++k) {
-                const Vec3& x = welded_position[members[k]];
-                double d2 = length_squared(x - from);
-                if (d2 > best_d) best_d = d2, best = x;
+            for (uint32_t v : island.vertices) {
+                double d2 = length_squared(surface.position[v] - from);
+                if (d2 > best_d) best_d = d2, best = surface.position[v];
             }
             return best;
         };
-        Vec3 a = farthest(welded_position[members[offsets[r]]]);
-        Vec3 b = farthest(a);
-        span = std::max(span, distance(a, b));
+        Vec3 a = farthest(surface.position[island.vertices.front()]);
+        span = std::max(span, distance(a, farthest(a)));
         stats.span = std::max(stats.span, span);
     }
     return stats;
@@ -243,7 +184,7 @@ void fill_facts(const Scene& scene, const Rig& rig, const std::vector<Chain>& ch
         g.vertex_count += part.vertices.size();
         g.triangle_count += part.triangles;
     }
-    PieceStats pieces = measure_pieces(scene, g.parts);
+    PieceStats pieces = measure_pieces(scene, g);
     g.pieces = pieces.pieces;
     g.span = pieces.span;
 

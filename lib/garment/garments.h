@@ -57,7 +57,7 @@ struct Garment {
     size_t vertex_count = 0;
     size_t triangle_count = 0;
     Bounds bounds;               ///< scene space, metres (skinned meshes in their bind pose)
-    size_t pieces = 0;           ///< connected pieces after welding equal positions (UV seams)
+    size_t pieces = 0;           ///< islands (triangles joined by shared edges) after welding (clumps.h weld_garment)
     double span = 0;             ///< metres: span of the largest piece (a lower bound of its diameter, >= 0.88 of it)
     int body_bone = -1;          ///< node of the body (non-chain) bone holding most of its weight; -1 for a static mesh
     std::vector<int> chains;     ///< indices into ModelGarments::chains that weight or carry it

@@ -141,6 +141,8 @@ private:
             rc.name = chain.name;
             rc.joints = chain.joints;
             rc.parent = chain.parent;
+            // VRM 1.0: "the last joint of a spring is its tail"; its mesh around it is no bone length.
+            rc.ends_in_end_joint = std::find(chain.found_by.begin(), chain.found_by.end(), "VRMC_springBone") != chain.found_by.end();
             return rc;
         };
         for (const Garment& garment : found.garments) {

@@ -156,6 +156,7 @@ private:
     /// chain gets a tip where that geometry ends along the chain's last direction.
     std::optional<Vec3> automatic_tip(size_t c) {
         const RigChain& chain = garment_.chains[c];
+        if (chain.ends_in_end_joint) return std::nullopt;
         const int last = chain.joints.back();
         const int before = chain.joints.size() > 1 ? chain.joints[chain.joints.size() - 2] : hanging_[c] >= 0 ? hanging_[c] : -1;
         if (before < 0) return std::nullopt;

@@ -44,6 +44,8 @@ struct RigChain {
     std::optional<Vec3> tip;         ///< set: a tip particle here (scene space, bind pose). Unset: decided from the
                                      ///< geometry (a last joint that weights vertices is a bone, not an end joint)
     std::vector<size_t> neighbours;  ///< indices of chains of this garment linked to it at equal depth
+    bool ends_in_end_joint = false;  ///< the last joint is the chain's end whatever it weights: no tip is decided from
+                                     ///< the geometry (VRMC_springBone: a spring's last joint is its tail)
 };
 
 struct RigGarment {

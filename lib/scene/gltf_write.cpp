@@ -264,15 +264,22 @@ struct BufferBuilder {
     }
 };
 
-Vec3 face_normal_fallback(const Mesh& mesh, size_t v) {
-    Vec3 sum;
+/// Area-weighted vertex normals from the triangles, +Y where a vertex has no area: what a
+/// degenerate (zero or non-finite) normal is replaced by, since glTF requires unit normals.
+std::vector<Vec3> face_normals(const Mesh& mesh) {
+    std::vector<Vec3> sum(mesh.vertex_count());
     for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
         const uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
-        if (a != v && b != v && c != v) continue;
-        sum += cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
+        const Vec3 n = cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
+        sum[a] += n;
+        sum[b] += n;
+        sum[c] += n;
     }
-    Vec3 n = normalize(sum);
-    return length_squared(n) > 0 ? n : Vec3{0, 1, 0};
+    for (Vec3& n : sum) {
+        n = normalize(n);
+        if (!(length_squared(n) > 0)) n = {0, 1, 0};
+    }
+    return sum;
 }
 
 /// One vertex's kept influences, largest first (ties to the lower joint), summing to 1 in float.
@@ -369,9 +376,13 @@ Json encode_primitive(const Scene& scene, const Mesh& mesh, const WrittenNode& n
 
     if (!mesh.normals.empty()) {
         std::vector<float> normals(nv * 3);
+        std::vector<Vec3> fallback;  // computed once, on the first degenerate normal
         for (size_t v = 0; v < nv; ++v) {
             Vec3 n = mesh.normals[v];
-            if (!is_finite(n) || !(length(n) > 1e-12)) n = face_normal_fallback(mesh, v);
+            if (!is_finite(n) || !(length(n) > 1e-12)) {
+                if (fallback.empty()) fallback = face_normals(mesh);
+                n = fallback[v];
+            }
             if (!skinned) n = normal_to_node * n;
             n = normalize(n);
             if (!(length(n) > 0.5)) n = {0, 1, 0};

@@ -34,10 +34,12 @@ struct GlbOptions {
 inline constexpr int glb_max_influences = 8;
 
 /// "" when `scene` can be written as valid glTF, else one line naming the mesh or node and the
-/// element: a non-finite position, normal, UV, transform or weight; an index, material, skin,
-/// joint or node out of range; a per-vertex array of the wrong length; a skinned vertex with no
-/// weight; a mesh with no triangles or not instanced at a node; a node hierarchy that is not a
-/// forest; a static mesh under a node whose world transform is singular.
+/// element: a non-finite position, UV, transform or weight; a negative weight; an index,
+/// material, skin, joint or node out of range; a per-vertex array of the wrong length; a skinned
+/// vertex with no weight; a mesh with no triangles or not instanced at a node; a node hierarchy
+/// that is not a forest; a static mesh under a node whose world transform is singular.
+/// A zero or non-finite normal is not an error: it is written as the vertex's area-weighted face
+/// normal (glTF requires unit normals).
 std::string glb_write_error(const Scene& scene);
 
 /// The GLB bytes of `scene`, or an empty vector when glb_write_error(scene) is not "".

@@ -14,6 +14,7 @@
 //     scene metadata); aiProcess_GlobalScale would scale vertices and node translations but not a
 //     node's own scale. The fix is applied here once, at the root (source_correction).
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <fcntl.h>
@@ -236,9 +237,11 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
     importer.SetIOHandler(new FolderIOSystem(gltf.base_dir));
     const aiScene* ai = nullptr;
+    // The join runs after the finite-position check below (the flags are otherwise the same).
+    const unsigned int read_flags = assimp_postprocess_flags() & ~unsigned(aiProcess_JoinIdenticalVertices);
     try {
-        ai = memory_hint ? importer.ReadFileFromMemory(bytes.data(), bytes.size(), assimp_postprocess_flags(), memory_hint)
-                         : importer.ReadFile(file.string(), assimp_postprocess_flags());
+        ai = memory_hint ? importer.ReadFileFromMemory(bytes.data(), bytes.size(), read_flags, memory_hint)
+                         : importer.ReadFile(file.string(), read_flags);
     } catch (const std::exception& e) {
         report.add("IMPORT_FAILED", std::string("Assimp failed: ") + e.what());
         return result;
@@ -253,6 +256,35 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     }
     if (!ai->mRootNode || ai->mNumMeshes == 0) {
         report.add("NO_MESHES", "the model has no meshes; nothing to build cloth from");
+        return result;
+    }
+    // Non-finite positions are refused before the join: JoinIdenticalVertices compares positions,
+    // and a NaN one would be merged into a finite neighbour and vanish unreported.
+    for (unsigned m = 0; m < ai->mNumMeshes; ++m) {
+        const aiMesh* mesh = ai->mMeshes[m];
+        if (!mesh || !mesh->mVertices) continue;
+        for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+            const aiVector3D& x = mesh->mVertices[v];
+            if (std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z)) continue;
+            const unsigned material = mesh->mMaterialIndex;
+            const std::string material_name =
+                material < ai->mNumMaterials && ai->mMaterials[material] ? ai->mMaterials[material]->GetName().C_Str() : "";
+            report.add("NON_FINITE_POSITION",
+                       "mesh '" + std::string(mesh->mName.C_Str()) + "'" +
+                           (material_name.empty() ? "" : " (material '" + material_name + "')") + ": vertex " +
+                           std::to_string(v) + " position is (" + std::to_string(x.x) + ", " + std::to_string(x.y) +
+                           ", " + std::to_string(x.z) + "); fix the mesh in its authoring tool",
+                       "/meshes/" + std::string(mesh->mName.C_Str()) + "/vertices/" + std::to_string(v));
+            return result;
+        }
+    }
+    try {
+        ai = importer.ApplyPostProcessing(aiProcess_JoinIdenticalVertices);
+    } catch (const std::exception& e) {
+        ai = nullptr;
+    }
+    if (!ai) {
+        report.add("IMPORT_FAILED", std::string("Assimp could not join vertices: ") + importer.GetErrorString());
         return result;
     }
 

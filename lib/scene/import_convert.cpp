@@ -527,8 +527,9 @@ private:
         const Mat4& node_world = scene_.nodes[size_t(node_index)].world;
         for (size_t v = 0; v < nv; ++v) {
             auto begin = raw.begin() + count[v], end = raw.begin() + count[v + 1];
-            // Two bones on one node (possible in FBX) become one influence.
-            std::sort(begin, end, [](const Influence& x, const Influence& y) { return x.joint < y.joint; });
+            // Two bones on one node (possible in FBX) become one influence. Stable, so equal
+            // joints keep bone order and their weights always sum in the same order.
+            std::stable_sort(begin, end, [](const Influence& x, const Influence& y) { return x.joint < y.joint; });
             size_t first = mesh.influences.size();
             double sum = 0;
             for (auto it = begin; it != end; ++it) {

@@ -469,7 +469,8 @@ private:
                 size_t ci = child.get<size_t>();
                 if (ci == i || parent_[ci] >= 0) {
                     // A node with two parents (or its own parent) makes the hierarchy a graph,
-                    // which glTF forbids and Assimp would walk without end.
+                    // which glTF forbids: Assimp would import the shared subtree twice and the
+                    // node map (convert_scene) needs a tree.
                     bad(where + " lists node " + std::to_string(ci) + " as a child, but it already has a parent",
                         cptr);
                     continue;

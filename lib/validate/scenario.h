@@ -25,7 +25,6 @@
 // measured there, where any rise can only come from the step itself.
 #pragma once
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>

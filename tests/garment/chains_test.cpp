@@ -144,15 +144,18 @@ TEST(FindChains, InvalidDeclaredNodesAreSkipped) {
     EXPECT_EQ(chains[0].length, 0.0);
 }
 
-TEST(BindPosition, InverseBindWinsOverRestTransform) {
+TEST(FindChains, LengthIsMeasuredInTheBindPose) {
     Scene s = test::empty_scene();
-    int j = add_node(s, "Tail1", 0, {0, 1, 0});
-    add_skin(s, {j});
-    // Move the rest pose away from the bind pose: the bind pose (what mesh positions use) stays.
-    s.nodes[static_cast<size_t>(j)].world = Mat4::translation({5, 5, 5});
-    EXPECT_EQ(bind_position(s, j), (Vec3{0, 1, 0}));
-    int k = add_node(s, "Loose", 0, {1, 2, 3});
-    EXPECT_EQ(bind_position(s, k), (Vec3{1, 2, 3}));
+    int head = add_node(s, "Head", 0, {0, 1.5, 0});
+    int t1 = add_node(s, "Tail1", head, {0, 0, 0});
+    int t2 = add_node(s, "Tail2", t1, {0, -0.2, 0});
+    add_skin(s, {head, t1, t2});
+    // Move the rest pose of the tip away from the bind pose: the bind pose (the pose the skinned
+    // mesh positions are in) decides the length.
+    s.nodes[static_cast<size_t>(t2)].world = Mat4::translation({5, 5, 5});
+    std::vector<Chain> chains = find_chains(s, all_classes());
+    ASSERT_EQ(chains.size(), 1u);
+    EXPECT_NEAR(chains[0].length, 0.2, 1e-12);
 }
 
 }  // namespace

@@ -224,8 +224,12 @@ std::string mannequin_cm_fbx() {
         w.line(2, "UserData: \"\", \"\"");
         w.array(2, "Indexes", indexes);
         w.array(2, "Weights", weights);
-        w.matrix(2, "Transform", {});  // the mesh's world transform at bind time: identity
-        w.matrix(2, "TransformLink", to_file(bone.world.translation_part()));
+        // As FBX exporters write them (Blender's export_fbx_bin.py does the same): Transform is the
+        // bone's bind-time world inverse times the mesh's (identity here), TransformLink the bone's
+        // world. Assimp 5.2.5 takes Transform itself as the bone offset (inverse bind) matrix.
+        const Vec3 bone_at = to_file(bone.world.translation_part());
+        w.matrix(2, "Transform", -bone_at);
+        w.matrix(2, "TransformLink", bone_at);
         w.line(1, "}");
     }
 

@@ -1,0 +1,73 @@
+// What `weft validate` costs: one proxy through every default scenario (about 4,900 scripted steps
+// plus the settling preludes), and what measuring adds on top of the solver's own steps.
+// Run: build/tests/bench/bench_validate (medians of 5 repetitions).
+#include <benchmark/benchmark.h>
+
+#include "solver/solver.h"
+#include "solver/test_proxies.h"
+#include "validate/validate.h"
+
+namespace weft {
+namespace {
+
+ClothProxy workload(int which) {
+    switch (which) {
+        case 0: return test::chain_proxy(16, 0.1, 0.05);            // seed 002 §13's rope, 17 particles
+        case 1: return test::flag_proxy(8, 6, 0.05, 0.4);           // a flag at its hoist, 48 particles
+        default: return test::grid_sheet_proxy(16, 16, 0.03, 0.5); // a sheet at its top edge, 256 particles
+    }
+}
+
+const char* workload_name(int which) {
+    static const char* names[] = {"rope16", "flag8x6", "sheet16x16"};
+    return names[which];
+}
+
+/// Every default scenario on one proxy in its suggested fabric (cotton): what validate costs per proxy.
+void BM_ValidateEveryScenario(benchmark::State& state) {
+    const ClothProxy proxy = workload(static_cast<int>(state.range(0)));
+    state.SetLabel(workload_name(static_cast<int>(state.range(0))));
+    const ValidationOptions options;
+    uint64_t steps = 0;
+    for (auto _ : state) {
+        ProxyValidation v = validate_proxy(proxy, options);
+        for (const ScenarioStats& s : v.scenarios) steps += s.settle_steps + s.steps;
+        benchmark::DoNotOptimize(v);
+    }
+    state.counters["steps"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_ValidateEveryScenario)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1)
+    ->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// The swing scenario measured (strain, tether, energy, speed after every step) ...
+void BM_SwingMeasured(benchmark::State& state) {
+    const ClothProxy proxy = workload(static_cast<int>(state.range(0)));
+    state.SetLabel(workload_name(static_cast<int>(state.range(0))));
+    const Fabric cotton = *find_fabric("cotton");
+    for (auto _ : state) benchmark::DoNotOptimize(run_scenario(proxy, cotton, Scenario::swing, 900));
+}
+BENCHMARK(BM_SwingMeasured)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+/// ... against the same steps with nothing measured: the difference is what measuring costs.
+void BM_SwingSolverOnly(benchmark::State& state) {
+    const ClothProxy proxy = workload(static_cast<int>(state.range(0)));
+    state.SetLabel(workload_name(static_cast<int>(state.range(0))));
+    const Fabric cotton = *find_fabric("cotton");
+    for (auto _ : state) {
+        Solver solver(proxy, cotton);
+        StepInput in;
+        in.holders.assign(proxy.pins.size(), Pose{});
+        for (uint32_t s = 0; s < settle_max_steps; ++s)
+            if (solver.step(in).fell_asleep) break;
+        solver.add_velocity({0, 0, swing_kick_speed});
+        for (uint32_t s = 0; s < 900; ++s) benchmark::DoNotOptimize(solver.step(in));
+    }
+}
+BENCHMARK(BM_SwingSolverOnly)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+}  // namespace
+}  // namespace weft
+
+BENCHMARK_MAIN();

@@ -1,0 +1,289 @@
+// `weft rig` end to end (issue 5): the files it writes (proxies, sidecar, grown model, report), the
+// sidecar and report against their schemas, the grown model through the Khronos glTF Validator and
+// back through the project's own importer, exit statuses, and the shared models' authored chains.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "proxy/core/codec.h"
+#include "scene/import.h"
+#include "support/paths.h"
+
+namespace weft {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct RigRun {
+    test::CommandResult result;
+    fs::path out;
+    json report;   ///< report.json
+    json sidecar;  ///< <model>.cloth.json
+};
+
+RigRun rig(const fs::path& model, const std::string& name, std::vector<std::string> extra = {"--grow-cloth"}) {
+    RigRun run;
+    run.out = test::scratch_dir("rig-" + name);
+    std::vector<std::string> args{"rig", model.string(), "-o", run.out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    run.result = test::run_weft(args);
+    std::vector<uint8_t> bytes;
+    if (read_file(run.out / "report.json", bytes).empty())
+        run.report = json::parse(std::string(bytes.begin(), bytes.end()), nullptr, false);
+    if (read_file(run.out / (model.stem().string() + ".cloth.json"), bytes).empty())
+        run.sidecar = json::parse(std::string(bytes.begin(), bytes.end()), nullptr, false);
+    return run;
+}
+
+std::string khronos_errors(const fs::path& glb) {
+    const fs::path script = test::source_dir() / "tests" / "js" / "validate_gltf.mjs";
+    if (!fs::exists(test::source_dir() / "tests" / "js" / "node_modules" / "gltf-validator"))
+        return "gltf-validator is not installed: run scripts/test.sh, which runs npm ci in tests/js";
+    const test::CommandResult r = test::run_command({"/usr/bin/env", "node", script.string(), glb.string()});
+    if (r.exit_code == 0) return {};
+    return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) + r.err;
+}
+
+const json* garment_named(const json& sidecar, const std::string& name) {
+    for (const json& g : sidecar["garments"])
+        if (g["name"] == name) return &g;
+    return nullptr;
+}
+
+/// Re-imports the grown model and checks it against the model it was grown from: every original
+/// node and every grown joint present, skinned positions where they were, weights summing to one.
+void expect_grown_model_sound(const fs::path& original, const fs::path& grown, const json& sidecar) {
+    const ImportResult a = import_scene(original), b = import_scene(grown);
+    ASSERT_TRUE(a.ok());
+    ASSERT_TRUE(b.ok()) << b.issues.front().message;
+    for (const Node& n : a.scene.nodes) EXPECT_GE(b.scene.find_node(n.name), 0) << "original node " << n.name;
+    size_t grown_joints = 0;
+    for (const json& g : sidecar["garments"])
+        for (const json& c : g["chains"])
+            if (c["origin"] == "grown")
+                for (const json& j : c["joints"]) {
+                    ++grown_joints;
+                    const int node = b.scene.find_node(j.get<std::string>());
+                    ASSERT_GE(node, 0) << "grown joint " << j;
+                    bool in_skin = false;
+                    for (const Skin& s : b.scene.skins) in_skin = in_skin || std::count(s.joints.begin(), s.joints.end(), node);
+                    EXPECT_TRUE(in_skin) << j;
+                }
+    EXPECT_GT(grown_joints, 0u);
+    EXPECT_EQ(b.scene.nodes.size(), a.scene.nodes.size() + grown_joints);
+    ASSERT_EQ(a.scene.meshes.size(), b.scene.meshes.size());
+    for (size_t m = 0; m < a.scene.meshes.size(); ++m) {
+        const Mesh &x = a.scene.meshes[m], &y = b.scene.meshes[m];
+        ASSERT_EQ(x.positions.size(), y.positions.size()) << x.name;
+        for (size_t v = 0; v < x.positions.size(); ++v)
+            ASSERT_LT(distance(x.positions[v], y.positions[v]), 1e-5) << x.name << " vertex " << v;
+        for (size_t v = 0; v + 1 < y.influence_offsets.size(); ++v) {
+            double total = 0;
+            for (uint32_t k = y.influence_offsets[v]; k < y.influence_offsets[v + 1]; ++k) total += y.influences[k].weight;
+            if (y.influence_offsets[v + 1] > y.influence_offsets[v]) ASSERT_NEAR(total, 1.0, 1e-5) << y.name << " vertex " << v;
+        }
+    }
+}
+
+TEST(RigCommand, BadCommandLinesExitTwo) {
+    const fs::path model = test::testdata_dir() / "mannequin.glb";
+    EXPECT_EQ(test::run_weft({"rig", model.string()}).exit_code, 2);  // no -o
+    const fs::path out = test::scratch_dir("rig-usage");
+    test::CommandResult r = test::run_weft({"rig", model.string(), "-o", out.string(), "--classes", "hair,velvet"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown garment class \"velvet\""), std::string::npos) << r.err;
+    EXPECT_EQ(test::run_weft({"rig", model.string(), "-o", out.string(), "--hair-segments", "0"}).exit_code, 2);
+    EXPECT_EQ(test::run_weft({"rig", model.string(), "-o", out.string(), "--skirt-panels", "2"}).exit_code, 2);
+}
+
+TEST(RigCommand, ARefusedModelExitsOne) {
+    const fs::path out = test::scratch_dir("rig-refused");
+    const test::CommandResult r = test::run_weft({"rig", (test::testdata_dir() / "bad" / "empty.glb").string(), "-o", out.string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("FILE_EMPTY"), std::string::npos) << r.err;
+}
+
+TEST(RigCommand, MannequinGrowsHairAndSkirtWritesEverythingAndValidates) {
+    const fs::path model = test::testdata_dir() / "mannequin.glb";
+    const RigRun run = rig(model, "mannequin");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.out << run.result.err;
+    EXPECT_EQ(test::schema_errors(run.sidecar.dump(), "sidecar.schema.json"), "");
+    EXPECT_EQ(test::schema_errors(run.report.dump(), "rig-report.schema.json"), "");
+    EXPECT_EQ(run.report["grow"]["chains"], 16);
+    EXPECT_EQ(run.report["grow"]["bones"], 58);
+    EXPECT_EQ(run.report["grown_model"]["method"], "patched");
+    EXPECT_EQ(run.sidecar["grown_model"], "mannequin.glb");
+    EXPECT_EQ(run.sidecar["input"]["file"], "mannequin.glb");
+    EXPECT_EQ(run.sidecar["input"]["content_hash"].get<std::string>().rfind("fnv1a64:", 0), 0u);
+
+    const json* hair = garment_named(run.sidecar, "Hair");
+    const json* skirt = garment_named(run.sidecar, "Skirt");
+    ASSERT_TRUE(hair && skirt);
+    EXPECT_EQ((*hair)["found_by"], "grown");
+    EXPECT_EQ((*hair)["frame"]["node"], "Head");
+    ASSERT_EQ((*hair)["pins"].size(), 1u);
+    EXPECT_EQ((*hair)["pins"][0]["holder"], "Head");
+    EXPECT_EQ((*hair)["pins"][0]["particles"].size(), 7u);  // the head and six roots
+    EXPECT_EQ((*hair)["chains"].size(), 6u);
+    for (const json& c : (*hair)["chains"]) {
+        EXPECT_EQ(c["parent"], "Head");
+        EXPECT_EQ(c["joints"].size(), 3u);
+        EXPECT_TRUE(c["tip_particle"].get<bool>());
+        EXPECT_TRUE(c["neighbours"].empty());
+    }
+    EXPECT_EQ((*skirt)["frame"]["node"], "Hips");
+    for (const json& c : (*skirt)["chains"]) {
+        EXPECT_EQ(c["joints"].size(), 4u);
+        EXPECT_GE(c["neighbours"].size(), 1u);
+    }
+
+    // The proxies load (the hardened decoder) and are rig proxies of the right size.
+    for (const char* file : {"Hair.clothproxy", "Skirt.clothproxy"}) {
+        const DecodeResult d = load_proxy(run.out / file);
+        ASSERT_TRUE(d.ok()) << d.error;
+        EXPECT_EQ(d.proxy->kind, ProxyKind::rig);
+    }
+    EXPECT_EQ(load_proxy(run.out / "Hair.clothproxy").proxy->particle_count(), 25u);  // 1 + 6 x (3 + tip)
+
+    const fs::path glb = run.out / "mannequin.glb";
+    EXPECT_EQ(khronos_errors(glb), "");
+    expect_grown_model_sound(model, glb, run.sidecar);
+}
+
+TEST(RigCommand, OutputIsDeterministic) {
+    const fs::path model = test::testdata_dir() / "mannequin.glb";
+    const RigRun a = rig(model, "determinism-a"), b = rig(model, "determinism-b");
+    ASSERT_EQ(a.result.exit_code, 0);
+    for (const char* file : {"Hair.clothproxy", "Skirt.clothproxy", "mannequin.glb", "mannequin.cloth.json"}) {
+        std::vector<uint8_t> x, y;
+        ASSERT_EQ(read_file(a.out / file, x), "");
+        ASSERT_EQ(read_file(b.out / file, y), "");
+        EXPECT_TRUE(x == y) << file << " differs between two runs";
+    }
+}
+
+TEST(RigCommand, WithoutGrowCloththeMannequinHasNothingToRig) {
+    const RigRun run = rig(test::testdata_dir() / "mannequin.glb", "no-grow", {"--json"});
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+    const json stdout_report = json::parse(run.result.out, nullptr, false);
+    ASSERT_TRUE(stdout_report.is_object()) << run.result.out;
+    EXPECT_EQ(stdout_report["grow"], nullptr);
+    EXPECT_TRUE(stdout_report["proxies"].empty());
+    EXPECT_EQ(run.sidecar["grown_model"], nullptr);
+    EXPECT_FALSE(fs::exists(run.out / "mannequin.glb"));
+}
+
+TEST(RigCommand, ClassesLimitWhatIsGrown) {
+    const RigRun run = rig(test::testdata_dir() / "mannequin.glb", "classes", {"--grow-cloth", "--classes", "skirt"});
+    ASSERT_EQ(run.result.exit_code, 0);
+    ASSERT_EQ(run.sidecar["garments"].size(), 1u);
+    EXPECT_EQ(run.sidecar["garments"][0]["name"], "Skirt");
+}
+
+TEST(RigCommand, AnFbxModelIsWrittenFromTheSceneWithAWarning) {
+    const fs::path model = test::testdata_dir() / "mannequin_cm.fbx";
+    const RigRun run = rig(model, "fbx");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+    EXPECT_EQ(run.report["grown_model"]["method"], "rewritten");
+    bool warned = false;
+    for (const json& i : run.report["issues"]) warned = warned || i["code"] == "MODEL_REWRITTEN";
+    EXPECT_TRUE(warned);
+    EXPECT_EQ(khronos_errors(run.out / "mannequin_cm.glb"), "");
+}
+
+// ---- the shared models ----------------------------------------------------------------------------
+
+TEST(RigShared, WitchGrowsHairKeepingItsAnimations) {
+    WEFT_REQUIRE_SHARED_MODEL(model, "quaternius_umw_Witch.gltf");
+    const RigRun run = rig(model, "witch");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+    EXPECT_EQ(run.report["grown_model"]["method"], "patched");
+    EXPECT_EQ(run.report["grow"]["chains"], 18);
+    EXPECT_EQ(run.report["grow"]["bones"], 54);
+    const fs::path glb = run.out / "quaternius_umw_Witch.glb";
+    EXPECT_EQ(khronos_errors(glb), "");
+    expect_grown_model_sound(model, glb, run.sidecar);
+    const ImportResult grown = import_scene(glb);
+    EXPECT_EQ(grown.scene.animations.size(), 24u);  // MANIFEST: 24 animations
+    EXPECT_EQ(test::schema_errors(run.sidecar.dump(), "sidecar.schema.json"), "");
+}
+
+TEST(RigShared, CasualAndHairLongGrowHair) {
+    for (const char* name : {"quaternius_men_Casual.glb", "quaternius_Hair_Long.fbx"}) {
+        WEFT_REQUIRE_SHARED_MODEL(model, name);
+        const RigRun run = rig(model, fs::path(name).stem().string());
+        ASSERT_EQ(run.result.exit_code, 0) << name << run.result.err;
+        EXPECT_GE(run.report["grow"]["chains"].get<int>(), 16) << name;
+        const fs::path glb = run.out / (model.stem().string() + ".glb");
+        EXPECT_EQ(khronos_errors(glb), "") << name;
+        expect_grown_model_sound(model, glb, run.sidecar);
+        EXPECT_EQ(test::schema_errors(run.report.dump(), "rig-report.schema.json"), "") << name;
+    }
+}
+
+TEST(RigShared, SuperherosEyebrowsGrowNothingAndTheReportSaysWhy) {
+    WEFT_REQUIRE_SHARED_MODEL(model, "quaternius_Superhero_Female_FullBody.fbx");
+    const RigRun run = rig(model, "superhero");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+    EXPECT_EQ(run.report["grow"]["chains"], 0);
+    ASSERT_EQ(run.report["not_garments"].size(), 1u);
+    EXPECT_EQ(run.report["not_garments"][0]["reason"], "too small to simulate: its largest piece spans 64 mm (a garment needs 100 mm)");
+    EXPECT_EQ(run.report["grow"]["garments"][0]["outcome"],
+              "not grown: not a garment: too small to simulate: its largest piece spans 64 mm (a garment needs 100 mm)");
+    EXPECT_NE(run.result.out.find("not a garment"), std::string::npos);
+    EXPECT_FALSE(fs::exists(run.out / "quaternius_Superhero_Female_FullBody.glb"));
+}
+
+TEST(RigShared, AuthoredChainsAreUsedAsTheyAre) {
+    {
+        WEFT_REQUIRE_SHARED_MODEL(model, "quaternius_animals_Fox.glb");
+        const RigRun run = rig(model, "fox");
+        ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+        const json* tail = garment_named(run.sidecar, "Tail1");
+        ASSERT_TRUE(tail);
+        const json& chain = (*tail)["chains"][0];
+        EXPECT_EQ(chain["origin"], "authored");
+        EXPECT_EQ(chain["joints"].size(), 8u);
+        EXPECT_EQ(chain["joints"][0], "Tail1");
+        EXPECT_EQ(chain["joints"][7], "Tail8");
+        EXPECT_TRUE(chain["tip_particle"].get<bool>());  // Tail8 weights the tail's end: no end joint
+        EXPECT_EQ(run.sidecar["grown_model"], nullptr);
+    }
+    {
+        WEFT_REQUIRE_SHARED_MODEL(model, "Godette_vrm_v4.vrm");
+        const RigRun run = rig(model, "godette");
+        ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+        std::set<std::string> roots;
+        for (const json& g : run.sidecar["garments"])
+            for (const json& c : g["chains"]) {
+                EXPECT_EQ(c["origin"], "authored");
+                roots.insert(c["joints"][0].get<std::string>());
+            }
+        for (const char* root : {"FrontHair_L", "FrontHair_R", "FrontHair_Center_L", "FrontHair_Center_R", "HairBall_L",
+                                 "HairBall_R", "HairBall_Center", "Ribbon"})
+            EXPECT_TRUE(roots.count(root)) << root;
+    }
+    {
+        WEFT_REQUIRE_SHARED_MODEL(model, "threevrm_sphere_collider/sphere-collider.gltf");
+        const RigRun run = rig(model, "threevrm");
+        ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+        ASSERT_EQ(run.sidecar["garments"].size(), 1u);
+        const json& chain = run.sidecar["garments"][0]["chains"][0];
+        EXPECT_EQ(chain["joints"], json({"Spring A", "Spring B", "Spring C", "Spring D", "Spring E"}));
+        EXPECT_EQ(chain["found_by"], json({"VRMC_springBone"}));
+        EXPECT_FALSE(chain["tip_particle"].get<bool>());  // Spring E is the end joint
+        ASSERT_EQ(run.sidecar["colliders"].size(), 1u);
+        EXPECT_EQ(run.sidecar["colliders"][0]["node"], "Collider");
+        EXPECT_EQ(run.sidecar["colliders"][0]["radius"], 0.5);
+    }
+}
+
+}  // namespace
+}  // namespace weft
