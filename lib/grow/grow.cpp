@@ -18,7 +18,7 @@ namespace {
 // ---- small helpers ----------------------------------------------------------------------------
 
 void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    const GrowCode* c = find_grow_code(code);
+    const IssueCode* c = find_grow_code(code);
     issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
 }
 

@@ -7,13 +7,7 @@
 
 namespace weft {
 
-struct GrowCode {
-    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
-    Severity severity;             ///< default severity
-    std::string_view description;  ///< one line for the docs
-};
-
-inline constexpr GrowCode grow_codes[] = {
+inline constexpr IssueCode grow_codes[] = {
     {"GROW_OPTIONS", Severity::error, "An option is out of range (segments, panels, lengths, blend, influences); nothing is grown."},
     {"GROW_HAS_CHAINS", Severity::info, "The garment already moves on authored chains; they are used as they are and nothing is grown."},
     {"GROW_NOT_A_GARMENT", Severity::info, "A name match lib/garment judged not to be a garment (too small, or a config rule says so); nothing is grown."},
@@ -27,10 +21,6 @@ inline constexpr GrowCode grow_codes[] = {
 };
 
 /// The table row for `code`, or nullptr.
-constexpr const GrowCode* find_grow_code(std::string_view code) {
-    for (const GrowCode& c : grow_codes)
-        if (c.code == code) return &c;
-    return nullptr;
-}
+constexpr const IssueCode* find_grow_code(std::string_view code) { return find_issue_code(grow_codes, code); }
 
 }  // namespace weft

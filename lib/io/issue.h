@@ -1,7 +1,9 @@
 // One finding about an input, in glTF-Validator's shape: a stable code, a severity, a message that
 // names the file and the element, and a pointer to where in the model it is.
 #pragma once
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace weft {
@@ -25,6 +27,22 @@ struct Issue {
 };
 
 using Issues = std::vector<Issue>;
+
+/// One row of a stage's table of findings (glTF-Validator's shape, style note §4): every code a
+/// stage reports is listed once with its default severity and a line for the docs
+/// (pipeline/issue_codes.h gathers the tables; `weft codes` prints them).
+struct IssueCode {
+    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
+    Severity severity;             ///< default severity
+    std::string_view description;  ///< one line for the docs
+};
+
+/// The row of `table` for `code`, or nullptr.
+constexpr const IssueCode* find_issue_code(std::span<const IssueCode> table, std::string_view code) {
+    for (const IssueCode& c : table)
+        if (c.code == code) return &c;
+    return nullptr;
+}
 
 inline bool has_error(const Issues& issues) {
     for (const Issue& i : issues)

@@ -15,7 +15,6 @@
 #include <assimp/types.h>
 
 #include "io/atomic_file.h"
-#include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
 
 namespace weft {
@@ -89,7 +88,7 @@ std::string hash_inputs(const std::vector<fs::path>& files, Issues& issues) {
 }
 
 std::string options_hash(const BakeOptions& o) {
-    const std::string text = o.options_text + (o.grow_cloth ? " grow" : " sheet");
+    const std::string text = o.options_text + (o.grow_cloth ? " grow" : "") + (o.validate ? " validate" : "");
     return content_hash_text(fnv1a64({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
 }
 
@@ -104,30 +103,59 @@ std::vector<std::string> list_outputs(const fs::path& dir) {
     return out;
 }
 
-void bake_sheet(const BakeInput& input, const fs::path& dir, const BakeOptions& o, BakeModelResult& r) {
-    SheetModelOptions options;
-    options.sheet = o.sheet;
-    options.garments = o.garments;
-    options.config_label = o.config_file.empty() ? "" : o.config_file.filename().string();
-    options.model_label = input.relative;
-    options.out_label = input.relative;
-    SheetModelResult sheet = sheet_model(input.path, dir, options);
-    r.issues = std::move(sheet.issues);
-    if (std::string why = write_file_atomic(dir / "report.json", sheet.report.dump(2) + "\n"); !why.empty())
+/// With validate: every proxy the model wrote, loaded back from disk (what an engine will read)
+/// and run through the scenarios; validation.json beside them, each failed gate an issue.
+void validate_outputs(const fs::path& dir, const RigModelResult& model, const BakeOptions& o, BakeModelResult& r) {
+    ValidationReport report;
+    report.limits = o.validation.limits;
+    std::vector<std::string> files;
+    for (const RiggedGarment& g : model.rigs)
+        if (!g.proxy_file.empty()) files.push_back(g.proxy_file);
+    for (const SheetedGarment& g : model.sheets)
+        if (!g.proxy_file.empty()) files.push_back(g.proxy_file);
+    for (const std::string& file : files) {
+        ProxyValidation v = validate_file(dir / file, o.validation);
+        v.file = file;  // the report names proxies relative to the model's folder, for any OUT
+        const std::string where = r.input.relative + "/" + file;
+        if (v.refused) {
+            r.issues.push_back({v.refused->code, Severity::error, where + ": " + v.refused->message, "/proxies/" + file});
+        } else {
+            for (const GateResult& g : v.gates)
+                if (!g.passed) r.issues.push_back({gate_code(g.gate), Severity::error, where + ": " + g.message, "/proxies/" + file});
+        }
+        report.proxies.push_back(std::move(v));
+    }
+    json j = report_json(report);
+    // Timings are the report's only nondeterministic part; bake keeps them in bake-report.json.
+    for (json& proxy : j["proxies"])
+        for (json& scenario : proxy["scenarios"]) scenario.erase("timing");
+    if (std::string why = write_file_atomic(dir / "validation.json", j.dump(2) + "\n"); !why.empty())
         r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
 }
 
-void bake_rig(const BakeInput& input, const fs::path& dir, const BakeOptions& o, BakeModelResult& r) {
+void bake_one(const BakeInput& input, const fs::path& dir, const BakeOptions& o, BakeModelResult& r) {
     RigModelOptions options = o.rig;
-    options.grow_cloth = true;
+    options.grow_cloth = o.grow_cloth;
+    options.sheets = true;
+    options.write_report = false;  // written below, with the validation's findings
     options.garments = o.garments;
-    RigModelResult rig = rig_model(input.path, dir, options);
+    RigModelResult model = rig_model(input.path, dir, options);
+    r.stages = model.seconds;
     // The report names the model and folder by relative path so it is the same for any OUT.
-    rig.model = input.relative;
-    rig.out_dir = input.relative;
-    if (std::string why = write_file_atomic(dir / "report.json", rig_report_json(rig).dump(2) + "\n"); !why.empty())
-        rig.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
-    r.issues = std::move(rig.issues);
+    model.model = input.relative;
+    model.out_dir = input.relative;
+    r.issues = std::move(model.issues);
+    if (model.imported && model.rigs.empty() && model.sheets.empty())
+        r.issues.push_back({"NO_GARMENT_FOUND", Severity::warning,
+                            input.relative + ": " + model.garments.verdict + "; name the cloth in weft.json (--config)", ""});
+    if (o.validate) {
+        const auto start = std::chrono::steady_clock::now();
+        validate_outputs(dir, model, o, r);
+        r.validate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    model.issues = r.issues;
+    if (std::string why = write_file_atomic(dir / "report.json", rig_report_json(model).dump(2) + "\n"); !why.empty())
+        r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
 }
 
 }  // namespace
@@ -222,6 +250,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
                     for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
                     for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
                     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                    r.hash_seconds = r.seconds;
                     return r;
                 }
             }
@@ -234,8 +263,8 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         } else if (!hash_issues.empty() && !fs::exists(input.path)) {
             r.issues = hash_issues;
         } else {
-            if (o.grow_cloth) bake_rig(input, dir, o, r);
-            else bake_sheet(input, dir, o, r);
+            r.hash_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            bake_one(input, dir, o, r);
         }
         r.outputs = list_outputs(dir);
         r.status = has_error(r.issues) ? "refused" : "built";
@@ -307,7 +336,8 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     json report;
     report["schema"] = bake_report_schema;
     report["weft_version"] = WEFT_VERSION;
-    report["mode"] = o.grow_cloth ? "rig" : "sheet";
+    report["grow_cloth"] = o.grow_cloth;
+    report["validate"] = o.validate;
     std::map<std::string, int> counts;
     std::map<std::string, int> statuses{{"built", 0}, {"skipped", 0}, {"refused", 0}, {"failed", 0}};
     json run_issues = json::array();
@@ -330,7 +360,16 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
                           {"input_hash", m.input_hash},
                           {"outputs", m.outputs},
                           {"issues", std::move(issues)}});
-        timings.push_back({{"input", m.input.relative}, {"seconds", m.seconds}});
+        timings.push_back({{"input", m.input.relative},
+                           {"seconds", m.seconds},
+                           {"stages",
+                            {{"hash", m.hash_seconds},
+                             {"import", m.stages.import},
+                             {"garments", m.stages.garments},
+                             {"grow", m.stages.grow},
+                             {"build", m.stages.build},
+                             {"write", m.stages.write},
+                             {"validate", m.validate_seconds}}}});
     }
     report["issues"] = std::move(run_issues);
     report["models"] = std::move(models);

@@ -3,8 +3,11 @@
 //
 //   walk      INPUT files as given, folders recursively for every extension Assimp reads plus .vrm;
 //             sorted by relative path then input index, so the order never depends on the listing
-//   per model OUT/<relative path>/ gets the sheet path (sheet_model.h) or, with grow_cloth, the rig
-//             path (rig_model.h), then report.json and last bake-stamp.json (stamp: input hash,
+//   per model OUT/<relative path>/ gets one pass of rig_model.h with sheets: rig proxies from authored
+//             chains (and, with grow_cloth, from chains grown where a garment has none), a sheet
+//             proxy for every other garment found by name, the grown model, one sidecar for all of
+//             them and report.json; with validate, validation.json (every proxy written, loaded back
+//             and run through every scenario, lib/validate); last bake-stamp.json (input hash,
 //             options hash, tool version). A stamp that matches means nothing is rebuilt (skipped)
 //   run       N worker threads take models in order; any exception is that model's INTERNAL_ERROR
 //   report    bake-report.json (schemas/bake-report.schema.json), models in walk order, counts per
@@ -22,35 +25,24 @@
 
 #include "garment/garments.h"
 #include "io/issue.h"
+#include "pipeline/pipeline_codes.h"
 #include "pipeline/rig_model.h"
 #include "proxy/sheet_builder.h"
+#include "validate/validate.h"
 
 namespace weft {
 
 inline constexpr const char* bake_report_schema = "weft.bake-report/1";
 inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/1";
 
-/// The codes `weft bake` itself raises (the stages' own codes come with their issues).
-struct BakeCode {
-    std::string_view code;
-    Severity severity;
-    std::string_view meaning;
-};
-inline constexpr std::array<BakeCode, 5> bake_codes{{
-    {"INPUT_NOT_FOUND", Severity::error, "an INPUT given on the command line does not exist"},
-    {"OUTPUT_UNWRITABLE", Severity::error, "an output file or folder could not be written"},
-    {"INTERNAL_ERROR", Severity::error, "baking the model threw; the other models were still baked"},
-    {"INPUT_UNREADABLE", Severity::error, "the model or a file it references could not be read for hashing"},
-    {"NO_GARMENT_FOUND", Severity::warning, "no garment was found by name; nothing to bake in this model"},
-}};
-
 struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
     std::filesystem::path out_dir;
     int jobs = 1;                               ///< worker threads, >= 1
-    bool grow_cloth = false;                    ///< the rig path (rig_model) instead of sheets
-    RigModelOptions rig;                        ///< used with grow_cloth
-    SheetOptions sheet;                         ///< used without grow_cloth
+    bool grow_cloth = false;                    ///< grow chains where a garment has none (rig_model)
+    RigModelOptions rig;                        ///< grow, rig and sheet options (grow_cloth, sheets and garments are set per run)
+    bool validate = false;                      ///< validate every proxy written (validation.json, gate codes as issues)
+    ValidationOptions validation;               ///< scenarios, fabric and gate limits with validate
     GarmentOptions garments;                    ///< config classes and rules (both paths)
     std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
     std::string options_text;                   ///< every option that changes outputs, canonical; hashed
@@ -72,6 +64,9 @@ struct BakeModelResult {
     std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
     std::string input_hash;           ///< over the model and every file it references
     double seconds = 0;               ///< wall time of this model (timings only)
+    StageSeconds stages;              ///< of rig_model (timings only)
+    double hash_seconds = 0;          ///< hashing the inputs and reading the stamp
+    double validate_seconds = 0;      ///< with validate
 };
 
 struct BakeResult {

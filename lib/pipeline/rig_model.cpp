@@ -1,6 +1,7 @@
 #include "pipeline/rig_model.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -8,6 +9,8 @@
 #include <sstream>
 
 #include "io/atomic_file.h"
+#include "pipeline/pipeline_codes.h"
+#include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
 #include "proxy/core/codec.h"
 #include "scene/gltf_patch.h"
@@ -20,35 +23,13 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-/// What this stage itself reports (the stages it calls have their own tables).
-struct RigModelCode {
-    std::string_view code;
-    Severity severity;
-    std::string_view description;
-};
-
-constexpr RigModelCode rig_model_codes[] = {
-    {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
-    {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
-    {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
-};
-
 void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    Severity severity = Severity::error;
-    for (const RigModelCode& c : rig_model_codes)
-        if (c.code == code) severity = c.severity;
+    const IssueCode* row = find_issue_code(model_codes, code);
+    const Severity severity = row ? row->severity : Severity::error;
     issues.push_back({std::string(code), severity, std::move(message), std::move(pointer)});
 }
 
 void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
-
-/// A file stem from a garment name: letters, digits, '.', '-' and '_' kept, anything else '_'.
-std::string file_stem(const std::string& name) {
-    std::string out;
-    for (unsigned char c : name) out.push_back(std::isalnum(c) || c == '.' || c == '-' || c == '_' ? char(c) : '_');
-    if (out.empty() || out == "." || out == "..") out = "garment";
-    return out;
-}
 
 bool same_file(const fs::path& a, const fs::path& b) {
     std::error_code ea, eb;
@@ -64,6 +45,11 @@ public:
     void run() {
         r_.model = model_;
         r_.out_dir = out_dir_;
+        auto lap = [clock = std::chrono::steady_clock::now()](double& seconds) mutable {
+            const auto now = std::chrono::steady_clock::now();
+            seconds += std::chrono::duration<double>(now - clock).count();
+            clock = now;
+        };
         {
             std::vector<uint8_t> bytes;
             if (read_file(model_, bytes).empty()) {
@@ -73,10 +59,12 @@ public:
         }
         ImportResult imported = import_scene(model_);
         append(r_.issues, imported.issues);
+        lap(r_.seconds.import);
         if (!imported.ok()) return;
         r_.imported = true;
         original_ = std::move(imported.scene);
         r_.garments = find_garments(original_, options_.garments);
+        lap(r_.seconds.garments);
 
         if (options_.grow_cloth) {
             GrowResult grown = grow_cloth(original_, r_.garments, options_.grow);
@@ -87,23 +75,47 @@ public:
         } else {
             r_.scene = original_;
         }
+        lap(r_.seconds.grow);
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
             append(r_.issues, g.built.issues);
         }
+        if (options_.sheets) build_sheets();
+        lap(r_.seconds.build);
         if (options_.write_files) write();
+        lap(r_.seconds.write);
     }
 
 private:
     std::string unique_name(const std::string& wanted) {
-        std::string name = wanted, stem = file_stem(wanted);
+        std::string name = wanted, stem = garment_file_stem(wanted);
         for (int n = 2; used_stems_.count(stem); ++n) {
             name = wanted + "_" + std::to_string(n);
-            stem = file_stem(name);
+            stem = garment_file_stem(name);
         }
         used_stems_.insert(stem);
         return name;
+    }
+
+    /// Every garment found by name that neither moves on authored chains nor was grown: a sheet.
+    void build_sheets() {
+        std::set<std::string> rigged;
+        if (r_.grow)
+            for (const GrownGarment& gg : r_.grow->garments)
+                if (!gg.chains.empty()) rigged.insert(gg.name);
+        for (const Garment& garment : r_.garments.garments) {
+            if (garment.moves || rigged.count(garment.name)) continue;
+            const SheetSelection selection = sheet_selection(garment, r_.garments);
+            if (!selection.skip_reason.empty()) continue;
+            SheetedGarment g;
+            g.name = unique_name(garment.name);
+            g.class_name = garment.class_name;
+            g.found_by = garment.matched_by;
+            g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
+            append(r_.issues, g.built.issues);
+            r_.sheets.push_back(std::move(g));
+        }
     }
 
     void collect_rigs() {
@@ -193,7 +205,16 @@ private:
         }
         for (RiggedGarment& g : r_.rigs) {
             if (!g.built.proxy) continue;
-            const std::string file = file_stem(g.name) + ".clothproxy";
+            const std::string file = garment_file_stem(g.name) + ".clothproxy";
+            if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
+                add_issue(r_.issues, "WRITE_FAILED", why);
+                continue;
+            }
+            g.proxy_file = file;
+        }
+        for (SheetedGarment& g : r_.sheets) {
+            if (!g.built.proxy) continue;
+            const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
                 add_issue(r_.issues, "WRITE_FAILED", why);
                 continue;
@@ -201,7 +222,7 @@ private:
             g.proxy_file = file;
         }
         if (r_.grow && r_.grow->grew()) write_grown_model();
-        const std::string stem = file_stem(model_.stem().string());
+        const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
         if (std::string why = write_file_atomic(out_dir_ / sidecar, sidecar_json(r_).dump(2) + "\n"); !why.empty())
             add_issue(r_.issues, "WRITE_FAILED", why);
@@ -210,7 +231,7 @@ private:
     }
 
     void write_grown_model() {
-        const std::string file = file_stem(model_.stem().string()) + ".glb";
+        const std::string file = garment_file_stem(model_.stem().string()) + ".glb";
         const fs::path out = out_dir_ / file;
         if (same_file(out, model_)) {
             add_issue(r_.issues, "OUTPUT_IS_INPUT",
@@ -228,7 +249,7 @@ private:
                 }
                 r_.grown_model_file = file;
                 r_.grown_model_method = "patched";
-                patch_ = patch;
+                r_.patch = {patch.nodes_added, patch.primitives_reweighted, patch.vertices_reweighted, patch.images_embedded};
                 return;
             }
             add_issue(r_.issues, "MODEL_REWRITTEN",
@@ -249,10 +270,6 @@ private:
         r_.grown_model_method = "rewritten";
     }
 
-public:
-    GltfPatchResult patch_;
-
-private:
     const fs::path model_, out_dir_;
     const RigModelOptions& options_;
     RigModelResult& r_;
@@ -278,17 +295,9 @@ RigModelResult rig_model(const fs::path& model, const fs::path& out_dir, const R
     RigModelResult result;
     ModelRigger rigger(model, out_dir, options, result);
     rigger.run();
-    if (options.write_files && result.imported) {
-        json report = rig_report_json(result);
-        if (!result.grown_model_file.empty() && result.grown_model_method == "patched") {
-            report["grown_model"]["nodes_added"] = rigger.patch_.nodes_added;
-            report["grown_model"]["primitives_reweighted"] = rigger.patch_.primitives_reweighted;
-            report["grown_model"]["vertices_reweighted"] = rigger.patch_.vertices_reweighted;
-            report["grown_model"]["images_embedded"] = rigger.patch_.images_embedded;
-        }
-        if (std::string why = write_file_atomic(out_dir / "report.json", report.dump(2) + "\n"); !why.empty())
+    if (options.write_files && options.write_report && result.imported)
+        if (std::string why = write_file_atomic(out_dir / "report.json", rig_report_json(result).dump(2) + "\n"); !why.empty())
             result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
-    }
     return result;
 }
 
@@ -371,8 +380,26 @@ json rig_report_json(const RigModelResult& r) {
                            {"frame", g.built.proxy ? json(g.built.proxy->frame.node) : json(nullptr)},
                            {"fabric", g.built.proxy ? json(g.built.proxy->suggested_fabric) : json(nullptr)}});
     }
+    json sheets = json::array();
+    for (const SheetedGarment& g : r.sheets)
+        sheets.push_back({{"garment", g.name},
+                          {"class", g.class_name},
+                          {"found_by", g.found_by},
+                          {"file", g.proxy_file.empty() ? json(nullptr) : json(g.proxy_file)},
+                          {"built", g.built.proxy.has_value()},
+                          {"stats", sheet_stats_json(g.built.stats)},
+                          {"frame", g.built.proxy ? json(g.built.proxy->frame.node) : json(nullptr)},
+                          {"fabric", g.built.proxy ? json(g.built.proxy->suggested_fabric) : json(nullptr)}});
     json grown_model = nullptr;
-    if (!r.grown_model_file.empty()) grown_model = {{"file", r.grown_model_file}, {"method", r.grown_model_method}};
+    if (!r.grown_model_file.empty()) {
+        grown_model = {{"file", r.grown_model_file}, {"method", r.grown_model_method}};
+        if (r.grown_model_method == "patched") {
+            grown_model["nodes_added"] = r.patch.nodes_added;
+            grown_model["primitives_reweighted"] = r.patch.primitives_reweighted;
+            grown_model["vertices_reweighted"] = r.patch.vertices_reweighted;
+            grown_model["images_embedded"] = r.patch.images_embedded;
+        }
+    }
 
     return {{"schema", "weft.rig-report/1"},
             {"tool", {{"name", "weft"}, {"version", WEFT_VERSION}}},
@@ -385,6 +412,7 @@ json rig_report_json(const RigModelResult& r) {
             {"not_garments", not_garments},
             {"grow", grow},
             {"proxies", proxies},
+            {"sheets", sheets},
             {"grown_model", grown_model},
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
             {"issues", issues_json(r.issues)}};
@@ -416,6 +444,18 @@ std::string rig_report_text(const RigModelResult& r) {
         out << g.input.chains.size() << (g.input.chains.size() == 1 ? " chain, " : " chains, ") << s.particles
             << " particles (" << s.held << " held), " << s.pins << (s.pins == 1 ? " pin" : " pins") << ", frame "
             << g.built.proxy->frame.node << ", " << round6(s.total_mass) << " kg";
+        if (!g.proxy_file.empty()) out << " -> " << g.proxy_file;
+        out << "\n";
+    }
+    for (const SheetedGarment& g : r.sheets) {
+        out << "  sheet " << g.name << " (" << g.class_name << ", " << g.found_by << "): ";
+        if (!g.built.proxy) {
+            out << "not built\n";
+            continue;
+        }
+        const SheetStats& s = g.built.stats;
+        out << s.particles << " particles (" << s.held << " held), " << s.pins << (s.pins == 1 ? " pin" : " pins")
+            << ", frame " << g.built.proxy->frame.node << ", " << round6(s.total_mass) << " kg";
         if (!g.proxy_file.empty()) out << " -> " << g.proxy_file;
         out << "\n";
     }

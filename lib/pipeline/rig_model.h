@@ -7,6 +7,9 @@
 //   rig        one rig proxy per garment: grown garments from their grown chains, garments that
 //              move from their authored chains, and any authored chain no garment claimed grouped
 //              by class (proxy/rig_builder.h)
+//   sheets     with sheets (weft bake): a sheet proxy for every other garment found by name, so one
+//              pass writes a model's sheet and rig proxies and one sidecar lists both
+//              (sheet_model.h's selection and build)
 //   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
 //              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
@@ -25,6 +28,7 @@
 #include "grow/grow.h"
 #include "io/issue.h"
 #include "proxy/rig_builder.h"
+#include "proxy/sheet_builder.h"
 #include "scene/scene.h"
 
 namespace weft {
@@ -34,7 +38,10 @@ struct RigModelOptions {
     GrowOptions grow;            ///< classes, segments, panels, drop limits
     GarmentOptions garments;     ///< config: classes, rules
     RigOptions rig;              ///< fabric override and densities
+    bool sheets = false;         ///< also a sheet proxy for every garment found by name that no chain moves
+    SheetOptions sheet;          ///< used with sheets
     bool write_files = true;     ///< false: build and report, write nothing (tests, dry runs)
+    bool write_report = true;    ///< with write_files: report.json too (weft bake writes its own, with validation)
 };
 
 /// One chain of a rig garment, as the sidecar describes it.
@@ -54,6 +61,24 @@ struct RiggedGarment {
     std::vector<RiggedChain> chains;  ///< per input.chains
 };
 
+/// One sheet proxy built beside the rigs (RigModelOptions::sheets).
+struct SheetedGarment {
+    std::string name;             ///< the proxy's garment name, unique in the model among rigs and sheets
+    std::string class_name;
+    std::string found_by;         ///< the garment's matched_by ("material", "mesh", "node", "config")
+    std::string proxy_file;       ///< file name in the output folder, "" when not built
+    SheetBuildResult built;
+};
+
+/// Wall time of each stage of one model, seconds (reports keep timings in their own fields).
+struct StageSeconds {
+    double import = 0;    ///< reading and hashing the file, Assimp, conversion
+    double garments = 0;  ///< garments by slot and authored chains
+    double grow = 0;      ///< growing chains
+    double build = 0;     ///< rig and sheet proxies
+    double write = 0;     ///< proxies, grown model, sidecar, report
+};
+
 struct RigModelResult {
     std::filesystem::path model;        ///< as given
     std::filesystem::path out_dir;
@@ -64,8 +89,13 @@ struct RigModelResult {
     ModelGarments garments;
     std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
     std::vector<RiggedGarment> rigs;
+    std::vector<SheetedGarment> sheets;  ///< with RigModelOptions::sheets
+    StageSeconds seconds;
     std::string grown_model_file;       ///< "<model>.glb" when written, else ""
     std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)
+    struct PatchCounts {
+        size_t nodes_added = 0, primitives_reweighted = 0, vertices_reweighted = 0, images_embedded = 0;
+    } patch;                            ///< what patching changed, when grown_model_method is "patched"
     std::string sidecar_file;           ///< "<model>.cloth.json" when written
     Issues issues;                      ///< import, grow, rig and write findings, in that order
 

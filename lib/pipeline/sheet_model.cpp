@@ -16,20 +16,13 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-/// One sheet to build, however it was selected.
-struct Selected {
-    SheetGarment garment;
-    std::string matched_by;  ///< "garment" (lib/garment found it), "material", "mesh"
-    std::string fabric;      ///< from a config rule, "" when none
-    json pin;                ///< from a config rule, null when none
-    std::string skip_reason; ///< non-empty: reported, not built
-};
-
 json issue_json(const Issue& i) {
     return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
 }
 
-json stats_json(const SheetStats& s) {
+}  // namespace
+
+json sheet_stats_json(const SheetStats& s) {
     return {{"source_vertices", s.source_vertices},
             {"source_triangles", s.source_triangles},
             {"particles", s.particles},
@@ -58,8 +51,7 @@ json stats_json(const SheetStats& s) {
             {"max_d_geo", s.max_d_geo}};
 }
 
-/// A garment name as a file stem: letters, digits, '.', '_' and '-' kept, anything else '_'.
-std::string file_stem(const std::string& name) {
+std::string garment_file_stem(const std::string& name) {
     std::string stem;
     for (char c : name) {
         const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -70,6 +62,41 @@ std::string file_stem(const std::string& name) {
     return stem;
 }
 
+SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
+    SheetSelection s;
+    s.garment.name = g.name;
+    s.garment.garment_class = g.class_name;
+    s.matched_by = "garment";
+    s.fabric = g.fabric;
+    s.pin = g.pin;
+    for (const GarmentPart& part : g.parts) s.garment.meshes.push_back(part.mesh);
+    std::set<int> bones;
+    for (int c : g.chains)
+        if (c >= 0 && static_cast<size_t>(c) < found.chains.size())
+            bones.insert(found.chains[c].joints.begin(), found.chains[c].joints.end());
+    s.garment.garment_bones.assign(bones.begin(), bones.end());
+    if (g.matched_by == kMatchedByChain)
+        s.skip_reason = "found by its authored chains, not by name: a rig garment (its joints are the particles), "
+                        "not a sheet";
+    return s;
+}
+
+SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& s, SheetOptions options, bool pin_given,
+                                      const std::string& model_label) {
+    if (!s.fabric.empty()) options.fabric = s.fabric;
+    if (!pin_given && !s.pin.is_null()) {
+        if (std::string why = apply_pin_json(s.pin, options); !why.empty()) {
+            SheetBuildResult refused;
+            refused.issues.push_back({"BAD_OPTION", Severity::error,
+                                      model_label + ": garment '" + s.garment.name + "': the config's pin: " + why, ""});
+            return refused;
+        }
+    }
+    return build_sheet(scene, s.garment, options);
+}
+
+namespace {
+
 std::string class_of_name(const std::string& name, const std::vector<GarmentClass>& classes) {
     const int c = classify_name(name, classes);
     return c >= 0 ? classes[c].name : "sheet";
@@ -77,13 +104,13 @@ std::string class_of_name(const std::string& name, const std::vector<GarmentClas
 
 /// The garments to build: by material or mesh name, by garment name among those lib/garment
 /// finds, or every garment it finds. Sets `error` when a selection names nothing.
-std::vector<Selected> select_garments(const Scene& scene, const SheetModelOptions& o, std::string& error) {
+std::vector<SheetSelection> select_garments(const Scene& scene, const SheetModelOptions& o, std::string& error) {
     const GarmentOptions& gopt = o.garments;
-    std::vector<Selected> out;
+    std::vector<SheetSelection> out;
     if (!o.material.empty() || !o.mesh.empty()) {
         const bool by_material = !o.material.empty();
         const std::string& name = by_material ? o.material : o.mesh;
-        Selected s;
+        SheetSelection s;
         s.garment.name = name;
         s.garment.garment_class = class_of_name(name, gopt.config.classes);
         s.matched_by = by_material ? "material" : "mesh";
@@ -103,22 +130,7 @@ std::vector<Selected> select_garments(const Scene& scene, const SheetModelOption
     ModelGarments found = find_garments(scene, gopt);
     for (const Garment& g : found.garments) {
         if (!o.garment.empty() && g.name != o.garment) continue;
-        Selected s;
-        s.garment.name = g.name;
-        s.garment.garment_class = g.class_name;
-        s.matched_by = "garment";
-        s.fabric = g.fabric;
-        s.pin = g.pin;
-        for (const GarmentPart& part : g.parts) s.garment.meshes.push_back(part.mesh);
-        std::set<int> bones;
-        for (int c : g.chains)
-            if (c >= 0 && static_cast<size_t>(c) < found.chains.size())
-                bones.insert(found.chains[c].joints.begin(), found.chains[c].joints.end());
-        s.garment.garment_bones.assign(bones.begin(), bones.end());
-        if (g.matched_by == kMatchedByChain)
-            s.skip_reason = "found by its authored chains, not by name: a rig garment (its joints are the particles), "
-                            "not a sheet";
-        out.push_back(std::move(s));
+        out.push_back(sheet_selection(g, found));
     }
     if (out.empty()) {
         if (!o.garment.empty()) {
@@ -167,7 +179,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
     report["import_issues"] = std::move(import_issues);
     result.issues = imported.issues;
     std::string error;
-    std::vector<Selected> selected;
+    std::vector<SheetSelection> selected;
     if (!imported.ok()) {
         for (const Issue& i : imported.issues)
             if (i.severity == Severity::error) result.messages.push_back(i.message + " [" + i.code + "]");
@@ -181,7 +193,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
     }
 
     std::set<std::string> stems;
-    for (const Selected& s : selected) {
+    for (const SheetSelection& s : selected) {
         json g;
         g["name"] = s.garment.name;
         g["class"] = s.garment.garment_class;
@@ -205,21 +217,13 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
             continue;
         }
 
-        SheetOptions options = o.sheet;
-        if (!s.fabric.empty()) options.fabric = s.fabric;
         Issues issues;
-        if (o.pin.empty() && !s.pin.is_null()) {
-            if (std::string why = apply_pin_json(s.pin, options); !why.empty())
-                issues.push_back({"BAD_OPTION", Severity::error,
-                                  o.model_label + ": garment '" + s.garment.name + "': the config's pin: " + why, ""});
-        }
-        SheetBuildResult r;
-        if (!has_error(issues)) r = build_sheet(imported.scene, s.garment, options);
+        const SheetBuildResult r = build_selected_sheet(imported.scene, s, o.sheet, !o.pin.empty(), o.model_label);
         issues.insert(issues.end(), r.issues.begin(), r.issues.end());
 
         if (r.proxy) {
-            std::string stem = file_stem(s.garment.name);
-            for (int k = 2; stems.count(stem); ++k) stem = file_stem(s.garment.name) + "-" + std::to_string(k);
+            std::string stem = garment_file_stem(s.garment.name);
+            for (int k = 2; stems.count(stem); ++k) stem = garment_file_stem(s.garment.name) + "-" + std::to_string(k);
             stems.insert(stem);
             const fs::path path = out_dir / (stem + ".clothproxy");
             if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
@@ -238,7 +242,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         if (ok) ++built;
         else ++refused;
         g["status"] = ok ? "built" : "refused";
-        g["stats"] = stats_json(r.stats);
+        g["stats"] = sheet_stats_json(r.stats);
         json list = json::array();
         for (const Issue& i : issues) {
             list.push_back(issue_json(i));

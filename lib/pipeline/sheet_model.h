@@ -39,6 +39,31 @@ struct SheetModelResult {
     bool passed = false;                 ///< every selected garment built and at least one built
 };
 
+/// One garment as a sheet to build, however it was selected.
+struct SheetSelection {
+    SheetGarment garment;
+    std::string matched_by;   ///< "garment" (lib/garment found it), "material", "mesh"
+    std::string fabric;       ///< from a config rule, "" when none
+    nlohmann::json pin;       ///< from a config rule, null when none
+    std::string skip_reason;  ///< non-empty: reported, not built
+};
+
+/// A garment lib/garment found, as a sheet: its meshes, its own chains' joints (weight on them does
+/// not hold), the config's fabric and pin. A garment found only by its authored chains is skipped:
+/// its joints are a rig's particles.
+SheetSelection sheet_selection(const Garment& garment, const ModelGarments& found);
+
+/// Builds one selected sheet: the config's pin applies unless `pin_given` (a --pin on the command
+/// line wins), the config's fabric unless it is empty. `model_label` prefixes option errors.
+SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& selection, SheetOptions options,
+                                      bool pin_given, const std::string& model_label);
+
+/// The report's "stats" object of a sheet build.
+nlohmann::json sheet_stats_json(const SheetStats& stats);
+
+/// A garment name as a file stem: letters, digits, '.', '_' and '-' kept, anything else '_'.
+std::string garment_file_stem(const std::string& name);
+
 /// Runs the sheet path on `model`, writing proxies into `out_dir` (report.json is the caller's).
 /// Never throws for anything about the model: every problem is an Issue.
 SheetModelResult sheet_model(const std::filesystem::path& model, const std::filesystem::path& out_dir,

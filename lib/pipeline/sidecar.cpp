@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace weft {
 namespace {
@@ -21,24 +22,32 @@ std::string node_name(const Scene& scene, int node) {
                                                                       : std::string();
 }
 
-json garment_json(const RigModelResult& result, const RiggedGarment& g) {
-    const Scene& scene = result.scene;
-    json out = {{"name", g.name}, {"class", g.class_name}, {"found_by", g.found_by}};
-    if (!g.built.proxy) {
+/// What every garment with a proxy says, rig or sheet: the file, the fabric, the frame, the pins.
+json garment_head(const std::string& name, const std::string& class_name, const std::string& found_by,
+                  const char* kind, const std::optional<ClothProxy>& proxy, const std::string& file) {
+    json out = {{"name", name}, {"class", class_name}, {"found_by", found_by}, {"kind", kind}};
+    if (!proxy) {
         out["proxy"] = nullptr;
         return out;
     }
-    const ClothProxy& proxy = *g.built.proxy;
-    out["proxy"] = g.proxy_file;
-    out["suggested_fabric"] = proxy.suggested_fabric;
-    out["particles"] = proxy.particle_count();
-    out["mass"] = std::round(proxy.total_mass * 1e9) / 1e9;
+    out["proxy"] = file;
+    out["suggested_fabric"] = proxy->suggested_fabric;
+    out["particles"] = proxy->particle_count();
+    out["mass"] = std::round(proxy->total_mass * 1e9) / 1e9;
     json rest = json::array();
-    for (double v : proxy.frame.rest_world.m) rest.push_back(std::round(v * 1e9) / 1e9 == 0 ? 0.0 : std::round(v * 1e9) / 1e9);
-    out["frame"] = {{"node", proxy.frame.node}, {"rest_world", rest}};
+    for (double v : proxy->frame.rest_world.m) rest.push_back(std::round(v * 1e9) / 1e9 == 0 ? 0.0 : std::round(v * 1e9) / 1e9);
+    out["frame"] = {{"node", proxy->frame.node}, {"rest_world", rest}};
     json pins = json::array();
-    for (const Pin& pin : proxy.pins) pins.push_back({{"holder", pin.holder}, {"particles", pin.particles}});
+    for (const Pin& pin : proxy->pins) pins.push_back({{"holder", pin.holder}, {"particles", pin.particles}});
     out["pins"] = pins;
+    out["chains"] = json::array();
+    return out;
+}
+
+json garment_json(const RigModelResult& result, const RiggedGarment& g) {
+    const Scene& scene = result.scene;
+    json out = garment_head(g.name, g.class_name, g.found_by, "rig", g.built.proxy, g.proxy_file);
+    if (out["proxy"].is_null()) return out;
 
     json chains = json::array();
     for (size_t c = 0; c < g.input.chains.size(); ++c) {
@@ -88,6 +97,8 @@ std::string content_hash_text(uint64_t hash) {
 json sidecar_json(const RigModelResult& result) {
     json garments = json::array();
     for (const RiggedGarment& g : result.rigs) garments.push_back(garment_json(result, g));
+    for (const SheetedGarment& g : result.sheets)
+        garments.push_back(garment_head(g.name, g.class_name, g.found_by, "sheet", g.built.proxy, g.proxy_file));
     json colliders = json::array();
     for (const SpringCollider& c : result.scene.colliders)
         colliders.push_back({{"shape", "sphere"},

@@ -20,7 +20,7 @@ namespace {
 bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
 
 void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    const RigCode* c = find_rig_code(code);
+    const IssueCode* c = find_rig_code(code);
     issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
 }
 

@@ -7,13 +7,7 @@
 
 namespace weft {
 
-struct RigCode {
-    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
-    Severity severity;             ///< default severity
-    std::string_view description;  ///< one line for the docs
-};
-
-inline constexpr RigCode rig_codes[] = {
+inline constexpr IssueCode rig_codes[] = {
     {"RIG_EMPTY", Severity::error, "The garment has no chain, or a chain with no joint."},
     {"RIG_JOINT_INVALID", Severity::error, "A chain names a node the model does not have."},
     {"RIG_CHAIN_BROKEN", Severity::error, "Consecutive joints of a chain are not parent and child in the model's hierarchy."},
@@ -25,10 +19,6 @@ inline constexpr RigCode rig_codes[] = {
 };
 
 /// The table row for `code`, or nullptr.
-constexpr const RigCode* find_rig_code(std::string_view code) {
-    for (const RigCode& c : rig_codes)
-        if (c.code == code) return &c;
-    return nullptr;
-}
+constexpr const IssueCode* find_rig_code(std::string_view code) { return find_issue_code(rig_codes, code); }
 
 }  // namespace weft

@@ -9,13 +9,7 @@
 
 namespace weft {
 
-struct SheetCode {
-    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
-    Severity severity;             ///< default severity
-    std::string_view description;  ///< one line for the docs
-};
-
-inline constexpr SheetCode sheet_codes[] = {
+inline constexpr IssueCode sheet_codes[] = {
     // The garment as asked for.
     {"EMPTY_GARMENT", Severity::error, "The garment names no mesh, a mesh the scene lacks, or has no triangle with area left."},
     {"BAD_OPTION", Severity::error, "A builder option outside its range (a negative tolerance, a pin weight outside (0, 1], a density <= 0, an unknown fabric)."},
@@ -39,10 +33,6 @@ inline constexpr SheetCode sheet_codes[] = {
 };
 
 /// The table row for `code`, or nullptr.
-constexpr const SheetCode* find_sheet_code(std::string_view code) {
-    for (const SheetCode& c : sheet_codes)
-        if (c.code == code) return &c;
-    return nullptr;
-}
+constexpr const IssueCode* find_sheet_code(std::string_view code) { return find_issue_code(sheet_codes, code); }
 
 }  // namespace weft

@@ -34,7 +34,7 @@
 namespace weft {
 
 void import_detail::Reporter::add(std::string_view code, const std::string& message, std::string pointer) {
-    const ImportCode* row = find_import_code(code);
+    const IssueCode* row = find_import_code(code);
     // A code missing from the table is a programming error, not a user's: keep it visible.
     Severity severity = row ? row->severity : Severity::error;
     issues_.push_back({std::string(code), severity, file_ + ": " + message, std::move(pointer)});

@@ -7,13 +7,7 @@
 
 namespace weft {
 
-struct ImportCode {
-    std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
-    Severity severity;             ///< default severity
-    std::string_view description;  ///< one line for the docs
-};
-
-inline constexpr ImportCode import_codes[] = {
+inline constexpr IssueCode import_codes[] = {
     // The file itself.
     {"FILE_NOT_FOUND", Severity::error, "The path does not exist."},
     {"NOT_A_FILE", Severity::error, "The path is a directory or another non-regular file."},
@@ -48,10 +42,6 @@ inline constexpr ImportCode import_codes[] = {
 };
 
 /// The table row for `code`, or nullptr.
-constexpr const ImportCode* find_import_code(std::string_view code) {
-    for (const ImportCode& c : import_codes)
-        if (c.code == code) return &c;
-    return nullptr;
-}
+constexpr const IssueCode* find_import_code(std::string_view code) { return find_issue_code(import_codes, code); }
 
 }  // namespace weft

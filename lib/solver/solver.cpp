@@ -761,7 +761,9 @@ StepStats Solver::step(const StepInput& in) {
     if (m.steps_since_reset != UINT64_MAX) ++m.steps_since_reset;
 
     // Sleep test (seed 002 §12): 30 consecutive steps with nothing faster than 1e-3·reach per second.
-    if (m.constants.sleep && fastest < m.constants.sleep_speed_ratio * m.reach && stats.teleported == Teleported::none) {
+    // A proxy with no free particle (a garment its pins hold whole) has nothing to move: it sleeps too.
+    const bool quiet = m.free_particles.empty() || fastest < m.constants.sleep_speed_ratio * m.reach;
+    if (m.constants.sleep && quiet && stats.teleported == Teleported::none) {
         if (++m.quiet_steps >= m.constants.sleep_steps) {
             m.asleep = true;
             stats.fell_asleep = true;

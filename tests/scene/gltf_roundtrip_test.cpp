@@ -70,8 +70,9 @@ void expect_same_scene(const Scene& original, const Scene& back, const std::stri
         const std::string& name = original.nodes[n].name;
         const int found = back.find_node(name);
         ASSERT_GE(found, 0) << label << ": node " << name << " lost";
-        if (original.nodes[n].parent >= 0)
+        if (original.nodes[n].parent >= 0) {
             EXPECT_EQ(parent_name(back, found), parent_name(original, static_cast<int>(n))) << label << ": parent of " << name;
+        }
         const Vec3 t0 = original.nodes[n].world.translation_part(), t1 = back.nodes[found].world.translation_part();
         EXPECT_LT(distance(t0, t1), 1e-5) << label << ": rest position of " << name;
     }

@@ -145,7 +145,7 @@ ImportResult expect_refused(const fs::path& file, const std::string& code, const
 
 TEST(ImportCodes, TableIsUniqueAndComplete) {
     std::set<std::string_view> seen;
-    for (const ImportCode& c : import_codes) {
+    for (const IssueCode& c : import_codes) {
         EXPECT_TRUE(seen.insert(c.code).second) << c.code;
         EXPECT_FALSE(c.description.empty()) << c.code;
         for (char ch : c.code) EXPECT_TRUE((ch >= 'A' && ch <= 'Z') || ch == '_') << c.code;

@@ -1,7 +1,8 @@
 // weft bake INPUT... -o OUT [-j N] [--grow-cloth] [--classes hair,skirt] [--config FILE]
-// [--fabric F] [--force] [--depfile FILE] [--report FILE] [-q] [-v]: every model under the inputs
+// [--validate] [--fabric F] [--force] [--depfile FILE] [--report FILE] [-q] [-v]: every model under the inputs
 // (files, or folders walked for every extension Assimp reads plus .vrm) baked into OUT/<relative
-// path>/, in parallel, skipping models whose inputs, options and tool version did not change
+// path>/ (rig proxies from authored and grown chains, sheet proxies for the other garments, one
+// sidecar), in parallel, skipping models whose inputs, options and tool version did not change
 // (issue 6; lib/pipeline/bake.h). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
 // Progress on standard error: one line per model (an updating line on a terminal), none with -q,
 // every issue with -v. Exit 0 when every model was built or skipped, 1 when any was refused or
@@ -31,6 +32,7 @@ struct BakeCommandOptions {
     std::string out;
     int jobs = 1;
     bool grow_cloth = false;
+    bool validate = false;
     std::string classes = "hair,skirt";
     std::string config;
     std::string fabric;
@@ -48,6 +50,7 @@ int run_bake(const BakeCommandOptions& c) {
     o.out_dir = c.out;
     o.jobs = c.jobs;
     o.grow_cloth = c.grow_cloth;
+    o.validate = c.validate;
     o.force = c.force;
     // The config: --config, else weft.json at the root of the first folder given (issue 6).
     if (!c.config.empty()) {
@@ -69,7 +72,7 @@ int run_bake(const BakeCommandOptions& c) {
         }
         o.garments.config = std::move(loaded.config);
     }
-    o.sheet.fabric = c.fabric;
+    o.rig.sheet.fabric = c.fabric;
     o.rig.rig.fabric = c.fabric;
     std::string error;
     o.rig.grow.classes = select_classes(c.classes, o.garments.config.classes, error);
@@ -81,7 +84,8 @@ int run_bake(const BakeCommandOptions& c) {
         std::cerr << who << ": " << why << "\n";
         return exit_usage;
     }
-    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (c.grow_cloth ? "1" : "0");
+    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (c.grow_cloth ? "1" : "0") +
+                     ";validate=" + (c.validate ? "1" : "0");
 
     const bool tty = !c.quiet && isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
@@ -140,8 +144,9 @@ const CommandRegistration registration{
         app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
             ->required();
         app.add_option("-j,--jobs", o->jobs, "Worker threads")->check(CLI::Range(1, 256))->capture_default_str();
-        app.add_flag("--grow-cloth", o->grow_cloth,
-                     "The rig path: rig proxies from authored chains and chains grown where a garment has none");
+        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (rig proxies)");
+        app.add_flag("--validate", o->validate,
+                     "Simulate every proxy written (every scenario of weft validate); a failed gate refuses the model");
         app.add_option("--classes", o->classes, "Garment classes to grow with --grow-cloth, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,

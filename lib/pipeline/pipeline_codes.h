@@ -1,0 +1,22 @@
+// What the pipeline itself reports, beside the codes of the stages it runs: the per-model path
+// (rig_model.h, sheet_model.h) and `weft bake`'s run (bake.h). Tables in io/issue.h's shape.
+#pragma once
+#include "io/issue.h"
+
+namespace weft {
+
+inline constexpr IssueCode model_codes[] = {
+    {"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."},
+    {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
+    {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
+    {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
+};
+
+inline constexpr IssueCode bake_codes[] = {
+    {"INPUT_NOT_FOUND", Severity::error, "An INPUT given on the command line does not exist."},
+    {"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."},
+    {"OUTPUT_UNWRITABLE", Severity::error, "An output file or folder could not be written."},
+    {"INTERNAL_ERROR", Severity::error, "Baking the model threw; the other models were still baked."},
+};
+
+}  // namespace weft

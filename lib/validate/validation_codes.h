@@ -1,0 +1,17 @@
+// What `weft validate` and `weft bake --validate` report about a proxy, in the stage tables' shape
+// (io/issue.h IssueCode): the gates (gates.h gate_code, never reworded) and the solver's refusal.
+// A proxy the loader refuses is reported under its proxy_file_codes code.
+#pragma once
+#include "io/issue.h"
+
+namespace weft {
+
+inline constexpr IssueCode validation_codes[] = {
+    {"NON_FINITE", Severity::error, "A position, velocity or energy went NaN or infinite in some scenario."},
+    {"NEVER_SLEPT", Severity::error, "Hanging at rest, the cloth did not fall asleep by the step allowed (--max-sleep-step, default the scenario's last)."},
+    {"STRAIN", Severity::error, "A stretch edge stretched past the worst length/rest allowed (--max-strain, default 1.10) in some scenario."},
+    {"ENERGY_RISING", Severity::error, "Total energy rose over the undriven last third of a scenario: the step creates energy (seed 002 §6)."},
+    {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},
+};
+
+}  // namespace weft

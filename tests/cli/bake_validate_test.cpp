@@ -1,0 +1,145 @@
+// `weft bake` per model in one pass (issue 6): rig proxies for authored and grown chains beside a
+// sheet proxy for every other garment, one sidecar listing both; --validate simulates every proxy
+// written and records it in validation.json, a failed gate refusing the model under its gate code.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "support/paths.h"
+
+namespace weft {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+json read_json(const fs::path& path) {
+    std::vector<uint8_t> bytes;
+    EXPECT_EQ(read_file(path, bytes), "") << path;
+    return json::parse(bytes.begin(), bytes.end(), nullptr, false);
+}
+
+/// Copies the named fixtures into a folder of their own, so a bake sees only them.
+fs::path fixture_folder(const std::string& name, std::initializer_list<const char*> files) {
+    const fs::path dir = test::scratch_dir(name) / "in";
+    fs::create_directories(dir);
+    for (const char* f : files) fs::copy_file(test::testdata_dir() / f, dir / f, fs::copy_options::overwrite_existing);
+    return dir;
+}
+
+TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
+    // mannequin_chains: authored hair chains (a rig) and a skirt on the body with no chains (a sheet
+    // without --grow-cloth; grown panels with it).
+    const fs::path in = fixture_folder("bake_one_pass", {"mannequin_chains.glb"});
+    const fs::path out = in.parent_path() / "out";
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const fs::path dir = out / "mannequin_chains.glb";
+    const json sidecar = read_json(dir / "mannequin_chains.cloth.json");
+    EXPECT_EQ(test::schema_errors(sidecar.dump(), "sidecar.schema.json"), "");
+    std::map<std::string, std::string> kind_of;
+    for (const json& g : sidecar["garments"]) {
+        kind_of[g["name"]] = g["kind"];
+        ASSERT_TRUE(g["proxy"].is_string()) << g.dump();
+        EXPECT_TRUE(fs::exists(dir / g["proxy"].get<std::string>())) << g["proxy"];
+    }
+    EXPECT_EQ(kind_of["Hair"], "rig");
+    EXPECT_EQ(kind_of["Skirt"], "sheet");
+    const json report = read_json(dir / "report.json");
+    EXPECT_EQ(test::schema_errors(report.dump(), "rig-report.schema.json"), "");
+    ASSERT_EQ(report["sheets"].size(), 1u);
+    EXPECT_EQ(report["sheets"][0]["garment"], "Skirt");
+    EXPECT_GT(report["sheets"][0]["stats"]["particles"].get<int>(), 100);
+    EXPECT_EQ(sidecar["grown_model"], nullptr);
+
+    // --grow-cloth: the skirt is grown into panels, a rig like the hair; a grown model is written.
+    const fs::path grown = in.parent_path() / "grown";
+    const auto g = test::run_weft({"bake", in.string(), "-o", grown.string(), "-q", "--grow-cloth"});
+    ASSERT_EQ(g.exit_code, 0) << g.err;
+    const json grown_sidecar = read_json(grown / "mannequin_chains.glb" / "mannequin_chains.cloth.json");
+    for (const json& garment : grown_sidecar["garments"]) EXPECT_EQ(garment["kind"], "rig") << garment["name"];
+    EXPECT_EQ(grown_sidecar["grown_model"], "mannequin_chains.glb");
+    const json bake_report = read_json(grown / "bake-report.json");
+    EXPECT_EQ(test::schema_errors(bake_report.dump(), "bake-report.schema.json"), "");
+    EXPECT_EQ(bake_report["grow_cloth"], true);
+    const json& stages = bake_report["timings"]["models"][0]["stages"];
+    EXPECT_GT(stages["import"].get<double>(), 0.0);
+    EXPECT_GT(stages["build"].get<double>(), 0.0);
+    EXPECT_EQ(stages["validate"].get<double>(), 0.0);
+}
+
+/// weft.json pinning the flag along its top edge: the fixture has no pole, and an unpinned sheet
+/// falls for ever (NEVER_SLEPT, as ValidateRefusesAProxyThatFails shows).
+void pin_the_flag(const fs::path& in) {
+    std::ofstream(in / "weft.json") << R"({"schema": "weft.config/1", "garments": [{"material": "Flag", "class": "flag", "pin": "top"}]})";
+}
+
+TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
+    // The hair is grown (a rig) and the skirt, held whole by its weights on the hips, is a sheet.
+    const fs::path in = fixture_folder("bake_validate", {"flag.glb", "mannequin.glb"});
+    pin_the_flag(in);
+    const fs::path out = in.parent_path() / "out";
+    const std::vector<std::string> args{"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair", "--validate"};
+    std::vector<std::string> j2 = args;
+    j2.insert(j2.end(), {"-j", "2"});
+    const auto r = test::run_weft(j2);
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    const json bake_report = read_json(out / "bake-report.json");
+    EXPECT_EQ(bake_report["validate"], true);
+    size_t proxies = 0;
+    for (const char* model : {"flag.glb", "mannequin.glb"}) {
+        const fs::path dir = out / model;
+        const json validation = read_json(dir / "validation.json");
+        EXPECT_EQ(test::schema_errors(validation.dump(), "validation.schema.json"), "") << model;
+        const json sidecar = read_json(dir / (fs::path(model).stem().string() + ".cloth.json"));
+        std::set<std::string> written, validated;
+        for (const json& g : sidecar["garments"]) written.insert(g["proxy"].get<std::string>());
+        for (const json& p : validation["proxies"]) {
+            validated.insert(p["file"].get<std::string>());
+            EXPECT_TRUE(p["passed"].get<bool>()) << model << ": " << p.dump().substr(0, 2000);
+            for (const json& s : p["scenarios"]) {
+                EXPECT_FALSE(s.contains("timing")) << "timings belong in bake-report.json";
+                if (s["name"] == "hang") {
+                    EXPECT_FALSE(s["sleep_step"].is_null()) << model << " " << p["file"];
+                }
+            }
+            ++proxies;
+        }
+        EXPECT_EQ(written, validated) << model;
+        EXPECT_GT(bake_report["timings"]["models"][0]["stages"]["validate"].get<double>(), 0.0);
+    }
+    EXPECT_EQ(proxies, 3u);  // the flag's sheet, the mannequin's grown hair and its skirt sheet
+
+    // Validation is part of the options: the same bake again skips, one without it rebuilds.
+    const auto again = test::run_weft(args);
+    EXPECT_EQ(again.exit_code, 0);
+    EXPECT_EQ(read_json(out / "bake-report.json")["totals"]["skipped"], 2);
+    const auto without = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair"});
+    EXPECT_EQ(without.exit_code, 0);
+    EXPECT_EQ(read_json(out / "bake-report.json")["totals"]["built"], 2);
+}
+
+TEST(BakeModel, ValidateRefusesAProxyThatFails) {
+    // Without a pin the flag falls for ever: it never sleeps, and the model is refused under the
+    // gate's code with the numbers, while the proxy itself is still written.
+    const fs::path in = fixture_folder("bake_validate_fails", {"flag.glb"});
+    const fs::path out = in.parent_path() / "out";
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "--validate"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("flag.glb/Flag.clothproxy: hang: never slept in 1500 steps"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[NEVER_SLEPT]"), std::string::npos) << r.err;
+    const json report = read_json(out / "bake-report.json");
+    EXPECT_EQ(report["models"][0]["status"], "refused");
+    EXPECT_EQ(report["counts"]["NEVER_SLEPT"], 1);
+    EXPECT_EQ(report["counts"]["NOTHING_HELD"], 1);  // the sheet builder said so first
+    EXPECT_TRUE(fs::exists(out / "flag.glb" / "Flag.clothproxy"));
+    const json validation = read_json(out / "flag.glb" / "validation.json");
+    EXPECT_EQ(validation["passed"], false);
+}
+
+}  // namespace
+}  // namespace weft
