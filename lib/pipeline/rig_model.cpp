@@ -30,6 +30,7 @@ struct RigModelCode {
 constexpr RigModelCode rig_model_codes[] = {
     {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
     {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
+    {"VALIDATION_FAILED", Severity::error, "A rig proxy failed a validation gate (--validate): the solver's (NEVER_SLEPT, STRAIN, ...) or MESH_STRETCH; the message has the numbers."},
     {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
 };
 
@@ -91,6 +92,11 @@ public:
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
             append(r_.issues, g.built.issues);
+        }
+        if (options_.validate) {
+            r_.validation = validate_rig_model(r_, *options_.validate, options_.validate_limits);
+            for (const std::string& failure : rig_validation_failures(*r_.validation))
+                add_issue(r_.issues, "VALIDATION_FAILED", r_.model.string() + ": " + failure, "/validation");
         }
         if (options_.write_files) write();
     }
@@ -387,6 +393,7 @@ json rig_report_json(const RigModelResult& r) {
             {"proxies", proxies},
             {"grown_model", grown_model},
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
+            {"validation", r.validation ? rig_validation_json(*r.validation) : json(nullptr)},
             {"issues", issues_json(r.issues)}};
 }
 
@@ -419,6 +426,7 @@ std::string rig_report_text(const RigModelResult& r) {
         if (!g.proxy_file.empty()) out << " -> " << g.proxy_file;
         out << "\n";
     }
+    if (r.validation) out << rig_validation_text(*r.validation);
     if (!r.grown_model_file.empty()) out << "  grown model -> " << r.grown_model_file << " (" << r.grown_model_method << ")\n";
     if (!r.sidecar_file.empty()) out << "  sidecar -> " << r.sidecar_file << "\n";
     for (const Issue& i : r.issues)

@@ -7,6 +7,8 @@
 //   rig        one rig proxy per garment: grown garments from their grown chains, garments that
 //              move from their authored chains, and any authored chain no garment claimed grouped
 //              by class (proxy/rig_builder.h)
+//   validate   with options.validate (--validate): every rig proxy through the solver's scenarios and
+//              its skinned mesh posed from them (rig_validate.h); a failed gate is an error issue
 //   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
 //              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
@@ -23,6 +25,7 @@
 
 #include "garment/garments.h"
 #include "grow/grow.h"
+#include "pipeline/rig_validate.h"
 #include "io/issue.h"
 #include "proxy/rig_builder.h"
 #include "scene/scene.h"
@@ -35,6 +38,8 @@ struct RigModelOptions {
     GarmentOptions garments;     ///< config: classes, rules
     RigOptions rig;              ///< fabric override and densities
     bool write_files = true;     ///< false: build and report, write nothing (tests, dry runs)
+    std::optional<ValidationOptions> validate;  ///< set: validate every rig proxy (--validate); failed gates are errors
+    RigValidationLimits validate_limits;        ///< the mesh's gate limits
 };
 
 /// One chain of a rig garment, as the sidecar describes it.
@@ -67,9 +72,11 @@ struct RigModelResult {
     std::string grown_model_file;       ///< "<model>.glb" when written, else ""
     std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)
     std::string sidecar_file;           ///< "<model>.cloth.json" when written
-    Issues issues;                      ///< import, grow, rig and write findings, in that order
+    std::optional<RigModelValidation> validation;  ///< set when options.validate was
+    Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
 
-    /// 0: everything built and written; 1: the model was refused or a garment could not be built or written.
+    /// 0: everything built, validated and written; 1: the model was refused, a garment could not be
+    /// built or written, or a validation gate failed.
     int exit_code() const { return has_error(issues) ? 1 : 0; }
 };
 
