@@ -83,6 +83,12 @@ public:
         }
         if (options_.sheets) build_sheets();
         lap(r_.seconds.build);
+        if (options_.validate) {
+            r_.validation = validate_rig_model(r_, *options_.validate, options_.validate_limits);
+            for (const std::string& failure : rig_validation_failures(*r_.validation))
+                add_issue(r_.issues, "VALIDATION_FAILED", r_.model.string() + ": " + failure, "/validation");
+        }
+        lap(r_.seconds.validate);
         if (options_.write_files) write();
         lap(r_.seconds.write);
     }
@@ -415,6 +421,7 @@ json rig_report_json(const RigModelResult& r) {
             {"sheets", sheets},
             {"grown_model", grown_model},
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
+            {"validation", r.validation ? rig_validation_json(*r.validation) : json(nullptr)},
             {"issues", issues_json(r.issues)}};
 }
 
@@ -459,6 +466,7 @@ std::string rig_report_text(const RigModelResult& r) {
         if (!g.proxy_file.empty()) out << " -> " << g.proxy_file;
         out << "\n";
     }
+    if (r.validation) out << rig_validation_text(*r.validation);
     if (!r.grown_model_file.empty()) out << "  grown model -> " << r.grown_model_file << " (" << r.grown_model_method << ")\n";
     if (!r.sidecar_file.empty()) out << "  sidecar -> " << r.sidecar_file << "\n";
     for (const Issue& i : r.issues)

@@ -10,6 +10,8 @@
 //   sheets     with sheets (weft bake): a sheet proxy for every other garment found by name, so one
 //              pass writes a model's sheet and rig proxies and one sidecar lists both
 //              (sheet_model.h's selection and build)
+//   validate   with options.validate (--validate): every rig proxy through the solver's scenarios and
+//              its skinned mesh posed from them (rig_validate.h); a failed gate is an error issue
 //   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
 //              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
@@ -26,6 +28,7 @@
 
 #include "garment/garments.h"
 #include "grow/grow.h"
+#include "pipeline/rig_validate.h"
 #include "io/issue.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
@@ -42,6 +45,8 @@ struct RigModelOptions {
     SheetOptions sheet;          ///< used with sheets
     bool write_files = true;     ///< false: build and report, write nothing (tests, dry runs)
     bool write_report = true;    ///< with write_files: report.json too (weft bake writes its own, with validation)
+    std::optional<ValidationOptions> validate;  ///< set: validate every rig proxy (--validate); failed gates are errors
+    RigValidationLimits validate_limits;        ///< the mesh's gate limits
 };
 
 /// One chain of a rig garment, as the sidecar describes it.
@@ -76,6 +81,7 @@ struct StageSeconds {
     double garments = 0;  ///< garments by slot and authored chains
     double grow = 0;      ///< growing chains
     double build = 0;     ///< rig and sheet proxies
+    double validate = 0;  ///< rig proxies and their skinned mesh (RigModelOptions::validate)
     double write = 0;     ///< proxies, grown model, sidecar, report
 };
 
@@ -97,9 +103,11 @@ struct RigModelResult {
         size_t nodes_added = 0, primitives_reweighted = 0, vertices_reweighted = 0, images_embedded = 0;
     } patch;                            ///< what patching changed, when grown_model_method is "patched"
     std::string sidecar_file;           ///< "<model>.cloth.json" when written
-    Issues issues;                      ///< import, grow, rig and write findings, in that order
+    std::optional<RigModelValidation> validation;  ///< set when options.validate was
+    Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
 
-    /// 0: everything built and written; 1: the model was refused or a garment could not be built or written.
+    /// 0: everything built, validated and written; 1: the model was refused, a garment could not be
+    /// built or written, or a validation gate failed.
     int exit_code() const { return has_error(issues) ? 1 : 0; }
 };
 

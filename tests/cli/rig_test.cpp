@@ -87,7 +87,9 @@ void expect_grown_model_sound(const fs::path& original, const fs::path& grown, c
         for (size_t v = 0; v + 1 < y.influence_offsets.size(); ++v) {
             double total = 0;
             for (uint32_t k = y.influence_offsets[v]; k < y.influence_offsets[v + 1]; ++k) total += y.influences[k].weight;
-            if (y.influence_offsets[v + 1] > y.influence_offsets[v]) ASSERT_NEAR(total, 1.0, 1e-5) << y.name << " vertex " << v;
+            if (y.influence_offsets[v + 1] > y.influence_offsets[v]) {
+                ASSERT_NEAR(total, 1.0, 1e-5) << y.name << " vertex " << v;
+            }
         }
     }
 }
@@ -167,6 +169,46 @@ TEST(RigCommand, OutputIsDeterministic) {
         ASSERT_EQ(read_file(b.out / file, y), "");
         EXPECT_TRUE(x == y) << file << " differs between two runs";
     }
+}
+
+TEST(RigCommand, ValidateSimulatesEveryProxyReportsTheMeshAndExitsOneOnATornMesh) {
+    const RigRun run = rig(test::testdata_dir() / "mannequin.glb", "validate", {"--grow-cloth", "--validate"});
+    // The mannequin's grown chains sag under the hair and cotton fabrics until the skinned mesh
+    // stretches 1.13x (hair) and 1.18x (skirt) at the root blend; the skirt also strains 1.13 in sprint
+    // (tests/pipeline/rig_validate_test.cpp has every model's numbers).
+    EXPECT_EQ(run.result.exit_code, 1) << run.result.out << run.result.err;
+    EXPECT_EQ(test::schema_errors(run.report.dump(), "rig-report.schema.json"), "");
+    const json& v = run.report["validation"];
+    ASSERT_TRUE(v.is_object()) << run.report.dump(2).substr(0, 2000);
+    EXPECT_EQ(v["passed"], false);
+    EXPECT_EQ(v["limits"]["max_mesh_stretch"], 1.1);
+    ASSERT_EQ(v["proxies"].size(), 2u);
+    for (const json& p : v["proxies"]) {
+        EXPECT_TRUE(p["sleep_step"].is_number_integer()) << p["garment"];
+        EXPECT_LT(p["idle_jitter_mean"].get<double>(), 0.02) << p["garment"];
+        EXPECT_GT(p["mesh"]["vertices"].get<int>(), 0) << p["garment"];
+        EXPECT_GT(p["mesh"]["hang"]["max_edge_stretch"].get<double>(), 1.10) << p["garment"];
+        EXPECT_LT(p["mesh"]["hang"]["max_edge_stretch"].get<double>(), 1.25) << p["garment"];
+        EXPECT_LT(p["mesh"]["hang"]["max_scalp_displacement"].get<double>(), 0.006) << p["garment"];
+        size_t mesh_gates = 0;
+        for (const json& g : p["gates"]) mesh_gates += g["gate"] == "MESH_STRETCH" && g["passed"] == false;
+        EXPECT_EQ(mesh_gates, 2u) << p["garment"];  // hang and idle
+    }
+    size_t failures = 0;
+    for (const json& i : run.report["issues"])
+        if (i["code"] == "VALIDATION_FAILED") {
+            ++failures;
+            EXPECT_EQ(i["severity"], "error");
+        }
+    EXPECT_EQ(failures, 5u);  // MESH_STRETCH hang and idle for each, and the skirt's STRAIN in sprint
+    EXPECT_NE(run.result.out.find("validate Hair: hair, slept at "), std::string::npos) << run.result.out;
+    EXPECT_NE(run.result.out.find("error VALIDATION_FAILED: "), std::string::npos) << run.result.out;
+    EXPECT_NE(run.result.out.find("MESH_STRETCH garment 'Skirt' hang (step 1500): worst garment edge 1.18"), std::string::npos)
+        << run.result.out;
+    // Without --validate the report says so with null, and nothing is gated.
+    const RigRun plain = rig(test::testdata_dir() / "mannequin.glb", "no-validate");
+    EXPECT_EQ(plain.result.exit_code, 0);
+    EXPECT_EQ(plain.report["validation"], nullptr);
 }
 
 TEST(RigCommand, WithoutGrowCloththeMannequinHasNothingToRig) {

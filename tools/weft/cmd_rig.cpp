@@ -1,11 +1,13 @@
 // weft rig MODEL -o DIR [--grow-cloth] [--classes hair,skirt] [--hair-segments 3] [--skirt-segments 4]
-// [--skirt-panels 12] [--config FILE] [--json] [--report FILE]: rig proxies for one model from its
+// [--skirt-panels 12] [--validate] [--config FILE] [--json] [--report FILE]: rig proxies for one model from its
 // authored chains and, with --grow-cloth, from chains grown where a garment has none (issue 5; the
 // steps are lib/pipeline/rig_model.h). Writes the proxies, the sidecar <model>.cloth.json, the grown
 // <model>.glb where bones were grown, and report.json into DIR. A readable summary on standard
 // output; --json puts the report (schemas/rig-report.schema.json) there instead, --report writes it
-// to a file too. Exit 0 when everything was built and written, 1 when the model was refused or a
-// garment could not be built or written, 2 for a bad command line.
+// to a file too. --validate runs every rig proxy through the solver and measures its skinned mesh in
+// the simulated pose (lib/pipeline/rig_validate.h), into the report's "validation". Exit 0 when
+// everything was built, validated and written, 1 when the model was refused, a garment could not be
+// built or written, or a validation gate failed, 2 for a bad command line.
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -30,6 +32,7 @@ struct RigCommandOptions {
     int skirt_panels = 12;
     double min_strand_length = kMinStrandLength;
     uint32_t min_strand_verts = kMinStrandVerts;
+    bool validate = false;
     std::string config;
     bool json = false;
     std::string report;
@@ -38,6 +41,7 @@ struct RigCommandOptions {
 int run_rig(const RigCommandOptions& o) {
     RigModelOptions options;
     options.grow_cloth = o.grow_cloth;
+    if (o.validate) options.validate = ValidationOptions{};
     if (!o.config.empty()) {
         ConfigResult config = load_garment_config(o.config);
         if (!config.error.empty()) {
@@ -107,6 +111,9 @@ const CommandRegistration registration{
             ->capture_default_str();
         app.add_option("--min-strand-verts", o->min_strand_verts, "Clumps with fewer vertices are dropped")
             ->capture_default_str();
+        app.add_flag("--validate", o->validate,
+                     "Simulate every rig proxy (hang, swing, sprint, teleport, idle) and measure its skinned mesh; "
+                     "a failed gate exits 1");
         app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json)");
         app.add_flag("--json", o->json, "Print the report as JSON on standard output");
         app.add_option("--report", o->report, "Also write the JSON report to this file");

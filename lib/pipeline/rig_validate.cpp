@@ -1,0 +1,508 @@
+// The rig proxies of one model through the solver, and their skinned mesh in the simulated pose
+// (issue 5 "Proof"; the steps are in rig_validate.h).
+#include "pipeline/rig_validate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/rig_model.h"
+#include "solver/solver.h"
+
+namespace weft {
+namespace {
+
+using json = nlohmann::json;
+
+template <class... Args>
+std::string format(const char* pattern, Args... args) {
+    int size = std::snprintf(nullptr, 0, pattern, args...);
+    std::string out(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+    if (size > 0) std::snprintf(out.data(), out.size() + 1, pattern, args...);
+    return out;
+}
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
+
+/// A chain joint the simulation poses.
+struct PosedJoint {
+    int node = -1;
+    uint32_t particle = no_particle;  ///< its own
+    uint32_t next = no_particle;      ///< the next particle along its chain (joint or tip); none for an end joint
+    int previous = -1;                ///< index into the posed joints of the joint before it in its chain; -1 at the root
+};
+
+/// One skinned mesh's share of the garment: the vertices that move or touch what moves.
+struct MeshPart {
+    int mesh = -1;
+    std::vector<uint32_t> vertices;              ///< ascending, every vertex of a triangle with a moving vertex
+    std::vector<std::array<uint32_t, 2>> edges;  ///< into `vertices`, distinct, bind length > 0
+    std::vector<double> bind_length;             ///< per edge, metres
+    std::vector<uint8_t> scalp;                  ///< per vertex: at least kScalpBodyShare on body bones
+};
+
+/// Everything needed to pose and skin the garment, built once per proxy.
+class MeshPoser {
+public:
+    MeshPoser(const Scene& scene, const RigGarment& garment, const RigBuildResult& built)
+        : scene_(scene), proxy_(*built.proxy), frame_(built.proxy->frame.rest_world) {
+        std::map<int, size_t> index_of;
+        for (size_t c = 0; c < garment.chains.size() && c < built.chains.size(); ++c) {
+            const RigChain& chain = garment.chains[c];
+            const std::vector<uint32_t>& particles = built.chains[c].particles;
+            int previous = -1;
+            for (size_t k = 0; k < chain.joints.size() && k + 1 < particles.size(); ++k) {
+                const int node = chain.joints[k];
+                auto it = index_of.find(node);
+                if (it != index_of.end()) {  // shared with an earlier chain: posed as that chain has it
+                    previous = static_cast<int>(it->second);
+                    continue;
+                }
+                PosedJoint j;
+                j.node = node;
+                j.particle = particles[k + 1];
+                j.next = k + 2 < particles.size() ? particles[k + 2] : no_particle;
+                j.previous = previous;
+                if (j.particle >= proxy_.particle_count()) continue;
+                if (j.next != no_particle && j.next >= proxy_.particle_count()) j.next = no_particle;
+                previous = static_cast<int>(joints_.size());
+                index_of.emplace(node, joints_.size());
+                joints_.push_back(j);
+            }
+        }
+        joint_of_node_.assign(scene.nodes.size(), -1);
+        for (size_t j = 0; j < joints_.size(); ++j)
+            if (valid_node(scene, joints_[j].node)) joint_of_node_[static_cast<size_t>(joints_[j].node)] = static_cast<int>(j);
+        // A node moves with the nearest posed joint at or above it; -1: the body, at bind.
+        mover_.assign(scene.nodes.size(), -1);
+        for (size_t n = 0; n < scene.nodes.size(); ++n) {
+            int node = static_cast<int>(n);
+            for (size_t guard = 0; valid_node(scene, node) && guard <= scene.nodes.size(); ++guard) {
+                if (joint_of_node_[static_cast<size_t>(node)] >= 0) {
+                    mover_[n] = joint_of_node_[static_cast<size_t>(node)];
+                    break;
+                }
+                node = scene.nodes[static_cast<size_t>(node)].parent;
+            }
+        }
+        rest_.resize(proxy_.particle_count());
+        for (size_t p = 0; p < rest_.size(); ++p) rest_[p] = frame_.transform_point(proxy_.rest_position[p]);
+        collect_mesh();
+    }
+
+    uint32_t vertex_count() const { return vertices_; }
+    uint32_t edge_count() const { return edges_; }
+    uint32_t scalp_count() const { return scalp_; }
+
+    /// Poses the joints from `x` (particle positions in the frame, relative to the holders), skins
+    /// and measures.
+    MeshPoseStats measure(const std::vector<Vec3>& x, uint32_t step) {
+        pose(x);
+        MeshPoseStats st;
+        st.step = step;
+        for (const MeshPart& part : parts_) {
+            const Mesh& mesh = scene_.meshes[static_cast<size_t>(part.mesh)];
+            skinned_.resize(part.vertices.size());
+            for (size_t i = 0; i < part.vertices.size(); ++i) skinned_[i] = skin(mesh, part.vertices[i]);
+            for (size_t e = 0; e < part.edges.size(); ++e) {
+                const double ratio = distance(skinned_[part.edges[e][0]], skinned_[part.edges[e][1]]) / part.bind_length[e];
+                if (ratio > st.max_edge_stretch || st.max_edge_stretch_mesh.empty()) {
+                    st.max_edge_stretch = ratio;
+                    st.max_edge_stretch_mesh = mesh.name;
+                    st.max_edge_stretch_vertices = {part.vertices[part.edges[e][0]], part.vertices[part.edges[e][1]]};
+                }
+            }
+            for (size_t i = 0; i < part.vertices.size(); ++i) {
+                if (!part.scalp[i]) continue;
+                const double d = distance(skinned_[i], mesh.positions[part.vertices[i]]);
+                if (d > st.max_scalp_displacement || st.max_scalp_mesh.empty()) {
+                    st.max_scalp_displacement = d;
+                    st.max_scalp_mesh = mesh.name;
+                    st.max_scalp_vertex = part.vertices[i];
+                }
+            }
+        }
+        return st;
+    }
+
+private:
+    bool skinned(const Mesh& mesh) const {
+        return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene_.skins.size() &&
+               mesh.influence_offsets.size() == mesh.positions.size() + 1;
+    }
+
+    /// The posed joint a skin joint moves with, -1 for the body.
+    int mover_of(const Skin& skin, uint32_t joint) const {
+        if (joint >= skin.joints.size() || !valid_node(scene_, skin.joints[joint])) return -1;
+        return mover_[static_cast<size_t>(skin.joints[joint])];
+    }
+
+    void collect_mesh() {
+        for (size_t m = 0; m < scene_.meshes.size(); ++m) {
+            const Mesh& mesh = scene_.meshes[m];
+            if (!skinned(mesh)) continue;
+            const Skin& skin = scene_.skins[static_cast<size_t>(mesh.skin)];
+            const size_t n = mesh.positions.size();
+            std::vector<double> moving_share(n, 0.0), total(n, 0.0);
+            for (size_t v = 0; v < n; ++v) {
+                const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
+                for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
+                    const Influence& inf = mesh.influences[k];
+                    if (!(inf.weight > 0)) continue;
+                    total[v] += inf.weight;
+                    if (mover_of(skin, inf.joint) >= 0) moving_share[v] += inf.weight;
+                }
+            }
+            MeshPart part;
+            part.mesh = static_cast<int>(m);
+            std::vector<uint8_t> in_part(n, 0);
+            std::vector<std::array<uint32_t, 2>> edges;
+            for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+                const uint32_t tri[3] = {mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]};
+                if (tri[0] >= n || tri[1] >= n || tri[2] >= n) continue;
+                if (!(moving_share[tri[0]] > 0 || moving_share[tri[1]] > 0 || moving_share[tri[2]] > 0)) continue;
+                for (int k = 0; k < 3; ++k) {
+                    in_part[tri[k]] = 1;
+                    const uint32_t a = tri[k], b = tri[(k + 1) % 3];
+                    edges.push_back({std::min(a, b), std::max(a, b)});
+                }
+            }
+            if (edges.empty()) continue;
+            std::vector<uint32_t> local(n, 0);
+            for (uint32_t v = 0; v < n; ++v)
+                if (in_part[v] && is_finite(mesh.positions[v])) {
+                    local[v] = static_cast<uint32_t>(part.vertices.size());
+                    part.vertices.push_back(v);
+                    const double body = total[v] > 0 ? 1 - moving_share[v] / total[v] : 1;
+                    part.scalp.push_back(body >= kScalpBodyShare);
+                    scalp_ += body >= kScalpBodyShare;
+                }
+            std::sort(edges.begin(), edges.end());  // (a, b) pairs: the order is total, no tie to break
+            edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+            for (const auto& e : edges) {
+                if (!is_finite(mesh.positions[e[0]]) || !is_finite(mesh.positions[e[1]])) continue;
+                const double length = distance(mesh.positions[e[0]], mesh.positions[e[1]]);
+                if (!(length > 1e-9)) continue;  // a welded seam's zero-length edge has no stretch to measure
+                part.edges.push_back({local[e[0]], local[e[1]]});
+                part.bind_length.push_back(length);
+            }
+            vertices_ += static_cast<uint32_t>(part.vertices.size());
+            edges_ += static_cast<uint32_t>(part.edges.size());
+            parts_.push_back(std::move(part));
+        }
+    }
+
+    /// Each posed joint's skinning matrix: T(x)·R·T(−b), its posed world times its inverse bind.
+    void pose(const std::vector<Vec3>& x) {
+        std::vector<Vec3> p(x.size());
+        for (size_t i = 0; i < x.size(); ++i) p[i] = frame_.transform_point(x[i]);
+        turn_.assign(joints_.size(), Quat{});
+        std::vector<uint8_t> has_turn(joints_.size(), 0);
+        for (size_t j = 0; j < joints_.size(); ++j) {
+            const PosedJoint& pj = joints_[j];
+            if (pj.next == no_particle) continue;
+            const Vec3 bind_segment = rest_[pj.next] - rest_[pj.particle];
+            const Vec3 posed_segment = p[pj.next] - p[pj.particle];
+            if (!(length(bind_segment) > 0) || !(length(posed_segment) > 0)) continue;
+            turn_[j] = Quat::between(bind_segment, posed_segment);
+            has_turn[j] = 1;
+        }
+        // An end joint has no segment of its own: it turns as the joint before it.
+        for (size_t j = 0; j < joints_.size(); ++j)
+            if (!has_turn[j])
+                for (int q = joints_[j].previous; q >= 0; q = joints_[static_cast<size_t>(q)].previous)
+                    if (has_turn[static_cast<size_t>(q)]) {
+                        turn_[j] = turn_[static_cast<size_t>(q)];
+                        break;
+                    }
+        skinning_.resize(joints_.size());
+        for (size_t j = 0; j < joints_.size(); ++j) {
+            const Vec3 b = rest_[joints_[j].particle];
+            skinning_[j] = Mat4::from_trs(p[joints_[j].particle], turn_[j], {1, 1, 1}) * Mat4::translation(-1.0 * b);
+        }
+    }
+
+    Vec3 skin(const Mesh& mesh, uint32_t v) const {
+        const Skin& skin = scene_.skins[static_cast<size_t>(mesh.skin)];
+        const Vec3& bind = mesh.positions[v];
+        Vec3 sum{};
+        double total = 0;
+        const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
+        for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
+            const Influence& inf = mesh.influences[k];
+            if (!(inf.weight > 0)) continue;
+            const int j = mover_of(skin, inf.joint);
+            sum = sum + static_cast<double>(inf.weight) * (j >= 0 ? skinning_[static_cast<size_t>(j)].transform_point(bind) : bind);
+            total += inf.weight;
+        }
+        return total > 0 ? (1 / total) * sum : bind;
+    }
+
+    const Scene& scene_;
+    const ClothProxy& proxy_;
+    const Mat4 frame_;
+    std::vector<PosedJoint> joints_;
+    std::vector<int> joint_of_node_;
+    std::vector<int> mover_;
+    std::vector<Vec3> rest_;      ///< scene space, bind pose
+    std::vector<MeshPart> parts_;
+    uint32_t vertices_ = 0, edges_ = 0, scalp_ = 0;
+    std::vector<Quat> turn_;
+    std::vector<Mat4> skinning_;
+    std::vector<Vec3> skinned_;
+};
+
+/// Particle positions relative to the holders (the held body bones back at bind).
+std::vector<Vec3> relative_to_holders(const std::vector<Vec3>& x, const Pose& holders) {
+    std::vector<Vec3> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i) out[i] = holders.rotation.conjugate().rotate(x[i] - holders.position);
+    return out;
+}
+
+bool finite(const std::vector<Vec3>& x) {
+    return std::all_of(x.begin(), x.end(), [](const Vec3& v) { return is_finite(v); });
+}
+
+std::optional<uint32_t> steps_of(const ValidationOptions& options, Scenario scenario) {
+    for (const ScenarioRun& run : options.scenarios)
+        if (run.scenario == scenario && run.steps > 0) return run.steps;
+    return std::nullopt;
+}
+
+/// Hang from rest for `steps`, the mesh measured at the last.
+std::optional<MeshPoseStats> pose_hang(const ClothProxy& proxy, const Fabric& fabric, uint32_t steps, MeshPoser& poser) {
+    Solver solver(proxy, fabric);
+    StepInput in;
+    in.dt = validation_dt;
+    in.holders.assign(proxy.pins.size(), Pose{});
+    ScriptStep script;
+    for (uint32_t s = 0; s < steps; ++s) {
+        script = script_step(Scenario::hang, s, steps);
+        in.frame = script.frame;
+        for (Pose& h : in.holders) h = script.holders;
+        if (!(script.kick == Vec3{})) solver.add_velocity(script.kick);
+        solver.step(in);
+    }
+    if (!finite(solver.state().x)) return std::nullopt;
+    return poser.measure(relative_to_holders(solver.state().x, script.holders), steps);
+}
+
+/// Idle after the same prelude run_scenario takes: the frame whose mesh stretches most, and the
+/// worst scalp displacement over every frame.
+std::optional<MeshPoseStats> pose_idle(const ClothProxy& proxy, const Fabric& fabric, uint32_t steps, MeshPoser& poser) {
+    Solver solver(proxy, fabric);
+    StepInput in;
+    in.dt = validation_dt;
+    in.holders.assign(proxy.pins.size(), Pose{});
+    for (uint32_t s = 0; s < settle_max_steps; ++s)
+        if (solver.step(in).fell_asleep) break;
+    std::optional<MeshPoseStats> worst;
+    double scalp = 0;
+    std::string scalp_mesh;
+    uint32_t scalp_vertex = 0;
+    for (uint32_t s = 0; s < steps; ++s) {
+        const ScriptStep script = script_step(Scenario::idle, s, steps);
+        in.frame = script.frame;
+        for (Pose& h : in.holders) h = script.holders;
+        solver.step(in);
+        if (!finite(solver.state().x)) return std::nullopt;
+        MeshPoseStats st = poser.measure(relative_to_holders(solver.state().x, script.holders), s + 1);
+        if (st.max_scalp_displacement > scalp || scalp_mesh.empty()) {
+            scalp = st.max_scalp_displacement;
+            scalp_mesh = st.max_scalp_mesh;
+            scalp_vertex = st.max_scalp_vertex;
+        }
+        if (!worst || st.max_edge_stretch > worst->max_edge_stretch) worst = std::move(st);
+    }
+    if (worst) {
+        worst->max_scalp_displacement = scalp;
+        worst->max_scalp_mesh = scalp_mesh;
+        worst->max_scalp_vertex = scalp_vertex;
+    }
+    return worst;
+}
+
+MeshGateResult mesh_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+    MeshGateResult g;
+    g.scenario = scenario;
+    g.value = st.max_edge_stretch;
+    g.limit = limit;
+    g.passed = st.max_edge_stretch <= limit;
+    g.message = format("garment '%s' %s (step %u): worst garment edge %.4fx its bind length (limit %.2f)",
+                       garment.c_str(), scenario_name(scenario), st.step, st.max_edge_stretch, limit);
+    if (!st.max_edge_stretch_mesh.empty())
+        g.message += format(", mesh '%s' vertices %u-%u", st.max_edge_stretch_mesh.c_str(), st.max_edge_stretch_vertices[0],
+                            st.max_edge_stretch_vertices[1]);
+    g.message += format("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
+    if (!g.passed) g.message += ": the skinned mesh tears; check the grown weights or the chain's rows";
+    return g;
+}
+
+json pose_json(const std::optional<MeshPoseStats>& st) {
+    if (!st) return nullptr;
+    return {{"step", st->step},
+            {"max_edge_stretch", number(st->max_edge_stretch)},
+            {"max_edge_stretch_edge", st->max_edge_stretch_mesh.empty()
+                                          ? json(nullptr)
+                                          : json{{"mesh", st->max_edge_stretch_mesh},
+                                                 {"vertices", {st->max_edge_stretch_vertices[0], st->max_edge_stretch_vertices[1]}}}},
+            {"max_scalp_displacement", number(st->max_scalp_displacement)},
+            {"max_scalp_vertex", st->max_scalp_mesh.empty() ? json(nullptr)
+                                                            : json{{"mesh", st->max_scalp_mesh}, {"vertex", st->max_scalp_vertex}}}};
+}
+
+const ScenarioStats* scenario_of(const ProxyValidation& v, Scenario scenario) {
+    for (const ScenarioStats& s : v.scenarios)
+        if (s.scenario == scenario) return &s;
+    return nullptr;
+}
+
+}  // namespace
+
+bool RigProxyValidation::passed() const {
+    if (!solver.passed()) return false;
+    return std::all_of(mesh_gates.begin(), mesh_gates.end(), [](const MeshGateResult& g) { return g.passed; });
+}
+
+bool RigModelValidation::passed() const {
+    return std::all_of(proxies.begin(), proxies.end(), [](const RigProxyValidation& p) { return p.passed(); });
+}
+
+RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                                      const ValidationOptions& options, const RigValidationLimits& mesh_limits) {
+    const auto t0 = std::chrono::steady_clock::now();
+    RigProxyValidation out;
+    out.garment = garment.name;
+    if (!built.proxy) {
+        out.solver.garment = garment.name;
+        out.solver.kind = "rig";
+        out.solver.refused = Refusal{"NOT_BUILT", scene.source_path + ": garment '" + garment.name + "' has no rig proxy to validate"};
+        return out;
+    }
+    const ClothProxy& proxy = *built.proxy;
+    out.solver = validate_proxy(proxy, options);
+    if (!out.solver.refused) {
+        const Fabric fabric = options.fabric ? *options.fabric : suggested_fabric(proxy);
+        MeshPoser poser(scene, garment, built);
+        out.mesh_vertices = poser.vertex_count();
+        out.mesh_edges = poser.edge_count();
+        out.scalp_vertices = poser.scalp_count();
+        try {
+            if (std::optional<uint32_t> steps = steps_of(options, Scenario::hang)) out.hang = pose_hang(proxy, fabric, *steps, poser);
+            if (std::optional<uint32_t> steps = steps_of(options, Scenario::idle)) out.idle = pose_idle(proxy, fabric, *steps, poser);
+        } catch (const std::invalid_argument&) {
+            // validate_proxy built a solver from the same proxy and fabric, so this cannot refuse
+            // what that accepted; should it, the solver's refusal is already the answer.
+        }
+        if (out.hang) out.mesh_gates.push_back(mesh_gate(garment.name, Scenario::hang, *out.hang, mesh_limits.max_mesh_stretch));
+        if (out.idle) out.mesh_gates.push_back(mesh_gate(garment.name, Scenario::idle, *out.idle, mesh_limits.max_mesh_stretch));
+    }
+    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+RigModelValidation validate_rig_model(const RigModelResult& result, const ValidationOptions& options,
+                                      const RigValidationLimits& mesh_limits) {
+    RigModelValidation v;
+    v.limits = options.limits;
+    v.mesh_limits = mesh_limits;
+    for (const RiggedGarment& g : result.rigs)
+        if (g.built.proxy) v.proxies.push_back(validate_rig_proxy(result.scene, g.input, g.built, options, mesh_limits));
+    return v;
+}
+
+std::vector<std::string> rig_validation_failures(const RigModelValidation& validation) {
+    std::vector<std::string> out;
+    for (const RigProxyValidation& p : validation.proxies) {
+        if (p.solver.refused) out.push_back(p.solver.refused->message);
+        for (const GateResult& g : p.solver.gates)
+            if (!g.passed) out.push_back("garment '" + p.garment + "': " + gate_code(g.gate) + " " + g.message);
+        for (const MeshGateResult& g : p.mesh_gates)
+            if (!g.passed) out.push_back(std::string("MESH_STRETCH ") + g.message);
+    }
+    return out;
+}
+
+json rig_validation_json(const RigModelValidation& validation) {
+    json proxies = json::array();
+    for (const RigProxyValidation& p : validation.proxies) {
+        const ProxyValidation& v = p.solver;
+        const ScenarioStats* hang = scenario_of(v, Scenario::hang);
+        const ScenarioStats* idle = scenario_of(v, Scenario::idle);
+        double max_strain = 0;
+        for (const ScenarioStats& s : v.scenarios) max_strain = std::max(max_strain, s.max_strain);
+        json gates = json::array();
+        for (const GateResult& g : v.gates)
+            gates.push_back({{"gate", gate_code(g.gate)},
+                             {"scenario", scenario_name(g.scenario)},
+                             {"passed", g.passed},
+                             {"value", g.value ? number(*g.value) : json(nullptr)},
+                             {"limit", g.limit ? number(*g.limit) : json(nullptr)},
+                             {"message", g.message}});
+        for (const MeshGateResult& g : p.mesh_gates)
+            gates.push_back({{"gate", "MESH_STRETCH"},
+                             {"scenario", scenario_name(g.scenario)},
+                             {"passed", g.passed},
+                             {"value", number(g.value)},
+                             {"limit", number(g.limit)},
+                             {"message", g.message}});
+        proxies.push_back(
+            {{"garment", p.garment},
+             {"passed", p.passed()},
+             {"refused", v.refused ? json{{"code", v.refused->code}, {"message", v.refused->message}} : json(nullptr)},
+             {"fabric", v.fabric.empty() ? json(nullptr) : json(v.fabric)},
+             {"particles", v.particles},
+             {"sleep_step", hang && hang->sleep_step ? json(*hang->sleep_step) : json(nullptr)},
+             {"max_strain", v.refused ? json(nullptr) : number(max_strain)},
+             {"idle_jitter_mean", idle && idle->idle_jitter_mean ? number(*idle->idle_jitter_mean) : json(nullptr)},
+             {"idle_jitter_worst", idle && idle->idle_jitter_worst ? number(*idle->idle_jitter_worst) : json(nullptr)},
+             {"mesh",
+              {{"vertices", p.mesh_vertices},
+               {"edges", p.mesh_edges},
+               {"scalp_vertices", p.scalp_vertices},
+               {"hang", pose_json(p.hang)},
+               {"idle", pose_json(p.idle)}}},
+             {"gates", gates},
+             {"timing", {{"ms", number(p.ms)}}}});
+    }
+    return {{"passed", validation.passed()},
+            {"limits",
+             {{"max_strain", validation.limits.max_strain},
+              {"max_energy_rise", validation.limits.max_energy_rise},
+              {"max_sleep_step", validation.limits.max_sleep_step ? json(*validation.limits.max_sleep_step) : json(nullptr)},
+              {"max_mesh_stretch", validation.mesh_limits.max_mesh_stretch}}},
+            {"proxies", proxies}};
+}
+
+std::string rig_validation_text(const RigModelValidation& validation) {
+    std::string out;
+    for (const RigProxyValidation& p : validation.proxies) {
+        const ProxyValidation& v = p.solver;
+        out += "  validate " + p.garment + ": ";
+        if (v.refused) {
+            out += "REFUSED " + v.refused->code + ": " + v.refused->message + "\n";
+            continue;
+        }
+        const ScenarioStats* hang = scenario_of(v, Scenario::hang);
+        const ScenarioStats* idle = scenario_of(v, Scenario::idle);
+        out += v.fabric;
+        if (hang) out += hang->sleep_step ? format(", slept at %u", *hang->sleep_step) : std::string(", never slept");
+        if (idle && idle->idle_jitter_mean)
+            out += format(", idle jitter %.4f deg/frame (worst %.4f)", *idle->idle_jitter_mean, *idle->idle_jitter_worst);
+        if (p.hang) out += format(", mesh stretch %.4f", p.hang->max_edge_stretch);
+        if (p.idle) out += format(" (idle %.4f)", p.idle->max_edge_stretch);
+        const double scalp = std::max(p.hang ? p.hang->max_scalp_displacement : 0.0, p.idle ? p.idle->max_scalp_displacement : 0.0);
+        if (p.hang || p.idle) out += format(", scalp moved %.2f mm", scalp * 1000);
+        out += format(", %.0f ms: %s\n", p.ms, p.passed() ? "PASS" : "FAIL");
+    }
+    return out;
+}
+
+}  // namespace weft

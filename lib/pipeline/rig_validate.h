@@ -1,0 +1,113 @@
+// Validation of a model's rig proxies (issue 5 "Proof"; DESIGN.md §1 step 5 "the skinned mesh does
+// not tear"): every rig proxy through the solver's scenarios (validate/validate.h), then the
+// garment's skinned mesh posed from what the solver did and measured against its bind pose.
+//
+//   validate   validate_proxy: hang, swing, sprint, teleport-*, idle; the solver gates (gates.h)
+//   pose       hang and idle re-run on a fresh solver (deterministic: the same states validate saw);
+//              at the settled end of hang, and at every idle frame, each chain joint is posed from
+//              its particle: translation = the particle, rotation = the shortest turn taking its
+//              bind segment (to the next particle of its chain) onto the simulated one; an end
+//              joint turns as the joint before it; a node with no particle keeps its bind transform
+//              relative to its parent; the body (every bone no chain joint sits above) stays at bind
+//   skin       linear blend skinning of every vertex of a skinned mesh some free chain joint of the
+//              proxy weights, with the scene's weights; a joint's skinning matrix is its posed world
+//              times its inverse bind (T(x)·R·T(−bind position))
+//   measure    over every edge of every triangle that has such a vertex: worst posed length / bind
+//              length (MESH_STRETCH gates it at max_mesh_stretch); over the scalp / waistband
+//              vertices (weight at least half on body bones: the root blend's held end, seed 003
+//              "so the scalp stays on the skull"): the worst distance from the bind position
+//
+//   RigModelValidation v = validate_rig_model(rig_model(path, out, options), ValidationOptions{});
+//   v.passed();  rig_validation_json(v);
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "proxy/rig_builder.h"
+#include "scene/scene.h"
+#include "validate/validate.h"
+
+namespace weft {
+
+struct RigModelResult;
+
+/// The default MESH_STRETCH limit: issue 5 "no garment edge stretches more than 10% against its bind length".
+inline constexpr double kMaxMeshStretch = 1.10;
+/// A vertex whose weight on body bones is at least this share is scalp / waistband: the held end of
+/// the root blend (grow.h kRootBlend), which must stay on the skull and the hips.
+inline constexpr double kScalpBodyShare = 0.5;
+
+/// The skinned mesh in one simulated pose.
+struct MeshPoseStats {
+    uint32_t step = 0;                ///< 1-based scripted step of the scenario this pose is from
+    double max_edge_stretch = 0;      ///< worst posed length / bind length of a garment triangle edge; good
+                                      ///< <= 1.02, bad > max_mesh_stretch (the mesh tears); 0 when no edge
+    std::string max_edge_stretch_mesh;///< where: mesh name, "" when no edge
+    std::array<uint32_t, 2> max_edge_stretch_vertices{0, 0};  ///< where: that mesh's two vertices
+    double max_scalp_displacement = 0;///< metres, worst distance of a scalp / waistband vertex from its bind
+                                      ///< position; good: millimetres (a hair's breadth), bad: centimetres
+    std::string max_scalp_mesh;       ///< where: mesh name, "" when there is no scalp vertex
+    uint32_t max_scalp_vertex = 0;    ///< where: that mesh's vertex
+};
+
+/// One mesh gate result (the solver's own are in ProxyValidation::gates).
+struct MeshGateResult {
+    Scenario scenario = Scenario::hang;
+    bool passed = true;
+    double value = 0;    ///< max_edge_stretch
+    double limit = 0;    ///< max_mesh_stretch
+    std::string message; ///< one line with the garment, the scenario, the numbers and, on failure, the edge
+};
+
+/// Everything validation found out about one rig proxy and its skinned mesh.
+struct RigProxyValidation {
+    std::string garment;
+    ProxyValidation solver;                ///< validate_proxy's result (scenarios, gates)
+    uint32_t mesh_vertices = 0;            ///< skinned vertices the proxy's free joints weight
+    uint32_t mesh_edges = 0;               ///< distinct edges of the triangles touching them
+    uint32_t scalp_vertices = 0;           ///< of the mesh vertices, those at least kScalpBodyShare on body bones
+    std::optional<MeshPoseStats> hang;     ///< the settled end of hang; none when hang was not run or refused
+    std::optional<MeshPoseStats> idle;     ///< the idle frame with the worst edge stretch (its scalp displacement is
+                                           ///< the worst over every frame); none when idle was not run or refused
+    std::vector<MeshGateResult> mesh_gates;///< MESH_STRETCH per posed scenario
+    double ms = 0;                         ///< wall milliseconds for everything above (machine-dependent)
+
+    bool passed() const;
+};
+
+struct RigValidationLimits {
+    double max_mesh_stretch = kMaxMeshStretch;  ///< MESH_STRETCH: worst garment edge posed/bind length allowed
+};
+
+struct RigModelValidation {
+    GateLimits limits;                   ///< the solver's
+    RigValidationLimits mesh_limits;
+    std::vector<RigProxyValidation> proxies;  ///< per built rig proxy, in RigModelResult::rigs order
+
+    bool passed() const;
+};
+
+/// Validates one rig proxy built from `garment` in `scene` (the scene it was built from: the grown
+/// one when bones were grown). Deterministic but for the timing.
+RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                                      const ValidationOptions& options, const RigValidationLimits& mesh_limits = {});
+
+/// Every built rig proxy of a model (garments that were not built are left out).
+RigModelValidation validate_rig_model(const RigModelResult& result, const ValidationOptions& options,
+                                      const RigValidationLimits& mesh_limits = {});
+
+/// One line per failed gate (solver and mesh), naming the garment, the scenario and the numbers.
+std::vector<std::string> rig_validation_failures(const RigModelValidation& validation);
+
+/// The validation as JSON: the "validation" object of schemas/rig-report.schema.json.
+nlohmann::json rig_validation_json(const RigModelValidation& validation);
+
+/// The same for people: a line per proxy (rig_validation_failures has the failed gates).
+std::string rig_validation_text(const RigModelValidation& validation);
+
+}  // namespace weft
