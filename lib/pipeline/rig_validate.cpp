@@ -13,19 +13,12 @@
 
 #include "pipeline/rig_model.h"
 #include "solver/solver.h"
+#include "io/format_text.h"
 
 namespace weft {
 namespace {
 
 using json = nlohmann::json;
-
-template <class... Args>
-std::string format(const char* pattern, Args... args) {
-    int size = std::snprintf(nullptr, 0, pattern, args...);
-    std::string out(size > 0 ? static_cast<size_t>(size) : 0, '\0');
-    if (size > 0) std::snprintf(out.data(), out.size() + 1, pattern, args...);
-    return out;
-}
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
@@ -335,12 +328,12 @@ MeshGateResult mesh_gate(const std::string& garment, Scenario scenario, const Me
     g.value = st.max_edge_stretch;
     g.limit = limit;
     g.passed = st.max_edge_stretch <= limit;
-    g.message = format("garment '%s' %s (step %u): worst garment edge %.4fx its bind length (limit %.2f)",
+    g.message = format_text("garment '%s' %s (step %u): worst garment edge %.4fx its bind length (limit %.2f)",
                        garment.c_str(), scenario_name(scenario), st.step, st.max_edge_stretch, limit);
     if (!st.max_edge_stretch_mesh.empty())
-        g.message += format(", mesh '%s' vertices %u-%u", st.max_edge_stretch_mesh.c_str(), st.max_edge_stretch_vertices[0],
+        g.message += format_text(", mesh '%s' vertices %u-%u", st.max_edge_stretch_mesh.c_str(), st.max_edge_stretch_vertices[0],
                             st.max_edge_stretch_vertices[1]);
-    g.message += format("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
+    g.message += format_text("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
     if (!g.passed) g.message += ": the skinned mesh tears; check the grown weights or the chain's rows";
     return g;
 }
@@ -493,14 +486,14 @@ std::string rig_validation_text(const RigModelValidation& validation) {
         const ScenarioStats* hang = scenario_of(v, Scenario::hang);
         const ScenarioStats* idle = scenario_of(v, Scenario::idle);
         out += v.fabric;
-        if (hang) out += hang->sleep_step ? format(", slept at %u", *hang->sleep_step) : std::string(", never slept");
+        if (hang) out += hang->sleep_step ? format_text(", slept at %u", *hang->sleep_step) : std::string(", never slept");
         if (idle && idle->idle_jitter_mean)
-            out += format(", idle jitter %.4f deg/frame (worst %.4f)", *idle->idle_jitter_mean, *idle->idle_jitter_worst);
-        if (p.hang) out += format(", mesh stretch %.4f", p.hang->max_edge_stretch);
-        if (p.idle) out += format(" (idle %.4f)", p.idle->max_edge_stretch);
+            out += format_text(", idle jitter %.4f deg/frame (worst %.4f)", *idle->idle_jitter_mean, *idle->idle_jitter_worst);
+        if (p.hang) out += format_text(", mesh stretch %.4f", p.hang->max_edge_stretch);
+        if (p.idle) out += format_text(" (idle %.4f)", p.idle->max_edge_stretch);
         const double scalp = std::max(p.hang ? p.hang->max_scalp_displacement : 0.0, p.idle ? p.idle->max_scalp_displacement : 0.0);
-        if (p.hang || p.idle) out += format(", scalp moved %.2f mm", scalp * 1000);
-        out += format(", %.0f ms: %s\n", p.ms, p.passed() ? "PASS" : "FAIL");
+        if (p.hang || p.idle) out += format_text(", scalp moved %.2f mm", scalp * 1000);
+        out += format_text(", %.0f ms: %s\n", p.ms, p.passed() ? "PASS" : "FAIL");
     }
     return out;
 }

@@ -3,21 +3,14 @@
 #include <cstdio>
 #include <string>
 
+#include "io/format_text.h"
+
 namespace weft {
 
 namespace {
 
-/// printf into a std::string: the messages carry numbers at a fixed, readable precision.
-template <class... Args>
-std::string format(const char* pattern, Args... args) {
-    int size = std::snprintf(nullptr, 0, pattern, args...);
-    std::string out(size > 0 ? static_cast<size_t>(size) : 0, '\0');
-    if (size > 0) std::snprintf(out.data(), out.size() + 1, pattern, args...);
-    return out;
-}
-
 std::string link_name(const LinkRef& link) {
-    return format("%s %u (particles %u-%u)", link.kind == LinkRef::edge ? "edge" : "skip", link.index, link.a,
+    return format_text("%s %u (particles %u-%u)", link.kind == LinkRef::edge ? "edge" : "skip", link.index, link.a,
                   link.b);
 }
 
@@ -51,12 +44,12 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         if (s.non_finite_step) {
             finite.value = *s.non_finite_step;
             finite.message = *s.non_finite_step == 0
-                                 ? format("%s: a position or velocity went non-finite while settling, before the "
+                                 ? format_text("%s: a position or velocity went non-finite while settling, before the "
                                           "script began", name)
-                                 : format("%s: a position, velocity or energy went non-finite at step %u", name,
+                                 : format_text("%s: a position, velocity or energy went non-finite at step %u", name,
                                           *s.non_finite_step);
         } else {
-            finite.message = format("%s: every value finite over %u steps", name, s.steps);
+            finite.message = format_text("%s: every value finite over %u steps", name, s.steps);
         }
         out.push_back(finite);
 
@@ -67,10 +60,10 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             if (s.sleep_step) sleep.value = *s.sleep_step;
             sleep.passed = s.sleep_step && *s.sleep_step <= limit;
             if (!s.sleep_step)
-                sleep.message = format("%s: never slept in %u steps (limit: asleep by step %u; seed 002 §12)", name,
+                sleep.message = format_text("%s: never slept in %u steps (limit: asleep by step %u; seed 002 §12)", name,
                                        s.steps, limit);
             else
-                sleep.message = format("%s: slept at step %u (limit %u)", name, *s.sleep_step, limit);
+                sleep.message = format_text("%s: slept at step %u (limit %u)", name, *s.sleep_step, limit);
             out.push_back(sleep);
         }
 
@@ -79,12 +72,12 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         strain.limit = limits.max_strain;
         strain.passed = s.max_strain <= limits.max_strain;
         if (!s.max_strain_link)
-            strain.message = format("%s: no edges to stretch (limit %.4g)", name, limits.max_strain);
+            strain.message = format_text("%s: no edges to stretch (limit %.4g)", name, limits.max_strain);
         else if (s.max_strain_step == 0)
-            strain.message = format("%s: worst strain %.4f on %s in the starting pose (limit %.4g)", name,
+            strain.message = format_text("%s: worst strain %.4f on %s in the starting pose (limit %.4g)", name,
                                     s.max_strain, link_name(*s.max_strain_link).c_str(), limits.max_strain);
         else
-            strain.message = format("%s: worst strain %.4f on %s at step %u (limit %.4g)", name, s.max_strain,
+            strain.message = format_text("%s: worst strain %.4f on %s at step %u (limit %.4g)", name, s.max_strain,
                                     link_name(*s.max_strain_link).c_str(), s.max_strain_step, limits.max_strain);
         out.push_back(strain);
 
@@ -94,7 +87,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             energy.value = fraction;
             energy.limit = limits.max_energy_rise;
             energy.passed = fraction <= limits.max_energy_rise;
-            energy.message = format("%s: total energy changed %+.3g J over the last %u undriven steps, %+.3g of the "
+            energy.message = format_text("%s: total energy changed %+.3g J over the last %u undriven steps, %+.3g of the "
                                     "energy scale %.3g J (limit %+.3g)",
                                     name, *s.total_energy_trend, s.trend_steps, fraction, energy_scale,
                                     limits.max_energy_rise);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proxy/core/codec.h"
+#include "io/format_text.h"
 
 namespace weft {
 
@@ -101,30 +102,22 @@ json proxy_json(const ProxyValidation& v) {
     return j;
 }
 
-template <class... Args>
-std::string format(const char* pattern, Args... args) {
-    int size = std::snprintf(nullptr, 0, pattern, args...);
-    std::string out(size > 0 ? static_cast<size_t>(size) : 0, '\0');
-    if (size > 0) std::snprintf(out.data(), out.size() + 1, pattern, args...);
-    return out;
-}
-
 std::string scenario_line(const ScenarioStats& s) {
-    std::string line = format("  %-15s", scenario_name(s.scenario));
-    if (s.non_finite_step) line += format(" NON-FINITE at step %u", *s.non_finite_step);
-    line += s.sleep_step ? format(" slept at %-5u", *s.sleep_step) : std::string(" never slept  ");
-    line += format(" strain %.4f", s.max_strain);
-    if (s.max_skip_link) line += format("  skip %.4f", s.max_skip_ratio);
-    line += format("  tether %.4f  peak %.3g m/s (%.3f of clamp)", s.max_tether_ratio, s.peak_speed, s.peak_speed_ratio);
-    if (s.total_energy_trend) line += format("  energy %+.2e J", *s.total_energy_trend);
+    std::string line = format_text("  %-15s", scenario_name(s.scenario));
+    if (s.non_finite_step) line += format_text(" NON-FINITE at step %u", *s.non_finite_step);
+    line += s.sleep_step ? format_text(" slept at %-5u", *s.sleep_step) : std::string(" never slept  ");
+    line += format_text(" strain %.4f", s.max_strain);
+    if (s.max_skip_link) line += format_text("  skip %.4f", s.max_skip_ratio);
+    line += format_text("  tether %.4f  peak %.3g m/s (%.3f of clamp)", s.max_tether_ratio, s.peak_speed, s.peak_speed_ratio);
+    if (s.total_energy_trend) line += format_text("  energy %+.2e J", *s.total_energy_trend);
     if (s.teleport_step)
-        line += format("  teleport at %u: peak %.3f m/s, shift %.4f m", *s.teleport_step, *s.teleport_peak_speed,
+        line += format_text("  teleport at %u: peak %.3f m/s, shift %.4f m", *s.teleport_step, *s.teleport_peak_speed,
                        *s.teleport_shift);
     else if (s.scenario == Scenario::teleport_reset || s.scenario == Scenario::teleport_keep)
         line += "  no teleport";
     if (s.idle_jitter_mean)
-        line += format("  jitter %.4f deg/frame (worst %.4f)", *s.idle_jitter_mean, *s.idle_jitter_worst);
-    line += format("  %.3f ms/step\n", s.ms_per_step);
+        line += format_text("  jitter %.4f deg/frame (worst %.4f)", *s.idle_jitter_mean, *s.idle_jitter_worst);
+    line += format_text("  %.3f ms/step\n", s.ms_per_step);
     return line;
 }
 
@@ -216,11 +209,11 @@ std::string report_text(const ValidationReport& report) {
         const std::string name = p.file.empty() ? "proxy '" + p.garment + "'" : p.file;
         if (p.refused) {
             ++refused;
-            out += format("%s: REFUSED %s: %s\n", name.c_str(), p.refused->code.c_str(), p.refused->message.c_str());
+            out += format_text("%s: REFUSED %s: %s\n", name.c_str(), p.refused->code.c_str(), p.refused->message.c_str());
             continue;
         }
         (p.passed() ? passed : failed) += 1;
-        out += format("%s: %s \"%s\", %u particles, fabric %s (%s), clamp %.4g m/s: %s\n", name.c_str(), p.kind.c_str(),
+        out += format_text("%s: %s \"%s\", %u particles, fabric %s (%s), clamp %.4g m/s: %s\n", name.c_str(), p.kind.c_str(),
                       p.garment.c_str(), p.particles, p.fabric.c_str(),
                       p.fabric_source == "option" ? "--fabric"
                       : p.fabric_source == "proxy" ? "the proxy's suggestion"
@@ -228,9 +221,9 @@ std::string report_text(const ValidationReport& report) {
                       p.velocity_clamp, p.passed() ? "PASS" : "FAIL");
         for (const ScenarioStats& s : p.scenarios) out += scenario_line(s);
         for (const GateResult& g : p.gates)
-            if (!g.passed) out += format("  FAIL %s %s\n", gate_code(g.gate), g.message.c_str());
+            if (!g.passed) out += format_text("  FAIL %s %s\n", gate_code(g.gate), g.message.c_str());
     }
-    out += format("%zu proxies: %zu passed, %zu failed, %zu refused\n", report.proxies.size(), passed, failed, refused);
+    out += format_text("%zu proxies: %zu passed, %zu failed, %zu refused\n", report.proxies.size(), passed, failed, refused);
     return out;
 }
 
