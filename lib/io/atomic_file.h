@@ -10,7 +10,8 @@
 
 namespace weft {
 
-/// Writes `bytes` to `path` atomically (temporary file in the same folder, fsync, rename).
+/// Writes `bytes` to `path` atomically (temporary file in the same folder, then rename; no fsync,
+/// so atomic against a killed process, not durable against power loss).
 /// Creates missing parent folders. Returns "" on success, else a message naming the path and the
 /// system's reason.
 std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes);
