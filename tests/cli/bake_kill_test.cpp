@@ -1,6 +1,6 @@
 // `weft bake` killed with SIGKILL (issue 6, "Atomic"): whatever moment the kill lands, every output
 // under OUT is complete or absent. The atomic writer (lib/io/atomic_file.h) writes each file to
-// `<name>.tmp.<pid>.<counter>` in the same folder, fsyncs it and renames it over `<name>`; a kill
+// `<name>.tmp.<pid>.<counter>` in the same folder and renames it over `<name>`; a kill
 // between open and rename can leave only such a temporary behind, never a short `<name>`. So here:
 // every .clothproxy loads with the hardened decoder, every .json parses, every .glb's header and
 // length agree with the file, and any other file must be a temporary named by the killed process's
@@ -153,9 +153,9 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
     // first new file appears in OUT (so it always lands mid-bake, whatever the machine's speed).
     std::set<long> pids;
     int killed_mid_run = 0;
-    int temporaries = 0;
+    std::set<fs::path> temporaries;  // distinct ones seen: how often a kill landed inside a write
     size_t checked = 0;
-    for (const int delay_ms : {0, 20, 50, 120, 250, 500}) {
+    for (const int delay_ms : {0, 10, 30, 60, 120, 200, 350, 500}) {
         const auto before = files_under(out).size();
         const auto start = std::chrono::steady_clock::now();
         const pid_t pid = spawn_weft(bake_args(out, true));
@@ -189,7 +189,7 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
                 // A temporary is only ever left by a killed run of ours: the writer renames or
                 // unlinks it otherwise.
                 EXPECT_TRUE(pids.count(tmp_pid)) << f;
-                ++temporaries;
+                temporaries.insert(f);
                 continue;
             }
             EXPECT_EQ(check_output(f), "") << "after a kill " << delay_ms << " ms into the bake";
@@ -197,7 +197,7 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
         }
     }
     // On a machine fast enough to finish before every kill the test proves nothing: say so.
-    EXPECT_GE(killed_mid_run, 4) << "the bake finished before most kills landed";
+    EXPECT_GE(killed_mid_run, 5) << "the bake finished before most kills landed";
     EXPECT_GT(checked, 0u);
 
     // A normal run finishes the job: exit status as the whole run's, outputs byte-identical to it.
@@ -212,7 +212,7 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
     const json ref_report = json::parse(ref_bytes.begin(), ref_bytes.end());
     EXPECT_EQ(report["counts"], ref_report["counts"]);
     EXPECT_EQ(report["totals"]["models"], ref_report["totals"]["models"]);
-    RecordProperty("temporaries_left", temporaries);
+    RecordProperty("temporaries_left", static_cast<int>(temporaries.size()));
 }
 
 }  // namespace
