@@ -7,11 +7,11 @@
 // pid. A normal run afterwards completes and its outputs equal an uninterrupted run's byte for byte.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <map>
-#include <regex>
 #include <set>
 #include <thread>
 
@@ -64,11 +64,17 @@ std::vector<fs::path> files_under(const fs::path& dir) {
 
 /// The atomic writer's temporary names: `<target>.tmp.<pid>.<counter>`; returns the pid or -1.
 long temporary_pid(const fs::path& file) {
-    static const std::regex pattern(R"(.+\.tmp\.([0-9]+)\.[0-9]+)");
-    std::smatch m;
     const std::string name = file.filename().string();
-    if (!std::regex_match(name, m, pattern)) return -1;
-    return std::stol(m[1].str());
+    auto all_digits = [](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const size_t counter_dot = name.rfind('.');
+    if (counter_dot == std::string::npos || counter_dot == 0) return -1;
+    const size_t pid_dot = name.rfind('.', counter_dot - 1);
+    if (pid_dot == std::string::npos || pid_dot < 5 || name.compare(pid_dot - 4, 4, ".tmp") != 0) return -1;
+    const std::string_view pid(name.data() + pid_dot + 1, counter_dot - pid_dot - 1);
+    if (!all_digits(pid) || !all_digits(std::string_view(name).substr(counter_dot + 1))) return -1;
+    return std::stol(std::string(pid));
 }
 
 /// "" when `file` is a complete output of its kind, else what is wrong with it.
