@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,6 +89,35 @@ std::string read_file(const fs::path& path, std::vector<uint8_t>& out, uint64_t 
     }
     ::close(fd);
     return {};
+}
+
+long temporary_owner(std::string_view name) {
+    const size_t tmp = name.rfind(".tmp.");
+    if (tmp == std::string_view::npos) return 0;
+    const std::string_view rest = name.substr(tmp + 5);  // "<pid>.<n>"
+    const size_t dot = rest.find('.');
+    if (dot == 0 || dot == std::string_view::npos || dot + 1 == rest.size()) return 0;
+    long pid = 0;
+    for (size_t i = 0; i < rest.size(); ++i) {
+        if (i == dot) continue;
+        if (rest[i] < '0' || rest[i] > '9') return 0;
+        if (i < dot && pid < 100000000) pid = pid * 10 + (rest[i] - '0');
+    }
+    return pid;
+}
+
+size_t remove_stale_temporaries(const fs::path& dir) {
+    size_t removed = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const long pid = temporary_owner(it->path().filename().string());
+        if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
+        // kill(pid, 0) fails with ESRCH only when no such process exists: a live writer keeps its file.
+        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+        std::error_code rm;
+        if (fs::remove(it->path(), rm)) ++removed;
+    }
+    return removed;
 }
 
 }  // namespace weft

@@ -17,6 +17,14 @@ namespace weft {
 std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 std::string write_file_atomic(const std::filesystem::path& path, std::string_view text);
 
+/// The process id in `name` when it is one of write_file_atomic's temporaries ("<file>.tmp.<pid>.<n>"),
+/// else 0.
+long temporary_owner(std::string_view name);
+
+/// Removes the temporaries in `dir` (not recursive) whose writing process is gone (killed mid-write):
+/// they are never renamed, and a build folder should not collect them. Returns how many.
+size_t remove_stale_temporaries(const std::filesystem::path& dir);
+
 /// Reads a whole file. Returns "" on success, else a message naming the path and the reason
 /// (missing, a directory, unreadable, larger than `max_bytes`).
 std::string read_file(const std::filesystem::path& path, std::vector<uint8_t>& out,

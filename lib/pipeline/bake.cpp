@@ -97,7 +97,7 @@ std::vector<std::string> list_outputs(const fs::path& dir) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file() && it->path().filename() != "bake-stamp.json" &&
-            it->path().filename().string().find(".tmp") == std::string::npos)
+            temporary_owner(it->path().filename().string()) == 0)
             out.push_back(it->path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
@@ -232,6 +232,9 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         r.input_hash = hash_inputs(depends, hash_issues);
         const std::string opt_hash = options_hash(o);
 
+        // What a killed run left half-written is never renamed into place: clear it first.
+        remove_stale_temporaries(dir);
+
         // Issue 6: the same inputs, options and tool version mean the outputs on disk are already right.
         const fs::path stamp_path = dir / "bake-stamp.json";
         if (!o.force && hash_issues.empty()) {
@@ -310,12 +313,25 @@ BakeResult bake(const BakeOptions& o,
     const auto start = std::chrono::steady_clock::now();
     BakeResult result;
     const std::vector<BakeInput> inputs = walk_inputs(o.inputs, o.out_dir, result.run_issues);
+    remove_stale_temporaries(o.out_dir);  // a killed run's half-written bake-report.json
     result.models.resize(inputs.size());
+    // Largest files first, so with -j N the last model to finish is a small one; results keep walk
+    // order (stored by index), so the order of work never shows in the outputs.
+    std::vector<size_t> order(inputs.size());
+    std::vector<uintmax_t> bytes(inputs.size(), 0);
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        order[k] = k;
+        std::error_code ec;
+        const uintmax_t size = fs::file_size(inputs[k].path, ec);
+        bytes[k] = ec ? 0 : size;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
     std::atomic<size_t> next{0};
     size_t done = 0;
     std::mutex mutex;
     auto worker = [&] {
-        for (size_t k = next++; k < inputs.size(); k = next++) {
+        for (size_t n = next++; n < order.size(); n = next++) {
+            const size_t k = order[n];
             BakeModelResult r = bake_model(inputs[k], o);
             std::lock_guard<std::mutex> lock(mutex);
             result.models[k] = std::move(r);

@@ -62,19 +62,10 @@ std::vector<fs::path> files_under(const fs::path& dir) {
     return out;
 }
 
-/// The atomic writer's temporary names: `<target>.tmp.<pid>.<counter>`; returns the pid or -1.
+/// The atomic writer's temporary names (io/atomic_file.h temporary_owner): the pid, or -1.
 long temporary_pid(const fs::path& file) {
-    const std::string name = file.filename().string();
-    auto all_digits = [](std::string_view s) {
-        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
-    const size_t counter_dot = name.rfind('.');
-    if (counter_dot == std::string::npos || counter_dot == 0) return -1;
-    const size_t pid_dot = name.rfind('.', counter_dot - 1);
-    if (pid_dot == std::string::npos || pid_dot < 5 || name.compare(pid_dot - 4, 4, ".tmp") != 0) return -1;
-    const std::string_view pid(name.data() + pid_dot + 1, counter_dot - pid_dot - 1);
-    if (!all_digits(pid) || !all_digits(std::string_view(name).substr(counter_dot + 1))) return -1;
-    return std::stol(std::string(pid));
+    const long pid = temporary_owner(file.filename().string());
+    return pid > 0 ? pid : -1;
 }
 
 /// "" when `file` is a complete output of its kind, else what is wrong with it.
@@ -218,6 +209,8 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
     const json ref_report = json::parse(ref_bytes.begin(), ref_bytes.end());
     EXPECT_EQ(report["counts"], ref_report["counts"]);
     EXPECT_EQ(report["totals"]["models"], ref_report["totals"]["models"]);
+    // ... and clears what the killed runs left half-written: no temporary survives it.
+    for (const fs::path& f : files_under(out)) EXPECT_LT(temporary_pid(f), 0) << f;
     RecordProperty("temporaries_left", static_cast<int>(temporaries.size()));
 }
 

@@ -59,7 +59,9 @@ TEST(Codes, EveryStageListsEachCodeOnceAndSharedCodesAgree) {
             EXPECT_FALSE(c.description.empty()) << c.code;
             EXPECT_EQ(c.description.back(), '.') << c.code << ": a sentence";
             auto [it, inserted] = first.emplace(std::string(c.code), c.severity);
-            if (!inserted) EXPECT_EQ(it->second, c.severity) << c.code << " has two severities";
+            if (!inserted) {
+                EXPECT_EQ(it->second, c.severity) << c.code << " has two severities";
+            }
         }
     }
     EXPECT_GE(total, 80u);
