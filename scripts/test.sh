@@ -17,6 +17,7 @@ if [[ "${WEFT_SKIP_ASAN:-0}" != 1 ]]; then
         -DWEFT_SANITIZE=ON -DWEFT_BUILD_BENCH=OFF >/dev/null
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
 fi
 
