@@ -258,6 +258,21 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
                 }
             }
         }
+        // Rebuilding: what the last build wrote goes first, so an output these options no longer
+        // make (a grown model, validation.json) is not left behind and listed as current. Only the
+        // files its stamp names: the folder may hold nothing else of weft's.
+        {
+            std::vector<uint8_t> bytes;
+            if (read_file(stamp_path, bytes, uint64_t(64) << 20).empty()) {
+                const json stamp = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+                if (stamp.is_object() && stamp.contains("outputs") && stamp["outputs"].is_array())
+                    for (const json& f : stamp["outputs"])
+                        if (f.is_string() && fs::path(f.get<std::string>()).filename() == fs::path(f.get<std::string>())) {
+                            std::error_code rm;
+                            fs::remove(dir / f.get<std::string>(), rm);
+                        }
+            }
+        }
         std::error_code ec;
         fs::remove(stamp_path, ec);
         fs::create_directories(dir, ec);

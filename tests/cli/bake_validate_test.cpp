@@ -120,7 +120,12 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     EXPECT_EQ(read_json(out / "bake-report.json")["totals"]["skipped"], 2);
     const auto without = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair"});
     EXPECT_EQ(without.exit_code, 0);
-    EXPECT_EQ(read_json(out / "bake-report.json")["totals"]["built"], 2);
+    const json rebuilt = read_json(out / "bake-report.json");
+    EXPECT_EQ(rebuilt["totals"]["built"], 2);
+    // The rebuild removed what only --validate wrote: no stale validation.json, none listed.
+    for (const char* model : {"flag.glb", "mannequin.glb"}) EXPECT_FALSE(fs::exists(out / model / "validation.json")) << model;
+    for (const json& m : rebuilt["models"])
+        for (const json& f : m["outputs"]) EXPECT_NE(f, "validation.json") << m["input"];
 }
 
 TEST(BakeModel, ValidateRefusesAProxyThatFails) {
