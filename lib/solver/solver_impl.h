@@ -178,20 +178,24 @@ inline void add_distance_row(Accumulated& a, const Vec3& g, double inv_l, double
     a.h.add_outer(g, k_along - s);
 }
 
+/// A leash row (slack, tether): a hard distance row to `centre` that only pulls in, active once
+/// k·(|x − centre| − radius) + λ > 0 (seed 002 §10's [0, ∞) clamp).
+inline void add_leash_row(Accumulated& a, const Vec3& xi, const Vec3& centre, double radius, double k, double lambda) {
+    const Vec3 d = xi - centre;
+    const double l2 = length_squared(d);
+    if (!(l2 > 0)) return;
+    const double l = std::sqrt(l2);
+    const double u = k * (l - radius) + lambda;
+    if (u > 0) add_distance_row(a, d / l, 1 / l, u, k);
+}
+
 // Inline so both the vertex update (sweep.cpp) and the hold-line turn (hold_line.cpp) inline it.
 inline Accumulated Solver::Impl::accumulate_unary(uint32_t i, const Vec3& xi) const {
     const double mh = mass[i] * inv_h2;
     Accumulated a{(state.y[i] - xi) * mh, SymMat3::diagonal(mh)};
     // Slack: a hard leash to the animated position, only pulling in (seed 002 §10).
-    if (slack_rows && std::isfinite(slack_radius[i])) {
-        Vec3 d = xi - slack_centre[i];
-        double l2 = length_squared(d);
-        if (l2 > 0) {
-            double l = std::sqrt(l2);
-            double u = slack_k[i] * (l - slack_radius[i]) + slack_lambda[i];
-            if (u > 0) add_distance_row(a, d / l, 1 / l, u, slack_k[i]);
-        }
-    }
+    if (slack_rows && std::isfinite(slack_radius[i]))
+        add_leash_row(a, xi, slack_centre[i], slack_radius[i], slack_k[i], slack_lambda[i]);
     // Contacts: one-sided, push only; friction bounded by μ·|f_n| (rows.md).
     for (int s = 0; s < contact_count[i]; ++s) {
         const Contact& c = contacts[i][s];

@@ -162,15 +162,7 @@ Accumulated Solver::Impl::accumulate(uint32_t i, const Vec3& xi) const {
     }
     // Tether to the nearest held particle, radius d_geo, only pulling in (seed 000 §19.3, 002 §10).
     const uint32_t p = tether_centre[i];
-    if (p != no_particle) {
-        Vec3 d = xi - x[p];
-        double l2 = length_squared(d);
-        if (l2 > 0) {
-            double l = std::sqrt(l2);
-            double u = tether_k[i] * (l - tether_radius[i]) + tether_lambda[i];
-            if (u > 0) add_distance_row(a, d / l, 1 / l, u, tether_k[i]);
-        }
-    }
+    if (p != no_particle) add_leash_row(a, xi, x[p], tether_radius[i], tether_k[i], tether_lambda[i]);
     return a;
 }
 

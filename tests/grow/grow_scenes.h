@@ -5,21 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "garment/scene_builder.h"
 #include "scene/scene.h"
 
 namespace weft::grow_test {
 
-inline int add_node(Scene& s, const std::string& name, int parent, Vec3 offset) {
-    Node n;
-    n.name = name;
-    n.parent = parent;
-    n.local = Mat4::translation(offset);
-    n.world = parent >= 0 ? s.nodes[static_cast<size_t>(parent)].world * n.local : n.local;
-    const int index = static_cast<int>(s.nodes.size());
-    if (parent >= 0) s.nodes[static_cast<size_t>(parent)].children.push_back(index);
-    s.nodes.push_back(n);
-    return index;
-}
+using test::add_node;  // tests/garment/scene_builder.h
 
 /// Root > Hips (1 m up) > Spine > Head (1.6 m up), one skin over Hips, Spine, Head.
 struct Body {
