@@ -275,16 +275,18 @@ std::optional<MeshPoseStats> pose_hang(const ClothProxy& proxy, const Fabric& fa
     StepInput in;
     in.dt = validation_dt;
     in.holders.assign(proxy.pins.size(), Pose{});
-    ScriptStep script;
+    const Pose rest_frame = rest_frame_pose(proxy);
+    in.frame = rest_frame;
+    FramedStep step;
     for (uint32_t s = 0; s < steps; ++s) {
-        script = script_step(Scenario::hang, s, steps);
-        in.frame = script.frame;
-        for (Pose& h : in.holders) h = script.holders;
-        if (!(script.kick == Vec3{})) solver.add_velocity(script.kick);
+        step = framed(script_step(Scenario::hang, s, steps), rest_frame);
+        in.frame = step.frame;
+        for (Pose& h : in.holders) h = step.holders;
+        if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
         solver.step(in);
     }
     if (!finite(solver.state().x)) return std::nullopt;
-    return poser.measure(relative_to_holders(solver.state().x, script.holders), steps);
+    return poser.measure(relative_to_holders(solver.state().x, step.holders), steps);
 }
 
 /// Idle after the same prelude run_scenario takes: the frame whose mesh stretches most, and the
@@ -294,6 +296,8 @@ std::optional<MeshPoseStats> pose_idle(const ClothProxy& proxy, const Fabric& fa
     StepInput in;
     in.dt = validation_dt;
     in.holders.assign(proxy.pins.size(), Pose{});
+    const Pose rest_frame = rest_frame_pose(proxy);
+    in.frame = rest_frame;
     for (uint32_t s = 0; s < settle_max_steps; ++s)
         if (solver.step(in).fell_asleep) break;
     std::optional<MeshPoseStats> worst;
@@ -301,12 +305,12 @@ std::optional<MeshPoseStats> pose_idle(const ClothProxy& proxy, const Fabric& fa
     std::string scalp_mesh;
     uint32_t scalp_vertex = 0;
     for (uint32_t s = 0; s < steps; ++s) {
-        const ScriptStep script = script_step(Scenario::idle, s, steps);
-        in.frame = script.frame;
-        for (Pose& h : in.holders) h = script.holders;
+        const FramedStep step = framed(script_step(Scenario::idle, s, steps), rest_frame);
+        in.frame = step.frame;
+        for (Pose& h : in.holders) h = step.holders;
         solver.step(in);
         if (!finite(solver.state().x)) return std::nullopt;
-        MeshPoseStats st = poser.measure(relative_to_holders(solver.state().x, script.holders), s + 1);
+        MeshPoseStats st = poser.measure(relative_to_holders(solver.state().x, step.holders), s + 1);
         if (st.max_scalp_displacement > scalp || scalp_mesh.empty()) {
             scalp = st.max_scalp_displacement;
             scalp_mesh = st.max_scalp_mesh;
@@ -322,8 +326,9 @@ std::optional<MeshPoseStats> pose_idle(const ClothProxy& proxy, const Fabric& fa
     return worst;
 }
 
-MeshGateResult mesh_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+MeshGateResult stretch_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
     MeshGateResult g;
+    g.gate = "MESH_STRETCH";
     g.scenario = scenario;
     g.value = st.max_edge_stretch;
     g.limit = limit;
@@ -335,6 +340,20 @@ MeshGateResult mesh_gate(const std::string& garment, Scenario scenario, const Me
                             st.max_edge_stretch_vertices[1]);
     g.message += format_text("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
     if (!g.passed) g.message += ": the skinned mesh tears; check the grown weights or the chain's rows";
+    return g;
+}
+
+MeshGateResult scalp_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+    MeshGateResult g;
+    g.gate = "SCALP_DISPLACEMENT";
+    g.scenario = scenario;
+    g.value = st.max_scalp_displacement;
+    g.limit = limit;
+    g.passed = st.max_scalp_displacement <= limit;
+    g.message = format_text("garment '%s' %s: scalp/waistband moved %.2f mm from its bind position (limit %.2f mm)",
+                            garment.c_str(), scenario_name(scenario), st.max_scalp_displacement * 1000, limit * 1000);
+    if (!st.max_scalp_mesh.empty()) g.message += format_text(", mesh '%s' vertex %u", st.max_scalp_mesh.c_str(), st.max_scalp_vertex);
+    if (!g.passed) g.message += ": the held end of the garment slides off the body; check the root blend's weights";
     return g;
 }
 
@@ -394,8 +413,11 @@ RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garm
             // validate_proxy built a solver from the same proxy and fabric, so this cannot refuse
             // what that accepted; should it, the solver's refusal is already the answer.
         }
-        if (out.hang) out.mesh_gates.push_back(mesh_gate(garment.name, Scenario::hang, *out.hang, mesh_limits.max_mesh_stretch));
-        if (out.idle) out.mesh_gates.push_back(mesh_gate(garment.name, Scenario::idle, *out.idle, mesh_limits.max_mesh_stretch));
+        for (const auto& [scenario, st] : {std::pair{Scenario::hang, &out.hang}, std::pair{Scenario::idle, &out.idle}}) {
+            if (!*st) continue;
+            out.mesh_gates.push_back(stretch_gate(garment.name, scenario, **st, mesh_limits.max_mesh_stretch));
+            out.mesh_gates.push_back(scalp_gate(garment.name, scenario, **st, mesh_limits.max_scalp_displacement));
+        }
     }
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
@@ -418,7 +440,7 @@ std::vector<std::string> rig_validation_failures(const RigModelValidation& valid
         for (const GateResult& g : p.solver.gates)
             if (!g.passed) out.push_back("garment '" + p.garment + "': " + gate_code(g.gate) + " " + g.message);
         for (const MeshGateResult& g : p.mesh_gates)
-            if (!g.passed) out.push_back(std::string("MESH_STRETCH ") + g.message);
+            if (!g.passed) out.push_back(g.gate + " " + g.message);
     }
     return out;
 }
@@ -440,7 +462,7 @@ json rig_validation_json(const RigModelValidation& validation) {
                              {"limit", g.limit ? number(*g.limit) : json(nullptr)},
                              {"message", g.message}});
         for (const MeshGateResult& g : p.mesh_gates)
-            gates.push_back({{"gate", "MESH_STRETCH"},
+            gates.push_back({{"gate", g.gate},
                              {"scenario", scenario_name(g.scenario)},
                              {"passed", g.passed},
                              {"value", number(g.value)},
@@ -470,7 +492,8 @@ json rig_validation_json(const RigModelValidation& validation) {
              {{"max_strain", validation.limits.max_strain},
               {"max_energy_rise", validation.limits.max_energy_rise},
               {"max_sleep_step", validation.limits.max_sleep_step ? json(*validation.limits.max_sleep_step) : json(nullptr)},
-              {"max_mesh_stretch", validation.mesh_limits.max_mesh_stretch}}},
+              {"max_mesh_stretch", validation.mesh_limits.max_mesh_stretch},
+              {"max_scalp_displacement", validation.mesh_limits.max_scalp_displacement}}},
             {"proxies", proxies}};
 }
 

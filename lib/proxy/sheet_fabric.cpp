@@ -17,9 +17,9 @@ struct Density {
     std::string_view fabric;
     double kg_per_m2;
 };
-constexpr std::array<Density, 7> kDensities = {{
-    {"silk", 0.06}, {"cotton", 0.15}, {"denim", 0.40}, {"leather", 0.90},
-    {"hair", 0.25}, {"rope", 0.50},   {"chain", 5.00},
+constexpr std::array<Density, 9> kDensities = {{
+    {"silk", 0.06}, {"cotton", 0.15}, {"denim", 0.40},  {"leather", 0.90}, {"hair", 0.25},
+    {"rope", 0.50}, {"chain", 5.00},  {"strand", 0.25}, {"panel", 0.15},
 }};
 
 struct Suggestion {
@@ -45,6 +45,12 @@ std::string_view sheet_fabric_for_class(std::string_view garment_class) {
     for (const Suggestion& s : kSuggestions)
         if (equal_ignoring_case(s.garment_class, garment_class)) return s.fabric;
     return "cotton";
+}
+
+std::string_view rig_fabric_for_class(std::string_view garment_class) {
+    const std::string_view material = sheet_fabric_for_class(garment_class);
+    if (material == "rope" || material == "chain") return material;
+    return material == "hair" || material == "silk" ? "strand" : "panel";
 }
 
 }  // namespace weft

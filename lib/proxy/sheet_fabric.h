@@ -12,8 +12,10 @@
 //   hair     0.25    a hair shell or card: a layer of strands, far lighter than the solid it bounds
 //   rope     0.50    chain fabrics, given for a sheet someone labels so
 //   chain    5.00    riveted mail: ~10 kg a shirt of ~2 m²
+//   strand   0.25    hair's, for a sheet someone simulates as bone-chain strands
+//   panel    0.15    cotton's, likewise
 //
-// The class-to-fabric table mirrors lib/solver's fabric_for_garment_class (DESIGN §2 keeps the
+// The class-to-fabric tables mirror lib/solver's fabric_for_garment_class and fabric_for_rig_class (DESIGN §2 keeps the
 // builders from linking the solver); keep the two in step.
 #pragma once
 #include <optional>
@@ -27,5 +29,10 @@ std::optional<double> fabric_areal_density(std::string_view fabric);
 /// The library fabric a garment class suggests: hair/tail→hair, ribbon/sash/veil→silk,
 /// cape/cloak→denim, coat→leather, skirt/dress/flag/curtain/scarf→cotton, ...; "cotton" otherwise.
 std::string_view sheet_fabric_for_class(std::string_view garment_class);
+
+/// The library fabric a rig proxy (bone chains) of a garment class suggests: rope and chain as
+/// themselves, strands (what sheets make of hair or silk: hair, tails, ribbons) "strand", every
+/// other class "panel". Its mass still comes from the class's own material (sheet_fabric_for_class).
+std::string_view rig_fabric_for_class(std::string_view garment_class);
 
 }  // namespace weft

@@ -12,6 +12,11 @@
 //   chain     2x6     1.0       yes       0.01   1 (no)  3.98     0.6     0.010 m     0.3        285
 //   hair      2x4     0.5       no        0.30   0.5     3.31     0.8     0.005 m     0.3        294
 //
+//   bone chains (issue 5): every field as above, plus pose
+//   entry    budget  stretch  strain row  bend   slack  pose   damping  inertia  thickness  friction  §12 sleep
+//   strand    3x4     0.5       no        0.30   0.5    2 Hz    3.31     0.8     0.005 m     0.3        258
+//   panel     3x4     0.5       no        0.10   0.4    2 Hz    2.39     0.8     0.006 m     0.4        318
+//
 // (§12 sleep: the step at which a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s falls asleep.)
 //
 // How the fields act (the seed section that measured each):
@@ -25,6 +30,11 @@
 // - bend: skip rows (chains, §11) and hinge rows (sheets, seed 000 §19.5) as a ratio of the row's own
 //   effective m/h²; 0 builds none. Keep it under 8, the dissipative band (seed 002 §6).
 // - slack: leash radius 2·slack·d_geo to the animated pose (seed 002 §10); 1 builds no row.
+// - pose: Hz, a soft zero-length row from every free particle to its animated position lifted by
+//   its rest weight (rest gravity in the frame / ω², ω = 2π·pose; stiffness mass·ω²): the bind pose is
+//   the equilibrium with the model standing as bound, and a tilt or a push swings it at about this
+//   frequency (the spring-bone `stiffness` of VRMC_springBone, MagicaCloth's shape restoration). 0
+//   builds none; the seed's seven have none, so a sheet drapes.
 // - damping: 1/s, velocities decay as exp(−damping·t) in the frame; sleep order = damping order
 //   (seed 002 §12).
 // - inertia: 0..1, how much of the frame's world motion the cloth feels (seed 002 §13).
@@ -48,14 +58,19 @@ struct Fabric {
     double stretch_stiffness = std::numeric_limits<double>::infinity();  ///< N/m; +inf = hard rows
     double bend = 0.1;                  ///< skip/hinge stiffness as a ratio of the row's m_eff/h²; 0 = none
     double slack = 1.0;                 ///< 0..1, leash radius 2·slack·d_geo; >= 1 = no slack row
+    double pose = 0.0;                  ///< Hz, a rig proxy's pull back to its bind pose; 0 = no pose row
     double damping = 1.0;               ///< 1/s, velocity decay rate in the frame; >= 0
     double inertia = 1.0;               ///< 0..1 share of the frame's world motion the cloth feels
     double thickness = 0.005;           ///< metres, contact radius against colliders
     double friction = 0.3;              ///< Coulomb coefficient against colliders, >= 0
 };
 
-/// The seven library entries, in table order: silk, cotton, denim, leather, rope, chain, hair.
+/// The library entries, in table order: silk, cotton, denim, leather, rope, chain, hair (seed 002's
+/// seven), then strand and panel (bone chains, issue 5).
 std::span<const Fabric> fabric_library();
+
+/// Every library name, comma-separated in table order, for messages ("silk, cotton, ...").
+std::string fabric_library_names();
 
 /// A library entry by name (case-insensitive), or nullopt when there is none.
 std::optional<Fabric> find_fabric(std::string_view name);
@@ -63,6 +78,10 @@ std::optional<Fabric> find_fabric(std::string_view name);
 /// The library entry a garment class suggests (hair→hair, skirt→cotton, cape→denim, ribbon→silk,
 /// tail→hair, ...; "cotton" for a class it does not know). Returns a library name.
 std::string_view fabric_for_garment_class(std::string_view garment_class);
+
+/// The library entry a rig proxy (bone chains) of a garment class suggests: rope→rope, chain→chain,
+/// hair/tail/ear/ribbon/sash/veil→strand, anything else→panel.
+std::string_view fabric_for_rig_class(std::string_view garment_class);
 
 /// 1 + 0.25·10^(−2.4·stretch): the strain-limit row's rest-length factor (rows.md, fitted to seed
 /// 002 §11's table to three figures).

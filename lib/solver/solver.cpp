@@ -261,7 +261,13 @@ void Solver::Impl::build(const ClothProxy& p) {
     tether_kappa.assign(n, constants.k_min_ratio);
     slack_rows = fabric.slack < 1;  // at slack = 1 the row provably cannot bind (seed 002 §10)
     slack_radius.assign(n, kInf);
-    slack_centre = p.rest_position;
+    animated = p.rest_position;
+    pose_rows = fabric.pose > 0;
+    pose_k.assign(n, 0);
+    {
+        Vec3 t, scale;
+        p.frame.rest_world.decompose(t, rest_frame_rotation, scale);
+    }
     slack_k.assign(n, 0);
     slack_lambda.assign(n, 0);
     slack_kappa.assign(n, constants.k_min_ratio);
@@ -333,6 +339,7 @@ void Solver::Impl::init_tethers() {
         slack_radius[i] = kInf;
         tether_lambda[i] = 0;
         slack_lambda[i] = 0;
+        pose_k[i] = 0;
         if (state.inverse_mass[i] == 0) continue;
         uint32_t c = p.nearest_held[i];
         if (c == no_particle || state.inverse_mass[c] != 0) continue;
@@ -344,6 +351,7 @@ void Solver::Impl::init_tethers() {
             tether_radius[i] = std::max(d, distance(state.x[i], state.x[c]));
         }
         if (slack_rows) slack_radius[i] = 2 * fabric.slack * d;
+        if (pose_rows) pose_k[i] = mass[i] * pose_omega2();
     }
 }
 
@@ -484,6 +492,7 @@ Solver::RowCounts Solver::row_counts() const {
     for (uint32_t i = 0; i < m.n; ++i) {
         c.tether += m.tether_centre[i] != no_particle;
         c.slack += m.slack_rows && std::isfinite(m.slack_radius[i]);
+        c.pose += m.pose_rows && m.pose_k[i] > 0;
     }
     return c;
 }
@@ -505,6 +514,9 @@ Energy Solver::energy(const Vec3& gravity_frame) const {
         for (int k = 0; k < 4; ++k) c += m.state.x[m.hinge_ends[b][k]] * m.hinge_w[b][k];
         e.elastic += 0.5 * m.hinge_k[b] * length_squared(c);
     }
+    if (m.pose_rows)
+        for (uint32_t i : m.free_particles)
+            if (m.pose_k[i] > 0) e.elastic += 0.5 * m.pose_k[i] * length_squared(m.state.x[i] - m.animated[i] - m.pose_lift);
     return e;
 }
 
@@ -551,6 +563,10 @@ StepStats Solver::step(const StepInput& in) {
         m.capsules = in.capsules;
     }
     const Vec3 gravity = in.frame.rotation.conjugate().rotate(in.gravity);
+    // The pose row's centre sits where its pull carries the weight the particle has at rest: the
+    // bind pose is the chain's equilibrium with the model standing as it was bound (inverse statics),
+    // and a tilt of the frame away from that is what sags it.
+    if (m.pose_rows) m.pose_lift = m.rest_frame_rotation.conjugate().rotate(in.gravity) * (-1 / m.pose_omega2());
 
     // Frame motion and teleports (seed 002 §13; seed 000 §7 P6 M7: the frame's jump in the world or
     // any holder's jump in the frame, against one threshold).
@@ -700,9 +716,9 @@ StepStats Solver::step(const StepInput& in) {
         for (uint32_t i : m.kinematic_particles)
             m.state.x[i] = remaining == 1 ? m.target[i] : m.state.x[i] + (m.target[i] - m.state.x[i]) / remaining;
         if (turn_block) m.find_hold_line();
-        if (m.slack_rows)
+        if (m.slack_rows || m.pose_rows)
             for (uint32_t i : m.free_particles)
-                if (std::isfinite(m.slack_radius[i])) m.slack_centre[i] = m.animated_position(i);
+                if (std::isfinite(m.slack_radius[i]) || m.pose_k[i] > 0) m.animated[i] = m.animated_position(i);
 
         // Predict the inertial target y = x + h·v + h²·a.
         const double fi = m.fictitious_inertia;

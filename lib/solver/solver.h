@@ -26,7 +26,7 @@
 //   threads, no unordered containers, fixed sweep order).
 //
 // One step = fabric.substeps substeps of h = dt/substeps, each: carry held particles an equal share
-// to their targets; re-centre slack rows on the animated pose; predict y = x + h·v + h²·(g + frame);
+// to their targets; re-centre slack and pose rows on the animated pose; predict y = x + h·v + h²·(g + frame);
 // start from the adaptive guess; warm-start hard rows (λ ← α·γ·λ); find contacts; then `iterations`
 // times: a Gauss-Seidel sweep colour by colour (one 3x3 LDLᵀ Newton step per free particle, capped at
 // its shortest row), the hold-line turn in the last one, the dual update of every hard row; then
@@ -139,7 +139,7 @@ public:
 
     /// Row counts as built (for reports and the benchmark's workload line).
     struct RowCounts {
-        size_t stretch = 0, strain_limit = 0, skip = 0, hinge = 0, tether = 0, slack = 0;
+        size_t stretch = 0, strain_limit = 0, skip = 0, hinge = 0, tether = 0, slack = 0, pose = 0;
     };
     RowCounts row_counts() const;
 

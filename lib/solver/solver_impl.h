@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <vector>
 
 #include "solver/ldlt.h"
@@ -108,8 +109,12 @@ struct Solver::Impl {
     std::vector<double> tether_radius, tether_k, tether_lambda, tether_kappa;
     bool slack_rows = false;
     std::vector<double> slack_radius;     ///< 2·slack·d_geo; +inf = no row
-    std::vector<Vec3> slack_centre;       ///< the animated position, re-centred every substep
+    std::vector<Vec3> animated;           ///< the animated position s_i, re-centred every substep (slack, pose)
     std::vector<double> slack_k, slack_lambda, slack_kappa;
+    bool pose_rows = false;               ///< fabric.pose > 0 (fabric.h)
+    std::vector<double> pose_k;           ///< N/m, mass·(2π·pose)²; 0 = no row
+    Quat rest_frame_rotation;             ///< the frame node's rest turn in the model (proxy.frame.rest_world)
+    Vec3 pose_lift;                       ///< the pose row's centre above s_i: −(rest gravity in the frame)/ω²
     std::vector<uint8_t> contact_count;
     std::vector<std::array<Contact, max_contacts>> contacts;
 
@@ -151,6 +156,7 @@ struct Solver::Impl {
     void refresh_free_lists();
     void init_tethers();
     Vec3 animated_position(uint32_t i) const;
+    double pose_omega2() const { return 4 * std::numbers::pi * std::numbers::pi * fabric.pose * fabric.pose; }
     void reseed();
 
     // sweep.cpp: the phases of a substep
@@ -195,7 +201,12 @@ inline Accumulated Solver::Impl::accumulate_unary(uint32_t i, const Vec3& xi) co
     Accumulated a{(state.y[i] - xi) * mh, SymMat3::diagonal(mh)};
     // Slack: a hard leash to the animated position, only pulling in (seed 002 §10).
     if (slack_rows && std::isfinite(slack_radius[i]))
-        add_leash_row(a, xi, slack_centre[i], slack_radius[i], slack_k[i], slack_lambda[i]);
+        add_leash_row(a, xi, animated[i], slack_radius[i], slack_k[i], slack_lambda[i]);
+    // Pose: a soft zero-length row to s_i + lift, so the bind pose is where the rest weight balances.
+    if (pose_rows && pose_k[i] > 0) {
+        a.f -= (xi - animated[i] - pose_lift) * pose_k[i];
+        a.h.add_diagonal(pose_k[i]);
+    }
     // Contacts: one-sided, push only; friction bounded by μ·|f_n| (rows.md).
     for (int s = 0; s < contact_count[i]; ++s) {
         const Contact& c = contacts[i][s];

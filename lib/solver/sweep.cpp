@@ -188,7 +188,8 @@ double Solver::Impl::local_energy(uint32_t i, const Vec3& xi) const {
     if (tether_centre[i] != no_particle)
         e += row_energy(tether_k[i], tether_lambda[i], distance(xi, x[tether_centre[i]]) - tether_radius[i], 0, kInf);
     if (slack_rows && std::isfinite(slack_radius[i]))
-        e += row_energy(slack_k[i], slack_lambda[i], distance(xi, slack_centre[i]) - slack_radius[i], 0, kInf);
+        e += row_energy(slack_k[i], slack_lambda[i], distance(xi, animated[i]) - slack_radius[i], 0, kInf);
+    if (pose_rows && pose_k[i] > 0) e += 0.5 * pose_k[i] * length_squared(xi - animated[i] - pose_lift);
     for (int s = 0; s < contact_count[i]; ++s) {  // friction is not conservative and is left out
         const Contact& c = contacts[i][s];
         e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -kInf, 0);
@@ -273,7 +274,7 @@ void Solver::Impl::update_duals() {
             if (u > 0) grow(tether_kappa[i], c, scale);
         }
         if (slack_rows && std::isfinite(slack_radius[i])) {
-            double c = distance(x[i], slack_centre[i]) - slack_radius[i];
+            double c = distance(x[i], animated[i]) - slack_radius[i];
             double u = slack_k[i] * c + slack_lambda[i];
             slack_lambda[i] = std::max(u, 0.0);
             if (u > 0) grow(slack_kappa[i], c, scale);

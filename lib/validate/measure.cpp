@@ -96,6 +96,8 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
     in.dt = validation_dt;
     in.teleport_mode = scenario == Scenario::teleport_keep ? TeleportMode::keep : TeleportMode::reset;
     in.holders.assign(proxy.pins.size(), Pose{});
+    const Pose rest_frame = rest_frame_pose(proxy);
+    in.frame = rest_frame;
     const bool teleport_run = scenario == Scenario::teleport_reset || scenario == Scenario::teleport_keep;
 
     // The prelude: hang still until asleep (or settle_max_steps), unmeasured.
@@ -159,9 +161,10 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 
     for (uint32_t s = 0; s < steps; ++s) {
         const ScriptStep script = script_step(scenario, s, steps);
-        in.frame = script.frame;
-        for (Pose& h : in.holders) h = script.holders;
-        if (!(script.kick == Vec3{})) solver.add_velocity(script.kick);
+        const FramedStep step = framed(script, rest_frame);
+        in.frame = step.frame;
+        for (Pose& h : in.holders) h = step.holders;
+        if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
         if (teleport_run) x_before = state.x;
 
         const auto t0 = std::chrono::steady_clock::now();
@@ -199,7 +202,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
                 double shift = 0;
                 for (uint32_t i = 0; i < n; ++i)
                     if (state.inverse_mass[i] > 0)
-                        shift = std::fmax(shift, distance(relative_to(script.holders, state.x[i]),
+                        shift = std::fmax(shift, distance(relative_to(step.holders, state.x[i]),
                                                           relative_to(previous_holders, x_before[i])));
                 st.teleport_shift = shift;
                 st.teleport_peak_speed = 0.0;
@@ -207,7 +210,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
         }
         if (st.teleport_step && step_number <= *st.teleport_step + teleport_window_steps)
             st.teleport_peak_speed = std::fmax(*st.teleport_peak_speed, ss.max_speed);
-        previous_holders = script.holders;
+        previous_holders = step.holders;
 
         // Energy: a rise in an undriven step can only come from the step itself.
         if (!script.driven) {
@@ -223,7 +226,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
         // Idle jitter (seed 003): how far each link's direction turns per frame while the holders
         // breathe, less what the holders themselves turned.
         if (scenario == Scenario::idle) {
-            const double holder_turn = rotation_angle(script.holders.rotation * previous_holder_rotation.conjugate());
+            const double holder_turn = rotation_angle(step.holders.rotation * previous_holder_rotation.conjugate());
             for (size_t l = 0; l < links.size(); ++l) {
                 if (!jitter_link[l]) continue;
                 const Vec3 now = state.x[links[l].b] - state.x[links[l].a];
@@ -232,7 +235,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
             }
             if (s > 0) ++jitter_frames;
         }
-        previous_holder_rotation = script.holders.rotation;
+        previous_holder_rotation = step.holders.rotation;
     }
 
     st.peak_speed_ratio = st.velocity_clamp > 0 ? st.peak_speed / st.velocity_clamp : 0;

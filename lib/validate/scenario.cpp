@@ -70,6 +70,22 @@ uint32_t default_steps(Scenario s) {
     return 1500;
 }
 
+Pose rest_frame_pose(const ClothProxy& proxy) {
+    Vec3 t, scale;
+    Quat r;
+    proxy.frame.rest_world.decompose(t, r, scale);
+    return Pose{t, r};
+}
+
+FramedStep framed(const ScriptStep& script, const Pose& rest_frame) {
+    const Quat to_frame = rest_frame.rotation.conjugate();
+    FramedStep out;
+    out.frame = Pose{rest_frame.position + script.frame.position, script.frame.rotation * rest_frame.rotation};
+    out.holders = Pose{to_frame.rotate(script.holders.position), to_frame * script.holders.rotation * rest_frame.rotation};
+    out.kick = to_frame.rotate(script.kick);
+    return out;
+}
+
 bool settles_first(Scenario scenario) { return scenario != Scenario::hang; }
 
 ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps) {

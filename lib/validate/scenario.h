@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "proxy/core/cloth_proxy.h"
 #include "solver/step.h"
 
 namespace weft {
@@ -61,13 +62,29 @@ std::vector<Scenario> parse_scenario(std::string_view name);
 /// 720, each teleport 300, idle 600.
 uint32_t default_steps(Scenario scenario);
 
-/// What the script does at one step.
+/// What the script does at one step, in the world: the model stands as it was bound, so "down",
+/// a breath and a sprint keep their world directions whatever axes the frame's node has.
 struct ScriptStep {
-    Pose frame;          ///< the frame's pose in the world at the end of the step
-    Pose holders;        ///< every holder's pose in the frame at the end of the step (all move together)
-    Vec3 kick;           ///< m/s added to every free particle before the step (frame axes); zero mostly
+    Pose frame;          ///< the frame's motion from its rest placement: world offset, then a turn
+    Pose holders;        ///< every holder's motion from rest, world axes (all move together)
+    Vec3 kick;           ///< m/s added to every free particle before the step (world axes); zero mostly
     bool driven = false; ///< the script moves or pushes something this step: excluded from the energy trend
 };
+
+/// A script step as the solver takes it (StepInput's frame and holders; the kick in frame axes).
+struct FramedStep {
+    Pose frame;          ///< the frame's pose in the world
+    Pose holders;        ///< every holder's pose in the frame
+    Vec3 kick;           ///< m/s, frame axes
+};
+
+/// Where the proxy's frame stands in the world at rest: its node's rest transform (scale and any
+/// reflection left out). A frame node whose axes are turned (an FBX bone, a tail's "Back") feels
+/// gravity along the model's down, not along its own −y.
+Pose rest_frame_pose(const ClothProxy& proxy);
+
+/// `script` carried into the frame standing at `rest_frame`.
+FramedStep framed(const ScriptStep& script, const Pose& rest_frame);
 
 /// The script of `scenario` at `step` (0-based) of a run of `steps`. Step 0 is where every hold and
 /// the frame begin; a scenario's motion starts at step 1.

@@ -88,7 +88,8 @@ json proxy_json(const ProxyValidation& v) {
     const bool simulated = !v.refused;
     j["rows"] = simulated ? json{{"stretch", v.rows.stretch}, {"strain_limit", v.rows.strain_limit},
                                  {"skip", v.rows.skip},       {"hinge", v.rows.hinge},
-                                 {"tether", v.rows.tether},   {"slack", v.rows.slack}}
+                                 {"tether", v.rows.tether},   {"slack", v.rows.slack},
+                                 {"pose", v.rows.pose}}
                           : json(nullptr);
     j["reach"] = simulated ? number(v.reach) : json(nullptr);
     j["velocity_clamp"] = simulated ? number(v.velocity_clamp) : json(nullptr);
@@ -141,7 +142,8 @@ Fabric suggested_fabric(const ClothProxy& proxy, std::string* source) {
         return *f;
     }
     if (source) *source = "garment_class";
-    return *find_fabric(fabric_for_garment_class(proxy.garment_class));
+    return *find_fabric(proxy.kind == ProxyKind::rig ? fabric_for_rig_class(proxy.garment_class)
+                                                     : fabric_for_garment_class(proxy.garment_class));
 }
 
 ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file) {

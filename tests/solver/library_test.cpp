@@ -47,8 +47,8 @@ TEST(Library, SleepStopsTheWriteBackAndAHolderWakesIt) {
 }
 
 TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
-    ASSERT_EQ(fabric_library().size(), 7u);
-    for (const Fabric& f : fabric_library()) {
+    ASSERT_EQ(fabric_library().size(), 9u);
+    for (const Fabric& f : fabric_library().first(7)) {
         EXPECT_EQ(fabric_error(f), "") << f.name;
         EXPECT_EQ(f.substeps, 2u) << f.name;
         // §14: DENIM and LEATHER 2x2, CHAIN 2x6, the rest 2x4.
@@ -59,6 +59,20 @@ TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
         EXPECT_EQ(f.strain_limit, keeps) << f.name;
         // §10: rope and chain build no slack row; every sheet fabric does.
         EXPECT_EQ(f.slack >= 1, f.name == "rope" || f.name == "chain") << f.name;
+        EXPECT_EQ(f.pose, 0.0) << f.name << ": the seed's fabrics drape";
+    }
+    // The bone-chain entries: hair's and cotton's material, pose rows, and 3 substeps (fabric.cpp).
+    const Fabric strand = *find_fabric("strand"), panel = *find_fabric("panel");
+    const Fabric hair = *find_fabric("hair"), cotton = *find_fabric("cotton");
+    for (const auto& [bones, material] : {std::pair{strand, hair}, std::pair{panel, cotton}}) {
+        EXPECT_EQ(fabric_error(bones), "") << bones.name;
+        EXPECT_EQ(bones.substeps, 3u) << bones.name;
+        EXPECT_EQ(bones.iterations, material.iterations) << bones.name;
+        EXPECT_EQ(bones.pose, 2.0) << bones.name;
+        EXPECT_EQ(bones.bend, material.bend) << bones.name;
+        EXPECT_EQ(bones.slack, material.slack) << bones.name;
+        EXPECT_EQ(bones.damping, material.damping) << bones.name;
+        EXPECT_EQ(bones.thickness, material.thickness) << bones.name;
     }
     // §13: silk is 4 mm thick and leather five times that.
     EXPECT_DOUBLE_EQ(find_fabric("silk")->thickness, 0.004);
@@ -79,6 +93,15 @@ TEST(Library, LookupsAndGarmentClasses) {
     EXPECT_EQ(fabric_for_garment_class("something else"), "cotton");
     for (std::string_view c : {"hair", "tail", "skirt", "cape", "ribbon", "flag", "coat", "rope", "chain"})
         EXPECT_TRUE(find_fabric(fabric_for_garment_class(c)).has_value()) << c;
+    // Bone chains: strands and panels keep their pose, ropes and chains hang as they fall.
+    EXPECT_EQ(fabric_for_rig_class("Hair"), "strand");
+    EXPECT_EQ(fabric_for_rig_class("tail"), "strand");
+    EXPECT_EQ(fabric_for_rig_class("ribbon"), "strand");
+    EXPECT_EQ(fabric_for_rig_class("skirt"), "panel");
+    EXPECT_EQ(fabric_for_rig_class("cape"), "panel");
+    EXPECT_EQ(fabric_for_rig_class("something else"), "panel");
+    EXPECT_EQ(fabric_for_rig_class("rope"), "rope");
+    EXPECT_EQ(fabric_for_rig_class("chain"), "chain");
 }
 
 std::string construction_error(const ClothProxy& proxy, const Fabric& fabric) {

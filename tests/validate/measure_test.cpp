@@ -296,6 +296,25 @@ TEST(Measure, TheSolverRefusingAProxyIsARefusalNamingIt) {
     EXPECT_FALSE(v.passed());
 }
 
+// The model stands as it was bound: a frame node whose axes are turned (an FBX bone, the Fox's
+// "Back") still feels gravity along the model's down. A chain authored along the frame's +z under a
+// frame turned 90° about x hangs straight down in the model, so it is at rest from the first step;
+// the same chain under an unturned frame sticks out sideways and swings down first.
+TEST(Measure, ScenariosStandTheFrameWhereItsNodeWasBound) {
+    const Fabric rope_fabric = *find_fabric("rope");
+    ClothProxy turned = test::chain_proxy(8, 0.05, 0.01, {0, 0, 1});
+    turned.frame.rest_world = Mat4::from_trs({0, 1.5, 0}, Quat::from_axis_angle({1, 0, 0}, std::numbers::pi / 2), {1, 1, 1});
+    const ScenarioStats hanging = run_scenario(turned, rope_fabric, Scenario::hang, 1500);
+    ASSERT_TRUE(hanging.sleep_step);
+    EXPECT_LE(*hanging.sleep_step, 40u);
+    EXPECT_LT(hanging.max_strain, 1.001);
+
+    const ClothProxy sideways = test::chain_proxy(8, 0.05, 0.01, {0, 0, 1});
+    const ScenarioStats swinging = run_scenario(sideways, rope_fabric, Scenario::hang, 1500);
+    ASSERT_TRUE(swinging.sleep_step);
+    EXPECT_GT(*swinging.sleep_step, 200u);
+}
+
 TEST(Measure, SuggestedFabricFallsBackToTheGarmentClass) {
     ClothProxy p = rope();
     std::string source;
@@ -304,7 +323,11 @@ TEST(Measure, SuggestedFabricFallsBackToTheGarmentClass) {
     EXPECT_EQ(source, "proxy");
     p.suggested_fabric = "velvet";
     p.garment_class = "hair";
+    p.kind = ProxyKind::sheet;
     EXPECT_EQ(suggested_fabric(p, &source).name, "hair");
+    EXPECT_EQ(source, "garment_class");
+    p.kind = ProxyKind::rig;  // bones: the class's bone-chain entry (fabric_for_rig_class)
+    EXPECT_EQ(suggested_fabric(p, &source).name, "strand");
     EXPECT_EQ(source, "garment_class");
 }
 

@@ -18,6 +18,7 @@
 #include "garment/config.h"
 #include "io/atomic_file.h"
 #include "pipeline/rig_model.h"
+#include "solver/fabric.h"
 
 namespace weft::cli {
 namespace {
@@ -33,6 +34,7 @@ struct RigCommandOptions {
     double min_strand_length = kMinStrandLength;
     uint32_t min_strand_verts = kMinStrandVerts;
     bool validate = false;
+    std::string fabric;
     std::string config;
     bool json = false;
     std::string report;
@@ -42,6 +44,13 @@ int run_rig(const RigCommandOptions& o) {
     RigModelOptions options;
     options.grow_cloth = o.grow_cloth;
     if (o.validate) options.validate = ValidationOptions{};
+    if (!o.fabric.empty()) {
+        if (!find_fabric(o.fabric)) {
+            std::cerr << "weft rig: --fabric: '" << o.fabric << "' is not a library fabric (" << fabric_library_names() << ")\n";
+            return exit_usage;
+        }
+        options.rig.fabric = o.fabric;
+    }
     if (!o.config.empty()) {
         ConfigResult config = load_garment_config(o.config);
         if (!config.error.empty()) {
@@ -114,6 +123,9 @@ const CommandRegistration registration{
         app.add_flag("--validate", o->validate,
                      "Simulate every rig proxy (hang, swing, sprint, teleport, idle) and measure its skinned mesh; "
                      "a failed gate exits 1");
+        app.add_option("--fabric", o->fabric,
+                       "Library fabric for every rig proxy instead of the class's (strand for hair and tails, panel for "
+                       "skirts and capes)");
         app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json)");
         app.add_flag("--json", o->json, "Print the report as JSON on standard output");
         app.add_option("--report", o->report, "Also write the JSON report to this file");

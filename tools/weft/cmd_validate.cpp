@@ -33,19 +33,13 @@ struct ValidateOptions {
     uint32_t max_sleep_step = 0;  ///< 0 = by hang's last step
 };
 
-std::string library_names() {
-    std::string names;
-    for (const Fabric& f : fabric_library()) names += (names.empty() ? "" : ", ") + f.name;
-    return names;
-}
-
 int run_validate(const ValidateOptions& o) {
     ValidationOptions options;
     if (!o.fabric.empty()) {
         options.fabric = find_fabric(o.fabric);
         if (!options.fabric) {
             std::cerr << "weft validate: --fabric " << o.fabric << ": no such fabric (the library has "
-                      << library_names() << ")\n";
+                      << fabric_library_names() << ")\n";
             return exit_usage;
         }
     }
