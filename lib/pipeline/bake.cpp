@@ -104,16 +104,16 @@ std::vector<std::string> list_outputs(const fs::path& dir) {
 }
 
 /// With validate: every proxy the model wrote, loaded back from disk (what an engine will read)
-/// and run through the scenarios; validation.json beside them, each failed gate an issue.
-void validate_outputs(const fs::path& dir, const RigModelResult& model, const BakeOptions& o, BakeModelResult& r) {
+/// and run through the scenarios; validation.json beside them, each failed gate an issue. A rig
+/// proxy's skinned mesh is posed from the simulation too (rig_validate.h), its numbers in the
+/// model's report.json and its failed mesh gates issues under their codes.
+void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOptions& o, BakeModelResult& r) {
     ValidationReport report;
     report.limits = o.validation.limits;
-    std::vector<std::string> files;
-    for (const RiggedGarment& g : model.rigs)
-        if (!g.proxy_file.empty()) files.push_back(g.proxy_file);
-    for (const SheetedGarment& g : model.sheets)
-        if (!g.proxy_file.empty()) files.push_back(g.proxy_file);
-    for (const std::string& file : files) {
+    RigModelValidation rig_validation;
+    rig_validation.limits = o.validation.limits;
+    rig_validation.mesh_limits = o.rig.validate_limits;
+    auto validate_one = [&](const std::string& file, const RiggedGarment* rig) {
         ProxyValidation v = validate_file(dir / file, o.validation);
         v.file = file;  // the report names proxies relative to the model's folder, for any OUT
         const std::string where = r.input.relative + "/" + file;
@@ -123,8 +123,19 @@ void validate_outputs(const fs::path& dir, const RigModelResult& model, const Ba
             for (const GateResult& g : v.gates)
                 if (!g.passed) r.issues.push_back({gate_code(g.gate), Severity::error, where + ": " + g.message, "/proxies/" + file});
         }
+        if (rig && !v.refused) {
+            RigProxyValidation mesh = validate_rig_mesh(model.scene, rig->input, rig->built, v, o.validation, o.rig.validate_limits);
+            for (const MeshGateResult& g : mesh.mesh_gates)
+                if (!g.passed) r.issues.push_back({g.gate, Severity::error, where + ": " + g.message, "/validation"});
+            rig_validation.proxies.push_back(std::move(mesh));
+        }
         report.proxies.push_back(std::move(v));
-    }
+    };
+    for (const RiggedGarment& g : model.rigs)
+        if (!g.proxy_file.empty()) validate_one(g.proxy_file, &g);
+    for (const SheetedGarment& g : model.sheets)
+        if (!g.proxy_file.empty()) validate_one(g.proxy_file, nullptr);
+    if (!rig_validation.proxies.empty()) model.validation = std::move(rig_validation);
     json j = report_json(report);
     // Timings are the report's only nondeterministic part; bake keeps them in bake-report.json.
     for (json& proxy : j["proxies"])
@@ -154,7 +165,10 @@ void bake_one(const BakeInput& input, const fs::path& dir, const BakeOptions& o,
         r.validate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     model.issues = r.issues;
-    if (std::string why = write_file_atomic(dir / "report.json", rig_report_json(model).dump(2) + "\n"); !why.empty())
+    json report = rig_report_json(model);
+    if (model.validation)  // timings are bake-report.json's: report.json stays byte-identical
+        for (json& proxy : report["validation"]["proxies"]) proxy.erase("timing");
+    if (std::string why = write_file_atomic(dir / "report.json", report.dump(2) + "\n"); !why.empty())
         r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
 }
 

@@ -13,6 +13,11 @@ inline constexpr IssueCode model_codes[] = {
     {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
 };
 
+inline constexpr IssueCode mesh_codes[] = {
+    {"MESH_STRETCH", Severity::error, "Posed from a rig proxy's simulation (hang's settled end, every idle frame), a garment triangle edge of the skinned mesh stretched past the limit against its bind length (default 1.10): the mesh tears."},
+    {"SCALP_DISPLACEMENT", Severity::error, "Posed the same way, a scalp or waistband vertex (at least half its weight on body bones) moved more than the limit from its bind position (default 2 mm)."},
+};
+
 inline constexpr IssueCode bake_codes[] = {
     {"INPUT_NOT_FOUND", Severity::error, "An INPUT given on the command line does not exist."},
     {"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."},

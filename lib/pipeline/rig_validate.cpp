@@ -390,6 +390,17 @@ bool RigModelValidation::passed() const {
 RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
                                       const ValidationOptions& options, const RigValidationLimits& mesh_limits) {
     const auto t0 = std::chrono::steady_clock::now();
+    ProxyValidation solver;
+    if (built.proxy) solver = validate_proxy(*built.proxy, options);
+    RigProxyValidation out = validate_rig_mesh(scene, garment, built, std::move(solver), options, mesh_limits);
+    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                                     ProxyValidation solver, const ValidationOptions& options,
+                                     const RigValidationLimits& mesh_limits) {
+    const auto t0 = std::chrono::steady_clock::now();
     RigProxyValidation out;
     out.garment = garment.name;
     if (!built.proxy) {
@@ -399,7 +410,7 @@ RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garm
         return out;
     }
     const ClothProxy& proxy = *built.proxy;
-    out.solver = validate_proxy(proxy, options);
+    out.solver = std::move(solver);
     if (!out.solver.refused) {
         const Fabric fabric = options.fabric ? *options.fabric : suggested_fabric(proxy);
         MeshPoser poser(scene, garment, built);

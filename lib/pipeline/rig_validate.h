@@ -102,6 +102,13 @@ struct RigModelValidation {
 RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
                                       const ValidationOptions& options, const RigValidationLimits& mesh_limits = {});
 
+/// The mesh half of validate_rig_proxy, for a proxy whose solver validation `solver` was run already
+/// (weft bake validates the proxy it loaded back from disk, the same bytes as `built.proxy`): hang
+/// and idle re-run on `built.proxy`, the skinned mesh posed and measured, the mesh gates added.
+RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                                     ProxyValidation solver, const ValidationOptions& options,
+                                     const RigValidationLimits& mesh_limits = {});
+
 /// Every built rig proxy of a model (garments that were not built are left out).
 RigModelValidation validate_rig_model(const RigModelResult& result, const ValidationOptions& options,
                                       const RigValidationLimits& mesh_limits = {});

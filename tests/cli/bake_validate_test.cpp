@@ -1,6 +1,7 @@
 // `weft bake` per model in one pass (issue 6): rig proxies for authored and grown chains beside a
 // sheet proxy for every other garment, one sidecar listing both; --validate simulates every proxy
-// written and records it in validation.json, a failed gate refusing the model under its gate code.
+// written and records it in validation.json, a failed gate refusing the model under its gate code;
+// a rig proxy's skinned mesh is posed from the simulation and measured (report.json's validation).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -79,11 +80,11 @@ void pin_the_flag(const fs::path& in) {
 }
 
 TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
-    // The hair is grown (a rig) and the skirt, held whole by its weights on the hips, is a sheet.
+    // The hair and the skirt are grown (rigs: strand and panel); the flag is a sheet.
     const fs::path in = fixture_folder("bake_validate", {"flag.glb", "mannequin.glb"});
     pin_the_flag(in);
     const fs::path out = in.parent_path() / "out";
-    const std::vector<std::string> args{"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair", "--validate"};
+    const std::vector<std::string> args{"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--validate"};
     std::vector<std::string> j2 = args;
     j2.insert(j2.end(), {"-j", "2"});
     const auto r = test::run_weft(j2);
@@ -112,7 +113,19 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
         EXPECT_EQ(written, validated) << model;
         EXPECT_GT(bake_report["timings"]["models"][0]["stages"]["validate"].get<double>(), 0.0);
     }
-    EXPECT_EQ(proxies, 3u);  // the flag's sheet, the mannequin's grown hair and its skirt sheet
+    EXPECT_EQ(proxies, 3u);  // the flag's sheet, the mannequin's grown hair and skirt
+    // The rigs' skinned mesh: measured, whole, and in report.json without timings (byte-identical).
+    const json report = read_json(out / "mannequin.glb" / "report.json");
+    EXPECT_EQ(test::schema_errors(report.dump(), "rig-report.schema.json"), "");
+    ASSERT_TRUE(report["validation"].is_object()) << report.dump().substr(0, 2000);
+    EXPECT_EQ(report["validation"]["passed"], true);
+    ASSERT_EQ(report["validation"]["proxies"].size(), 2u);
+    for (const json& p : report["validation"]["proxies"]) {
+        EXPECT_FALSE(p.contains("timing")) << p["garment"];
+        EXPECT_GT(p["mesh"]["edges"].get<int>(), 0) << p["garment"];
+        EXPECT_LT(p["mesh"]["idle"]["max_edge_stretch"].get<double>(), 1.01) << p["garment"];
+    }
+    EXPECT_TRUE(read_json(out / "flag.glb" / "report.json")["validation"].is_null());  // sheets only: validation.json
 
     // Validation is part of the options: the same bake again skips, one without it rebuilds.
     const auto again = test::run_weft(args);
@@ -126,6 +139,24 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     for (const char* model : {"flag.glb", "mannequin.glb"}) EXPECT_FALSE(fs::exists(out / model / "validation.json")) << model;
     for (const json& m : rebuilt["models"])
         for (const json& f : m["outputs"]) EXPECT_NE(f, "validation.json") << m["input"];
+}
+
+TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
+    // Under the seed's hair fabric the mannequin's grown chains sag off their bind pose: the solver's
+    // gates pass but the skinned mesh tears and the scalp slides (1.13x, 2.5 mm for the hair).
+    const fs::path in = fixture_folder("bake_validate_tears", {"mannequin.glb"});
+    const fs::path out = in.parent_path() / "out";
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "--grow-cloth", "--validate", "--fabric", "hair"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("mannequin.glb/Hair.clothproxy: garment 'Hair' hang (step 1500): worst garment edge 1.1"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("[MESH_STRETCH]"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[SCALP_DISPLACEMENT]"), std::string::npos) << r.err;
+    const json report = read_json(out / "bake-report.json");
+    EXPECT_EQ(report["models"][0]["status"], "refused");
+    EXPECT_EQ(report["counts"]["MESH_STRETCH"], 4);        // hair and skirt, hang and idle
+    EXPECT_EQ(report["counts"]["SCALP_DISPLACEMENT"], 4);
+    EXPECT_EQ(read_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
 }
 
 TEST(BakeModel, ValidateRefusesAProxyThatFails) {
