@@ -289,6 +289,13 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
                           file + ": garment '" + ctx.garment.name + "': no particle is held (pin rule '" + a.description +
                               "'), so the sheet falls. Pass --pin top|bottom|left|right|nearest:NODE to hang it.",
                           ""});
+    else if (std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))
+        issues.push_back({"EVERYTHING_HELD", Severity::warning,
+                          file + ": garment '" + ctx.garment.name + "': every one of its " + std::to_string(a.holder.size()) +
+                              " particles is held (pin rule '" + a.description +
+                              "'), so nothing is simulated: it moves rigidly with its holders. Pin fewer (--pin "
+                              "top|bottom|left|right|nearest:NODE) or let a vertex move at a lower body weight.",
+                          ""});
     return a;
 }
 

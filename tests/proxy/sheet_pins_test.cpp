@@ -220,6 +220,20 @@ TEST(SheetPins, PositionalRulesPickTheirEdge) {
     ClothProxy falls = build_ok(s, g, {}, &issues);
     EXPECT_TRUE(falls.pins.empty());
     EXPECT_TRUE(has_code(issues, "NOTHING_HELD"));
+    EXPECT_FALSE(has_code(issues, "EVERYTHING_HELD"));
+    // A band as tall as the sheet holds all of it: built, and said, because nothing will move.
+    SheetOptions all = rule("top");
+    all.pin_tolerance = 10;
+    Issues held;
+    ClothProxy rigid = build_ok(s, g, all, &held);
+    EXPECT_EQ(rigid.pins[0].particles.size(), rigid.particle_count());
+    ASSERT_TRUE(has_code(held, "EVERYTHING_HELD"));
+    EXPECT_FALSE(has_code(held, "NOTHING_HELD"));
+    for (const Issue& i : held)
+        if (i.code == "EVERYTHING_HELD") {
+            EXPECT_EQ(i.severity, Severity::warning);
+            EXPECT_NE(i.message.find("every one of its 12 particles is held (pin rule 'top"), std::string::npos) << i.message;
+        }
 }
 
 TEST(SheetPins, ClosedPiecesAreHeldRigidAndTheRuleSkipsThem) {
