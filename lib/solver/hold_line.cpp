@@ -44,7 +44,8 @@ void Solver::Impl::turn_about_hold_line() {
     const Vec3 o = hold_line_origin;
     const Vec3 a = hold_line_axis;
     // Internal rows are invariant under the turn (both ends turn, or one is on the axis: every
-    // tether's centre is held), so only the inertial term and the unary rows enter (§5.2).
+    // tether's centre is held), so only the inertial term and the unary rows enter (§5.2); and a
+    // hinge whose rest pose is bent, since the turn carries C = Σ w·x round to R·C but not C̄.
     double gradient = 0, curvature = 0, path = 0;
     double reach_perp = 0, trust = std::numeric_limits<double>::infinity();
     for (uint32_t i : free_particles) {
@@ -59,6 +60,15 @@ void Solver::Impl::turn_about_hold_line() {
         path += dot(grad, a * dot(a, r) - r);
         reach_perp = std::max(reach_perp, length(t));
         trust = std::min(trust, trust_radius[i]);
+    }
+    // dC/dθ = a × C (Σ w = 0, and every held end is on the axis): the gradient k·(C − C̄)·(a × C) and
+    // its Gauss-Newton curvature k·|a × C|².
+    for (size_t b : curved_hinges) {
+        Vec3 c{};
+        for (int k = 0; k < 4; ++k) c += state.x[hinge_ends[b][k]] * hinge_w[b][k];
+        const Vec3 dc = cross(a, c);
+        gradient += hinge_k[b] * dot(c - hinge_rest[b], dc);
+        curvature += hinge_k[b] * length_squared(dc);
     }
     if (stats) stats->hold_line = true;
     const double hessian = curvature + std::max(0.0, path);

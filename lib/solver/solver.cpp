@@ -211,6 +211,11 @@ void Solver::Impl::build(const ClothProxy& p) {
                                                         q[2], ", ", q[3], ") has a wing triangle with no area at rest"));
             hinge_ends.push_back(q);
             hinge_w.push_back(w);
+            hinge_rest.push_back(x0 * w[0] + x1 * w[1] + x2 * w[2] + x3 * w[3]);
+            // Cut flat, C̄ is rounding (a few ulps of the coordinates): the hold-line turn skips it.
+            const double scale = std::fabs(w[0]) + std::fabs(w[1]) + std::fabs(w[2]) + std::fabs(w[3]);
+            const double coordinates = std::max({length(x0), length(x1), length(x2), length(x3), 1e-300});
+            if (length(hinge_rest.back()) > 1e-12 * scale * coordinates) curved_hinges.push_back(hinge_ends.size() - 1);
         }
     hinge_m_eff.assign(hinge_ends.size(), 0);
     hinge_k.assign(hinge_ends.size(), 0);
@@ -297,12 +302,14 @@ void Solver::Impl::refresh_masses() {
 
 void Solver::Impl::build_bend_operator() {
     bend_diagonal.assign(n, 0);
+    bend_rest.assign(n, Vec3{});
     std::vector<std::vector<BendNeighbour>> rows(n);
     for (size_t b = 0; b < hinge_ends.size(); ++b) {
         const double scale = fabric.bend * hinge_m_eff[b];
         for (int s = 0; s < 4; ++s) {
             const uint32_t i = hinge_ends[b][s];
             bend_diagonal[i] += scale * hinge_w[b][s] * hinge_w[b][s];
+            bend_rest[i] += hinge_rest[b] * (scale * hinge_w[b][s]);
             for (int q = 0; q < 4; ++q) {
                 if (q == s) continue;
                 const uint32_t j = hinge_ends[b][q];
@@ -510,7 +517,7 @@ Energy Solver::energy(const Vec3& gravity_frame) const {
             e.elastic += 0.5 * m.link[r].k * c * c;
         }
     for (size_t b = 0; b < m.hinge_ends.size(); ++b) {
-        Vec3 c{};
+        Vec3 c = -m.hinge_rest[b];
         for (int k = 0; k < 4; ++k) c += m.state.x[m.hinge_ends[b][k]] * m.hinge_w[b][k];
         e.elastic += 0.5 * m.hinge_k[b] * length_squared(c);
     }

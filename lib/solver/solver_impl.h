@@ -93,6 +93,8 @@ struct Solver::Impl {
     // --- hinge rows (rows.md) -----------------------------------------------------------------------
     std::vector<std::array<uint32_t, 4>> hinge_ends;
     std::vector<std::array<double, 4>> hinge_w;   ///< cotangent weights from the rest pose
+    std::vector<Vec3> hinge_rest;                 ///< C̄ = Σ w_k·r_k: the rest pose's own bend, 0 when cut flat
+    std::vector<size_t> curved_hinges;            ///< hinges whose C̄ is not 0 (the hold-line turn moves them)
     std::vector<double> hinge_m_eff;              ///< 1 / Σ w_k²·inverse_mass_k
     std::vector<double> hinge_k;                  ///< this substep's stiffness
     std::vector<uint32_t> hinge_offsets;
@@ -101,6 +103,7 @@ struct Solver::Impl {
     // f_i −= (bend_diagonal_i·x_i + Σ_j c_ij·x_j)/h², H_i += bend_diagonal_i/h²·I. A 32x32 sheet has
     // 11 hinge incidences per particle over 12 distinct neighbours; the sum visits each neighbour once.
     std::vector<double> bend_diagonal;   ///< Σ bend·m_eff·w_s², kg
+    std::vector<Vec3> bend_rest;         ///< Σ bend·m_eff·w_s·C̄, kg·m: the hinges' pull at the rest pose, taken off
     std::vector<uint32_t> bend_offsets;
     std::vector<BendNeighbour> bend_neighbours;
 

@@ -154,7 +154,7 @@ Accumulated Solver::Impl::accumulate(uint32_t i, const Vec3& xi) const {
     // Hinges, through the per-particle bending operator (rows.md; see solver_impl.h).
     if (!bend_diagonal.empty()) {
         const double dk = bend_diagonal[i] * inv_h2;
-        Vec3 c = xi * bend_diagonal[i];
+        Vec3 c = xi * bend_diagonal[i] - bend_rest[i];
         for (uint32_t q = bend_offsets[i], end = bend_offsets[i + 1]; q < end; ++q)
             c += x[bend_neighbours[q].other] * bend_neighbours[q].coefficient;
         a.f -= c * inv_h2;
@@ -181,7 +181,7 @@ double Solver::Impl::local_energy(uint32_t i, const Vec3& xi) const {
         const HingeIncidence inc = hinge_incidences[q];
         const auto& ends = hinge_ends[inc.hinge];
         const auto& w = hinge_w[inc.hinge];
-        Vec3 c{};
+        Vec3 c = -hinge_rest[inc.hinge];
         for (int s = 0; s < 4; ++s) c += (static_cast<uint32_t>(s) == inc.slot ? xi : x[ends[s]]) * w[s];
         e += 0.5 * hinge_k[inc.hinge] * length_squared(c);
     }
