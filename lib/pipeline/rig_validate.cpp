@@ -326,35 +326,38 @@ std::optional<MeshPoseStats> pose_idle(const ClothProxy& proxy, const Fabric& fa
     return worst;
 }
 
-MeshGateResult stretch_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+/// One mesh gate: `value` against `limit`; `what` says what was measured and where, `failure` what a
+/// failure means.
+MeshGateResult mesh_gate(const char* gate, Scenario scenario, double value, double limit, std::string what,
+                         const char* failure) {
     MeshGateResult g;
-    g.gate = "MESH_STRETCH";
+    g.gate = gate;
     g.scenario = scenario;
-    g.value = st.max_edge_stretch;
+    g.value = value;
     g.limit = limit;
-    g.passed = st.max_edge_stretch <= limit;
-    g.message = format_text("garment '%s' %s (step %u): worst garment edge %.4fx its bind length (limit %.2f)",
-                       garment.c_str(), scenario_name(scenario), st.step, st.max_edge_stretch, limit);
-    if (!st.max_edge_stretch_mesh.empty())
-        g.message += format_text(", mesh '%s' vertices %u-%u", st.max_edge_stretch_mesh.c_str(), st.max_edge_stretch_vertices[0],
-                            st.max_edge_stretch_vertices[1]);
-    g.message += format_text("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
-    if (!g.passed) g.message += ": the skinned mesh tears; check the grown weights or the chain's rows";
+    g.passed = value <= limit;
+    g.message = std::move(what);
+    if (!g.passed) g.message += failure;
     return g;
 }
 
+MeshGateResult stretch_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+    std::string what = format_text("garment '%s' %s (step %u): worst garment edge %.4fx its bind length (limit %.2f)",
+                                   garment.c_str(), scenario_name(scenario), st.step, st.max_edge_stretch, limit);
+    if (!st.max_edge_stretch_mesh.empty())
+        what += format_text(", mesh '%s' vertices %u-%u", st.max_edge_stretch_mesh.c_str(), st.max_edge_stretch_vertices[0],
+                            st.max_edge_stretch_vertices[1]);
+    what += format_text("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
+    return mesh_gate("MESH_STRETCH", scenario, st.max_edge_stretch, limit, std::move(what),
+                     ": the skinned mesh tears; check the grown weights or the chain's rows");
+}
+
 MeshGateResult scalp_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
-    MeshGateResult g;
-    g.gate = "SCALP_DISPLACEMENT";
-    g.scenario = scenario;
-    g.value = st.max_scalp_displacement;
-    g.limit = limit;
-    g.passed = st.max_scalp_displacement <= limit;
-    g.message = format_text("garment '%s' %s: scalp/waistband moved %.2f mm from its bind position (limit %.2f mm)",
-                            garment.c_str(), scenario_name(scenario), st.max_scalp_displacement * 1000, limit * 1000);
-    if (!st.max_scalp_mesh.empty()) g.message += format_text(", mesh '%s' vertex %u", st.max_scalp_mesh.c_str(), st.max_scalp_vertex);
-    if (!g.passed) g.message += ": the held end of the garment slides off the body; check the root blend's weights";
-    return g;
+    std::string what = format_text("garment '%s' %s: scalp/waistband moved %.2f mm from its bind position (limit %.2f mm)",
+                                   garment.c_str(), scenario_name(scenario), st.max_scalp_displacement * 1000, limit * 1000);
+    if (!st.max_scalp_mesh.empty()) what += format_text(", mesh '%s' vertex %u", st.max_scalp_mesh.c_str(), st.max_scalp_vertex);
+    return mesh_gate("SCALP_DISPLACEMENT", scenario, st.max_scalp_displacement, limit, std::move(what),
+                     ": the held end of the garment slides off the body; check the root blend's weights");
 }
 
 json pose_json(const std::optional<MeshPoseStats>& st) {

@@ -63,31 +63,12 @@ TEST(Rows, HingeIsSilentOnAFlatSheet) {
 /// A 6x6 sheet at 8 cm cut curved: rolled a quarter turn about x (a cape round a back, a skirt round
 /// hips), its z = 0 row held.
 ClothProxy curved_sheet() {
-    test::ProxyDraft d;
-    const uint32_t n = 6;
     const double spacing = 0.08, radius = 0.25;
-    auto id = [&](uint32_t ix, uint32_t iz) { return iz * n + ix; };
-    for (uint32_t iz = 0; iz < n; ++iz)
-        for (uint32_t ix = 0; ix < n; ++ix) {
-            const double t = spacing * iz / radius;
-            d.position.push_back({spacing * ix, -radius * (1 - std::cos(t)), radius * std::sin(t)});
-            d.mass.push_back(0.01);
-            d.held.push_back(iz == 0);
-        }
-    for (uint32_t iz = 0; iz < n; ++iz)
-        for (uint32_t ix = 0; ix < n; ++ix) {
-            if (ix + 1 < n) d.edges.push_back({id(ix, iz), id(ix + 1, iz)});
-            if (iz + 1 < n) d.edges.push_back({id(ix, iz), id(ix, iz + 1)});
-            if (ix + 1 < n && iz + 1 < n) {
-                d.edges.push_back({id(ix, iz), id(ix + 1, iz + 1)});
-                d.triangles.push_back({id(ix, iz), id(ix + 1, iz + 1), id(ix + 1, iz)});
-                d.triangles.push_back({id(ix, iz), id(ix, iz + 1), id(ix + 1, iz + 1)});
-            }
-        }
-    std::vector<uint32_t> pin;
-    for (uint32_t i = 0; i < d.held.size(); ++i)
-        if (d.held[i]) pin.push_back(i);
-    d.pins = {pin};
+    test::ProxyDraft d = test::grid_draft(6, 6, spacing, 0.36, false);
+    for (Vec3& p : d.position) {
+        const double t = p.z / radius;
+        p = {p.x, -radius * (1 - std::cos(t)), radius * std::sin(t)};
+    }
     return test::finish_proxy(d);
 }
 

@@ -147,9 +147,7 @@ ClothProxy strand_rig_proxy(uint32_t strands, uint32_t links, double spacing, do
     return finish_proxy(d);
 }
 
-namespace {
-
-ProxyDraft grid(uint32_t nx, uint32_t ny, double spacing, double total_mass, bool vertical) {
+ProxyDraft grid_draft(uint32_t nx, uint32_t ny, double spacing, double total_mass, bool vertical) {
     ProxyDraft d;
     d.garment = vertical ? "flag" : "sheet";
     const double m = total_mass / (nx * ny);
@@ -177,14 +175,13 @@ ProxyDraft grid(uint32_t nx, uint32_t ny, double spacing, double total_mass, boo
     return d;
 }
 
-}  // namespace
 
 ClothProxy grid_sheet_proxy(uint32_t nx, uint32_t nz, double spacing, double total_mass) {
-    return finish_proxy(grid(nx, nz, spacing, total_mass, false));
+    return finish_proxy(grid_draft(nx, nz, spacing, total_mass, false));
 }
 
 ClothProxy flag_proxy(uint32_t nx, uint32_t ny, double spacing, double total_mass) {
-    return finish_proxy(grid(nx, ny, spacing, total_mass, true));
+    return finish_proxy(grid_draft(nx, ny, spacing, total_mass, true));
 }
 
 }  // namespace weft::test

@@ -41,6 +41,10 @@ ClothProxy chain_proxy(uint32_t links, double spacing, double particle_mass, Vec
 /// roots held, neighbouring strands joined at every depth, skips along each strand (seed 002 §10).
 ClothProxy strand_rig_proxy(uint32_t strands, uint32_t links, double spacing, double particle_mass);
 
+/// The draft of grid_sheet_proxy (vertical = false) or flag_proxy (vertical = true), for a test that
+/// moves its rest positions before finishing it.
+ProxyDraft grid_draft(uint32_t nx, uint32_t ny, double spacing, double total_mass, bool vertical);
+
 /// An nx x nz grid at `spacing` in the horizontal x-z plane, one diagonal per quad, `total_mass` kg
 /// shared equally, the row z = 0 held (seed 002 §7: hung from its top edge, dropped through 90°).
 /// Authoring index of (ix, iz) is iz·nx + ix.
