@@ -67,7 +67,7 @@ public:
             options_.areal_density ? options_.areal_density : fabric_areal_density(material);
         if (!density || !(*density >= 0) || !std::isfinite(*density)) {
             add_issue(result_.issues, "RIG_UNKNOWN_FABRIC",
-                      where_ + ": fabric '" + fabric + "' is not in the library (silk, cotton, denim, leather, hair, rope, chain, strand, panel)");
+                      where_ + ": fabric '" + fabric + "' is not in the library (" + fabric_density_names() + ")");
             return;
         }
         make_particles();

@@ -52,8 +52,7 @@ bool check_options(const SheetOptions& o, const std::string& where, Issues& issu
         return bad("areal density " + std::to_string(*o.areal_density) + " kg/m²: want a finite number > 0");
     if (!o.fabric.empty() && !o.areal_density && !fabric_areal_density(o.fabric))
         return bad("fabric '" + o.fabric +
-                   "' is not in the library (silk, cotton, denim, leather, hair, rope, chain); name one or give "
-                   "an areal density");
+                   "' is not in the library (" + fabric_density_names() + "); name one or give an areal density");
     if (o.pin == PinRule::nearest && o.pin_target.empty()) return bad("--pin nearest: needs a node, mesh or material name");
     return true;
 }

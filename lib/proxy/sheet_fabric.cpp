@@ -41,6 +41,12 @@ std::optional<double> fabric_areal_density(std::string_view fabric) {
     return std::nullopt;
 }
 
+std::string fabric_density_names() {
+    std::string names;
+    for (const Density& d : kDensities) names += (names.empty() ? "" : ", ") + std::string(d.fabric);
+    return names;
+}
+
 std::string_view sheet_fabric_for_class(std::string_view garment_class) {
     for (const Suggestion& s : kSuggestions)
         if (equal_ignoring_case(s.garment_class, garment_class)) return s.fabric;

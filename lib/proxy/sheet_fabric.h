@@ -19,12 +19,16 @@
 // builders from linking the solver); keep the two in step.
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace weft {
 
 /// Areal density of a library fabric (case-insensitive name), kg/m²; nullopt for an unknown name.
 std::optional<double> fabric_areal_density(std::string_view fabric);
+
+/// Every fabric with a density, comma-separated in table order, for messages ("silk, cotton, ...").
+std::string fabric_density_names();
 
 /// The library fabric a garment class suggests: hair/tail→hair, ribbon/sash/veil→silk,
 /// cape/cloak→denim, coat→leather, skirt/dress/flag/curtain/scarf→cotton, ...; "cotton" otherwise.
