@@ -1,28 +1,34 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (tests/fuzz/fuzz_*.cpp) with clang and
-# -fsanitize=fuzzer,address,undefined, then runs each in turn.
+# -fsanitize=fuzzer,address,undefined, then runs them, as many at once as there are cores
+# (WEFT_FUZZ_JOBS), each for SECONDS.
 #
-#   scripts/fuzz.sh                 every harness, 60 s each (the short run)
+#   scripts/fuzz.sh                 every harness, 60 s each (the short run; scripts/test.sh and CI)
 #   scripts/fuzz.sh 1800            every harness, 30 min each (the long run)
 #   scripts/fuzz.sh 600 fuzz_proxy_decode
 #
 # The seed corpus tests/fuzz/corpus/<harness>/ is read, never written; what the fuzzer finds grows
-# in $WEFT_FUZZ_BUILD/corpus/<harness>/. A crash (or a broken invariant, or a single allocation over
-# 64 MiB) stops the run with a non-zero exit and leaves $WEFT_FUZZ_BUILD/artifacts/<harness>/crash-*:
-# copy that file into tests/fuzz/corpus/<harness>/ (the replay ctest then runs it in every build)
-# and fix the bug.
+# in $WEFT_FUZZ_BUILD/corpus/<harness>/. Each harness's output goes to
+# $WEFT_FUZZ_BUILD/logs/<harness>.log; its last lines (libFuzzer's final stats) are printed. A crash
+# (or a broken invariant, a timeout, or a single allocation over 64 MiB) makes the script exit
+# non-zero after printing that harness's log and the reproducer,
+# $WEFT_FUZZ_BUILD/artifacts/<harness>/crash-* (or leak-, timeout-, oom-): copy that file into
+# tests/fuzz/corpus/<harness>/ (the replay ctest then runs it in every build) and fix the bug.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 build="${WEFT_FUZZ_BUILD:-build-fuzz}"
+parallel="${WEFT_FUZZ_JOBS:-$(nproc)}"
 
 if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null; then
   WEFT_DEPS_EXTRAS=1 scripts/deps.sh
 fi
 
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWEFT_FUZZ=ON \
-  -DWEFT_BUILD_BENCH=OFF >/dev/null
+# -O1 -gline-tables-only: the flags libFuzzer's documentation and OSS-Fuzz use (fast enough to
+# fuzz, file:line in every stack trace), at about half the build time of -O2 -g.
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" -DWEFT_FUZZ=ON -DWEFT_BUILD_BENCH=OFF >/dev/null
 if (($#)); then
   harnesses=("$@")
 else
@@ -31,19 +37,54 @@ else
 fi
 cmake --build "$build" --target "${harnesses[@]}" -j "$(nproc)"
 
-status=0
-for h in "${harnesses[@]}"; do
-  mkdir -p "$build/corpus/$h" "$build/artifacts/$h"
-  dict=()
+run_harness() {  # run_harness NAME: one harness for $seconds, its output to $build/logs/NAME.log
+  local h="$1" dict=()
+  mkdir -p "$build/corpus/$h" "$build/artifacts/$h" "$build/logs"
   [[ -f "tests/fuzz/$h.dict" ]] && dict=("-dict=tests/fuzz/$h.dict")
-  echo "== $h: ${seconds}s" >&2
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
     "$build/tests/fuzz/$h" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -max_len=16384 \
       -malloc_limit_mb=64 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$build/artifacts/$h/" "$build/corpus/$h" "tests/fuzz/corpus/$h" || status=$?
-  if ((status)); then
-    echo "fuzz: $h failed (exit $status); reproducer in $build/artifacts/$h/" >&2
-    break
+      -artifact_prefix="$build/artifacts/$h/" "$build/corpus/$h" "tests/fuzz/corpus/$h" \
+      >"$build/logs/$h.log" 2>&1
+}
+
+# Artifacts of an earlier run would be taken for this run's.
+for h in "${harnesses[@]}"; do rm -rf "${build:?}/artifacts/$h"; done
+echo "fuzz: ${harnesses[*]}: ${seconds} s each, $parallel at a time" >&2
+declare -A pid_of=()
+status=0
+failed=()
+finish() {  # finish NAME: waits for a harness and reports it
+  local h="$1" s=0
+  wait "${pid_of[$h]}" || s=$?
+  unset "pid_of[$h]"
+  if ((s == 0)); then
+    echo "== $h: no crash in ${seconds} s" >&2
+    grep -E '^(stat::|Done )' "$build/logs/$h.log" >&2 || tail -n 5 "$build/logs/$h.log" >&2
+    return
   fi
+  echo "== $h: FAILED (exit $s); its log, $build/logs/$h.log:" >&2
+  cat "$build/logs/$h.log" >&2
+  status=$s
+  failed+=("$h")
+}
+for h in "${harnesses[@]}"; do
+  while ((${#pid_of[@]} >= parallel)); do
+    sleep 1
+    for running in "${!pid_of[@]}"; do
+      kill -0 "${pid_of[$running]}" 2>/dev/null || finish "$running"
+    done
+  done
+  run_harness "$h" &
+  pid_of[$h]=$!
 done
+for running in "${!pid_of[@]}"; do finish "$running"; done
+
+if ((status)); then
+  for h in "${failed[@]}"; do
+    reproducers=$(find "$build/artifacts/$h" -type f | sort)
+    echo "fuzz: $h failed; reproducer: ${reproducers:-none written (see its log above)}" >&2
+    echo "      replay it: $build/tests/fuzz/$h ${reproducers%%$'\n'*}" >&2
+  done
+fi
 exit "$status"

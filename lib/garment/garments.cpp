@@ -12,9 +12,9 @@ namespace weft {
 
 namespace {
 
-bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
+bool node_in_scene(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
 
-bool is_selected(const std::vector<std::string>& selected, const std::string& name) {
+bool class_selected(const std::vector<std::string>& selected, const std::string& name) {
     return selected.empty() || std::find(selected.begin(), selected.end(), name) != selected.end();
 }
 
@@ -35,7 +35,7 @@ struct Rig {
     /// The node an unskinned mesh at `node` rides: the nearest chain or skin joint at or above
     /// it, or -1 when none (a static prop).
     int holder(const Scene& scene, int node) const {
-        for (size_t steps = 0; valid_node(scene, node) && steps <= scene.nodes.size(); ++steps) {
+        for (size_t steps = 0; node_in_scene(scene, node) && steps <= scene.nodes.size(); ++steps) {
             if (in_chain(node) || skin_joint[static_cast<size_t>(node)]) return node;
             node = scene.nodes[static_cast<size_t>(node)].parent;
         }
@@ -54,7 +54,7 @@ Rig make_rig(const Scene& scene, const std::vector<Chain>& chains) {
         }
     for (const Skin& skin : scene.skins)
         for (int j : skin.joints)
-            if (valid_node(scene, j)) rig.skin_joint[static_cast<size_t>(j)] = 1;
+            if (node_in_scene(scene, j)) rig.skin_joint[static_cast<size_t>(j)] = 1;
     rig.mesh_holder.resize(scene.meshes.size());
     for (size_t m = 0; m < scene.meshes.size(); ++m) rig.mesh_holder[m] = rig.holder(scene, scene.meshes[m].node);
     return rig;
@@ -82,7 +82,7 @@ void for_each_weight(const Scene& scene, const Rig& rig, size_t mesh_index, uint
         const Influence& inf = mesh.influences[k];
         if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
         int node = skin.joints[inf.joint];
-        if (valid_node(scene, node)) f(node, static_cast<double>(inf.weight));
+        if (node_in_scene(scene, node)) f(node, static_cast<double>(inf.weight));
     }
 }
 
@@ -272,7 +272,7 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
                                                                  : mesh.node_name;
             Candidate c{rule->class_name, kMatchedByConfig, named, rule->pointer, rule->target(), rule->fabric,
                         rule->pin, rule->class_name == kNotAGarment, {}};
-            if (c.not_garment || is_selected(options.selected, c.class_name))
+            if (c.not_garment || class_selected(options.selected, c.class_name))
                 add_to_candidate(candidates, std::move(c), static_cast<int>(i));
             continue;  // the config decided, whether or not its class is selected
         }
@@ -283,7 +283,7 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
             int c = classify_name(*name, classes);
             if (c < 0) continue;
             const std::string& cls = classes[static_cast<size_t>(c)].name;
-            if (is_selected(options.selected, cls))
+            if (class_selected(options.selected, cls))
                 add_to_candidate(candidates, Candidate{cls, by, *name, "", "", "", nullptr, false, {}},
                                  static_cast<int>(i));
             break;  // the first name that says a class decides, selected or not

@@ -10,7 +10,7 @@
 namespace weft {
 namespace {
 
-constexpr uint32_t none = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t no_vertex = std::numeric_limits<uint32_t>::max();
 
 // Cells are kCellTolerances tolerances wide: a point within tolerance of another lies in the same
 // cell unless it is within one tolerance of a face, so along each axis a neighbour cell needs
@@ -49,18 +49,18 @@ public:
     uint32_t head(uint64_t key) const {
         for (size_t i = key & mask_;; i = (i + 1) & mask_) {
             const Slot& s = slots_[i];
-            if (s.head == none) return none;
+            if (s.head == no_vertex) return no_vertex;
             if (s.key == key) return s.head;
         }
     }
-    // Makes `vertex` the cell's head and returns the previous head (none if the cell was empty).
+    // Makes `vertex` the cell's head and returns the previous head (no_vertex if the cell was empty).
     uint32_t push(uint64_t key, uint32_t vertex) {
         for (size_t i = key & mask_;; i = (i + 1) & mask_) {
             Slot& s = slots_[i];
-            if (s.head == none) {
+            if (s.head == no_vertex) {
                 s.key = key;
                 s.head = vertex;
-                return none;
+                return no_vertex;
             }
             if (s.key == key) {
                 uint32_t previous = s.head;
@@ -73,7 +73,7 @@ public:
 private:
     struct Slot {
         uint64_t key = 0;
-        uint32_t head = none;
+        uint32_t head = no_vertex;
     };
     std::vector<Slot> slots_;
     size_t mask_ = 0;
@@ -120,7 +120,7 @@ double weld_tolerance_for(std::span<const Vec3> positions, double relative) {
 }
 
 WeldResult weld_positions(std::span<const Vec3> positions, double tolerance) {
-    assert(positions.size() < none);
+    assert(positions.size() < no_vertex);
     WeldResult r;
     r.tolerance = std::isfinite(tolerance) && tolerance > 0 ? tolerance : 0;
     const size_t n = positions.size();
@@ -128,9 +128,9 @@ WeldResult weld_positions(std::span<const Vec3> positions, double tolerance) {
 
     std::vector<uint32_t> exact = exact_remap(positions, r.exact_unique);
     // The first input vertex of each exact id (ids are in first-appearance order).
-    std::vector<uint32_t> exact_first(r.exact_unique, none);
+    std::vector<uint32_t> exact_first(r.exact_unique, no_vertex);
     for (size_t i = 0; i < n; ++i)
-        if (exact_first[exact[i]] == none) exact_first[exact[i]] = static_cast<uint32_t>(i);
+        if (exact_first[exact[i]] == no_vertex) exact_first[exact[i]] = static_cast<uint32_t>(i);
 
     // Pass 2: tolerance, over the distinct positions in order of first appearance.
     std::vector<uint32_t> welded_of_exact(r.exact_unique);
@@ -141,7 +141,7 @@ WeldResult weld_positions(std::span<const Vec3> positions, double tolerance) {
     std::vector<uint32_t> next;  // per welded vertex, the next older one in the same cell
     for (uint32_t u = 0; u < r.exact_unique; ++u) {
         const Vec3& p = positions[exact_first[u]];
-        uint32_t found = none;
+        uint32_t found = no_vertex;
         uint64_t home = 0;
         const bool hashed = r.tolerance > 0 && is_finite(p);
         if (hashed) {
@@ -158,14 +158,14 @@ WeldResult weld_positions(std::span<const Vec3> positions, double tolerance) {
                 for (int64_t dy = lo[1]; dy <= hi[1]; ++dy)
                     for (int64_t dz = lo[2]; dz <= hi[2]; ++dz) {
                         const uint64_t key = cell_key(base[0] + dx, base[1] + dy, base[2] + dz);
-                        for (uint32_t w = table.head(key); w != none; w = next[w])
+                        for (uint32_t w = table.head(key); w != no_vertex; w = next[w])
                             if (w < found && length_squared(positions[r.first[w]] - p) <= tol2) found = w;
                     }
         }
-        if (found == none) {
+        if (found == no_vertex) {
             found = static_cast<uint32_t>(r.first.size());
             r.first.push_back(exact_first[u]);
-            next.push_back(hashed ? table.push(home, found) : none);
+            next.push_back(hashed ? table.push(home, found) : no_vertex);
         }
         welded_of_exact[u] = found;
     }

@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-json issue_json(const Issue& i) {
+json sheet_issue_json(const Issue& i) {
     return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
 }
 
@@ -175,7 +175,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
     ImportResult imported = import_scene(model);
     result.imported = imported.ok();
     json import_issues = json::array();
-    for (const Issue& i : imported.issues) import_issues.push_back(issue_json(i));
+    for (const Issue& i : imported.issues) import_issues.push_back(sheet_issue_json(i));
     report["import_issues"] = std::move(import_issues);
     result.issues = imported.issues;
     std::string error;
@@ -245,7 +245,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         g["stats"] = sheet_stats_json(r.stats);
         json list = json::array();
         for (const Issue& i : issues) {
-            list.push_back(issue_json(i));
+            list.push_back(sheet_issue_json(i));
             if (i.severity == Severity::error) result.messages.push_back(i.message + " [" + i.code + "]");
             if (i.severity == Severity::warning) result.messages.push_back("warning: " + i.message + " [" + i.code + "]");
         }

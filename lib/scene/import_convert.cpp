@@ -70,12 +70,6 @@ bool metadata_number(const aiMetadata* meta, const char* key, double& out) {
     return false;
 }
 
-const json* member(const json& object, const char* key) {
-    if (!object.is_object()) return nullptr;
-    auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
 int json_index(const json& object, const char* key) {
     const json* m = member(object, key);
     return m && m->is_number_unsigned() && m->get<uint64_t>() < uint64_t(INT32_MAX) ? int(m->get<uint64_t>()) : -1;

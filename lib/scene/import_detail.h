@@ -18,6 +18,14 @@ struct aiScene;
 
 namespace weft::import_detail {
 
+/// object[key], or nullptr when `object` is not an object or has no `key`; never throws. Shared by
+/// the glTF and VRM readers (one definition, so lib/scene also compiles as one unity batch).
+inline const nlohmann::json* member(const nlohmann::json& object, const char* key) {
+    if (!object.is_object()) return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
 /// Collects the issues of one import. Every message starts with the file as the user named it;
 /// the severity comes from the table in scene/import_codes.h.
 class Reporter {

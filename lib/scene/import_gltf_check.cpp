@@ -21,12 +21,6 @@ constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 24;  // accessors with
 
 // ---- JSON access that never throws -------------------------------------------------------
 
-const json* member(const json& object, const char* key) {
-    if (!object.is_object()) return nullptr;
-    auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
 const json& array_or_empty(const json& object, const char* key) {
     static const json empty = json::array();
     const json* m = member(object, key);

@@ -11,12 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-const json* member(const json& object, const char* key) {
-    if (!object.is_object()) return nullptr;
-    auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
 const json& array_or_empty(const json* object, const char* key) {
     static const json empty = json::array();
     const json* m = object ? member(*object, key) : nullptr;

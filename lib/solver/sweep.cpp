@@ -10,7 +10,7 @@ namespace weft {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNoBound = std::numeric_limits<double>::infinity();
 
 /// ∫ fc dC of a row with penalty k, multiplier λ and force clamp [fmin, fmax], up to a constant: the
 /// energy the vertex update descends (seed 002 §5.3 audit).
@@ -174,8 +174,8 @@ double Solver::Impl::local_energy(uint32_t i, const Vec3& xi) const {
         const LinkIncidence inc = link_incidences[q];
         double l = distance(xi, x[inc.other]);
         const LinkRow& r = link[inc.link];
-        e += row_energy(r.k, r.lambda, l - r.rest, -kInf, kInf);
-        e += row_energy(r.strain_k, r.strain_lambda, l - r.strain_rest, 0, kInf);
+        e += row_energy(r.k, r.lambda, l - r.rest, -kNoBound, kNoBound);
+        e += row_energy(r.strain_k, r.strain_lambda, l - r.strain_rest, 0, kNoBound);
     }
     for (uint32_t q = hinge_offsets[i]; q < hinge_offsets[i + 1]; ++q) {
         const HingeIncidence inc = hinge_incidences[q];
@@ -186,13 +186,13 @@ double Solver::Impl::local_energy(uint32_t i, const Vec3& xi) const {
         e += 0.5 * hinge_k[inc.hinge] * length_squared(c);
     }
     if (tether_centre[i] != no_particle)
-        e += row_energy(tether_k[i], tether_lambda[i], distance(xi, x[tether_centre[i]]) - tether_radius[i], 0, kInf);
+        e += row_energy(tether_k[i], tether_lambda[i], distance(xi, x[tether_centre[i]]) - tether_radius[i], 0, kNoBound);
     if (slack_rows && std::isfinite(slack_radius[i]))
-        e += row_energy(slack_k[i], slack_lambda[i], distance(xi, animated[i]) - slack_radius[i], 0, kInf);
+        e += row_energy(slack_k[i], slack_lambda[i], distance(xi, animated[i]) - slack_radius[i], 0, kNoBound);
     if (pose_rows && pose_k[i] > 0) e += 0.5 * pose_k[i] * length_squared(xi - animated[i] - pose_lift);
     for (int s = 0; s < contact_count[i]; ++s) {  // friction is not conservative and is left out
         const Contact& c = contacts[i][s];
-        e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -kInf, 0);
+        e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -kNoBound, 0);
     }
     return e;
 }

@@ -18,7 +18,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-json read_json(const fs::path& path) {
+json load_json(const fs::path& path) {
     std::vector<uint8_t> bytes;
     EXPECT_EQ(read_file(path, bytes), "") << path;
     return json::parse(bytes.begin(), bytes.end(), nullptr, false);
@@ -40,7 +40,7 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const fs::path dir = out / "mannequin_chains.glb";
-    const json sidecar = read_json(dir / "mannequin_chains.cloth.json");
+    const json sidecar = load_json(dir / "mannequin_chains.cloth.json");
     EXPECT_EQ(test::schema_errors(sidecar.dump(), "sidecar.schema.json"), "");
     std::map<std::string, std::string> kind_of;
     for (const json& g : sidecar["garments"]) {
@@ -50,7 +50,7 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     }
     EXPECT_EQ(kind_of["Hair"], "rig");
     EXPECT_EQ(kind_of["Skirt"], "sheet");
-    const json report = read_json(dir / "report.json");
+    const json report = load_json(dir / "report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "rig-report.schema.json"), "");
     ASSERT_EQ(report["sheets"].size(), 1u);
     EXPECT_EQ(report["sheets"][0]["garment"], "Skirt");
@@ -61,10 +61,10 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     const fs::path grown = in.parent_path() / "grown";
     const auto g = test::run_weft({"bake", in.string(), "-o", grown.string(), "-q", "--grow-cloth"});
     ASSERT_EQ(g.exit_code, 0) << g.err;
-    const json grown_sidecar = read_json(grown / "mannequin_chains.glb" / "mannequin_chains.cloth.json");
+    const json grown_sidecar = load_json(grown / "mannequin_chains.glb" / "mannequin_chains.cloth.json");
     for (const json& garment : grown_sidecar["garments"]) EXPECT_EQ(garment["kind"], "rig") << garment["name"];
     EXPECT_EQ(grown_sidecar["grown_model"], "mannequin_chains.glb");
-    const json bake_report = read_json(grown / "bake-report.json");
+    const json bake_report = load_json(grown / "bake-report.json");
     EXPECT_EQ(test::schema_errors(bake_report.dump(), "bake-report.schema.json"), "");
     EXPECT_EQ(bake_report["grow_cloth"], true);
     const json& stages = bake_report["timings"]["models"][0]["stages"];
@@ -89,14 +89,14 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     j2.insert(j2.end(), {"-j", "2"});
     const auto r = test::run_weft(j2);
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-    const json bake_report = read_json(out / "bake-report.json");
+    const json bake_report = load_json(out / "bake-report.json");
     EXPECT_EQ(bake_report["validate"], true);
     size_t proxies = 0;
     for (const char* model : {"flag.glb", "mannequin.glb"}) {
         const fs::path dir = out / model;
-        const json validation = read_json(dir / "validation.json");
+        const json validation = load_json(dir / "validation.json");
         EXPECT_EQ(test::schema_errors(validation.dump(), "validation.schema.json"), "") << model;
-        const json sidecar = read_json(dir / (fs::path(model).stem().string() + ".cloth.json"));
+        const json sidecar = load_json(dir / (fs::path(model).stem().string() + ".cloth.json"));
         std::set<std::string> written, validated;
         for (const json& g : sidecar["garments"]) written.insert(g["proxy"].get<std::string>());
         for (const json& p : validation["proxies"]) {
@@ -130,10 +130,10 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     // Validation is part of the options: the same bake again skips, one without it rebuilds.
     const auto again = test::run_weft(args);
     EXPECT_EQ(again.exit_code, 0);
-    EXPECT_EQ(read_json(out / "bake-report.json")["totals"]["skipped"], 2);
+    EXPECT_EQ(load_json(out / "bake-report.json")["totals"]["skipped"], 2);
     const auto without = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair"});
     EXPECT_EQ(without.exit_code, 0);
-    const json rebuilt = read_json(out / "bake-report.json");
+    const json rebuilt = load_json(out / "bake-report.json");
     EXPECT_EQ(rebuilt["totals"]["built"], 2);
     // The rebuild removed what only --validate wrote: no stale validation.json, none listed.
     for (const char* model : {"flag.glb", "mannequin.glb"}) EXPECT_FALSE(fs::exists(out / model / "validation.json")) << model;
@@ -168,12 +168,12 @@ TEST(BakeModel, ValidateRefusesAProxyThatFails) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("flag.glb/Flag.clothproxy: hang: never slept in 1500 steps"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[NEVER_SLEPT]"), std::string::npos) << r.err;
-    const json report = read_json(out / "bake-report.json");
+    const json report = load_json(out / "bake-report.json");
     EXPECT_EQ(report["models"][0]["status"], "refused");
     EXPECT_EQ(report["counts"]["NEVER_SLEPT"], 1);
     EXPECT_EQ(report["counts"]["NOTHING_HELD"], 1);  // the sheet builder said so first
     EXPECT_TRUE(fs::exists(out / "flag.glb" / "Flag.clothproxy"));
-    const json validation = read_json(out / "flag.glb" / "validation.json");
+    const json validation = load_json(out / "flag.glb" / "validation.json");
     EXPECT_EQ(validation["passed"], false);
 }
 

@@ -39,7 +39,7 @@ std::vector<Vec3> positions_of(const Scene& s, const std::vector<int>& meshes) {
     return all;
 }
 
-ClothProxy build_ok(const Scene& scene, const SheetGarment& g, const SheetOptions& o, SheetStats& stats, Issues* issues = nullptr) {
+ClothProxy build_model_ok(const Scene& scene, const SheetGarment& g, const SheetOptions& o, SheetStats& stats, Issues* issues = nullptr) {
     SheetBuildResult r = build_sheet(scene, g, o);
     stats = r.stats;
     if (issues) *issues = r.issues;
@@ -68,7 +68,7 @@ TEST(SheetModels, GoalFlagHangsFromItsPole) {
     SheetOptions o;
     ASSERT_EQ(parse_pin_rule("nearest:Metal", o), "");  // the pole shares the flag's node: name its material
     SheetStats stats;
-    ClothProxy p = build_ok(scene, g, o, stats);
+    ClothProxy p = build_model_ok(scene, g, o, stats);
     // MANIFEST.md: 73 distinct positions, 136 triangles, 8 boundary edges.
     EXPECT_EQ(stats.source_vertices, 94u);
     EXPECT_EQ(p.particle_count(), 73u);
@@ -99,7 +99,7 @@ TEST(SheetModels, BannerClothHangsAndItsBracketsAreRigid) {
     ASSERT_EQ(parse_pin_rule("top", o), "");
     SheetStats stats;
     Issues issues;
-    ClothProxy p = build_ok(scene, g, o, stats, &issues);
+    ClothProxy p = build_model_ok(scene, g, o, stats, &issues);
     // MANIFEST.md: 67 positions, 97 triangles, 27 boundary edges.
     EXPECT_EQ(p.particle_count(), 67u);
     EXPECT_EQ(p.triangles.size(), 97u);
@@ -126,7 +126,7 @@ TEST(SheetModels, KnightCapeRidesTheChest) {
     ASSERT_EQ(cape.size(), 1u);
     SheetGarment g{"Knight_Cape", "cape", cape, {}};
     SheetStats stats;
-    ClothProxy p = build_ok(scene, g, {}, stats);
+    ClothProxy p = build_model_ok(scene, g, {}, stats);
     // MANIFEST.md: 56 vertices, 84 triangles, 26 boundary edges; unskinned, parented to `chest`.
     EXPECT_EQ(p.particle_count(), 56u);
     EXPECT_EQ(p.triangles.size(), 84u);
@@ -185,7 +185,7 @@ TEST(SheetModels, CouchIsRefusedWithEveryDefectNamed) {
     repair.repair = true;
     SheetStats stats;
     Issues issues;
-    ClothProxy p = build_ok(scene, g, repair, stats, &issues);
+    ClothProxy p = build_model_ok(scene, g, repair, stats, &issues);
     EXPECT_EQ(stats.non_manifold_edges, 0u);
     EXPECT_EQ(stats.dropped_triangles, 775u - 732u);
     EXPECT_EQ(p.triangles.size(), 732u);

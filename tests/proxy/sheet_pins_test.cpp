@@ -14,7 +14,7 @@ namespace {
 
 using test::TriMesh;
 
-ClothProxy build_ok(const Scene& scene, const SheetGarment& g, const SheetOptions& o, Issues* issues = nullptr) {
+ClothProxy build_pins_ok(const Scene& scene, const SheetGarment& g, const SheetOptions& o, Issues* issues = nullptr) {
     SheetBuildResult r = build_sheet(scene, g, o);
     if (issues) *issues = r.issues;
     if (!r.proxy) {
@@ -84,7 +84,7 @@ Scene skinned_cape() {
 TEST(SheetPins, SkinnedGarmentIsHeldByItsBodyBones) {
     Scene s = skinned_cape();
     SheetGarment g{"Cape", "cape", {0}, {s.find_node("CapeBone")}};
-    ClothProxy p = build_ok(s, g, {});
+    ClothProxy p = build_pins_ok(s, g, {});
     ASSERT_EQ(p.pins.size(), 2u);
     EXPECT_EQ(p.pins[0].holder, "Spine");  // pins in node order
     EXPECT_EQ(p.pins[1].holder, "Chest");
@@ -97,12 +97,12 @@ TEST(SheetPins, SkinnedGarmentIsHeldByItsBodyBones) {
     // Row 1 is held once the threshold drops below its 0.9.
     SheetOptions o;
     o.pin_weight = 0.89;
-    ClothProxy q = build_ok(s, g, o);
+    ClothProxy q = build_pins_ok(s, g, o);
     EXPECT_TRUE(q.held(test::particle_of(q, 4)));
     EXPECT_FALSE(q.held(test::particle_of(q, 0)));
     // With no garment bones named, CapeBone counts as body too: every vertex is held.
     SheetGarment rigid{"Cape", "cape", {0}, {}};
-    ClothProxy r = build_ok(s, rigid, {});
+    ClothProxy r = build_pins_ok(s, rigid, {});
     for (uint32_t i = 0; i < r.particle_count(); ++i) EXPECT_TRUE(r.held(i));
     EXPECT_NE(pin_of(r, "CapeBone"), nullptr);
 }
@@ -126,7 +126,7 @@ TEST(SheetPins, UnskinnedSheetUnderABoneRidesItAndHangsFromItsTop) {
     const Mat4 chest_world = Mat4::from_trs({0.1, 0.97, 0.05}, Quat::from_axis_angle({0, 1, 0}, 0.5), {1, 1, 1});
     Scene s = cape_on_a_bone(chest_world);
     SheetGarment g{"Cape", "cape", {0}, {}};
-    ClothProxy p = build_ok(s, g, {});
+    ClothProxy p = build_pins_ok(s, g, {});
     EXPECT_EQ(p.frame.node, "chest");
     ASSERT_EQ(p.pins.size(), 1u);
     EXPECT_EQ(p.pins[0].holder, "chest");
@@ -149,7 +149,7 @@ TEST(SheetPins, FrameDropsTheNodesScale) {
     TriMesh m = test::grid(3, 3, 0.5);
     Scene s = test::scene_of(m);
     s.nodes[1].world = Mat4::from_trs({1, 0, 2}, Quat::from_axis_angle({1, 0, 0}, -std::numbers::pi / 2), {100, 100, 100});
-    ClothProxy p = build_ok(s, SheetGarment{"Flag", "flag", {0}, {}}, rule("top"));
+    ClothProxy p = build_pins_ok(s, SheetGarment{"Flag", "flag", {0}, {}}, rule("top"));
     EXPECT_EQ(p.frame.node, "SheetNode");
     Vec3 t, sc;
     Quat r;
@@ -178,46 +178,46 @@ TEST(SheetPins, NearestHoldsTheHoistByTheHoldersNode) {
     SheetGarment g{"Flag", "flag", {0}, {}};
     const std::vector<uint32_t> hoist{0, 5, 10, 15};
     for (const char* target : {"nearest:Pole", "nearest:PoleMesh", "nearest:Metal"}) {
-        ClothProxy p = build_ok(s, g, rule(target));
+        ClothProxy p = build_pins_ok(s, g, rule(target));
         ASSERT_EQ(p.pins.size(), 1u) << target;
         EXPECT_EQ(p.pins[0].holder, "Pole") << target;
         EXPECT_EQ(p.pins[0].particles, particles_of(p, {0, 5, 10, 15})) << target;
     }
     // A node without geometry is measured to its origin: (0.5, 2.0) is nearest the top row's
     // corner (0.43, 1.8), 0.21 m away; the next, (0.33, 1.8), is 0.26 m away, past the 2.5 cm band.
-    ClothProxy a = build_ok(s, g, rule("nearest:Anchor"));
+    ClothProxy a = build_pins_ok(s, g, rule("nearest:Anchor"));
     ASSERT_EQ(a.pins.size(), 1u);
     EXPECT_EQ(a.pins[0].holder, "Anchor");
     EXPECT_EQ(a.pins[0].particles, particles_of(a, {19}));
     // A wider band reaches the next ring.
     SheetOptions wide = rule("nearest:Pole");
     wide.pin_tolerance = 0.15;
-    EXPECT_EQ(build_ok(s, g, wide).pins[0].particles.size(), 8u);
+    EXPECT_EQ(build_pins_ok(s, g, wide).pins[0].particles.size(), 8u);
 }
 
 TEST(SheetPins, PositionalRulesPickTheirEdge) {
     TriMesh m = test::grid(4, 3, 0.1);
     Scene s = test::scene_of(m);
     SheetGarment g{"Sheet", "", {0}, {}};
-    EXPECT_EQ(build_ok(s, g, rule("top")).pins[0].particles.size(), 4u);
-    ClothProxy right = build_ok(s, g, rule("right"));
+    EXPECT_EQ(build_pins_ok(s, g, rule("top")).pins[0].particles.size(), 4u);
+    ClothProxy right = build_pins_ok(s, g, rule("right"));
     EXPECT_EQ(right.pins[0].particles, particles_of(right, {3, 7, 11}));
-    ClothProxy left = build_ok(s, g, rule("left"));
+    ClothProxy left = build_pins_ok(s, g, rule("left"));
     EXPECT_EQ(left.pins[0].particles, particles_of(left, {0, 4, 8}));
-    ClothProxy bottom = build_ok(s, g, rule("bottom"));
+    ClothProxy bottom = build_pins_ok(s, g, rule("bottom"));
     EXPECT_EQ(bottom.pins[0].particles, particles_of(bottom, {0, 1, 2, 3}));
     // A band wide enough for two rows.
     SheetOptions two = rule("top");
     two.pin_tolerance = 0.11;
-    EXPECT_EQ(build_ok(s, g, two).pins[0].particles.size(), 8u);
+    EXPECT_EQ(build_pins_ok(s, g, two).pins[0].particles.size(), 8u);
     // An explicit holder.
     test::add_node(s, "Rod", 0, Mat4::identity());
     SheetOptions rod = rule("top");
     rod.pin_holder = "Rod";
-    EXPECT_EQ(build_ok(s, g, rod).pins[0].holder, "Rod");
+    EXPECT_EQ(build_pins_ok(s, g, rod).pins[0].holder, "Rod");
     // An unskinned sheet under no bone falls by default, and says so.
     Issues issues;
-    ClothProxy falls = build_ok(s, g, {}, &issues);
+    ClothProxy falls = build_pins_ok(s, g, {}, &issues);
     EXPECT_TRUE(falls.pins.empty());
     EXPECT_TRUE(has_code(issues, "NOTHING_HELD"));
     EXPECT_FALSE(has_code(issues, "EVERYTHING_HELD"));
@@ -250,7 +250,7 @@ TEST(SheetPins, ClosedPiecesAreHeldRigidAndTheRuleSkipsThem) {
     Scene s = test::scene_of(m);
     SheetGarment g{"Banner", "flag", {0}, {}};
     Issues issues;
-    ClothProxy p = build_ok(s, g, rule("top"), &issues);
+    ClothProxy p = build_pins_ok(s, g, rule("top"), &issues);
     EXPECT_TRUE(has_code(issues, "CLOSED_ISLAND_HELD"));
     const Pin* node = pin_of(p, "SheetNode");
     ASSERT_NE(node, nullptr);
@@ -261,7 +261,7 @@ TEST(SheetPins, ClosedPiecesAreHeldRigidAndTheRuleSkipsThem) {
     // As fabric, the box is simulated and the top rule finds the box's top instead.
     SheetOptions fabric = rule("top");
     fabric.closed_islands_rigid = false;
-    ClothProxy q = build_ok(s, g, fabric);
+    ClothProxy q = build_pins_ok(s, g, fabric);
     EXPECT_EQ(q.pins[0].particles, particles_of(q, {b + 2, b + 3, b + 6, b + 7}));
 }
 
@@ -290,7 +290,7 @@ TEST(SheetPins, ExplicitVerticesAcrossMeshes) {
     for (Vec3& p : b.positions) p = p + Vec3{3, 0, 0};
     Scene s = test::scene_of(a, "A");
     test::add_mesh(s, b, "B", 1, "Cloth");
-    ClothProxy p = build_ok(s, SheetGarment{"Two", "", {0, 1}, {}}, rule("vertices:2,6"));
+    ClothProxy p = build_pins_ok(s, SheetGarment{"Two", "", {0, 1}, {}}, rule("vertices:2,6"));
     EXPECT_EQ(p.pins[0].particles, particles_of(p, {2, 6}));
     EXPECT_EQ(p.pins[0].holder, "SheetNode");
 }

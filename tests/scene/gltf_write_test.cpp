@@ -120,7 +120,7 @@ std::filesystem::path write_scratch(const std::filesystem::path& dir, const std:
     return out;
 }
 
-std::vector<uint8_t> read_bytes(const std::filesystem::path& p) {
+std::vector<uint8_t> read_written_bytes(const std::filesystem::path& p) {
     std::ifstream f(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
@@ -294,7 +294,7 @@ TEST(GltfWrite, BytesDependOnlyOnTheScene) {
     EXPECT_NE(first, encode_glb(a, other));
     const auto dir = test::scratch_dir("gltf_write_determinism");
     ASSERT_EQ(write_glb(a, dir / "m.glb"), "");
-    EXPECT_EQ(read_bytes(dir / "m.glb"), first);
+    EXPECT_EQ(read_written_bytes(dir / "m.glb"), first);
 }
 
 TEST(GltfWrite, ContainerLayoutFollowsTheSpec) {

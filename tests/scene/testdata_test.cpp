@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> read_bytes(const fs::path& p) {
+std::vector<uint8_t> read_fixture_bytes(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
     return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
@@ -51,12 +51,12 @@ TEST(Testdata, GeneratorReproducesTheCommittedFilesByteForByte) {
     std::set<std::string> generated;
     for (const testdata::FixtureFile& f : testdata::all_fixtures()) {
         generated.insert(f.path);
-        const std::vector<uint8_t> fresh = read_bytes(out / f.path);
+        const std::vector<uint8_t> fresh = read_fixture_bytes(out / f.path);
         EXPECT_EQ(fresh, f.bytes) << f.path << ": the program and the library disagree";
         const fs::path committed = test::testdata_dir() / f.path;
         ASSERT_TRUE(fs::is_regular_file(committed))
             << committed << " is missing: run build/tools/testdata/weft_gen_testdata testdata and commit";
-        const std::vector<uint8_t> old = read_bytes(committed);
+        const std::vector<uint8_t> old = read_fixture_bytes(committed);
         const auto diff = std::mismatch(old.begin(), old.end(), fresh.begin(), fresh.end());
         EXPECT_TRUE(old == fresh) << f.path << " differs from the generator's output at byte "
                                   << (diff.first - old.begin()) << " (committed " << old.size() << " bytes, generated "
@@ -134,7 +134,7 @@ uint32_t island_count(const Mesh& m, bool weld) {
     return find_islands(build_edge_table(idx, vertex_count)).count;
 }
 
-const Mesh& mesh_on(const Scene& s, const std::string& material) {
+const Mesh& mesh_with_material(const Scene& s, const std::string& material) {
     for (const Mesh& m : s.meshes)
         if (s.materials.at(m.material) == material) return m;
     throw std::runtime_error("no mesh on " + material);
@@ -153,7 +153,7 @@ TEST(Testdata, MannequinIsAHumanWithHairStrandsAndOneSkirtBand) {
             EXPECT_EQ(lower(n.name).find(word), std::string::npos) << n.name;
 
     // Hair: six strands, each two UV islands until positions are welded (so welding is exercised).
-    const Mesh& hair = mesh_on(s, "Hair");
+    const Mesh& hair = mesh_with_material(s, "Hair");
     EXPECT_EQ(island_count(hair, false), 12u);
     EXPECT_EQ(island_count(hair, true), 6u);
     const WeldResult welded = weld_positions(hair.positions, 0);
@@ -175,7 +175,7 @@ TEST(Testdata, MannequinIsAHumanWithHairStrandsAndOneSkirtBand) {
     }
 
     // Skirt: one connected surface without welding, wound outward, held by Hips at the waist.
-    const Mesh& skirt = mesh_on(s, "Skirt");
+    const Mesh& skirt = mesh_with_material(s, "Skirt");
     EXPECT_EQ(island_count(skirt, false), 1u);
     const EdgeTable edges = build_edge_table(skirt.indices, static_cast<uint32_t>(skirt.vertex_count()));
     EXPECT_EQ(count_edges(edges).boundary, 48u);  // the waist and hem rings, 24 segments each
@@ -187,7 +187,7 @@ TEST(Testdata, MannequinIsAHumanWithHairStrandsAndOneSkirtBand) {
     }
 
     // The body has vertices with more than four influences (the writer's JOINTS_1 path).
-    const Mesh& body = mesh_on(s, "Body");
+    const Mesh& body = mesh_with_material(s, "Body");
     size_t crowded = 0;
     for (size_t v = 0; v < body.vertex_count(); ++v) crowded += body.influence_offsets[v + 1] - body.influence_offsets[v] > 4;
     EXPECT_GT(crowded, 0u);
@@ -217,7 +217,7 @@ TEST(Testdata, MannequinVariantsDifferOnlyWhereTheyShould) {
         }
     }
     EXPECT_EQ(chains.nodes.size(), plain.nodes.size() + 24);
-    const Mesh& hair = mesh_on(chains, "Hair");
+    const Mesh& hair = mesh_with_material(chains, "Hair");
     size_t on_chain = 0;
     for (const Influence& inf : hair.influences) {
         const std::string& joint = chains.nodes[chains.skins[0].joints[inf.joint]].name;
@@ -225,19 +225,19 @@ TEST(Testdata, MannequinVariantsDifferOnlyWhereTheyShould) {
                     joint[6] == '_' && joint[7] >= '1' && joint[7] <= '4';
     }
     EXPECT_GT(on_chain, hair.vertex_count());  // most vertices blend two chain joints
-    EXPECT_EQ(hair.positions.size(), mesh_on(plain, "Hair").positions.size());
+    EXPECT_EQ(hair.positions.size(), mesh_with_material(plain, "Hair").positions.size());
 
     // Shared skirt: two slots, the skirt's band inside the Body mesh.
     EXPECT_EQ(shared.materials, (std::vector<std::string>{"Body", "Hair"}));
-    EXPECT_EQ(mesh_on(shared, "Body").vertex_count(), mesh_on(plain, "Body").vertex_count() + mesh_on(plain, "Skirt").vertex_count());
-    EXPECT_EQ(island_count(mesh_on(shared, "Body"), false), island_count(mesh_on(plain, "Body"), false) + 1);
+    EXPECT_EQ(mesh_with_material(shared, "Body").vertex_count(), mesh_with_material(plain, "Body").vertex_count() + mesh_with_material(plain, "Skirt").vertex_count());
+    EXPECT_EQ(island_count(mesh_with_material(shared, "Body"), false), island_count(mesh_with_material(plain, "Body"), false) + 1);
 }
 
 TEST(Testdata, FlagIsOneOpenConsistentlyWoundSheet) {
     const Scene s = testdata::make_flag();
-    const Mesh& flag = mesh_on(s, "Flag");
+    const Mesh& flag = mesh_with_material(s, "Flag");
     EXPECT_EQ(flag.node_name, "Flag");
-    EXPECT_EQ(mesh_on(s, "Pole").node_name, "Pole");
+    EXPECT_EQ(mesh_with_material(s, "Pole").node_name, "Pole");
     EXPECT_EQ(flag.vertex_count(), 13u * 9u);
     EXPECT_EQ(flag.triangle_count(), 12u * 8u * 2u);
     EXPECT_EQ(weld_positions(flag.positions, 0).unique_count(), flag.vertex_count()) << "already welded";
@@ -263,7 +263,7 @@ struct SheetTopology {
 
 /// Topology of the one primitive of a committed sheet fixture, read straight from its bytes.
 SheetTopology sheet_topology(const std::string& name) {
-    const test::Glb g = test::Glb::parse(read_bytes(test::testdata_dir() / "bad" / name));
+    const test::Glb g = test::Glb::parse(read_fixture_bytes(test::testdata_dir() / "bad" / name));
     const auto& prim = g.doc["meshes"][0]["primitives"][0];
     const std::vector<double> p = g.accessor(prim["attributes"]["POSITION"].get<int>());
     std::vector<uint32_t> idx;

@@ -135,7 +135,7 @@ int run_bake(const BakeCommandOptions& c) {
     return status;
 }
 
-const CommandRegistration registration{
+const CommandRegistration bake_registration{
     "bake", "Bake every model under files or folders into cloth assets, in parallel and incrementally", 5,
     [](CLI::App& app) {
         auto o = std::make_shared<BakeCommandOptions>();

@@ -40,7 +40,7 @@ int run_codes(const CodesOptions& o) {
     return exit_ok;
 }
 
-const CommandRegistration registration{
+const CommandRegistration codes_registration{
     "codes", "List every issue code weft reports, per stage, with its severity and meaning", 90, [](CLI::App& app) {
         auto o = std::make_shared<CodesOptions>();
         auto* json = app.add_flag("--json", o->json, "As JSON: {schema, stages: [{stage, what, codes: [{code, severity, description}]}]}");

@@ -37,7 +37,7 @@ int run_dump(const DumpOptions& o) {
     return exit_ok;
 }
 
-const CommandRegistration registration{
+const CommandRegistration dump_registration{
     "dump", "Print a .clothproxy as JSON (schemas/clothproxy.schema.json)", 60, [](CLI::App& app) {
         auto options = std::make_shared<DumpOptions>();
         app.add_option("proxy", options->proxy, "The .clothproxy file")->required();

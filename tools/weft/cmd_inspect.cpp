@@ -235,7 +235,7 @@ int run_inspect(const InspectOptions& o) {
     return status;
 }
 
-const CommandRegistration registration{
+const CommandRegistration inspect_registration{
     "inspect", "What is in a model: garments, authored chains, and what will or will not move", 10,
     [](CLI::App& app) {
         auto options = std::make_shared<InspectOptions>();

@@ -96,7 +96,7 @@ int run_rig(const RigCommandOptions& o) {
     return result.exit_code() == 0 ? exit_ok : exit_refused;
 }
 
-const CommandRegistration registration{
+const CommandRegistration rig_registration{
     "rig", "Rig proxies from authored chains, and bone chains grown where a garment has none (--grow-cloth)", 30,
     [](CLI::App& app) {
         auto o = std::make_shared<RigCommandOptions>();

@@ -77,7 +77,7 @@ int run_sheet(const SheetCommandOptions& o) {
     return status;
 }
 
-const CommandRegistration registration{
+const CommandRegistration sheet_registration{
     "sheet", "Build sheet proxies (one particle per welded vertex) for a model's garments", 30, [](CLI::App& app) {
         auto o = std::make_shared<SheetCommandOptions>();
         app.add_option("model", o->model, "The model file (glTF, GLB, VRM, FBX, ...)")->required();

@@ -90,7 +90,7 @@ int run_validate(const ValidateOptions& o) {
     return status;
 }
 
-const CommandRegistration registration{
+const CommandRegistration validate_registration{
     "validate", "Simulate proxies headless and gate on what they do (schemas/validation.schema.json)", 50,
     [](CLI::App& app) {
         auto o = std::make_shared<ValidateOptions>();
