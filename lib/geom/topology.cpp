@@ -73,7 +73,7 @@ EdgeTable build_edge_table(std::span<const uint32_t> indices, uint32_t vertex_co
         Side* end = sides.data() + offsets[v + 1];
         if (end - begin > 32) {
             std::stable_sort(begin, end, by_upper);
-        } else {
+        } else if (end - begin > 1) {  // begin + 1 of an empty bucket may be past the array, or null + 1
             for (Side* i = begin + 1; i < end; ++i)
                 for (Side* j = i; j > begin && by_upper(*j, *(j - 1)); --j) std::swap(*j, *(j - 1));
         }
