@@ -225,7 +225,7 @@ TEST(SheetPins, PositionalRulesPickTheirEdge) {
     SheetOptions all = rule("top");
     all.pin_tolerance = 10;
     Issues held;
-    ClothProxy rigid = build_ok(s, g, all, &held);
+    ClothProxy rigid = build_pins_ok(s, g, all, &held);
     EXPECT_EQ(rigid.pins[0].particles.size(), rigid.particle_count());
     ASSERT_TRUE(has_code(held, "EVERYTHING_HELD"));
     EXPECT_FALSE(has_code(held, "NOTHING_HELD"));
