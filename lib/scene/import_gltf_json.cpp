@@ -132,7 +132,9 @@ bool parse_buffer_with_data_uri(std::string_view text, nlohmann::json& out, std:
             for (char c : key)
                 if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e || c == '\\') return false;
             if (!scan.value(value, 3)) return false;
-            if (key == "uri" && value.size() >= 7 && value.substr(0, 6) == "\"data:") {
+            if (key == "uri") {
+                // Anything but a plain data URI (or a second "uri") goes the general way.
+                if (!uri.empty() || value.size() < 7 || value.substr(0, 6) != "\"data:") return false;
                 const std::string_view contents = value.substr(1, value.size() - 2);
                 // Printable ASCII only: then the raw text is the string's value (no escapes, nothing
                 // a JSON parser would refuse), as nlohmann would have read it.
