@@ -18,6 +18,7 @@
 #include "io/atomic_file.h"
 #include "io/content_hash.h"
 #include "scene/import.h"
+#include "pipeline/process_memory.h"
 #include "pipeline/sidecar.h"
 
 namespace weft {
@@ -400,7 +401,11 @@ BakeResult bake(const BakeOptions& o,
     };
     const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1, o.jobs)), inputs.size()));
     std::vector<std::thread> threads;
-    for (size_t t = 1; t < n; ++t) threads.emplace_back(worker);
+    for (size_t t = 1; t < n; ++t)
+        threads.emplace_back([&] {
+            tune_thread_memory();  // this thread's own heap, as the main one (process_memory.h)
+            worker();
+        });
     worker();
     for (std::thread& t : threads) t.join();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -14,4 +14,9 @@ namespace weft {
 /// changes is process-wide. Returns whether it changed anything.
 bool tune_process_memory();
 
+/// The same for the calling thread's own heap (glibc gives each worker thread an arena of its own,
+/// whose pages tune_process_memory's advice does not cover). Call at the start of each worker
+/// thread; does nothing unless tune_process_memory was called. Returns whether it changed anything.
+bool tune_thread_memory();
+
 }  // namespace weft
