@@ -7,6 +7,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -15,6 +16,9 @@
 #include <assimp/types.h>
 
 #include "io/atomic_file.h"
+#include "io/content_hash.h"
+#include "scene/import.h"
+#include "pipeline/process_memory.h"
 #include "pipeline/sidecar.h"
 
 namespace weft {
@@ -71,25 +75,40 @@ bool is_under(const fs::path& path, const fs::path& dir) {
     return end == d.end();
 }
 
-/// The hash of everything a model's outputs are made from: each file's name and bytes.
-std::string hash_inputs(const std::vector<fs::path>& files, Issues& issues) {
-    std::string text;
-    for (const fs::path& f : files) {
-        std::vector<uint8_t> bytes;
-        if (std::string why = read_file(f, bytes); !why.empty()) {
-            issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
-            text += f.filename().string() + " missing\n";
-            continue;
-        }
-        text += f.filename().string() + " " + content_hash_text(fnv1a64(bytes)) + "\n";
+std::string hash_text(std::string_view text) {
+    return content_hash_text(xxh64({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+}
+
+/// One line per file a model's outputs are made from, "<name> <hash>" (or "<name> missing", with
+/// INPUT_UNREADABLE); the input hash is the hash of the lines, model first, then the files it
+/// references, then the config file.
+void add_input_line(std::string& lines, const fs::path& file, Issues& issues) {
+    std::vector<uint8_t> bytes;
+    if (std::string why = read_file(file, bytes); !why.empty()) {
+        issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+        lines += file.filename().string() + " missing\n";
+        return;
     }
-    const std::string_view view(text);
-    return content_hash_text(fnv1a64({reinterpret_cast<const uint8_t*>(view.data()), view.size()}));
+    lines += file.filename().string() + " " + content_hash_text(xxh64(bytes)) + "\n";
 }
 
 std::string options_hash(const BakeOptions& o) {
-    const std::string text = o.options_text + (o.grow_cloth ? " grow" : "") + (o.validate ? " validate" : "");
-    return content_hash_text(fnv1a64({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+    return hash_text(o.options_text + (o.grow_cloth ? " grow" : "") + (o.validate ? " validate" : ""));
+}
+
+/// How a stamp names a file the model references: relative to the model's folder, so the stamp
+/// holds wherever the inputs are named from; absolute when the reference is.
+std::string stamp_reference(const fs::path& file, const fs::path& model) {
+    const fs::path relative = file.lexically_relative(model.parent_path());
+    return relative.empty() ? file.generic_string() : relative.generic_string();
+}
+
+/// The stamp's JSON, or null when there is none or it does not parse.
+json read_stamp(const fs::path& path) {
+    std::vector<uint8_t> bytes;
+    if (!read_file(path, bytes, uint64_t(64) << 20).empty()) return nullptr;
+    json stamp = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    return stamp.is_object() ? stamp : json(nullptr);
 }
 
 std::vector<std::string> list_outputs(const fs::path& dir) {
@@ -144,13 +163,15 @@ void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOpti
         r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
 }
 
-void bake_one(const BakeInput& input, const fs::path& dir, const BakeOptions& o, BakeModelResult& r) {
+/// Returns the files the model references (RigModelResult::external_files).
+std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, const fs::path& dir,
+                               const BakeOptions& o, BakeModelResult& r) {
     RigModelOptions options = o.rig;
     options.grow_cloth = o.grow_cloth;
     options.sheets = true;
     options.write_report = false;  // written below, with the validation's findings
     options.garments = o.garments;
-    RigModelResult model = rig_model(input.path, dir, options);
+    RigModelResult model = bytes ? rig_model(input.path, *bytes, dir, options) : rig_model(input.path, dir, options);
     r.stages = model.seconds;
     // The report names the model and folder by relative path so it is the same for any OUT.
     model.model = input.relative;
@@ -170,6 +191,7 @@ void bake_one(const BakeInput& input, const fs::path& dir, const BakeOptions& o,
         for (json& proxy : report["validation"]["proxies"]) proxy.erase("timing");
     if (std::string why = write_file_atomic(dir / "report.json", report.dump(2) + "\n"); !why.empty())
         r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
+    return std::move(model.external_files);
 }
 
 }  // namespace
@@ -207,113 +229,122 @@ std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs
     return found;
 }
 
-std::vector<fs::path> referenced_files(const fs::path& model) {
-    std::vector<fs::path> out;
-    if (lower(model.extension().string()) != ".gltf") return out;
-    std::vector<uint8_t> bytes;
-    if (!read_file(model, bytes, uint64_t(256) << 20).empty()) return out;
-    const json doc = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-    if (!doc.is_object()) return out;
-    std::set<fs::path> files;
-    for (const char* key : {"buffers", "images"}) {
-        auto it = doc.find(key);
-        if (it == doc.end() || !it->is_array()) continue;
-        for (const json& item : *it) {
-            if (!item.is_object()) continue;
-            auto uri = item.find("uri");
-            if (uri == item.end() || !uri->is_string()) continue;
-            const std::string u = uri->get<std::string>();
-            if (u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos || u.empty()) continue;
-            files.insert(model.parent_path() / fs::path(u));
-        }
-    }
-    out.assign(files.begin(), files.end());
-    return out;
-}
-
 BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     BakeModelResult r;
     r.input = input;
     try {
         const fs::path dir = o.out_dir / fs::path(input.relative);
-        std::vector<fs::path> depends{input.path};
-        for (const fs::path& f : referenced_files(input.path)) depends.push_back(f);
-        if (!o.config_file.empty()) depends.push_back(o.config_file);
-        for (const fs::path& f : depends) r.depends.push_back(f.generic_string());
-        std::sort(r.depends.begin(), r.depends.end());
+        // The model is read once: hashed here, imported from the same bytes (a file that cannot be
+        // read is handed to the import by path, which names what is wrong with it).
+        std::vector<uint8_t> model_bytes;
+        std::optional<ModelBytes> model;
         Issues hash_issues;
-        r.input_hash = hash_inputs(depends, hash_issues);
+        std::string input_lines;
+        if (std::string why = read_file(input.path, model_bytes, ImportOptions{}.max_file_bytes); why.empty()) {
+            model = ModelBytes{model_bytes, content_hash_text(xxh64(model_bytes))};
+            input_lines = input.path.filename().string() + " " + model->content_hash + "\n";
+        } else {
+            hash_issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+            input_lines = input.path.filename().string() + " missing\n";
+        }
         const std::string opt_hash = options_hash(o);
+        // Hashes the files the model references and the config, in the stamp's order; sets depends.
+        auto finish_inputs = [&](const std::vector<fs::path>& references, Issues& issues) {
+            std::string lines = input_lines;
+            std::vector<fs::path> depends{input.path};
+            for (const fs::path& f : references) {
+                add_input_line(lines, f, issues);
+                depends.push_back(f);
+            }
+            if (!o.config_file.empty()) {
+                add_input_line(lines, o.config_file, issues);
+                depends.push_back(o.config_file);
+            }
+            r.depends.clear();
+            for (const fs::path& f : depends) r.depends.push_back(f.generic_string());
+            std::sort(r.depends.begin(), r.depends.end());
+            r.input_hash = hash_text(lines);
+        };
 
         // What a killed run left half-written is never renamed into place: clear it first.
         remove_stale_temporaries(dir);
 
-        // Issue 6: the same inputs, options and tool version mean the outputs on disk are already right.
+        // Issue 6: the same inputs, options and tool version mean the outputs on disk are already
+        // right. The files the model references are the ones its stamp lists: the model's bytes are
+        // in the hash, so an unchanged model names the same files, and no JSON is parsed to skip.
         const fs::path stamp_path = dir / "bake-stamp.json";
-        if (!o.force && hash_issues.empty()) {
-            std::vector<uint8_t> bytes;
-            if (read_file(stamp_path, bytes, uint64_t(64) << 20).empty()) {
-                const json stamp = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-                bool match = stamp.is_object() && stamp.value("schema", "") == bake_stamp_schema &&
-                             stamp.value("weft_version", "") == WEFT_VERSION &&
-                             stamp.value("input_hash", "") == r.input_hash &&
-                             stamp.value("options_hash", "") == opt_hash && stamp.contains("outputs") &&
-                             stamp["outputs"].is_array() && stamp.contains("issues") && stamp["issues"].is_array();
-                if (match)
-                    for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
-                if (match) {
-                    r.status = "skipped";
-                    for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
-                    for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
-                    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                    r.hash_seconds = r.seconds;
-                    return r;
-                }
+        const json stamp = read_stamp(stamp_path);
+        if (!o.force && hash_issues.empty() && stamp.is_object() && stamp.value("schema", "") == bake_stamp_schema &&
+            stamp.value("weft_version", "") == WEFT_VERSION && stamp.value("options_hash", "") == opt_hash &&
+            stamp.contains("external_files") && stamp["external_files"].is_array() && stamp.contains("outputs") &&
+            stamp["outputs"].is_array() && stamp.contains("issues") && stamp["issues"].is_array()) {
+            std::vector<fs::path> references;
+            bool match = true;
+            for (const json& f : stamp["external_files"]) {
+                match = match && f.is_string();
+                if (match) references.push_back(input.path.parent_path() / fs::path(f.get<std::string>()));
+            }
+            if (match) {
+                Issues reference_issues;  // a listed file gone: rebuild, and the build reports it
+                finish_inputs(references, reference_issues);
+                match = reference_issues.empty() && stamp.value("input_hash", "") == r.input_hash;
+            }
+            if (match)
+                for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
+            if (match) {
+                r.status = "skipped";
+                for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
+                for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
+                r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                r.hash_seconds = r.seconds;
+                return r;
             }
         }
         // Rebuilding: what the last build wrote goes first, so an output these options no longer
         // make (a grown model, validation.json) is not left behind and listed as current. Only the
         // files its stamp names: the folder may hold nothing else of weft's.
-        {
-            std::vector<uint8_t> bytes;
-            if (read_file(stamp_path, bytes, uint64_t(64) << 20).empty()) {
-                const json stamp = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-                if (stamp.is_object() && stamp.contains("outputs") && stamp["outputs"].is_array())
-                    for (const json& f : stamp["outputs"])
-                        if (f.is_string() && fs::path(f.get<std::string>()).filename() == fs::path(f.get<std::string>())) {
-                            std::error_code rm;
-                            fs::remove(dir / f.get<std::string>(), rm);
-                        }
-            }
-        }
+        if (stamp.is_object() && stamp.contains("outputs") && stamp["outputs"].is_array())
+            for (const json& f : stamp["outputs"])
+                if (f.is_string() && fs::path(f.get<std::string>()).filename() == fs::path(f.get<std::string>())) {
+                    std::error_code rm;
+                    fs::remove(dir / f.get<std::string>(), rm);
+                }
         std::error_code ec;
         fs::remove(stamp_path, ec);
         fs::create_directories(dir, ec);
+        std::vector<fs::path> references;
         if (ec) {
             r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, dir.string() + ": cannot create the folder: " + ec.message(), ""});
-        } else if (!hash_issues.empty() && !fs::exists(input.path)) {
+        } else if (!model && !fs::exists(input.path)) {
             r.issues = hash_issues;
         } else {
             r.hash_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            bake_one(input, dir, o, r);
+            references = bake_one(input, model ? &*model : nullptr, dir, o, r);
         }
+        // The references come from the import's one parse of the model, so they are hashed after
+        // it: a referenced file edited during its own model's bake can leave a stamp newer than
+        // the outputs (the next --force run, or any edit, rebuilds it).
+        finish_inputs(references, hash_issues);
         r.outputs = list_outputs(dir);
         r.status = has_error(r.issues) ? "refused" : "built";
         for (const Issue& i : r.issues)
             if (i.code == "OUTPUT_UNWRITABLE" || i.code == "WRITE_FAILED") r.status = "failed";
         if (r.status != "failed" && hash_issues.empty()) {
-            json stamp = {{"schema", bake_stamp_schema},
-                          {"weft_version", WEFT_VERSION},
-                          {"input_hash", r.input_hash},
-                          {"options_hash", opt_hash},
-                          {"status", r.status},
-                          {"outputs", r.outputs}};
+            json external = json::array();
+            for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
+            json stamp_out = {{"schema", bake_stamp_schema},
+                              {"weft_version", WEFT_VERSION},
+                              {"input_hash", r.input_hash},
+                              {"external_files", std::move(external)},
+                              {"options_hash", opt_hash},
+                              {"status", r.status},
+                              {"outputs", r.outputs}};
             json issues = json::array();
             for (const Issue& i : r.issues) issues.push_back(issue_json(i));
-            stamp["issues"] = std::move(issues);
+            stamp_out["issues"] = std::move(issues);
             // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
-            if (std::string why = write_file_atomic(stamp_path, stamp.dump(2) + "\n"); !why.empty()) {
+            if (std::string why = write_file_atomic(stamp_path, stamp_out.dump(2) + "\n"); !why.empty()) {
                 r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, why, ""});
                 r.status = "failed";
             }
@@ -370,7 +401,11 @@ BakeResult bake(const BakeOptions& o,
     };
     const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1, o.jobs)), inputs.size()));
     std::vector<std::thread> threads;
-    for (size_t t = 1; t < n; ++t) threads.emplace_back(worker);
+    for (size_t t = 1; t < n; ++t)
+        threads.emplace_back([&] {
+            tune_thread_memory();  // this thread's own heap, as the main one (process_memory.h)
+            worker();
+        });
     worker();
     for (std::thread& t : threads) t.join();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

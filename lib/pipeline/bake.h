@@ -8,7 +8,8 @@
 //             proxy for every other garment found by name, the grown model, one sidecar for all of
 //             them and report.json; with validate, validation.json (every proxy written, loaded back
 //             and run through every scenario, lib/validate); last bake-stamp.json (input hash,
-//             options hash, tool version). A stamp that matches means nothing is rebuilt (skipped)
+//             the files the model references, options hash, tool version). A stamp that matches
+//             means nothing is rebuilt (skipped)
 //   run       N worker threads take models in order; any exception is that model's INTERNAL_ERROR
 //   report    bake-report.json (schemas/bake-report.schema.json), models in walk order, counts per
 //             code, timings in their own fields so the rest is byte-identical from run to run
@@ -33,7 +34,7 @@
 namespace weft {
 
 inline constexpr const char* bake_report_schema = "weft.bake-report/1";
-inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/1";
+inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/2";
 
 struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
@@ -62,7 +63,7 @@ struct BakeModelResult {
     Issues issues;
     std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
     std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
-    std::string input_hash;           ///< over the model and every file it references
+    std::string input_hash;           ///< "xxh64:..." over the model, every file it references and the config
     double seconds = 0;               ///< wall time of this model (timings only)
     StageSeconds stages;              ///< of rig_model (timings only)
     double hash_seconds = 0;          ///< hashing the inputs and reading the stamp
@@ -86,9 +87,6 @@ std::vector<BakeInput> walk_inputs(const std::vector<std::filesystem::path>& inp
 
 /// Whether `path` has an extension Assimp reads or .vrm (case-insensitive).
 bool is_model_file(const std::filesystem::path& path);
-
-/// The files a model reads besides itself: a .gltf's external buffers and images (relative URIs).
-std::vector<std::filesystem::path> referenced_files(const std::filesystem::path& model);
 
 /// Bakes one model into out_dir/<relative>/. Never throws.
 BakeModelResult bake_model(const BakeInput& input, const BakeOptions& options);

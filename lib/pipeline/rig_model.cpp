@@ -39,8 +39,9 @@ bool same_file(const fs::path& a, const fs::path& b) {
 
 class ModelRigger {
 public:
-    ModelRigger(const fs::path& model, const fs::path& out_dir, const RigModelOptions& options, RigModelResult& r)
-        : model_(model), out_dir_(out_dir), options_(options), r_(r) {}
+    ModelRigger(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir, const RigModelOptions& options,
+                RigModelResult& r)
+        : model_(model), bytes_(bytes), out_dir_(out_dir), options_(options), r_(r) {}
 
     void run() {
         r_.model = model_;
@@ -50,15 +51,24 @@ public:
             seconds += std::chrono::duration<double>(now - clock).count();
             clock = now;
         };
-        {
+        ImportResult imported;
+        if (bytes_) {
+            r_.bytes = bytes_->bytes.size();
+            r_.content_hash = bytes_->content_hash;
+            imported = import_scene(model_, bytes_->bytes);
+        } else {
+            // One read for the hash and the import: the bytes hashed are the bytes imported.
             std::vector<uint8_t> bytes;
             if (read_file(model_, bytes).empty()) {
                 r_.bytes = bytes.size();
-                r_.content_hash = content_hash_text(fnv1a64(bytes));
+                r_.content_hash = content_hash_text(xxh64(bytes));
+                imported = import_scene(model_, bytes);
+            } else {
+                imported = import_scene(model_);  // it names what is wrong with the file
             }
         }
-        ImportResult imported = import_scene(model_);
         append(r_.issues, imported.issues);
+        r_.external_files = std::move(imported.external_files);
         lap(r_.seconds.import);
         if (!imported.ok()) return;
         r_.imported = true;
@@ -73,7 +83,10 @@ public:
             grown.scene = Scene{};
             r_.grow = std::move(grown);
         } else {
-            r_.scene = original_;
+            // Nothing grew: the imported scene is the result, moved rather than copied mesh by
+            // mesh. original_ is only read to patch a grown model.
+            r_.scene = std::move(original_);
+            original_ = Scene{};
         }
         lap(r_.seconds.grow);
         collect_rigs();
@@ -276,7 +289,9 @@ private:
         r_.grown_model_method = "rewritten";
     }
 
-    const fs::path model_, out_dir_;
+    const fs::path model_;
+    const ModelBytes* bytes_;  ///< null: read the file
+    const fs::path out_dir_;
     const RigModelOptions& options_;
     RigModelResult& r_;
     Scene original_;
@@ -297,14 +312,28 @@ double round6(double v) {
 
 }  // namespace
 
-RigModelResult rig_model(const fs::path& model, const fs::path& out_dir, const RigModelOptions& options) {
+namespace {
+
+RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir,
+                             const RigModelOptions& options) {
     RigModelResult result;
-    ModelRigger rigger(model, out_dir, options, result);
+    ModelRigger rigger(model, bytes, out_dir, options, result);
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
         if (std::string why = write_file_atomic(out_dir / "report.json", rig_report_json(result).dump(2) + "\n"); !why.empty())
             result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
     return result;
+}
+
+}  // namespace
+
+RigModelResult rig_model(const fs::path& model, const fs::path& out_dir, const RigModelOptions& options) {
+    return run_rig_model(model, nullptr, out_dir, options);
+}
+
+RigModelResult rig_model(const fs::path& model, const ModelBytes& bytes, const fs::path& out_dir,
+                         const RigModelOptions& options) {
+    return run_rig_model(model, &bytes, out_dir, options);
 }
 
 json rig_report_json(const RigModelResult& r) {

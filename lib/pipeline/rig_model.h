@@ -21,6 +21,7 @@
 #pragma once
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -88,8 +89,9 @@ struct StageSeconds {
 struct RigModelResult {
     std::filesystem::path model;        ///< as given
     std::filesystem::path out_dir;
-    std::string content_hash;           ///< "fnv1a64:<16 hex digits>" of the model file's bytes; "" when unreadable
+    std::string content_hash;           ///< "xxh64:<16 hex digits>" (io/content_hash.h) of the model file's bytes; "" when unreadable
     uint64_t bytes = 0;
+    std::vector<std::filesystem::path> external_files;  ///< what a glTF names beside itself (ImportResult::external_files)
     bool imported = false;
     Scene scene;                        ///< the grown scene when bones were grown, else the imported one
     ModelGarments garments;
@@ -115,6 +117,18 @@ struct RigModelResult {
 /// anything about the model: every problem is an Issue.
 RigModelResult rig_model(const std::filesystem::path& model, const std::filesystem::path& out_dir,
                          const RigModelOptions& options);
+
+/// A model file its caller already read: weft bake reads each model once to hash it for its stamp
+/// and imports those same bytes.
+struct ModelBytes {
+    std::span<const uint8_t> bytes;   ///< the whole file
+    std::string content_hash;         ///< content_hash_text(xxh64(bytes))
+};
+
+/// The same from bytes already read (`model` still names the file in messages and locates what it
+/// references).
+RigModelResult rig_model(const std::filesystem::path& model, const ModelBytes& bytes,
+                         const std::filesystem::path& out_dir, const RigModelOptions& options);
 
 /// The report (schemas/rig-report.schema.json, "schema": "weft.rig-report/1").
 nlohmann::json rig_report_json(const RigModelResult& result);

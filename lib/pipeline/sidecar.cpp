@@ -1,7 +1,6 @@
 #include "pipeline/sidecar.h"
 
 #include <cmath>
-#include <cstdio>
 #include <optional>
 
 namespace weft {
@@ -81,18 +80,6 @@ json garment_json(const RigModelResult& result, const RiggedGarment& g) {
 }
 
 }  // namespace
-
-uint64_t fnv1a64(std::span<const uint8_t> bytes) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-    return h;
-}
-
-std::string content_hash_text(uint64_t hash) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
-    return buf;
-}
 
 json sidecar_json(const RigModelResult& result) {
     json garments = json::array();

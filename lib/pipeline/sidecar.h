@@ -15,18 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/content_hash.h"
 #include "pipeline/rig_model.h"
 
 namespace weft {
 
 inline constexpr const char* sidecar_json_schema = "weft.sidecar/1";
-
-/// FNV-1a 64 of `bytes` (offset basis 0xcbf29ce484222325, prime 0x100000001b3): the input's content
-/// hash, stable across machines and runs, for incremental builds (issue 6).
-uint64_t fnv1a64(std::span<const uint8_t> bytes);
-
-/// "fnv1a64:" and the hash as 16 lower-case hex digits.
-std::string content_hash_text(uint64_t hash);
 
 /// The sidecar of a rigged model. Deterministic: the same result gives the same JSON.
 nlohmann::json sidecar_json(const RigModelResult& result);

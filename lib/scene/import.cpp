@@ -13,6 +13,7 @@
 //   - The FBX reader keeps the file's units and axes (UnitScaleFactor and UpAxis only land in the
 //     scene metadata); aiProcess_GlobalScale would scale vertices and node translations but not a
 //     node's own scale. The fix is applied here once, at the root (source_correction).
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -161,6 +162,31 @@ bool declares_vrm(const nlohmann::json& doc) {
     return has("VRM") || has("VRMC_vrm");
 }
 
+/// Every buffer and image URI that names a file (not a data URI, not a URL), resolved against the
+/// model's folder: what weft bake hashes and lists in depfiles beside the model.
+std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& base_dir) {
+    std::vector<fs::path> out;
+    for (const char* key : {"buffers", "images"}) {
+        auto list = doc.find(key);
+        if (list == doc.end() || !list->is_array()) continue;
+        for (const nlohmann::json& item : *list) {
+            if (!item.is_object()) continue;
+            auto uri = item.find("uri");
+            if (uri == item.end() || !uri->is_string()) continue;
+            const std::string& u = uri->get_ref<const std::string&>();
+            if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
+            out.push_back(base_dir / fs::path(import_detail::percent_decode(u)));
+        }
+    }
+    // Paths compare by their text, so equal names sort together whatever the file order was.
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const ImportOptions& options,
+                  ImportResult& result);
+
 std::string lower_extension(const fs::path& file) {
     std::string ext = file.extension().string();
     if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
@@ -182,13 +208,40 @@ unsigned int assimp_postprocess_flags() {
 
 ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     ImportResult result;
+    Reporter report(file.string(), result.issues);
+    FileBytes file_bytes;
+    if (!read_model_file(file, options.max_file_bytes, file_bytes, report)) {
+        result.scene.source_path = file.string();
+        return result;
+    }
+    import_bytes(file, file_bytes.span(), options, result);
+    return result;
+}
+
+ImportResult import_scene(const fs::path& file, std::span<const uint8_t> bytes, const ImportOptions& options) {
+    ImportResult result;
+    Reporter report(file.string(), result.issues);
+    // The limits read_model_file applies, for bytes read elsewhere.
+    if (bytes.empty()) {
+        report.add("FILE_EMPTY", "the file is empty (0 bytes)");
+    } else if (uint64_t(bytes.size()) > options.max_file_bytes) {
+        report.add("FILE_TOO_LARGE", "the file has " + std::to_string(bytes.size()) + " bytes, more than the limit of " +
+                                         std::to_string(options.max_file_bytes));
+    } else {
+        import_bytes(file, bytes, options, result);
+        return result;
+    }
+    result.scene.source_path = file.string();
+    return result;
+}
+
+namespace {
+
+void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const ImportOptions& options,
+                  ImportResult& result) {
     Scene& scene = result.scene;
     scene.source_path = file.string();
     Reporter report(file.string(), result.issues);
-
-    FileBytes file_bytes;
-    if (!read_model_file(file, options.max_file_bytes, file_bytes, report)) return result;
-    const std::span<const uint8_t> bytes = file_bytes.span();
 
     import_detail::GltfDocument gltf;
     gltf.base_dir = file.parent_path();
@@ -198,8 +251,9 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     switch (container) {
         case Container::glb: {
             std::string_view json_text;
-            if (!import_detail::split_glb(bytes, json_text, gltf.bin, report)) return result;
-            if (!import_detail::parse_gltf_json(json_text, gltf, report)) return result;
+            if (!import_detail::split_glb(bytes, json_text, gltf.bin, report)) return;
+            if (!import_detail::parse_gltf_json(json_text, gltf, report)) return;
+            result.external_files = external_files(gltf.json, gltf.base_dir);
             gltf.glb = true;
             have_gltf = true;
             memory_hint = "glb";
@@ -208,11 +262,12 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
         }
         case Container::gltf_json: {
             std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-            if (!import_detail::parse_gltf_json(text, gltf, report)) return result;
+            if (!import_detail::parse_gltf_json(text, gltf, report)) return;
+            result.external_files = external_files(gltf.json, gltf.base_dir);
             const auto asset = gltf.json.find("asset");
             if (asset == gltf.json.end() || !asset->is_object()) {
                 report.add("UNKNOWN_FORMAT", "JSON, but not glTF (no \"asset\" object)");
-                return result;
+                return;
             }
             auto version = asset->find("version");
             bool v2 = version != asset->end() && version->is_string() && version->get<std::string>().rfind("2", 0) == 0;
@@ -230,7 +285,7 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
             scene.format = lower_extension(file);
             break;
     }
-    if (have_gltf && !import_detail::check_gltf(gltf, report)) return result;
+    if (have_gltf && !import_detail::check_gltf(gltf, report)) return;
 
     Assimp::Importer importer;
     // One node per FBX node: pivots folded into the node transform instead of "$AssimpFbx$" helpers.
@@ -244,7 +299,7 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
                          : importer.ReadFile(file.string(), read_flags);
     } catch (const std::exception& e) {
         report.add("IMPORT_FAILED", std::string("Assimp failed: ") + e.what());
-        return result;
+        return;
     }
     if (!ai) {
         std::string why = importer.GetErrorString();
@@ -252,11 +307,11 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
             report.add("UNKNOWN_FORMAT", "not a model file any reader recognises (Assimp: " + why + ")");
         else
             report.add("IMPORT_FAILED", "Assimp could not read it: " + why);
-        return result;
+        return;
     }
     if (!ai->mRootNode || ai->mNumMeshes == 0) {
         report.add("NO_MESHES", "the model has no meshes; nothing to build cloth from");
-        return result;
+        return;
     }
     // Non-finite positions are refused before the join: JoinIdenticalVertices compares positions,
     // and a NaN one would be merged into a finite neighbour and vanish unreported.
@@ -275,7 +330,7 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
                            std::to_string(v) + " position is (" + std::to_string(x.x) + ", " + std::to_string(x.y) +
                            ", " + std::to_string(x.z) + "); fix the mesh in its authoring tool",
                        "/meshes/" + std::string(mesh->mName.C_Str()) + "/vertices/" + std::to_string(v));
-            return result;
+            return;
         }
     }
     try {
@@ -285,14 +340,14 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     }
     if (!ai) {
         report.add("IMPORT_FAILED", std::string("Assimp could not join vertices: ") + importer.GetErrorString());
-        return result;
+        return;
     }
 
     Mat4 correction = import_detail::source_correction(*ai, scene, report);
     std::vector<int> scene_of_gltf;
     if (!import_detail::convert_scene(*ai, have_gltf ? &gltf : nullptr, correction, options, scene, scene_of_gltf,
                                       report))
-        return result;
+        return;
     if (have_gltf) import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
     // Meshes with only lines or points stay (their line_count says what was dropped), but a
     // model needs at least one triangle.
@@ -300,11 +355,12 @@ ImportResult import_scene(const fs::path& file, const ImportOptions& options) {
     for (const Mesh& mesh : scene.meshes) any_triangle = any_triangle || mesh.triangle_count() > 0;
     if (!any_triangle) {
         report.add("NO_MESHES", "the model has no triangles in its scene; nothing to build cloth from");
-        return result;
+        return;
     }
     for (const Issue& issue : result.issues)
         if (issue.severity != Severity::error) scene.warnings.push_back(issue.message);
-    return result;
 }
+
+}  // namespace
 
 }  // namespace weft

@@ -5,6 +5,8 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <vector>
 
 #include "io/issue.h"
 #include "scene/scene.h"
@@ -23,6 +25,10 @@ struct ImportOptions {
 struct ImportResult {
     Scene scene;     ///< complete when ok(); partial or empty otherwise
     Issues issues;   ///< codes from scene/import_codes.h; any error means the file was refused
+    /// The files a glTF (text or GLB) names by relative URI, buffers and images, resolved against
+    /// its folder, sorted, each once; filled as soon as the JSON parses, so also for a refused file
+    /// (whose missing buffer is one of them). What its outputs depend on beside the file itself.
+    std::vector<std::filesystem::path> external_files;
     bool ok() const { return !has_error(issues); }
 };
 
@@ -45,6 +51,11 @@ struct ImportResult {
 ///   mapped to Scene nodes by walking both hierarchies in step. VRM 0.x collider offsets have
 ///   their z negated back (UniVRM stores them mirrored); radii are as the file gives them.
 ImportResult import_scene(const std::filesystem::path& file, const ImportOptions& options = {});
+
+/// The same from the file's bytes as the caller already read them (weft bake hashes and imports
+/// one read of each model): `file` names the model in messages and locates its external buffers.
+ImportResult import_scene(const std::filesystem::path& file, std::span<const uint8_t> bytes,
+                          const ImportOptions& options = {});
 
 /// The Assimp post-processing flags import_scene reads with, for benchmarks that time Assimp's
 /// own ReadFile against import_scene.

@@ -46,11 +46,19 @@ struct GltfDocument {
     nlohmann::json json;                 ///< every top-level member but the three below, parsed
     std::vector<std::string_view> accessors;     ///< JSON text of each accessor, parsed on demand
     std::vector<std::string_view> buffer_views;  ///< JSON text of each buffer view, parsed on demand
+    /// Per buffer, the text of its "uri" when that is a data URI of plain ASCII (no escapes),
+    /// pointing into the JSON text; empty for other buffers. Such a buffer's `json` "uri" holds only
+    /// the URI's header up to the comma ("data:...;base64,"): a .gltf's megabytes of base64 are
+    /// never copied through a JSON parser.
+    std::vector<std::string_view> data_uris;
     // `animations` is not kept: Assimp reads it, nothing here needs it.
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
 };
+
+/// A URI's %XX escapes decoded (glTF URIs are percent-encoded; a file "a b.bin" is "a%20b.bin").
+std::string percent_decode(std::string_view uri);
 
 /// Splits GLB bytes into the JSON text and the BIN chunk, checking the header and every chunk
 /// length against the bytes present (GLB_TRUNCATED, GLB_MALFORMED, GLB_TRAILING_BYTES).

@@ -117,6 +117,51 @@ private:
     }
 };
 
+/// A buffer object whose "uri" is a data URI kept as a view (GltfDocument::data_uris); false when
+/// the object is not that simple (an escaped key or URI, a non-ASCII byte), so the caller parses
+/// it whole and nothing is lost.
+bool parse_buffer_with_data_uri(std::string_view text, nlohmann::json& out, std::string_view& data_uri) {
+    Scanner scan(text);
+    if (!scan.consume('{')) return false;
+    nlohmann::json object = nlohmann::json::object();
+    std::string_view uri;
+    if (!scan.consume('}')) {
+        do {
+            std::string_view key, value;
+            if (!scan.string(key) || !scan.consume(':')) return false;
+            for (char c : key)
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e || c == '\\') return false;
+            if (!scan.value(value, 3)) return false;
+            if (key == "uri") {
+                // Anything but a plain data URI (or a second "uri") goes the general way.
+                if (!uri.empty() || value.size() < 7 || value.substr(0, 6) != "\"data:") return false;
+                const std::string_view contents = value.substr(1, value.size() - 2);
+                // Printable ASCII only: then the raw text is the string's value (no escapes, nothing
+                // a JSON parser would refuse), as nlohmann would have read it.
+                for (char c : contents)
+                    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e || c == '\\')
+                        return false;
+                const size_t comma = contents.find(',');
+                if (comma == std::string_view::npos) return false;
+                uri = contents;
+                object[std::string(key)] = std::string(contents.substr(0, comma + 1));
+                continue;
+            }
+            try {
+                object[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());
+            } catch (const nlohmann::json::exception&) {
+                return false;
+            }
+        } while (scan.consume(','));
+        if (!scan.consume('}')) return false;
+    }
+    scan.skip_space();
+    if (scan.at() != text.size() || uri.empty()) return false;
+    out = std::move(object);
+    data_uri = uri;
+    return true;
+}
+
 }  // namespace
 
 bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std::span<const uint8_t>& bin,
@@ -176,6 +221,42 @@ bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std:
     return true;
 }
 
+namespace {
+
+/// "buffers" with each data URI kept as a view into the text; false (doc untouched) when the
+/// member is not an array of values, so the caller parses it as any other member and reports.
+bool parse_buffers(std::string_view text, GltfDocument& doc) {
+    Scanner scan(text);
+    std::vector<std::string_view> items;
+    if (!scan.consume('[')) return false;
+    if (!scan.consume(']')) {
+        do {
+            std::string_view item;
+            if (!scan.value(item, 2)) return false;
+            items.push_back(item);
+        } while (scan.consume(','));
+        if (!scan.consume(']')) return false;
+    }
+    nlohmann::json buffers = nlohmann::json::array();
+    std::vector<std::string_view> data_uris(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+        nlohmann::json buffer;
+        if (!parse_buffer_with_data_uri(items[i], buffer, data_uris[i])) {
+            try {
+                buffer = nlohmann::json::parse(items[i].begin(), items[i].end());
+            } catch (const nlohmann::json::exception&) {
+                return false;
+            }
+        }
+        buffers.push_back(std::move(buffer));
+    }
+    doc.json["buffers"] = std::move(buffers);
+    doc.data_uris = std::move(data_uris);
+    return true;
+}
+
+}  // namespace
+
 bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report) {
     auto invalid = [&](const std::string& why) {
         report.add("GLTF_JSON_INVALID", "the glTF JSON does not parse: " + why);
@@ -186,6 +267,7 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
     doc.json = nlohmann::json::object();
     doc.accessors.clear();
     doc.buffer_views.clear();
+    doc.data_uris.clear();
     if (!scan.consume('{')) return invalid("the document is not a JSON object");
     if (!scan.consume('}')) {
         do {
@@ -207,6 +289,7 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
             if (!scan.value(value, 1)) return invalid(scan.error());
             // Assimp reads the animations; nothing here needs them.
             if (key == "animations") continue;
+            if (key == "buffers" && parse_buffers(value, doc)) continue;
             try {
                 doc.json[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());
             } catch (const nlohmann::json::exception& e) {

@@ -2,7 +2,8 @@
 // per shared model, Assimp alone (the project's post-processing flags, as import_scene asks for
 // them) against bake_model (import_scene, garments, sheet or rig build, outputs written atomically,
 // stamp), both in this one process; and the whole folder through bake() at 1 and 2 worker threads.
-// Target: bake minus Assimp under 30% of Assimp; -j 2 close to twice -j 1.
+// Target: bake minus Assimp under 30% of Assimp; -j 2 close to twice -j 1. The process's heap is set
+// up as `weft bake` sets it (pipeline/process_memory.h), so both sides run on the same allocator.
 // Run: scripts/bench_bake.sh (repetitions, medians and the ratios), or directly
 //   build/tests/bench/bench_bake --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -13,6 +14,7 @@
 
 #include "io/atomic_file.h"
 #include "pipeline/bake.h"
+#include "pipeline/process_memory.h"
 #include "scene/import.h"
 #include "support/paths.h"
 
@@ -88,6 +90,7 @@ void BM_BakeAll(benchmark::State& state) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    weft::tune_process_memory();
     const fs::path models = weft::test::shared_models_dir();
     weft::Issues issues;
     const std::vector<weft::BakeInput> inputs = weft::walk_inputs({models}, {}, issues);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
+#include "io/content_hash.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -162,6 +163,62 @@ TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
     auto tree_first = tree_a;
     tree_first.erase("bake-report.json");
     EXPECT_EQ(tree_again, tree_first);
+}
+
+/// "xxh64:..." of a file's bytes.
+std::string file_hash(const fs::path& path) {
+    std::vector<uint8_t> bytes;
+    EXPECT_EQ(read_file(path, bytes), "") << path;
+    return content_hash_text(xxh64(bytes));
+}
+
+TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
+    WEFT_REQUIRE_SHARED_MODEL(gltf, "kaykit_banner_blue/banner_blue.gltf");
+    const fs::path dir = test::scratch_dir("bake_references");
+    const fs::path in = dir / "in";
+    fs::create_directories(in);
+    for (const char* f : {"banner_blue.gltf", "banner_blue.bin", "dungeon_texture.png"})
+        fs::copy_file(gltf.parent_path() / f, in / f, fs::copy_options::overwrite_existing);
+    const fs::path out = dir / "out";
+    auto bake = [&] {
+        const auto run = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
+        EXPECT_EQ(run.exit_code, 0) << run.err;
+        return read_json(out / "bake-report.json")["models"][0];
+    };
+    // The input hash is the hash of one "<name> <hash>" line per file: the model, then the files
+    // it references in sorted order (the config file would come last).
+    auto expected_hash = [&] {
+        const std::string lines = "banner_blue.gltf " + file_hash(in / "banner_blue.gltf") + "\n" + "banner_blue.bin " +
+                                  file_hash(in / "banner_blue.bin") + "\n" + "dungeon_texture.png " +
+                                  file_hash(in / "dungeon_texture.png") + "\n";
+        return content_hash_text(xxh64({reinterpret_cast<const uint8_t*>(lines.data()), lines.size()}));
+    };
+    const json first = bake();
+    EXPECT_EQ(first["status"], "built");
+    EXPECT_EQ(first["input_hash"], expected_hash());
+    const json stamp = read_json(out / "banner_blue.gltf" / "bake-stamp.json");
+    EXPECT_EQ(stamp["external_files"], json::array({"banner_blue.bin", "dungeon_texture.png"}));
+    EXPECT_EQ(bake()["status"], "skipped");
+
+    // An edit to a referenced file (the image, which no import reads) is seen through the stamp.
+    {
+        std::vector<uint8_t> png;
+        ASSERT_EQ(read_file(in / "dungeon_texture.png", png), "");
+        png.push_back(0);
+        ASSERT_EQ(write_file_atomic(in / "dungeon_texture.png", png), "");
+    }
+    const json rebuilt = bake();
+    EXPECT_EQ(rebuilt["status"], "built");
+    EXPECT_EQ(rebuilt["input_hash"], expected_hash());
+    EXPECT_NE(rebuilt["input_hash"], first["input_hash"]);
+
+    // A referenced file gone: rebuilt (and refused for its missing buffer), never skipped or stamped.
+    fs::remove(in / "banner_blue.bin");
+    const auto run = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
+    EXPECT_EQ(run.exit_code, 1);
+    const json gone = read_json(out / "bake-report.json")["models"][0];
+    EXPECT_EQ(gone["status"], "refused") << gone.dump();
+    EXPECT_FALSE(fs::exists(out / "banner_blue.gltf" / "bake-stamp.json"));
 }
 
 TEST(BakeCli, MissingInputIsReportedAndBadCommandLineIsExit2) {

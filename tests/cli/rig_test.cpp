@@ -123,7 +123,7 @@ TEST(RigCommand, MannequinGrowsHairAndSkirtWritesEverythingAndValidates) {
     EXPECT_EQ(run.report["grown_model"]["method"], "patched");
     EXPECT_EQ(run.sidecar["grown_model"], "mannequin.glb");
     EXPECT_EQ(run.sidecar["input"]["file"], "mannequin.glb");
-    EXPECT_EQ(run.sidecar["input"]["content_hash"].get<std::string>().rfind("fnv1a64:", 0), 0u);
+    EXPECT_EQ(run.sidecar["input"]["content_hash"].get<std::string>().rfind("xxh64:", 0), 0u);
 
     const json* hair = garment_named(run.sidecar, "Hair");
     const json* skirt = garment_named(run.sidecar, "Skirt");

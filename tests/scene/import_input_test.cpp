@@ -729,6 +729,75 @@ TEST(ImportInput, MissingExternalBuffer) {
     expect_refused(dir / "tri.gltf", "BUFFER_MISSING");
 }
 
+TEST(ImportInput, DataUriReadsTheSameWithOrWithoutEscapes) {
+    // A plain data URI is read as a view into the file's text; one with a JSON escape goes through
+    // the JSON parser. Both must give the same scene and the same checks.
+    fs::path dir = scratch_dir("ImportInput.DataUriEscapes");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    const std::string plain = b.gltf();
+    std::string escaped = plain;
+    const size_t at = escaped.find("\"data:");
+    ASSERT_NE(at, std::string::npos);
+    escaped.replace(at + 1, 1, "\\u0064");  // "data:" spelled "\u0064ata:"
+    write_text(dir / "plain.gltf", plain);
+    write_text(dir / "escaped.gltf", escaped);
+    const ImportResult p = import_scene(dir / "plain.gltf");
+    const ImportResult e = import_scene(dir / "escaped.gltf");
+    ASSERT_TRUE(p.ok()) << issues_text(p);
+    ASSERT_TRUE(e.ok()) << issues_text(e);
+    ASSERT_EQ(p.scene.meshes.size(), 1u);
+    ASSERT_EQ(e.scene.meshes.size(), 1u);
+    EXPECT_EQ(p.scene.meshes[0].positions, e.scene.meshes[0].positions);
+    EXPECT_EQ(p.scene.meshes[0].indices, e.scene.meshes[0].indices);
+    EXPECT_EQ(p.scene.meshes[0].positions.size(), 3u);
+    EXPECT_TRUE(p.external_files.empty());
+
+    // An out-of-range index is found through either path.
+    GltfBuilder bad;
+    bad.triangle("Tri", kTriangle, {0, 1, 9});
+    std::string bad_escaped = bad.gltf();
+    bad_escaped.replace(bad_escaped.find("\"data:") + 1, 1, "\\u0064");
+    write_text(dir / "bad_plain.gltf", bad.gltf());
+    write_text(dir / "bad_escaped.gltf", bad_escaped);
+    expect_refused(dir / "bad_plain.gltf", "INDEX_OUT_OF_RANGE");
+    expect_refused(dir / "bad_escaped.gltf", "INDEX_OUT_OF_RANGE");
+
+    // Not base64 inside a plain data URI: the buffer is refused, not read as garbage.
+    std::string not_base64 = plain;
+    const size_t payload = not_base64.find(";base64,") + 8;
+    not_base64[payload] = '*';
+    write_text(dir / "not_base64.gltf", not_base64);
+    expect_refused(dir / "not_base64.gltf", "BUFFER_MISSING");
+}
+
+TEST(ImportInput, ExternalFilesAreListedFromTheOneParseEvenWhenRefused) {
+    fs::path dir = scratch_dir("ImportInput.ExternalFiles");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    json doc = b.doc;
+    doc["buffers"] = json::array({{{"byteLength", b.bin.size()}, {"uri", "tri.bin"}}});
+    doc["images"] = json::array({{{"uri", "tex.png"}},
+                                 {{"uri", "data:image/png;base64,AAAA"}},
+                                 {{"uri", "https://example.invalid/remote.png"}},
+                                 {{"uri", "tex.png"}}});
+    write_text(dir / "tri.gltf", doc.dump());
+    const std::vector<fs::path> expected = {dir / "tex.png", dir / "tri.bin"};
+    // The buffer is missing: refused, and still listed (a build system must watch for it).
+    const ImportResult missing = expect_refused(dir / "tri.gltf", "BUFFER_MISSING");
+    EXPECT_EQ(missing.external_files, expected);
+    write_bytes(dir / "tri.bin", b.bin.data(), b.bin.size());
+    const std::vector<uint8_t> bytes = read_bytes(dir / "tri.gltf");
+    const ImportResult r = import_scene(dir / "tri.gltf", bytes);
+    EXPECT_TRUE(r.ok()) << issues_text(r);
+    EXPECT_EQ(r.external_files, expected);
+    // Bytes read elsewhere keep the file's limits.
+    EXPECT_EQ(count_issues(import_scene(dir / "tri.gltf", std::span<const uint8_t>{}), "FILE_EMPTY"), 1u);
+    ImportOptions small;
+    small.max_file_bytes = 10;
+    EXPECT_EQ(count_issues(import_scene(dir / "tri.gltf", bytes, small), "FILE_TOO_LARGE"), 1u);
+}
+
 // ---- node mapping and declared springs -----------------------------------------------------
 
 TEST(ImportInput, UnnamedJointsAndSeveralRootsMapByStructure) {

@@ -21,6 +21,7 @@
 #include "garment/config.h"
 #include "io/atomic_file.h"
 #include "pipeline/bake.h"
+#include "pipeline/process_memory.h"
 
 namespace weft::cli {
 namespace {
@@ -107,6 +108,7 @@ int run_bake(const BakeCommandOptions& c) {
                       << " [" << i.code << "]\n";
         }
     };
+    tune_process_memory();  // before bake starts its workers
     const BakeResult result = bake(o, progress);
     for (const Issue& i : result.run_issues) std::cerr << who << ": " << i.message << " [" << i.code << "]\n";
 
