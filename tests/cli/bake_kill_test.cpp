@@ -136,7 +136,9 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
         return args;
     };
 
+    const auto whole_start = std::chrono::steady_clock::now();
     const auto whole = test::run_weft(bake_args(reference, false));
+    const double whole_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - whole_start).count();
     ASSERT_NE(whole.exit_code, 2) << whole.err;
     const auto expected = outputs(reference);
     ASSERT_GT(expected.size(), 3u);
@@ -147,12 +149,14 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
 
     // Each run is --force, so it rewrites files the previous killed runs left: a writer that
     // truncated in place would be caught here too. The kill lands a given time after the run's
-    // first new file appears in OUT (so it always lands mid-bake, whatever the machine's speed).
+    // first new file appears in OUT, at a share of how long the whole run took (so it lands mid-bake
+    // whatever the machine's and the build's speed: a Release bake is a few hundred milliseconds).
     std::set<long> pids;
     int killed_mid_run = 0;
     std::set<fs::path> temporaries;  // distinct ones seen: how often a kill landed inside a write
     size_t checked = 0;
-    for (const int delay_ms : {0, 10, 30, 60, 120, 200, 350, 500}) {
+    for (const double share : {0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6}) {
+        const int delay_ms = static_cast<int>(share * whole_ms);
         const auto before = files_under(out).size();
         const auto start = std::chrono::steady_clock::now();
         const pid_t pid = spawn_weft(bake_args(out, true));
