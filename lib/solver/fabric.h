@@ -58,7 +58,7 @@ struct Fabric {
     double stretch_stiffness = std::numeric_limits<double>::infinity();  ///< N/m; +inf = hard rows
     double bend = 0.1;                  ///< skip/hinge stiffness as a ratio of the row's m_eff/h²; 0 = none
     double slack = 1.0;                 ///< 0..1, leash radius 2·slack·d_geo; >= 1 = no slack row
-    double pose = 0.0;                  ///< Hz, a rig proxy's pull back to its bind pose; 0 = no pose row
+    double pose = 0.0;                  ///< Hz, the pull back to the bind pose (strand, panel: bone chains); 0 = no pose row
     double damping = 1.0;               ///< 1/s, velocity decay rate in the frame; >= 0
     double inertia = 1.0;               ///< 0..1 share of the frame's world motion the cloth feels
     double thickness = 0.005;           ///< metres, contact radius against colliders
