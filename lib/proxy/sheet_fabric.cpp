@@ -18,8 +18,8 @@ struct Density {
     double kg_per_m2;
 };
 constexpr std::array<Density, 9> kDensities = {{
-    {"silk", 0.06}, {"cotton", 0.15}, {"denim", 0.40},  {"leather", 0.90}, {"hair", 0.25},
-    {"rope", 0.50}, {"chain", 5.00},  {"strand", 0.25}, {"panel", 0.15},
+    {"silk", 0.06}, {"cotton", 0.15}, {"denim", 0.40},  {"leather", 0.90}, {"rope", 0.50},
+    {"chain", 5.00}, {"hair", 0.25},  {"strand", 0.25}, {"panel", 0.15},
 }};
 
 struct Suggestion {

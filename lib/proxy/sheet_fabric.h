@@ -27,7 +27,7 @@ namespace weft {
 /// Areal density of a library fabric (case-insensitive name), kg/m²; nullopt for an unknown name.
 std::optional<double> fabric_areal_density(std::string_view fabric);
 
-/// Every fabric with a density, comma-separated in table order, for messages ("silk, cotton, ...").
+/// Every fabric with a density, comma-separated in the solver library's order, for messages.
 std::string fabric_density_names();
 
 /// The library fabric a garment class suggests: hair/tail→hair, ribbon/sash/veil→silk,
