@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "io/atomic_file.h"
+#include "io/utf8_text.h"
+#include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
@@ -73,6 +75,9 @@ public:
         if (!imported.ok()) return;
         r_.imported = true;
         original_ = std::move(imported.scene);
+        // The proxies carry the model's path as text (UTF-8 only): a path of other bytes goes in
+        // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
+        original_.source_path = utf8_escaped(original_.source_path);
         r_.garments = find_garments(original_, options_.garments);
         lap(r_.seconds.garments);
 
@@ -243,7 +248,7 @@ private:
         if (r_.grow && r_.grow->grew()) write_grown_model();
         const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
-        if (std::string why = write_file_atomic(out_dir_ / sidecar, sidecar_json(r_).dump(2) + "\n"); !why.empty())
+        if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
             add_issue(r_.issues, "WRITE_FAILED", why);
         else
             r_.sidecar_file = sidecar;
@@ -320,7 +325,7 @@ RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, con
     ModelRigger rigger(model, bytes, out_dir, options, result);
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
-        if (std::string why = write_file_atomic(out_dir / "report.json", rig_report_json(result).dump(2) + "\n"); !why.empty())
+        if (std::string why = write_file_atomic(out_dir / "report.json", json_text(rig_report_json(result))); !why.empty())
             result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
     return result;
 }
