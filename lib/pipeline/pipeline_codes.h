@@ -32,7 +32,7 @@ inline constexpr IssueCode bake_codes[] = {
     {"OUT_OF_MEMORY", Severity::error, "The model's bake needed more memory than --max-memory allows (the message names the stage); the other models were still baked."},
     {"TIMED_OUT", Severity::error, "The model's bake ran longer than --time-limit seconds of wall time (a runaway simulation or import) and was stopped; the message names the stage."},
     {"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."},
-    {"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."},
+    {"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."},
 };
 
 }  // namespace weft

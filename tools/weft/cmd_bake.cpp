@@ -45,6 +45,7 @@ struct BakeCommandOptions {
     std::string report;
     bool quiet = false;
     bool verbose = false;
+    bool no_isolate = false;
     uint64_t max_memory_mib = 4096;
     double time_limit = 300;
 };
@@ -58,6 +59,7 @@ int run_bake(const BakeCommandOptions& c) {
     o.grow_cloth = c.grow_cloth;
     o.validate = c.validate;
     o.force = c.force;
+    o.isolate = !c.no_isolate;
     o.max_memory_bytes = c.max_memory_mib << 20;
     o.time_limit_seconds = c.time_limit;
     // The config: --config, else weft.json at the root of the first folder given (issue 6).
@@ -181,6 +183,8 @@ const CommandRegistration bake_registration{
                        "Wall-clock seconds per model (import, build, simulation; 0 = no limit): past it the model is TIMED_OUT")
             ->check(CLI::NonNegativeNumber)
             ->capture_default_str();
+        app.add_flag("--no-isolate", o->no_isolate,
+                     "Bake in threads of this process instead of worker processes (for a debugger; a crash then ends the run)");
         auto* quiet = app.add_flag("-q,--quiet", o->quiet, "No progress and no summary");
         auto* verbose = app.add_flag("-v,--verbose", o->verbose, "Print warnings too, not only errors");
         quiet->excludes(verbose);
