@@ -41,7 +41,7 @@ inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/2";
 struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
     std::filesystem::path out_dir;
-    int jobs = 1;                               ///< worker threads, >= 1
+    int jobs = 1;                               ///< worker processes (threads without isolate), >= 1
     bool grow_cloth = false;                    ///< grow chains where a garment has none (rig_model)
     RigModelOptions rig;                        ///< grow, rig and sheet options (grow_cloth, sheets and garments are set per run)
     bool validate = false;                      ///< validate every proxy written (validation.json, gate codes as issues)

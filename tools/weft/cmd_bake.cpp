@@ -164,7 +164,7 @@ const CommandRegistration bake_registration{
             ->required();
         app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
             ->required();
-        app.add_option("-j,--jobs", o->jobs, "Worker threads")->check(CLI::Range(1, 256))->capture_default_str();
+        app.add_option("-j,--jobs", o->jobs, "Models baked at once (one worker process each)")->check(CLI::Range(1, 256))->capture_default_str();
         app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (rig proxies)");
         app.add_flag("--validate", o->validate,
                      "Simulate every proxy written (every scenario of weft validate); a failed gate refuses the model");
