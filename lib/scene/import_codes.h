@@ -19,8 +19,11 @@ inline constexpr IssueCode import_codes[] = {
     {"GLB_MALFORMED", Severity::error, "A GLB with a bad version, a first chunk that is not JSON, or a length field that contradicts itself."},
     {"GLB_TRAILING_BYTES", Severity::warning, "A GLB file longer than its header's length field; the extra bytes were ignored."},
     {"GLTF_JSON_INVALID", Severity::error, "The glTF JSON (or the GLB JSON chunk) does not parse as JSON."},
+    {"GLTF_DUPLICATE_KEY", Severity::error, "A glTF JSON object writes one key twice; JSON readers disagree on which copy counts (Assimp reads the first, most others the last)."},
     {"GLTF_REFERENCE_INVALID", Severity::error, "A glTF accessor, buffer view or buffer is missing, out of bounds or of the wrong type."},
     {"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."},
+    {"FILE_OUTSIDE_FOLDER", Severity::error, "A file the model names (buffer, image, material library...) resolves outside the model's folder: by `..`, an absolute path or a link. Refused unless --allow-outside-folder."},
+    {"REFERENCED_FILE_MISSING", Severity::error, "A file the model names (image, material library...) is missing, unreadable or not a regular file (a FIFO or device is never opened)."},
     {"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."},
     {"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."},
     // Content.

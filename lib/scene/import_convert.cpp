@@ -11,6 +11,7 @@
 #include <assimp/scene.h>
 
 #include "scene/import_detail.h"
+#include "scene/utf8.h"
 
 namespace weft::import_detail {
 namespace {
@@ -99,7 +100,7 @@ public:
         build_materials();
         build_meshes();
         for (unsigned i = 0; i < ai_.mNumAnimations; ++i)
-            scene_.animations.push_back(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : "");
+            scene_.animations.push_back(valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : ""));
         return !report_.failed();
     }
 
@@ -125,7 +126,7 @@ private:
             stack.pop_back();
             int index = int(scene_.nodes.size());
             Node node;
-            node.name = item.node->mName.C_Str();
+            node.name = valid_utf8(item.node->mName.C_Str());
             node.parent = item.parent;
             node.local = to_mat4(item.node->mTransformation);
             if (!node.local.is_finite())
@@ -243,7 +244,7 @@ private:
                 used[ai_.mMeshes[m]->mMaterialIndex] = true;
         material_remap_.assign(ai_.mNumMaterials, -1);
         for (unsigned m = 0; m < ai_.mNumMaterials; ++m) {
-            std::string name = ai_.mMaterials[m] ? ai_.mMaterials[m]->GetName().C_Str() : "";
+            std::string name = valid_utf8(ai_.mMaterials[m] ? ai_.mMaterials[m]->GetName().C_Str() : "");
             if (!used[m] && (name.empty() || name == AI_DEFAULT_MATERIAL_NAME)) continue;
             material_remap_[m] = int(scene_.materials.size());
             scene_.materials.push_back(std::move(name));
@@ -332,7 +333,7 @@ private:
 
     bool convert_mesh(const aiMesh& am, int node_index, Mesh& mesh) {
         const Node& node = scene_.nodes[size_t(node_index)];
-        mesh.name = am.mName.C_Str();
+        mesh.name = valid_utf8(am.mName.C_Str());
         mesh.node_name = node.name;
         mesh.node = node_index;
         mesh.material = am.mMaterialIndex < material_remap_.size() ? material_remap_[am.mMaterialIndex] : -1;

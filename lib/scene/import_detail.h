@@ -55,6 +55,8 @@ struct GltfDocument {
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
+    bool allow_outside_folder = false;   ///< ImportOptions::allow_outside_folder
+    uint64_t max_buffer_bytes = uint64_t(1) << 31;  ///< ImportOptions::max_file_bytes, per buffer
 };
 
 /// A URI's %XX escapes decoded (glTF URIs are percent-encoded; a file "a b.bin" is "a%20b.bin").

@@ -4,9 +4,13 @@
 // it crash or loop; what is checked here is checked against the bytes actually present.
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
+#include <cerrno>
+#include <unistd.h>
+
+#include "scene/confine.h"
 
 #include "scene/import_detail.h"
 
@@ -57,7 +61,7 @@ struct Buffer {
     fs::path path;              ///< external: resolved file
     bool loaded = false;
     bool load_failed = false;
-    std::vector<uint8_t> bytes; ///< data URI / external contents once loaded
+    std::vector<uint8_t> bytes; ///< data URI contents once loaded; an external file's first bytes, as far as used
 };
 
 enum class State { unchecked, ok, bad };
@@ -68,6 +72,8 @@ struct View {
     uint64_t offset = 0;
     uint64_t length = 0;
     uint64_t stride = 0;   ///< 0 when tightly packed
+    bool loaded = false;   ///< external buffer: `bytes` read
+    std::vector<uint8_t> bytes;  ///< external buffer: this view's bytes, once read
 };
 
 struct Accessor {
@@ -292,24 +298,51 @@ private:
             }
             out.kind = Buffer::Kind::external;
             out.uri = percent_decode(text);
-            out.path = doc_.base_dir / fs::path(out.uri);
-            std::error_code ec;
-            auto status = fs::status(out.path, ec);
-            if (ec || !fs::exists(status)) {
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " file '" + out.uri +
-                                                  "' does not exist (looked for " + out.path.string() + ")",
+            const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(out.uri), doc_.allow_outside_folder);
+            out.path = check.path;
+            if (check.code == "REFERENCED_FILE_MISSING") {
+                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
                             ptr + "/uri");
-            } else if (!fs::is_regular_file(status)) {
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " '" + out.uri + "' is not a regular file",
-                            ptr + "/uri");
-            } else {
-                uint64_t size = fs::file_size(out.path, ec);
-                if (ec || size < out.byte_length)
-                    report_.add("BUFFER_MISSING",
-                                "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
-                                    " bytes but byteLength declares " + std::to_string(out.byte_length),
-                                ptr + "/uri");
+                continue;
             }
+            if (!check.code.empty()) {
+                report_.add(check.code, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
+                            ptr + "/uri");
+                continue;
+            }
+            std::error_code ec;
+            const uint64_t size = fs::file_size(out.path, ec);
+            if (ec || size < out.byte_length) {
+                report_.add("BUFFER_MISSING",
+                            "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
+                                " bytes but byteLength declares " + std::to_string(out.byte_length),
+                            ptr + "/uri");
+            } else if (out.byte_length > doc_.max_buffer_bytes) {
+                // Assimp reads a buffer whole, so its declared length is what it allocates.
+                report_.add("BUFFER_MISSING",
+                            "buffer " + std::to_string(i) + " file '" + out.uri + "' declares byteLength " +
+                                std::to_string(out.byte_length) + ", more than the file limit of " +
+                                std::to_string(doc_.max_buffer_bytes) + " bytes",
+                            ptr + "/uri");
+            }
+        }
+        check_images();
+    }
+
+    /// Every image a file names must be there to be read (the grown model embeds them): inside
+    /// the folder, a regular file. Data URIs and URLs are left alone.
+    void check_images() {
+        const json& images = array_or_empty(doc_.json, "images");
+        for (size_t i = 0; i < images.size(); ++i) {
+            const json* uri = member(images[i], "uri");
+            if (!uri || !uri->is_string()) continue;
+            const std::string& u = uri->get_ref<const std::string&>();
+            if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
+            const std::string name = percent_decode(u);
+            const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(name), doc_.allow_outside_folder);
+            if (check.code.empty()) continue;
+            report_.add(check.code, name_of(images[i], i, "image") + " file '" + name + "' " + check.problem,
+                        "/images/" + std::to_string(i) + "/uri");
         }
     }
 
@@ -624,35 +657,48 @@ private:
 
     // ---- values --------------------------------------------------------------------------
 
-    /// The bytes of a buffer, loading a data URI or an external file on first use.
+    /// Bytes [offset, offset + length) of a regular file, read without blocking; false when short.
+    static bool read_range(const fs::path& path, uint64_t offset, uint64_t length, std::vector<uint8_t>& out) {
+        std::string problem;
+        const int fd = open_regular_file(path, problem);
+        if (fd < 0) return false;
+        out.resize(size_t(length));
+        size_t done = 0;
+        while (done < length) {
+            const ssize_t n = ::pread(fd, out.data() + done, size_t(length - done), off_t(offset + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            done += size_t(n);
+        }
+        ::close(fd);
+        return done == length;
+    }
+
+    /// The bytes of a GLB's BIN chunk or a data URI (decoded whole on first use); external files
+    /// are read per view (accessor_data).
     std::span<const uint8_t> buffer_bytes(int index) {
         Buffer& b = buffers_[index];
         if (b.kind == Buffer::Kind::glb_bin) return doc_.bin;
-        if (!b.loaded && !b.load_failed) {
+        if (b.load_failed) return {};
+        if (b.kind == Buffer::Kind::data_uri && !b.loaded) {
             b.loaded = true;
-            if (b.kind == Buffer::Kind::data_uri) {
-                size_t comma = b.data_uri.find(',');
-                std::string_view header = b.data_uri.substr(0, comma);
-                std::string_view payload = b.data_uri.substr(comma + 1);
-                bool is_base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
-                if (is_base64) {
-                    b.load_failed = !base64_decode(payload, b.bytes);
-                } else {
-                    std::string raw = percent_decode(payload);
-                    b.bytes.assign(raw.begin(), raw.end());
-                }
+            size_t comma = b.data_uri.find(',');
+            std::string_view header = b.data_uri.substr(0, comma);
+            std::string_view payload = b.data_uri.substr(comma + 1);
+            bool is_base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
+            if (is_base64) {
+                b.load_failed = !base64_decode(payload, b.bytes);
             } else {
-                std::ifstream in(b.path, std::ios::binary);
-                b.bytes.resize(b.byte_length);
-                in.read(reinterpret_cast<char*>(b.bytes.data()), std::streamsize(b.byte_length));
-                b.load_failed = !in || uint64_t(in.gcount()) != b.byte_length;
+                std::string raw = percent_decode(payload);
+                b.bytes.assign(raw.begin(), raw.end());
             }
             if (!b.load_failed && b.bytes.size() < b.byte_length) b.load_failed = true;
-            if (b.load_failed)
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " could not be read or decoded",
-                            "/buffers/" + std::to_string(index));
         }
-        if (b.load_failed) return {};
+        if (b.load_failed) {
+            report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " could not be read or decoded",
+                        "/buffers/" + std::to_string(index));
+            return {};
+        }
         return b.bytes;
     }
 
@@ -694,10 +740,26 @@ private:
     /// their dense base only; their substitutions are checked by Assimp's own bounds.
     std::span<const uint8_t> accessor_data(const Accessor& a, uint64_t& stride) {
         if (a.state != State::ok || a.view < 0) return {};
-        const View& v = views_[size_t(a.view)];
+        View& v = views_[size_t(a.view)];
+        stride = v.stride ? v.stride : a.element_size;
+        Buffer& b = buffers_[size_t(v.buffer)];
+        if (b.kind == Buffer::Kind::external) {
+            // Each view of an external file reads its own bytes, once: only what the checked
+            // accessors use is read, however long the buffer declares itself (its length was
+            // checked against the file's size and the file limit).
+            if (!v.loaded && !b.load_failed) {
+                v.loaded = true;
+                if (!read_range(b.path, v.offset, v.length, v.bytes)) {
+                    b.load_failed = true;
+                    report_.add("BUFFER_MISSING", "buffer " + std::to_string(v.buffer) + " could not be read",
+                                "/buffers/" + std::to_string(v.buffer));
+                }
+            }
+            if (b.load_failed || v.bytes.size() < v.length) return {};
+            return std::span<const uint8_t>(v.bytes).subspan(a.offset, v.length - a.offset);
+        }
         std::span<const uint8_t> buffer = buffer_bytes(v.buffer);
         if (buffer.size() < v.offset + v.length) return {};
-        stride = v.stride ? v.stride : a.element_size;
         return buffer.subspan(v.offset + a.offset, v.length - a.offset);
     }
 
