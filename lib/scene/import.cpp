@@ -357,6 +357,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             // glTF 1.0 goes to Assimp's own reader by path; the checks below are for 2.0.
             have_gltf = v2;
             if (v2) memory_hint = "gltf";
+            if (!v2 && !import_detail::check_gltf1(gltf, report)) return;
             break;
         }
         case Container::fbx:

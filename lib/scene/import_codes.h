@@ -31,6 +31,9 @@ inline constexpr IssueCode import_codes[] = {
     {"NON_FINITE_POSITION", Severity::error, "A vertex position is NaN or infinite."},
     {"NON_FINITE_TRANSFORM", Severity::error, "A node transform or inverse bind matrix is NaN or infinite."},
     {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex the primitive does not have."},
+    {"INDEX_COUNT_INVALID", Severity::error, "A triangle list whose index (or vertex) count is not a multiple of 3: its last triangle is incomplete."},
+    {"WEIGHT_INVALID", Severity::error, "A vertex weight is NaN, infinite or negative."},
+    {"INVERSE_BIND_SINGULAR", Severity::error, "An inverse bind matrix of a weighting bone is singular (all zero, or a zero scale): it would collapse the mesh."},
     {"JOINT_OUT_OF_RANGE", Severity::error, "A vertex weight names a joint the skin does not have."},
     // Fixed or noticed while importing.
     {"UNITS_CONVERTED", Severity::info, "Source units were not metres; everything was scaled to metres."},

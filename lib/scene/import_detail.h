@@ -80,6 +80,11 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
 /// past a buffer; these checks turn them into named errors.
 bool check_gltf(const GltfDocument& doc, Reporter& report);
 
+/// Checks a glTF 1.0 document's node graph (ids, not indices) before Assimp's recursive reader
+/// follows it: every child a node id, one parent each, no cycle, bounded depth
+/// (GLTF_REFERENCE_INVALID).
+bool check_gltf1(const GltfDocument& doc, Reporter& report);
+
 /// The correction that takes the source's units and axes to metres, Y up, right-handed (the
 /// identity for glTF). Reads FBX's UnitScaleFactor (centimetres per unit) and its Up/Front/Coord
 /// axes from the aiScene metadata; fills scene.unit_scale and scene.up_axis.

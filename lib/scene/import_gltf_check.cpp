@@ -3,8 +3,10 @@
 // inverse bind matrices, and follows node references recursively, so a hostile file could make
 // it crash or loop; what is checked here is checked against the bytes actually present.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <cerrno>
@@ -21,7 +23,11 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
-constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 24;  // accessors with no buffer view
+// An accessor with no buffer view is zeros (a sparse base): no bytes back its count, so these caps
+// bound what any reader allocates for it (4 Mi elements, 16 MiB; a morph target of 100k vertices
+// needs 1.2 MB).
+constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 22;
+constexpr uint64_t kMaxZeroAccessorBytes = uint64_t(1) << 24;
 
 // ---- JSON access that never throws -------------------------------------------------------
 
@@ -85,6 +91,12 @@ struct Accessor {
     uint64_t element_size = 0;
     bool normalized = false;
     bool sparse = false;
+    uint64_t sparse_count = 0;        ///< substitutions
+    int sparse_index_view = -1;       ///< their indices' view, offset and component type
+    uint64_t sparse_index_offset = 0;
+    uint32_t sparse_index_type = 0;
+    int sparse_value_view = -1;       ///< their values' view and offset
+    uint64_t sparse_value_offset = 0;
     State state = State::unchecked;  ///< only accessors that passed the bounds checks are read
 };
 
@@ -441,10 +453,11 @@ private:
                     ptr);
                 return nullptr;
             }
-        } else if (out.count > kMaxZeroAccessorCount) {
+        } else if (out.count > kMaxZeroAccessorCount || out.count * out.element_size > kMaxZeroAccessorBytes) {
             // No bytes back it, so nothing bounds what a reader allocates for it but this cap.
-            bad(where + " has no bufferView and a count of " + std::to_string(out.count) + " (more than " +
-                    std::to_string(kMaxZeroAccessorCount) + ")",
+            bad(where + " has no bufferView and a count of " + std::to_string(out.count) + " (at most " +
+                    std::to_string(kMaxZeroAccessorCount) + " elements and " + std::to_string(kMaxZeroAccessorBytes) +
+                    " bytes without bytes behind them)",
                 ptr);
             return nullptr;
         }
@@ -470,7 +483,7 @@ private:
         return true;
     }
 
-    bool check_sparse(const json& sparse, const Accessor& acc, const std::string& where, const std::string& ptr) {
+    bool check_sparse(const json& sparse, Accessor& acc, const std::string& where, const std::string& ptr) {
         std::optional<int64_t> count = optional_uint(sparse, "count");
         const json* indices = member(sparse, "indices");
         const json* values = member(sparse, "values");
@@ -494,6 +507,12 @@ private:
             bad(where + " sparse indices or values run out of their buffer views", ptr);
             return false;
         }
+        acc.sparse_count = uint64_t(*count);
+        acc.sparse_index_view = iview;
+        acc.sparse_index_offset = ioff ? uint64_t(*ioff) : 0;
+        acc.sparse_index_type = uint32_t(*itype);
+        acc.sparse_value_view = vview;
+        acc.sparse_value_offset = voff ? uint64_t(*voff) : 0;
         return true;
     }
 
@@ -740,13 +759,22 @@ private:
     /// their dense base only; their substitutions are checked by Assimp's own bounds.
     std::span<const uint8_t> accessor_data(const Accessor& a, uint64_t& stride) {
         if (a.state != State::ok || a.view < 0) return {};
-        View& v = views_[size_t(a.view)];
+        const View& v = views_[size_t(a.view)];
         stride = v.stride ? v.stride : a.element_size;
+        std::span<const uint8_t> data = view_data(a.view);
+        if (data.size() < v.length) return {};
+        return data.subspan(a.offset, v.length - a.offset);
+    }
+
+    /// The bytes of a checked buffer view, or an empty span when its buffer is unavailable. An
+    /// external file's views each read their own bytes, once: only what the checked accessors use
+    /// is read, however long the buffer declares itself (its length was checked against the
+    /// file's size and the file limit).
+    std::span<const uint8_t> view_data(int index) {
+        View& v = views_[size_t(index)];
+        if (v.state != State::ok) return {};
         Buffer& b = buffers_[size_t(v.buffer)];
         if (b.kind == Buffer::Kind::external) {
-            // Each view of an external file reads its own bytes, once: only what the checked
-            // accessors use is read, however long the buffer declares itself (its length was
-            // checked against the file's size and the file limit).
             if (!v.loaded && !b.load_failed) {
                 v.loaded = true;
                 if (!read_range(b.path, v.offset, v.length, v.bytes)) {
@@ -756,40 +784,92 @@ private:
                 }
             }
             if (b.load_failed || v.bytes.size() < v.length) return {};
-            return std::span<const uint8_t>(v.bytes).subspan(a.offset, v.length - a.offset);
+            return v.bytes;
         }
         std::span<const uint8_t> buffer = buffer_bytes(v.buffer);
         if (buffer.size() < v.offset + v.length) return {};
-        return buffer.subspan(v.offset + a.offset, v.length - a.offset);
+        return buffer.subspan(v.offset, v.length);
+    }
+
+    /// Component 0 of every element of a scalar accessor as the file means it: its view's values
+    /// (zeros without one) with the sparse substitutions applied. False when a value cannot be
+    /// read, or a substitution names an element past the count or out of order (reported):
+    /// Assimp 5.2.5 writes such a substitution wherever its index points.
+    bool scalar_values(const Accessor& a, int index, std::vector<uint32_t>& out) {
+        out.assign(size_t(a.count), 0);
+        if (a.view >= 0) {
+            uint64_t stride = 0;
+            std::span<const uint8_t> data = accessor_data(a, stride);
+            if (data.empty()) return false;
+            for (uint64_t i = 0; i < a.count; ++i) out[size_t(i)] = uint32_t(component(data, a, i, 0, stride));
+        }
+        if (!a.sparse) return true;
+        const std::string ptr = "/accessors/" + std::to_string(index) + "/sparse";
+        std::span<const uint8_t> idata = view_data(a.sparse_index_view);
+        std::span<const uint8_t> vdata = view_data(a.sparse_value_view);
+        if (idata.empty() || vdata.empty()) return false;
+        idata = idata.subspan(a.sparse_index_offset);
+        vdata = vdata.subspan(a.sparse_value_offset);
+        Accessor itype;
+        itype.component_type = a.sparse_index_type;
+        const uint64_t isize = component_size(a.sparse_index_type);
+        uint64_t previous = 0;
+        for (uint64_t k = 0; k < a.sparse_count; ++k) {
+            const uint64_t target = uint64_t(component(idata, itype, k, 0, isize));
+            if (target >= a.count || (k > 0 && target <= previous)) {
+                bad("accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) +
+                        " names element " + std::to_string(target) +
+                        (target >= a.count ? " but the accessor has " + std::to_string(a.count)
+                                           : ", not after the previous one (" + std::to_string(previous) + ")") +
+                        "; re-export the mesh",
+                    ptr + "/indices");
+                return false;
+            }
+            previous = target;
+            out[size_t(target)] = uint32_t(component(vdata, a, k, 0, a.element_size));
+        }
+        return true;
     }
 
     void check_index_values() {
         const json& meshes = array_or_empty(doc_.json, "meshes");
+        std::vector<uint32_t> values;  // index accessors are unsigned byte, short or int
         for (size_t m = 0; m < meshes.size(); ++m) {
             const json& prims = array_or_empty(meshes[m], "primitives");
             for (size_t p = 0; p < prims.size(); ++p) {
                 const json* attrs = member(prims[p], "attributes");
                 std::optional<int64_t> pos = attrs ? optional_uint(*attrs, "POSITION") : std::nullopt;
                 std::optional<int64_t> ind = optional_uint(prims[p], "indices");
-                if (!pos || !ind) continue;
+                std::optional<int64_t> mode = optional_uint(prims[p], "mode");
+                const bool triangles = !mode || *mode == 4;
+                const std::string ptr = "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p);
+                if (!pos) continue;
                 const Accessor* pa = accessor(int(*pos));
-                const Accessor* ia = accessor(int(*ind));
-                if (!pa || !ia) continue;
+                const Accessor* ia = ind ? accessor(int(*ind)) : nullptr;
+                if (!pa || (ind && !ia)) continue;
+                // A triangle list needs whole triangles: Assimp drops a trailing one or two
+                // indices without a word, so a list cut short (or padded) would build silently.
+                const uint64_t corners = ia ? ia->count : pa->count;
+                if (triangles && corners % 3 != 0) {
+                    report_.add("INDEX_COUNT_INVALID",
+                                name_of(meshes[m], m, "mesh") + " primitive " + std::to_string(p) + " is a triangle list of " +
+                                    std::to_string(corners) + (ia ? " indices" : " vertices") +
+                                    ", not a multiple of 3: its last triangle is incomplete; re-export the mesh",
+                                ptr + (ia ? "/indices" : "/attributes/POSITION"));
+                    continue;
+                }
+                if (!ia) continue;
                 const Accessor& positions = *pa;
                 const Accessor& indices = *ia;
-                uint64_t stride = 0;
-                std::span<const uint8_t> data = accessor_data(indices, stride);
-                if (data.empty() || indices.sparse) continue;
+                if (!scalar_values(indices, int(*ind), values)) continue;
                 uint64_t bad_count = 0, first = 0, first_value = 0;
                 for (uint64_t i = 0; i < indices.count; ++i) {
-                    uint64_t v = uint64_t(component(data, indices, i, 0, stride));
+                    const uint64_t v = values[size_t(i)];
                     if (v >= positions.count) {
                         if (bad_count++ == 0) first = i, first_value = v;
                     }
                 }
                 if (bad_count == 0) continue;
-                std::optional<int64_t> mode = optional_uint(prims[p], "mode");
-                bool triangles = !mode || *mode == 4;
                 std::string element = triangles ? "triangle " + std::to_string(first / 3) + " corner " +
                                                       std::to_string(first % 3)
                                                 : "index " + std::to_string(first);
@@ -798,7 +878,7 @@ private:
                                 " names vertex " + std::to_string(first_value) + " but the primitive has " +
                                 std::to_string(positions.count) + " vertices (" + std::to_string(bad_count) +
                                 " indices out of range); re-export the mesh",
-                            "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/indices");
+                            ptr + "/indices");
             }
         }
     }
@@ -850,6 +930,19 @@ private:
         std::span<const uint8_t> jdata = accessor_data(joints, jstride);
         std::span<const uint8_t> wdata = accessor_data(weights, wstride);
         if (jdata.empty() || wdata.empty() || joints.sparse || weights.sparse) return;
+        // Assimp keeps only weights above zero, so a NaN one vanishes and its vertex is skinned by
+        // what is left: refuse it by name.
+        for (uint64_t v = 0; v < weights.count; ++v)
+            for (uint32_t c = 0; c < 4; ++c) {
+                const double w = component(wdata, weights, v, c, wstride);
+                if (std::isfinite(w) && w >= 0) continue;
+                report_.add("WEIGHT_INVALID",
+                            name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
+                                std::to_string(v) + " weight " + std::to_string(c) + " of " + set + " is " +
+                                std::to_string(w) + " (NaN, infinite or negative); re-export the skin",
+                            ptr);
+                return;
+            }
         uint64_t bad_count = 0, first_vertex = 0, first_joint = 0;
         for (uint64_t v = 0; v < joints.count; ++v)
             for (uint32_t c = 0; c < 4; ++c) {
@@ -871,5 +964,59 @@ private:
 }  // namespace
 
 bool check_gltf(const GltfDocument& doc, Reporter& report) { return Checker(doc, report).run(); }
+
+bool check_gltf1(const GltfDocument& doc, Reporter& report) {
+    // glTF 1.0 names nodes by id ("nodes": {"id": {"children": ["id", ...]}}). Assimp's reader
+    // follows children recursively with no check: a node that is its own child recurses until the
+    // stack runs out, and so does a chain deep enough. Same rule as 2.0: a forest of bounded depth.
+    const json* nodes = member(doc.json, "nodes");
+    if (!nodes || !nodes->is_object()) return true;
+    std::unordered_map<std::string, int> index;
+    std::vector<std::string> ids;
+    for (auto it = nodes->begin(); it != nodes->end(); ++it) {
+        index.emplace(it.key(), int(ids.size()));
+        ids.push_back(it.key());
+    }
+    std::vector<int> parent(ids.size(), -1);
+    auto bad = [&](const std::string& message, const std::string& pointer) {
+        report.add("GLTF_REFERENCE_INVALID", message, pointer);
+        return false;
+    };
+    int n = 0;
+    for (auto it = nodes->begin(); it != nodes->end(); ++it, ++n) {
+        const json* children = member(it.value(), "children");
+        if (!children) continue;
+        const std::string ptr = "/nodes/" + it.key() + "/children";
+        if (!children->is_array()) return bad("node '" + it.key() + "' has children that are not a list", ptr);
+        for (size_t c = 0; c < children->size(); ++c) {
+            const json& child = (*children)[c];
+            auto found = child.is_string() ? index.find(child.get_ref<const std::string&>()) : index.end();
+            if (found == index.end())
+                return bad("node '" + it.key() + "' has a child that is not a node id", ptr + "/" + std::to_string(c));
+            if (found->second == n || parent[size_t(found->second)] >= 0)
+                return bad("node '" + it.key() + "' lists node '" + found->first +
+                               "' as a child, but it already has a parent (or is the node itself)",
+                           ptr + "/" + std::to_string(c));
+            parent[size_t(found->second)] = n;
+        }
+    }
+    // One parent each: a cycle never reaches a root, and the depth bound catches it too. Each
+    // node's depth is computed once (memoised), so a long chain costs its length, not its square.
+    std::vector<int> depth(ids.size(), -1);
+    for (size_t i = 0; i < ids.size(); ++i) {
+        std::vector<size_t> path;
+        size_t at = i;
+        while (depth[at] < 0 && parent[at] >= 0 && path.size() <= size_t(kMaxNodeDepth)) {
+            path.push_back(at);
+            at = size_t(parent[at]);
+        }
+        int d = depth[at] >= 0 ? depth[at] : (parent[at] < 0 ? 0 : kMaxNodeDepth + 1);
+        for (size_t k = path.size(); k-- > 0;) depth[path[k]] = ++d;
+        if (d > kMaxNodeDepth)
+            return bad("node '" + ids[i] + "' is in a cycle or deeper than " + std::to_string(kMaxNodeDepth) + " levels",
+                       "/nodes/" + ids[i]);
+    }
+    return true;
+}
 
 }  // namespace weft::import_detail
