@@ -182,7 +182,8 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
         });
     } catch (const Refused& e) {
         return fail(e.what());
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for a number past double's range ("1e999").
         return fail(std::string("not valid JSON: ") + e.what());
     }
     if (!doc.is_object()) return fail("the config must be a JSON object");

@@ -366,6 +366,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             break;
         case Container::other:
             scene.format = lower_extension(file);
+            if (!import_detail::precheck_model(bytes, report)) return;
             break;
     }
     if (have_gltf && !import_detail::check_gltf(gltf, report)) return;

@@ -24,6 +24,8 @@ inline constexpr IssueCode import_codes[] = {
     {"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."},
     {"FILE_OUTSIDE_FOLDER", Severity::error, "A file the model names (buffer, image, material library...) resolves outside the model's folder: by `..`, an absolute path or a link. Refused unless --allow-outside-folder."},
     {"REFERENCED_FILE_MISSING", Severity::error, "A file the model names (image, material library...) is missing, unreadable or not a regular file (a FIFO or device is never opened)."},
+    {"COUNT_TOO_LARGE", Severity::error, "A count in the file (PLY elements or list length, MD5 entries) is larger than the bytes that follow could hold; refused before anything is allocated for it."},
+    {"MODEL_INDEX_OUT_OF_RANGE", Severity::error, "An index inside a PLY, MD5 or Collada file (a weight range, a joint, an accessor over its array) points past what it indexes."},
     {"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."},
     {"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."},
     // Content.

@@ -85,6 +85,11 @@ bool check_gltf(const GltfDocument& doc, Reporter& report);
 /// (GLTF_REFERENCE_INVALID).
 bool check_gltf1(const GltfDocument& doc, Reporter& report);
 
+/// Checks the formats whose Assimp readers trust counts and indices in the file (PLY, MD5 mesh,
+/// Collada; import_precheck.cpp) against the bytes present (COUNT_TOO_LARGE,
+/// MODEL_INDEX_OUT_OF_RANGE). True for anything else.
+bool precheck_model(std::span<const uint8_t> bytes, Reporter& report);
+
 /// The correction that takes the source's units and axes to metres, Y up, right-handed (the
 /// identity for glTF). Reads FBX's UnitScaleFactor (centimetres per unit) and its Up/Front/Coord
 /// axes from the aiScene metadata; fills scene.unit_scale and scene.up_axis.
