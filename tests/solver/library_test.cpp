@@ -10,8 +10,10 @@
 namespace weft {
 namespace {
 
-// seed 002 §12: "a 12-link chain at 8 cm, set swinging at 3 m/s, run until the sleep test fires" —
-// every library fabric sleeps, within 1,000 steps, and the order is the damping order.
+// Every library fabric sleeps after docs/measurements.md's kick (a 12-link chain at 8 cm, 50 g a
+// joint, kicked at 3 m/s). The seven reference fabrics' steps are asserted in measurements_test; the
+// two bone-chain entries carry hair's and cotton's damping, which were not fitted for them: with
+// their pose rows they sleep earlier than their material (258 and 318 steps, ±2%).
 TEST(Library, EveryFabricsKickedChainSleeps) {
     ClothProxy chain = test::chain_proxy(12, 0.08, 0.05);
     for (const Fabric& f : fabric_library()) {
@@ -23,7 +25,8 @@ TEST(Library, EveryFabricsKickedChainSleeps) {
             if (solver.step(in).fell_asleep) slept = s;
         EXPECT_GT(slept, 0) << f.name << " never slept";
         EXPECT_TRUE(solver.asleep()) << f.name;
-        std::printf("%-8s sleeps at step %d\n", f.name.c_str(), slept);
+        if (f.name == "strand") EXPECT_NEAR(slept, 258, 0.02 * 258);
+        if (f.name == "panel") EXPECT_NEAR(slept, 318, 0.02 * 318);
     }
 }
 
