@@ -143,12 +143,15 @@ TEST(Library, RefusesBrokenProxiesByName) {
     p = good;  // a hinge whose wing triangle has no area at rest
     p.rest_position[p.hinges[0][2]] = p.rest_position[p.hinges[0][0]] * 2.0 - p.rest_position[p.hinges[0][1]];
     EXPECT_NE(construction_error(p, cotton).find("no area"), std::string::npos) << construction_error(p, cotton);
-    p = good;
-    p.pins[0].particles.push_back(p.edges[0][0] == p.pins[0].particles[0] ? p.edges[0][1] : p.edges[0][0]);
-    for (uint32_t q : p.pins[0].particles)
-        if (p.inverse_mass[q] > 0) {
-            EXPECT_NE(construction_error(p, cotton).find("not held"), std::string::npos);
-        }
+    p = good;  // a pin naming a free particle (the first one with inverse mass > 0)
+    {
+        uint32_t free_particle = 0;
+        while (p.inverse_mass[free_particle] == 0) ++free_particle;
+        p.pins[0].particles.push_back(free_particle);
+        const std::string error = construction_error(p, cotton);
+        EXPECT_NE(error.find("pin 0"), std::string::npos) << error;
+        EXPECT_NE(error.find("names particle " + std::to_string(free_particle) + ", which is not held"), std::string::npos) << error;
+    }
 
     Fabric bad = cotton;
     bad.iterations = 0;
