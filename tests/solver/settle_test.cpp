@@ -172,9 +172,12 @@ TEST(Settle, RealisticCapeUpdatesDoNotClimb) {
     EXPECT_LT(hard.fraction(), 0.0040e-2) << hard.climbing << " of " << hard.updates;
     Audit soft = audit_cape(100);  // 1e2 N/m, §6's soft row that still settles
     EXPECT_LT(soft.fraction(), 0.0041e-2) << soft.climbing << " of " << soft.updates;
+    // And the worst climb within the reference's 8.6e-2 (hard) and 1.5e-1 (soft); weft's cape has none.
+    EXPECT_LE(hard.worst, 8.6e-2);
+    EXPECT_LE(soft.worst, 1.5e-1);
 }
 
-// seed 002 §5.3: "absurd fuzz: 1.52%" of updates climb. Sheets whose particle masses span five decades,
+// docs/measurements.md, table V1: "absurd fuzz", 1.52% of updates climb in the reference. Sheets whose particle masses span five decades,
 // row stiffnesses span ten, thrown in random directions at random step sizes, from rest poses jittered
 // by up to half a spacing.
 TEST(Settle, AbsurdFuzzClimbsRarely) {
@@ -208,9 +211,11 @@ TEST(Settle, AbsurdFuzzClimbsRarely) {
         for (const Vec3& x : solver.state().x) ASSERT_TRUE(is_finite(x)) << "trial " << trial;
     }
     EXPECT_GT(total.updates, 50000u);
+    // docs/measurements.md, table V1: the reference's gate, 1.52% climbing and the worst at most 1.00
+    // of the local scale (weft: 0.0052% and 0.29).
     EXPECT_LT(total.fraction(), 1.52e-2) << total.climbing << " of " << total.updates << ", worst " << total.worst;
-    std::printf("absurd fuzz: %.4f%% of %llu updates climb, worst %.3g of the local scale\n", 100 * total.fraction(),
-                static_cast<unsigned long long>(total.updates), total.worst);
+    EXPECT_GT(total.climbing, 0u);  // the audit sees climbs where they exist
+    EXPECT_LE(total.worst, 1.00);
 }
 
 }  // namespace
