@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "solver/solver.h"
 #include "test_proxies.h"
@@ -49,6 +50,7 @@ struct TeleportRun {
     double teleport_step_speed = -1;
     double shift = 0;  ///< how far the tip moved in the frame during the teleport step
     double peak_after = 0;
+    std::vector<double> clamp_from_teleport;  ///< the step's velocity clamp, from the teleport step on
 };
 
 TeleportRun teleport_rope(TeleportMode mode) {
@@ -62,6 +64,7 @@ TeleportRun teleport_rope(TeleportMode mode) {
         in.frame.position.x = s < 120 ? 0.02 * s * s / 60.0 : in.frame.position.x + (s == 180 ? 1000 : 0.0);
         const Vec3 before = solver.state().x[tip];
         StepStats st = solver.step(in);
+        if (s >= 180) run.clamp_from_teleport.push_back(st.velocity_clamp / solver.velocity_clamp(in.dt));
         if (st.teleported != Teleported::none) {
             ++run.teleports;
             run.teleport_step_speed = st.max_speed;
@@ -90,6 +93,11 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     // Keep's goes on swinging at the speed it carried through the jump.
     EXPECT_LT(reset.peak_after, 5e-4);
     EXPECT_NEAR(reset.shift, 0.4625, 0.005);  // the tip's swing out from straight down at the jump
+    // Reset ramps the velocity clamp back from nothing over 20 steps; Keep never lowers it.
+    ASSERT_GE(reset.clamp_from_teleport.size(), 22u);
+    for (size_t k = 0; k <= 21; ++k)
+        EXPECT_NEAR(reset.clamp_from_teleport[k], std::min(1.0, k / 20.0), 1e-12) << "step " << k << " after the reset";
+    for (double c : keep.clamp_from_teleport) EXPECT_EQ(c, 1.0);
     EXPECT_GT(keep.peak_after, 1.0);
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
 }
