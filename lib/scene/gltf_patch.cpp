@@ -444,6 +444,12 @@ private:
             Vec3 t, s;
             Quat r;
             local.decompose(t, r, s);
+            // A grown joint's local scale only undoes its parent's (FBX2glTF armatures are scaled x100,
+            // so a rigid joint under one would carry 0.01). Importers that turn node scale into a pose
+            // scale (Blender) then shrink the chain and everything it skins. A uniform scale is
+            // folded instead: the joint inherits its parent's scale, its translation is already in
+            // the parent's units, and its inverse bind (from new_world_) absorbs the scale.
+            if (std::fabs(s.x - s.y) <= 1e-6 * std::fabs(s.x) && std::fabs(s.x - s.z) <= 1e-6 * std::fabs(s.x)) s = {1, 1, 1};
             json out = {{"name", node.name}, {"translation", {t.x, t.y, t.z}}, {"rotation", {r.x, r.y, r.z, r.w}}};
             if (std::fabs(s.x - 1) > 1e-9 || std::fabs(s.y - 1) > 1e-9 || std::fabs(s.z - 1) > 1e-9)
                 out["scale"] = {s.x, s.y, s.z};
