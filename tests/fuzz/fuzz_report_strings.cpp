@@ -1,6 +1,6 @@
 // libFuzzer harness for the string handling of what weft writes: names with any bytes (invalid
 // UTF-8, control characters, quotes, backslashes, NULs) taken from a model file the way the importer
-// takes them (scene/utf8.h), then through the inspect report (garments_to_json), the JSON dump every
+// takes them (io/utf8_text.h), then through the inspect report (garments_to_json), the JSON dump every
 // report and sidecar uses, and the GLB writer, and read back. The input is split at 0xFF into a
 // node, a material and a mesh name. Invariants, any breach an abort:
 //   - repaired names are valid UTF-8, and valid names come through unchanged;
@@ -17,7 +17,7 @@
 #include "garment/garments.h"
 #include "scene/gltf_write.h"
 #include "scene/import.h"
-#include "scene/utf8.h"
+#include "io/utf8_text.h"
 
 namespace {
 
