@@ -1,18 +1,26 @@
-// File names are bytes; JSON text is UTF-8. A name that is not valid UTF-8 (a Latin-1 file name,
-// a truncated sequence) is written into reports with every byte that is not part of a valid UTF-8
-// sequence as the four characters \xHH (upper-case hex), so the report stays valid JSON, the name
-// stays recognisable, and one such name never stops a report (RFC 3629 defines valid UTF-8:
-// shortest form, no surrogates, nothing past U+10FFFF).
+// Text from outside (file names, names inside model files) as valid UTF-8. File names and Assimp's
+// names are raw bytes, while every report, sidecar and glTF weft writes is JSON, whose strings must
+// be UTF-8 (RFC 8259 §8.1): nlohmann refuses to write an invalid sequence (type_error.316), which
+// would silence a whole report. Valid UTF-8 is RFC 3629's (Unicode 15, Table 3-7): shortest form,
+// no surrogates, nothing past U+10FFFF. Two repairs, for two uses:
+//   utf8_escaped  a file name: each invalid byte as the four characters \xHH (upper-case hex), so the
+//                 name stays recognisable and the bytes can be recovered;
+//   valid_utf8    a name inside a model: each ill-formed sequence as one U+FFFD per maximal subpart
+//                 (Unicode 15 §3.9's recommendation, what browsers do), repaired once where it
+//                 enters the Scene.
 #pragma once
 #include <string>
 #include <string_view>
 
 namespace weft {
 
-/// Whether `text` is valid UTF-8 (RFC 3629).
+/// Whether `text` is well-formed UTF-8.
 bool is_valid_utf8(std::string_view text);
 
 /// `text` unchanged when it is valid UTF-8, else each byte outside a valid sequence as \xHH.
 std::string utf8_escaped(std::string_view text);
+
+/// `text` with every ill-formed sequence replaced by U+FFFD; valid text comes back unchanged.
+std::string valid_utf8(std::string_view text);
 
 }  // namespace weft

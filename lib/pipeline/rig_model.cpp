@@ -1,4 +1,5 @@
 #include "pipeline/rig_model.h"
+#include "pipeline/spring_bones.h"
 
 #include <algorithm>
 #include <chrono>
@@ -245,7 +246,11 @@ private:
             }
             g.proxy_file = file;
         }
-        if (r_.grow && r_.grow->grew()) write_grown_model();
+        // The model is written where bones grew, and for every glTF-family model with a rig proxy so
+        // its spring bones (spring_bones.h) reach the runtimes that read them.
+        const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
+        const bool rigged = std::any_of(r_.rigs.begin(), r_.rigs.end(), [](const RiggedGarment& g) { return g.built.proxy.has_value(); });
+        if ((r_.grow && r_.grow->grew()) || (gltf && rigged)) write_grown_model();
         const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
         if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
@@ -255,7 +260,8 @@ private:
     }
 
     void write_grown_model() {
-        const std::string file = garment_file_stem(model_.stem().string()) + ".glb";
+        // A VRM stays a VRM: the patch keeps its meta, humanoid and materials.
+        const std::string file = garment_file_stem(model_.stem().string()) + (r_.scene.format == "vrm" ? ".vrm" : ".glb");
         const fs::path out = out_dir_ / file;
         if (same_file(out, model_)) {
             add_issue(r_.issues, "OUTPUT_IS_INPUT",
@@ -265,7 +271,14 @@ private:
         }
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
         if (gltf) {
-            const GltfPatchResult patch = patch_gltf(model_, original_, r_.scene, r_.grow->changed_meshes);
+            const SpringBones springs = spring_bones(r_);
+            const bool grew = r_.grow && r_.grow->grew();
+            const GltfPatchResult patch = patch_gltf(model_, r_.grow ? original_ : r_.scene, r_.scene,
+                                                     grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs);
+            if (!grew && !patch.error.empty()) {
+                add_issue(r_.issues, "SPRINGS_NOT_WRITTEN", patch.error, "/grown_model");
+                return;
+            }
             if (patch.error.empty()) {
                 if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
                     add_issue(r_.issues, "WRITE_FAILED", why);
