@@ -48,6 +48,7 @@ struct BakeOptions {
     std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
     std::string options_text;                   ///< every option that changes outputs, canonical; hashed
     bool force = false;                         ///< rebuild even when the stamp matches
+    bool page = true;                           ///< OUT/<model>/view.html and thumbnail.svg (view_page.h)
 };
 
 /// One model file found by the walk.
@@ -68,6 +69,7 @@ struct BakeModelResult {
     StageSeconds stages;              ///< of rig_model (timings only)
     double hash_seconds = 0;          ///< hashing the inputs and reading the stamp
     double validate_seconds = 0;      ///< with validate
+    double page_seconds = 0;          ///< with page: view.html and thumbnail.svg
 };
 
 struct BakeResult {

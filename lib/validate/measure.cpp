@@ -255,7 +255,8 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
         if (trace) {
             trace->steps.push_back({step_number, ss.asleep ? 0.0 : ss.max_speed, strain_now, energy.kinetic,
                                     energy.total(), ss.asleep, script.driven});
-            if (trace->frame_every > 0 && (step_number % trace->frame_every == 0 || step_number == steps))
+            // Asleep, nothing moved: the last frame stands for it (the last step is always kept).
+            if (trace->frame_every > 0 && ((!ss.asleep && step_number % trace->frame_every == 0) || step_number == steps))
                 record_frame(step_number, step.holders);
         }
 

@@ -22,6 +22,8 @@
 #include "io/atomic_file.h"
 #include "pipeline/bake.h"
 #include "pipeline/process_memory.h"
+#include "pipeline/view_page.h"
+#include "solver/fabric.h"
 
 namespace weft::cli {
 namespace {
@@ -40,8 +42,9 @@ struct BakeCommandOptions {
     bool force = false;
     std::string depfile;
     std::string report;
-    bool quiet = false;
-    bool verbose = false;
+    bool json = false;
+    bool no_page = false;
+    Verbosity verbosity;
 };
 
 int run_bake(const BakeCommandOptions& c) {
@@ -53,6 +56,7 @@ int run_bake(const BakeCommandOptions& c) {
     o.grow_cloth = c.grow_cloth;
     o.validate = c.validate;
     o.force = c.force;
+    o.page = !c.no_page;
     // The config: --config, else weft.json at the root of the first folder given (issue 6).
     if (!c.config.empty()) {
         o.config_file = c.config;
@@ -73,6 +77,11 @@ int run_bake(const BakeCommandOptions& c) {
         }
         o.garments.config = std::move(loaded.config);
     }
+    if (!c.fabric.empty() && !find_fabric(c.fabric)) {
+        std::cerr << who << ": --fabric: '" << c.fabric << "' is not a library fabric (" << fabric_library_names()
+                  << ")\n";
+        return exit_usage;
+    }
     o.rig.sheet.fabric = c.fabric;
     o.rig.rig.fabric = c.fabric;
     std::string error;
@@ -86,27 +95,23 @@ int run_bake(const BakeCommandOptions& c) {
         return exit_usage;
     }
     o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (c.grow_cloth ? "1" : "0") +
-                     ";validate=" + (c.validate ? "1" : "0");
+                     ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
 
-    const bool tty = !c.quiet && isatty(STDERR_FILENO);
+    const bool quiet = c.verbosity.quiet;
+    const bool tty = !quiet && isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
     auto progress = [&](const BakeModelResult& m, size_t done, size_t total) {
-        if (c.quiet) return;
         if (tty) {
             const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, m.input.relative.c_str(),
                          m.status.c_str(), left);
             if (done == total) std::fprintf(stderr, "\n");
-        } else {
+        } else if (!quiet) {
             std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << m.status << "\n";
         }
-        for (const Issue& i : m.issues) {
-            if (!c.verbose && i.severity != Severity::error) continue;
-            if (tty) std::fprintf(stderr, "\r\033[K");
-            std::cerr << who << ": " << m.input.relative << ": " << severity_name(i.severity) << ": " << i.message
-                      << " [" << i.code << "]\n";
-        }
+        if (tty && done != total && !m.issues.empty()) std::fprintf(stderr, "\r\033[K");
+        print_issues(std::cerr, who + ": " + m.input.relative, m.issues, c.verbosity);
     };
     tune_process_memory();  // before bake starts its workers
     const BakeResult result = bake(o, progress);
@@ -123,16 +128,26 @@ int run_bake(const BakeCommandOptions& c) {
             status = exit_refused;
         }
     }
+    // The page over every model (each model's own is OUT/<model>/view.html): always rewritten, like
+    // the report it is made from.
+    if (!c.no_page)
+        if (std::string why = write_file_atomic(fs::path(c.out) / "index.html", view_index_html(report)); !why.empty()) {
+            std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
+            status = exit_refused;
+        }
     if (!c.depfile.empty())
         if (std::string why = write_file_atomic(c.depfile, bake_depfile(result, report_path.generic_string()));
             !why.empty()) {
             std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
             status = exit_refused;
         }
-    if (!c.quiet) {
+    if (c.json) std::cout << text;
+    if (!quiet) {
         const auto& t = report["totals"];
-        std::cout << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
+        std::cerr << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
                   << " skipped, " << t["refused"] << " refused, " << t["failed"] << " failed -> " << c.out << "\n";
+        if (!c.no_page) std::cerr << who << ": the page: " << (fs::absolute(fs::path(c.out)) / "index.html").lexically_normal().string()
+                  << "\n";
     }
     return status;
 }
@@ -144,7 +159,8 @@ const CommandRegistration bake_registration{
         app.add_option("inputs", o->inputs, "Model files or folders (walked for every format Assimp reads, and .vrm)")
             ->required();
         app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
-            ->required();
+            ->required()
+            ->check(non_empty_path);
         app.add_option("-j,--jobs", o->jobs, "Worker threads")->check(CLI::Range(1, 256))->capture_default_str();
         app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (rig proxies)");
         app.add_flag("--validate", o->validate,
@@ -152,14 +168,16 @@ const CommandRegistration bake_registration{
         app.add_option("--classes", o->classes, "Garment classes to grow with --grow-cloth, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,
-                       "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present");
+                       "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present")
+            ->check(non_empty_path);
         app.add_option("--fabric", o->fabric, "Library fabric for every garment instead of the class's");
         app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
-        app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read");
-        app.add_option("--report", o->report, "Also write bake-report.json to this file");
-        auto* quiet = app.add_flag("-q,--quiet", o->quiet, "No progress and no summary");
-        auto* verbose = app.add_flag("-v,--verbose", o->verbose, "Print warnings too, not only errors");
-        quiet->excludes(verbose);
+        app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read")
+            ->check(non_empty_path);
+        app.add_option("--report", o->report, "Also write bake-report.json to this file")->check(non_empty_path);
+        app.add_flag("--json", o->json, "Print bake-report.json on standard output, nothing else there");
+        app.add_flag("--no-page", o->no_page, "No OUT/index.html, view.html or thumbnail.svg (the page costs a few ms a model)");
+        add_verbosity(app, o->verbosity);
         return [o] { return run_bake(*o); };
     }};
 
