@@ -296,8 +296,8 @@ TraceOptions view_trace_options() {
     TraceOptions t;
     t.figures = true;
     t.frame_every = 4;
-    t.max_frames = 240;
-    t.max_frame_values = 600'000;
+    t.max_frames = 180;
+    t.max_frame_values = 150'000;
     return t;
 }
 
