@@ -78,12 +78,20 @@ int view_bake_folder(const ViewCommandOptions& o) {
         return exit_refused;
     }
     const fs::path page = fs::path(o.input) / "index.html";
-    if (std::string why = write_file_atomic(page, view_index_html(report)); !why.empty()) {
+    std::string html;
+    try {
+        html = view_index_html(report);
+    } catch (const nlohmann::json::exception& e) {  // a field of the wrong type: not weft's report
+        std::cerr << who << ": " << report_path.string() << ": not a bake report (" << e.what() << "); bake again\n";
+        return exit_refused;
+    }
+    if (std::string why = write_file_atomic(page, html); !why.empty()) {
         std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
         return exit_refused;
     }
     if (!o.verbosity.quiet) std::cerr << who << ": the page: " << absolute_text(page) << "\n";
-    return report.value("exit_code", 0) == 0 ? exit_ok : exit_refused;
+    const auto code = report.find("exit_code");
+    return code != report.end() && *code == 0 ? exit_ok : exit_refused;
 }
 
 int view_models(const ViewCommandOptions& o, const std::string& fabric) {
