@@ -112,6 +112,17 @@ const proxies = data.proxies.map((p, index) => {
       for (const i of pin.particles.slice(0, 64)) holderLines.push(pin.holder_position, i);
     }
   }
+  if (holderLines.length) {  // a faint line from each holder to (up to 64 of) the particles it holds
+    const xyz = new Float32Array(holderLines.length / 2 * 6);
+    for (let k = 0; k < holderLines.length; k += 2) {
+      const h = holderLines[k], i = holderLines[k + 1], o = k * 3;
+      xyz.set(h, o);
+      xyz.set(rest.subarray(3 * i, 3 * i + 3), o + 3);
+    }
+    const lg = new THREE.BufferGeometry();
+    lg.setAttribute('position', new THREE.BufferAttribute(xyz, 3));
+    group.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0xef5350, transparent: true, opacity: 0.3 })));
+  }
   const heldGeometry = new THREE.BufferGeometry();
   heldGeometry.setAttribute('position', position);
   heldGeometry.setIndex(held);
