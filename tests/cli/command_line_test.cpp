@@ -167,5 +167,39 @@ TEST(CommandLine, ValidateTraceWritesEveryStepAsCsvOrJson) {
     }
 }
 
+TEST(CommandLine, ViewWritesAProxysPageAndABakesIndex) {
+    const fs::path dir = test::scratch_dir("command_line_view");
+    const fs::path proxy = dir / "rope.clothproxy";
+    ASSERT_EQ(save_proxy(test::chain_proxy(6, 0.1, 0.05), proxy), "");
+    const auto r = test::run_weft({"view", proxy.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("weft view: the page: "), std::string::npos) << r.err;
+    const std::string page = text_of_file(proxy.string() + ".html");
+    const size_t start = page.find("<script id=\"weft-data\" type=\"application/json\">");
+    ASSERT_NE(start, std::string::npos);
+    const size_t from = page.find('>', start) + 1;
+    const json data = json::parse(page.substr(from, page.find("</script>", from) - from));
+    EXPECT_EQ(data["schema"], "weft.view/1");
+    ASSERT_EQ(data["proxies"].size(), 1u);
+    const json& p = data["proxies"][0];
+    EXPECT_EQ(p["particles"], 7);  // six links hang from a held seventh
+    EXPECT_EQ(p["scenarios"].size(), 6u);  // every scenario, each with its figures and frames
+    for (const json& s : p["scenarios"]) {
+        EXPECT_EQ(s["figures"]["max_strain"].size(), s["steps"]) << s["scenario"];
+        EXPECT_EQ(s["frames"]["steps"][0], 0) << "the starting pose comes first";
+        EXPECT_EQ(s["frames"]["steps"].back(), s["steps"]) << "and the last step last";
+    }
+
+    // A bake's folder: its index written again from bake-report.json, the same bytes.
+    const fs::path out = dir / "out";
+    ASSERT_EQ(test::run_weft({"bake", (test::testdata_dir() / "flag.glb").string(), "-o", out.string(), "-q"}).exit_code, 0);
+    const std::string index = text_of_file(out / "index.html");
+    fs::remove(out / "index.html");
+    const auto again = test::run_weft({"view", out.string(), "-q"});
+    EXPECT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(again.err, "");
+    EXPECT_EQ(text_of_file(out / "index.html"), index);
+}
+
 }  // namespace
 }  // namespace weft
