@@ -53,7 +53,7 @@ int view_proxy(const ViewCommandOptions& o, const std::optional<Fabric>& fabric)
     model.name = fs::path(o.input).filename().string();
     model.status = v.passed() ? "passed" : "failed";
     for (const GateResult& g : v.gates)
-        if (!g.passed) model.issues.push_back({gate_code(g.gate), Severity::error, g.message, ""});
+        if (!g.passed) model.issues.push_back({gate_code(g.gate), Severity::error, o.input + ": " + g.message, ""});
     model.proxies.push_back({model.name, std::move(*loaded.proxy), &v});
     print_issues(std::cerr, who, model.issues, o.verbosity);
     const fs::path page = o.out.empty() ? fs::path(o.input + ".html") : fs::path(o.out);
