@@ -8,10 +8,15 @@ packages=(
   libassimp-dev libcli11-dev nlohmann-json3-dev libmeshoptimizer-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
-# Node.js runs the JSON Schema and glTF validators the tests call. A machine may carry its own
+# Node.js and npm bundle the page viewer at build time (web/: three.js and esbuild from its lock
+# file) and run the JSON Schema and glTF validators and the browser test the tests call. A machine may carry its own
 # Node (not Debian's, and then Debian's npm conflicts with it): only install when there is none.
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
+fi
+# The browser the page tests drive (tests/js/view_page_test.mjs), headless: scripts/test.sh asks for it.
+if [[ "${WEFT_DEPS_BROWSER:-0}" == 1 ]]; then
+  packages+=(chromium fonts-dejavu-core)
 fi
 # Optional extras: Bullet for the side-by-side solver benchmark, clang + its runtime for libFuzzer.
 if [[ "${WEFT_DEPS_EXTRAS:-1}" == 1 ]]; then

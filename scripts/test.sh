@@ -24,7 +24,8 @@ phase_done() {  # phase_done NAME: records the wall time since the previous phas
 }
 
 # clang and its libFuzzer runtime come with the extras (scripts/deps.sh); nothing else needs them here.
-if ((fuzz)); then WEFT_DEPS_EXTRAS=1 scripts/deps.sh; else scripts/deps.sh; fi
+# Chromium for the page tests (ctest view_pages) comes with WEFT_DEPS_BROWSER.
+if ((fuzz)); then WEFT_DEPS_EXTRAS=1 WEFT_DEPS_BROWSER=1 scripts/deps.sh; else WEFT_DEPS_BROWSER=1 scripts/deps.sh; fi
 phase_done deps
 
 # npm fetches the Node tools the tests call while the compilers run (it is mostly waiting on the

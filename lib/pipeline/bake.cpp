@@ -39,6 +39,8 @@
 #include "pipeline/json_text.h"
 #include "pipeline/process_memory.h"
 #include "pipeline/sidecar.h"
+#include "pipeline/view_page.h"
+#include "proxy/core/codec.h"
 
 namespace weft {
 namespace {
@@ -193,14 +195,17 @@ bool write_model_output(const fs::path& path, const std::string& text, Issues& i
 /// and run through the scenarios; validation.json beside them, each failed gate an issue. A rig
 /// proxy's skinned mesh is posed from the simulation too (rig_validate.h), its numbers in the
 /// model's report.json and its failed mesh gates issues under their codes.
-void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOptions& o, BakeModelResult& r) {
+void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOptions& o, BakeModelResult& r,
+                      std::vector<ProxyValidation>& kept) {
+    ValidationOptions traced = o.validation;  // the page plays the scenarios back from their traces
+    if (o.page) traced.trace = view_trace_options();
     ValidationReport report;
     report.limits = o.validation.limits;
     RigModelValidation rig_validation;
     rig_validation.limits = o.validation.limits;
     rig_validation.mesh_limits = o.rig.validate_limits;
     auto validate_one = [&](const std::string& file, const RiggedGarment* rig) {
-        ProxyValidation v = validate_file(dir / file, o.validation);
+        ProxyValidation v = validate_file(dir / file, traced);
         v.file = file;  // the report names proxies relative to the model's folder, for any OUT
         const std::string where = r.input.relative + "/" + file;
         if (v.refused) {
@@ -227,6 +232,32 @@ void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOpti
     for (json& proxy : j["proxies"])
         for (json& scenario : proxy["scenarios"]) scenario.erase("timing");
     write_model_output(dir / "validation.json", bake_json_text(j), r.issues);
+    kept = std::move(report.proxies);
+}
+
+/// The model's page and the index's thumbnail of it (view_page.h), from the proxies as written.
+void write_view(const fs::path& dir, const RigModelResult& model, const std::vector<ProxyValidation>& validations,
+                const BakeOptions& o, BakeModelResult& r) {
+    ViewModel view;
+    view.name = r.input.relative;
+    view.status = has_error(r.issues) ? "refused" : "built";
+    view.issues = r.issues;
+    view.scene = model.imported ? &model.scene : nullptr;
+    view.limits = o.validation.limits;
+    auto add = [&](const std::string& file) {
+        if (file.empty()) return;
+        DecodeResult loaded = load_proxy(dir / file);
+        if (!loaded.ok()) return;
+        const ProxyValidation* v = nullptr;
+        for (const ProxyValidation& candidate : validations)
+            if (candidate.file == file) v = &candidate;
+        view.proxies.push_back({file, std::move(*loaded.proxy), v});
+    };
+    for (const RiggedGarment& g : model.rigs) add(g.proxy_file);
+    for (const SheetedGarment& g : model.sheets) add(g.proxy_file);
+    for (const auto& [name, text] : {std::pair{"view.html", view_model_html(view)},
+                                     std::pair{"thumbnail.svg", view_thumbnail_svg(view)}})
+        write_model_output(dir / name, text, r.issues);
 }
 
 /// Returns the files the model references (RigModelResult::external_files).
@@ -247,10 +278,11 @@ std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, 
     if (model.imported && model.rigs.empty() && model.sheets.empty())
         r.issues.push_back({"NO_GARMENT_FOUND", Severity::warning,
                             input.relative + ": " + model.garments.verdict + "; name the cloth in weft.json (--config)", ""});
+    std::vector<ProxyValidation> validations;
     if (o.validate) {
         const auto start = std::chrono::steady_clock::now();
         set_bake_stage("validate");
-        validate_outputs(dir, model, o, r);
+        validate_outputs(dir, model, o, r, validations);
         r.validate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     model.issues = r.issues;
@@ -259,6 +291,12 @@ std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, 
         for (json& proxy : report["validation"]["proxies"]) proxy.erase("timing");
     set_bake_stage("report");
     write_model_output(dir / "report.json", bake_json_text(report), r.issues);
+    if (o.page) {
+        set_bake_stage("page");
+        const auto start = std::chrono::steady_clock::now();
+        write_view(dir, model, validations, o, r);
+        r.page_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     return std::move(model.external_files);
 }
 
@@ -578,6 +616,7 @@ json result_to_wire(const BakeModelResult& r, bool worker_exits) {
             {"stages", {r.stages.import, r.stages.garments, r.stages.grow, r.stages.build, r.stages.validate, r.stages.write}},
             {"hash_seconds", r.hash_seconds},
             {"validate_seconds", r.validate_seconds},
+            {"page_seconds", r.page_seconds},
             {"worker_exits", worker_exits}};
 }
 
@@ -595,6 +634,7 @@ void result_from_wire(const json& j, BakeModelResult& r) {
                 st.at(3).get<double>(), st.at(4).get<double>(), st.at(5).get<double>()};
     r.hash_seconds = j.at("hash_seconds").get<double>();
     r.validate_seconds = j.at("validate_seconds").get<double>();
+    r.page_seconds = j.value("page_seconds", 0.0);
 }
 
 bool send_all(int fd, const void* data, size_t size) {
@@ -1013,7 +1053,8 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
                              {"grow", m.stages.grow},
                              {"build", m.stages.build},
                              {"write", m.stages.write},
-                             {"validate", m.validate_seconds}}}});
+                             {"validate", m.validate_seconds},
+                             {"page", m.page_seconds}}}});
     }
     report["issues"] = std::move(run_issues);
     report["models"] = std::move(models);

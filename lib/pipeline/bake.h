@@ -50,6 +50,7 @@ struct BakeOptions {
     std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
     std::string options_text;                   ///< every option that changes outputs, canonical; hashed
     bool force = false;                         ///< rebuild even when the stamp matches
+    bool page = true;                           ///< OUT/<model>/view.html and thumbnail.svg (view_page.h)
     bool isolate = true;                        ///< each model in a worker process (a crash fails only that model); false: threads
     uint64_t max_memory_bytes = uint64_t(4) << 30;  ///< with isolate: address space per worker (setrlimit), 0 = unlimited
     double time_limit_seconds = 300;            ///< with isolate: wall time per model before TIMED_OUT, 0 = unlimited
@@ -73,6 +74,7 @@ struct BakeModelResult {
     StageSeconds stages;              ///< of rig_model (timings only)
     double hash_seconds = 0;          ///< hashing the inputs and reading the stamp
     double validate_seconds = 0;      ///< with validate
+    double page_seconds = 0;          ///< with page: view.html and thumbnail.svg
 };
 
 struct BakeResult {

@@ -1,6 +1,7 @@
 // The measuring loop: one fresh solver, one script, every step observed (issue 4).
 #include "validate/measure.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -82,7 +83,8 @@ double energy_scale(const ClothProxy& proxy) {
     return std::isfinite(scale) && scale > 1e-12 ? scale : 1e-12;
 }
 
-ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps) {
+ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps,
+                           ScenarioTrace* trace, const TraceOptions& trace_options) {
     Solver solver(proxy, fabric);
     const ClothState& state = solver.state();
     const size_t n = proxy.particle_count();
@@ -128,10 +130,13 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
     Quat previous_holder_rotation;
 
     // Strain, skip ratio and tether ratio of the state as it stands, credited to `step` (0 = the starting pose).
+    double strain_now = 0;  // the worst stretch edge of the state as it stands (the trace's per-step strain)
     auto measure_shape = [&](uint32_t step) {
+        strain_now = 0;
         for (const LinkRef& link : links) {
             const double ratio = distance(state.x[link.a], state.x[link.b]) / rest_of(proxy, link);
             const bool edge = link.kind == LinkRef::edge;
+            if (edge) strain_now = std::fmax(strain_now, ratio);
             double& worst = edge ? st.max_strain : st.max_skip_ratio;
             std::optional<LinkRef>& where = edge ? st.max_strain_link : st.max_skip_link;
             if (ratio > worst || !where) {
@@ -153,6 +158,30 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
         }
     };
     measure_shape(0);
+
+    // The trace (off unless asked): frames at most max_frames per scenario, the starting pose first.
+    if (trace && !trace_options.enabled()) trace = nullptr;
+    if (trace) {
+        trace->scenario = scenario;
+        trace->steps.reserve(steps);
+        if (trace_options.frame_every > 0) {
+            const uint64_t by_size = trace_options.max_frame_values / std::max<uint64_t>(3 * n, 1);
+            const uint32_t cap = uint32_t(std::max<uint64_t>(std::min<uint64_t>(trace_options.max_frames, by_size), 2) - 1);
+            trace->frame_every = std::max(trace_options.frame_every, (steps + cap - 1) / cap);
+        }
+    }
+    auto record_frame = [&](uint32_t step, const Pose& holders) {
+        std::vector<float> frame(3 * n);
+        for (uint32_t i = 0; i < n; ++i) {
+            const Vec3 x = relative_to(holders, state.x[i]);
+            frame[3 * i] = static_cast<float>(x.x);
+            frame[3 * i + 1] = static_cast<float>(x.y);
+            frame[3 * i + 2] = static_cast<float>(x.z);
+        }
+        trace->frame_steps.push_back(step);
+        trace->frames.push_back(std::move(frame));
+    };
+    if (trace && trace->frame_every > 0) record_frame(0, in.holders.empty() ? Pose{} : in.holders.front());
 
     std::vector<Vec3> x_before;
     Pose previous_holders;
@@ -224,6 +253,14 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
             }
         }
         previous_total = energy.total();
+
+        if (trace) {
+            trace->steps.push_back({step_number, ss.asleep ? 0.0 : ss.max_speed, strain_now, energy.kinetic,
+                                    energy.total(), ss.asleep, script.driven});
+            // Asleep, nothing moved: the last frame stands for it (the last step is always kept).
+            if (trace->frame_every > 0 && ((!ss.asleep && step_number % trace->frame_every == 0) || step_number == steps))
+                record_frame(step_number, step.holders);
+        }
 
         // Idle jitter (seed 003): how far each link's direction turns per frame while the holders
         // breathe, less what the holders themselves turned.

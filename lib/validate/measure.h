@@ -8,6 +8,7 @@
 #include "proxy/core/cloth_proxy.h"
 #include "solver/fabric.h"
 #include "validate/scenario.h"
+#include "validate/trace.h"
 
 namespace weft {
 
@@ -97,7 +98,9 @@ double energy_scale(const ClothProxy& proxy);
 /// Runs `scenario` on a fresh solver, its prelude (settles_first) then `steps` scripted steps of
 /// validation_dt, and measures the scripted steps. Everything but ms_per_step is deterministic.
 /// Throws std::invalid_argument (the solver's, naming the field and element) when the proxy or the
-/// fabric cannot be simulated.
-ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps);
+/// fabric cannot be simulated. With `trace` (and trace_options.figures) every scripted step's
+/// figures, and frames as trace_options asks, are recorded into it; the measurements are the same.
+ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps,
+                           ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {});
 
 }  // namespace weft

@@ -167,11 +167,15 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.reach = solver.reach();
         v.velocity_clamp = solver.velocity_clamp(validation_dt);
         v.energy_scale = energy_scale(proxy);
-        for (const ScenarioRun& run : options.scenarios)
-            v.scenarios.push_back(run_scenario(proxy, fabric, run.scenario, run.steps));
+        for (const ScenarioRun& run : options.scenarios) {
+            ScenarioTrace* trace = nullptr;
+            if (options.trace.enabled()) trace = &v.traces.emplace_back();
+            v.scenarios.push_back(run_scenario(proxy, fabric, run.scenario, run.steps, trace, options.trace));
+        }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
         v.scenarios.clear();
+        v.traces.clear();
         return v;
     }
     v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits);

@@ -21,6 +21,7 @@
 #include "validate/gates.h"
 #include "validate/measure.h"
 #include "validate/scenario.h"
+#include "validate/trace.h"
 
 namespace weft {
 
@@ -40,6 +41,7 @@ struct ValidationOptions {
     std::vector<ScenarioRun> scenarios = default_scenario_runs();
     std::optional<Fabric> fabric;  ///< every proxy in this fabric; none = each proxy's suggested one
     GateLimits limits;
+    TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
 };
 
 /// Why a proxy could not be validated at all.
@@ -63,6 +65,7 @@ struct ProxyValidation {
     double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
     std::vector<ScenarioStats> scenarios;
     std::vector<GateResult> gates;
+    std::vector<ScenarioTrace> traces;  ///< with ValidationOptions::trace: one per scenario, in order
 
     bool passed() const { return !refused && all_passed(gates); }
 };

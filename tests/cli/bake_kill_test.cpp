@@ -101,6 +101,12 @@ std::string check_output(const fs::path& file) {
         }
         return "";
     }
+    if (ext == ".html" || ext == ".svg") {
+        // The page and its thumbnail (view_page.h): whole when they end as they are written.
+        const std::string text(bytes.begin(), bytes.end());
+        const std::string end = ext == ".html" ? "</html>\n" : "</svg>\n";
+        return text.ends_with(end) ? "" : file.string() + ": does not end with " + end.substr(0, end.size() - 1);
+    }
     return file.string() + ": an output of no known kind";
 }
 
@@ -146,7 +152,7 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
     std::set<std::string> kinds;
     for (const auto& [rel, bytes] : expected) kinds.insert(fs::path(rel).extension().string());
     kinds.erase(".vrm");  // a VRM input's model, written with its spring bones, when the shared models are there
-    EXPECT_EQ(kinds, (std::set<std::string>{".clothproxy", ".glb", ".json"}));
+    EXPECT_EQ(kinds, (std::set<std::string>{".clothproxy", ".glb", ".html", ".json", ".svg"}));
 
     // Each run is --force, so it rewrites files the previous killed runs left: a writer that
     // truncated in place would be caught here too. The kill lands a given time after the run's

@@ -25,6 +25,8 @@
 #include "io/utf8_text.h"
 #include "pipeline/bake.h"
 #include "pipeline/process_memory.h"
+#include "pipeline/view_page.h"
+#include "solver/fabric.h"
 
 namespace weft::cli {
 namespace {
@@ -43,8 +45,9 @@ struct BakeCommandOptions {
     bool force = false;
     std::string depfile;
     std::string report;
-    bool quiet = false;
-    bool verbose = false;
+    bool json = false;
+    bool no_page = false;
+    Verbosity verbosity;
     bool no_isolate = false;
     uint64_t max_memory_mib = 4096;
     double time_limit = 300;
@@ -59,6 +62,7 @@ int run_bake(const BakeCommandOptions& c) {
     o.grow_cloth = c.grow_cloth;
     o.validate = c.validate;
     o.force = c.force;
+    o.page = !c.no_page;
     o.isolate = !c.no_isolate;
     o.max_memory_bytes = c.max_memory_mib << 20;
     o.time_limit_seconds = c.time_limit;
@@ -82,6 +86,11 @@ int run_bake(const BakeCommandOptions& c) {
         }
         o.garments.config = std::move(loaded.config);
     }
+    if (!c.fabric.empty() && !find_fabric(c.fabric)) {
+        std::cerr << who << ": --fabric: '" << c.fabric << "' is not a library fabric (" << fabric_library_names()
+                  << ")\n";
+        return exit_usage;
+    }
     o.rig.sheet.fabric = c.fabric;
     o.rig.rig.fabric = c.fabric;
     std::string error;
@@ -95,27 +104,25 @@ int run_bake(const BakeCommandOptions& c) {
         return exit_usage;
     }
     o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (c.grow_cloth ? "1" : "0") +
-                     ";validate=" + (c.validate ? "1" : "0");
+                     ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
 
-    const bool tty = !c.quiet && isatty(STDERR_FILENO);
+    const bool quiet = c.verbosity.quiet;
+    const bool tty = !quiet && isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
     auto progress = [&](const BakeModelResult& m, size_t done, size_t total) {
-        if (c.quiet) return;
         if (tty) {
             const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, utf8_escaped(m.input.relative).c_str(),
                          m.status.c_str(), left);
             if (done == total) std::fprintf(stderr, "\n");
-        } else {
+        } else if (!quiet) {
             std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << m.status << "\n";
         }
-        for (const Issue& i : m.issues) {
-            if (!c.verbose && i.severity != Severity::error) continue;
-            if (tty) std::fprintf(stderr, "\r\033[K");
-            std::cerr << who << ": " << utf8_escaped(m.input.relative) << ": " << severity_name(i.severity) << ": " << utf8_escaped(i.message)
-                      << " [" << i.code << "]\n";
-        }
+        if (tty && done != total && !m.issues.empty()) std::fprintf(stderr, "\r\033[K");
+        Issues escaped = m.issues;
+        for (Issue& i : escaped) i.message = utf8_escaped(i.message);
+        print_issues(std::cerr, who + ": " + utf8_escaped(m.input.relative), escaped, c.verbosity);
     };
     tune_process_memory();  // before bake starts its workers
     const BakeResult result = bake(o, progress);
@@ -139,7 +146,7 @@ int run_bake(const BakeCommandOptions& c) {
         Issues unrepresentable;
         depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
         for (const Issue& i : unrepresentable) {
-            if (!c.quiet) std::cerr << who << ": warning: " << i.message << " [" << i.code << "]\n";
+            if (!quiet) std::cerr << who << ": warning: " << i.message << " [" << i.code << "]\n";
             report["issues"].push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
             report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
         }
@@ -148,10 +155,16 @@ int run_bake(const BakeCommandOptions& c) {
     for (const fs::path& path : {report_path, fs::path(c.report)})
         if (!path.empty()) write_output(path, text);
     if (!c.depfile.empty()) write_output(c.depfile, depfile);
-    if (!c.quiet) {
+    // The page over every model (each model's own is OUT/<model>/view.html): always rewritten, like
+    // the report it is made from.
+    if (!c.no_page) write_output(fs::path(c.out) / "index.html", view_index_html(report));
+    if (c.json) std::cout << text;
+    if (!quiet) {
         const auto& t = report["totals"];
-        std::cout << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
+        std::cerr << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
                   << " skipped, " << t["refused"] << " refused, " << t["failed"] << " failed -> " << c.out << "\n";
+        if (!c.no_page) std::cerr << who << ": the page: " << (fs::absolute(fs::path(c.out)) / "index.html").lexically_normal().string()
+                  << "\n";
     }
     return status;
 }
@@ -163,7 +176,8 @@ const CommandRegistration bake_registration{
         app.add_option("inputs", o->inputs, "Model files or folders (walked for every format Assimp reads, and .vrm)")
             ->required();
         app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
-            ->required();
+            ->required()
+            ->check(non_empty_path);
         app.add_option("-j,--jobs", o->jobs, "Models baked at once (one worker process each)")->check(CLI::Range(1, 256))->capture_default_str();
         app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (rig proxies)");
         app.add_flag("--validate", o->validate,
@@ -171,23 +185,25 @@ const CommandRegistration bake_registration{
         app.add_option("--classes", o->classes, "Garment classes to grow with --grow-cloth, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,
-                       "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present");
+                       "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present")
+            ->check(non_empty_path);
         app.add_option("--fabric", o->fabric, "Library fabric for every garment instead of the class's");
         app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
-        app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read");
-        app.add_option("--report", o->report, "Also write bake-report.json to this file");
+        app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read")
+            ->check(non_empty_path);
+        app.add_option("--report", o->report, "Also write bake-report.json to this file")->check(non_empty_path);
+        app.add_flag("--json", o->json, "Print bake-report.json on standard output, nothing else there");
+        app.add_flag("--no-page", o->no_page, "No OUT/index.html, view.html or thumbnail.svg (the page costs a few ms a model)");
         app.add_option("--max-memory", o->max_memory_mib,
                        "Memory per model in MiB (address space of its worker process; 0 = no limit): past it the model is OUT_OF_MEMORY")
             ->capture_default_str();
         app.add_option("--time-limit", o->time_limit,
                        "Wall-clock seconds per model (import, build, simulation; 0 = no limit): past it the model is TIMED_OUT")
-            ->check(CLI::NonNegativeNumber)
+            ->check(finite_number & CLI::NonNegativeNumber)
             ->capture_default_str();
         app.add_flag("--no-isolate", o->no_isolate,
                      "Bake in threads of this process instead of worker processes (for a debugger; a crash then ends the run)");
-        auto* quiet = app.add_flag("-q,--quiet", o->quiet, "No progress and no summary");
-        auto* verbose = app.add_flag("-v,--verbose", o->verbose, "Print warnings too, not only errors");
-        quiet->excludes(verbose);
+        add_verbosity(app, o->verbosity);
         return [o] { return run_bake(*o); };
     }};
 

@@ -14,6 +14,7 @@ namespace {
 struct CodesOptions {
     bool json = false;
     bool markdown = false;
+    Verbosity verbosity;  ///< accepted like every command's; codes writes nothing on standard error
 };
 
 int run_codes(const CodesOptions& o) {
@@ -45,6 +46,7 @@ const CommandRegistration codes_registration{
         auto o = std::make_shared<CodesOptions>();
         auto* json = app.add_flag("--json", o->json, "As JSON: {schema, stages: [{stage, what, codes: [{code, severity, description}]}]}");
         app.add_flag("--markdown", o->markdown, "As the Markdown page docs/issue-codes.md")->excludes(json);
+        add_verbosity(app, o->verbosity);
         return [o] { return run_codes(*o); };
     }};
 

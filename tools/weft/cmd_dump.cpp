@@ -18,6 +18,7 @@ struct DumpOptions {
     std::string proxy;
     std::string report;
     bool json = false;  ///< accepted for DESIGN.md §4's uniform flags; dump always prints JSON
+    Verbosity verbosity;  ///< accepted like every command's; dump prints nothing but errors on standard error
 };
 
 int run_dump(const DumpOptions& o) {
@@ -41,8 +42,9 @@ const CommandRegistration dump_registration{
     "dump", "Print a .clothproxy as JSON (schemas/clothproxy.schema.json)", 60, [](CLI::App& app) {
         auto options = std::make_shared<DumpOptions>();
         app.add_option("proxy", options->proxy, "The .clothproxy file")->required();
-        app.add_option("--report", options->report, "Also write the JSON to this file");
+        app.add_option("--report", options->report, "Also write the JSON to this file")->check(non_empty_path);
         app.add_flag("--json", options->json, "Print JSON on standard output (always on for dump)");
+        add_verbosity(app, options->verbosity);
         return [options] { return run_dump(*options); };
     }};
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "garment/garment_json.h"
 #include "garment/garments.h"
 #include "io/atomic_file.h"
+#include "pipeline/bake.h"
 #include "scene/import.h"
 
 namespace weft::cli {
@@ -33,6 +35,7 @@ struct InspectOptions {
     std::string report;
     std::string classes;
     std::string config;
+    Verbosity verbosity;
 };
 
 json issue_to_json(const Issue& i) {
@@ -163,7 +166,20 @@ void print_summary(std::ostream& out, const json& model) {
     out << "  verdict: " << model["verdict"].get<std::string>() << "\n\n";
 }
 
-int run_inspect(const InspectOptions& o) {
+int run_inspect(const InspectOptions& given) {
+    // Folders are walked as `weft bake` walks them (every format Assimp reads, and .vrm; sorted).
+    InspectOptions o = given;
+    o.models.clear();
+    for (const std::string& m : given.models) {
+        std::error_code ec;
+        // A folder named like a model (`dir.glb`) is one input the report refuses, not a tree to walk.
+        if (!std::filesystem::is_directory(m, ec) || is_model_file(m)) {
+            o.models.push_back(m);  // a file, or a missing one the report refuses by name
+            continue;
+        }
+        Issues none;
+        for (const BakeInput& in : walk_inputs({std::filesystem::path(m)}, {}, none)) o.models.push_back(in.path.string());
+    }
     GarmentOptions garment_options;
     if (!o.config.empty()) {
         ConfigResult loaded = load_garment_config(o.config);
@@ -182,7 +198,7 @@ int run_inspect(const InspectOptions& o) {
         }
     }
 
-    const bool progress = isatty(STDERR_FILENO) != 0;
+    const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;
     json models = json::array();
     size_t refused = 0;
     for (size_t i = 0; i < o.models.size(); ++i) {
@@ -239,11 +255,14 @@ const CommandRegistration inspect_registration{
     "inspect", "What is in a model: garments, authored chains, and what will or will not move", 10,
     [](CLI::App& app) {
         auto options = std::make_shared<InspectOptions>();
-        app.add_option("models", options->models, "Model files (glTF, GLB, VRM, FBX, ...)")->required();
+        app.add_option("models", options->models, "Model files (glTF, GLB, VRM, FBX, ...) or folders (walked as bake walks them)")
+            ->required();
         app.add_flag("--json", options->json, "Print the report as JSON (schemas/inspect.schema.json) on standard output");
-        app.add_option("--report", options->report, "Also write the JSON report to this file");
+        app.add_option("--report", options->report, "Also write the JSON report to this file")->check(non_empty_path);
         app.add_option("--classes", options->classes, "Garment classes to look for, comma-separated (default: all)");
-        app.add_option("--config", options->config, "Garment config file (schemas/config.schema.json)");
+        app.add_option("--config", options->config, "Garment config file (schemas/config.schema.json)")
+            ->check(non_empty_path);
+        add_verbosity(app, options->verbosity);
         return [options] { return run_inspect(*options); };
     }};
 

@@ -8,6 +8,7 @@
 // the simulated pose (lib/pipeline/rig_validate.h), into the report's "validation". Exit 0 when
 // everything was built, validated and written, 1 when the model was refused, a garment could not be
 // built or written, or a validation gate failed, 2 for a bad command line.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -38,9 +39,15 @@ struct RigCommandOptions {
     std::string config;
     bool json = false;
     std::string report;
+    Verbosity verbosity;
 };
 
 int run_rig(const RigCommandOptions& o) {
+    if (std::error_code ec; std::filesystem::is_directory(o.model, ec)) {
+        std::cerr << "weft rig: " << o.model << " is a folder; `weft bake " << o.model
+                  << " -o OUT` bakes every model in it\n";
+        return exit_usage;
+    }
     RigModelOptions options;
     options.grow_cloth = o.grow_cloth;
     if (o.validate) options.validate = ValidationOptions{};
@@ -87,12 +94,8 @@ int run_rig(const RigCommandOptions& o) {
     } else {
         std::cout << rig_report_text(result);
     }
-    if (!result.imported)
-        for (const Issue& i : result.issues)
-            if (i.severity == Severity::error) {
-                std::cerr << "weft rig: " << i.message << " [" << i.code << "]\n";
-                break;
-            }
+    // The text summary lists the issues itself; with --json (or a model never read) they go here.
+    if (o.json || !result.imported) print_issues(std::cerr, "weft rig", result.issues, o.verbosity);
     return result.exit_code() == 0 ? exit_ok : exit_refused;
 }
 
@@ -102,7 +105,8 @@ const CommandRegistration rig_registration{
         auto o = std::make_shared<RigCommandOptions>();
         app.add_option("model", o->model, "The model (glTF, GLB, VRM, FBX, ...)")->required();
         app.add_option("-o,--out", o->out_dir, "Folder for the proxies, the sidecar, the grown model and report.json")
-            ->required();
+            ->required()
+            ->check(non_empty_path);
         app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for garments that have none (seed 003)");
         app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")->capture_default_str();
         app.add_option("--hair-segments", o->hair_segments, "Bones per hair strand or cap wedge")
@@ -116,7 +120,7 @@ const CommandRegistration rig_registration{
             ->capture_default_str();
         app.add_option("--min-strand-length", o->min_strand_length,
                        "Metres: clumps shorter than this from their anchored end are dropped")
-            ->check(CLI::Range(0.0, 100.0))
+            ->check(finite_number & CLI::Range(0.0, 100.0))
             ->capture_default_str();
         app.add_option("--min-strand-verts", o->min_strand_verts, "Clumps with fewer vertices are dropped")
             ->capture_default_str();
@@ -126,9 +130,10 @@ const CommandRegistration rig_registration{
         app.add_option("--fabric", o->fabric,
                        "Library fabric for every rig proxy instead of the class's (strand for hair and tails, panel for "
                        "skirts and capes)");
-        app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json)");
+        app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json)")->check(non_empty_path);
         app.add_flag("--json", o->json, "Print the report as JSON on standard output");
-        app.add_option("--report", o->report, "Also write the JSON report to this file");
+        app.add_option("--report", o->report, "Also write the JSON report to this file")->check(non_empty_path);
+        add_verbosity(app, o->verbosity);
         return [o] { return run_rig(*o); };
     }};
 

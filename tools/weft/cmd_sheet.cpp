@@ -32,10 +32,16 @@ struct SheetCommandOptions {
     std::string config;
     bool json = false;
     std::string report;
+    Verbosity verbosity;
 };
 
 int run_sheet(const SheetCommandOptions& o) {
     const std::string who = "weft sheet";
+    if (std::error_code ec; fs::is_directory(o.model, ec)) {
+        std::cerr << who << ": " << o.model << " is a folder; `weft bake " << o.model
+                  << " -o OUT` bakes every model in it\n";
+        return exit_usage;
+    }
     SheetModelOptions options;
     options.garment = o.garment;
     options.material = o.material;
@@ -63,7 +69,23 @@ int run_sheet(const SheetCommandOptions& o) {
     }
 
     const SheetModelResult result = sheet_model(o.model, o.out, options);
-    for (const std::string& line : result.messages) std::cerr << who << ": " << line << "\n";
+    // The builder's lines end in their code ("... [ZERO_AREA_TRIANGLE]"), warnings start "warning: ":
+    // read back as issues so they fold and obey -q like every command's.
+    Issues messages;
+    for (const std::string& line : result.messages) {
+        Issue i;
+        i.message = line;
+        if (line.starts_with("warning: ")) {
+            i.severity = Severity::warning;
+            i.message = line.substr(9);
+        }
+        if (const size_t open = i.message.rfind(" ["); open != std::string::npos && i.message.ends_with("]")) {
+            i.code = i.message.substr(open + 2, i.message.size() - open - 3);
+            i.message.resize(open);
+        }
+        messages.push_back(std::move(i));
+    }
+    print_issues(std::cerr, who, messages, o.verbosity);
     const std::string text = result.report.dump(2) + "\n";
     int status = result.passed ? exit_ok : exit_refused;
     for (const fs::path& path : {fs::path(o.out) / "report.json", fs::path(o.report)}) {
@@ -81,7 +103,9 @@ const CommandRegistration sheet_registration{
     "sheet", "Build sheet proxies (one particle per welded vertex) for a model's garments", 30, [](CLI::App& app) {
         auto o = std::make_shared<SheetCommandOptions>();
         app.add_option("model", o->model, "The model file (glTF, GLB, VRM, FBX, ...)")->required();
-        app.add_option("-o,--out", o->out, "Folder for <garment>.clothproxy and report.json")->required();
+        app.add_option("-o,--out", o->out, "Folder for <garment>.clothproxy and report.json")
+            ->required()
+            ->check(non_empty_path);
         auto* garment = app.add_option("--garment", o->garment, "Build only the garment of this name (as `weft inspect` lists)");
         auto* material = app.add_option("--material", o->material, "Build one sheet from every mesh with this material");
         auto* mesh = app.add_option("--mesh", o->mesh, "Build one sheet from the meshes with this mesh or node name");
@@ -91,14 +115,16 @@ const CommandRegistration sheet_registration{
                        "What holds it: automatic (default), weights, none, top, bottom, left, right, nearest:NAME "
                        "(node, mesh or material), vertices:I,J,...");
         app.add_option("--pin-weight", o->pin_weight, "Weight on body bones that holds a skinned vertex (default 0.99)")
-            ->check(CLI::Range(0.0, 1.0));
+            ->check(finite_number & CLI::Range(0.0, 1.0));
         app.add_option("--weld-tolerance", o->weld_tolerance,
                        "Weld distance in metres (default 1e-5 of the garment's bounding-box diagonal)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(finite_number & CLI::NonNegativeNumber);
         app.add_flag("--repair", o->repair, "Drop repeated-index, zero-area and duplicate triangles instead of refusing");
-        app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json): classes, fabrics, pins");
+        app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json): classes, fabrics, pins")
+            ->check(non_empty_path);
         app.add_flag("--json", o->json, "Print the report (schemas/sheet.schema.json) on standard output");
-        app.add_option("--report", o->report, "Also write the report to this file");
+        app.add_option("--report", o->report, "Also write the report to this file")->check(non_empty_path);
+        add_verbosity(app, o->verbosity);
         return [o] { return run_sheet(*o); };
     }};
 

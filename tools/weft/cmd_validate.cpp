@@ -31,6 +31,8 @@ struct ValidateOptions {
     double max_strain = GateLimits{}.max_strain;
     double max_energy_rise = GateLimits{}.max_energy_rise;
     uint32_t max_sleep_step = 0;  ///< 0 = by hang's last step
+    std::string trace;            ///< "" = none; else the per-step figures, .csv or .json
+    Verbosity verbosity;
 };
 
 int run_validate(const ValidateOptions& o) {
@@ -64,8 +66,9 @@ int run_validate(const ValidateOptions& o) {
     options.limits.max_strain = o.max_strain;
     options.limits.max_energy_rise = o.max_energy_rise;
     if (o.max_sleep_step > 0) options.limits.max_sleep_step = o.max_sleep_step;
+    options.trace.figures = !o.trace.empty();
 
-    const bool progress = isatty(STDERR_FILENO) != 0;  // quiet in CI logs (DESIGN.md §4)
+    const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;  // quiet in CI logs (DESIGN.md §4)
     ValidationReport report{options.limits, {}};
     for (size_t i = 0; i < o.proxies.size(); ++i) {
         if (progress) std::cerr << "validating " << (i + 1) << "/" << o.proxies.size() << ": " << o.proxies[i] << "\r" << std::flush;
@@ -80,6 +83,27 @@ int run_validate(const ValidateOptions& o) {
 
     const nlohmann::json json = report_json(report);
     int status = report.passed() ? exit_ok : exit_refused;
+    if (!o.trace.empty()) {
+        // CSV when the file says so (one table, a garment and a scenario per row), else JSON.
+        std::string text;
+        if (o.trace.ends_with(".csv")) {
+            for (const ProxyValidation& v : report.proxies)
+                for (const ScenarioTrace& t : v.traces) text += trace_csv(v.garment, t, text.empty());
+            if (text.empty()) text = trace_csv("", ScenarioTrace{}, true);
+        } else {
+            nlohmann::json proxies = nlohmann::json::array();
+            for (const ProxyValidation& v : report.proxies) {
+                nlohmann::json scenarios = nlohmann::json::array();
+                for (const ScenarioTrace& t : v.traces) scenarios.push_back(trace_json(t));
+                proxies.push_back({{"file", v.file}, {"garment", v.garment}, {"scenarios", scenarios}});
+            }
+            text = nlohmann::json{{"schema", "weft.trace/1"}, {"dt", validation_dt}, {"proxies", proxies}}.dump(1) + "\n";
+        }
+        if (std::string why = write_file_atomic(o.trace, std::string_view(text)); !why.empty()) {
+            std::cerr << "weft validate: --trace: " << why << "\n";
+            status = exit_refused;
+        }
+    }
     if (!o.report.empty()) {
         if (std::string why = write_file_atomic(o.report, std::string_view(json.dump(2) + "\n")); !why.empty()) {
             std::cerr << "weft validate: " << why << "\n";
@@ -103,16 +127,21 @@ const CommandRegistration validate_registration{
         app.add_option("--steps", o->steps, "Steps per scenario, replacing each one's default")
             ->check(CLI::Range(1u, 1000000u));
         app.add_flag("--json", o->json, "Print the JSON report on standard output, nothing else");
-        app.add_option("--report", o->report, "Also write the JSON report to this file");
+        app.add_option("--report", o->report, "Also write the JSON report to this file")->check(non_empty_path);
         app.add_option("--max-strain", o->max_strain, "STRAIN gate: worst length/rest allowed (default 1.10)")
-            ->check(CLI::Range(1.0, 1e9));
+            ->check(finite_number & CLI::Range(1.0, 1e9));
         app.add_option("--max-energy-rise", o->max_energy_rise,
                        "ENERGY_RISING gate: energy rise over the undriven last third allowed, as a fraction of the "
                        "proxy's energy scale (default 1e-3)")
-            ->check(CLI::Range(0.0, 1e9));
+            ->check(finite_number & CLI::Range(0.0, 1e9));
         app.add_option("--max-sleep-step", o->max_sleep_step,
                        "NEVER_SLEPT gate: hang must sleep by this step (default: by its last)")
             ->check(CLI::Range(1u, 1000000u));
+        app.add_option("--trace", o->trace,
+                       "Write every step's figures (speed, strain, energy) to FILE: CSV when it ends in .csv, else "
+                       "JSON (schemas/trace.schema.json)")
+            ->check(non_empty_path);
+        add_verbosity(app, o->verbosity);
         return [o] { return run_validate(*o); };
     }};
 

@@ -3,9 +3,14 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <functional>
+#include <map>
+#include <ostream>
 #include <string>
 #include <vector>
+
+#include "io/issue.h"
 
 namespace weft::cli {
 
@@ -33,5 +38,64 @@ struct CommandRegistration {
         command_registry().push_back({std::move(name), std::move(description), std::move(setup), order});
     }
 };
+
+/// -q / -v, the same on every command (gltfpack's and glTF-Transform's shape), all on standard error:
+/// by default progress, the summary, errors and warnings; -q errors only; -v infos too.
+struct Verbosity {
+    bool quiet = false;
+    bool verbose = false;
+};
+
+inline void add_verbosity(CLI::App& app, Verbosity& v) {
+    auto* quiet = app.add_flag("-q,--quiet", v.quiet, "No progress, summary or warnings on standard error; errors only");
+    auto* verbose = app.add_flag("-v,--verbose", v.verbose, "Infos too, besides errors and warnings");
+    quiet->excludes(verbose);
+}
+
+/// An option value that names a file or folder: an empty one is a usage error rather than "here"
+/// (`-o ''` used to write into the current folder).
+inline const CLI::Validator non_empty_path{
+    [](std::string& value) { return value.empty() ? std::string("an empty path names nothing") : std::string(); },
+    "PATH", "NonEmptyPath"};
+
+/// A number option: NaN and infinities are usage errors (CLI11's Range lets NaN through, since every
+/// comparison with it is false).
+inline const CLI::Validator finite_number{
+    [](std::string& value) {
+        try {
+            size_t used = 0;
+            const double v = std::stod(value, &used);
+            if (used != value.size()) return std::string("'" + value + "' is not a number");
+            if (!std::isfinite(v)) return std::string("'" + value + "' is not a finite number");
+        } catch (const std::exception&) {
+            return std::string("'" + value + "' is not a number");
+        }
+        return std::string();
+    },
+    "NUMBER", "FiniteNumber"};
+
+/// Prints `issues` as "PREFIX: severity: message [CODE]" lines (errors always, warnings unless
+/// `v.quiet`, infos with `v.verbose`), folding a code after its first `keep` lines into one "and N more like it"
+/// line, so one model with 32 defects of one kind reads as three of them and a count.
+inline void print_issues(std::ostream& err, const std::string& prefix, const Issues& issues, const Verbosity& v,
+                         size_t keep = 3) {
+    std::map<std::string, size_t> seen;
+    std::vector<std::string> order;
+    for (const Issue& i : issues) {
+        if (i.severity == Severity::warning && v.quiet) continue;
+        if (i.severity == Severity::info && !v.verbose) continue;
+        size_t& n = seen[i.code];
+        if (n == 0) order.push_back(i.code);
+        if (++n <= keep) {
+            err << prefix << ": " << severity_name(i.severity) << ": " << i.message;
+            if (!i.code.empty()) err << " [" << i.code << "]";
+            err << "\n";
+        }
+    }
+    for (const std::string& code : order)
+        if (seen[code] > keep)
+            err << prefix << ": and " << seen[code] - keep << " more like it" << (code.empty() ? "" : " [" + code + "]")
+                << "\n";
+}
 
 }  // namespace weft::cli

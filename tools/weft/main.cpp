@@ -32,6 +32,12 @@ int main(int argc, char** argv) {
         runners.emplace_back(sub, info.setup(*sub));
     }
 
+    // Run bare: the command list, as gltfpack and gltf-transform print theirs (a usage error: nothing
+    // was asked).
+    if (argc <= 1) {
+        std::cerr << app.help();
+        return exit_usage;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
