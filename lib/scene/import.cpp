@@ -34,7 +34,7 @@
 #include "scene/import.h"
 #include "scene/import_codes.h"
 #include "scene/import_detail.h"
-#include "scene/utf8.h"
+#include "io/utf8_text.h"
 
 namespace weft {
 
@@ -42,7 +42,7 @@ void import_detail::Reporter::add(std::string_view code, const std::string& mess
     const IssueCode* row = find_import_code(code);
     // A code missing from the table is a programming error, not a user's: keep it visible.
     Severity severity = row ? row->severity : Severity::error;
-    // Names inside a message come from the file as raw bytes; reports are JSON (scene/utf8.h).
+    // Names inside a message come from the file as raw bytes; reports are JSON (io/utf8_text.h).
     issues_.push_back({std::string(code), severity, valid_utf8(file_ + ": " + message), valid_utf8(pointer)});
 }
 

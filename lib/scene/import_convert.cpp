@@ -11,7 +11,7 @@
 #include <assimp/scene.h>
 
 #include "scene/import_detail.h"
-#include "scene/utf8.h"
+#include "io/utf8_text.h"
 
 namespace weft::import_detail {
 

@@ -55,7 +55,7 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     ASSERT_EQ(report["sheets"].size(), 1u);
     EXPECT_EQ(report["sheets"][0]["garment"], "Skirt");
     EXPECT_GT(report["sheets"][0]["stats"]["particles"].get<int>(), 100);
-    EXPECT_EQ(sidecar["grown_model"], nullptr);
+    EXPECT_EQ(sidecar["grown_model"], "mannequin_chains.glb");  // nothing grew: the source with its spring bones
 
     // --grow-cloth: the skirt is grown into panels, a rig like the hair; a grown model is written.
     const fs::path grown = in.parent_path() / "grown";
@@ -115,7 +115,7 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     }
     EXPECT_EQ(proxies, 3u);  // the flag's sheet, the mannequin's grown hair and skirt
     // The rigs' skinned mesh: measured, whole, and in report.json without timings (byte-identical).
-    const json report = read_json(out / "mannequin.glb" / "report.json");
+    const json report = load_json(out / "mannequin.glb" / "report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "rig-report.schema.json"), "");
     ASSERT_TRUE(report["validation"].is_object()) << report.dump().substr(0, 2000);
     EXPECT_EQ(report["validation"]["passed"], true);
@@ -125,7 +125,7 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
         EXPECT_GT(p["mesh"]["edges"].get<int>(), 0) << p["garment"];
         EXPECT_LT(p["mesh"]["idle"]["max_edge_stretch"].get<double>(), 1.01) << p["garment"];
     }
-    EXPECT_TRUE(read_json(out / "flag.glb" / "report.json")["validation"].is_null());  // sheets only: validation.json
+    EXPECT_TRUE(load_json(out / "flag.glb" / "report.json")["validation"].is_null());  // sheets only: validation.json
 
     // Validation is part of the options: the same bake again skips, one without it rebuilds.
     const auto again = test::run_weft(args);
@@ -152,11 +152,11 @@ TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
         << r.err;
     EXPECT_NE(r.err.find("[MESH_STRETCH]"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[SCALP_DISPLACEMENT]"), std::string::npos) << r.err;
-    const json report = read_json(out / "bake-report.json");
+    const json report = load_json(out / "bake-report.json");
     EXPECT_EQ(report["models"][0]["status"], "refused");
     EXPECT_EQ(report["counts"]["MESH_STRETCH"], 4);        // hair and skirt, hang and idle
     EXPECT_EQ(report["counts"]["SCALP_DISPLACEMENT"], 4);
-    EXPECT_EQ(read_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
+    EXPECT_EQ(load_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
 }
 
 TEST(BakeModel, ValidateRefusesAProxyThatFails) {

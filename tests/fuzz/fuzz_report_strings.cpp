@@ -1,6 +1,6 @@
 // libFuzzer harness for the string handling of what weft writes: names with any bytes (invalid
 // UTF-8, control characters, quotes, backslashes) taken from a model file the way the importer
-// takes them (scene/utf8.h), then through the inspect report (garments_to_json), the JSON dump every
+// takes them (io/utf8_text.h), then through the inspect report (garments_to_json), the JSON dump every
 // report and sidecar uses, and the GLB writer, and read back (a name ends at a NUL, as Assimp's
 // aiString does, so no Scene name holds one). The input is split at 0xFF into a
 // node, a material and a mesh name. Invariants, any breach an abort:
@@ -18,7 +18,7 @@
 #include "garment/garments.h"
 #include "scene/gltf_write.h"
 #include "scene/import.h"
-#include "scene/utf8.h"
+#include "io/utf8_text.h"
 
 namespace {
 

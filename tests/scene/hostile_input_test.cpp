@@ -16,7 +16,7 @@
 
 #include "scene/import.h"
 #include "scene/import_codes.h"
-#include "scene/utf8.h"
+#include "io/utf8_text.h"
 #include "support/paths.h"
 #include "testdata/fixtures.h"
 

@@ -1,4 +1,4 @@
-#include "scene/utf8.h"
+#include "io/utf8_text.h"
 
 #include <cstdint>
 
@@ -42,6 +42,28 @@ bool is_valid_utf8(std::string_view text) {
         i += n;
     }
     return true;
+}
+
+std::string utf8_escaped(std::string_view text) {
+    if (is_valid_utf8(text)) return std::string(text);
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(text.size() + 8);
+    size_t bad = 0;
+    for (size_t i = 0; i < text.size();) {
+        const size_t n = utf8_sequence(text, i, bad);
+        if (n == 0) {
+            const auto b = static_cast<uint8_t>(text[i]);
+            out += "\\x";
+            out += hex[b >> 4];
+            out += hex[b & 15];
+            ++i;
+        } else {
+            out.append(text.substr(i, n));
+            i += n;
+        }
+    }
+    return out;
 }
 
 std::string valid_utf8(std::string_view text) {
