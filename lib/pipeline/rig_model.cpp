@@ -58,16 +58,16 @@ public:
         if (bytes_) {
             r_.bytes = bytes_->bytes.size();
             r_.content_hash = bytes_->content_hash;
-            imported = import_scene(model_, bytes_->bytes);
+            imported = import_scene(model_, bytes_->bytes, options_.import);
         } else {
             // One read for the hash and the import: the bytes hashed are the bytes imported.
             std::vector<uint8_t> bytes;
             if (read_file(model_, bytes).empty()) {
                 r_.bytes = bytes.size();
                 r_.content_hash = content_hash_text(xxh64(bytes));
-                imported = import_scene(model_, bytes);
+                imported = import_scene(model_, bytes, options_.import);
             } else {
-                imported = import_scene(model_);  // it names what is wrong with the file
+                imported = import_scene(model_, options_.import);  // it names what is wrong with the file
             }
         }
         append(r_.issues, imported.issues);

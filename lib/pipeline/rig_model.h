@@ -30,6 +30,7 @@
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "pipeline/rig_validate.h"
+#include "scene/import.h"
 #include "io/issue.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
@@ -39,6 +40,7 @@ namespace weft {
 
 struct RigModelOptions {
     bool grow_cloth = false;     ///< grow chains where a garment has none (--grow-cloth)
+    ImportOptions import;        ///< how the model is read (--allow-outside-folder)
     GrowOptions grow;            ///< classes, segments, panels, drop limits
     GarmentOptions garments;     ///< config: classes, rules
     RigOptions rig;              ///< fabric override and densities

@@ -172,7 +172,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
     std::ostringstream summary;
     summary << "weft sheet " << o.model_label << " -> " << o.out_label << "\n";
 
-    ImportResult imported = import_scene(model);
+    ImportResult imported = import_scene(model, o.import);
     result.imported = imported.ok();
     json import_issues = json::array();
     for (const Issue& i : imported.issues) import_issues.push_back(sheet_issue_json(i));

@@ -12,12 +12,14 @@
 #include "garment/garments.h"
 #include "io/issue.h"
 #include "proxy/sheet_builder.h"
+#include "scene/import.h"
 
 namespace weft {
 
 inline constexpr const char* sheet_json_schema = "weft.sheet/1";
 
 struct SheetModelOptions {
+    ImportOptions import;         ///< how the model is read (--allow-outside-folder)
     std::string garment;          ///< build only this garment ("" = every garment found)
     std::string material;         ///< one sheet from every mesh with this material ("" = unused)
     std::string mesh;             ///< one sheet from the meshes with this mesh or node name ("" = unused)

@@ -260,13 +260,21 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
         }
 
         case PinRule::vertices: {
+            // A config can list any number of vertices: the description and the messages stay
+            // short (the first few, then a count), so 400k bad indices are not 78 MB of stderr.
+            constexpr size_t kListed = 8, kReported = 3;
             a.description = "vertices:";
+            for (size_t i = 0; i < std::min(opt.pin_vertices.size(), kListed); ++i)
+                a.description += (i ? "," : "") + std::to_string(opt.pin_vertices[i]);
+            if (opt.pin_vertices.size() > kListed)
+                a.description += ",... (" + std::to_string(opt.pin_vertices.size()) + " vertices)";
             bool ok = true;
+            size_t bad = 0;
             for (size_t i = 0; i < opt.pin_vertices.size(); ++i) {
                 const uint32_t v = opt.pin_vertices[i];
-                a.description += (i ? "," : "") + std::to_string(v);
                 if (v >= ctx.source.vertex_count() || ctx.vertex_particle[v] >= n) {
                     ok = false;
+                    if (bad++ >= kReported) continue;
                     issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
                                       file + ": garment '" + ctx.garment.name + "': pinned vertex " + std::to_string(v) +
                                           (v >= ctx.source.vertex_count()
@@ -279,6 +287,13 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
                 }
                 hold(a, ctx.vertex_particle[v], rule_holder);
             }
+            if (bad > kReported)
+                issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
+                                  file + ": garment '" + ctx.garment.name + "': and " + std::to_string(bad - kReported) +
+                                      " more pinned vertices like it (" + std::to_string(bad) + " of " +
+                                      std::to_string(opt.pin_vertices.size()) + " are past its " +
+                                      std::to_string(ctx.source.vertex_count()) + " source vertices or in no triangle)",
+                                  ""});
             if (!ok) return a;
             break;
         }

@@ -1,7 +1,8 @@
 // libFuzzer harness for the string handling of what weft writes: names with any bytes (invalid
-// UTF-8, control characters, quotes, backslashes, NULs) taken from a model file the way the importer
+// UTF-8, control characters, quotes, backslashes) taken from a model file the way the importer
 // takes them (io/utf8_text.h), then through the inspect report (garments_to_json), the JSON dump every
-// report and sidecar uses, and the GLB writer, and read back. The input is split at 0xFF into a
+// report and sidecar uses, and the GLB writer, and read back (a name ends at a NUL, as Assimp's
+// aiString does, so no Scene name holds one). The input is split at 0xFF into a
 // node, a material and a mesh name. Invariants, any breach an abort:
 //   - repaired names are valid UTF-8, and valid names come through unchanged;
 //   - the report dumps strictly (no type_error.316) and parses back with the same names;
@@ -49,7 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         raw[part] += char(data[i]);
     }
     std::vector<std::string> names;
-    for (const std::string& r : raw) {
+    for (std::string r : raw) {
+        // As the importer takes a name: Assimp's aiString ends at the first NUL (C_Str()).
+        r = r.substr(0, r.find('\0'));
         std::string name = weft::valid_utf8(r);
         require(weft::is_valid_utf8(name), "a repaired name is valid UTF-8");
         if (weft::is_valid_utf8(r)) require(name == r, "a valid name is unchanged");
@@ -94,6 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::vector<uint8_t> glb = weft::encode_glb(scene);
     require(!glb.empty(), "the scene writes as GLB");
     weft::ImportResult again = weft::import_scene("fuzz/written.glb", glb);
+    if (!again.ok())
+        for (const weft::Issue& i : again.issues) std::fprintf(stderr, "%s: %s\n", i.code.c_str(), i.message.c_str());
     require(again.ok(), "the written GLB imports");
     require(again.scene.materials.size() == 1 && again.scene.materials[0] == names[1], "the material name round-trips");
     require(again.scene.find_node(names[0]) >= 0, "the node name round-trips");

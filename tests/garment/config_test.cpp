@@ -3,6 +3,7 @@
 #include "garment/config.h"
 #include "support/paths.h"
 #include "io/atomic_file.h"
+#include "testdata/fixtures.h"
 
 namespace weft {
 namespace {
@@ -118,6 +119,32 @@ TEST(SelectClasses, KnownNamesInOrderUnknownRefused) {
     error.clear();
     EXPECT_TRUE(select_classes(",", classes, error).empty());
     EXPECT_EQ(error, "--classes names no class");
+}
+
+}  // namespace
+}  // namespace weft
+
+namespace weft {
+namespace {
+
+TEST(GarmentConfig, HostileNestingKeysAndNumbersAreRefusedByPointer) {
+    // A pin nested 100k deep (a recursive copy or dump of it ran out of stack): refused while
+    // parsing, at its pointer.
+    const ConfigResult deep = parse_garment_config(testdata::config_nested_pin(100000), "weft.json");
+    EXPECT_NE(deep.error.find("weft.json: /garments/0/pin/x/0/0/0/0/0/0/0/0/0/0/0/0: nested deeper than 16"),
+              std::string::npos)
+        << deep.error;
+    EXPECT_TRUE(parse_garment_config(testdata::config_nested_pin(8), "weft.json").error.empty());
+    const ConfigResult twice =
+        parse_garment_config(R"({"schema":"weft.config/1","garments":[{"mesh":"a","class":"cape","class":"none"}]})", "c.json");
+    EXPECT_EQ(twice.error, "c.json: /garments/0/class: the key \"class\" is written twice in one object; keep one");
+    const ConfigResult overflow = parse_garment_config(R"({"schema":"weft.config/1","min_garment_span":1e999})", "c.json");
+    EXPECT_EQ(overflow.error.rfind("c.json: not valid JSON:", 0), 0u) << overflow.error;
+    // 400k pinned vertices are a flat list: read, and kept for the sheet builder (which folds its
+    // messages about them).
+    const ConfigResult many = parse_garment_config(testdata::config_pin_list(400000, 0), "c.json");
+    ASSERT_TRUE(many.error.empty()) << many.error.substr(0, 200);
+    EXPECT_EQ(many.config.rules.at(0).pin["vertices"].size(), 400000u);
 }
 
 }  // namespace

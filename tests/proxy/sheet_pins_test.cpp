@@ -282,6 +282,19 @@ TEST(SheetPins, BadTargetsAreRefusedByName) {
     SheetBuildResult unused = build_sheet(s, g, rule("vertices:20"));
     ASSERT_TRUE(has_code(unused.issues, "PIN_VERTEX_OUT_OF_RANGE"));
     EXPECT_NE(unused.issues.back().message.find("is in no triangle"), std::string::npos) << unused.issues.back().message;
+    // A config listing 400k bad vertices gets three messages and one "and N more like it", not
+    // 400k lines; the rule's description lists the first eight and the count.
+    SheetOptions many;
+    many.pin = PinRule::vertices;
+    for (uint32_t v = 0; v < 400000; ++v) many.pin_vertices.push_back(1000 + v);
+    SheetBuildResult folded = build_sheet(s, g, many);
+    size_t count = 0, bytes = 0;
+    std::string last;
+    for (const Issue& i : folded.issues)
+        if (i.code == "PIN_VERTEX_OUT_OF_RANGE") ++count, bytes += i.message.size(), last = i.message;
+    EXPECT_EQ(count, 4u);
+    EXPECT_LT(bytes, 2000u);
+    EXPECT_NE(last.find("and 399997 more pinned vertices like it"), std::string::npos) << last;
 }
 
 TEST(SheetPins, ExplicitVerticesAcrossMeshes) {

@@ -90,6 +90,9 @@ TEST(Testdata, KhronosValidatorPassesTheGoodModelsAndCatchesTheBrokenFiles) {
         const std::string ext = fs::path(f.path).extension().string();
         if (ext != ".glb" && ext != ".gltf") continue;
         if (f.path.find("dir.glb/") != std::string::npos) continue;
+        // testdata/hostile/ is about weft's own refusals (some are valid glTF, some point outside
+        // the folder); hostile_input_test.cpp checks each.
+        if (f.path.rfind("hostile/", 0) == 0) continue;
         files.push_back(test::testdata_dir() / f.path);
         names.push_back(f.path);
     }

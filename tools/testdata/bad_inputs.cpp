@@ -324,4 +324,244 @@ std::vector<FixtureFile> bad_fixtures() {
     return out;
 }
 
+
+namespace {
+
+/// The tiny triangle's glTF text with `member` (raw JSON text, `"key": value`) written right after
+/// the opening brace, before the document's own members: a key written twice when the document
+/// has it too, Assimp reading the first copy and every other reader the last.
+std::vector<uint8_t> with_member_first(const Json& doc, const std::string& member) {
+    std::string text = doc.dump(1, '\t');
+    text.insert(1, "\n\t" + member + ",");
+    return bytes_of(text + "\n");
+}
+
+/// The tiny triangle with an extra buffer view over `bytes` appended to its buffer; its index.
+size_t add_view(Tiny& t, const std::vector<uint8_t>& bytes) {
+    while (t.bin.size() % 4) t.bin.push_back(0);
+    const size_t offset = t.bin.size();
+    t.bin.insert(t.bin.end(), bytes.begin(), bytes.end());
+    while (t.bin.size() % 4) t.bin.push_back(0);
+    t.doc["buffers"][0]["byteLength"] = t.bin.size();
+    t.doc["bufferViews"].push_back(view(offset, bytes.size(), 0));
+    return t.doc["bufferViews"].size() - 1;
+}
+
+template <class T>
+std::vector<uint8_t> raw_bytes(std::initializer_list<T> values) {
+    std::vector<uint8_t> out(values.size() * sizeof(T));
+    std::memcpy(out.data(), std::data(values), out.size());
+    return out;
+}
+
+const char* const kMd5Head = "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\njoints {\n\t\"root\"\t-1 ( 0 0 0 ) ( 0 0 0 )\n}\n";
+
+std::string md5_mesh(const std::string& verts, const std::string& weights) {
+    return std::string(kMd5Head) + "mesh {\n\tshader \"cloth\"\n\tnumverts 3\n" + verts +
+           "\tnumtris 1\n\ttri 0 0 1 2\n\tnumweights 2\n" + weights + "}\n";
+}
+
+const char* const kMd5Verts = "\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 0 0 ) 1 1\n\tvert 2 ( 0 0 ) 0 2\n";
+const char* const kMd5Weights = "\tweight 0 0 1.0 ( 0 0 0 )\n\tweight 1 0 1.0 ( 1 0 0 )\n";
+
+std::string collada_triangle(const std::string& accessor, const std::string& indices) {
+    return R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <library_geometries>
+    <geometry id="g" name="Tri">
+      <mesh>
+        <source id="p">
+          <float_array id="pa" count="9">0 0 0 1 0 0 0 1 0</float_array>
+          <technique_common>
+            )" + accessor + R"(
+              <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+            </accessor>
+          </technique_common>
+        </source>
+        <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+        <triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>)" + indices + R"(</p></triangles>
+      </mesh>
+    </geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="s"><node id="n" name="Tri"><instance_geometry url="#g"/></node></visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+)";
+}
+
+const char* const kPlyHeadBinary =
+    "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+    "element face 1\nproperty list uint int vertex_indices\nend_header\n";
+
+}  // namespace
+
+std::vector<FixtureFile> hostile_fixtures() {
+    std::vector<FixtureFile> out;
+    auto add = [&](std::string name, std::vector<uint8_t> bytes, std::string purpose) {
+        out.push_back({"hostile/" + std::move(name), std::move(bytes), std::move(purpose)});
+    };
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+
+    // Crashes in Assimp's recursive or unchecked readers.
+    add("gltf1_self_child.gltf",
+        bytes_of(R"({"asset":{"version":"1.0"},"scene":"s","scenes":{"s":{"nodes":["a"]}},"nodes":{"a":{"children":["a"]}}})"),
+        "a glTF 1.0 node that is its own child (Assimp recursed until the stack ran out): GLTF_REFERENCE_INVALID");
+    {
+        Tiny t = tiny_skinned({0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, identity_and_bone_ibm(), {1, 2});
+        t.doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(t.bin);
+        add("duplicate_skins_key.gltf", with_member_first(t.doc, R"("skins": [{"joints": [1, 2]}])"),
+            "\"skins\" written twice, the first copy without inverse binds (Assimp read it and crashed; weft's checks "
+            "read the second): GLTF_DUPLICATE_KEY");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(t.bin);
+        add("duplicate_materials_key.gltf", with_member_first(t.doc, R"("materials": [{"name": "Cape"}])"),
+            "\"materials\" written twice with different names (which one names the garment?): GLTF_DUPLICATE_KEY");
+        add("duplicate_key_escaped.gltf", with_member_first(t.doc, R"("m\u0065shes": [])"),
+            "\"meshes\" and \"m\\u0065shes\", the same key once escaped: GLTF_DUPLICATE_KEY");
+        Json nested = t.doc;
+        std::string text = nested.dump(1, '\t');
+        const size_t at = text.find("\"mesh\": 0");
+        text.insert(at, "\"mesh\": 0,\n\t\t\t");
+        add("duplicate_node_key.gltf", bytes_of(text + "\n"), "a node writes \"mesh\" twice: GLTF_DUPLICATE_KEY");
+    }
+
+    // Reads outside the model's folder, every way of naming one.
+    for (const auto& [name, uri] : std::vector<std::pair<std::string, std::string>>{
+             {"buffer_parent_dir.gltf", "../../../../../../../../../../etc/passwd"},
+             {"buffer_absolute.gltf", "/etc/passwd"},
+             {"buffer_percent_dots.gltf", "%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd"},
+             {"buffer_percent_slashes.gltf", "..%2F..%2F..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd"},
+             {"buffer_dot_segments.gltf", "./sub/../../hostile/../../../../../../../etc/passwd"}}) {
+        Tiny t = tiny_triangle();
+        t.doc["buffers"][0]["uri"] = uri;
+        add(name, bytes_of(t.doc.dump(1, '\t') + "\n"),
+            "a buffer URI '" + uri + "' (its bytes became particle positions): FILE_OUTSIDE_FOLDER");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(t.bin);
+        t.doc["images"] = {{{"uri", "../../../../../../../../etc/hostname"}}};
+        add("image_parent_dir.gltf", bytes_of(t.doc.dump(1, '\t') + "\n"), "an image URI out of the folder: FILE_OUTSIDE_FOLDER");
+        t.doc["images"] = {{{"uri", "no_such_texture.png"}}};
+        add("image_missing.gltf", bytes_of(t.doc.dump(1, '\t') + "\n"),
+            "an image that does not exist (was dropped without a word): REFERENCED_FILE_MISSING");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["buffers"][0]["uri"] = "buffer_huge_byte_length.bin";
+        t.doc["buffers"][0]["byteLength"] = 3000000000u;
+        add("buffer_huge_byte_length.gltf", bytes_of(t.doc.dump(1, '\t') + "\n"),
+            "a buffer declaring 3 GB over a 40-byte file: BUFFER_MISSING");
+        add("buffer_huge_byte_length.bin", t.bin, "the small buffer of buffer_huge_byte_length.gltf");
+    }
+    const std::string obj_body = "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Cloth\nf 1 2 3\n";
+    add("obj_mtllib_outside.obj", bytes_of("mtllib ../../../../../../../../etc/passwd\n" + obj_body),
+        "an OBJ material library out of the folder: FILE_OUTSIDE_FOLDER");
+    add("obj_mtllib_absolute.obj", bytes_of("mtllib /etc/passwd\n" + obj_body),
+        "an OBJ material library by absolute path (Assimp joins it to the folder, where it is not): "
+        "REFERENCED_FILE_MISSING");
+    add("obj_mtllib_directory.obj", bytes_of("mtllib ..\n" + obj_body),
+        "an OBJ material library that is the parent folder: FILE_OUTSIDE_FOLDER");
+
+    // Counts that size allocations, checked against the bytes behind them.
+    {
+        std::vector<uint8_t> b = bytes_of(kPlyHeadBinary);
+        for (uint8_t x : raw_bytes<float>({0, 0, 0, 1, 0, 0, 0, 1, 0})) b.push_back(x);
+        for (uint8_t x : raw_bytes<uint32_t>({2000000000u, 0, 1, 2})) b.push_back(x);
+        add("ply_list_count.ply", std::move(b), "a 220-byte binary PLY whose face list claims 2e9 indices (12 GB): COUNT_TOO_LARGE");
+    }
+    add("ply_element_count.ply",
+        bytes_of("ply\nformat ascii 1.0\nelement vertex 2000000000\nproperty float x\nproperty float y\nproperty float z\n"
+                 "element face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
+        "an ASCII PLY declaring 2e9 vertices in 170 bytes: COUNT_TOO_LARGE");
+    {
+        std::vector<uint8_t> b = bytes_of(
+            "ply\nformat binary_big_endian 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+            "element face 1\nproperty list ushort int vertex_indices\nend_header\n");
+        b.resize(b.size() + 36, 0);
+        b.push_back(0xFF);
+        b.push_back(0xFF);
+        add("ply_big_endian_list.ply", std::move(b), "a big-endian PLY list of 65535 indices with none present: COUNT_TOO_LARGE");
+    }
+    add("md5_weight_range.md5mesh", bytes_of(md5_mesh("\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 0 0 ) 1 1\n\tvert 2 ( 0 0 ) 900000 1\n", kMd5Weights)),
+        "an MD5 vertex whose weights start at 900000 of 2 (Assimp read past them): MODEL_INDEX_OUT_OF_RANGE");
+    add("md5_weight_joint.md5mesh", bytes_of(md5_mesh(kMd5Verts, "\tweight 0 0 1.0 ( 0 0 0 )\n\tweight 1 77 1.0 ( 1 0 0 )\n")),
+        "an MD5 weight on joint 77 of 1: MODEL_INDEX_OUT_OF_RANGE");
+    add("md5_vert_index.md5mesh", bytes_of(md5_mesh("\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 0 0 ) 1 1\n\tvert 2000000000 ( 0 0 ) 0 2\n", kMd5Weights)),
+        "an MD5 vertex numbered 2e9 of 3 (Assimp resized its array to fit): MODEL_INDEX_OUT_OF_RANGE");
+    add("dae_accessor_past_array.dae",
+        bytes_of(collada_triangle(R"(<accessor source="#pa" count="3000000" stride="3">)", "0 1 900000")),
+        "a Collada accessor of 3e6 elements over a 9-value array, indexed at 900000 (Assimp read past it): "
+        "MODEL_INDEX_OUT_OF_RANGE");
+    add("dae_accessor_offset.dae",
+        bytes_of(collada_triangle(R"(<accessor source="#pa" count="3" stride="3" offset="18446744073709551615">)", "0 1 2")),
+        "a Collada accessor whose offset is 2^64-1: MODEL_INDEX_OUT_OF_RANGE");
+
+    // Wrong or silent results.
+    {
+        Tiny t = tiny_triangle();
+        const size_t iv = add_view(t, raw_bytes<uint16_t>({7, 0})), vv = add_view(t, raw_bytes<float>({0, 0, 1}));
+        t.doc["accessors"][0]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", iv}, {"componentType", 5123}}},
+                                           {"values", {{"bufferView", vv}}}};
+        add("sparse_target_out_of_range.glb", glb(t),
+            "a sparse substitution into POSITION element 7 of 3 (Assimp refuses it, quoted): IMPORT_FAILED");
+    }
+    {
+        Tiny t = tiny_triangle();
+        const size_t iv = add_view(t, raw_bytes<uint16_t>({2, 0})), vv = add_view(t, raw_bytes<uint16_t>({9, 0}));
+        t.doc["accessors"][1]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", iv}, {"componentType", 5123}}},
+                                           {"values", {{"bufferView", vv}}}};
+        add("sparse_index_value_out_of_range.glb", glb(t),
+            "a sparse substitution that makes a triangle index 9 of 3 vertices: INDEX_OUT_OF_RANGE");
+    }
+    {
+        Tiny t = tiny_triangle();
+        const size_t iv = add_view(t, raw_bytes<uint16_t>({2, 1})), vv = add_view(t, raw_bytes<uint16_t>({0, 0}));
+        t.doc["accessors"][1]["sparse"] = {{"count", 2}, {"indices", {{"bufferView", iv}, {"componentType", 5123}}},
+                                           {"values", {{"bufferView", vv}}}};
+        add("sparse_indices_not_increasing.glb", glb(t), "sparse substitution indices 2 then 1: GLTF_REFERENCE_INVALID");
+    }
+    add("fourth_index.glb", glb(tiny_triangle({0, 0, 0, 1, 0, 0, 0, 1, 0}, {0, 1, 2, 1})),
+        "a triangle list of 4 indices (the 4th was dropped without a word): INDEX_COUNT_INVALID");
+    {
+        Tiny t = tiny_skinned({0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, identity_and_bone_ibm(), {1, 2});
+        // The weights view starts right after the 12 joint bytes: vertex 1's first weight is NaN.
+        const size_t weights_at = t.doc["bufferViews"][3]["byteOffset"].get<size_t>();
+        std::memcpy(t.bin.data() + weights_at + 16, &nan, 4);
+        add("nan_weight.glb", glb(t), "vertex 1 has a NaN weight (Assimp dropped it and skinned what was left): WEIGHT_INVALID");
+    }
+    {
+        std::vector<float> zeros(32, 0.0f);
+        Tiny t = tiny_skinned({0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, zeros, {1, 2});
+        add("zero_inverse_binds.glb", glb(t),
+            "both inverse bind matrices all zero (every vertex collapsed to a point, validation passed): INVERSE_BIND_SINGULAR");
+    }
+    return out;
+}
+
+std::string gltf1_node_chain(size_t nodes) {
+    std::string text = R"({"asset":{"version":"1.0"},"scene":"s","scenes":{"s":{"nodes":["n0"]}},"nodes":{)";
+    for (size_t i = 0; i < nodes; ++i) {
+        text += "\"n" + std::to_string(i) + "\":{";
+        if (i + 1 < nodes) text += "\"children\":[\"n" + std::to_string(i + 1) + "\"]";
+        text += i + 1 < nodes ? "}," : "}";
+    }
+    return text + "}}";
+}
+
+std::string config_nested_pin(size_t depth) {
+    return R"({"schema":"weft.config/1","garments":[{"material":"Cloth","class":"cape","pin":{"x":)" +
+           std::string(depth, '[') + std::string(depth, ']') + "}}]}";
+}
+
+std::string config_pin_list(size_t vertices, uint32_t first) {
+    std::string text = R"({"schema":"weft.config/1","garments":[{"material":"Cloth","class":"cape","pin":{"vertices":[)";
+    for (size_t i = 0; i < vertices; ++i) text += (i ? "," : "") + std::to_string(first + i);
+    return text + "]}}]}";
+}
+
 }  // namespace weft::testdata

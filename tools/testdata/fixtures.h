@@ -49,6 +49,19 @@ std::vector<FixtureFile> good_fixtures();
 /// issue code expected (scene/import_codes.h, or the sheet builder's for the last three).
 std::vector<FixtureFile> bad_fixtures();
 
+/// testdata/hostile/: one file per kind of hostile or careless input (docs/bad-inputs.md): reads
+/// outside the model's folder, duplicate keys, counts larger than their bytes, indices past their
+/// arrays in Assimp-read formats, silent-result defects. `purpose` ends with the expected code.
+/// FIFOs, devices, sockets and links are made by the tests at run time (git cannot store them).
+std::vector<FixtureFile> hostile_fixtures();
+
+/// Inputs too large to commit, made by the tests: a glTF 1.0 chain of `nodes` nodes, a config
+/// whose pin value is nested `depth` arrays deep, and one pinning `vertices` vertices from `first`
+/// (all on material "Cloth", class "cape").
+std::string gltf1_node_chain(size_t nodes);
+std::string config_nested_pin(size_t depth);
+std::string config_pin_list(size_t vertices, uint32_t first);
+
 /// good_fixtures() then bad_fixtures().
 std::vector<FixtureFile> all_fixtures();
 

@@ -42,6 +42,7 @@ struct BakeCommandOptions {
     std::string classes = "hair,skirt";
     std::string config;
     std::string fabric;
+    bool allow_outside_folder = false;
     bool force = false;
     std::string depfile;
     std::string report;
@@ -93,6 +94,7 @@ int run_bake(const BakeCommandOptions& c) {
     }
     o.rig.sheet.fabric = c.fabric;
     o.rig.rig.fabric = c.fabric;
+    o.rig.import.allow_outside_folder = c.allow_outside_folder;
     std::string error;
     o.rig.grow.classes = select_classes(c.classes, o.garments.config.classes, error);
     if (!error.empty()) {
@@ -188,6 +190,7 @@ const CommandRegistration bake_registration{
                        "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present")
             ->check(non_empty_path);
         app.add_option("--fabric", o->fabric, "Library fabric for every garment instead of the class's");
+        app.add_flag("--allow-outside-folder", o->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
         app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
         app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read")
             ->check(non_empty_path);

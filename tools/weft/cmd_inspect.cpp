@@ -36,6 +36,7 @@ struct InspectOptions {
     std::string classes;
     std::string config;
     Verbosity verbosity;
+    bool allow_outside_folder = false;
 };
 
 json issue_to_json(const Issue& i) {
@@ -43,8 +44,9 @@ json issue_to_json(const Issue& i) {
 }
 
 /// One model's report entry; `refusal` is set to the line for standard error when it is refused.
-json inspect_one(const std::string& path, const GarmentOptions& garment_options, std::string& refusal) {
-    ImportResult imported = import_scene(path);
+json inspect_one(const std::string& path, const GarmentOptions& garment_options, const ImportOptions& import_options,
+                 std::string& refusal) {
+    ImportResult imported = import_scene(path, import_options);
     json model;
     model["file"] = path;
     json issues = json::array();
@@ -204,7 +206,9 @@ int run_inspect(const InspectOptions& given) {
     for (size_t i = 0; i < o.models.size(); ++i) {
         if (progress) std::cerr << "\rinspect [" << i + 1 << "/" << o.models.size() << "] " << o.models[i] << "\033[K" << std::flush;
         std::string refusal;
-        models.push_back(inspect_one(o.models[i], garment_options, refusal));
+        ImportOptions import_options;
+        import_options.allow_outside_folder = o.allow_outside_folder;
+        models.push_back(inspect_one(o.models[i], garment_options, import_options, refusal));
         if (!refusal.empty()) {
             if (progress) std::cerr << "\r\033[K";
             std::cerr << "weft inspect: refused: " << refusal << "\n";
@@ -263,6 +267,7 @@ const CommandRegistration inspect_registration{
         app.add_option("--config", options->config, "Garment config file (schemas/config.schema.json)")
             ->check(non_empty_path);
         add_verbosity(app, options->verbosity);
+        app.add_flag("--allow-outside-folder", options->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
         return [options] { return run_inspect(*options); };
     }};
 

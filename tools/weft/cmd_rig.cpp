@@ -37,6 +37,7 @@ struct RigCommandOptions {
     bool validate = false;
     std::string fabric;
     std::string config;
+    bool allow_outside_folder = false;
     bool json = false;
     std::string report;
     Verbosity verbosity;
@@ -82,6 +83,7 @@ int run_rig(const RigCommandOptions& o) {
         return exit_usage;
     }
 
+    options.import.allow_outside_folder = o.allow_outside_folder;
     const RigModelResult result = rig_model(o.model, o.out_dir, options);
     const std::string report = rig_report_json(result).dump(2) + "\n";
     if (!o.report.empty())
@@ -131,6 +133,7 @@ const CommandRegistration rig_registration{
                        "Library fabric for every rig proxy instead of the class's (strand for hair and tails, panel for "
                        "skirts and capes)");
         app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json)")->check(non_empty_path);
+        app.add_flag("--allow-outside-folder", o->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
         app.add_flag("--json", o->json, "Print the report as JSON on standard output");
         app.add_option("--report", o->report, "Also write the JSON report to this file")->check(non_empty_path);
         add_verbosity(app, o->verbosity);

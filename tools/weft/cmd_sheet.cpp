@@ -30,6 +30,7 @@ struct SheetCommandOptions {
     std::optional<double> weld_tolerance;
     bool repair = false;
     std::string config;
+    bool allow_outside_folder = false;
     bool json = false;
     std::string report;
     Verbosity verbosity;
@@ -68,6 +69,7 @@ int run_sheet(const SheetCommandOptions& o) {
         options.garments.config = std::move(loaded.config);
     }
 
+    options.import.allow_outside_folder = o.allow_outside_folder;
     const SheetModelResult result = sheet_model(o.model, o.out, options);
     // The builder's lines end in their code ("... [ZERO_AREA_TRIANGLE]"), warnings start "warning: ":
     // read back as issues so they fold and obey -q like every command's.
@@ -122,6 +124,7 @@ const CommandRegistration sheet_registration{
         app.add_flag("--repair", o->repair, "Drop repeated-index, zero-area and duplicate triangles instead of refusing");
         app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json): classes, fabrics, pins")
             ->check(non_empty_path);
+        app.add_flag("--allow-outside-folder", o->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
         app.add_flag("--json", o->json, "Print the report (schemas/sheet.schema.json) on standard output");
         app.add_option("--report", o->report, "Also write the report to this file")->check(non_empty_path);
         add_verbosity(app, o->verbosity);
