@@ -3,6 +3,8 @@
 #include <cmath>
 #include <optional>
 
+#include "validate/validate.h"
+
 namespace weft {
 namespace {
 
@@ -31,6 +33,21 @@ json garment_head(const std::string& name, const std::string& class_name, const 
     }
     out["proxy"] = file;
     out["suggested_fabric"] = proxy->suggested_fabric;
+    // Every parameter, so a runtime reproduces weft's steps without weft's fabric library.
+    const Fabric f = suggested_fabric(*proxy);
+    out["fabric"] = {{"name", f.name},
+                     {"substeps", f.substeps},
+                     {"iterations", f.iterations},
+                     {"stretch", f.stretch},
+                     {"strain_limit", f.strain_limit},
+                     {"stretch_stiffness", std::isfinite(f.stretch_stiffness) ? json(f.stretch_stiffness) : json(nullptr)},
+                     {"bend", f.bend},
+                     {"slack", f.slack},
+                     {"pose", f.pose},
+                     {"damping", f.damping},
+                     {"inertia", f.inertia},
+                     {"thickness", f.thickness},
+                     {"friction", f.friction}};
     out["particles"] = proxy->particle_count();
     out["mass"] = std::round(proxy->total_mass * 1e9) / 1e9;
     json rest = json::array();

@@ -302,6 +302,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
         }
     }
     st.ms_per_step = st.steps_awake > 0 ? awake_seconds * 1000 / st.steps_awake : 0;
+    st.final_positions = state.x;
     return st;
 }
 

@@ -48,6 +48,8 @@ struct ScenarioStats {
                                      ///< 002 §13: 1.0035 worst in the library), bad > 1.05 (the leash is not holding)
     uint32_t max_tether_particle = no_particle;  ///< where; no_particle when nothing is tethered
     uint32_t max_tether_step = 0;    ///< step of max_tether_ratio; 0 = the starting pose
+    std::vector<Vec3> final_positions; ///< every particle in the frame after the last step (weft validate
+                                       ///< --positions; what an embedded runtime reproduces, docs/format.md)
 
     // --- speed (seed 002 §13) ----------------------------------------------------------------------
     double peak_speed = 0;           ///< m/s, fastest free particle in the frame after any step

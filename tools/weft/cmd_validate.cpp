@@ -7,6 +7,7 @@
 // and passed every gate, 1 otherwise, 2 for a bad command line.
 #include <unistd.h>
 
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -27,6 +28,7 @@ struct ValidateOptions {
     std::vector<std::string> scenarios;
     uint32_t steps = 0;  ///< 0 = each scenario's default
     bool json = false;
+    bool positions = false;
     std::string report;
     double max_strain = GateLimits{}.max_strain;
     double max_energy_rise = GateLimits{}.max_energy_rise;
@@ -111,6 +113,20 @@ int run_validate(const ValidateOptions& o) {
         }
     }
     std::cout << (o.json ? json.dump(2) + "\n" : report_text(report));
+    if (o.positions && !o.json) {
+        // Where each particle ended, in the frame, round-trip precision: what an embedded runtime
+        // stepping the same proxy the same way prints (examples/runtime/run_proxy.c).
+        char line[160];
+        for (const ProxyValidation& v : report.proxies)
+            for (const ScenarioStats& st : v.scenarios) {
+                std::cout << "positions " << v.file << " " << scenario_name(st.scenario) << " after " << st.steps << " steps\n";
+                for (size_t i = 0; i < st.final_positions.size(); ++i) {
+                    const Vec3& x = st.final_positions[i];
+                    std::snprintf(line, sizeof line, "%zu %.17g %.17g %.17g\n", i, x.x, x.y, x.z);
+                    std::cout << line;
+                }
+            }
+    }
     return status;
 }
 
@@ -128,6 +144,8 @@ const CommandRegistration validate_registration{
             ->check(CLI::Range(1u, 1000000u));
         app.add_flag("--json", o->json, "Print the JSON report on standard output, nothing else");
         app.add_option("--report", o->report, "Also write the JSON report to this file")->check(non_empty_path);
+        app.add_flag("--positions", o->positions,
+                     "After the text report, every particle's position in the frame at the end of each scenario");
         app.add_option("--max-strain", o->max_strain, "STRAIN gate: worst length/rest allowed (default 1.10)")
             ->check(finite_number & CLI::Range(1.0, 1e9));
         app.add_option("--max-energy-rise", o->max_energy_rise,

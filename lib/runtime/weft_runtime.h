@@ -1,0 +1,75 @@
+/* The embeddable cloth runtime: weft's solver and .clothproxy decoder behind a small C interface.
+ * It depends on the C++ standard library alone (no file I/O, no JSON): the caller reads the proxy's
+ * bytes its own way. What every value means, with units, is docs/format.md; how one step works is
+ * lib/solver/solver.h.
+ *
+ *   char error[256];
+ *   weft_runtime* rt = weft_runtime_load(bytes, size, NULL, error, sizeof error);  // NULL: suggested fabric
+ *   weft_pose frame;  weft_runtime_rest_frame(rt, &frame);                        // stand the frame where it was bound
+ *   weft_runtime_set_frame(rt, &frame);
+ *   for (;;) {
+ *       weft_runtime_set_holder(rt, pin, &holder_pose_in_frame);                  // identity: held particles at rest
+ *       weft_runtime_step(rt, 1.0 / 60.0);
+ *       weft_runtime_positions(rt, xyz);                                          // 3 doubles a particle, in the frame
+ *   }
+ *   weft_runtime_free(rt);
+ *
+ * Every function returns 0 (or a non-null pointer) on success; on failure -1 (or NULL) and, where
+ * the function takes one, a message in `error`. A weft_runtime is not thread-safe; several may run
+ * on several threads. */
+#ifndef WEFT_RUNTIME_H
+#define WEFT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct weft_runtime weft_runtime;
+
+/** A rigid placement x -> rotation*x + position; metres; unit quaternion x, y, z, w. */
+typedef struct weft_pose {
+    double position[3];
+    double rotation[4];
+} weft_pose;
+
+/** Decodes a .clothproxy from `size` bytes (hostile input is refused, never read out of bounds) and
+ *  builds the solver under `fabric` (a library name: silk, cotton, denim, leather, rope, chain, hair,
+ *  strand, panel; NULL = the proxy's suggested fabric). NULL on failure, with the reason in `error`. */
+weft_runtime* weft_runtime_load(const uint8_t* bytes, size_t size, const char* fabric, char* error, size_t error_size);
+void weft_runtime_free(weft_runtime* runtime);
+
+uint32_t weft_runtime_particle_count(const weft_runtime* runtime);
+uint32_t weft_runtime_pin_count(const weft_runtime* runtime);
+/** The node holding pin `pin` (NULL past the last pin); the frame's node ("" = the model's root). */
+const char* weft_runtime_pin_holder(const weft_runtime* runtime, uint32_t pin);
+const char* weft_runtime_frame_node(const weft_runtime* runtime);
+/** Rig proxies: particle `particle`'s joint node name ("" for a tip particle or a sheet). */
+const char* weft_runtime_joint_name(const weft_runtime* runtime, uint32_t particle);
+/** The frame's rest placement in model space (its node where the proxy was bound, scale removed). */
+void weft_runtime_rest_frame(const weft_runtime* runtime, weft_pose* out);
+
+/** The frame's placement in the world at the end of the next step. */
+int weft_runtime_set_frame(weft_runtime* runtime, const weft_pose* frame);
+/** Pin `pin`'s holder placement in the frame at the end of the next step (identity = at rest). */
+int weft_runtime_set_holder(weft_runtime* runtime, uint32_t pin, const weft_pose* holder);
+/** Sphere colliders in the frame, 4 doubles each: centre x, y, z and radius (metres); replaces the set. */
+int weft_runtime_set_colliders(weft_runtime* runtime, const double* spheres, uint32_t count);
+/** One step of `dt` seconds (> 0). */
+int weft_runtime_step(weft_runtime* runtime, double dt);
+
+/** Every particle's position in the frame, 3 doubles each, particle order, into `xyz`. */
+void weft_runtime_positions(const weft_runtime* runtime, double* xyz);
+/** Rig proxies: a joint particle's placement in the frame: its position, and as rotation the turn
+ *  from its bind: the shortest arc taking its rest segment to its child particle onto the current one
+ *  (identity for a particle with no child). A joint's frame-space rotation is this turn times its
+ *  bind rotation in the frame. -1 past the last particle. */
+int weft_runtime_joint_transform(const weft_runtime* runtime, uint32_t particle, weft_pose* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_RUNTIME_H */
