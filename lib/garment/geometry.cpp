@@ -199,7 +199,7 @@ PieceClass classify_piece(const HumanoidBones& b, const BodyPiece& piece, const 
             if (d > 1.2 * half_gap) ++bridge, bridge_low = std::min(bridge_low, p.y);
         }
         const bool ok = weight >= 0.6 && hi.y >= crotch && hi.y <= b.chest_at.y + 0.1 * torso &&
-                        lo.y <= crotch - 0.15 * leg && bridge >= 2 && crotch - bridge_low >= 0.6 * (crotch - hem);
+                        lo.y <= crotch - 0.3 * leg && bridge >= 2 && crotch - bridge_low >= 0.6 * (crotch - hem);
         if (ok) {
             out.class_name = "skirt";
             out.rule = "skirt: hangs from the hips and bridges the legs below the crotch";

@@ -89,6 +89,8 @@ public:
             original_ = Scene{};
         }
         lap(r_.seconds.grow);
+        r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
+                                 r_.grow ? &*r_.grow : nullptr);
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
@@ -119,12 +121,9 @@ private:
 
     /// Every garment found by name that neither moves on authored chains nor was grown: a sheet.
     void build_sheets() {
-        std::set<std::string> rigged;
-        if (r_.grow)
-            for (const GrownGarment& gg : r_.grow->garments)
-                if (!gg.chains.empty()) rigged.insert(gg.name);
-        for (const Garment& garment : r_.garments.garments) {
-            if (garment.moves || rigged.count(garment.name)) continue;
+        for (size_t i = 0; i < r_.garments.garments.size(); ++i) {
+            const Garment& garment = r_.garments.garments[i];
+            if (r_.plans[i].action != "sheet") continue;
             const SheetSelection selection = sheet_selection(garment, r_.garments);
             if (!selection.skip_reason.empty()) continue;
             SheetedGarment g;
@@ -343,12 +342,22 @@ json rig_report_json(const RigModelResult& r) {
                                                                           : json(nullptr);
     };
     json garments = json::array();
-    for (const Garment& g : r.garments.garments)
-        garments.push_back({{"name", g.name},
-                            {"class", g.class_name},
-                            {"matched_by", g.matched_by},
-                            {"moves", g.moves},
-                            {"verdict", g.verdict}});
+    for (size_t i = 0; i < r.garments.garments.size(); ++i) {
+        const Garment& g = r.garments.garments[i];
+        json entry = {{"name", g.name},
+                      {"class", g.class_name},
+                      {"matched_by", g.matched_by},
+                      {"moves", i < r.plans.size() ? r.plans[i].moves() : g.moves},
+                      {"action", i < r.plans.size() ? r.plans[i].action : std::string("stays")},
+                      {"verdict", i < r.plans.size() ? r.plans[i].verdict : g.verdict}};
+        if (g.matched_by == kMatchedByGeometry) {
+            json measured = json::object();
+            for (const auto& [name, value] : g.geometry_measurements) measured[name] = value;
+            entry["found_by"] = {{"method", g.matched_by}, {"class", g.geometry_class}, {"rule", g.geometry_rule},
+                                 {"measurements", std::move(measured)}};
+        }
+        garments.push_back(std::move(entry));
+    }
     json not_garments = json::array();
     for (const Garment& g : r.garments.not_garments)
         not_garments.push_back({{"name", g.name}, {"class", g.class_name}, {"reason", g.not_garment_reason}});
