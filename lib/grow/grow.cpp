@@ -16,6 +16,15 @@
 namespace weft {
 namespace {
 
+/// A class's growth rule (garment/classes.h): "strands", "wedges" or "sheet" (any class the
+/// built-in table does not know).
+std::string growth_of(const std::string& class_name) {
+    static const std::vector<GarmentClass> classes = default_garment_classes();
+    const int c = find_class(classes, class_name);
+    return c < 0 ? "sheet" : classes[static_cast<size_t>(c)].growth;
+}
+
+
 // ---- small helpers ----------------------------------------------------------------------------
 
 void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
@@ -375,7 +384,7 @@ public:
         first_chain_ = result_.chains.size();
         surface_ = make_surface(original_, garment_);
         report_.weld_tolerance = surface_.s.weld_tolerance;
-        const bool skirt = garment_.class_name == "skirt";
+        const bool skirt = growth_of(garment_.class_name) == "wedges";
         std::vector<Candidate> candidates = skirt ? skirt_wedges() : hair_clumps();
 
         const int segments = skirt ? options_.skirt_segments : options_.hair_segments;
@@ -887,8 +896,8 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
             result.garments.push_back(std::move(report));
             continue;
         }
-        if (g.class_name != "hair" && g.class_name != "skirt") {
-            report.outcome = "not grown: no growing strategy for class '" + g.class_name + "' (hair and skirt are grown)";
+        if (growth_of(g.class_name) == "sheet") {
+            report.outcome = "not grown: class '" + g.class_name + "' moves as a sheet (strands and wedges are grown)";
             add_issue(result.issues, "GROW_NO_STRATEGY", scene.source_path + ": garment '" + g.name + "': " + report.outcome,
                       where);
             result.garments.push_back(std::move(report));

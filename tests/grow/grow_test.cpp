@@ -304,12 +304,17 @@ TEST(GrowFixtures, MannequinGrowsSixHairStrandsAndTenSkirtPanels) {
         EXPECT_GE(r.chains[size_t(c)].length, 0.15);
         EXPECT_LE(r.chains[size_t(c)].length, 0.34);
     }
-    // The elliptical band gives the front and back panels one column of vertices each: dropped.
-    EXPECT_EQ(skirt->chains.size(), 10u);
-    EXPECT_EQ(skirt->dropped_small, 2u);
-    EXPECT_EQ(skirt->clumps[0].dropped, "too_few_vertices");
-    EXPECT_EQ(skirt->clumps[6].dropped, "too_few_vertices");
-    EXPECT_EQ(r.bone_count(), 18u + 40u);
+    // The elliptical band gives the front and back panels one column of vertices each: still
+    // panels (a low-poly skirt's panels are a few columns), so all twelve grow, every one rooted
+    // at the waistband on Hips.
+    EXPECT_EQ(skirt->chains.size(), 12u);
+    EXPECT_EQ(skirt->dropped_small, 0u);
+    for (int c : skirt->chains) {
+        const GrownChain& chain = r.chains[size_t(c)];
+        EXPECT_EQ(r.scene.nodes[size_t(chain.body_bone)].name, "Hips");
+        EXPECT_NEAR(chain.polyline.front().y, 0.97, 0.01);  // the waistband ring
+    }
+    EXPECT_EQ(r.bone_count(), 18u + 48u);
 }
 
 TEST(GrowFixtures, AuthoredHairChainsAreUsedAndTheSkirtStillGrows) {
@@ -317,7 +322,7 @@ TEST(GrowFixtures, AuthoredHairChainsAreUsedAndTheSkirtStillGrows) {
     const GrownGarment* hair = garment_named(r, "Hair");
     ASSERT_TRUE(hair);
     EXPECT_EQ(hair->outcome, "not grown: moves on 6 authored chains");
-    EXPECT_EQ(garment_named(r, "Skirt")->chains.size(), 10u);
+    EXPECT_EQ(garment_named(r, "Skirt")->chains.size(), 12u);
 }
 
 struct SharedCase {
