@@ -75,6 +75,11 @@ std::string read_rule(const json& item, const std::string& pointer, const Garmen
     for (auto field = item.begin(); field != item.end(); ++field) {
         const std::string& key = field.key();
         const std::string at = pointer + "/" + key;
+        if (key == "repair") {
+            if (!field.value().is_boolean()) return at + ": must be true or false";
+            rule.repair = field.value().get<bool>();
+            continue;
+        }
         if (key == "pin") {
             if (!field.value().is_string() && !field.value().is_object())
                 return at + ": must be a string or an object";
@@ -90,7 +95,7 @@ std::string read_rule(const json& item, const std::string& pointer, const Garmen
                               : key == "fabric"   ? &rule.fabric
                                                   : nullptr;
         if (!target)
-            return at + ": unknown key (expected file, material, mesh, node, geometry, class, fabric, pin)";
+            return at + ": unknown key (expected file, material, mesh, node, geometry, class, fabric, pin, repair)";
         if (!field.value().is_string() || field.value().get<std::string>().empty())
             return at + ": must be a non-empty string";
         *target = field.value().get<std::string>();

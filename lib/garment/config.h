@@ -41,6 +41,7 @@ struct GarmentRule {
     std::string class_name;  ///< a class name, or kNotAGarment
     std::string fabric;      ///< fabric preset for later stages, "" when unset (not interpreted here)
     nlohmann::json pin;      ///< pin rule for later stages, null when unset (not interpreted here)
+    bool repair = false;     ///< the sheet builder drops defective triangles (what `weft sheet --repair` does)
     std::string pointer;     ///< where in the config file: "/garments/2"
 
     /// "material Couch_Blue", "node Knight_Cape": what the rule names, for messages and reports.

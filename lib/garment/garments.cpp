@@ -224,6 +224,7 @@ struct Candidate {
     nlohmann::json pin;
     bool not_garment = false;  ///< a config rule said "none"
     std::vector<int> meshes;
+    bool repair = false;
 };
 
 void add_to_candidate(std::vector<Candidate>& candidates, Candidate c, int mesh) {
@@ -273,7 +274,7 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
                                        : !rule->mesh.empty()     ? mesh.name
                                                                  : mesh.node_name;
             Candidate c{rule->class_name, kMatchedByConfig, named, rule->pointer, rule->target(), rule->fabric,
-                        rule->pin, rule->class_name == kNotAGarment, {}};
+                        rule->pin, rule->class_name == kNotAGarment, {}, rule->repair};
             if (c.not_garment || class_selected(options.selected, c.class_name))
                 add_to_candidate(candidates, std::move(c), static_cast<int>(i));
             continue;  // the config decided, whether or not its class is selected
@@ -470,6 +471,7 @@ void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Cha
             g.rule_target = rule->target();
             g.fabric = rule->fabric;
             g.pin = rule->pin;
+            g.repair = rule->repair;
             if (rule->class_name == kNotAGarment) {
                 g.not_garment_reason = "config rule " + rule->pointer + " (" + g.rule_target + ") says it is not a garment";
             } else {
@@ -550,6 +552,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         g.rule_target = c.rule_target;
         g.fabric = c.fabric;
         g.pin = c.pin;
+        g.repair = c.repair;
         for (int m : c.meshes) {
             GarmentPart part{m, std::vector<uint32_t>(scene.meshes[static_cast<size_t>(m)].positions.size()), 0};
             std::iota(part.vertices.begin(), part.vertices.end(), 0u);

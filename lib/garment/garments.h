@@ -57,6 +57,7 @@ struct Garment {
     std::string rule_target;     ///< config only: what the rule names ("material Couch_Blue"); "" otherwise
     std::string fabric;          ///< from the config rule, "" when none
     nlohmann::json pin;          ///< from the config rule, null when none
+    bool repair = false;         ///< from the config rule: a sheet drops defective triangles
     std::vector<GarmentPart> parts;
     size_t vertex_count = 0;
     size_t triangle_count = 0;

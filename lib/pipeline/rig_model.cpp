@@ -37,6 +37,24 @@ bool same_file(const fs::path& a, const fs::path& b) {
     return !ea && !eb && ca == cb;
 }
 
+/// The sheet builder's suggested fixes are weft sheet's flags; here (weft rig, weft bake) the same
+/// fixes are config rule keys, so a message never suggests a flag the command refuses.
+std::string bake_fix(std::string message) {
+    const std::pair<std::string_view, std::string_view> fixes[] = {
+        {"Delete it, or pass --repair to drop it.",
+         "Delete it, or give the garment a config rule with \"repair\": true to drop it."},
+        {"Dropped (--repair).", "Dropped (the config rule's \"repair\")."},
+        {"Pass --pin top|bottom|left|right|nearest:NODE to hang it.",
+         "Give the garment a config rule with \"pin\": \"top\" (or bottom, left, right, nearest:NODE) to hang it."},
+        {"Pin fewer (--pin top|bottom|left|right|nearest:NODE)",
+         "Pin fewer (a config rule's \"pin\": top, bottom, left, right or nearest:NODE)"},
+    };
+    for (const auto& [from, to] : fixes)
+        for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+            message.replace(at, from.size(), to);
+    return message;
+}
+
 class ModelRigger {
 public:
     ModelRigger(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir, const RigModelOptions& options,
@@ -131,6 +149,7 @@ private:
             g.class_name = garment.class_name;
             g.found_by = garment.matched_by;
             g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
+            for (Issue& issue : g.built.issues) issue.message = bake_fix(issue.message);
             append(r_.issues, g.built.issues);
             r_.sheets.push_back(std::move(g));
         }

@@ -68,7 +68,7 @@ TEST(GarmentConfig, ErrorsNameTheFileAndThePointer) {
                   .find("/garments/0/class: unknown class \"gown\""),
               std::string::npos);
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "hair", "colour": "red"}]})"),
-              "cfg.json: /garments/0/colour: unknown key (expected file, material, mesh, node, geometry, class, fabric, pin)");
+              "cfg.json: /garments/0/colour: unknown key (expected file, material, mesh, node, geometry, class, fabric, pin, repair)");
     EXPECT_NE(error_of(R"({"schema": "weft.config/1", "classes": {"hair": {"add": ["ha*ir"]}}})")
                   .find("/classes/hair/add/0: pattern \"ha*ir\" is not usable"),
               std::string::npos);
