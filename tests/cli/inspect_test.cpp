@@ -130,7 +130,7 @@ TEST(InspectShared, FoxTailChainMoves) {
     EXPECT_EQ(tail["class"], "tail");
     EXPECT_EQ(tail["matched_by"], "chain");
     EXPECT_EQ(tail["moves"], true);
-    EXPECT_EQ(tail["verdict"], "moves");
+    EXPECT_EQ(tail["verdict"], "moves on 1 authored chain");
     EXPECT_EQ(tail["chains"], json({0}));
     EXPECT_EQ(tail["vertices"], chain["vertices"]);
     EXPECT_EQ(m["verdict"],
