@@ -225,7 +225,9 @@ TEST(InspectShared, GoalFlagIsTheFlagSlotNotThePole) {
     EXPECT_EQ(m["garments"][0]["class"], "flag");
     EXPECT_EQ(m["garments"][0]["triangles"], 136);  // MANIFEST: 136 tris, 73 distinct positions
     EXPECT_EQ(m["garments"][0]["body_bone"], nullptr);
-    EXPECT_EQ(m["garments"][0]["verdict"], "moves as a sheet hung by its pin rule (a static mesh, no bones)");
+    // bake builds the sheet, and nothing holds it: it falls (NOTHING_HELD) until a config pins it.
+    EXPECT_EQ(m["garments"][0]["verdict"],
+              "a sheet nothing holds: it falls (a static mesh, no bones; give it a config rule's \"pin\")");
 }
 
 TEST(InspectShared, SpringBoneChainFromVrmc) {
