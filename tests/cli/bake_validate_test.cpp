@@ -179,5 +179,27 @@ TEST(BakeModel, ValidateRefusesAProxyThatFails) {
     EXPECT_EQ(validation["passed"], false);
 }
 
+
+TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
+    // The first bake of the shared models, with no flag: hair shells are grown (never handed to the
+    // sheet builder, which refuses them), the Witch's skirt found by geometry is grown from Hips.
+    const fs::path models = test::shared_models_dir();
+    if (!fs::is_directory(models)) GTEST_SKIP() << "shared models not present";
+    const fs::path out = test::scratch_dir("bake_shared_no_flags");
+    const auto r = test::run_weft({"bake", models.string(), "-o", out.string(), "-q", "-j", "2"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& [model, garment] : std::vector<std::pair<std::string, std::string>>{
+             {"quaternius_umw_Witch.gltf", "Hair_Black"}, {"quaternius_men_Casual.glb", "Hair"},
+             {"quaternius_Hair_Long.fbx", "MI_Hair_2"}, {"quaternius_umw_Witch.gltf", "skirt"}}) {
+        const json report = load_json(out / model / "report.json");
+        const json* found = nullptr;
+        for (const json& g : report["garments"])
+            if (g["name"] == garment) found = &g;
+        ASSERT_NE(found, nullptr) << model << " " << garment;
+        EXPECT_EQ((*found)["action"], "grown") << model << " " << garment << ": " << (*found)["verdict"];
+        for (const json& s : report["sheets"]) EXPECT_NE(s["garment"], garment) << model;
+    }
+}
+
 }  // namespace
 }  // namespace weft
