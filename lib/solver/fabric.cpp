@@ -33,7 +33,7 @@ Fabric make(const char* name, uint32_t substeps, uint32_t iterations, double str
 // flag later than cotton's, so silk's is the looser); thickness is silk 4 mm and leather five times
 // that (§13). Damping is fitted so a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s sleeps at
 // §12's step counts (silk 770, cotton 438, denim 220, leather 238, rope 501, chain 285, hair 295, to
-// within 5%), which puts it in §12's order; the 2x2 entries need the most (seed 002 §12: damping is
+// within 1.5%: docs/measurements.md), which puts it in §12's order; the 2x2 entries need the most (seed 002 §12: damping is
 // load-bearing, it removes the energy a low budget's hard rows leave). Inertia and friction follow
 // weight and surface: light, smooth fabrics feel more of the frame and slide more.
 //
@@ -50,7 +50,7 @@ const std::array<Fabric, 9>& library() {
         make("silk",    2, 4, 0.5, false, 0.02, 0.6,  0, 1.17, 1.0, 0.004, 0.2),
         make("cotton",  2, 4, 0.5, false, 0.10, 0.4,  0, 2.39, 0.8, 0.006, 0.4),
         make("denim",   2, 2, 0.8, true,  0.40, 0.3,  0, 5.50, 0.7, 0.010, 0.5),
-        make("leather", 2, 2, 1.0, true,  0.80, 0.25, 0, 4.50, 0.7, 0.020, 0.6),
+        make("leather", 2, 2, 1.0, true,  0.80, 0.25, 0, 4.70, 0.7, 0.020, 0.6),
         make("rope",    2, 4, 0.8, true,  0.30, 1.0,  0, 1.88, 0.8, 0.010, 0.5),
         make("chain",   2, 6, 1.0, true,  0.01, 1.0,  0, 3.98, 0.6, 0.010, 0.3),
         make("hair",    2, 4, 0.5, false, 0.30, 0.5,  0, 3.31, 0.8, 0.005, 0.3),

@@ -219,9 +219,12 @@ void Solver::Impl::sweep_colour(uint32_t begin, uint32_t end) {
         if (audit) {
             double e0 = local_energy(i, xi);
             double e1 = local_energy(i, xi + dx);
-            // The local energy scale: the inertial energy of a move across the trust radius.
+            // The local energy scale: the energy the update's own quadratic model gives a move across
+            // the trust radius, ½·(tr H / 3)·r² (the Hessian's mean curvature, the inertial m/h²
+            // included). The inertial term alone would measure a soft row 1e7 times stiffer than
+            // its particle's m/h² against an energy it cannot resolve (docs/measurements.md, table V1).
             double rr = std::isfinite(r) ? r : std::sqrt(l2);
-            double scale = 0.5 * mass[i] * inv_h2 * rr * rr + std::fabs(e0);
+            double scale = 0.5 * (a.h.xx + a.h.yy + a.h.zz) / 3 * rr * rr + std::fabs(e0);
             double rise = (e1 - e0) / scale;
             if (rise > 1e-12) {
                 ++stats->climbing_updates;

@@ -124,8 +124,12 @@ ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps) {
             break;
         }
         case Scenario::idle: {
-            double t = static_cast<double>(step) * validation_dt;
-            out.holders.position = {0, idle_amplitude * std::sin(2 * std::numbers::pi * idle_frequency * t), 0};
+            // Sway and turn start at zero with the breath, so the first step is the settled pose.
+            const double t = static_cast<double>(step) * validation_dt;
+            const double breath = std::sin(2 * std::numbers::pi * idle_frequency * t);
+            const double sway = std::sin(std::numbers::pi * idle_frequency * t);
+            out.holders.position = {idle_sway * sway, idle_amplitude * breath, 0};
+            out.holders.rotation = Quat::from_axis_angle({0, 1, 0}, idle_turn_degrees * std::numbers::pi / 180 * breath);
             out.driven = true;
             break;
         }

@@ -2,8 +2,9 @@
 // project examples/cloth_assets configured with Ninja into a scratch folder, built, built again (no
 // work), then one model touched: only that model's `weft bake` runs again. weft is called through a
 // wrapper that logs each call (the WEFT_EXECUTABLE route of the function), so "ran" is counted, not
-// inferred from timestamps. With the shared models present, a .gltf's external .bin is touched too:
-// only the depfile names it, so re-baking that model alone proves the depfile is read.
+// inferred from timestamps. A .gltf with an external .bin (testdata's flag.glb split into the two) is
+// baked too and its .bin touched: only the depfile names it, so re-baking that model alone proves the
+// depfile is read.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -42,6 +43,27 @@ void touch(const fs::path& file) {
     ASSERT_EQ(utimensat(AT_FDCWD, file.c_str(), nullptr, 0), 0) << file;
 }
 
+/// Writes `glb` as `gltf` plus an external buffer `bin` beside it: the JSON chunk with buffer 0's
+/// "uri" set to the .bin's name, and the BIN chunk as that file (a binary glTF's two chunks).
+void split_glb(const fs::path& glb, const fs::path& gltf, const fs::path& bin) {
+    std::ifstream in(glb, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto u32 = [&](size_t at) {
+        uint32_t v = 0;
+        for (int k = 3; k >= 0; --k) v = (v << 8) | static_cast<unsigned char>(bytes.at(at + k));
+        return v;
+    };
+    ASSERT_GE(bytes.size(), 20u);
+    const uint32_t json_length = u32(12);
+    json doc = json::parse(bytes.begin() + 20, bytes.begin() + 20 + json_length);
+    const size_t bin_at = 20 + json_length;
+    const uint32_t bin_length = u32(bin_at);
+    ASSERT_LE(bin_at + 8 + bin_length, bytes.size());
+    doc["buffers"][0]["uri"] = bin.filename().string();
+    std::ofstream(gltf) << doc.dump();
+    std::ofstream(bin, std::ios::binary).write(bytes.data() + bin_at + 8, bin_length);
+}
+
 test::CommandResult cmake(const std::vector<std::string>& args) {
     std::vector<std::string> argv{"/usr/bin/env", "cmake"};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -54,15 +76,8 @@ TEST(ClothAssetsCMake, NinjaRebuildsOnlyTheModelThatChanged) {
     fs::create_directories(models);
     for (const char* name : {"flag.glb", "mannequin_shared_skirt.glb"})
         fs::copy_file(test::testdata_dir() / name, models / name);
-    const fs::path banner = test::shared_models_dir() / "kaykit_banner_blue";
-    const bool with_gltf = fs::exists(banner / "banner_blue.gltf");
-    if (with_gltf) {
-        fs::copy(banner, models / "banner");
-        // The shared models are read-only; the copies are touched below and removed by the next run.
-        fs::permissions(models / "banner", fs::perms::owner_write, fs::perm_options::add);
-        for (const auto& e : fs::directory_iterator(models / "banner"))
-            fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
-    }
+    fs::create_directories(models / "banner");
+    split_glb(test::testdata_dir() / "flag.glb", models / "banner" / "banner_blue.gltf", models / "banner" / "banner_blue.bin");
 
     // The wrapper logs the model (argument 2: `bake MODEL ...`) and runs the real weft.
     const fs::path log = dir / "weft-calls.log";
@@ -78,14 +93,14 @@ TEST(ClothAssetsCMake, NinjaRebuildsOnlyTheModelThatChanged) {
                                        "-B", build.string(), "-G", "Ninja",
                                        "-DMODELS_DIR=" + models.string(),
                                        "-DWEFT_EXECUTABLE=" + wrapper.string()};
-    if (with_gltf) configure.push_back("-DEXTRA_GLTF=" + (models / "banner" / "banner_blue.gltf").string());
+    configure.push_back("-DEXTRA_GLTF=" + (models / "banner" / "banner_blue.gltf").string());
     const auto c = cmake(configure);
     ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
 
     // First build: every model baked once, each into cloth/<model>/.
     const auto b1 = cmake({"--build", build.string()});
     ASSERT_EQ(b1.exit_code, 0) << b1.out << b1.err;
-    const size_t model_count = with_gltf ? 3 : 2;
+    const size_t model_count = 3;
     ASSERT_EQ(lines(log).size(), model_count) << b1.out;
     const fs::path cloth = build / "cloth";
     for (const char* name : {"flag.glb", "mannequin_shared_skirt.glb"}) {
@@ -117,7 +132,6 @@ TEST(ClothAssetsCMake, NinjaRebuildsOnlyTheModelThatChanged) {
     EXPECT_EQ(fs::last_write_time(cloth / "mannequin_shared_skirt.glb" / "bake-report.json"), skirt_report_time);
     EXPECT_NE(cmake({"--build", build.string()}).out.find("no work to do"), std::string::npos);
 
-    if (!with_gltf) return;
     // The .gltf's buffer is no dependency CMake was told about: the depfile brings it in.
     touch(models / "banner" / "banner_blue.bin");
     const auto b4 = cmake({"--build", build.string()});

@@ -50,6 +50,31 @@ TEST(Colouring, ValidatorCatchesAClash) {
     EXPECT_NE(validate_colouring(g, c.colour, c.colour_count), -1);
 }
 
+// A colour equal to the count is out of range (colours are 0..count-1): the validator names that
+// node, even when no neighbour shares it. A 4-node path coloured 0,1,0,1 claimed as 1 colour, then 2.
+TEST(Colouring, ValidatorCatchesAColourOutOfRange) {
+    std::vector<std::array<uint32_t, 2>> pairs{{0, 1}, {1, 2}, {2, 3}};
+    CsrGraph g = build_csr(4, pairs);
+    std::vector<uint32_t> colour{0, 1, 0, 1};
+    EXPECT_EQ(validate_colouring(g, colour, 2), -1);
+    EXPECT_EQ(validate_colouring(g, colour, 1), 1);  // node 1's colour 1 is not below 1
+    colour[3] = 2;
+    EXPECT_EQ(validate_colouring(g, colour, 2), 3);
+    EXPECT_EQ(validate_colouring(g, colour, 3), -1);
+}
+
+// Greedy colouring gives a path two colours and a triangle three, lowest first.
+TEST(Colouring, GreedyTakesTheLowestFreeColour) {
+    std::vector<std::array<uint32_t, 2>> path{{0, 1}, {1, 2}, {2, 3}};
+    Colouring p = colour_greedy(build_csr(4, path));
+    EXPECT_EQ(p.colour, (std::vector<uint32_t>{0, 1, 0, 1}));
+    EXPECT_EQ(p.colour_count, 2u);
+    std::vector<std::array<uint32_t, 2>> triangle{{0, 1}, {1, 2}, {2, 0}};
+    Colouring t = colour_greedy(build_csr(3, triangle));
+    EXPECT_EQ(t.colour, (std::vector<uint32_t>{0, 1, 2}));
+    EXPECT_EQ(t.colour_count, 3u);
+}
+
 TEST(Colouring, FixedNodesNeverBlock) {
     // A star around a held centre: the leaves share only the held node, so all take colour 0.
     std::vector<std::array<uint32_t, 2>> pairs{{0, 1}, {0, 2}, {0, 3}};

@@ -83,3 +83,21 @@ TEST(Ldlt, SolvesAGeneralSpdSystem) {
 
 }  // namespace
 }  // namespace weft
+
+namespace weft {
+namespace {
+
+// Each pivot is checked: a matrix indefinite or singular only in its last pivot is refused (the sweep
+// then leaves the particle for the finiteness gate rather than solving with it).
+TEST(Ldlt, EveryPivotIsChecked) {
+    EXPECT_TRUE(ldlt_factor(SymMat3::diagonal(1)).positive_definite());
+    for (int which = 0; which < 3; ++which)
+        for (double bad : {0.0, -1.0}) {
+            SymMat3 h = SymMat3::diagonal(1);
+            (which == 0 ? h.xx : which == 1 ? h.yy : h.zz) = bad;
+            EXPECT_FALSE(ldlt_factor(h).positive_definite()) << "pivot " << which << " = " << bad;
+        }
+}
+
+}  // namespace
+}  // namespace weft

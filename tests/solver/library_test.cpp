@@ -10,8 +10,10 @@
 namespace weft {
 namespace {
 
-// seed 002 §12: "a 12-link chain at 8 cm, set swinging at 3 m/s, run until the sleep test fires" —
-// every library fabric sleeps, within 1,000 steps, and the order is the damping order.
+// Every library fabric sleeps after docs/measurements.md's kick (a 12-link chain at 8 cm, 50 g a
+// joint, kicked at 3 m/s). The seven reference fabrics' steps are asserted in measurements_test; the
+// two bone-chain entries carry hair's and cotton's damping, which were not fitted for them: with
+// their pose rows they sleep earlier than their material (258 and 318 steps, ±2%).
 TEST(Library, EveryFabricsKickedChainSleeps) {
     ClothProxy chain = test::chain_proxy(12, 0.08, 0.05);
     for (const Fabric& f : fabric_library()) {
@@ -23,7 +25,8 @@ TEST(Library, EveryFabricsKickedChainSleeps) {
             if (solver.step(in).fell_asleep) slept = s;
         EXPECT_GT(slept, 0) << f.name << " never slept";
         EXPECT_TRUE(solver.asleep()) << f.name;
-        std::printf("%-8s sleeps at step %d\n", f.name.c_str(), slept);
+        if (f.name == "strand") EXPECT_NEAR(slept, 258, 0.02 * 258);
+        if (f.name == "panel") EXPECT_NEAR(slept, 318, 0.02 * 318);
     }
 }
 
@@ -140,12 +143,15 @@ TEST(Library, RefusesBrokenProxiesByName) {
     p = good;  // a hinge whose wing triangle has no area at rest
     p.rest_position[p.hinges[0][2]] = p.rest_position[p.hinges[0][0]] * 2.0 - p.rest_position[p.hinges[0][1]];
     EXPECT_NE(construction_error(p, cotton).find("no area"), std::string::npos) << construction_error(p, cotton);
-    p = good;
-    p.pins[0].particles.push_back(p.edges[0][0] == p.pins[0].particles[0] ? p.edges[0][1] : p.edges[0][0]);
-    for (uint32_t q : p.pins[0].particles)
-        if (p.inverse_mass[q] > 0) {
-            EXPECT_NE(construction_error(p, cotton).find("not held"), std::string::npos);
-        }
+    p = good;  // a pin naming a free particle (the first one with inverse mass > 0)
+    {
+        uint32_t free_particle = 0;
+        while (p.inverse_mass[free_particle] == 0) ++free_particle;
+        p.pins[0].particles.push_back(free_particle);
+        const std::string error = construction_error(p, cotton);
+        EXPECT_NE(error.find("pin 0"), std::string::npos) << error;
+        EXPECT_NE(error.find("names particle " + std::to_string(free_particle) + ", which is not held"), std::string::npos) << error;
+    }
 
     Fabric bad = cotton;
     bad.iterations = 0;

@@ -40,16 +40,16 @@ double worst_link_residual(const Solver& solver, const ClothProxy& proxy) {
     return worst;
 }
 
-// seed 002 §2/§6: "a hard 20-link chain settles hard ... reaches 1e-11 J". §4's chain: 5e-4 kg a
-// joint at 60 Hz x 2 substeps (m/h² = 7.2), hung straight down, 400 steps, no damping at all.
+// docs/measurements.md, table C1: a hard 20-link chain settles hard (the reference: 1e-11 J). 2 cm
+// links, 5e-4 kg a joint at 60 Hz x 2 substeps (m/h² = 7.2), hung straight down, 400 steps, no damping.
 TEST(Settle, HardTwentyLinkChainComesToRest) {
-    ClothProxy chain = test::chain_proxy(20, 0.1, 5e-4, {0, -1, 0}, false);
+    ClothProxy chain = test::chain_proxy(20, 0.02, 5e-4, {0, -1, 0}, false);
     Solver solver(chain, bare(2, 4), m0_constants());
     StepInput in;
     for (int s = 0; s < 400; ++s) solver.step(in);
     const double kinetic = solver.energy({0, -9.81, 0}).kinetic;
     EXPECT_LT(kinetic, 1e-10);
-    EXPECT_LT(worst_link_residual(solver, chain), 0.05);  // §6's table at 4 iterations: 3.8e-2
+    EXPECT_NEAR(worst_link_residual(solver, chain), 3.8e-2, 1e-3);  // table C1, 20 links at 4 iterations
 }
 
 // seed 002 §6: "the residual falls monotonically with the iteration budget with nothing diverging at
@@ -80,12 +80,16 @@ struct Hostile {
     Fabric fabric;
     StepInput input;
     Vec3 throw_velocity;
-    double bound;  ///< metres every particle must stay within, from the origin
+    // What the run ends with after 300 steps (docs/measurements.md, "Hostile regimes"): the lowest
+    // particle's height in [lowest_min, lowest_max] metres, the worst link residual |C|/L0 below
+    // `residual`, and the kinetic energy below `kinetic` J.
+    double lowest_min, lowest_max, residual, kinetic;
 };
 
-// seed 002 §6, "Hostile regimes: all eight survive at the chosen constants" — finite, and bounded by
-// what the physics allows (the free fall of the run, or the cloth's own length).
-TEST(Settle, HostileRegimesStayFiniteAndBounded) {
+// docs/measurements.md, "Hostile regimes": all eight survive at the chosen constants — finite, and
+// each ends where its physics puts it: hanging its own depth below the held edge with its rows near
+// length, or, for "soft as water", sagged 123 m as the reference says it should.
+TEST(Settle, HostileRegimesEndWhereTheirPhysicsPutsThem) {
     auto soft = [](double stiffness, uint32_t substeps, uint32_t iterations) {
         Fabric f = bare(substeps, iterations);
         f.stretch_stiffness = stiffness;
@@ -97,29 +101,37 @@ TEST(Settle, HostileRegimesStayFiniteAndBounded) {
         in.gravity = g;
         return in;
     };
+    const Vec3 g{0, -9.81, 0};
     std::vector<Hostile> regimes;
-    regimes.push_back({"stiff + 5 fps", test::grid_sheet_proxy(6, 6, 0.1, 36.0), soft(1e8, 1, 1), input(0.2, {0, -9.81, 0}), {}, 5});
-    regimes.push_back({"light + 240 fps", test::grid_sheet_proxy(6, 6, 0.1, 36e-5), bare(4, 8), input(1.0 / 240, {0, -9.81, 0}), {}, 5});
-    regimes.push_back({"10 m spacing", test::grid_sheet_proxy(6, 6, 10.0, 3.6), bare(2, 4), input(1.0 / 15, {0, -9.81, 0}), {}, 500});
-    regimes.push_back({"a thousand g", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {0, -9810, 0}), {}, 5});
-    // 1e-2 N/m: a sag of the order of 100 m is the right answer (§6: "sags 123 m, which is correct").
-    regimes.push_back({"soft as water", test::chain_proxy(6, 0.1, 0.01), soft(1e-2, 2, 4), input(1.0 / 60, {0, -9.81, 0}), {}, 2000});
-    regimes.push_back({"zero g, 100 m/s", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {}), {100, 0, 0}, 5});
-    regimes.push_back({"inextensible", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {0, -9.81, 0}), {}, 5});
-    regimes.push_back({"inextensible cape", test::grid_sheet_proxy(20, 30, 0.02, 0.3), bare(2, 4), input(1.0 / 60, {0, -9.81, 0}), {}, 5});
+    // A 6x6 sheet at 10 cm hangs 0.5 m deep; at 300 steps each is still swinging, so the band on the
+    // lowest point is the swing's.
+    regimes.push_back({"stiff + 5 fps", test::grid_sheet_proxy(6, 6, 0.1, 36.0), soft(1e8, 1, 1), input(0.2, g), {}, -0.55, -0.45, 0.25, 1});
+    regimes.push_back({"light + 240 fps", test::grid_sheet_proxy(6, 6, 0.1, 36e-5), bare(4, 8), input(1.0 / 240, g), {}, -0.5, -0.3, 2e-3, 1e-3});
+    regimes.push_back({"10 m spacing", test::grid_sheet_proxy(6, 6, 10.0, 3.6), bare(2, 4), input(1.0 / 15, g), {}, -50, -25, 1e-3, 100});
+    // A thousand g at 2x4: far past the correction authority, the sheet ends stretched to about
+    // twice its depth, at rest; the point is that it ends at all.
+    regimes.push_back({"a thousand g", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {0, -9810, 0}), {}, -1.05, -0.9, 1.7, 1e-20});
+    // 1e-2 N/m rows under a 10 g particle's weight: the reference's "sags 123 m, which is correct".
+    regimes.push_back({"soft as water", test::chain_proxy(6, 0.1, 0.01), soft(1e-2, 2, 4), input(1.0 / 60, g), {}, -123.7, -122.7, INFINITY, 100});
+    // Thrown at 100 m/s in zero g on its held edge: caught, flung round the edge, rows within 30%.
+    regimes.push_back({"zero g, 100 m/s", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {}), {100, 0, 0}, -1e-9, 1e-9, 0.3, 1});
+    regimes.push_back({"inextensible", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, g), {}, -0.51, -0.45, 4e-3, 0.1});
+    // The cape of the iteration table: 0.58 m deep, its hem swinging near -0.58 with residual ~7.5e-2.
+    regimes.push_back({"inextensible cape", test::grid_sheet_proxy(20, 30, 0.02, 0.3), bare(2, 4), input(1.0 / 60, g), {}, -0.6, -0.55, 0.09, 0.05});
     ASSERT_EQ(regimes.size(), 8u);
     for (Hostile& r : regimes) {
         Solver solver(r.proxy, r.fabric, m0_constants());
         solver.add_velocity(r.throw_velocity);
-        double farthest = 0;
         for (int s = 0; s < 300; ++s) {
             solver.step(r.input);
-            for (const Vec3& x : solver.state().x) {
-                ASSERT_TRUE(is_finite(x)) << r.name << " at step " << s;
-                farthest = std::max(farthest, length(x));
-            }
+            for (const Vec3& x : solver.state().x) ASSERT_TRUE(is_finite(x)) << r.name << " at step " << s;
         }
-        EXPECT_LT(farthest, r.bound) << r.name;
+        double lowest = 0;
+        for (const Vec3& x : solver.state().x) lowest = std::min(lowest, x.y);
+        EXPECT_GE(lowest, r.lowest_min) << r.name;
+        EXPECT_LE(lowest, r.lowest_max) << r.name;
+        EXPECT_LT(worst_link_residual(solver, r.proxy), r.residual) << r.name;
+        EXPECT_LT(solver.energy(r.input.gravity).kinetic, r.kinetic) << r.name;
     }
 }
 
@@ -160,9 +172,12 @@ TEST(Settle, RealisticCapeUpdatesDoNotClimb) {
     EXPECT_LT(hard.fraction(), 0.0040e-2) << hard.climbing << " of " << hard.updates;
     Audit soft = audit_cape(100);  // 1e2 N/m, §6's soft row that still settles
     EXPECT_LT(soft.fraction(), 0.0041e-2) << soft.climbing << " of " << soft.updates;
+    // And the worst climb within the reference's 8.6e-2 (hard) and 1.5e-1 (soft); weft's cape has none.
+    EXPECT_LE(hard.worst, 8.6e-2);
+    EXPECT_LE(soft.worst, 1.5e-1);
 }
 
-// seed 002 §5.3: "absurd fuzz: 1.52%" of updates climb. Sheets whose particle masses span five decades,
+// docs/measurements.md, table V1: "absurd fuzz", 1.52% of updates climb in the reference. Sheets whose particle masses span five decades,
 // row stiffnesses span ten, thrown in random directions at random step sizes, from rest poses jittered
 // by up to half a spacing.
 TEST(Settle, AbsurdFuzzClimbsRarely) {
@@ -196,9 +211,11 @@ TEST(Settle, AbsurdFuzzClimbsRarely) {
         for (const Vec3& x : solver.state().x) ASSERT_TRUE(is_finite(x)) << "trial " << trial;
     }
     EXPECT_GT(total.updates, 50000u);
+    // docs/measurements.md, table V1: the reference's gate, 1.52% climbing and the worst at most 1.00
+    // of the local scale (weft: 0.0052% and 0.29).
     EXPECT_LT(total.fraction(), 1.52e-2) << total.climbing << " of " << total.updates << ", worst " << total.worst;
-    std::printf("absurd fuzz: %.4f%% of %llu updates climb, worst %.3g of the local scale\n", 100 * total.fraction(),
-                static_cast<unsigned long long>(total.updates), total.worst);
+    EXPECT_GT(total.climbing, 0u);  // the audit sees climbs where they exist
+    EXPECT_LE(total.worst, 1.00);
 }
 
 }  // namespace

@@ -91,8 +91,8 @@ TEST(Measure, AGoodRopePassesEveryScenario) {
     EXPECT_LE(*swing.total_energy_trend, 0.0);  // left alone, it only loses energy
 }
 
-// seed 002 §13: 20 links at 10 cm behind a sprinting anchor; the smallest headroom over the clamp in
-// the whole library is 5.7x, nothing teleports and nothing leaves its reach by more than 0.35%.
+// docs/measurements.md, table M1: 20 links at 10 cm behind a sprinting frame; the headroom over the
+// clamp is at least the reference's smallest, 5.7x, and nothing teleports.
 TEST(Measure, SprintNeverReachesTheClamp) {
     ClothProxy p = test::chain_proxy(20, 0.1, 0.05);
     for (const Fabric& f : fabric_library()) {
@@ -105,9 +105,11 @@ TEST(Measure, SprintNeverReachesTheClamp) {
         EXPECT_GT(s.peak_speed, 5.0);  // it did sprint: §13's peaks are 11-29 m/s
         EXPECT_EQ(s.teleports, 0u);    // a sprint is locomotion, not a teleport
         EXPECT_NEAR(s.velocity_clamp, 4 * 0.1 * f.substeps * f.iterations * 60, 1e-9);
-        std::printf("sprint %-8s peak %6.2f m/s  clamp %6.1f m/s  headroom %5.1fx  tether %.4f  strain %.4f\n",
-                    f.name.c_str(), s.peak_speed, s.velocity_clamp, s.velocity_clamp / s.peak_speed,
-                    s.max_tether_ratio, s.max_strain);
+        EXPECT_GE(s.velocity_clamp / s.peak_speed, 5.7);  // the reference's smallest headroom
+        // docs/measurements.md, table M1: within 0.8% of its reach (2x2 leather 1.6%, the one
+        // unresolved cell), and no link beyond 8% (this script sprints along z for 720 steps).
+        EXPECT_LT(s.max_tether_ratio, f.name == "leather" ? 1.016 : 1.008) << s.max_tether_ratio;
+        EXPECT_LT(s.max_strain, 1.08) << s.max_strain;
     }
 }
 
@@ -240,9 +242,10 @@ TEST(Measure, AStepThatCreatesEnergyFailsEnergyRising) {
     EXPECT_LT(*fine.value, 1e-6);
 }
 
-// seed 003: "idle stability: 0.007-0.018 deg/frame (quiet)". A chain hanging from a breathing holder
-// must be at least that quiet.
-TEST(Measure, IdleJitterOfAHangingChainIsUnderTwoHundredthsOfADegree) {
+// docs/measurements.md, "Idle": a chain hanging from a holder that breathes, sways and turns must be
+// quiet — under the 0.02 deg/frame of the quietest grown models — and must move: the sway swings it,
+// so the jitter cannot be zero (a script that left the chain hanging still measured 0.000000).
+TEST(Measure, IdleJitterOfAHangingChainIsSmallButNotZero) {
     for (const char* name : {"hair", "cotton", "chain"}) {
         SCOPED_TRACE(name);
         ScenarioStats s = run_scenario(test::chain_proxy(12, 0.08, 0.05), *find_fabric(name), Scenario::idle, 600);
@@ -250,10 +253,11 @@ TEST(Measure, IdleJitterOfAHangingChainIsUnderTwoHundredthsOfADegree) {
         ASSERT_TRUE(s.idle_jitter_worst);
         EXPECT_LT(*s.idle_jitter_mean, 0.02);
         EXPECT_LT(*s.idle_jitter_worst, 0.02);
+        EXPECT_GT(*s.idle_jitter_mean, 5e-5);   // measured 1.1e-4 - 1.9e-4
+        EXPECT_GT(*s.idle_jitter_worst, 2.5e-4);  // measured 5.2e-4 - 8.1e-4
         EXPECT_LE(*s.idle_jitter_mean, *s.idle_jitter_worst);
         EXPECT_FALSE(s.total_energy_trend);  // the holders move every step: no undriven steps to fit
         EXPECT_EQ(s.trend_steps, 0u);
-        std::printf("idle %-7s jitter mean %.6f worst %.6f deg/frame\n", name, *s.idle_jitter_mean, *s.idle_jitter_worst);
     }
     // Only idle measures jitter.
     ScenarioStats hang = run_scenario(test::chain_proxy(4, 0.08, 0.05), *find_fabric("hair"), Scenario::hang, 60);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "validate/scenario.h"
 
@@ -75,18 +76,35 @@ TEST(Scenario, TeleportSwaysForOneSecondThenJumpsAKilometre) {
     EXPECT_LT(script_step(Scenario::teleport_keep, 5, 30).holders.position.x, 1.0);
 }
 
-TEST(Scenario, IdleBreathesThreeMillimetresEveryFourSeconds) {
+/// The angle of a unit quaternion's rotation, radians.
+double idle_turn_angle(const Quat& q) { return 2 * std::acos(std::min(1.0, std::fabs(q.w))); }
+
+TEST(Scenario, IdleBreathesSwaysAndTurns) {
     const uint32_t steps = default_steps(Scenario::idle);
-    EXPECT_EQ(script_step(Scenario::idle, 0, steps).holders.position, (Vec3{0, 0, 0}));
-    EXPECT_NEAR(script_step(Scenario::idle, 60, steps).holders.position.y, 0.003, 1e-15);   // a quarter breath
+    const ScriptStep start = script_step(Scenario::idle, 0, steps);
+    EXPECT_EQ(start.holders.position, (Vec3{0, 0, 0}));
+    EXPECT_EQ(start.holders.rotation.w, 1.0);  // the first step is the settled pose
+    // The breath: ±3 mm along y every four seconds.
+    EXPECT_NEAR(script_step(Scenario::idle, 60, steps).holders.position.y, 0.003, 1e-15);  // a quarter breath
     EXPECT_NEAR(script_step(Scenario::idle, 180, steps).holders.position.y, -0.003, 1e-15);
     EXPECT_NEAR(script_step(Scenario::idle, 240, steps).holders.position.y, 0.0, 1e-15);
+    // The sway: ±5 mm along x every eight seconds, at its widest two seconds in.
+    EXPECT_NEAR(script_step(Scenario::idle, 120, steps).holders.position.x, 0.005, 1e-15);
+    EXPECT_NEAR(script_step(Scenario::idle, 360, steps).holders.position.x, -0.005, 1e-15);
+    // The chest's turn: ±0.5° about the vertical with the breath.
+    const Quat turned = script_step(Scenario::idle, 60, steps).holders.rotation;
+    EXPECT_NEAR(idle_turn_angle(turned) * 180 / std::numbers::pi, 0.5, 1e-9);
+    EXPECT_NEAR(std::fabs(turned.y), std::sin(0.25 * std::numbers::pi / 180), 1e-12);  // about y only
+    double widest_x = 0, widest_turn = 0;
     for (uint32_t s = 0; s < steps; ++s) {
         ScriptStep st = script_step(Scenario::idle, s, steps);
-        EXPECT_EQ(st.holders.position.x, 0.0);
-        EXPECT_EQ(st.holders.rotation.w, 1.0);  // translation only: the holders never turn
+        widest_x = std::max(widest_x, std::fabs(st.holders.position.x));
+        widest_turn = std::max(widest_turn, idle_turn_angle(st.holders.rotation));
+        EXPECT_EQ(st.holders.position.z, 0.0);
         EXPECT_TRUE(st.driven);
     }
+    EXPECT_NEAR(widest_x, 0.005, 1e-6);
+    EXPECT_NEAR(widest_turn * 180 / std::numbers::pi, 0.5, 1e-6);
 }
 
 // The energy trend is fitted over the undriven last third: every script but idle must have one.

@@ -1,0 +1,301 @@
+// The reference measurements of docs/measurements.md §10-§13, each in its own setup (bodies, budgets,
+// step counts, what is measured when), asserted cell by cell at the tolerance that page states and
+// justifies. A cell weft does not reproduce is asserted at weft's own value and the difference is
+// explained there.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "solver/solver.h"
+#include "test_proxies.h"
+
+namespace weft {
+namespace {
+
+using test::particle;
+
+/// Largest |x − x_hold| / d_geo over the free particles now.
+double tether_ratio_now(const Solver& solver, const ClothProxy& proxy) {
+    double worst = 0;
+    for (uint32_t i = 0; i < proxy.particle_count(); ++i)
+        if (proxy.inverse_mass[i] > 0)
+            worst = std::max(worst, distance(solver.state().x[i], solver.state().x[proxy.nearest_held[i]]) / proxy.d_geo[i]);
+    return worst;
+}
+
+/// Largest link length / rest length now.
+double link_ratio_now(const Solver& solver, const ClothProxy& proxy) {
+    double worst = 0;
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        worst = std::max(worst, distance(solver.state().x[proxy.edges[e][0]], solver.state().x[proxy.edges[e][1]]) / proxy.rest_length[e]);
+    return worst;
+}
+
+struct LeashRun {
+    double worst = 0;  ///< over the whole run
+    double final = 0;  ///< after the last step
+};
+
+/// docs/measurements.md "The leash": the 30-link x 3-strand rig at 5 cm, authored horizontally and
+/// dropped, 600 steps at `substeps` x `iterations`, optionally kicked straight up at the start.
+LeashRun leash_rig(uint32_t substeps, uint32_t iterations, bool tethers, double kick = 0) {
+    static const ClothProxy rig = test::strand_rig_proxy(3, 30, 0.05, 0.01);
+    Fabric f = *find_fabric("rope");
+    f.substeps = substeps;
+    f.iterations = iterations;
+    f.strain_limit = false;
+    f.bend = 0.1;
+    SolverConstants c;
+    c.tethers = tethers;
+    c.sleep = false;
+    Solver solver(rig, f, c);
+    if (kick > 0) solver.add_velocity({0, kick, 0});
+    StepInput in;
+    LeashRun run;
+    for (int s = 0; s < 600; ++s) {
+        solver.step(in);
+        run.final = tether_ratio_now(solver, rig);
+        run.worst = std::max(run.worst, run.final);
+    }
+    return run;
+}
+
+struct BudgetCell {
+    uint32_t substeps, iterations;
+    double reference, tolerance;
+};
+
+// docs/measurements.md, table L1: the tethered rig stays within its reach at every budget, to the
+// reference's own figures (±0.004, the spread of the first cell; the others within ±0.0006).
+TEST(Measurements, TetheredRigReachMatchesTheReference) {
+    for (const BudgetCell& cell : {BudgetCell{1, 1, 1.0155, 0.004}, BudgetCell{1, 2, 1.0039, 0.0006},
+                                   BudgetCell{2, 2, 1.0020, 0.0004}, BudgetCell{2, 4, 1.0012, 0.0004}})
+        EXPECT_NEAR(leash_rig(cell.substeps, cell.iterations, true).worst, cell.reference, cell.tolerance)
+            << cell.substeps << "x" << cell.iterations;
+}
+
+// docs/measurements.md, table L1, the "no tether" column: weft's untethered rig over-stretches about
+// twice as far as the reference's (1.827 against 1.465 at 1x1); the page says why this is the
+// unprotected solver's response and not a bug. Asserted at weft's values (±0.01) and on what the
+// reference's column says: it falls with the budget, and four times the budget without tethers is
+// still worse than one iteration with them.
+TEST(Measurements, UntetheredRigRubberBands) {
+    const double cells[4][3] = {{1, 1, 1.8267}, {1, 2, 1.3931}, {2, 2, 1.1057}, {2, 4, 1.0430}};
+    double previous = INFINITY;
+    for (const auto& cell : cells) {
+        const double worst = leash_rig(static_cast<uint32_t>(cell[0]), static_cast<uint32_t>(cell[1]), false).worst;
+        EXPECT_NEAR(worst, cell[2], 0.01) << cell[0] << "x" << cell[1];
+        EXPECT_LT(worst, previous);
+        previous = worst;
+    }
+    // "four times the budget gets the untethered rig to 1.020, which is still worse than one iteration
+    // with tethers" — true of weft too.
+    EXPECT_GT(leash_rig(2, 4, false).worst, leash_rig(1, 1, true).worst);
+}
+
+// docs/measurements.md, table L2: the same rig kicked at 2, 6 and 16 m/s against a correction
+// authority of 3 m/s (1x1) and 24 m/s (2x4). The worst excursion matches the reference to ±0.03 at
+// 1x1 and ±0.006 at 2x4 where the kick is within 2x the authority; past 5x (16 m/s at 1x1) nothing
+// bounds the transient and weft's 9.5 stands for the reference's 6.9 (the page). The final column is
+// the reachable-set guarantee, to ±0.001.
+TEST(Measurements, KickedRigExcursionIsTransient) {
+    struct Kick {
+        uint32_t substeps, iterations;
+        double kick, worst, worst_tolerance, final;
+    };
+    for (const Kick& k : {Kick{1, 1, 2, 1.043, 0.03, 1.0025}, Kick{1, 1, 6, 1.227, 0.03, 1.0025},
+                          Kick{1, 1, 16, 9.47, 0.1, 1.0025}, Kick{2, 4, 2, 1.003, 0.006, 1.0000},
+                          Kick{2, 4, 6, 1.001, 0.006, 1.0000}, Kick{2, 4, 16, 1.063, 0.006, 1.0000}}) {
+        const LeashRun run = leash_rig(k.substeps, k.iterations, true, k.kick);
+        EXPECT_NEAR(run.worst, k.worst, k.worst_tolerance) << k.substeps << "x" << k.iterations << " kick " << k.kick;
+        EXPECT_NEAR(run.final, k.final, 0.001) << k.substeps << "x" << k.iterations << " kick " << k.kick;
+    }
+}
+
+/// docs/measurements.md "The strain limit": a 24-link rope at 5 cm, 20 g a joint, authored
+/// horizontally and dropped, tethers on, worst link length / rest length over 600 steps.
+double dropped_rope_strain(uint32_t substeps, uint32_t iterations, double stretch, bool strain_row) {
+    static const ClothProxy rope = test::chain_proxy(24, 0.05, 0.02, {1, 0, 0});
+    Fabric f = *find_fabric("rope");
+    f.substeps = substeps;
+    f.iterations = iterations;
+    f.strain_limit = strain_row;
+    f.stretch = stretch;
+    SolverConstants c;
+    c.sleep = false;
+    Solver solver(rope, f, c);
+    StepInput in;
+    double worst = 0;
+    for (int s = 0; s < 600; ++s) {
+        solver.step(in);
+        worst = std::max(worst, link_ratio_now(solver, rope));
+    }
+    return worst;
+}
+
+// docs/measurements.md, table S1: all eighteen cells within ±0.006 of the reference (the largest
+// difference, 1x1 without the row, is 0.0053); the allowance is an input (fitted to this table's
+// allowance column), the stretch the row delivers is not.
+TEST(Measurements, StrainLimitTableMatchesTheReference) {
+    struct Cell {
+        uint32_t substeps, iterations;
+        double stretch, with_row, without_row;
+    };
+    for (const Cell& c : {Cell{1, 1, 0.2, 1.0863, 1.0922}, Cell{1, 1, 0.5, 1.0631, 1.0922}, Cell{1, 1, 1.0, 1.0586, 1.0922},
+                          Cell{2, 2, 0.2, 1.0351, 1.0351}, Cell{2, 2, 0.5, 1.0289, 1.0351}, Cell{2, 2, 1.0, 1.0216, 1.0351},
+                          Cell{2, 4, 0.2, 1.0140, 1.0140}, Cell{2, 4, 0.5, 1.0140, 1.0140}, Cell{2, 4, 1.0, 1.0094, 1.0140}}) {
+        const double with = dropped_rope_strain(c.substeps, c.iterations, c.stretch, true);
+        const double without = dropped_rope_strain(c.substeps, c.iterations, c.stretch, false);
+        EXPECT_NEAR(with, c.with_row, 0.006) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+        EXPECT_NEAR(without, c.without_row, 0.006) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+        // And the table's two readings: where the allowance is looser than what the hard row does
+        // unaided the row is inert; elsewhere it helps and never reaches its own allowance.
+        if (strain_allowance(c.stretch) >= without) {
+            EXPECT_NEAR(with, without, 1e-4) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+        } else {
+            EXPECT_LT(with, without) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+            EXPECT_GT(with, strain_allowance(c.stretch)) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+        }
+    }
+}
+
+// docs/measurements.md, table Z1: a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s, falls
+// asleep at the reference's step for each of the seven fabrics to ±1.5% (the damping constants were
+// fitted to this table: this checks the fit holds, the damping table below is the emergent check).
+TEST(Measurements, EveryFabricSleepsAtTheReferenceStep) {
+    const ClothProxy chain = test::chain_proxy(12, 0.08, 0.05);
+    const std::pair<const char*, int> reference[] = {{"silk", 770}, {"cotton", 438}, {"denim", 220}, {"leather", 238},
+                                                     {"rope", 501},  {"chain", 285},  {"hair", 295}};
+    for (const auto& [name, steps] : reference) {
+        Solver solver(chain, *find_fabric(name));
+        solver.add_velocity({3, 0, 0});
+        StepInput in;
+        int slept = -1;
+        for (int s = 0; s < 1000 && slept < 0; ++s)
+            if (solver.step(in).fell_asleep) slept = s;
+        EXPECT_NEAR(slept, steps, 0.015 * steps) << name;
+    }
+}
+
+/// Kinetic energy after 1,500 steps of docs/measurements.md's damping run: a 16-link rope at 5 cm,
+/// 20 g a joint (m/h² = 288), stretch rows forced soft at 1e5 N/m (ratio about 350), hanging, kicked
+/// sideways at 1 m/s; `damping` in 1/s.
+double soft_rope_energy(double damping) {
+    static const ClothProxy rope = test::chain_proxy(16, 0.05, 0.02);
+    Fabric f = *find_fabric("rope");
+    f.stretch_stiffness = 1e5;
+    f.strain_limit = false;
+    f.damping = damping;
+    SolverConstants c;
+    c.sleep = false;
+    Solver solver(rope, f, c);
+    solver.add_velocity({1, 0, 0});
+    StepInput in;
+    for (int s = 0; s < 1500; ++s) solver.step(in);
+    return solver.energy(in.gravity).kinetic;
+}
+
+// docs/measurements.md, table Z2. The reference's damping is a unitless 0.12 for its rope where
+// weft's rope is 1.88/s (both sleep at step 501-502), so each row's damping is scaled by 1.88/0.12.
+// What carries over: undamped, a soft row above the dissipative band holds a limit cycle (reference
+// 2.9e-3 J); the library's rope value removes at least two orders of magnitude of it (reference:
+// three); the top of the range is at rest to 1e-10 J (reference 1.8e-12). The intermediate rows are
+// not monotone in weft (the page).
+TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
+    const double scale = 1.88 / 0.12;
+    const double undamped = soft_rope_energy(0);
+    EXPECT_GT(undamped, 1e-3);
+    EXPECT_LT(soft_rope_energy(0.12 * scale), 1e-2 * undamped);
+    EXPECT_LT(soft_rope_energy(0.3 * scale), 1e-10);
+    EXPECT_LT(soft_rope_energy(1.0 * scale), 1e-10);
+}
+
+/// docs/measurements.md "Fast locomotion": the frame runs a square wave in velocity along x at
+/// `speed` — sprint, stop dead, sprint back, stop dead, one second a phase.
+double square_wave(int step, double dt, double speed) {
+    const int phase = static_cast<int>(step * dt) % 4;
+    return phase == 0 ? speed : phase == 2 ? -speed : 0.0;
+}
+
+struct SprintRun {
+    double peak = 0, clamp = 0, tether = 0;
+    int teleports = 0;
+};
+
+SprintRun sprint(const Fabric& f) {
+    static const ClothProxy rope = test::chain_proxy(20, 0.1, 0.05);
+    Solver solver(rope, f);
+    StepInput in;
+    SprintRun run;
+    for (int s = 0; s < 900; ++s) {
+        in.frame.position.x += square_wave(s, in.dt, 9.0) * in.dt;
+        const StepStats st = solver.step(in);
+        run.teleports += st.teleported != Teleported::none;
+        run.peak = std::max(run.peak, st.max_speed_unclamped);
+        run.clamp = st.velocity_clamp;
+        run.tether = std::max(run.tether, tether_ratio_now(solver, rope));
+    }
+    return run;
+}
+
+// docs/measurements.md, table M1: 20 links at 10 cm behind a ±9 m/s sprint for fifteen seconds. The
+// clamp column is exact (four times the correction authority); nothing teleports; the headroom is at
+// least the reference's smallest, 5.7x. Peaks and the tether column are asserted at weft's values
+// (peaks ±3%, tether ±0.001) and differ from the reference's: the page says by how much and why.
+TEST(Measurements, SprintTableClampHeadroomAndReach) {
+    struct Row {
+        const char* name;
+        double clamp, peak, tether;
+    };
+    for (const Row& r : {Row{"silk", 192, 13.85, 1.0045}, Row{"cotton", 192, 9.26, 1.0039}, Row{"denim", 96, 6.80, 1.0056},
+                         Row{"leather", 96, 6.84, 1.0147}, Row{"rope", 192, 9.86, 1.0044}, Row{"chain", 288, 6.76, 1.0033},
+                         Row{"hair", 192, 9.10, 1.0041}}) {
+        const SprintRun run = sprint(*find_fabric(r.name));
+        EXPECT_EQ(run.teleports, 0) << r.name;
+        EXPECT_NEAR(run.clamp, r.clamp, 1e-9) << r.name;
+        EXPECT_GE(run.clamp / run.peak, 5.7) << r.name;
+        EXPECT_NEAR(run.peak, r.peak, 0.03 * r.peak) << r.name;
+        EXPECT_NEAR(run.tether, r.tether, 0.001) << r.name;
+    }
+}
+
+/// The largest horizontal distance between the tip and the top of a 10-link rope at 10 cm behind a
+/// square wave at `speed` m/s, over 480 steps.
+double inertia_lag(double inertia, double speed) {
+    static const ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
+    Fabric f = *find_fabric("rope");
+    f.inertia = inertia;
+    Solver solver(rope, f);
+    StepInput in;
+    double lag = 0;
+    const uint32_t tip = particle(rope, 10), top = particle(rope, 0);
+    for (int s = 0; s < 480; ++s) {
+        in.frame.position.x += square_wave(s, in.dt, speed) * in.dt;
+        solver.step(in);
+        lag = std::max(lag, std::fabs(solver.state().x[tip].x - solver.state().x[top].x));
+    }
+    return lag;
+}
+
+// docs/measurements.md, table M2: behind a ±2 m/s square wave the tip lags the reference's four
+// figures to ±0.02 m; zero at zero to the last digit; and the dial is proportional where the rope's
+// swing is: inertia 0.5 gives 0.5-0.6 of the lag of 1, 0.25 about a quarter. (Behind ±9 m/s a kick of
+// 4.5 m/s already swings a 1 m rope past horizontal, so its lag is its length at any inertia ≥ 0.5:
+// the page.)
+TEST(Measurements, InertiaLagMatchesTheReferenceAndIsADial) {
+    EXPECT_EQ(inertia_lag(0.0, 2.0), 0.0);
+    const double reference[4] = {0.2031, 0.3681, 0.5249, 0.6522};
+    double lag[4];
+    for (int k = 0; k < 4; ++k) {
+        lag[k] = inertia_lag(0.25 * (k + 1), 2.0);
+        EXPECT_NEAR(lag[k], reference[k], 0.02) << "inertia " << 0.25 * (k + 1);
+    }
+    EXPECT_NEAR(lag[1] / lag[3], 0.55, 0.05);
+    EXPECT_NEAR(lag[0] / lag[3], 0.28, 0.05);
+    // At a walk the dial is linear to within 5%.
+    const double walk_half = inertia_lag(0.5, 0.5), walk_full = inertia_lag(1.0, 0.5);
+    EXPECT_NEAR(walk_half / walk_full, 0.5, 0.025);
+}
+
+}  // namespace
+}  // namespace weft
