@@ -79,17 +79,22 @@ std::vector<GarmentClass> default_garment_classes() {
     // 尻尾/しっぽ tail, 袖 sleeve). coat_tails comes before tail so "CoatTail" is coat tails (a
     // two-word match beats one word anyway; the order only settles equal lengths).
     return {
-        {"hair", {"hair", "ponytail", "pony tail", "pigtail", "pig tail", "twintail", "twin tail", "braid", "bangs",
-                  "hairstyle", "hairdo", "髪"}},
-        {"skirt", {"skirt", "miniskirt", "kilt", "tutu", "petticoat", "スカート"}},
-        {"cape", {"cape", "cloak", "mantle", "poncho", "マント"}},
-        {"ribbon", {"ribbon", "sash", "tassel", "streamer", "リボン"}},
-        {"coat_tails", {"coat tail", "coattail", "swallowtail"}},
-        {"tail", {"tail", "尻尾", "しっぽ"}},
-        {"sleeve", {"sleeve", "sode", "袖"}},
-        {"scarf", {"scarf", "scarves", "muffler", "shawl", "stole"}},
-        {"flag", {"flag", "banner", "pennant"}},
-        {"curtain", {"curtain", "drape", "drapery"}},
+        {"hair", {"hair", "ponytail", "pony tail", "pigtail", "pig tail", "twintail", "twin tail", "braid", "plait",
+                  "bangs", "hairstyle", "hairdo", "髪"}, "hair", "strands"},
+        {"skirt", {"skirt", "miniskirt", "kilt", "tutu", "petticoat", "スカート"}, "cotton", "wedges"},
+        {"dress", {"dress", "gown", "frock", "ワンピース"}, "cotton", "wedges"},
+        {"robe", {"robe", "kimono", "cassock"}, "cotton", "wedges"},
+        {"cape", {"cape", "cloak", "mantle", "poncho", "マント"}, "denim", "sheet"},
+        {"necktie", {"necktie", "neck tie", "tie", "bowtie", "bow tie", "cravat", "ネクタイ"}, "silk", "strands"},
+        {"ribbon", {"ribbon", "sash", "streamer", "リボン"}, "silk", "strands"},
+        {"tassel", {"tassel"}, "silk", "strands"},
+        {"coat_tails", {"coat tail", "coattail", "swallowtail"}, "leather", "sheet"},
+        {"tail", {"tail", "尻尾", "しっぽ"}, "hair", "strands"},
+        {"sleeve", {"sleeve", "sode", "袖"}, "cotton", "sheet"},
+        {"scarf", {"scarf", "scarves", "muffler", "shawl", "stole"}, "cotton", "sheet"},
+        {"apron", {"apron", "pinafore"}, "cotton", "sheet"},
+        {"flag", {"flag", "banner", "pennant"}, "cotton", "sheet"},
+        {"curtain", {"curtain", "drape", "drapery"}, "cotton", "sheet"},
     };
 }
 

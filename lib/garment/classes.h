@@ -26,10 +26,13 @@ inline constexpr std::string_view kSpringClass = "spring";
 struct GarmentClass {
     std::string name;                   ///< "hair", "skirt", ...: the word reports, sidecars and --classes use
     std::vector<std::string> patterns;  ///< see the file comment; matched case-insensitively
+    std::string fabric = "cotton";      ///< suggested library fabric (the solver's class table agrees for its classes)
+    std::string growth = "sheet";       ///< how it moves with no chains: "strands" (islands), "wedges" (radial panels) or "sheet"
 };
 
 /// The built-in classes, in priority order (earlier wins a tie between equally long matches):
-/// hair, skirt, cape, ribbon, coat_tails, tail, sleeve, scarf, flag, curtain.
+/// hair, skirt, dress, robe, cape, necktie, ribbon, tassel, coat_tails, tail, sleeve, scarf, apron,
+/// flag, curtain.
 std::vector<GarmentClass> default_garment_classes();
 
 /// The words of a name, lower-cased, as described in the file comment.

@@ -77,6 +77,11 @@ std::string read_rule(const json& item, const std::string& pointer, const Garmen
     for (auto field = item.begin(); field != item.end(); ++field) {
         const std::string& key = field.key();
         const std::string at = pointer + "/" + key;
+        if (key == "repair") {
+            if (!field.value().is_boolean()) return at + ": must be true or false";
+            rule.repair = field.value().get<bool>();
+            continue;
+        }
         if (key == "pin") {
             if (!field.value().is_string() && !field.value().is_object())
                 return at + ": must be a string or an object";
@@ -87,17 +92,18 @@ std::string read_rule(const json& item, const std::string& pointer, const Garmen
                               : key == "material" ? &rule.material
                               : key == "mesh"     ? &rule.mesh
                               : key == "node"     ? &rule.node
+                              : key == "geometry" ? &rule.geometry
                               : key == "class"    ? &rule.class_name
                               : key == "fabric"   ? &rule.fabric
                                                   : nullptr;
         if (!target)
-            return at + ": unknown key (expected file, material, mesh, node, class, fabric, pin)";
+            return at + ": unknown key (expected file, material, mesh, node, geometry, class, fabric, pin, repair)";
         if (!field.value().is_string() || field.value().get<std::string>().empty())
             return at + ": must be a non-empty string";
         *target = field.value().get<std::string>();
     }
-    int named = !rule.material.empty() + !rule.mesh.empty() + !rule.node.empty();
-    if (named != 1) return pointer + ": needs exactly one of \"material\", \"mesh\", \"node\"";
+    int named = !rule.material.empty() + !rule.mesh.empty() + !rule.node.empty() + !rule.geometry.empty();
+    if (named != 1) return pointer + ": needs exactly one of \"material\", \"mesh\", \"node\", \"geometry\"";
     if (rule.class_name.empty()) return pointer + ": needs \"class\" (a class name, or \"none\")";
     if (rule.class_name != kNotAGarment && find_class(config.classes, rule.class_name) < 0) {
         std::string known;
@@ -112,6 +118,7 @@ std::string read_rule(const json& item, const std::string& pointer, const Garmen
 std::string GarmentRule::target() const {
     if (!material.empty()) return "material " + material;
     if (!mesh.empty()) return "mesh " + mesh;
+    if (!geometry.empty()) return "geometry " + geometry;
     return "node " + node;
 }
 

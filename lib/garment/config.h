@@ -12,7 +12,8 @@
 //     "garments": [
 //       { "file": "Couch_*.glb", "material": "Couch_Blue", "class": "curtain" },
 //       { "file": "Superhero*.fbx", "material": "MI_Hair_2", "class": "none" },
-//       { "node": "Knight_Cape", "class": "cape", "fabric": "leather" }
+//       { "node": "Knight_Cape", "class": "cape", "fabric": "leather" },
+//       { "file": "Witch*", "geometry": "skirt", "class": "dress" }   // what geometry found
 //     ],
 //     "min_garment_span": 0.1
 //   }
@@ -34,10 +35,13 @@ struct GarmentRule {
     std::string file;        ///< glob (`*`, `?`) on the model's file name, or on its path when it has a `/`; "" = every file
     std::string material;    ///< exact material slot name, or ""
     std::string mesh;        ///< exact mesh name, or ""
-    std::string node;        ///< exact node name, or ""; exactly one of material/mesh/node is set
+    std::string node;        ///< exact node name, or ""
+    std::string geometry;    ///< a class geometry found a garment as (garment/geometry.h), or ""; exactly one
+                             ///< of material/mesh/node/geometry is set. Its class confirms, renames or ("none") rejects it
     std::string class_name;  ///< a class name, or kNotAGarment
     std::string fabric;      ///< fabric preset for later stages, "" when unset (not interpreted here)
     nlohmann::json pin;      ///< pin rule for later stages, null when unset (not interpreted here)
+    bool repair = false;     ///< the sheet builder drops defective triangles (what `weft sheet --repair` does)
     std::string pointer;     ///< where in the config file: "/garments/2"
 
     /// "material Couch_Blue", "node Knight_Cape": what the rule names, for messages and reports.

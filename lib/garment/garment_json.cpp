@@ -21,6 +21,12 @@ json garment_to_json(const Scene& scene, const Garment& g) {
     j["class"] = g.class_name;
     j["matched_by"] = g.matched_by;
     j["matched_name"] = g.matched_name;
+    if (g.matched_by == kMatchedByGeometry) {
+        json measured = json::object();
+        for (const auto& [name, value] : g.geometry_measurements) measured[name] = value;
+        j["found_by"] = {{"method", g.matched_by}, {"class", g.geometry_class}, {"rule", g.geometry_rule},
+                         {"measurements", std::move(measured)}};
+    }
     if (!g.rule_pointer.empty()) j["rule"] = {{"pointer", g.rule_pointer}, {"target", g.rule_target}};
     if (!g.fabric.empty()) j["fabric"] = g.fabric;
     if (!g.pin.is_null()) j["pin"] = g.pin;

@@ -1,11 +1,13 @@
 #include "garment/garments.h"
 
 #include "garment/clumps.h"
+#include "garment/geometry.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numeric>
 
 namespace weft {
@@ -222,6 +224,7 @@ struct Candidate {
     nlohmann::json pin;
     bool not_garment = false;  ///< a config rule said "none"
     std::vector<int> meshes;
+    bool repair = false;
 };
 
 void add_to_candidate(std::vector<Candidate>& candidates, Candidate c, int mesh) {
@@ -271,7 +274,7 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
                                        : !rule->mesh.empty()     ? mesh.name
                                                                  : mesh.node_name;
             Candidate c{rule->class_name, kMatchedByConfig, named, rule->pointer, rule->target(), rule->fabric,
-                        rule->pin, rule->class_name == kNotAGarment, {}};
+                        rule->pin, rule->class_name == kNotAGarment, {}, rule->repair};
             if (c.not_garment || class_selected(options.selected, c.class_name))
                 add_to_candidate(candidates, std::move(c), static_cast<int>(i));
             continue;  // the config decided, whether or not its class is selected
@@ -333,11 +336,170 @@ std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const st
     return garments;
 }
 
+/// Garments found by geometry (garment/geometry.h) in the material no name or chain took, for the
+/// geometry classes nothing else found on a humanoid skeleton. One garment per class: the Witch's
+/// skirt and its hem trim, on two materials, are one skirt.
+void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
+                       std::vector<std::vector<char>>& taken, const GarmentOptions& options, double min_span,
+                       ModelGarments& found) {
+    const HumanoidBones bones = find_humanoid_bones(scene);
+    if (!bones.humanoid()) return;
+    const auto& classes = options.config.classes;
+    std::vector<std::string> wanted;
+    for (const std::string& c : geometry_classes()) {
+        if (!class_selected(options.selected, c) || find_class(classes, c) < 0) continue;
+        bool named = false;
+        for (const Garment& g : found.garments) named = named || g.class_name == c;
+        if (!named) wanted.push_back(c);
+    }
+    if (wanted.empty()) return;
+
+    struct Found {
+        std::map<int, std::vector<uint32_t>> vertices;  // mesh -> source vertices
+        std::vector<std::string> materials;
+        PieceClass best;
+        size_t best_size = 0;
+    };
+    std::map<std::string, Found> by_class;
+    std::vector<int> material_order;
+    for (const Mesh& m : scene.meshes)
+        if (std::find(material_order.begin(), material_order.end(), m.material) == material_order.end())
+            material_order.push_back(m.material);
+    for (int material : material_order) {
+        Garment candidate;
+        for (size_t m = 0; m < scene.meshes.size(); ++m) {
+            const Mesh& mesh = scene.meshes[m];
+            if (mesh.material != material || mesh.triangle_count() == 0) continue;
+            GarmentPart part{static_cast<int>(m), {}, 0};
+            for (uint32_t v = 0; v < mesh.positions.size(); ++v)
+                if (!taken[m][v]) part.vertices.push_back(v);
+            if (!part.vertices.empty()) candidate.parts.push_back(std::move(part));
+        }
+        if (candidate.parts.empty()) continue;
+        const GarmentSurface surface = weld_garment(scene, candidate);
+        std::vector<uint32_t> first_source(surface.welded_count(), UINT32_MAX);
+        for (uint32_t v = 0; v < surface.source_count(); ++v)
+            if (first_source[surface.welded[v]] == UINT32_MAX) first_source[surface.welded[v]] = v;
+        auto weights_of = [&](uint32_t w) {
+            std::vector<std::pair<int, double>> out;
+            const uint32_t v = first_source[w];
+            if (v == UINT32_MAX) return out;
+            const size_t mesh = static_cast<size_t>(surface.part_mesh[surface.part_of(v)]);
+            for_each_weight(scene, rig, mesh, surface.mesh_vertex[v], [&](int node, double wt) { out.push_back({node, wt}); });
+            return out;
+        };
+        // Body-part groups a joined island is split along: legs and hips, the upper body, the head.
+        auto group_of = [&](const std::vector<std::pair<int, double>>& ws) {
+            std::array<double, 4> g{};
+            for (const auto& [node, wt] : ws) {
+                const BodyRegion r = bones.region[static_cast<size_t>(node)];
+                const int k = r == BodyRegion::hips || r == BodyRegion::legs ? 0
+                              : r == BodyRegion::head                      ? 2
+                              : r == BodyRegion::other                     ? 3
+                                                                           : 1;
+                g[static_cast<size_t>(k)] += wt;
+            }
+            return static_cast<int>(std::max_element(g.begin(), g.end()) - g.begin());
+        };
+        for (const Clump& island : island_clumps(surface)) {
+            std::vector<std::vector<std::pair<int, double>>> ws;
+            std::array<std::vector<uint32_t>, 4> groups;
+            for (uint32_t w : island.vertices) {
+                ws.push_back(weights_of(w));
+                groups[static_cast<size_t>(group_of(ws.back()))].push_back(w);
+            }
+            std::vector<std::vector<uint32_t>> pieces;
+            size_t big = 0;
+            for (const auto& g : groups) big += g.size() >= 0.15 * double(island.vertices.size());
+            if (big >= 2) {
+                for (auto& g : groups)
+                    if (!g.empty()) pieces.push_back(std::move(g));
+            } else {
+                pieces.push_back(island.vertices);
+            }
+            for (const std::vector<uint32_t>& piece : pieces) {
+                if (piece.size() < 12) continue;
+                BodyPiece body;
+                for (uint32_t w : piece) {
+                    body.positions.push_back(surface.position[w]);
+                    body.weights.push_back(weights_of(w));
+                }
+                PieceClass cls = classify_piece(bones, body, wanted);
+                if (cls.class_name.empty()) continue;
+                Found& f = by_class[cls.class_name];
+                std::vector<char> in(surface.welded_count(), 0);
+                for (uint32_t w : piece) in[w] = 1;
+                for (uint32_t v = 0; v < surface.source_count(); ++v)
+                    if (in[surface.welded[v]])
+                        f.vertices[surface.part_mesh[surface.part_of(v)]].push_back(surface.mesh_vertex[v]);
+                const std::string mat = material >= 0 && static_cast<size_t>(material) < scene.materials.size()
+                                            ? scene.materials[static_cast<size_t>(material)]
+                                            : std::string("(no material)");
+                if (std::find(f.materials.begin(), f.materials.end(), mat) == f.materials.end()) f.materials.push_back(mat);
+                if (piece.size() > f.best_size) f.best_size = piece.size(), f.best = std::move(cls);
+            }
+        }
+    }
+    std::vector<const GarmentRule*> rules;
+    for (const GarmentRule& r : options.config.rules)
+        if (!r.geometry.empty() && rule_applies_to(r, scene.source_path)) rules.push_back(&r);
+    for (const std::string& cls : geometry_classes()) {
+        auto it = by_class.find(cls);
+        if (it == by_class.end()) continue;
+        Found& f = it->second;
+        Garment g;
+        g.class_name = g.geometry_class = cls;
+        g.name = cls;
+        g.matched_by = kMatchedByGeometry;
+        for (size_t i = 0; i < f.materials.size(); ++i) g.matched_name += (i ? "+" : "") + f.materials[i];
+        g.geometry_rule = f.best.rule;
+        g.geometry_measurements = f.best.measurements;
+        for (auto& [mesh, vs] : f.vertices) {
+            std::sort(vs.begin(), vs.end());
+            vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
+            g.parts.push_back({mesh, std::move(vs), 0});
+        }
+        fill_facts(scene, rig, chains, g);
+        const GarmentRule* rule = nullptr;
+        for (const GarmentRule* r : rules)
+            if (r->geometry == cls) {
+                rule = r;
+                break;
+            }
+        if (rule) {
+            g.rule_pointer = rule->pointer;
+            g.rule_target = rule->target();
+            g.fabric = rule->fabric;
+            g.pin = rule->pin;
+            g.repair = rule->repair;
+            if (rule->class_name == kNotAGarment) {
+                g.not_garment_reason = "config rule " + rule->pointer + " (" + g.rule_target + ") says it is not a garment";
+            } else {
+                g.class_name = rule->class_name;
+                g.name = rule->class_name;
+            }
+        } else if (g.span < min_span) {
+            g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
+                                   " (a garment needs " + millimetres(min_span) + ")";
+        }
+        if (!g.not_garment_reason.empty()) {
+            g.verdict = "not a garment: " + g.not_garment_reason;
+            found.not_garments.push_back(std::move(g));
+            continue;
+        }
+        for (const GarmentPart& part : g.parts)
+            for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
+        found.garments.push_back(std::move(g));
+    }
+}
+
 std::string model_verdict(const Scene& scene, const ModelGarments& found) {
     std::string verdict;
-    size_t by_name = 0, by_name_moving = 0, by_chain = 0;
+    size_t by_name = 0, by_name_moving = 0, by_chain = 0, by_geometry = 0;
     for (const Garment& g : found.garments) {
-        if (g.matched_by == kMatchedByChain) {
+        if (g.matched_by == kMatchedByGeometry) {
+            ++by_geometry;
+        } else if (g.matched_by == kMatchedByChain) {
             ++by_chain;
         } else {
             ++by_name;
@@ -356,6 +518,13 @@ std::string model_verdict(const Scene& scene, const ModelGarments& found) {
     if (by_chain > 0)
         verdict += "; " + std::to_string(by_chain) + (by_chain == 1 ? " garment moves" : " garments move") +
                    " on authored chains";
+    if (by_geometry > 0) {
+        verdict += "; " + std::to_string(by_geometry) + " found by geometry (";
+        size_t k = 0;
+        for (const Garment& g : found.garments)
+            if (g.matched_by == kMatchedByGeometry) verdict += (k++ ? ", " : "") + g.class_name;
+        verdict += ")";
+    }
     if (!found.not_garments.empty())
         verdict += "; " + std::to_string(found.not_garments.size()) +
                    (found.not_garments.size() == 1 ? " name match is" : " name matches are") + " not a garment";
@@ -383,6 +552,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         g.rule_target = c.rule_target;
         g.fabric = c.fabric;
         g.pin = c.pin;
+        g.repair = c.repair;
         for (int m : c.meshes) {
             GarmentPart part{m, std::vector<uint32_t>(scene.meshes[static_cast<size_t>(m)].positions.size()), 0};
             std::iota(part.vertices.begin(), part.vertices.end(), 0u);
@@ -405,7 +575,12 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         found.found_by_name = true;
         found.garments.push_back(std::move(g));
     }
-    for (Garment& g : chain_garments(scene, rig, found.chains, taken)) found.garments.push_back(std::move(g));
+    for (Garment& g : chain_garments(scene, rig, found.chains, taken)) {
+        for (const GarmentPart& part : g.parts)
+            for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
+        found.garments.push_back(std::move(g));
+    }
+    geometry_garments(scene, rig, found.chains, taken, options, min_span, found);
 
     // What each chain weights or carries, counted over every mesh.
     found.chain_vertices.assign(found.chains.size(), 0);

@@ -5,7 +5,10 @@
 // node; by its material slot's name (seed 003: "a slot called `hair` is hair"); or, where a source
 // mesh's material slots name no class at all (a cape on a texture-atlas material), by its mesh
 // name and then its node name. Geometry that authored chains weight but no name found becomes a
-// garment of the chains' class (the Fox's tail on its body material).
+// garment of the chains' class (the Fox's tail on its body material). On a humanoid skeleton, a
+// class no name or chain found is looked for by geometry in the material left over
+// (garment/geometry.h: a skirt on the body's material); a config rule naming that geometry class
+// confirms, renames or rejects what it finds.
 //
 // A name match too small to simulate (a `MI_Hair_2` slot on eyebrows) is reported as not a
 // garment, with its size: its largest connected piece must span kDefaultMinGarmentSpan.
@@ -36,6 +39,7 @@ inline constexpr const char* kMatchedByMaterial = "material";
 inline constexpr const char* kMatchedByMesh = "mesh";
 inline constexpr const char* kMatchedByNode = "node";
 inline constexpr const char* kMatchedByChain = "chain";
+inline constexpr const char* kMatchedByGeometry = "geometry";  ///< garment/geometry.h: by shape and weights on a humanoid
 
 /// One mesh's share of a garment.
 struct GarmentPart {
@@ -53,6 +57,7 @@ struct Garment {
     std::string rule_target;     ///< config only: what the rule names ("material Couch_Blue"); "" otherwise
     std::string fabric;          ///< from the config rule, "" when none
     nlohmann::json pin;          ///< from the config rule, null when none
+    bool repair = false;         ///< from the config rule: a sheet drops defective triangles
     std::vector<GarmentPart> parts;
     size_t vertex_count = 0;
     size_t triangle_count = 0;
@@ -65,6 +70,9 @@ struct Garment {
     int welded_to = -1;          ///< when it will not move: the body bone it is welded to; -1 otherwise or static
     std::string verdict;         ///< for an artist: "moves", "will not move: welded to Head", ...
     std::string not_garment_reason;  ///< "" for a garment; why a name match is not one
+    std::string geometry_rule;   ///< geometry only: the rule that took it (garment/geometry.h)
+    std::vector<std::pair<std::string, double>> geometry_measurements;  ///< geometry only: what the rule measured
+    std::string geometry_class;  ///< geometry only: the class the rule found (a config rule may rename it)
 };
 
 struct GarmentOptions {

@@ -10,10 +10,20 @@
 
 #include "garment/bind_pose.h"
 #include "garment/clumps.h"
+#include "garment/geometry.h"
 #include "grow/grow_codes.h"
 
 namespace weft {
 namespace {
+
+/// A class's growth rule (garment/classes.h): "strands", "wedges" or "sheet" (any class the
+/// built-in table does not know).
+std::string growth_of(const std::string& class_name) {
+    static const std::vector<GarmentClass> classes = default_garment_classes();
+    const int c = find_class(classes, class_name);
+    return c < 0 ? "sheet" : classes[static_cast<size_t>(c)].growth;
+}
+
 
 // ---- small helpers ----------------------------------------------------------------------------
 
@@ -341,7 +351,28 @@ struct Candidate {
     ClumpShape shape = ClumpShape::strand;
     int cut = -1;      ///< which wedge cut it came from (neighbours are panels of one cut)
     WedgeAxis axis;    ///< wedges: the axis the cut was made around
+    int holder = -1;   ///< skirt wedges: the waistband's bone every panel hangs from; -1: the clump's own
 };
+
+/// A skirt panel anchored at its waistband: the centroid of its top fiftieth (by height), so the
+/// chain roots where the skirt meets the hips, whatever bone its hem is weighted to.
+Anchored anchor_at_top(const Surface& surface, const std::vector<uint32_t>& vertices) {
+    Anchored a;
+    if (vertices.empty()) return a;
+    double top = -INFINITY, bottom = INFINITY;
+    for (uint32_t v : vertices) top = std::max(top, surface.s.position[v].y), bottom = std::min(bottom, surface.s.position[v].y);
+    Vec3 sum;
+    size_t count = 0;
+    for (uint32_t v : vertices)
+        if (surface.s.position[v].y >= top - 0.02 * (top - bottom)) sum += surface.s.position[v], ++count;
+    a.anchor = sum / double(count);
+    a.reach.resize(vertices.size());
+    for (size_t i = 0; i < vertices.size(); ++i) {
+        a.reach[i] = distance(surface.s.position[vertices[i]], a.anchor);
+        a.length = std::max(a.length, a.reach[i]);
+    }
+    return a;
+}
 
 class GarmentGrower {
 public:
@@ -353,7 +384,7 @@ public:
         first_chain_ = result_.chains.size();
         surface_ = make_surface(original_, garment_);
         report_.weld_tolerance = surface_.s.weld_tolerance;
-        const bool skirt = garment_.class_name == "skirt";
+        const bool skirt = growth_of(garment_.class_name) == "wedges";
         std::vector<Candidate> candidates = skirt ? skirt_wedges() : hair_clumps();
 
         const int segments = skirt ? options_.skirt_segments : options_.hair_segments;
@@ -468,6 +499,17 @@ private:
         for (uint32_t w : all)
             if (surface_.s.position[w].y >= top - 0.05 * (top - bottom)) waist += surface_.s.position[w], ++count;
         const WedgeAxis axis = axis_for(count ? waist / double(count) : bones_.segment(holder).origin, Vec3{0, 1, 0});
+        // Every panel hangs from the bone holding the waistband (its top twentieth), climbed off the
+        // legs to the hips: a panel whose hem is weighted to a thigh still roots at the waist.
+        std::vector<uint32_t> band;
+        for (uint32_t w : all)
+            if (surface_.s.position[w].y >= top - 0.05 * (top - bottom)) band.push_back(w);
+        int waist_bone = holder_of(surface_, band);
+        if (waist_bone < 0) waist_bone = holder;
+        // On a humanoid skeleton the waistband hangs from the hips, whatever bone the band's
+        // weights favour (a thigh, the bone above the hips).
+        const HumanoidBones body = find_humanoid_bones(original_);
+        if (body.humanoid()) waist_bone = body.hips;
         const std::vector<Clump> islands = island_clumps(surface_.s);
         std::vector<uint32_t> island_of(surface_.s.welded_count(), 0);
         for (const Clump& c : islands)
@@ -476,7 +518,7 @@ private:
             uint32_t lowest = UINT32_MAX;
             for (uint32_t v : w.vertices) lowest = std::min(lowest, island_of[v]);
             w.island = lowest == UINT32_MAX ? 0 : lowest;
-            out.push_back({std::move(w), ClumpShape::skirt_wedge, 0, axis});
+            out.push_back({std::move(w), ClumpShape::skirt_wedge, 0, axis, waist_bone});
         }
         return out;
     }
@@ -520,7 +562,7 @@ private:
         r.island = clump.island;
         r.wedge = clump.wedge;
         r.vertices = static_cast<uint32_t>(clump.vertices.size());
-        r.holder = holder_of(surface_, clump.vertices);
+        r.holder = candidate.holder >= 0 ? candidate.holder : holder_of(surface_, clump.vertices);
         const size_t index = report_.clumps.size();
         const std::string where = "/garments/" + garment_.name + "/clumps/" + std::to_string(index);
         if (r.holder < 0) {
@@ -531,16 +573,19 @@ private:
             return -1;
         }
         const BoneSegment bone = bones_.segment(r.holder);
-        const Anchored a = anchor_clump(surface_, clump.vertices, bone);
+        const Anchored a = candidate.shape == ClumpShape::skirt_wedge ? anchor_at_top(surface_, clump.vertices)
+                                                                       : anchor_clump(surface_, clump.vertices, bone);
         r.length = a.length;
         if (a.length < options_.min_strand_length) {
             r.dropped = "too_short";
             r.reason = millimetres(a.length) + " from its anchored end, shorter than " + millimetres(options_.min_strand_length);
             ++report_.dropped_short;
-        } else if (clump.vertices.size() < options_.min_strand_verts) {
+        } else if (const uint32_t least = candidate.shape == ClumpShape::skirt_wedge ? 3u : options_.min_strand_verts;
+                   clump.vertices.size() < least) {
+            // min_strand_verts drops fringe strands; a low-poly skirt's panel is a few columns of
+            // vertices and still a panel (a triangle's worth is the least that can hang).
             r.dropped = "too_few_vertices";
-            r.reason = std::to_string(clump.vertices.size()) + " vertices, fewer than " +
-                       std::to_string(options_.min_strand_verts);
+            r.reason = std::to_string(clump.vertices.size()) + " vertices, fewer than " + std::to_string(least);
             ++report_.dropped_small;
         }
         if (!r.dropped.empty()) {
@@ -851,8 +896,8 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
             result.garments.push_back(std::move(report));
             continue;
         }
-        if (g.class_name != "hair" && g.class_name != "skirt") {
-            report.outcome = "not grown: no growing strategy for class '" + g.class_name + "' (hair and skirt are grown)";
+        if (growth_of(g.class_name) == "sheet") {
+            report.outcome = "not grown: class '" + g.class_name + "' moves as a sheet (strands and wedges are grown)";
             add_issue(result.issues, "GROW_NO_STRATEGY", scene.source_path + ": garment '" + g.name + "': " + report.outcome,
                       where);
             result.garments.push_back(std::move(report));

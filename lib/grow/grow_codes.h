@@ -11,7 +11,7 @@ inline constexpr IssueCode grow_codes[] = {
     {"GROW_OPTIONS", Severity::error, "An option is out of range (segments, panels, lengths, blend, influences); nothing is grown."},
     {"GROW_HAS_CHAINS", Severity::info, "The garment already moves on authored chains; they are used as they are and nothing is grown."},
     {"GROW_NOT_A_GARMENT", Severity::info, "A name match lib/garment judged not to be a garment (too small, or a config rule says so); nothing is grown."},
-    {"GROW_NO_STRATEGY", Severity::warning, "The garment's class is selected but only hair (islands) and skirts (wedges) can be grown."},
+    {"GROW_NO_STRATEGY", Severity::warning, "The garment's class is selected but moves as a sheet: only classes grown as strands (islands: hair, tails, ribbons, neckties) or wedges (radial panels: skirts, dresses, robes) are grown."},
     {"GROW_NOT_SKINNED", Severity::warning, "A garment mesh has no skin weights to re-weight (it rides a node rigidly); nothing is grown for it."},
     {"GROW_NO_HOLDER", Severity::warning, "A clump's vertices carry no weight on any bone, so there is no body bone to hang its chain from."},
     {"GROW_CAP_SPLIT", Severity::info, "A hair island wider around its bone's axis than it is long (a cap, not a strand) was cut into wedges around that axis."},

@@ -40,6 +40,24 @@ bool same_file(const fs::path& a, const fs::path& b) {
     return !ea && !eb && ca == cb;
 }
 
+/// The sheet builder's suggested fixes are weft sheet's flags; here (weft rig, weft bake) the same
+/// fixes are config rule keys, so a message never suggests a flag the command refuses.
+std::string bake_fix(std::string message) {
+    const std::pair<std::string_view, std::string_view> fixes[] = {
+        {"Delete it, or pass --repair to drop it.",
+         "Delete it, or give the garment a config rule with \"repair\": true to drop it."},
+        {"Dropped (--repair).", "Dropped (the config rule's \"repair\")."},
+        {"Pass --pin top|bottom|left|right|nearest:NODE to hang it.",
+         "Give the garment a config rule with \"pin\": \"top\" (or bottom, left, right, nearest:NODE) to hang it."},
+        {"Pin fewer (--pin top|bottom|left|right|nearest:NODE)",
+         "Pin fewer (a config rule's \"pin\": top, bottom, left, right or nearest:NODE)"},
+    };
+    for (const auto& [from, to] : fixes)
+        for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+            message.replace(at, from.size(), to);
+    return message;
+}
+
 class ModelRigger {
 public:
     ModelRigger(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir, const RigModelOptions& options,
@@ -95,6 +113,8 @@ public:
             original_ = Scene{};
         }
         lap(r_.seconds.grow);
+        r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
+                                 r_.grow ? &*r_.grow : nullptr);
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
@@ -125,12 +145,9 @@ private:
 
     /// Every garment found by name that neither moves on authored chains nor was grown: a sheet.
     void build_sheets() {
-        std::set<std::string> rigged;
-        if (r_.grow)
-            for (const GrownGarment& gg : r_.grow->garments)
-                if (!gg.chains.empty()) rigged.insert(gg.name);
-        for (const Garment& garment : r_.garments.garments) {
-            if (garment.moves || rigged.count(garment.name)) continue;
+        for (size_t i = 0; i < r_.garments.garments.size(); ++i) {
+            const Garment& garment = r_.garments.garments[i];
+            if (r_.plans[i].action != "sheet") continue;
             const SheetSelection selection = sheet_selection(garment, r_.garments);
             if (!selection.skip_reason.empty()) continue;
             SheetedGarment g;
@@ -138,6 +155,7 @@ private:
             g.class_name = garment.class_name;
             g.found_by = garment.matched_by;
             g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
+            for (Issue& issue : g.built.issues) issue.message = bake_fix(issue.message);
             append(r_.issues, g.built.issues);
             r_.sheets.push_back(std::move(g));
         }
@@ -361,12 +379,22 @@ json rig_report_json(const RigModelResult& r) {
                                                                           : json(nullptr);
     };
     json garments = json::array();
-    for (const Garment& g : r.garments.garments)
-        garments.push_back({{"name", g.name},
-                            {"class", g.class_name},
-                            {"matched_by", g.matched_by},
-                            {"moves", g.moves},
-                            {"verdict", g.verdict}});
+    for (size_t i = 0; i < r.garments.garments.size(); ++i) {
+        const Garment& g = r.garments.garments[i];
+        json entry = {{"name", g.name},
+                      {"class", g.class_name},
+                      {"matched_by", g.matched_by},
+                      {"moves", i < r.plans.size() ? r.plans[i].moves() : g.moves},
+                      {"action", i < r.plans.size() ? r.plans[i].action : std::string("stays")},
+                      {"verdict", i < r.plans.size() ? r.plans[i].verdict : g.verdict}};
+        if (g.matched_by == kMatchedByGeometry) {
+            json measured = json::object();
+            for (const auto& [name, value] : g.geometry_measurements) measured[name] = value;
+            entry["found_by"] = {{"method", g.matched_by}, {"class", g.geometry_class}, {"rule", g.geometry_rule},
+                                 {"measurements", std::move(measured)}};
+        }
+        garments.push_back(std::move(entry));
+    }
     json not_garments = json::array();
     for (const Garment& g : r.garments.not_garments)
         not_garments.push_back({{"name", g.name}, {"class", g.class_name}, {"reason", g.not_garment_reason}});

@@ -29,6 +29,7 @@
 
 #include "garment/garments.h"
 #include "grow/grow.h"
+#include "grow/plan.h"
 #include "pipeline/rig_validate.h"
 #include "scene/import.h"
 #include "io/issue.h"
@@ -98,6 +99,7 @@ struct RigModelResult {
     Scene scene;                        ///< the grown scene when bones were grown, else the imported one
     ModelGarments garments;
     std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
+    std::vector<GarmentPlan> plans;     ///< per garments.garments: what was done with it (grow/plan.h, as weft inspect says)
     std::vector<RiggedGarment> rigs;
     std::vector<SheetedGarment> sheets;  ///< with RigModelOptions::sheets
     StageSeconds seconds;

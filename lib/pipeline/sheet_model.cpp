@@ -69,6 +69,7 @@ SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
     s.matched_by = "garment";
     s.fabric = g.fabric;
     s.pin = g.pin;
+    s.repair = g.repair;
     for (const GarmentPart& part : g.parts) s.garment.meshes.push_back(part.mesh);
     std::set<int> bones;
     for (int c : g.chains)
@@ -84,6 +85,7 @@ SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
 SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& s, SheetOptions options, bool pin_given,
                                       const std::string& model_label) {
     if (!s.fabric.empty()) options.fabric = s.fabric;
+    if (s.repair) options.repair = true;
     if (!pin_given && !s.pin.is_null()) {
         if (std::string why = apply_pin_json(s.pin, options); !why.empty()) {
             SheetBuildResult refused;

@@ -47,6 +47,7 @@ struct SheetSelection {
     std::string matched_by;   ///< "garment" (lib/garment found it), "material", "mesh"
     std::string fabric;       ///< from a config rule, "" when none
     nlohmann::json pin;       ///< from a config rule, null when none
+    bool repair = false;      ///< from a config rule: drop defective triangles
     std::string skip_reason;  ///< non-empty: reported, not built
 };
 

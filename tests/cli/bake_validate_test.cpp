@@ -34,10 +34,10 @@ fs::path fixture_folder(const std::string& name, std::initializer_list<const cha
 
 TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     // mannequin_chains: authored hair chains (a rig) and a skirt on the body with no chains (a sheet
-    // without --grow-cloth; grown panels with it).
+    // with --no-grow; grown panels by default).
     const fs::path in = fixture_folder("bake_one_pass", {"mannequin_chains.glb"});
     const fs::path out = in.parent_path() / "out";
-    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--no-grow"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const fs::path dir = out / "mannequin_chains.glb";
     const json sidecar = load_json(dir / "mannequin_chains.cloth.json");
@@ -57,9 +57,9 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     EXPECT_GT(report["sheets"][0]["stats"]["particles"].get<int>(), 100);
     EXPECT_EQ(sidecar["grown_model"], "mannequin_chains.glb");  // nothing grew: the source with its spring bones
 
-    // --grow-cloth: the skirt is grown into panels, a rig like the hair; a grown model is written.
+    // By default the skirt is grown into panels, a rig like the hair; a grown model is written.
     const fs::path grown = in.parent_path() / "grown";
-    const auto g = test::run_weft({"bake", in.string(), "-o", grown.string(), "-q", "--grow-cloth"});
+    const auto g = test::run_weft({"bake", in.string(), "-o", grown.string(), "-q"});
     ASSERT_EQ(g.exit_code, 0) << g.err;
     const json grown_sidecar = load_json(grown / "mannequin_chains.glb" / "mannequin_chains.cloth.json");
     for (const json& garment : grown_sidecar["garments"]) EXPECT_EQ(garment["kind"], "rig") << garment["name"];
@@ -154,8 +154,10 @@ TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
     EXPECT_NE(r.err.find("[SCALP_DISPLACEMENT]"), std::string::npos) << r.err;
     const json report = load_json(out / "bake-report.json");
     EXPECT_EQ(report["models"][0]["status"], "refused");
-    EXPECT_EQ(report["counts"]["MESH_STRETCH"], 4);        // hair and skirt, hang and idle
-    EXPECT_EQ(report["counts"]["SCALP_DISPLACEMENT"], 4);
+    // The hair, hang and idle; the skirt's panels, rooted at the waistband on Hips, hold even here.
+    EXPECT_EQ(report["counts"]["MESH_STRETCH"], 2);
+    EXPECT_EQ(report["counts"]["SCALP_DISPLACEMENT"], 2);
+    EXPECT_EQ(r.err.find("Skirt.clothproxy"), std::string::npos) << r.err;
     EXPECT_EQ(load_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
 }
 
@@ -175,6 +177,28 @@ TEST(BakeModel, ValidateRefusesAProxyThatFails) {
     EXPECT_TRUE(fs::exists(out / "flag.glb" / "Flag.clothproxy"));
     const json validation = load_json(out / "flag.glb" / "validation.json");
     EXPECT_EQ(validation["passed"], false);
+}
+
+
+TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
+    // The first bake of the shared models, with no flag: hair shells are grown (never handed to the
+    // sheet builder, which refuses them), the Witch's skirt found by geometry is grown from Hips.
+    const fs::path models = test::shared_models_dir();
+    if (!fs::is_directory(models)) GTEST_SKIP() << "shared models not present";
+    const fs::path out = test::scratch_dir("bake_shared_no_flags");
+    const auto r = test::run_weft({"bake", models.string(), "-o", out.string(), "-q", "-j", "2"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& [model, garment] : std::vector<std::pair<std::string, std::string>>{
+             {"quaternius_umw_Witch.gltf", "Hair_Black"}, {"quaternius_men_Casual.glb", "Hair"},
+             {"quaternius_Hair_Long.fbx", "MI_Hair_2"}, {"quaternius_umw_Witch.gltf", "skirt"}}) {
+        const json report = load_json(out / model / "report.json");
+        const json* found = nullptr;
+        for (const json& g : report["garments"])
+            if (g["name"] == garment) found = &g;
+        ASSERT_NE(found, nullptr) << model << " " << garment;
+        EXPECT_EQ((*found)["action"], "grown") << model << " " << garment << ": " << (*found)["verdict"];
+        for (const json& s : report["sheets"]) EXPECT_NE(s["garment"], garment) << model;
+    }
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ TEST(InspectShared, EveryModelIsReadAndTheReportValidates) {
     EXPECT_EQ(run.result.err, "");  // no terminal: no progress, and nothing was refused
 }
 
-TEST(InspectShared, WitchHairIsWeldedToHead) {
+TEST(InspectShared, WitchHairIsGrownAndItsSkirtFoundByGeometry) {
     WEFT_REQUIRE_SHARED_MODEL(path, "quaternius_umw_Witch.gltf");
     const json& m = model("quaternius_umw_Witch.gltf");
     const json* hair = find_by(m["garments"], "name", "Hair_Black");
@@ -90,12 +90,22 @@ TEST(InspectShared, WitchHairIsWeldedToHead) {
     EXPECT_EQ((*hair)["matched_by"], "material");
     EXPECT_EQ((*hair)["vertices"], 4684);  // MANIFEST: 4684 verts, all weighted to Head
     EXPECT_EQ((*hair)["triangles"], 2316);
-    EXPECT_EQ((*hair)["moves"], false);
     EXPECT_EQ((*hair)["body_bone"], "Head");
-    EXPECT_EQ((*hair)["welded_to"], "Head");
-    EXPECT_EQ((*hair)["verdict"], "will not move: welded to Head");
-    // The skirt shares `Purple` with the top and the hat: nothing else is found by slot.
-    EXPECT_EQ(m["garments"].size(), 1u);
+    // What bake does: grows it (no chains, growing is the default).
+    EXPECT_EQ((*hair)["action"], "grown");
+    EXPECT_EQ((*hair)["moves"], true);
+    EXPECT_EQ((*hair)["welded_to"], nullptr);
+    EXPECT_EQ((*hair)["verdict"], "moves: grown, 18 chains of 54 bones rooted on Head");
+    // The skirt shares `Purple` with the top and the hat: found by geometry, grown from the hips.
+    ASSERT_EQ(m["garments"].size(), 2u);
+    const json* skirt = find_by(m["garments"], "class", "skirt");
+    ASSERT_NE(skirt, nullptr);
+    EXPECT_EQ((*skirt)["matched_by"], "geometry");
+    EXPECT_EQ((*skirt)["matched_name"], "Purple");
+    EXPECT_EQ((*skirt)["found_by"]["rule"], "skirt: hangs from the hips and bridges the legs below the crotch");
+    EXPECT_GE((*skirt)["found_by"]["measurements"]["bridge_vertices"].get<double>(), 2);
+    EXPECT_EQ((*skirt)["action"], "grown");
+    EXPECT_EQ((*skirt)["verdict"], "moves: grown, 12 chains of 48 bones rooted on Hips");
     EXPECT_TRUE(m["chains"].empty());
     // Bounds in metres: the hair sits on the head of a model about 2 m tall with its hat.
     EXPECT_GT((*hair)["bounds"]["min"][1].get<double>(), 1.3);
@@ -120,7 +130,7 @@ TEST(InspectShared, FoxTailChainMoves) {
     EXPECT_EQ(tail["class"], "tail");
     EXPECT_EQ(tail["matched_by"], "chain");
     EXPECT_EQ(tail["moves"], true);
-    EXPECT_EQ(tail["verdict"], "moves");
+    EXPECT_EQ(tail["verdict"], "moves on 1 authored chain");
     EXPECT_EQ(tail["chains"], json({0}));
     EXPECT_EQ(tail["vertices"], chain["vertices"]);
     EXPECT_EQ(m["verdict"],
@@ -201,7 +211,10 @@ TEST(InspectShared, KnightCapeFoundByNodeName) {
     EXPECT_EQ(cape["triangles"], 84);
     EXPECT_EQ(cape["pieces"], 1);
     EXPECT_EQ(cape["body_bone"], "chest");  // parented to the bone node `chest`, not skinned
-    EXPECT_EQ(cape["verdict"], "will not move: welded to chest");
+    // bake pins the unskinned cape to the bone its node hangs from and simulates it as a sheet.
+    EXPECT_EQ(cape["action"], "sheet");
+    EXPECT_EQ(cape["held_by"], "chest");
+    EXPECT_EQ(cape["verdict"], "moves as a sheet held by chest");
 }
 
 TEST(InspectShared, GoalFlagIsTheFlagSlotNotThePole) {
@@ -212,7 +225,9 @@ TEST(InspectShared, GoalFlagIsTheFlagSlotNotThePole) {
     EXPECT_EQ(m["garments"][0]["class"], "flag");
     EXPECT_EQ(m["garments"][0]["triangles"], 136);  // MANIFEST: 136 tris, 73 distinct positions
     EXPECT_EQ(m["garments"][0]["body_bone"], nullptr);
-    EXPECT_EQ(m["garments"][0]["verdict"], "will not move: static mesh, no bones");
+    // bake builds the sheet, and nothing holds it: it falls (NOTHING_HELD) until a config pins it.
+    EXPECT_EQ(m["garments"][0]["verdict"],
+              "a sheet nothing holds: it falls (a static mesh, no bones; give it a config rule's \"pin\")");
 }
 
 TEST(InspectShared, SpringBoneChainFromVrmc) {
@@ -243,18 +258,26 @@ TEST(Inspect, MannequinChainsMoveTheHairSlot) {
     EXPECT_EQ((*hair)["moves"], true);
     EXPECT_EQ((*hair)["chains"].size(), 6u);
     EXPECT_EQ((*hair)["pieces"], 6);  // six strands, each two UV islands welded into one
-    EXPECT_EQ((*skirt)["verdict"], "will not move: welded to Hips");
+    EXPECT_EQ((*skirt)["verdict"], "moves: grown, 12 chains of 48 bones rooted on Hips");
     EXPECT_EQ(m["chains"].size(), 6u);
     EXPECT_EQ(strings(m["chains"][0]["joints"]), (std::vector<std::string>{"Hair_0_1", "Hair_0_2", "Hair_0_3", "Hair_0_4"}));
     EXPECT_EQ(m["chains"][0]["parent_bone"], "Head");
 }
 
-TEST(Inspect, SharedSkirtCannotBeFoundBySlot) {
+TEST(Inspect, SharedSkirtIsFoundByGeometry) {
     test::CommandResult r = test::run_weft({"inspect", "--json", fixture("mannequin_shared_skirt.glb").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(test::schema_errors(r.out, "inspect.schema.json"), "");
     json m = json::parse(r.out)["models"][0];
-    ASSERT_EQ(m["garments"].size(), 1u);
+    ASSERT_EQ(m["garments"].size(), 2u);
     EXPECT_EQ(m["garments"][0]["class"], "hair");
+    EXPECT_EQ(m["garments"][1]["class"], "skirt");
+    EXPECT_EQ(m["garments"][1]["matched_by"], "geometry");
+    EXPECT_EQ(m["garments"][1]["vertices"], 144);  // the band only; the body stays body
+    // --no-grow predicts bake --no-grow: the skirt becomes a sheet held by Hips.
+    test::CommandResult n = test::run_weft({"inspect", "--json", "--no-grow", fixture("mannequin_shared_skirt.glb").string()});
+    ASSERT_EQ(n.exit_code, 0) << n.err;
+    EXPECT_EQ(json::parse(n.out)["models"][0]["garments"][1]["verdict"], "moves as a sheet held by Hips");
 }
 
 TEST(Inspect, ClassesSelectsAndConfigMaps) {
@@ -329,7 +352,7 @@ TEST(Inspect, ReportFileHoldsTheSameJsonAndTheTerminalGetsASummary) {
     test::CommandResult r = test::run_weft({"inspect", "--report", (dir / "inspect.json").string(),
                                             fixture("mannequin.glb").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("will not move: welded to Head"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("moves: grown, 6 chains of 18 bones rooted on Head"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("1 of 1 files read"), std::string::npos);
     std::vector<uint8_t> bytes;
     ASSERT_EQ(read_file(dir / "inspect.json", bytes), "");

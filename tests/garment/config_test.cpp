@@ -18,7 +18,7 @@ TEST(GarmentConfig, AddReplaceAndNewClasses) {
         "schema": "weft.config/1",
         "classes": {
             "hair": {"add": ["kami"]},
-            "cape": {"patterns": ["robe"]},
+            "cape": {"patterns": ["cloak wrap"]},
             "veil": {"patterns": ["veil", "tulle"]}
         },
         "min_garment_span": 0.05
@@ -26,7 +26,8 @@ TEST(GarmentConfig, AddReplaceAndNewClasses) {
     ASSERT_EQ(r.error, "");
     EXPECT_EQ(class_of(r.config, "Kami_01"), "hair");
     EXPECT_EQ(class_of(r.config, "Hair_01"), "hair");   // defaults kept by "add"
-    EXPECT_EQ(class_of(r.config, "Robe_Back"), "cape");
+    EXPECT_EQ(class_of(r.config, "Cloak_Wrap_Back"), "cape");
+    EXPECT_EQ(class_of(r.config, "Robe_Back"), "robe");  // a built-in class of its own
     EXPECT_EQ(class_of(r.config, "Knight_Cape"), "-");  // replaced by "patterns"
     EXPECT_EQ(class_of(r.config, "Bridal_Veil"), "veil");
     ASSERT_TRUE(r.config.min_garment_span.has_value());
@@ -63,12 +64,12 @@ TEST(GarmentConfig, ErrorsNameTheFileAndThePointer) {
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "clases": {}})"),
               "cfg.json: /clases: unknown key (expected schema, classes, garments, min_garment_span)");
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "node": "B", "class": "hair"}]})"),
-              "cfg.json: /garments/0: needs exactly one of \"material\", \"mesh\", \"node\"");
+              "cfg.json: /garments/0: needs exactly one of \"material\", \"mesh\", \"node\", \"geometry\"");
     EXPECT_NE(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "gown"}]})")
                   .find("/garments/0/class: unknown class \"gown\""),
               std::string::npos);
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "hair", "colour": "red"}]})"),
-              "cfg.json: /garments/0/colour: unknown key (expected file, material, mesh, node, class, fabric, pin)");
+              "cfg.json: /garments/0/colour: unknown key (expected file, material, mesh, node, geometry, class, fabric, pin, repair)");
     EXPECT_NE(error_of(R"({"schema": "weft.config/1", "classes": {"hair": {"add": ["ha*ir"]}}})")
                   .find("/classes/hair/add/0: pattern \"ha*ir\" is not usable"),
               std::string::npos);

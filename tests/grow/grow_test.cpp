@@ -11,6 +11,7 @@
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/grow_codes.h"
+#include "grow/plan.h"
 #include "grow/grow_scenes.h"
 #include "scene/import.h"
 #include "support/paths.h"
@@ -304,12 +305,17 @@ TEST(GrowFixtures, MannequinGrowsSixHairStrandsAndTenSkirtPanels) {
         EXPECT_GE(r.chains[size_t(c)].length, 0.15);
         EXPECT_LE(r.chains[size_t(c)].length, 0.34);
     }
-    // The elliptical band gives the front and back panels one column of vertices each: dropped.
-    EXPECT_EQ(skirt->chains.size(), 10u);
-    EXPECT_EQ(skirt->dropped_small, 2u);
-    EXPECT_EQ(skirt->clumps[0].dropped, "too_few_vertices");
-    EXPECT_EQ(skirt->clumps[6].dropped, "too_few_vertices");
-    EXPECT_EQ(r.bone_count(), 18u + 40u);
+    // The elliptical band gives the front and back panels one column of vertices each: still
+    // panels (a low-poly skirt's panels are a few columns), so all twelve grow, every one rooted
+    // at the waistband on Hips.
+    EXPECT_EQ(skirt->chains.size(), 12u);
+    EXPECT_EQ(skirt->dropped_small, 0u);
+    for (int c : skirt->chains) {
+        const GrownChain& chain = r.chains[size_t(c)];
+        EXPECT_EQ(r.scene.nodes[size_t(chain.body_bone)].name, "Hips");
+        EXPECT_NEAR(chain.polyline.front().y, 0.97, 0.01);  // the waistband ring
+    }
+    EXPECT_EQ(r.bone_count(), 18u + 48u);
 }
 
 TEST(GrowFixtures, AuthoredHairChainsAreUsedAndTheSkirtStillGrows) {
@@ -317,7 +323,7 @@ TEST(GrowFixtures, AuthoredHairChainsAreUsedAndTheSkirtStillGrows) {
     const GrownGarment* hair = garment_named(r, "Hair");
     ASSERT_TRUE(hair);
     EXPECT_EQ(hair->outcome, "not grown: moves on 6 authored chains");
-    EXPECT_EQ(garment_named(r, "Skirt")->chains.size(), 10u);
+    EXPECT_EQ(garment_named(r, "Skirt")->chains.size(), 12u);
 }
 
 struct SharedCase {
@@ -358,6 +364,59 @@ TEST(GrowShared, SuperherosEyebrowSlotGrowsNothingAndSaysWhy) {
     EXPECT_EQ(r.garments[0].outcome,
               "not grown: not a garment: too small to simulate: its largest piece spans 64 mm (a garment needs 100 mm)");
     EXPECT_NE(find_issue(r.issues, "GROW_NOT_A_GARMENT"), nullptr);
+}
+
+
+// ---- garments found by geometry, grown ---------------------------------------------------------
+
+TEST(GrowGeometry, WitchSkirtGrowsFromItsWaistbandOnTheHips) {
+    WEFT_REQUIRE_SHARED_MODEL(path, "quaternius_umw_Witch.gltf");
+    ImportResult imported = import_scene(path);
+    ASSERT_TRUE(imported.ok());
+    const ModelGarments found = find_garments(imported.scene);
+    const GrowResult r = grow_cloth(imported.scene, found, {});
+    const GrownGarment* skirt = garment_named(r, "skirt");
+    ASSERT_TRUE(skirt);
+    EXPECT_GE(skirt->chains.size(), 8u);
+    double top = -INFINITY, bottom = INFINITY;
+    for (const Garment& g : found.garments)
+        if (g.class_name == "skirt") top = g.bounds.max.y, bottom = g.bounds.min.y;
+    for (int c : skirt->chains) {
+        const GrownChain& chain = r.chains[size_t(c)];
+        EXPECT_EQ(chain.shape, ClumpShape::skirt_wedge);
+        EXPECT_EQ(r.scene.nodes[size_t(chain.body_bone)].name, "Hips");
+        // Rooted at its panel's waistband (the band is tilted: 1.01-1.10 m), in the skirt's top
+        // third, not wherever the weights reach.
+        EXPECT_GT(chain.polyline.front().y, top - (top - bottom) / 3) << chain.name;
+        EXPECT_GT(chain.polyline.front().y, chain.polyline.back().y + 0.1) << chain.name;  // hangs down
+    }
+    // bake's plan: both the hair and the skirt are grown; nothing goes to the sheet builder.
+    const std::vector<GarmentPlan> plans = plan_garments(r.scene, found, {}, &r);
+    ASSERT_EQ(plans.size(), 2u);
+    for (const GarmentPlan& p : plans) EXPECT_EQ(p.action, "grown") << p.verdict;
+}
+
+TEST(GrowGeometry, PlanSaysSheetHeldByTheNodesBoneAndHairNeverASheet) {
+    WEFT_REQUIRE_SHARED_MODEL(path, "kaykit_Knight.glb");
+    ImportResult imported = import_scene(path);
+    ASSERT_TRUE(imported.ok());
+    const ModelGarments found = find_garments(imported.scene);
+    const GrowResult r = grow_cloth(imported.scene, found, {});
+    const std::vector<GarmentPlan> plans = plan_garments(r.scene, found, {}, &r);
+    ASSERT_EQ(plans.size(), 1u);
+    EXPECT_EQ(plans[0].action, "sheet");
+    EXPECT_EQ(plans[0].verdict, "moves as a sheet held by chest");
+    // The eyebrow-sized hair of the Superhero is no garment; a hair garment that grew nothing
+    // stays on its bone rather than going to the sheet builder.
+    const Body b = strands_scene();
+    ModelGarments hair = find_garments(b.scene);
+    GrowOptions none;
+    none.min_strand_length = 10;  // every strand too short: nothing grows
+    const GrowResult nothing = grow_cloth(b.scene, hair, none);
+    const std::vector<GarmentPlan> hair_plans = plan_garments(b.scene, hair, {}, &nothing);
+    ASSERT_EQ(hair_plans.size(), 1u);
+    EXPECT_EQ(hair_plans[0].action, "stays");
+    EXPECT_EQ(plan_garments(b.scene, hair, {false, true}, nullptr)[0].action, "sheet");  // --no-grow
 }
 
 }  // namespace

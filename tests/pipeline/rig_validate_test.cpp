@@ -100,25 +100,29 @@ TEST(RigValidate, MannequinGrownHairAndSkirt) {
 }
 
 // Under the seed's hair fabric nothing keeps a chain's styled shape: it hangs from its root, and the
-// skinned mesh tears at the root blend (measured: hair 1.127x, skirt 1.159x; scalp 2.5 and 4.5 mm).
+// hair's skinned mesh tears at the root blend (measured: 1.127x, scalp 2.5 mm). The skirt's panels,
+// rooted at their waistband on Hips, hold even here (1.066x, the waistband still to 0.001 mm).
 TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
     const RigModelResult r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-hair", under("hair"));
     ASSERT_TRUE(r.validation);
     ASSERT_EQ(r.validation->proxies.size(), 2u);
-    const double stretch[] = {1.127, 1.159}, scalp_mm[] = {2.50, 4.48};
-    for (size_t i = 0; i < 2; ++i) {
-        const RigProxyValidation& p = r.validation->proxies[i];
-        ASSERT_TRUE(p.hang && p.idle) << p.garment;
-        EXPECT_NEAR(p.hang->max_edge_stretch, stretch[i], 0.02 * stretch[i]) << p.garment;
-        EXPECT_NEAR(p.hang->max_scalp_displacement * 1000, scalp_mm[i], 0.2 * scalp_mm[i]) << p.garment;
-        std::vector<std::string> failed;
-        for (const MeshGateResult& g : p.mesh_gates)
-            if (!g.passed) failed.push_back(g.gate + " " + scenario_name(g.scenario));
-        EXPECT_EQ(failed, (std::vector<std::string>{"MESH_STRETCH hang", "SCALP_DISPLACEMENT hang", "MESH_STRETCH idle",
-                                                    "SCALP_DISPLACEMENT idle"}))
-            << p.garment;
-        EXPECT_FALSE(p.passed());
-    }
+    const RigProxyValidation& hair = r.validation->proxies[0];
+    ASSERT_EQ(hair.garment, "Hair");
+    ASSERT_TRUE(hair.hang && hair.idle);
+    EXPECT_NEAR(hair.hang->max_edge_stretch, 1.127, 0.02 * 1.127);
+    EXPECT_NEAR(hair.hang->max_scalp_displacement * 1000, 2.50, 0.2 * 2.50);
+    std::vector<std::string> failed;
+    for (const MeshGateResult& g : hair.mesh_gates)
+        if (!g.passed) failed.push_back(g.gate + " " + scenario_name(g.scenario));
+    EXPECT_EQ(failed, (std::vector<std::string>{"MESH_STRETCH hang", "SCALP_DISPLACEMENT hang", "MESH_STRETCH idle",
+                                                "SCALP_DISPLACEMENT idle"}));
+    EXPECT_FALSE(hair.passed());
+    const RigProxyValidation& skirt = r.validation->proxies[1];
+    ASSERT_EQ(skirt.garment, "Skirt");
+    ASSERT_TRUE(skirt.hang && skirt.idle);
+    EXPECT_NEAR(skirt.hang->max_edge_stretch, 1.066, 0.02);
+    EXPECT_LT(skirt.hang->max_scalp_displacement * 1000, 0.01);
+    EXPECT_TRUE(skirt.passed());
     EXPECT_EQ(r.exit_code(), 1);
     size_t torn = 0, slid = 0;
     for (const Issue& i : r.issues) {
@@ -134,8 +138,8 @@ TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
             EXPECT_NE(i.message.find("slides off the body"), std::string::npos) << i.message;
         }
     }
-    EXPECT_EQ(torn, 4u);
-    EXPECT_EQ(slid, 4u);
+    EXPECT_EQ(torn, 2u);  // the hair, hang and idle
+    EXPECT_EQ(slid, 2u);
 }
 
 TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
@@ -179,7 +183,7 @@ TEST(RigValidate, TheMeshLimitsAreTheCallersAndTheJsonSaysWhichWereUsed) {
 
 TEST(RigValidateShared, GrownHair) {
     const std::vector<std::pair<const char*, std::vector<std::string>>> models = {
-        {"quaternius_umw_Witch.gltf", {"Hair_Black"}},
+        {"quaternius_umw_Witch.gltf", {"Hair_Black", "skirt"}},  // the skirt found by geometry
         {"quaternius_men_Casual.glb", {"Hair"}},
         {"quaternius_Hair_Long.fbx", {"MI_Hair_2"}},
     };

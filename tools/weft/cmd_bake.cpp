@@ -1,4 +1,4 @@
-// weft bake INPUT... -o OUT [-j N] [--grow-cloth] [--classes hair,skirt] [--config FILE]
+// weft bake INPUT... -o OUT [-j N] [--no-grow] [--classes hair,skirt] [--config FILE]
 // [--validate] [--fabric F] [--force] [--depfile FILE] [--report FILE] [--max-memory MIB]
 // [--time-limit S] [-q] [-v]: every model under the inputs
 // (files, or folders walked for every extension Assimp reads plus .vrm) baked into OUT/<relative
@@ -37,7 +37,8 @@ struct BakeCommandOptions {
     std::vector<std::string> inputs;
     std::string out;
     int jobs = 1;
-    bool grow_cloth = false;
+    bool no_grow = false;
+    bool grow_cloth = false;  ///< the default now; kept so older build scripts still run
     bool validate = false;
     std::string classes = "hair,skirt";
     std::string config;
@@ -60,7 +61,7 @@ int run_bake(const BakeCommandOptions& c) {
     for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
     o.out_dir = c.out;
     o.jobs = c.jobs;
-    o.grow_cloth = c.grow_cloth;
+    o.grow_cloth = !c.no_grow;
     o.validate = c.validate;
     o.force = c.force;
     o.page = !c.no_page;
@@ -105,7 +106,7 @@ int run_bake(const BakeCommandOptions& c) {
         std::cerr << who << ": " << why << "\n";
         return exit_usage;
     }
-    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (c.grow_cloth ? "1" : "0") +
+    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.grow_cloth ? "1" : "0") +
                      ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
 
     const bool quiet = c.verbosity.quiet;
@@ -181,10 +182,13 @@ const CommandRegistration bake_registration{
             ->required()
             ->check(non_empty_path);
         app.add_option("-j,--jobs", o->jobs, "Models baked at once (one worker process each)")->check(CLI::Range(1, 256))->capture_default_str();
-        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (rig proxies)");
+        auto* no_grow = app.add_flag("--no-grow", o->no_grow,
+                                     "Do not grow bone chains for hair and skirts that have none (they become sheets)");
+        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (the default)")
+            ->excludes(no_grow);
         app.add_flag("--validate", o->validate,
                      "Simulate every proxy written (every scenario of weft validate); a failed gate refuses the model");
-        app.add_option("--classes", o->classes, "Garment classes to grow with --grow-cloth, comma-separated")
+        app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,
                        "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present")

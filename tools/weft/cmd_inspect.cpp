@@ -1,5 +1,6 @@
-// weft inspect MODEL... [--json] [--report FILE] [--classes LIST] [--config FILE]: what is in each
-// model and what will or will not move, before any work (DESIGN.md §1). A readable summary on
+// weft inspect MODEL... [--json] [--report FILE] [--classes LIST] [--config FILE] [--no-grow]: what is
+// in each model and what `weft bake` with the same flags will do with each garment (grow/plan.h: the
+// same decision bake makes; growing is run to know whether it grows anything). A readable summary on
 // standard output; --json puts the report (schemas/inspect.schema.json) there instead, --report
 // writes it to a file. Every file is reported; a refused one is one line on standard error, and
 // the exit status is 1. Progress goes to standard error, on a terminal only.
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,8 @@
 #include "garment/config.h"
 #include "garment/garment_json.h"
 #include "garment/garments.h"
+#include "grow/grow.h"
+#include "grow/plan.h"
 #include "io/atomic_file.h"
 #include "pipeline/bake.h"
 #include "scene/import.h"
@@ -37,6 +41,7 @@ struct InspectOptions {
     std::string config;
     Verbosity verbosity;
     bool allow_outside_folder = false;
+    bool no_grow = false;
 };
 
 json issue_to_json(const Issue& i) {
@@ -45,7 +50,7 @@ json issue_to_json(const Issue& i) {
 
 /// One model's report entry; `refusal` is set to the line for standard error when it is refused.
 json inspect_one(const std::string& path, const GarmentOptions& garment_options, const ImportOptions& import_options,
-                 std::string& refusal) {
+                 bool grow, std::string& refusal) {
     ImportResult imported = import_scene(path, import_options);
     json model;
     model["file"] = path;
@@ -89,6 +94,22 @@ json inspect_one(const std::string& path, const GarmentOptions& garment_options,
     model["bounds"] = bounds_to_json(bounds);
     model["height"] = bounds.empty() ? 0.0 : std::round(bounds.size().y * 1e6) / 1e6;
     json garments = garments_to_json(scene, found);
+    // bake's decision, from bake's code: grow (with bake's default options) and plan.
+    std::optional<GrowResult> grown;
+    if (grow) grown = grow_cloth(scene, found, GrowOptions{});
+    const std::vector<GarmentPlan> plans = plan_garments(scene, found, {grow, true}, grown ? &*grown : nullptr);
+    for (size_t i = 0; i < plans.size(); ++i) {
+        json& g = garments["garments"][i];
+        g["action"] = plans[i].action;
+        g["moves"] = plans[i].moves();
+        g["verdict"] = plans[i].verdict;
+        g["welded_to"] = plans[i].action == "stays" && plans[i].held_by >= 0
+                             ? json(scene.nodes[static_cast<size_t>(plans[i].held_by)].name)
+                             : json(nullptr);
+        g["held_by"] = plans[i].action == "sheet" && plans[i].held_by >= 0
+                           ? json(scene.nodes[static_cast<size_t>(plans[i].held_by)].name)
+                           : json(nullptr);
+    }
     for (auto it = garments.begin(); it != garments.end(); ++it) model[it.key()] = it.value();
     return model;
 }
@@ -122,6 +143,15 @@ void print_garment(std::ostream& out, const json& g, const json& chains) {
     if (g.contains("reason")) {
         out << "      NOT A GARMENT: " << g["reason"].get<std::string>() << "\n";
         return;
+    }
+    if (g.contains("found_by")) {
+        out << "      found by " << g["found_by"]["rule"].get<std::string>() << " (";
+        bool first = true;
+        for (auto it = g["found_by"]["measurements"].begin(); it != g["found_by"]["measurements"].end(); ++it) {
+            out << (first ? "" : ", ") << it.key() << " " << it.value().dump();
+            first = false;
+        }
+        out << ")\n";
     }
     out << "      " << (g["moves"].get<bool>() ? "MOVES" : "WILL NOT MOVE") << ": " << g["verdict"].get<std::string>();
     if (!g["chains"].empty()) {
@@ -208,7 +238,7 @@ int run_inspect(const InspectOptions& given) {
         std::string refusal;
         ImportOptions import_options;
         import_options.allow_outside_folder = o.allow_outside_folder;
-        models.push_back(inspect_one(o.models[i], garment_options, import_options, refusal));
+        models.push_back(inspect_one(o.models[i], garment_options, import_options, !o.no_grow, refusal));
         if (!refusal.empty()) {
             if (progress) std::cerr << "\r\033[K";
             std::cerr << "weft inspect: refused: " << refusal << "\n";
@@ -230,6 +260,7 @@ int run_inspect(const InspectOptions& given) {
                          {"config", o.config.empty() ? json(nullptr) : json(o.config)},
                          {"min_garment_span",
                           garment_options.config.min_garment_span.value_or(kDefaultMinGarmentSpan)}};
+    report["options"]["grow"] = !o.no_grow;
     report["files"] = o.models.size();
     report["refused"] = refused;
     report["models"] = std::move(models);
@@ -268,6 +299,7 @@ const CommandRegistration inspect_registration{
             ->check(non_empty_path);
         add_verbosity(app, options->verbosity);
         app.add_flag("--allow-outside-folder", options->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
+        app.add_flag("--no-grow", options->no_grow, "Predict weft bake --no-grow: hair and skirts are not grown");
         return [options] { return run_inspect(*options); };
     }};
 
