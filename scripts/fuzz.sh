@@ -3,7 +3,9 @@
 # -fsanitize=fuzzer,address,undefined, then runs them, as many at once as there are cores
 # (WEFT_FUZZ_JOBS), each for SECONDS.
 #
-#   scripts/fuzz.sh                 every harness, 60 s each (the short run; scripts/test.sh and CI)
+#   scripts/fuzz.sh                 the short run (scripts/test.sh and CI): every harness, sharing one
+#                                   minute of wall time (60 s / rounds of WEFT_FUZZ_JOBS at a time,
+#                                   at least 15 s each; 5 harnesses on 2 cores: 20 s each)
 #   scripts/fuzz.sh 1800            every harness, 30 min each (the long run)
 #   scripts/fuzz.sh 600 fuzz_proxy_decode
 #
@@ -16,7 +18,7 @@
 # tests/fuzz/corpus/<harness>/ (the replay ctest then runs it in every build) and fix the bug.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
+seconds="${1:-}"
 shift || true
 build="${WEFT_FUZZ_BUILD:-build-fuzz}"
 parallel="${WEFT_FUZZ_JOBS:-$(nproc)}"
@@ -36,6 +38,11 @@ else
   for src in tests/fuzz/fuzz_*.cpp; do harnesses+=("$(basename "$src" .cpp)"); done
 fi
 cmake --build "$build" --target "${harnesses[@]}" -j "$(nproc)"
+if [[ -z "$seconds" ]]; then
+  rounds=$(( (${#harnesses[@]} + parallel - 1) / parallel ))
+  seconds=$(( 60 / rounds ))
+  (( seconds < 15 )) && seconds=15
+fi
 
 run_harness() {  # run_harness NAME: one harness for $seconds, its output to $build/logs/NAME.log
   local h="$1" dict=()

@@ -1,6 +1,8 @@
 #include "garment/config.h"
 
 #include <cmath>
+#include <set>
+#include <stdexcept>
 
 #include "io/atomic_file.h"
 
@@ -129,9 +131,59 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
         return result;
     };
     json doc;
+    // The parser is iterative; its callback sees each container open at its depth and each key, so
+    // a too-deep or repeated member stops the parse at once (thrown out of the callback, caught
+    // below) instead of building a value that recursive code later walks.
+    struct Refused : std::runtime_error {
+        using std::runtime_error::runtime_error;
+    };
+    struct Open {
+        bool array = false;
+        long index = -1;              // arrays: the element being read
+        std::string key;              // objects: the member being read
+        std::set<std::string> keys;   // objects: the keys seen
+    };
+    std::vector<Open> open;
+    const auto pointer = [&] {
+        std::string at;
+        for (const Open& o : open) at += "/" + (o.array ? std::to_string(o.index) : o.key);
+        return at;
+    };
+    const auto element = [&] {
+        if (!open.empty() && open.back().array) ++open.back().index;
+    };
     try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+        doc = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
+            switch (event) {
+                case json::parse_event_t::object_start:
+                case json::parse_event_t::array_start:
+                    element();
+                    if (open.size() + 1 > size_t(kMaxConfigDepth))
+                        throw Refused(pointer() + ": nested deeper than " + std::to_string(kMaxConfigDepth) +
+                                      " levels; a config needs 5");
+                    open.push_back({event == json::parse_event_t::array_start, -1, {}, {}});
+                    break;
+                case json::parse_event_t::key: {
+                    Open& o = open.back();
+                    o.key = parsed.get<std::string>();
+                    if (!o.keys.insert(o.key).second)
+                        throw Refused(pointer() + ": the key \"" + o.key + "\" is written twice in one object; keep one");
+                    break;
+                }
+                case json::parse_event_t::object_end:
+                case json::parse_event_t::array_end:
+                    if (!open.empty()) open.pop_back();
+                    break;
+                case json::parse_event_t::value:
+                    element();
+                    break;
+            }
+            return true;
+        });
+    } catch (const Refused& e) {
+        return fail(e.what());
+    } catch (const json::exception& e) {
+        // parse_error, and out_of_range for a number past double's range ("1e999").
         return fail(std::string("not valid JSON: ") + e.what());
     }
     if (!doc.is_object()) return fail("the config must be a JSON object");

@@ -56,10 +56,17 @@ struct ConfigResult {
     std::string error;  ///< "" when usable; else one line naming the file, the JSON pointer and the problem
 };
 
+/// Deepest nesting of arrays and objects a config may have (the document itself is depth 1). A
+/// config needs 5 (document, garments, rule, pin, vertices); anything deeper is refused while
+/// parsing, before a recursive copy, comparison or dump of a pin value could exhaust the stack.
+inline constexpr int kMaxConfigDepth = 16;
+
 /// The built-in configuration: default_garment_classes() plus the spring pseudo-class, no rules.
 GarmentConfig default_garment_config();
 
-/// Parses a config document. `origin` names it in errors (usually its path).
+/// Parses a config document. `origin` names it in errors (usually its path). Refuses nesting
+/// deeper than kMaxConfigDepth and a key written twice in one object (JSON parsers disagree on
+/// which copy wins, RFC 8259 §4), each by its JSON pointer.
 ConfigResult parse_garment_config(std::string_view text, const std::string& origin);
 
 /// Reads and parses a config file.

@@ -13,6 +13,16 @@ namespace weft {
 
 namespace fs = std::filesystem;
 
+namespace {
+std::atomic<long> temporary_owner_pid{0};       // 0: this process
+std::atomic<uint64_t> temporary_counter{0};
+}  // namespace
+
+void set_temporary_owner(long owner_pid, uint64_t first_number) {
+    temporary_owner_pid = owner_pid;
+    temporary_counter = first_number;
+}
+
 std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> bytes) {
     std::error_code ec;
     if (path.has_parent_path()) {
@@ -20,10 +30,16 @@ std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> byt
         if (ec) return "cannot create folder " + path.parent_path().string() + ": " + ec.message();
     }
     // Unique per process and call, so parallel writers in one folder never share a temporary.
-    static std::atomic<uint64_t> counter{0};
+    const long owner = temporary_owner_pid.load();
     fs::path tmp = path;
-    tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    tmp += ".tmp." + std::to_string(owner > 0 ? owner : static_cast<long>(::getpid())) + "." +
+           std::to_string(temporary_counter++);
+    // The target is replaced only when it is a regular file (or absent): a rename over a FIFO, a
+    // device node or a symbolic link would put a regular file where something else was (as root,
+    // /dev/null). Checked again just before the rename.
+    if (std::string why = refuse_special_output(path); !why.empty()) return why;
+    // O_EXCL | O_NOFOLLOW: a temporary name planted in advance (a link to elsewhere) is never opened.
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) return "cannot write " + path.string() + ": " + std::strerror(errno);
     size_t done = 0;
     while (done < bytes.size()) {
@@ -46,6 +62,10 @@ std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> byt
         ::unlink(tmp.c_str());
         return "cannot write " + path.string() + ": " + why;
     }
+    if (std::string why = refuse_special_output(path); !why.empty()) {
+        ::unlink(tmp.c_str());
+        return why;
+    }
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         std::string why = std::strerror(errno);
         ::unlink(tmp.c_str());
@@ -58,19 +78,66 @@ std::string write_file_atomic(const fs::path& path, std::string_view text) {
     return write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
+const char* file_kind_name(const fs::path& path) {
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) != 0) return nullptr;
+    switch (st.st_mode & S_IFMT) {
+        case S_IFREG: return nullptr;
+        case S_IFDIR: return "a folder";
+        case S_IFLNK: return "a symbolic link";
+        case S_IFIFO: return "a FIFO";
+        case S_IFCHR: return "a character device";
+        case S_IFBLK: return "a block device";
+        case S_IFSOCK: return "a socket";
+    }
+    return "not a regular file";
+}
+
+std::string refuse_special_output(const fs::path& path) {
+    const char* kind = file_kind_name(path);
+    if (!kind) return {};
+    return path.string() + ": is " + kind + ", not a regular file; weft replaces only regular files (remove it or "
+                           "choose another path)";
+}
+
+namespace {
+/// What a non-regular file is called, from its st_mode (fstat of an open descriptor).
+const char* mode_kind_name(mode_t mode) {
+    switch (mode & S_IFMT) {
+        case S_IFDIR: return "a folder";
+        case S_IFIFO: return "a FIFO";
+        case S_IFCHR: return "a character device";
+        case S_IFBLK: return "a block device";
+        case S_IFSOCK: return "a socket";
+    }
+    return "not a regular file";
+}
+}  // namespace
+
 std::string read_file(const fs::path& path, std::vector<uint8_t>& out, uint64_t max_bytes) {
-    std::error_code ec;
-    auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) return path.string() + ": no such file";
-    if (fs::is_directory(status)) return path.string() + ": is a directory, not a file";
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return path.string() + ": cannot open: " + std::strerror(errno);
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever; the type is checked
+    // on the open descriptor (no window between the check and the open), and only a regular file
+    // is read.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) return path.string() + ": no such file";
+        if (errno == ELOOP) return path.string() + ": a symbolic link loop";
+        if (errno == ENXIO) return path.string() + ": is a socket or a device with nothing behind it, not a regular file";
+        return path.string() + ": cannot open: " + std::strerror(errno);
+    }
     struct stat st{};
     if (::fstat(fd, &st) != 0) {
         std::string why = std::strerror(errno);
         ::close(fd);
         return path.string() + ": cannot stat: " + why;
     }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        if (S_ISDIR(st.st_mode)) return path.string() + ": is a directory, not a file";
+        return path.string() + ": is " + mode_kind_name(st.st_mode) + ", not a regular file; weft reads only regular files";
+    }
+    // A regular file never blocks; reads stay blocking so a short read means the file shrank.
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     if (static_cast<uint64_t>(st.st_size) > max_bytes) {
         ::close(fd);
         return path.string() + ": larger than " + std::to_string(max_bytes) + " bytes";
@@ -111,7 +178,7 @@ size_t remove_stale_temporaries(const fs::path& dir) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const long pid = temporary_owner(it->path().filename().string());
-        if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
+        if (pid <= 0 || pid == static_cast<long>(::getpid()) || pid == temporary_owner_pid.load()) continue;
         // kill(pid, 0) fails with ESRCH only when no such process exists: a live writer keeps its file.
         if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
         std::error_code rm;

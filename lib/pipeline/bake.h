@@ -10,7 +10,9 @@
 //             and run through every scenario, lib/validate); last bake-stamp.json (input hash,
 //             the files the model references, options hash, tool version). A stamp that matches
 //             means nothing is rebuilt (skipped)
-//   run       N worker threads take models in order; any exception is that model's INTERNAL_ERROR
+//   run       N worker processes take models in order (a crash, an out-of-memory or a runaway model
+//             fails only that model: CRASHED, OUT_OF_MEMORY, TIMED_OUT); any exception is that
+//             model's INTERNAL_ERROR
 //   report    bake-report.json (schemas/bake-report.schema.json), models in walk order, counts per
 //             code, timings in their own fields so the rest is byte-identical from run to run
 #pragma once
@@ -39,7 +41,7 @@ inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/2";
 struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
     std::filesystem::path out_dir;
-    int jobs = 1;                               ///< worker threads, >= 1
+    int jobs = 1;                               ///< worker processes (threads without isolate), >= 1
     bool grow_cloth = false;                    ///< grow chains where a garment has none (rig_model)
     RigModelOptions rig;                        ///< grow, rig and sheet options (grow_cloth, sheets and garments are set per run)
     bool validate = false;                      ///< validate every proxy written (validation.json, gate codes as issues)
@@ -48,6 +50,9 @@ struct BakeOptions {
     std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
     std::string options_text;                   ///< every option that changes outputs, canonical; hashed
     bool force = false;                         ///< rebuild even when the stamp matches
+    bool isolate = true;                        ///< each model in a worker process (a crash fails only that model); false: threads
+    uint64_t max_memory_bytes = uint64_t(4) << 30;  ///< with isolate: address space per worker (setrlimit), 0 = unlimited
+    double time_limit_seconds = 300;            ///< with isolate: wall time per model before TIMED_OUT, 0 = unlimited
 };
 
 /// One model file found by the walk.
@@ -99,7 +104,13 @@ BakeResult bake(const BakeOptions& options,
 /// The run's report (schemas/bake-report.schema.json).
 nlohmann::json bake_report_json(const BakeResult& result, const BakeOptions& options);
 
-/// Make/Ninja depfile: `target` depends on every input of every model.
-std::string bake_depfile(const BakeResult& result, const std::string& target);
+/// Make/Ninja depfile: `target` depends on every input of every model. A path no depfile can name
+/// (a newline, a carriage return or a tab in it, or a trailing ':' or '\\') is left out, with a
+/// DEPFILE_UNREPRESENTABLE warning in `unrepresentable` when given.
+std::string bake_depfile(const BakeResult& result, const std::string& target, Issues* unrepresentable = nullptr);
+
+/// JSON text as weft bake writes it (two-space indent, a final newline); a string that is not valid
+/// UTF-8 (a file name's bytes) is written with each invalid byte as \\xHH (io/utf8_text.h).
+std::string bake_json_text(const nlohmann::json& j);
 
 }  // namespace weft

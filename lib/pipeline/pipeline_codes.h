@@ -8,6 +8,7 @@ namespace weft {
 inline constexpr IssueCode model_codes[] = {
     {"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."},
     {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
+    {"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."},
     {"VALIDATION_FAILED", Severity::error, "A rig proxy failed a validation gate (weft rig --validate): the solver's (NEVER_SLEPT, STRAIN, ...), MESH_STRETCH or SCALP_DISPLACEMENT; the message has the numbers."},
     {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
     {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
@@ -23,6 +24,16 @@ inline constexpr IssueCode bake_codes[] = {
     {"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."},
     {"OUTPUT_UNWRITABLE", Severity::error, "An output file or folder could not be written."},
     {"INTERNAL_ERROR", Severity::error, "Baking the model threw; the other models were still baked."},
+    {"INPUT_NOT_REGULAR", Severity::error, "A model file found by the walk or given as INPUT is a FIFO, a device or a socket: refused by name without opening it, the walk goes on."},
+    {"INPUT_LINK_LOOP", Severity::error, "A symbolic link in an INPUT folder points to itself (or round a loop): named, the walk goes on."},
+    {"OUTPUT_NOT_REGULAR", Severity::error, "An output (a model's file, bake-report.json, --report, --depfile) exists and is a FIFO, a device, a symbolic link or a folder: weft replaces only regular files."},
+    {"OUTPUT_OUTSIDE_OUT", Severity::error, "A model's output folder OUT/<relative>/ resolves outside OUT through a symbolic link: nothing is written there."},
+    {"OUTPUT_CLASH", Severity::error, "Two INPUTs hold a model with the same relative path: the first (in INPUT order) is baked into OUT/<relative>/, the later one is refused."},
+    {"CRASHED", Severity::error, "The model's bake died on a signal (its worker process; the message names the signal and the stage); the other models were still baked."},
+    {"OUT_OF_MEMORY", Severity::error, "The model's bake needed more memory than --max-memory allows (the message names the stage); the other models were still baked."},
+    {"TIMED_OUT", Severity::error, "The model's bake ran longer than --time-limit seconds of wall time (a runaway simulation or import) and was stopped; the message names the stage."},
+    {"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."},
+    {"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."},
 };
 
 }  // namespace weft

@@ -1,4 +1,5 @@
 #include "pipeline/rig_model.h"
+#include "pipeline/spring_bones.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,8 @@
 #include <sstream>
 
 #include "io/atomic_file.h"
+#include "io/utf8_text.h"
+#include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
@@ -73,6 +76,9 @@ public:
         if (!imported.ok()) return;
         r_.imported = true;
         original_ = std::move(imported.scene);
+        // The proxies carry the model's path as text (UTF-8 only): a path of other bytes goes in
+        // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
+        original_.source_path = utf8_escaped(original_.source_path);
         r_.garments = find_garments(original_, options_.garments);
         lap(r_.seconds.garments);
 
@@ -240,17 +246,22 @@ private:
             }
             g.proxy_file = file;
         }
-        if (r_.grow && r_.grow->grew()) write_grown_model();
+        // The model is written where bones grew, and for every glTF-family model with a rig proxy so
+        // its spring bones (spring_bones.h) reach the runtimes that read them.
+        const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
+        const bool rigged = std::any_of(r_.rigs.begin(), r_.rigs.end(), [](const RiggedGarment& g) { return g.built.proxy.has_value(); });
+        if ((r_.grow && r_.grow->grew()) || (gltf && rigged)) write_grown_model();
         const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
-        if (std::string why = write_file_atomic(out_dir_ / sidecar, sidecar_json(r_).dump(2) + "\n"); !why.empty())
+        if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
             add_issue(r_.issues, "WRITE_FAILED", why);
         else
             r_.sidecar_file = sidecar;
     }
 
     void write_grown_model() {
-        const std::string file = garment_file_stem(model_.stem().string()) + ".glb";
+        // A VRM stays a VRM: the patch keeps its meta, humanoid and materials.
+        const std::string file = garment_file_stem(model_.stem().string()) + (r_.scene.format == "vrm" ? ".vrm" : ".glb");
         const fs::path out = out_dir_ / file;
         if (same_file(out, model_)) {
             add_issue(r_.issues, "OUTPUT_IS_INPUT",
@@ -260,7 +271,14 @@ private:
         }
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
         if (gltf) {
-            const GltfPatchResult patch = patch_gltf(model_, original_, r_.scene, r_.grow->changed_meshes);
+            const SpringBones springs = spring_bones(r_);
+            const bool grew = r_.grow && r_.grow->grew();
+            const GltfPatchResult patch = patch_gltf(model_, r_.grow ? original_ : r_.scene, r_.scene,
+                                                     grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs);
+            if (!grew && !patch.error.empty()) {
+                add_issue(r_.issues, "SPRINGS_NOT_WRITTEN", patch.error, "/grown_model");
+                return;
+            }
             if (patch.error.empty()) {
                 if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
                     add_issue(r_.issues, "WRITE_FAILED", why);
@@ -320,7 +338,7 @@ RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, con
     ModelRigger rigger(model, bytes, out_dir, options, result);
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
-        if (std::string why = write_file_atomic(out_dir / "report.json", rig_report_json(result).dump(2) + "\n"); !why.empty())
+        if (std::string why = write_file_atomic(out_dir / "report.json", json_text(rig_report_json(result))); !why.empty())
             result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
     return result;
 }

@@ -360,7 +360,7 @@ public:
     Patcher(const fs::path& source, const Scene& original, const Scene& grown, GltfPatchResult& result)
         : source_(source), original_(original), grown_(grown), result_(result) {}
 
-    std::vector<uint8_t> run(std::span<const int> changed_meshes) {
+    std::vector<uint8_t> run(std::span<const int> changed_meshes, const SpringBones* springs) {
         if (original_.unit_scale != 1 || original_.up_axis != "Y")
             fail("the model was converted on import (units or axes), so its scene space is not the file's");
         d_ = load(source_);
@@ -384,6 +384,7 @@ public:
         d_.buffers.clear();  // every view now points into binary.bin
         add_nodes();
         for (int m : changed_meshes) reweight_mesh(binary, m);
+        if (springs && !springs->chains.empty()) add_springs(*springs);
         embed_images(binary);
         doc["buffers"] = json::array({json{{"byteLength", binary.bin.size()}}});
         const std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -444,6 +445,12 @@ private:
             Vec3 t, s;
             Quat r;
             local.decompose(t, r, s);
+            // A grown joint's local scale only undoes its parent's (FBX2glTF armatures are scaled x100,
+            // so a rigid joint under one would carry 0.01). Importers that turn node scale into a pose
+            // scale (Blender) then shrink the chain and everything it skins. A uniform scale is
+            // folded instead: the joint inherits its parent's scale, its translation is already in
+            // the parent's units, and its inverse bind (from new_world_) absorbs the scale.
+            if (std::fabs(s.x - s.y) <= 1e-6 * std::fabs(s.x) && std::fabs(s.x - s.z) <= 1e-6 * std::fabs(s.x)) s = {1, 1, 1};
             json out = {{"name", node.name}, {"translation", {t.x, t.y, t.z}}, {"rotation", {r.x, r.y, r.z, r.w}}};
             if (std::fabs(s.x - 1) > 1e-9 || std::fabs(s.y - 1) > 1e-9 || std::fabs(s.z - 1) > 1e-9)
                 out["scale"] = {s.x, s.y, s.z};
@@ -677,6 +684,140 @@ private:
         ++result_.primitives_reweighted;
     }
 
+    // ---- spring bones (VRMC_springBone 1.0; VRM 0.x secondaryAnimation) ----------------------------
+
+    int node_named(const std::string& name) const {
+        const json& nodes = d_.doc["nodes"];
+        int found = -1;
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].value("name", std::string()) == name) {
+                if (found >= 0) fail("spring joint '" + name + "' names more than one node of the file");
+                found = static_cast<int>(i);
+            }
+        if (found < 0) fail("spring joint '" + name + "' is no node of the file");
+        return found;
+    }
+
+    /// A tip node past a chain's last joint, unskinned, at `tip` (scene space = the file's, checked in
+    /// run()); returns its index.
+    int add_tip(int last, const Vec3& tip) {
+        json& nodes = d_.doc["nodes"];
+        const std::string base = nodes[size_t(last)].value("name", std::string()) + "_end";
+        std::string name = base;
+        for (int n = 2;; ++n) {
+            bool taken = false;
+            for (const json& node : nodes) taken = taken || node.value("name", std::string()) == name;
+            if (!taken) break;
+            name = base + std::to_string(n);
+        }
+        // The tip's offset from the last joint in the grown scene's bind pose, in the joint's axes, then
+        // in the file node's units (its world scale may differ from the scene bind's: an FBX2glTF
+        // armature's x100 is folded into grown joints, add_nodes).
+        const int scene_node = grown_.find_node(nodes[size_t(last)].value("name", std::string()));
+        if (scene_node < 0) fail("spring joint '" + name + "' hangs from a node the scene does not have");
+        const Mat4 bind = scene_bind(grown_, scene_node);
+        Mat4 inverse;
+        if (!bind.inverse(inverse)) fail("spring joint '" + name + "''s parent cannot be inverted");
+        Vec3 bt, bs, wt, ws;
+        Quat br, wr;
+        bind.decompose(bt, br, bs);
+        gltf_world(last).decompose(wt, wr, ws);
+        const Vec3 t = inverse.transform_point(tip) * (bs.x / ws.x);
+        const int g = static_cast<int>(nodes.size());
+        nodes.push_back({{"name", name}, {"translation", {t.x, t.y, t.z}}});
+        json& parent = nodes[size_t(last)];
+        if (!parent.contains("children")) parent["children"] = json::array();
+        parent["children"].push_back(g);
+        new_world_[g] = gltf_world(last) * Mat4::from_trs(t, Quat{}, {1, 1, 1});
+        ++result_.tips_added;
+        return g;
+    }
+
+    static json spring_joint(int node, const SpringJointSettings& s) {
+        return {{"node", node},
+                {"hitRadius", s.hit_radius},
+                {"stiffness", s.stiffness},
+                {"gravityPower", s.gravity_power},
+                {"gravityDir", {s.gravity_dir.x, s.gravity_dir.y, s.gravity_dir.z}},
+                {"dragForce", s.drag_force}};
+    }
+
+    void add_springs(const SpringBones& springs) {
+        json& doc = d_.doc;
+        // Resolve every chain (and add its tip) before writing, so a bad name leaves nothing half-done.
+        std::vector<std::vector<int>> chain_nodes;
+        for (const SpringChain& chain : springs.chains) {
+            if (chain.joints.empty() || chain.settings.size() != chain.joints.size())
+                fail("spring '" + chain.name + "' has no joints or not one setting per joint");
+            std::vector<int> nodes;
+            for (const std::string& j : chain.joints) nodes.push_back(node_named(j));
+            if (chain.tip) nodes.push_back(add_tip(nodes.back(), *chain.tip));
+            chain_nodes.push_back(std::move(nodes));
+        }
+        const bool vrm0 = doc.contains("extensions") && doc["extensions"].is_object() && doc["extensions"].contains("VRM") &&
+                          doc["extensions"]["VRM"].is_object();
+        if (vrm0) {
+            // VRM 0.x: a bone group lists chain roots; every descendant swings, with the group's settings.
+            json& secondary = doc["extensions"]["VRM"]["secondaryAnimation"];
+            if (!secondary.is_object()) secondary = json::object();
+            if (!secondary.contains("colliderGroups") || !secondary["colliderGroups"].is_array())
+                secondary["colliderGroups"] = json::array();
+            json all_groups = json::array();
+            for (size_t g = 0; g < secondary["colliderGroups"].size(); ++g) all_groups.push_back(g);
+            json groups = json::array();
+            for (size_t c = 0; c < springs.chains.size(); ++c) {
+                const SpringChain& chain = springs.chains[c];
+                // One setting per group: the chain's root's, and its widest hit radius.
+                SpringJointSettings s = chain.settings.front();
+                for (const SpringJointSettings& j : chain.settings) s.hit_radius = std::max(s.hit_radius, j.hit_radius);
+                groups.push_back({{"comment", chain.name},
+                                  {"stiffiness", s.stiffness},  // sic: VRM 0.x's spelling
+                                  {"gravityPower", s.gravity_power},
+                                  {"gravityDir", {{"x", s.gravity_dir.x}, {"y", s.gravity_dir.y}, {"z", s.gravity_dir.z}}},
+                                  {"dragForce", s.drag_force},
+                                  {"center", -1},
+                                  {"hitRadius", s.hit_radius},
+                                  {"bones", {chain_nodes[c].front()}},
+                                  {"colliderGroups", all_groups}});
+                result_.spring_joints += static_cast<uint32_t>(chain_nodes[c].size());
+            }
+            secondary["boneGroups"] = groups;
+            result_.springs = static_cast<uint32_t>(groups.size());
+            result_.spring_format = "VRM0.secondaryAnimation";
+            return;
+        }
+        if (!doc.contains("extensions") || !doc["extensions"].is_object()) doc["extensions"] = json::object();
+        json& ext = doc["extensions"]["VRMC_springBone"];
+        if (!ext.is_object()) ext = json::object();
+        ext["specVersion"] = "1.0";
+        if (!ext.contains("colliders") || !ext["colliders"].is_array()) ext["colliders"] = json::array();
+        if (!ext.contains("colliderGroups") || !ext["colliderGroups"].is_array()) ext["colliderGroups"] = json::array();
+        if (ext["colliderGroups"].empty() && !ext["colliders"].empty()) {
+            json all = json::array();
+            for (size_t c = 0; c < ext["colliders"].size(); ++c) all.push_back(c);
+            ext["colliderGroups"].push_back({{"name", "colliders"}, {"colliders", all}});
+        }
+        json all_groups = json::array();
+        for (size_t g = 0; g < ext["colliderGroups"].size(); ++g) all_groups.push_back(g);
+        json out = json::array();
+        for (size_t c = 0; c < springs.chains.size(); ++c) {
+            const SpringChain& chain = springs.chains[c];
+            json joints = json::array();
+            for (size_t k = 0; k < chain_nodes[c].size(); ++k)
+                joints.push_back(spring_joint(chain_nodes[c][k], chain.settings[std::min(k, chain.settings.size() - 1)]));
+            json spring = {{"name", chain.name}, {"joints", joints}};
+            if (!all_groups.empty()) spring["colliderGroups"] = all_groups;
+            out.push_back(spring);
+            result_.spring_joints += static_cast<uint32_t>(joints.size());
+        }
+        ext["springs"] = out;
+        if (!doc.contains("extensionsUsed") || !doc["extensionsUsed"].is_array()) doc["extensionsUsed"] = json::array();
+        if (std::find(doc["extensionsUsed"].begin(), doc["extensionsUsed"].end(), "VRMC_springBone") == doc["extensionsUsed"].end())
+            doc["extensionsUsed"].push_back("VRMC_springBone");
+        result_.springs = static_cast<uint32_t>(out.size());
+        result_.spring_format = "VRMC_springBone";
+    }
+
     void embed_images(Binary& binary) {
         if (!d_.doc.contains("images") || !d_.doc["images"].is_array()) return;
         for (json& image : d_.doc["images"]) {
@@ -716,11 +857,11 @@ private:
 }  // namespace
 
 GltfPatchResult patch_gltf(const fs::path& source, const Scene& original, const Scene& grown,
-                           std::span<const int> changed_meshes) {
+                           std::span<const int> changed_meshes, const SpringBones* springs) {
     GltfPatchResult result;
     try {
         Patcher patcher(source, original, grown, result);
-        result.glb = patcher.run(changed_meshes);
+        result.glb = patcher.run(changed_meshes, springs);
     } catch (const PatchError& e) {
         result = {};
         result.error = source.string() + ": cannot patch the file with the grown bones: " + e.what();

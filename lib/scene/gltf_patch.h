@@ -20,6 +20,7 @@
 // be matched unambiguously is an error (the caller then writes the scene with gltf_write.h instead).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -29,6 +30,32 @@
 
 namespace weft {
 
+/// One joint's spring-bone settings, in the units VRMC_springBone defines (docs/format.md "Spring
+/// bones" says how weft maps a fabric onto them).
+struct SpringJointSettings {
+    double hit_radius = 0;     ///< metres
+    double stiffness = 0;      ///< per second, the pull towards the rest direction
+    double gravity_power = 0;  ///< metres per second
+    Vec3 gravity_dir{0, -1, 0};
+    double drag_force = 0.4;   ///< 0..1, share of the velocity lost per update
+};
+
+/// One spring: a chain's joints by node name, root to last joint, and where a tip node goes when the
+/// chain ends past its last joint (spring-bone runtimes swing a joint towards its child, so a last
+/// joint without one would not move).
+struct SpringChain {
+    std::string name;
+    std::vector<std::string> joints;
+    std::vector<SpringJointSettings> settings;  ///< per joint; the tip node (when added) uses the last one's
+    std::optional<Vec3> tip;                    ///< set: a node "<last joint>_end" there (scene space, bind pose)
+};
+
+/// Spring-bone data to write: VRMC_springBone (glTF, VRM 1.0) or secondaryAnimation (VRM 0.x). The
+/// file's own colliders and collider groups are kept and every spring collides with all of them.
+struct SpringBones {
+    std::vector<SpringChain> chains;
+};
+
 struct GltfPatchResult {
     std::vector<uint8_t> glb;         ///< the patched model; empty when `error` is set
     std::string error;                ///< "" on success; else one line naming the file and what could not be matched
@@ -36,13 +63,22 @@ struct GltfPatchResult {
     uint32_t primitives_reweighted = 0;
     uint32_t vertices_reweighted = 0; ///< vertices whose influences came from the grown scene
     uint32_t images_embedded = 0;     ///< external or data-URI images moved into the binary chunk
+    uint32_t springs = 0;             ///< springs (VRM 0.x: bone groups) written
+    uint32_t spring_joints = 0;       ///< joints in them, tip nodes included
+    uint32_t tips_added = 0;          ///< tip nodes added past chains' last joints
+    std::string spring_format;        ///< "VRMC_springBone", "VRM0.secondaryAnimation" or "" when none
 };
 
 /// Patches `source` (the .gltf, .glb or .vrm `original` was imported from) with what `grown` adds to
 /// `original`: nodes after original.nodes.size(), joints after each original skin's, and the
 /// influences of `changed_meshes` (indices into both scenes' meshes). Deterministic: the same inputs
 /// give the same bytes. Safe for any file: a malformed one is an error, never a crash.
+///
+/// With `springs`, the model's spring-bone data is written too: a VRM 0.x file (extensions.VRM) gets
+/// its secondaryAnimation.boneGroups replaced by one group per chain; any other file gets
+/// VRMC_springBone's springs replaced (its colliders kept). `grown` may equal `original` (authored
+/// chains only: nothing but the spring data changes).
 GltfPatchResult patch_gltf(const std::filesystem::path& source, const Scene& original, const Scene& grown,
-                           std::span<const int> changed_meshes);
+                           std::span<const int> changed_meshes, const SpringBones* springs = nullptr);
 
 }  // namespace weft

@@ -191,6 +191,10 @@ std::vector<WrittenNode> written_nodes(const Scene& scene) {
         const Mat4& m = node.parent < 0 ? node.world : node.local;
         WrittenNode& w = out[i];
         m.decompose(w.translation, w.rotation, w.scale);
+        // A rigid joint decomposes to a scale a rounding off one; written, importers that turn node
+        // scale into a pose scale (Blender) would show it.
+        for (double* c : {&w.scale.x, &w.scale.y, &w.scale.z})
+            if (std::fabs(*c - 1) <= 1e-12) *c = 1;
         Mat4 trs = Mat4::from_trs(w.translation, w.rotation, w.scale);
         // Shear (or a projective row) has no TRS form: keep the matrix.
         w.use_matrix = !nearly_equal(trs, m);

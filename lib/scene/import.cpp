@@ -16,21 +16,25 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <assimp/DefaultIOSystem.h>
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "scene/confine.h"
 #include "scene/import.h"
 #include "scene/import_codes.h"
 #include "scene/import_detail.h"
+#include "io/utf8_text.h"
 
 namespace weft {
 
@@ -38,7 +42,8 @@ void import_detail::Reporter::add(std::string_view code, const std::string& mess
     const IssueCode* row = find_import_code(code);
     // A code missing from the table is a programming error, not a user's: keep it visible.
     Severity severity = row ? row->severity : Severity::error;
-    issues_.push_back({std::string(code), severity, file_ + ": " + message, std::move(pointer)});
+    // Names inside a message come from the file as raw bytes; reports are JSON (io/utf8_text.h).
+    issues_.push_back({std::string(code), severity, valid_utf8(file_ + ": " + message), valid_utf8(pointer)});
 }
 
 namespace {
@@ -49,21 +54,91 @@ using import_detail::Reporter;
 /// What the bytes are, by content (the extension only breaks ties Assimp must settle).
 enum class Container { glb, gltf_json, fbx, other };
 
-/// Resolves relative paths (external glTF buffers and images) against the model's folder, so
-/// Assimp can read a .gltf from memory and still find its .bin beside it.
-class FolderIOSystem : public Assimp::DefaultIOSystem {
+/// A read-only stream over a FILE* the IO system opened (Assimp's own DefaultIOStream cannot be
+/// built from one outside Assimp).
+class FileStream : public Assimp::IOStream {
 public:
-    explicit FolderIOSystem(fs::path folder) : folder_(std::move(folder)) {}
-    bool Exists(const char* file) const override { return DefaultIOSystem::Exists(resolve(file).c_str()); }
-    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
-        return DefaultIOSystem::Open(resolve(file).c_str(), mode);
+    explicit FileStream(FILE* file) : file_(file) {}
+    ~FileStream() override { std::fclose(file_); }
+    size_t Read(void* buffer, size_t size, size_t count) override {
+        return size && count ? std::fread(buffer, size, count, file_) : 0;
     }
+    size_t Write(const void*, size_t, size_t) override { return 0; }
+    aiReturn Seek(size_t offset, aiOrigin origin) override {
+        const int whence = origin == aiOrigin_SET ? SEEK_SET : origin == aiOrigin_CUR ? SEEK_CUR : SEEK_END;
+        return ::fseeko(file_, off_t(offset), whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+    }
+    size_t Tell() const override { return size_t(::ftello(file_)); }
+    size_t FileSize() const override {
+        struct stat st{};
+        return ::fstat(::fileno(file_), &st) == 0 ? size_t(st.st_size) : 0;
+    }
+    void Flush() override {}
 
 private:
-    fs::path folder_;
-    std::string resolve(const char* file) const {
-        fs::path p(file);
-        return p.is_relative() ? (folder_ / p).string() : p.string();
+    FILE* file_;
+};
+
+/// Every file Assimp opens goes through here: relative names resolve against the model's folder
+/// (absolute, so a relative model path is not joined to its folder twice), each is confined to
+/// that folder (scene/confine.h) and opened without blocking. What it refuses is kept, so the
+/// import names each file as an error even where Assimp only warns and carries on.
+class ConfinedIOSystem : public Assimp::IOSystem {
+public:
+    struct Refusal {
+        std::string name, code, problem;
+    };
+
+    ConfinedIOSystem(fs::path folder, fs::path model, bool allow_outside)
+        : folder_(std::move(folder)), model_(std::move(model)), allow_outside_(allow_outside) {}
+
+    bool Exists(const char* file) const override {
+        const ReferenceCheck check = check_reference(folder_, fs::path(file), allow_outside_);
+        return check.code.empty();
+    }
+    char getOsSeparator() const override { return '/'; }
+
+    Assimp::IOStream* Open(const char* file, const char* mode = "rb") override {
+        if (!mode || mode[0] != 'r') return nullptr;  // an import never writes
+        const fs::path name(file);
+        // The model itself was named by the user, so it may be a link to anywhere.
+        ReferenceCheck check = check_reference(folder_, name, allow_outside_ || name == model_);
+        std::string problem = check.problem;
+        FILE* stream = nullptr;
+        if (check.code.empty()) {
+            const int fd = open_regular_file(check.path, problem);
+            if (fd < 0) {
+                check.code = "REFERENCED_FILE_MISSING";
+            } else if (!(stream = ::fdopen(fd, "rb"))) {
+                ::close(fd);
+                check.code = "REFERENCED_FILE_MISSING";
+                problem = std::string("cannot be read: ") + std::strerror(errno);
+            }
+        }
+        if (!stream) {
+            // Assimp probes for companions that need not exist (an MD5 mesh's .md5anim and
+            // .md5camera, named after the model); anything else the model names must be there.
+            std::error_code ec;
+            const bool probe = check.path.parent_path() == model_.parent_path() &&
+                               check.path.stem() == model_.stem() && !fs::exists(check.path, ec);
+            if (!probe) note(std::string(file), check.code, problem);
+            return nullptr;
+        }
+        return new FileStream(stream);
+    }
+    void Close(Assimp::IOStream* stream) override { delete stream; }
+
+    const std::vector<Refusal>& refused() const { return refused_; }
+
+private:
+    fs::path folder_, model_;
+    bool allow_outside_;
+    std::vector<Refusal> refused_;
+
+    void note(std::string name, const std::string& code, const std::string& problem) {
+        for (const Refusal& r : refused_)
+            if (r.name == name) return;
+        refused_.push_back({std::move(name), code, problem});
     }
 };
 
@@ -163,8 +238,10 @@ bool declares_vrm(const nlohmann::json& doc) {
 }
 
 /// Every buffer and image URI that names a file (not a data URI, not a URL), resolved against the
-/// model's folder: what weft bake hashes and lists in depfiles beside the model.
-std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& base_dir) {
+/// model's folder: what weft bake hashes and lists in depfiles beside the model. A file the import
+/// refuses to read (outside the folder, not a regular file) is not one: the model's outputs never
+/// depend on it, and hashing it could read anything or block.
+std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& base_dir, bool allow_outside) {
     std::vector<fs::path> out;
     for (const char* key : {"buffers", "images"}) {
         auto list = doc.find(key);
@@ -175,7 +252,10 @@ std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& 
             if (uri == item.end() || !uri->is_string()) continue;
             const std::string& u = uri->get_ref<const std::string&>();
             if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
-            out.push_back(base_dir / fs::path(import_detail::percent_decode(u)));
+            const ReferenceCheck check =
+                check_reference(base_dir, fs::path(import_detail::percent_decode(u)), allow_outside);
+            if (check.code == "FILE_OUTSIDE_FOLDER" || check.code == "NOT_A_FILE") continue;
+            out.push_back(check.path);
         }
     }
     // Paths compare by their text, so equal names sort together whatever the file order was.
@@ -245,6 +325,8 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
 
     import_detail::GltfDocument gltf;
     gltf.base_dir = file.parent_path();
+    gltf.allow_outside_folder = options.allow_outside_folder;
+    gltf.max_buffer_bytes = options.max_file_bytes;
     bool have_gltf = false;     // a glTF 2.0 document whose JSON was checked
     const char* memory_hint = nullptr;
     Container container = sniff(bytes);
@@ -253,7 +335,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             std::string_view json_text;
             if (!import_detail::split_glb(bytes, json_text, gltf.bin, report)) return;
             if (!import_detail::parse_gltf_json(json_text, gltf, report)) return;
-            result.external_files = external_files(gltf.json, gltf.base_dir);
+            result.external_files = external_files(gltf.json, gltf.base_dir, options.allow_outside_folder);
             gltf.glb = true;
             have_gltf = true;
             memory_hint = "glb";
@@ -263,7 +345,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
         case Container::gltf_json: {
             std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
             if (!import_detail::parse_gltf_json(text, gltf, report)) return;
-            result.external_files = external_files(gltf.json, gltf.base_dir);
+            result.external_files = external_files(gltf.json, gltf.base_dir, options.allow_outside_folder);
             const auto asset = gltf.json.find("asset");
             if (asset == gltf.json.end() || !asset->is_object()) {
                 report.add("UNKNOWN_FORMAT", "JSON, but not glTF (no \"asset\" object)");
@@ -275,6 +357,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             // glTF 1.0 goes to Assimp's own reader by path; the checks below are for 2.0.
             have_gltf = v2;
             if (v2) memory_hint = "gltf";
+            if (!v2 && !import_detail::check_gltf1(gltf, report)) return;
             break;
         }
         case Container::fbx:
@@ -283,6 +366,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             break;
         case Container::other:
             scene.format = lower_extension(file);
+            if (!import_detail::precheck_model(bytes, report)) return;
             break;
     }
     if (have_gltf && !import_detail::check_gltf(gltf, report)) return;
@@ -290,17 +374,27 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     Assimp::Importer importer;
     // One node per FBX node: pivots folded into the node transform instead of "$AssimpFbx$" helpers.
     importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
-    importer.SetIOHandler(new FolderIOSystem(gltf.base_dir));
+    std::error_code ec;
+    const fs::path model_path = fs::absolute(file, ec);
+    auto* io = new ConfinedIOSystem(model_path.parent_path(), model_path, options.allow_outside_folder);
+    importer.SetIOHandler(io);  // the importer owns it
+    // Every file Assimp was refused is an error naming it, whether Assimp failed or carried on.
+    auto report_refused = [&] {
+        for (const ConfinedIOSystem::Refusal& r : io->refused())
+            report.add(r.code, "the model names '" + r.name + "', which " + r.problem);
+        return !io->refused().empty();
+    };
     const aiScene* ai = nullptr;
     // The join runs after the finite-position check below (the flags are otherwise the same).
     const unsigned int read_flags = assimp_postprocess_flags() & ~unsigned(aiProcess_JoinIdenticalVertices);
     try {
         ai = memory_hint ? importer.ReadFileFromMemory(bytes.data(), bytes.size(), read_flags, memory_hint)
-                         : importer.ReadFile(file.string(), read_flags);
+                         : importer.ReadFile(model_path.string(), read_flags);
     } catch (const std::exception& e) {
-        report.add("IMPORT_FAILED", std::string("Assimp failed: ") + e.what());
+        if (!report_refused()) report.add("IMPORT_FAILED", std::string("Assimp failed: ") + e.what());
         return;
     }
+    if (report_refused()) return;
     if (!ai) {
         std::string why = importer.GetErrorString();
         if (why.find("No suitable reader") != std::string::npos)

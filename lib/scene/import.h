@@ -18,8 +18,13 @@ struct ImportOptions {
     /// the sheet builder can refuse them by name. When false they are dropped from the mesh and
     /// counted in Mesh::line_count (what Assimp's FindDegenerates would have turned into lines).
     bool keep_degenerate = true;
-    /// Files larger than this are refused (FILE_TOO_LARGE) before any byte is parsed.
+    /// Files larger than this are refused (FILE_TOO_LARGE) before any byte is parsed; a buffer a
+    /// glTF declares larger than this is refused too (BUFFER_MISSING).
     uint64_t max_file_bytes = uint64_t(1) << 31;
+    /// Let the model read files outside its own folder (`--allow-outside-folder`): a buffer, image
+    /// or material library named by `..`, an absolute path or a link out (scene/confine.h). A
+    /// referenced FIFO, device or directory is refused either way.
+    bool allow_outside_folder = false;
 };
 
 struct ImportResult {

@@ -19,8 +19,13 @@ inline constexpr IssueCode import_codes[] = {
     {"GLB_MALFORMED", Severity::error, "A GLB with a bad version, a first chunk that is not JSON, or a length field that contradicts itself."},
     {"GLB_TRAILING_BYTES", Severity::warning, "A GLB file longer than its header's length field; the extra bytes were ignored."},
     {"GLTF_JSON_INVALID", Severity::error, "The glTF JSON (or the GLB JSON chunk) does not parse as JSON."},
+    {"GLTF_DUPLICATE_KEY", Severity::error, "A glTF JSON object writes one key twice; JSON readers disagree on which copy counts (Assimp reads the first, most others the last)."},
     {"GLTF_REFERENCE_INVALID", Severity::error, "A glTF accessor, buffer view or buffer is missing, out of bounds or of the wrong type."},
     {"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."},
+    {"FILE_OUTSIDE_FOLDER", Severity::error, "A file the model names (buffer, image, material library...) resolves outside the model's folder: by `..`, an absolute path or a link. Refused unless --allow-outside-folder."},
+    {"REFERENCED_FILE_MISSING", Severity::error, "A file the model names (image, material library...) is missing, unreadable or not a regular file (a FIFO or device is never opened)."},
+    {"COUNT_TOO_LARGE", Severity::error, "A count in the file (PLY elements or list length, MD5 entries) is larger than the bytes that follow could hold; refused before anything is allocated for it."},
+    {"MODEL_INDEX_OUT_OF_RANGE", Severity::error, "An index inside a PLY, MD5 or Collada file (a weight range, a joint, an accessor over its array) points past what it indexes."},
     {"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."},
     {"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."},
     // Content.
@@ -28,6 +33,9 @@ inline constexpr IssueCode import_codes[] = {
     {"NON_FINITE_POSITION", Severity::error, "A vertex position is NaN or infinite."},
     {"NON_FINITE_TRANSFORM", Severity::error, "A node transform or inverse bind matrix is NaN or infinite."},
     {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex the primitive does not have."},
+    {"INDEX_COUNT_INVALID", Severity::error, "A triangle list whose index (or vertex) count is not a multiple of 3: its last triangle is incomplete."},
+    {"WEIGHT_INVALID", Severity::error, "A vertex weight is NaN, infinite or negative."},
+    {"INVERSE_BIND_SINGULAR", Severity::error, "An inverse bind matrix of a weighting bone is singular (all zero, or a zero scale): it would collapse the mesh."},
     {"JOINT_OUT_OF_RANGE", Severity::error, "A vertex weight names a joint the skin does not have."},
     // Fixed or noticed while importing.
     {"UNITS_CONVERTED", Severity::info, "Source units were not metres; everything was scaled to metres."},

@@ -11,8 +11,24 @@
 #include <assimp/scene.h>
 
 #include "scene/import_detail.h"
+#include "io/utf8_text.h"
 
 namespace weft::import_detail {
+
+namespace {
+
+/// Whether the 3x3 part of a column-major matrix is singular, relative to its columns' lengths.
+bool linear_part_singular(const Mat4& a) {
+    const Vec3 c0{a.m[0], a.m[1], a.m[2]}, c1{a.m[4], a.m[5], a.m[6]}, c2{a.m[8], a.m[9], a.m[10]};
+    const double det = c0.x * (c1.y * c2.z - c1.z * c2.y) - c0.y * (c1.x * c2.z - c1.z * c2.x) +
+                       c0.z * (c1.x * c2.y - c1.y * c2.x);
+    const double scale = std::sqrt((c0.x * c0.x + c0.y * c0.y + c0.z * c0.z) * (c1.x * c1.x + c1.y * c1.y + c1.z * c1.z) *
+                                   (c2.x * c2.x + c2.y * c2.y + c2.z * c2.z));
+    return !(std::abs(det) > 1e-9 * scale) || scale == 0;
+}
+
+}  // namespace
+
 namespace {
 
 using nlohmann::json;
@@ -99,7 +115,7 @@ public:
         build_materials();
         build_meshes();
         for (unsigned i = 0; i < ai_.mNumAnimations; ++i)
-            scene_.animations.push_back(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : "");
+            scene_.animations.push_back(valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : ""));
         return !report_.failed();
     }
 
@@ -125,7 +141,7 @@ private:
             stack.pop_back();
             int index = int(scene_.nodes.size());
             Node node;
-            node.name = item.node->mName.C_Str();
+            node.name = valid_utf8(item.node->mName.C_Str());
             node.parent = item.parent;
             node.local = to_mat4(item.node->mTransformation);
             if (!node.local.is_finite())
@@ -243,7 +259,7 @@ private:
                 used[ai_.mMeshes[m]->mMaterialIndex] = true;
         material_remap_.assign(ai_.mNumMaterials, -1);
         for (unsigned m = 0; m < ai_.mNumMaterials; ++m) {
-            std::string name = ai_.mMaterials[m] ? ai_.mMaterials[m]->GetName().C_Str() : "";
+            std::string name = valid_utf8(ai_.mMaterials[m] ? ai_.mMaterials[m]->GetName().C_Str() : "");
             if (!used[m] && (name.empty() || name == AI_DEFAULT_MATERIAL_NAME)) continue;
             material_remap_[m] = int(scene_.materials.size());
             scene_.materials.push_back(std::move(name));
@@ -332,7 +348,7 @@ private:
 
     bool convert_mesh(const aiMesh& am, int node_index, Mesh& mesh) {
         const Node& node = scene_.nodes[size_t(node_index)];
-        mesh.name = am.mName.C_Str();
+        mesh.name = valid_utf8(am.mName.C_Str());
         mesh.node_name = node.name;
         mesh.node = node_index;
         mesh.material = am.mMaterialIndex < material_remap_.size() ? material_remap_[am.mMaterialIndex] : -1;
@@ -482,6 +498,28 @@ private:
                 report_.add("NON_FINITE_TRANSFORM",
                             label + ": bone '" + std::string(bone->mName.C_Str()) + "' has a NaN or infinite inverse bind matrix",
                             pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            if (carries && linear_part_singular(offset)) {
+                // An all-zero (or flattening) inverse bind collapses every vertex it weights onto a
+                // point or a plane: the mesh would be built and validated as zero-size cloth.
+                report_.add("INVERSE_BIND_SINGULAR",
+                            label + ": bone '" + std::string(bone->mName.C_Str()) +
+                                "' has a singular inverse bind matrix (zero or flattening scale); re-export the skin",
+                            pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            // A weight naming a vertex past the mesh is skipped below, not refused: Assimp 5.2.5's
+            // glTF reader gives such weights for primitives that share one vertex buffer (the
+            // shared Godette model has them), and they belong to a sibling primitive.
+            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+                const aiVertexWeight& vw = bone->mWeights[w];
+                if (vw.mVertexId >= nv || (std::isfinite(vw.mWeight) && vw.mWeight >= 0)) continue;
+                report_.add("WEIGHT_INVALID",
+                            label + ": bone '" + std::string(bone->mName.C_Str()) + "' weight " + std::to_string(w) +
+                                " on vertex " + std::to_string(vw.mVertexId) + " is " + std::to_string(vw.mWeight) +
+                                " (NaN, infinite or negative); re-export the skin",
+                            pointer + "/bones/" + std::to_string(b) + "/weights/" + std::to_string(w));
                 return false;
             }
             bone_matrix[b] = scene_.nodes[size_t(nodes[b])].world * offset;

@@ -55,6 +55,8 @@ struct GltfDocument {
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
+    bool allow_outside_folder = false;   ///< ImportOptions::allow_outside_folder
+    uint64_t max_buffer_bytes = uint64_t(1) << 31;  ///< ImportOptions::max_file_bytes, per buffer
 };
 
 /// A URI's %XX escapes decoded (glTF URIs are percent-encoded; a file "a b.bin" is "a%20b.bin").
@@ -77,6 +79,16 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
 /// skin (JOINT_OUT_OF_RANGE). Assimp 5.2.5 silently drops such triangles and weights, or reads
 /// past a buffer; these checks turn them into named errors.
 bool check_gltf(const GltfDocument& doc, Reporter& report);
+
+/// Checks a glTF 1.0 document's node graph (ids, not indices) before Assimp's recursive reader
+/// follows it: every child a node id, one parent each, no cycle, bounded depth
+/// (GLTF_REFERENCE_INVALID).
+bool check_gltf1(const GltfDocument& doc, Reporter& report);
+
+/// Checks the formats whose Assimp readers trust counts and indices in the file (PLY, MD5 mesh,
+/// Collada; import_precheck.cpp) against the bytes present (COUNT_TOO_LARGE,
+/// MODEL_INDEX_OUT_OF_RANGE). True for anything else.
+bool precheck_model(std::span<const uint8_t> bytes, Reporter& report);
 
 /// The correction that takes the source's units and axes to metres, Y up, right-handed (the
 /// identity for glTF). Reads FBX's UnitScaleFactor (centimetres per unit) and its Up/Front/Coord

@@ -3,10 +3,16 @@
 // inverse bind matrices, and follows node references recursively, so a hostile file could make
 // it crash or loop; what is checked here is checked against the bytes actually present.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
-#include <fstream>
 #include <optional>
+#include <unordered_map>
 #include <string>
+#include <utility>
+#include <cerrno>
+#include <unistd.h>
+
+#include "scene/confine.h"
 
 #include "scene/import_detail.h"
 
@@ -17,7 +23,11 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
-constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 24;  // accessors with no buffer view
+// An accessor with no buffer view is zeros (a sparse base): no bytes back its count, so these caps
+// bound what any reader allocates for it (4 Mi elements, 16 MiB; a morph target of 100k vertices
+// needs 1.2 MB).
+constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 22;
+constexpr uint64_t kMaxZeroAccessorBytes = uint64_t(1) << 24;
 
 // ---- JSON access that never throws -------------------------------------------------------
 
@@ -57,7 +67,7 @@ struct Buffer {
     fs::path path;              ///< external: resolved file
     bool loaded = false;
     bool load_failed = false;
-    std::vector<uint8_t> bytes; ///< data URI / external contents once loaded
+    std::vector<uint8_t> bytes; ///< data URI contents once loaded; an external file's first bytes, as far as used
 };
 
 enum class State { unchecked, ok, bad };
@@ -68,6 +78,8 @@ struct View {
     uint64_t offset = 0;
     uint64_t length = 0;
     uint64_t stride = 0;   ///< 0 when tightly packed
+    bool loaded = false;   ///< external buffer: `bytes` read
+    std::vector<uint8_t> bytes;  ///< external buffer: this view's bytes, once read
 };
 
 struct Accessor {
@@ -79,6 +91,12 @@ struct Accessor {
     uint64_t element_size = 0;
     bool normalized = false;
     bool sparse = false;
+    uint64_t sparse_count = 0;        ///< substitutions
+    int sparse_index_view = -1;       ///< their indices' view, offset and component type
+    uint64_t sparse_index_offset = 0;
+    uint32_t sparse_index_type = 0;
+    int sparse_value_view = -1;       ///< their values' view and offset
+    uint64_t sparse_value_offset = 0;
     State state = State::unchecked;  ///< only accessors that passed the bounds checks are read
 };
 
@@ -292,24 +310,51 @@ private:
             }
             out.kind = Buffer::Kind::external;
             out.uri = percent_decode(text);
-            out.path = doc_.base_dir / fs::path(out.uri);
-            std::error_code ec;
-            auto status = fs::status(out.path, ec);
-            if (ec || !fs::exists(status)) {
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " file '" + out.uri +
-                                                  "' does not exist (looked for " + out.path.string() + ")",
+            const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(out.uri), doc_.allow_outside_folder);
+            out.path = check.path;
+            if (check.code == "REFERENCED_FILE_MISSING") {
+                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
                             ptr + "/uri");
-            } else if (!fs::is_regular_file(status)) {
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " '" + out.uri + "' is not a regular file",
-                            ptr + "/uri");
-            } else {
-                uint64_t size = fs::file_size(out.path, ec);
-                if (ec || size < out.byte_length)
-                    report_.add("BUFFER_MISSING",
-                                "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
-                                    " bytes but byteLength declares " + std::to_string(out.byte_length),
-                                ptr + "/uri");
+                continue;
             }
+            if (!check.code.empty()) {
+                report_.add(check.code, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
+                            ptr + "/uri");
+                continue;
+            }
+            std::error_code ec;
+            const uint64_t size = fs::file_size(out.path, ec);
+            if (ec || size < out.byte_length) {
+                report_.add("BUFFER_MISSING",
+                            "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
+                                " bytes but byteLength declares " + std::to_string(out.byte_length),
+                            ptr + "/uri");
+            } else if (out.byte_length > doc_.max_buffer_bytes) {
+                // Assimp reads a buffer whole, so its declared length is what it allocates.
+                report_.add("BUFFER_MISSING",
+                            "buffer " + std::to_string(i) + " file '" + out.uri + "' declares byteLength " +
+                                std::to_string(out.byte_length) + ", more than the file limit of " +
+                                std::to_string(doc_.max_buffer_bytes) + " bytes",
+                            ptr + "/uri");
+            }
+        }
+        check_images();
+    }
+
+    /// Every image a file names must be there to be read (the grown model embeds them): inside
+    /// the folder, a regular file. Data URIs and URLs are left alone.
+    void check_images() {
+        const json& images = array_or_empty(doc_.json, "images");
+        for (size_t i = 0; i < images.size(); ++i) {
+            const json* uri = member(images[i], "uri");
+            if (!uri || !uri->is_string()) continue;
+            const std::string& u = uri->get_ref<const std::string&>();
+            if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
+            const std::string name = percent_decode(u);
+            const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(name), doc_.allow_outside_folder);
+            if (check.code.empty()) continue;
+            report_.add(check.code, name_of(images[i], i, "image") + " file '" + name + "' " + check.problem,
+                        "/images/" + std::to_string(i) + "/uri");
         }
     }
 
@@ -408,10 +453,11 @@ private:
                     ptr);
                 return nullptr;
             }
-        } else if (out.count > kMaxZeroAccessorCount) {
+        } else if (out.count > kMaxZeroAccessorCount || out.count * out.element_size > kMaxZeroAccessorBytes) {
             // No bytes back it, so nothing bounds what a reader allocates for it but this cap.
-            bad(where + " has no bufferView and a count of " + std::to_string(out.count) + " (more than " +
-                    std::to_string(kMaxZeroAccessorCount) + ")",
+            bad(where + " has no bufferView and a count of " + std::to_string(out.count) + " (at most " +
+                    std::to_string(kMaxZeroAccessorCount) + " elements and " + std::to_string(kMaxZeroAccessorBytes) +
+                    " bytes without bytes behind them)",
                 ptr);
             return nullptr;
         }
@@ -437,7 +483,7 @@ private:
         return true;
     }
 
-    bool check_sparse(const json& sparse, const Accessor& acc, const std::string& where, const std::string& ptr) {
+    bool check_sparse(const json& sparse, Accessor& acc, const std::string& where, const std::string& ptr) {
         std::optional<int64_t> count = optional_uint(sparse, "count");
         const json* indices = member(sparse, "indices");
         const json* values = member(sparse, "values");
@@ -461,6 +507,12 @@ private:
             bad(where + " sparse indices or values run out of their buffer views", ptr);
             return false;
         }
+        acc.sparse_count = uint64_t(*count);
+        acc.sparse_index_view = iview;
+        acc.sparse_index_offset = ioff ? uint64_t(*ioff) : 0;
+        acc.sparse_index_type = uint32_t(*itype);
+        acc.sparse_value_view = vview;
+        acc.sparse_value_offset = voff ? uint64_t(*voff) : 0;
         return true;
     }
 
@@ -624,35 +676,48 @@ private:
 
     // ---- values --------------------------------------------------------------------------
 
-    /// The bytes of a buffer, loading a data URI or an external file on first use.
+    /// Bytes [offset, offset + length) of a regular file, read without blocking; false when short.
+    static bool read_range(const fs::path& path, uint64_t offset, uint64_t length, std::vector<uint8_t>& out) {
+        std::string problem;
+        const int fd = open_regular_file(path, problem);
+        if (fd < 0) return false;
+        out.resize(size_t(length));
+        size_t done = 0;
+        while (done < length) {
+            const ssize_t n = ::pread(fd, out.data() + done, size_t(length - done), off_t(offset + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            done += size_t(n);
+        }
+        ::close(fd);
+        return done == length;
+    }
+
+    /// The bytes of a GLB's BIN chunk or a data URI (decoded whole on first use); external files
+    /// are read per view (accessor_data).
     std::span<const uint8_t> buffer_bytes(int index) {
         Buffer& b = buffers_[index];
         if (b.kind == Buffer::Kind::glb_bin) return doc_.bin;
-        if (!b.loaded && !b.load_failed) {
+        if (b.load_failed) return {};
+        if (b.kind == Buffer::Kind::data_uri && !b.loaded) {
             b.loaded = true;
-            if (b.kind == Buffer::Kind::data_uri) {
-                size_t comma = b.data_uri.find(',');
-                std::string_view header = b.data_uri.substr(0, comma);
-                std::string_view payload = b.data_uri.substr(comma + 1);
-                bool is_base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
-                if (is_base64) {
-                    b.load_failed = !base64_decode(payload, b.bytes);
-                } else {
-                    std::string raw = percent_decode(payload);
-                    b.bytes.assign(raw.begin(), raw.end());
-                }
+            size_t comma = b.data_uri.find(',');
+            std::string_view header = b.data_uri.substr(0, comma);
+            std::string_view payload = b.data_uri.substr(comma + 1);
+            bool is_base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
+            if (is_base64) {
+                b.load_failed = !base64_decode(payload, b.bytes);
             } else {
-                std::ifstream in(b.path, std::ios::binary);
-                b.bytes.resize(b.byte_length);
-                in.read(reinterpret_cast<char*>(b.bytes.data()), std::streamsize(b.byte_length));
-                b.load_failed = !in || uint64_t(in.gcount()) != b.byte_length;
+                std::string raw = percent_decode(payload);
+                b.bytes.assign(raw.begin(), raw.end());
             }
             if (!b.load_failed && b.bytes.size() < b.byte_length) b.load_failed = true;
-            if (b.load_failed)
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " could not be read or decoded",
-                            "/buffers/" + std::to_string(index));
         }
-        if (b.load_failed) return {};
+        if (b.load_failed) {
+            report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " could not be read or decoded",
+                        "/buffers/" + std::to_string(index));
+            return {};
+        }
         return b.bytes;
     }
 
@@ -695,39 +760,116 @@ private:
     std::span<const uint8_t> accessor_data(const Accessor& a, uint64_t& stride) {
         if (a.state != State::ok || a.view < 0) return {};
         const View& v = views_[size_t(a.view)];
+        stride = v.stride ? v.stride : a.element_size;
+        std::span<const uint8_t> data = view_data(a.view);
+        if (data.size() < v.length) return {};
+        return data.subspan(a.offset, v.length - a.offset);
+    }
+
+    /// The bytes of a checked buffer view, or an empty span when its buffer is unavailable. An
+    /// external file's views each read their own bytes, once: only what the checked accessors use
+    /// is read, however long the buffer declares itself (its length was checked against the
+    /// file's size and the file limit).
+    std::span<const uint8_t> view_data(int index) {
+        View& v = views_[size_t(index)];
+        if (v.state != State::ok) return {};
+        Buffer& b = buffers_[size_t(v.buffer)];
+        if (b.kind == Buffer::Kind::external) {
+            if (!v.loaded && !b.load_failed) {
+                v.loaded = true;
+                if (!read_range(b.path, v.offset, v.length, v.bytes)) {
+                    b.load_failed = true;
+                    report_.add("BUFFER_MISSING", "buffer " + std::to_string(v.buffer) + " could not be read",
+                                "/buffers/" + std::to_string(v.buffer));
+                }
+            }
+            if (b.load_failed || v.bytes.size() < v.length) return {};
+            return v.bytes;
+        }
         std::span<const uint8_t> buffer = buffer_bytes(v.buffer);
         if (buffer.size() < v.offset + v.length) return {};
-        stride = v.stride ? v.stride : a.element_size;
-        return buffer.subspan(v.offset + a.offset, v.length - a.offset);
+        return buffer.subspan(v.offset, v.length);
+    }
+
+    /// Component 0 of every element of a scalar accessor as the file means it: its view's values
+    /// (zeros without one) with the sparse substitutions applied. False when a value cannot be
+    /// read, or a substitution names an element past the count or out of order (reported):
+    /// Assimp 5.2.5 writes such a substitution wherever its index points.
+    bool scalar_values(const Accessor& a, int index, std::vector<uint32_t>& out) {
+        out.assign(size_t(a.count), 0);
+        if (a.view >= 0) {
+            uint64_t stride = 0;
+            std::span<const uint8_t> data = accessor_data(a, stride);
+            if (data.empty()) return false;
+            for (uint64_t i = 0; i < a.count; ++i) out[size_t(i)] = uint32_t(component(data, a, i, 0, stride));
+        }
+        if (!a.sparse) return true;
+        const std::string ptr = "/accessors/" + std::to_string(index) + "/sparse";
+        std::span<const uint8_t> idata = view_data(a.sparse_index_view);
+        std::span<const uint8_t> vdata = view_data(a.sparse_value_view);
+        if (idata.empty() || vdata.empty()) return false;
+        idata = idata.subspan(a.sparse_index_offset);
+        vdata = vdata.subspan(a.sparse_value_offset);
+        Accessor itype;
+        itype.component_type = a.sparse_index_type;
+        const uint64_t isize = component_size(a.sparse_index_type);
+        uint64_t previous = 0;
+        for (uint64_t k = 0; k < a.sparse_count; ++k) {
+            const uint64_t target = uint64_t(component(idata, itype, k, 0, isize));
+            if (target >= a.count || (k > 0 && target <= previous)) {
+                bad("accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) +
+                        " names element " + std::to_string(target) +
+                        (target >= a.count ? " but the accessor has " + std::to_string(a.count)
+                                           : ", not after the previous one (" + std::to_string(previous) + ")") +
+                        "; re-export the mesh",
+                    ptr + "/indices");
+                return false;
+            }
+            previous = target;
+            out[size_t(target)] = uint32_t(component(vdata, a, k, 0, a.element_size));
+        }
+        return true;
     }
 
     void check_index_values() {
         const json& meshes = array_or_empty(doc_.json, "meshes");
+        std::vector<uint32_t> values;  // index accessors are unsigned byte, short or int
         for (size_t m = 0; m < meshes.size(); ++m) {
             const json& prims = array_or_empty(meshes[m], "primitives");
             for (size_t p = 0; p < prims.size(); ++p) {
                 const json* attrs = member(prims[p], "attributes");
                 std::optional<int64_t> pos = attrs ? optional_uint(*attrs, "POSITION") : std::nullopt;
                 std::optional<int64_t> ind = optional_uint(prims[p], "indices");
-                if (!pos || !ind) continue;
+                std::optional<int64_t> mode = optional_uint(prims[p], "mode");
+                const bool triangles = !mode || *mode == 4;
+                const std::string ptr = "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p);
+                if (!pos) continue;
                 const Accessor* pa = accessor(int(*pos));
-                const Accessor* ia = accessor(int(*ind));
-                if (!pa || !ia) continue;
+                const Accessor* ia = ind ? accessor(int(*ind)) : nullptr;
+                if (!pa || (ind && !ia)) continue;
+                // A triangle list needs whole triangles: Assimp drops a trailing one or two
+                // indices without a word, so a list cut short (or padded) would build silently.
+                const uint64_t corners = ia ? ia->count : pa->count;
+                if (triangles && corners % 3 != 0) {
+                    report_.add("INDEX_COUNT_INVALID",
+                                name_of(meshes[m], m, "mesh") + " primitive " + std::to_string(p) + " is a triangle list of " +
+                                    std::to_string(corners) + (ia ? " indices" : " vertices") +
+                                    ", not a multiple of 3: its last triangle is incomplete; re-export the mesh",
+                                ptr + (ia ? "/indices" : "/attributes/POSITION"));
+                    continue;
+                }
+                if (!ia) continue;
                 const Accessor& positions = *pa;
                 const Accessor& indices = *ia;
-                uint64_t stride = 0;
-                std::span<const uint8_t> data = accessor_data(indices, stride);
-                if (data.empty() || indices.sparse) continue;
+                if (!scalar_values(indices, int(*ind), values)) continue;
                 uint64_t bad_count = 0, first = 0, first_value = 0;
                 for (uint64_t i = 0; i < indices.count; ++i) {
-                    uint64_t v = uint64_t(component(data, indices, i, 0, stride));
+                    const uint64_t v = values[size_t(i)];
                     if (v >= positions.count) {
                         if (bad_count++ == 0) first = i, first_value = v;
                     }
                 }
                 if (bad_count == 0) continue;
-                std::optional<int64_t> mode = optional_uint(prims[p], "mode");
-                bool triangles = !mode || *mode == 4;
                 std::string element = triangles ? "triangle " + std::to_string(first / 3) + " corner " +
                                                       std::to_string(first % 3)
                                                 : "index " + std::to_string(first);
@@ -736,7 +878,7 @@ private:
                                 " names vertex " + std::to_string(first_value) + " but the primitive has " +
                                 std::to_string(positions.count) + " vertices (" + std::to_string(bad_count) +
                                 " indices out of range); re-export the mesh",
-                            "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/indices");
+                            ptr + "/indices");
             }
         }
     }
@@ -788,6 +930,19 @@ private:
         std::span<const uint8_t> jdata = accessor_data(joints, jstride);
         std::span<const uint8_t> wdata = accessor_data(weights, wstride);
         if (jdata.empty() || wdata.empty() || joints.sparse || weights.sparse) return;
+        // Assimp keeps only weights above zero, so a NaN one vanishes and its vertex is skinned by
+        // what is left: refuse it by name.
+        for (uint64_t v = 0; v < weights.count; ++v)
+            for (uint32_t c = 0; c < 4; ++c) {
+                const double w = component(wdata, weights, v, c, wstride);
+                if (std::isfinite(w) && w >= 0) continue;
+                report_.add("WEIGHT_INVALID",
+                            name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
+                                std::to_string(v) + " weight " + std::to_string(c) + " of " + set + " is " +
+                                std::to_string(w) + " (NaN, infinite or negative); re-export the skin",
+                            ptr);
+                return;
+            }
         uint64_t bad_count = 0, first_vertex = 0, first_joint = 0;
         for (uint64_t v = 0; v < joints.count; ++v)
             for (uint32_t c = 0; c < 4; ++c) {
@@ -809,5 +964,59 @@ private:
 }  // namespace
 
 bool check_gltf(const GltfDocument& doc, Reporter& report) { return Checker(doc, report).run(); }
+
+bool check_gltf1(const GltfDocument& doc, Reporter& report) {
+    // glTF 1.0 names nodes by id ("nodes": {"id": {"children": ["id", ...]}}). Assimp's reader
+    // follows children recursively with no check: a node that is its own child recurses until the
+    // stack runs out, and so does a chain deep enough. Same rule as 2.0: a forest of bounded depth.
+    const json* nodes = member(doc.json, "nodes");
+    if (!nodes || !nodes->is_object()) return true;
+    std::unordered_map<std::string, int> index;
+    std::vector<std::string> ids;
+    for (auto it = nodes->begin(); it != nodes->end(); ++it) {
+        index.emplace(it.key(), int(ids.size()));
+        ids.push_back(it.key());
+    }
+    std::vector<int> parent(ids.size(), -1);
+    auto bad = [&](const std::string& message, const std::string& pointer) {
+        report.add("GLTF_REFERENCE_INVALID", message, pointer);
+        return false;
+    };
+    int n = 0;
+    for (auto it = nodes->begin(); it != nodes->end(); ++it, ++n) {
+        const json* children = member(it.value(), "children");
+        if (!children) continue;
+        const std::string ptr = "/nodes/" + it.key() + "/children";
+        if (!children->is_array()) return bad("node '" + it.key() + "' has children that are not a list", ptr);
+        for (size_t c = 0; c < children->size(); ++c) {
+            const json& child = (*children)[c];
+            auto found = child.is_string() ? index.find(child.get_ref<const std::string&>()) : index.end();
+            if (found == index.end())
+                return bad("node '" + it.key() + "' has a child that is not a node id", ptr + "/" + std::to_string(c));
+            if (found->second == n || parent[size_t(found->second)] >= 0)
+                return bad("node '" + it.key() + "' lists node '" + found->first +
+                               "' as a child, but it already has a parent (or is the node itself)",
+                           ptr + "/" + std::to_string(c));
+            parent[size_t(found->second)] = n;
+        }
+    }
+    // One parent each: a cycle never reaches a root, and the depth bound catches it too. Each
+    // node's depth is computed once (memoised), so a long chain costs its length, not its square.
+    std::vector<int> depth(ids.size(), -1);
+    for (size_t i = 0; i < ids.size(); ++i) {
+        std::vector<size_t> path;
+        size_t at = i;
+        while (depth[at] < 0 && parent[at] >= 0 && path.size() <= size_t(kMaxNodeDepth)) {
+            path.push_back(at);
+            at = size_t(parent[at]);
+        }
+        int d = depth[at] >= 0 ? depth[at] : (parent[at] < 0 ? 0 : kMaxNodeDepth + 1);
+        for (size_t k = path.size(); k-- > 0;) depth[path[k]] = ++d;
+        if (d > kMaxNodeDepth)
+            return bad("node '" + ids[i] + "' is in a cycle or deeper than " + std::to_string(kMaxNodeDepth) + " levels",
+                       "/nodes/" + ids[i]);
+    }
+    return true;
+}
 
 }  // namespace weft::import_detail

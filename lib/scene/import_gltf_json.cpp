@@ -2,6 +2,7 @@
 // against the bytes present, and reading the JSON without building the parts nobody needs.
 #include <cstring>
 #include <string>
+#include <unordered_set>
 
 #include "scene/import_detail.h"
 
@@ -28,6 +29,8 @@ public:
 
     size_t at() const { return i_; }
     const std::string& error() const { return error_; }
+    /// The error is a key written twice in one object (GLTF_DUPLICATE_KEY), not bad syntax.
+    bool duplicate_key() const { return duplicate_; }
 
     void skip_space() {
         while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
@@ -75,10 +78,48 @@ public:
         return true;
     }
 
+    /// The keys one object has had so far: a short list for the usual small object (a node, an
+    /// accessor), a hash set once it grows long.
+    struct Keys {
+        std::vector<std::string> few;
+        std::unordered_set<std::string> many;
+    };
+
+    /// Records `key` (raw text between the quotes) in `seen`; false, with the error set, when the
+    /// object already had it. Escaped keys are compared decoded ("\u0061" is "a" to every reader).
+    bool distinct_key(std::string_view key, Keys& seen) {
+        std::string name(key);
+        if (key.find('\\') != std::string_view::npos) {
+            try {
+                name = nlohmann::json::parse("\"" + name + "\"").get<std::string>();
+            } catch (const nlohmann::json::exception&) {
+                return fail("a key with a bad escape");
+            }
+        }
+        if (seen.many.empty() && seen.few.size() < 32) {
+            for (const std::string& k : seen.few)
+                if (k == name) return duplicate(name);
+            seen.few.push_back(std::move(name));
+            return true;
+        }
+        if (seen.many.empty()) seen.many.insert(seen.few.begin(), seen.few.end());
+        return seen.many.insert(std::move(name)).second || duplicate(std::string(key));
+    }
+
 private:
     std::string_view s_;
     size_t i_ = 0;
     std::string error_;
+    bool duplicate_ = false;
+
+    bool duplicate(const std::string& key) {
+        if (error_.empty()) {
+            error_ = "the key \"" + key + "\" is written twice in one object (before byte " + std::to_string(i_) +
+                     "); readers disagree on which copy counts, so keep one";
+            duplicate_ = true;
+        }
+        return false;
+    }
 
     bool fail(const char* what) {
         if (error_.empty()) error_ = std::string(what) + " at byte " + std::to_string(i_);
@@ -98,10 +139,12 @@ private:
             const char close = c == '{' ? '}' : ']';
             ++i_;
             if (consume(close)) return true;
+            Keys keys;
             do {
                 if (c == '{') {
                     std::string_view key;
                     if (!string(key) || !consume(':')) return fail("expected a key and ':'");
+                    if (!distinct_key(key, keys)) return false;
                 }
                 if (!skip_value(depth + 1)) return false;
             } while (consume(','));
@@ -268,25 +311,34 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
     doc.accessors.clear();
     doc.buffer_views.clear();
     doc.data_uris.clear();
+    auto scan_failed = [&] {
+        if (scan.duplicate_key()) {
+            report.add("GLTF_DUPLICATE_KEY", scan.error());
+            return false;
+        }
+        return invalid(scan.error());
+    };
     if (!scan.consume('{')) return invalid("the document is not a JSON object");
+    Scanner::Keys top_keys;
     if (!scan.consume('}')) {
         do {
             std::string_view key, value;
             if (!scan.string(key) || !scan.consume(':')) return invalid(scan.error().empty() ? "expected a key" : scan.error());
+            if (!scan.distinct_key(key, top_keys)) return scan_failed();
             if (key == "accessors" || key == "bufferViews") {
                 std::vector<std::string_view>& list = key == "accessors" ? doc.accessors : doc.buffer_views;
                 list.clear();
                 if (!scan.consume('[')) return invalid(std::string(key) + " is not an array");
                 if (!scan.consume(']')) {
                     do {
-                        if (!scan.value(value, 2)) return invalid(scan.error());
+                        if (!scan.value(value, 2)) return scan_failed();
                         list.push_back(value);
                     } while (scan.consume(','));
                     if (!scan.consume(']')) return invalid("expected ',' or ']' at byte " + std::to_string(scan.at()));
                 }
                 continue;
             }
-            if (!scan.value(value, 1)) return invalid(scan.error());
+            if (!scan.value(value, 1)) return scan_failed();
             // Assimp reads the animations; nothing here needs them.
             if (key == "animations") continue;
             if (key == "buffers" && parse_buffers(value, doc)) continue;

@@ -1,7 +1,7 @@
 // What `weft bake` costs beyond Assimp's import of the same files (issue 6, "Proof and speed"):
 // per shared model, Assimp alone (the project's post-processing flags, as import_scene asks for
 // them) against bake_model (import_scene, garments, sheet or rig build, outputs written atomically,
-// stamp), both in this one process; and the whole folder through bake() at 1 and 2 worker threads.
+// stamp), both in this one process; and the whole folder through bake() at 1 and 2 worker processes (its isolation included).
 // Target: bake minus Assimp under 30% of Assimp; -j 2 close to twice -j 1. The process's heap is set
 // up as `weft bake` sets it (pipeline/process_memory.h), so both sides run on the same allocator.
 // Run: scripts/bench_bake.sh (repetitions, medians and the ratios), or directly

@@ -787,6 +787,11 @@ TEST(ImportInput, ExternalFilesAreListedFromTheOneParseEvenWhenRefused) {
     const ImportResult missing = expect_refused(dir / "tri.gltf", "BUFFER_MISSING");
     EXPECT_EQ(missing.external_files, expected);
     write_bytes(dir / "tri.bin", b.bin.data(), b.bin.size());
+    // The image is missing: an error naming it (the grown model would lose it), still listed.
+    const ImportResult no_image = expect_refused(dir / "tri.gltf", "REFERENCED_FILE_MISSING");
+    EXPECT_NE(issues_text(no_image).find("image 0 file 'tex.png' does not exist"), std::string::npos) << issues_text(no_image);
+    EXPECT_EQ(no_image.external_files, expected);
+    write_text(dir / "tex.png", "not really a png: nothing decodes it on import");
     const std::vector<uint8_t> bytes = read_bytes(dir / "tri.gltf");
     const ImportResult r = import_scene(dir / "tri.gltf", bytes);
     EXPECT_TRUE(r.ok()) << issues_text(r);

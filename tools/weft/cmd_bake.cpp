@@ -1,9 +1,11 @@
 // weft bake INPUT... -o OUT [-j N] [--grow-cloth] [--classes hair,skirt] [--config FILE]
-// [--validate] [--fabric F] [--force] [--depfile FILE] [--report FILE] [-q] [-v]: every model under the inputs
+// [--validate] [--fabric F] [--force] [--depfile FILE] [--report FILE] [--max-memory MIB]
+// [--time-limit S] [-q] [-v]: every model under the inputs
 // (files, or folders walked for every extension Assimp reads plus .vrm) baked into OUT/<relative
 // path>/ (rig proxies from authored and grown chains, sheet proxies for the other garments, one
 // sidecar), in parallel, skipping models whose inputs, options and tool version did not change
-// (issue 6; lib/pipeline/bake.h). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
+// (issue 6; lib/pipeline/bake.h), each model in a worker process of its own (a crash, an
+// out-of-memory or a runaway model fails only that model). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
 // Progress on standard error: one line per model (an updating line on a terminal), none with -q,
 // every issue with -v. Exit 0 when every model was built or skipped, 1 when any was refused or
 // failed or an input is missing (the others are still baked), 2 for a wrong command line.
@@ -20,6 +22,7 @@
 #include "command.h"
 #include "garment/config.h"
 #include "io/atomic_file.h"
+#include "io/utf8_text.h"
 #include "pipeline/bake.h"
 #include "pipeline/process_memory.h"
 
@@ -42,6 +45,9 @@ struct BakeCommandOptions {
     std::string report;
     bool quiet = false;
     bool verbose = false;
+    bool no_isolate = false;
+    uint64_t max_memory_mib = 4096;
+    double time_limit = 300;
 };
 
 int run_bake(const BakeCommandOptions& c) {
@@ -53,6 +59,9 @@ int run_bake(const BakeCommandOptions& c) {
     o.grow_cloth = c.grow_cloth;
     o.validate = c.validate;
     o.force = c.force;
+    o.isolate = !c.no_isolate;
+    o.max_memory_bytes = c.max_memory_mib << 20;
+    o.time_limit_seconds = c.time_limit;
     // The config: --config, else weft.json at the root of the first folder given (issue 6).
     if (!c.config.empty()) {
         o.config_file = c.config;
@@ -95,16 +104,16 @@ int run_bake(const BakeCommandOptions& c) {
         if (tty) {
             const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
-            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, m.input.relative.c_str(),
+            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, utf8_escaped(m.input.relative).c_str(),
                          m.status.c_str(), left);
             if (done == total) std::fprintf(stderr, "\n");
         } else {
-            std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << m.status << "\n";
+            std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << m.status << "\n";
         }
         for (const Issue& i : m.issues) {
             if (!c.verbose && i.severity != Severity::error) continue;
             if (tty) std::fprintf(stderr, "\r\033[K");
-            std::cerr << who << ": " << m.input.relative << ": " << severity_name(i.severity) << ": " << i.message
+            std::cerr << who << ": " << utf8_escaped(m.input.relative) << ": " << severity_name(i.severity) << ": " << utf8_escaped(i.message)
                       << " [" << i.code << "]\n";
         }
     };
@@ -112,23 +121,33 @@ int run_bake(const BakeCommandOptions& c) {
     const BakeResult result = bake(o, progress);
     for (const Issue& i : result.run_issues) std::cerr << who << ": " << i.message << " [" << i.code << "]\n";
 
-    const nlohmann::json report = bake_report_json(result, o);
-    const std::string text = report.dump(2) + "\n";
+    nlohmann::json report = bake_report_json(result, o);
     int status = result.exit_code() == 0 ? exit_ok : exit_refused;
-    const fs::path report_path = fs::path(c.out) / "bake-report.json";
-    for (const fs::path& path : {report_path, fs::path(c.report)}) {
-        if (path.empty()) continue;
-        if (std::string why = write_file_atomic(path, std::string_view(text)); !why.empty()) {
-            std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
+    // Outputs replace only regular files: a FIFO, a device or a link in the way is refused by name.
+    auto write_output = [&](const fs::path& path, const std::string& text) {
+        if (std::string why = refuse_special_output(path); !why.empty()) {
+            std::cerr << who << ": " << utf8_escaped(why) << " [OUTPUT_NOT_REGULAR]\n";
             status = exit_refused;
+        } else if (std::string why = write_file_atomic(path, std::string_view(text)); !why.empty()) {
+            std::cerr << who << ": " << utf8_escaped(why) << " [OUTPUT_UNWRITABLE]\n";
+            status = exit_refused;
+        }
+    };
+    const fs::path report_path = fs::path(c.out) / "bake-report.json";
+    std::string depfile;
+    if (!c.depfile.empty()) {
+        Issues unrepresentable;
+        depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
+        for (const Issue& i : unrepresentable) {
+            if (!c.quiet) std::cerr << who << ": warning: " << i.message << " [" << i.code << "]\n";
+            report["issues"].push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
+            report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
         }
     }
-    if (!c.depfile.empty())
-        if (std::string why = write_file_atomic(c.depfile, bake_depfile(result, report_path.generic_string()));
-            !why.empty()) {
-            std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
-            status = exit_refused;
-        }
+    const std::string text = bake_json_text(report);
+    for (const fs::path& path : {report_path, fs::path(c.report)})
+        if (!path.empty()) write_output(path, text);
+    if (!c.depfile.empty()) write_output(c.depfile, depfile);
     if (!c.quiet) {
         const auto& t = report["totals"];
         std::cout << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
@@ -145,7 +164,7 @@ const CommandRegistration bake_registration{
             ->required();
         app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
             ->required();
-        app.add_option("-j,--jobs", o->jobs, "Worker threads")->check(CLI::Range(1, 256))->capture_default_str();
+        app.add_option("-j,--jobs", o->jobs, "Models baked at once (one worker process each)")->check(CLI::Range(1, 256))->capture_default_str();
         app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (rig proxies)");
         app.add_flag("--validate", o->validate,
                      "Simulate every proxy written (every scenario of weft validate); a failed gate refuses the model");
@@ -157,6 +176,15 @@ const CommandRegistration bake_registration{
         app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
         app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read");
         app.add_option("--report", o->report, "Also write bake-report.json to this file");
+        app.add_option("--max-memory", o->max_memory_mib,
+                       "Memory per model in MiB (address space of its worker process; 0 = no limit): past it the model is OUT_OF_MEMORY")
+            ->capture_default_str();
+        app.add_option("--time-limit", o->time_limit,
+                       "Wall-clock seconds per model (import, build, simulation; 0 = no limit): past it the model is TIMED_OUT")
+            ->check(CLI::NonNegativeNumber)
+            ->capture_default_str();
+        app.add_flag("--no-isolate", o->no_isolate,
+                     "Bake in threads of this process instead of worker processes (for a debugger; a crash then ends the run)");
         auto* quiet = app.add_flag("-q,--quiet", o->quiet, "No progress and no summary");
         auto* verbose = app.add_flag("-v,--verbose", o->verbose, "Print warnings too, not only errors");
         quiet->excludes(verbose);
