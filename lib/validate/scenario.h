@@ -19,8 +19,8 @@
 //   teleport-reset  the holders sway ±0.2 m at 1 Hz along x for one second, then jump a kilometre
 //   teleport-keep   along +x and stay there (seed 002 §13); the solver's Reset or Keep mode.
 //   idle            a character standing still (seed 003's "idle stability"): the holders
-//                   breathe ±3 mm along y at 0.25 Hz, sway ±5 mm side to side along x at half
-//                   that, and the chest turns ±0.5° about the vertical with the breath, so a
+//                   breathe ±3 mm along y at 0.25 Hz, sway ±3 mm side to side along x at half
+//                   that, and the chest turns ±0.2° about the vertical with the breath, so a
 //                   cloth hanging straight still moves a little and jitter measures something.
 //
 // Every script but idle ends with a third or more in which nothing is driven: the energy trend is
@@ -49,8 +49,8 @@ inline constexpr double teleport_sway_amplitude = 0.2;  ///< metres
 inline constexpr uint32_t teleport_window_steps = 20;   ///< the clamp's ramp after a Reset (§13)
 inline constexpr double idle_amplitude = 0.003;      ///< metres, a breath
 inline constexpr double idle_frequency = 0.25;       ///< Hz
-inline constexpr double idle_sway = 0.005;           ///< metres side to side, at idle_frequency / 2
-inline constexpr double idle_turn_degrees = 0.5;     ///< the chest's turn about the vertical, at idle_frequency
+inline constexpr double idle_sway = 0.003;           ///< metres side to side, at idle_frequency / 2
+inline constexpr double idle_turn_degrees = 0.2;     ///< the chest's turn about the vertical, at idle_frequency
 
 /// "hang", "swing", "sprint", "teleport-reset", "teleport-keep", "idle": stable, used in reports.
 const char* scenario_name(Scenario scenario);

@@ -171,3 +171,28 @@ TEST(Library, RefusesBrokenProxiesByName) {
 
 }  // namespace
 }  // namespace weft
+
+namespace weft {
+namespace {
+
+// A garment its pins hold whole has nothing to move: it sleeps after the 30 quiet steps like any
+// settled cloth, rather than being stepped for ever (a baked prop whose every vertex is on a bone).
+TEST(Library, AProxyItsPinsHoldWholeSleeps) {
+    test::ProxyDraft d;
+    d.position = {{0, 0, 0}, {0.1, 0, 0}, {0.2, 0, 0}};
+    d.mass = {0.05, 0.05, 0.05};
+    d.held = {1, 1, 1};
+    d.edges = {{0, 1}, {1, 2}};
+    d.pins = {{0, 1, 2}};
+    const ClothProxy whole = test::finish_proxy(d);
+    Solver solver(whole, *find_fabric("rope"));
+    StepInput in;
+    int slept = -1;
+    for (int s = 0; s < 100 && slept < 0; ++s)
+        if (solver.step(in).fell_asleep) slept = s;
+    EXPECT_EQ(slept, 29);  // the 30th step
+    EXPECT_TRUE(solver.asleep());
+}
+
+}  // namespace
+}  // namespace weft

@@ -130,12 +130,14 @@ TEST(Rows, HingesResistFolding) {
     EXPECT_LT(stiff, 0.25 * limp) << "stiff " << stiff << " limp " << limp;
 }
 
-// rows.md: allowance(stretch) = 1 + 0.25·10^(−2.4·stretch) reproduces seed 002 §11's column to three
-// figures (0.2 → 1.0829, 0.5 → 1.0158, 1.0 → 1.0010).
-TEST(Rows, StrainAllowanceFitsTheSeedTable) {
-    EXPECT_NEAR(strain_allowance(0.2), 1.0829, 5e-4);
-    EXPECT_NEAR(strain_allowance(0.5), 1.0158, 5e-4);
-    EXPECT_NEAR(strain_allowance(1.0), 1.0010, 5e-4);
+// docs/measurements.md, table S1: allowance(stretch) = 1 + 0.25·10^(−2.4·stretch) is fitted to the
+// reference's allowance column (1.0829, 1.0158, 1.0010) and reproduces it within 1.3e-4 (0.2 gives
+// 1.08277); asserted at 1.5e-4, the fit's own error, not ten times the table's precision. What the
+// row delivers with it, which the fit did not use, is Measurements.StrainLimitTableMatchesTheReference.
+TEST(Rows, StrainAllowanceFitsTheReferenceColumn) {
+    EXPECT_NEAR(strain_allowance(0.2), 1.0829, 1.5e-4);
+    EXPECT_NEAR(strain_allowance(0.5), 1.0158, 0.5e-4);
+    EXPECT_NEAR(strain_allowance(1.0), 1.0010, 0.5e-4);
 }
 
 }  // namespace

@@ -88,13 +88,13 @@ TEST(Scenario, IdleBreathesSwaysAndTurns) {
     EXPECT_NEAR(script_step(Scenario::idle, 60, steps).holders.position.y, 0.003, 1e-15);  // a quarter breath
     EXPECT_NEAR(script_step(Scenario::idle, 180, steps).holders.position.y, -0.003, 1e-15);
     EXPECT_NEAR(script_step(Scenario::idle, 240, steps).holders.position.y, 0.0, 1e-15);
-    // The sway: ±5 mm along x every eight seconds, at its widest two seconds in.
-    EXPECT_NEAR(script_step(Scenario::idle, 120, steps).holders.position.x, 0.005, 1e-15);
-    EXPECT_NEAR(script_step(Scenario::idle, 360, steps).holders.position.x, -0.005, 1e-15);
-    // The chest's turn: ±0.5° about the vertical with the breath.
+    // The sway: ±3 mm along x every eight seconds, at its widest two seconds in.
+    EXPECT_NEAR(script_step(Scenario::idle, 120, steps).holders.position.x, 0.003, 1e-15);
+    EXPECT_NEAR(script_step(Scenario::idle, 360, steps).holders.position.x, -0.003, 1e-15);
+    // The chest's turn: ±0.2° about the vertical with the breath.
     const Quat turned = script_step(Scenario::idle, 60, steps).holders.rotation;
-    EXPECT_NEAR(idle_turn_angle(turned) * 180 / std::numbers::pi, 0.5, 1e-9);
-    EXPECT_NEAR(std::fabs(turned.y), std::sin(0.25 * std::numbers::pi / 180), 1e-12);  // about y only
+    EXPECT_NEAR(idle_turn_angle(turned) * 180 / std::numbers::pi, 0.2, 1e-9);
+    EXPECT_NEAR(std::fabs(turned.y), std::sin(0.1 * std::numbers::pi / 180), 1e-12);  // about y only
     double widest_x = 0, widest_turn = 0;
     for (uint32_t s = 0; s < steps; ++s) {
         ScriptStep st = script_step(Scenario::idle, s, steps);
@@ -103,8 +103,8 @@ TEST(Scenario, IdleBreathesSwaysAndTurns) {
         EXPECT_EQ(st.holders.position.z, 0.0);
         EXPECT_TRUE(st.driven);
     }
-    EXPECT_NEAR(widest_x, 0.005, 1e-6);
-    EXPECT_NEAR(widest_turn * 180 / std::numbers::pi, 0.5, 1e-6);
+    EXPECT_NEAR(widest_x, 0.003, 1e-6);
+    EXPECT_NEAR(widest_turn * 180 / std::numbers::pi, 0.2, 1e-6);
 }
 
 // The energy trend is fitted over the undriven last third: every script but idle must have one.
