@@ -22,13 +22,14 @@ nlohmann::json utf8_safe_json(const nlohmann::json& v) {
 
 }  // namespace
 
-std::string json_text(const nlohmann::json& j) {
+std::string json_text(const nlohmann::json& j, int indent) {
+    const std::string end = indent < 0 ? "" : "\n";
     try {
-        return j.dump(2) + "\n";
+        return j.dump(indent) + end;
     } catch (const nlohmann::json::type_error&) {
         // Only a string that is not UTF-8 makes dump throw: written again with it escaped.
     }
-    return utf8_safe_json(j).dump(2) + "\n";
+    return utf8_safe_json(j).dump(indent) + end;
 }
 
 }  // namespace weft

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/json_text.h"
 #include "validate/gates.h"
 #include "validate/scenario.h"
 
@@ -342,7 +343,7 @@ std::string view_model_html(const ViewModel& model) {
     page += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
             "style-src 'unsafe-inline'; img-src data:\">\n";
     page += "<style>" + std::string(page_style) + "</style>\n</head>\n<body>\n";
-    page += "<script id=\"weft-data\" type=\"application/json\">" + script_safe(view_model_json(model).dump()) +
+    page += "<script id=\"weft-data\" type=\"application/json\">" + script_safe(json_text(view_model_json(model), -1)) +
             "</script>\n";
     page += "<script>";
     page.append(weft_view_bundle, weft_view_bundle_length);

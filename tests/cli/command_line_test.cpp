@@ -98,7 +98,9 @@ TEST(CommandLine, InspectWalksAFolderAsBakeDoes) {
     size_t expected = 0;
     for (const auto& e : fs::recursive_directory_iterator(test::testdata_dir())) {
         const std::string ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".glb" || ext == ".gltf" || ext == ".fbx")) ++expected;
+        if (e.is_regular_file() && (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".obj" ||
+                                     ext == ".ply" || ext == ".dae" || ext == ".md5mesh"))
+            ++expected;
     }
     EXPECT_EQ(report["files"].get<size_t>(), expected);
     EXPECT_GT(report["refused"].get<size_t>(), 15u);
@@ -111,7 +113,7 @@ TEST(CommandLine, RepeatedIssuesFoldAfterThreeOfACode) {
     const fs::path witch = test::shared_model("quaternius_umw_Witch.gltf");
     if (witch.empty()) GTEST_SKIP() << "shared models absent";
     const fs::path dir = test::scratch_dir("command_line_fold");
-    const auto r = test::run_weft({"bake", witch.string(), "-o", (dir / "out").string(), "--no-page"});
+    const auto r = test::run_weft({"bake", witch.string(), "-o", (dir / "out").string(), "--no-page", "--no-grow"});
     EXPECT_EQ(r.exit_code, 1);
     for (const std::string code : {"ZERO_AREA_TRIANGLE", "NON_MANIFOLD_EDGE"}) {
         size_t lines = 0;
