@@ -336,6 +336,20 @@ std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const st
     return garments;
 }
 
+/// Files `g` among the garments, its vertices taken so no later rule finds them again, or, when it
+/// has a reason not to be one, among the not-garments. Whether it was taken.
+bool admit_garment(Garment&& g, std::vector<std::vector<char>>& taken, ModelGarments& found) {
+    if (!g.not_garment_reason.empty()) {
+        g.verdict = "not a garment: " + g.not_garment_reason;
+        found.not_garments.push_back(std::move(g));
+        return false;
+    }
+    for (const GarmentPart& part : g.parts)
+        for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
+    found.garments.push_back(std::move(g));
+    return true;
+}
+
 /// Garments found by geometry (garment/geometry.h) in the material no name or chain took, for the
 /// geometry classes nothing else found on a humanoid skeleton. One garment per class: the Witch's
 /// skirt and its hem trim, on two materials, are one skirt.
@@ -482,14 +496,7 @@ void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Cha
             g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
                                    " (a garment needs " + millimetres(min_span) + ")";
         }
-        if (!g.not_garment_reason.empty()) {
-            g.verdict = "not a garment: " + g.not_garment_reason;
-            found.not_garments.push_back(std::move(g));
-            continue;
-        }
-        for (const GarmentPart& part : g.parts)
-            for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
-        found.garments.push_back(std::move(g));
+        admit_garment(std::move(g), taken, found);
     }
 }
 
@@ -565,21 +572,9 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
             g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
                                    " (a garment needs " + millimetres(min_span) + ")";
         }
-        if (!g.not_garment_reason.empty()) {
-            g.verdict = "not a garment: " + g.not_garment_reason;
-            found.not_garments.push_back(std::move(g));
-            continue;
-        }
-        for (const GarmentPart& part : g.parts)
-            for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
-        found.found_by_name = true;
-        found.garments.push_back(std::move(g));
+        if (admit_garment(std::move(g), taken, found)) found.found_by_name = true;
     }
-    for (Garment& g : chain_garments(scene, rig, found.chains, taken)) {
-        for (const GarmentPart& part : g.parts)
-            for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
-        found.garments.push_back(std::move(g));
-    }
+    for (Garment& g : chain_garments(scene, rig, found.chains, taken)) admit_garment(std::move(g), taken, found);
     geometry_garments(scene, rig, found.chains, taken, options, min_span, found);
 
     // What each chain weights or carries, counted over every mesh.

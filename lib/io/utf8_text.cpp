@@ -44,20 +44,20 @@ bool is_valid_utf8(std::string_view text) {
     return true;
 }
 
-std::string utf8_escaped(std::string_view text) {
+namespace {
+
+/// `text` with each ill-formed part handed to `bad_part(out, i, bad)`, which appends its repair and
+/// returns how many bytes it consumed; well-formed sequences are copied.
+template <class BadPart>
+std::string repaired(std::string_view text, BadPart bad_part) {
     if (is_valid_utf8(text)) return std::string(text);
-    static constexpr char hex[] = "0123456789ABCDEF";
     std::string out;
     out.reserve(text.size() + 8);
     size_t bad = 0;
     for (size_t i = 0; i < text.size();) {
         const size_t n = utf8_sequence(text, i, bad);
         if (n == 0) {
-            const auto b = static_cast<uint8_t>(text[i]);
-            out += "\\x";
-            out += hex[b >> 4];
-            out += hex[b & 15];
-            ++i;
+            i += bad_part(out, i, bad);
         } else {
             out.append(text.substr(i, n));
             i += n;
@@ -66,22 +66,24 @@ std::string utf8_escaped(std::string_view text) {
     return out;
 }
 
+}  // namespace
+
+std::string utf8_escaped(std::string_view text) {
+    return repaired(text, [&](std::string& out, size_t i, size_t) -> size_t {
+        static constexpr char hex[] = "0123456789ABCDEF";
+        const auto b = static_cast<uint8_t>(text[i]);
+        out += "\\x";
+        out += hex[b >> 4];
+        out += hex[b & 15];
+        return 1;  // byte by byte, so every byte can be recovered
+    });
+}
+
 std::string valid_utf8(std::string_view text) {
-    if (is_valid_utf8(text)) return std::string(text);
-    std::string out;
-    out.reserve(text.size() + 8);
-    size_t bad = 0;
-    for (size_t i = 0; i < text.size();) {
-        const size_t n = utf8_sequence(text, i, bad);
-        if (n == 0) {
-            out += "\xEF\xBF\xBD";
-            i += bad;
-        } else {
-            out.append(text.substr(i, n));
-            i += n;
-        }
-    }
-    return out;
+    return repaired(text, [](std::string& out, size_t, size_t bad) -> size_t {
+        out += "\xEF\xBF\xBD";
+        return bad;
+    });
 }
 
 }  // namespace weft
