@@ -48,7 +48,9 @@ run_harness() {  # run_harness NAME: one harness for $seconds, its output to $bu
   local h="$1" dict=()
   mkdir -p "$build/corpus/$h" "$build/artifacts/$h" "$build/logs"
   [[ -f "tests/fuzz/$h.dict" ]] && dict=("-dict=tests/fuzz/$h.dict")
+  # Assimp's own few-byte leaks on files it refuses are suppressed as in the test suite (lsan.supp).
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+  LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
     "$build/tests/fuzz/$h" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -max_len=16384 \
       -malloc_limit_mb=64 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$h/" "$build/corpus/$h" "tests/fuzz/corpus/$h" \
