@@ -14,7 +14,7 @@ inline constexpr IssueCode rig_codes[] = {
     {"RIG_ZERO_LENGTH_LINK", Severity::error, "Two particles a link joins sit at one position in the bind pose: the link has no direction."},
     {"RIG_NON_FINITE", Severity::error, "A joint's or the frame's bind transform is NaN or infinite."},
     {"RIG_UNKNOWN_FABRIC", Severity::error, "The fabric named for the garment is not in the library."},
-    {"RIG_NOTHING_HELD", Severity::warning, "No chain hangs from a bone: nothing holds the cloth and it falls (allowed, seed 000 §19.1)."},
+    {"RIG_NOTHING_HELD", Severity::warning, "No chain hangs from a bone: nothing holds the cloth and it falls (allowed: a proxy may fall)."},
     {"RIG_COLOURING_INVALID", Severity::error, "The greedy colouring failed its independent check (a bug, never the input's fault)."},
 };
 

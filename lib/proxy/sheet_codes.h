@@ -27,7 +27,7 @@ inline constexpr IssueCode sheet_codes[] = {
     {"PIN_HOLDER_NOT_FOUND", Severity::error, "An explicit holder names no node of the model."},
     {"NON_FINITE_FRAME", Severity::error, "The frame node's rest transform is NaN or infinite."},
     {"CLOSED_ISLAND_HELD", Severity::info, "A closed piece (no boundary: a solid, such as a banner's bracket) is held rigid by the frame, not simulated."},
-    {"NOTHING_HELD", Severity::warning, "No particle is held: the sheet falls (allowed, seed 000 §19.1)."},
+    {"NOTHING_HELD", Severity::warning, "No particle is held: the sheet falls (allowed: a proxy may fall)."},
     {"EVERYTHING_HELD", Severity::warning, "Every particle is held (a skirt weighted whole to the hips, say): nothing is simulated, the sheet moves rigidly with its holders."},
     // Internal consistency.
     {"COLOURING_INVALID", Severity::error, "The greedy colouring failed its independent check (a bug, never the input's fault)."},

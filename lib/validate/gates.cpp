@@ -60,7 +60,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             if (s.sleep_step) sleep.value = *s.sleep_step;
             sleep.passed = s.sleep_step && *s.sleep_step <= limit;
             if (!s.sleep_step)
-                sleep.message = format_text("%s: never slept in %u steps (limit: asleep by step %u; seed 002 §12)", name,
+                sleep.message = format_text("%s: never slept in %u steps (limit: asleep by step %u; docs/measurements.md table Z1)", name,
                                        s.steps, limit);
             else
                 sleep.message = format_text("%s: slept at step %u (limit %u)", name, *s.sleep_step, limit);

@@ -79,7 +79,7 @@ TEST(Gates, NeverSleptAppliesToHangOnlyAndHonoursMaxSleepStep) {
     EXPECT_EQ(f[0].gate, Gate::never_slept);
     EXPECT_EQ(f[0].scenario, Scenario::hang);
     EXPECT_FALSE(f[0].value);
-    EXPECT_EQ(f[0].message, "hang: never slept in 1500 steps (limit: asleep by step 1500; seed 002 §12)");
+    EXPECT_EQ(f[0].message, "hang: never slept in 1500 steps (limit: asleep by step 1500; docs/measurements.md table Z1)");
 
     both[0].sleep_step = 800;
     GateLimits strict;

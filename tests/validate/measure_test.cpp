@@ -207,7 +207,7 @@ TEST(Measure, ASoftRowFarAboveEightMOverHSquaredNeverSleeps) {
     EXPECT_FALSE(sleep.passed);
     EXPECT_FALSE(sleep.value);
     EXPECT_EQ(*sleep.limit, 1500.0);
-    EXPECT_EQ(sleep.message, "hang: never slept in 1500 steps (limit: asleep by step 1500; seed 002 §12)");
+    EXPECT_EQ(sleep.message, "hang: never slept in 1500 steps (limit: asleep by step 1500; docs/measurements.md table Z1)");
     EXPECT_GT(stats_of(bad, Scenario::hang).kinetic_energy_end, 1e-8);  // still moving at the end
     EXPECT_EQ(bad.fabric, "rope-soft");
     EXPECT_EQ(bad.fabric_source, "option");
