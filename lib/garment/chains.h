@@ -1,6 +1,6 @@
 // Cloth chains an artist already authored: runs of joints whose names say hair, skirt, tail, ...
-// (seed 003 "Check before importing": if the joint list has nothing matching hair|skirt|tail|ribbon,
-// the costume will not move), and the spring chains the file itself declares (VRM 0.x
+// (docs/growth.md#when-a-garment-is-grown: if the joint list has nothing matching
+// hair|skirt|tail|ribbon, the costume will not move), and the spring chains the file itself declares (VRM 0.x
 // secondaryAnimation lists roots only, so each root is walked down to its tips; VRMC_springBone 1.0
 // lists the joints).
 #pragma once

@@ -1,5 +1,5 @@
-// Garment classes and the name patterns that find them (seed 003 "Finds the geometry by material
-// slot": a slot called `hair` is hair). The same patterns name authored cloth joints, so one table
+// Garment classes and the name patterns that find them (docs/growth.md#finding-the-geometry:
+// a slot called `hair` is hair). The same patterns name authored cloth joints, so one table
 // answers both "is this material a skirt?" and "is this bone part of a skirt chain?".
 //
 // A name is read as words: split at anything that is not a letter or digit, between letters and

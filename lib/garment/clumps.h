@@ -1,5 +1,4 @@
-// Splitting a garment into clumps, the pieces that each get one grown bone chain (seed 003 "Splits it
-// into clumps"):
+// Splitting a garment into clumps, the pieces that each get one grown bone chain (docs/growth.md#clumps):
 //
 // - hair: connected islands over the mesh's own edges, after welding positions (a strand is a
 //   connected piece of surface; clustering by position would merge two ponytails passing near each

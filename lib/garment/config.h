@@ -70,7 +70,7 @@ GarmentConfig default_garment_config();
 
 /// Parses a config document. `origin` names it in errors (usually its path). Refuses nesting
 /// deeper than kMaxConfigDepth and a key written twice in one object (JSON parsers disagree on
-/// which copy wins, RFC 8259 §4), each by its JSON pointer.
+/// which copy wins, RFC 8259 section 4), each by its JSON pointer.
 ConfigResult parse_garment_config(std::string_view text, const std::string& origin);
 
 /// Reads and parses a config file.

@@ -2,7 +2,7 @@
 // before any work, and the list every later stage (sheet and rig proxies, growing) starts from.
 //
 // A garment is found, in this order of authority, by a config rule naming its material, mesh or
-// node; by its material slot's name (seed 003: "a slot called `hair` is hair"); or, where a source
+// node; by its material slot's name (a slot called `hair` is hair, docs/growth.md#finding-the-geometry); or, where a source
 // mesh's material slots name no class at all (a cape on a texture-atlas material), by its mesh
 // name and then its node name. Geometry that authored chains weight but no name found becomes a
 // garment of the chains' class (the Fox's tail on its body material). On a humanoid skeleton, a
@@ -24,8 +24,8 @@
 
 namespace weft {
 
-/// Smallest span (metres) of a garment's largest connected piece. Seed 003 drops strands shorter
-/// than MIN_STRAND_LENGTH (60 mm), measured from a strand's anchored end; the span of a piece
+/// Smallest span (metres) of a garment's largest connected piece. Growing drops strands shorter
+/// than min_strand_length (60 mm, docs/growth.md#drop), measured from a strand's anchored end; the span of a piece
 /// anchored along its whole width (an eyebrow, a fringe) overstates how far it can hang, so 60 mm
 /// on the span would take a 64 mm eyebrow. Measured on the shared models: the name matches that
 /// are not garments span at most 64 mm (Superhero's MI_Hair_2 eyebrows; Casual's eyebrows 49 mm),

@@ -1,7 +1,7 @@
 // Triangle-mesh topology over welded vertex indices: the unique edges and the triangles on each,
 // which says boundary (one triangle), interior (two) or non-manifold (three or more); whether
 // neighbours are wound consistently; and the islands (pieces) the triangles form. What the sheet
-// builder checks before it trusts a garment (seed 000 §7 P8, §19.5), and what lib/garment reads
+// builder checks before it trusts a garment (docs/proxy.md#authoring-checks), and what lib/garment reads
 // for clumps. Flat functions over index spans, each linear in the triangle count (counting sorts,
 // no comparison sort), each result deterministic in the triangle order.
 #pragma once

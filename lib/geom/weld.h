@@ -1,5 +1,5 @@
-// Welding a triangle soup by position (issue 3 "Weld"; seed 000 §19.6 lists welding as "not done":
-// the seed's builder took a mesh that was already one joint per welded vertex). Vertices split at
+// Welding a triangle soup by position (docs/proxy.md#weld; a builder that took a mesh already one joint
+// per welded vertex would need none). Vertices split at
 // UV and normal seams, or repeated across primitives of one garment, become one welded vertex, so
 // the fabric is one piece where the artist drew one piece.
 //

@@ -1,5 +1,5 @@
 // Greedy vertex colouring of the particle-coupling graph and its independent validator
-// (seed 000 §5.4). Particles of one colour share no row, so a colour's vertex updates are
+// (docs/proxy.md#colouring). Particles of one colour share no row, so a colour's vertex updates are
 // independent and can run in any order.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Geodesic distance along the fabric to the nearest held particle (seed 000 §19.3): one
+// Geodesic distance along the fabric to the nearest held particle (docs/proxy.md#geodesic-distance): one
 // multi-source Dijkstra over the fabric's edges, every held particle a source, in double.
 #pragma once
 #include <array>

@@ -244,7 +244,7 @@ Anchored anchor_clump(const Surface& surface, const std::vector<uint32_t>& verti
     return a;
 }
 
-/// Seed 003 step 3: bin the vertices by distance from the anchored end and join the bins'
+/// docs/growth.md#anchor-and-polyline: bin the vertices by distance from the anchored end and join the bins'
 /// centroids, so the chain follows the piece's own curve; then resample to `segments` equal lengths.
 std::vector<Vec3> fit_polyline(const Surface& surface, const std::vector<uint32_t>& vertices, const Anchored& a,
                                int segments) {
@@ -436,7 +436,7 @@ private:
                                    anchor_clump(surface_, island.vertices, bones_.segment(holder)).length <
                                        options_.min_strand_length;
             if (!droppable) {
-                // Seed 003's islands assume strands. A cap (a bob, a helmet, the shared models'
+                // Islands (docs/growth.md#clumps) assume strands. A cap (a bob, a helmet, the shared models'
                 // closed hair shells) covers the head around its bone's axis: wider around it than
                 // it is long, it would give one useless chain, so it is cut like a skirt.
                 const BoneSegment bone = bones_.segment(holder);
@@ -486,7 +486,7 @@ private:
             no_holder(all.size(), "the skirt");
             return out;
         }
-        // Seed 003: "radial wedges around the body's up axis", through the garment's attachment:
+        // Radial wedges around the body's up axis (docs/growth.md#clumps), through the garment's attachment:
         // the centre of its waistband (its top twentieth), not the bone's origin, which need not
         // sit at the ring's centre.
         double top = -INFINITY, bottom = INFINITY;
@@ -684,7 +684,7 @@ private:
 
     /// One chain's share of a vertex: the joints either side of where the vertex projects onto the
     /// chain's polyline, blended by where it lands, and the original body weight kept over the
-    /// first root_blend of the chain, handed over smoothly (seed 003 step 5). Past the last joint
+    /// first root_blend of the chain, handed over smoothly (docs/growth.md#weights). Past the last joint
     /// (towards the tip, which is no joint) the vertex rides the last one.
     void add_chain_share(size_t c, const Mesh& mesh, uint32_t v, double factor,
                          std::vector<std::pair<uint32_t, double>>& weights) const {

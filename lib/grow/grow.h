@@ -1,4 +1,4 @@
-// Growing cloth bones on a model that has none (seed 003; issue 5 "Growing"). For every garment the
+// Growing cloth bones on a model that has none (docs/growth.md). For every garment the
 // model's slots name (lib/garment) whose class is selected and that no authored chain moves:
 //
 //   surface    the garment's parts welded into one surface (garment/clumps.h)
@@ -32,12 +32,12 @@
 
 namespace weft {
 
-/// Seed 003's constants: shorter or smaller clumps are fringe and ornaments, which cost what a
+/// docs/growth.md#drop: shorter or smaller clumps are fringe and ornaments, which cost what a
 /// ponytail costs to simulate and only ever jitter around the face.
 inline constexpr double kMinStrandLength = 0.060;   ///< metres, anchored end to farthest vertex
 inline constexpr uint32_t kMinStrandVerts = 12;     ///< welded vertices
 /// Share of a chain, from its anchored end, over which the original body weight is handed over to
-/// the chain (seed 003: "so the scalp stays on the skull and the waistband stays on the hips").
+/// the chain, so the scalp stays on the skull and the waistband on the hips (docs/growth.md#weights).
 inline constexpr double kRootBlend = 0.22;
 
 struct GrowOptions {
@@ -54,7 +54,7 @@ struct GrowOptions {
 /// "" when the options are usable, else which one is wrong and why.
 std::string grow_options_error(const GrowOptions& options);
 
-/// How one garment's classes are split (seed 003 step 2).
+/// How one garment's classes are split (docs/growth.md#clumps).
 enum class ClumpShape {
     strand,      ///< a connected island (hair)
     cap_wedge,   ///< a wedge of a hair island that was a cap, cut around its bone's axis

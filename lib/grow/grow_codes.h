@@ -1,5 +1,5 @@
 // Every finding grow_cloth reports, with its stable code, default severity and a one-line
-// description (glTF-Validator's table shape, style note §4).
+// description (the Khronos glTF-Validator's table shape).
 #pragma once
 #include <string_view>
 

@@ -1,4 +1,4 @@
-// Writing outputs a build system can trust (DESIGN.md §4): every file goes to a temporary name in
+// Writing outputs a build system can trust (docs/architecture.md#conventions): every file goes to a temporary name in
 // its own folder and is renamed over the target, so a run killed at any moment leaves the target
 // either complete or absent, never truncated.
 #pragma once

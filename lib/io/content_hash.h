@@ -1,4 +1,4 @@
-// The content hash of input files, for incremental builds (issue 6): what a stamp, a sidecar and a
+// The content hash of input files, for incremental builds: what a stamp, a sidecar and a
 // report record so a rebuild can tell unchanged inputs. Not cryptographic: it catches edits, not
 // an adversary.
 #pragma once

@@ -28,7 +28,7 @@ struct Issue {
 
 using Issues = std::vector<Issue>;
 
-/// One row of a stage's table of findings (glTF-Validator's shape, style note §4): every code a
+/// One row of a stage's table of findings (the Khronos glTF-Validator's shape): every code a
 /// stage reports is listed once with its default severity and a line for the docs
 /// (pipeline/issue_codes.h gathers the tables; `weft codes` prints them).
 struct IssueCode {

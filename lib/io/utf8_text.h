@@ -1,12 +1,12 @@
 // Text from outside (file names, names inside model files) as valid UTF-8. File names and Assimp's
 // names are raw bytes, while every report, sidecar and glTF weft writes is JSON, whose strings must
-// be UTF-8 (RFC 8259 §8.1): nlohmann refuses to write an invalid sequence (type_error.316), which
+// be UTF-8 (RFC 8259 section 8.1): nlohmann refuses to write an invalid sequence (type_error.316), which
 // would silence a whole report. Valid UTF-8 is RFC 3629's (Unicode 15, Table 3-7): shortest form,
 // no surrogates, nothing past U+10FFFF. Two repairs, for two uses:
 //   utf8_escaped  a file name: each invalid byte as the four characters \xHH (upper-case hex), so the
 //                 name stays recognisable and the bytes can be recovered;
 //   valid_utf8    a name inside a model: each ill-formed sequence as one U+FFFD per maximal subpart
-//                 (Unicode 15 §3.9's recommendation, what browsers do), repaired once where it
+//                 (Unicode 15 section 3.9's advice, what browsers do), repaired once where it
 //                 enters the Scene.
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-// weft bake's walk, per-model bake, worker pool, stamps, report and depfile (issue 6).
+// weft bake's walk, per-model bake, worker pool, stamps, report and depfile.
 #include "pipeline/bake.h"
 
 #include <algorithm>
@@ -384,7 +384,7 @@ std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs
             issues.push_back({"INPUT_NOT_FOUND", Severity::error, utf8_escaped(in.string()) + ": no such file or folder", ""});
         }
     }
-    // Relative path, then input index: the same order for any directory listing order (style.md).
+    // Relative path, then input index: the same order for any directory listing order (docs/architecture.md#conventions).
     std::stable_sort(found.begin(), found.end(), [](const BakeInput& a, const BakeInput& b) {
         if (a.relative != b.relative) return a.relative < b.relative;
         return a.input_index < b.input_index;
@@ -465,7 +465,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         // What a killed run left half-written is never renamed into place: clear it first.
         remove_stale_temporaries(dir);
 
-        // Issue 6: the same inputs, options and tool version mean the outputs on disk are already
+        // Incremental: the same inputs, options and tool version mean the outputs on disk are already
         // right. The files the model references are the ones its stamp lists: the model's bytes are
         // in the hash, so an unchanged model names the same files, and no JSON is parsed to skip.
         const fs::path stamp_path = dir / "bake-stamp.json";

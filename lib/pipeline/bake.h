@@ -1,4 +1,4 @@
-// `weft bake` (issue 6): every model under the inputs through one pipeline, in parallel, with
+// `weft bake` (README, `weft bake`): every model under the inputs through one pipeline, in parallel, with
 // incremental skips, one report for the whole run.
 //
 //   walk      INPUT files as given, folders recursively for every extension Assimp reads plus .vrm;

@@ -1,4 +1,4 @@
-// One model through the rig path (issue 5 "The command"; DESIGN.md §1 steps 1-4 for rig proxies):
+// One model through the rig path (docs/architecture.md#stages, import to rig proxies):
 //
 //   import     the model in metres, Y up (scene/import.h); its content hash (content_hash.h)
 //   garments   garments by slot and authored chains (garment/garments.h)
@@ -17,7 +17,7 @@
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
 //              <model>.cloth.json (sidecar.h) and report.json
 //
-// `weft rig` runs it on one model; `weft bake --grow-cloth` (issue 6) runs it over folders.
+// `weft rig` runs it on one model; `weft bake --grow-cloth` runs it over folders.
 #pragma once
 #include <filesystem>
 #include <optional>

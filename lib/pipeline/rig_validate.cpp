@@ -1,5 +1,5 @@
 // The rig proxies of one model through the solver, and their skinned mesh in the simulated pose
-// (issue 5 "Proof"; the steps are in rig_validate.h).
+// (docs/validation.md#the-skinned-mesh-of-a-rig-proxy; the steps are in rig_validate.h).
 #include "pipeline/rig_validate.h"
 
 #include <algorithm>

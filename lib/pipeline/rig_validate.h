@@ -1,5 +1,5 @@
-// Validation of a model's rig proxies (issue 5 "Proof"; DESIGN.md §1 step 5 "the skinned mesh does
-// not tear"): every rig proxy through the solver's scenarios (validate/validate.h), then the
+// Validation of a model's rig proxies (docs/validation.md#the-skinned-mesh-of-a-rig-proxy: "the skinned
+// mesh does not tear"): every rig proxy through the solver's scenarios (validate/validate.h), then the
 // garment's skinned mesh posed from what the solver did and measured against its bind pose.
 //
 //   validate   validate_proxy: hang, swing, sprint, teleport-*, idle; the solver gates (gates.h)
@@ -14,8 +14,8 @@
 //              times its inverse bind (T(x)·R·T(−bind position))
 //   measure    over every edge of every triangle that has such a vertex: worst posed length / bind
 //              length (MESH_STRETCH gates it at max_mesh_stretch); over the scalp / waistband
-//              vertices (weight at least half on body bones: the root blend's held end, seed 003
-//              "so the scalp stays on the skull"): the worst distance from the bind position
+//              vertices (weight at least half on body bones: the root blend's held end,
+//              docs/growth.md#root-blend): the worst distance from the bind position
 //
 //   RigModelValidation v = validate_rig_model(rig_model(path, out, options), ValidationOptions{});
 //   v.passed();  rig_validation_json(v);
@@ -36,10 +36,10 @@ namespace weft {
 
 struct RigModelResult;
 
-/// The default MESH_STRETCH limit: issue 5 "no garment edge stretches more than 10% against its bind length".
+/// The default MESH_STRETCH limit: no garment edge stretches more than 10% against its bind length (docs/validation.md#mesh-stretch).
 inline constexpr double kMaxMeshStretch = 1.10;
-/// The default SCALP_DISPLACEMENT limit, metres: issue 5 "the scalp/waistband vertices stay where
-/// they were" (seed 003 "so the scalp stays on the skull"); a hair's breadth is a tenth of this.
+/// The default SCALP_DISPLACEMENT limit, metres: the scalp/waistband vertices stay where they were
+/// (docs/validation.md#scalp-displacement); a hair's breadth is a tenth of this.
 inline constexpr double kMaxScalpDisplacement = 0.002;
 /// A vertex whose weight on body bones is at least this share is scalp / waistband: the held end of
 /// the root blend (grow.h kRootBlend), which must stay on the skull and the hips.

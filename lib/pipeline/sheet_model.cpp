@@ -1,5 +1,5 @@
 // The sheet path of one model, moved here from tools/weft/cmd_sheet.cpp so `weft sheet` and
-// `weft bake` share it (issue 6: one place bakes one model).
+// `weft bake` share it (one place bakes one model).
 #include "pipeline/sheet_model.h"
 
 #include <map>

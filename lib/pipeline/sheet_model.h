@@ -1,6 +1,6 @@
-// One model through the sheet path (seed 000 §19.5; issue 4): import, select garments (by name, by
+// One model through the sheet path (docs/proxy.md#sheet-proxy): import, select garments (by name, by
 // material, by mesh, or every garment lib/garment finds), build one sheet proxy per garment and
-// write <out>/<garment>.clothproxy. `weft sheet` runs it on one model and `weft bake` (issue 6) on
+// write <out>/<garment>.clothproxy. `weft sheet` runs it on one model and `weft bake` on
 // every model of a folder: this is the one place that bakes a model into sheets.
 #pragma once
 #include <filesystem>

@@ -1,4 +1,4 @@
-// The sidecar, <model>.cloth.json (DESIGN.md §3; issue 5 "The grown model and the sidecar"): what
+// The sidecar, <model>.cloth.json (docs/architecture.md#files): what
 // an engine importing the model needs to wire its cloth up, beside the model. Schema:
 // schemas/sidecar.schema.json ("schema": "weft.sidecar/1").
 //

@@ -1,4 +1,4 @@
-// Colouring a proxy's particles and permuting them into colour ranges (seed 000 §5.4, §7 step 7):
+// Colouring a proxy's particles and permuting them into colour ranges (docs/proxy.md#colouring):
 // particles of one colour share no row, so a colour's vertex updates are independent; after the
 // permutation each colour is one contiguous range the solver sweeps with a pointer pair.
 #pragma once

@@ -1,5 +1,5 @@
-// The frame a proxy is simulated in (seed 000 §19.1: "the frame is the only job of the anchor left
-// to a node"), shared by the sheet and rig builders: which node it is, and its placement with the
+// The frame a proxy is simulated in (docs/proxy.md#frame: what holds the cloth is pins, the node
+// is only its frame), shared by the sheet and rig builders: which node it is, and its placement with the
 // scale taken out, so rest positions in the frame stay in metres even when the node carries a scale
 // (FBX2glTF's armatures and mesh nodes carry 100).
 #pragma once

@@ -252,9 +252,9 @@ private:
                         return false;
             }
         result_.stats.neighbour_links = static_cast<uint32_t>(edges_.size() - chain_edge_count_);
-        // Seed 002 §11: a skip row from each particle to its grandparent along the chain. A chain
+        // docs/solver.md#skip: a skip row from each particle to its grandparent along the chain. A chain
         // held at its root alone can turn about the vertical through that root, and nothing in the
-        // step brings that turn to rest (seed 000 §18: "a single held point has three free turns");
+        // step brings that turn to rest (docs/solver.md#hold-line: a single held point has three free turns);
         // the skip from the first free joint to the bone it hangs from is what stops it, by
         // measuring from a second held point off that line. Where the bone lies on the line (within
         // 15 degrees of straight below or above the root: a crown strand over a head bone) the skip
@@ -288,7 +288,7 @@ private:
                       where_ + ": no chain hangs from a bone, so nothing holds it and it falls");
             for (const RigChain& chain : garment_.chains) hanging.push_back(chain.joints.front());
         }
-        // The nearest skin joint at or above every hanging bone (seed 000 step 5, M7).
+        // The nearest skin joint at or above every hanging bone (docs/proxy.md#rig-frame).
         int frame = lowest_common_ancestor(scene_, hanging);
         int node = frame;
         for (size_t guard = 0; valid_node(scene_, node) && guard <= scene_.nodes.size(); ++guard) {

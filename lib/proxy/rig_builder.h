@@ -1,5 +1,4 @@
-// The rig-proxy builder (seed 000 §3.2, §19.4 and the builder's steps 5-8 "for a rigged garment";
-// issue 5 "Rig proxies"): one ClothProxy from a garment's bone chains, authored or grown. The steps,
+// The rig-proxy builder (docs/proxy.md#rig-proxy): one ClothProxy from a garment's bone chains, authored or grown. The steps,
 // in build_rig's order:
 //
 //   particles  one per distinct joint of the chains; one per bone they hang from (held: inverse mass
@@ -10,7 +9,7 @@
 //              system does the same; a free root would swing round a head bone at the base of the
 //              skull and pull the scalp with it). A cape across both shoulders: one proxy, two pins
 //   rows       an edge per link along each chain (bone to root, joint to joint, last joint to tip); a
-//              skip from each particle to its grandparent along its chain (seed 002 §11; to the bone
+//              skip from each particle to its grandparent along its chain (docs/solver.md#skip; to the bone
 //              only where it lies off the vertical through the root, see make_rows); for
 //              neighbouring chains (skirt panels, cap wedges) an edge between the particles at equal
 //              depth
@@ -23,7 +22,7 @@
 //              half its links, so a chain that carries nothing still swings like a light cord
 //   d_geo      geodesic distance along the edges to the nearest held particle (graph/geodesic.h)
 //   colour     coupling graph -> greedy colouring -> validated -> permuted (proxy/colour_permute.h)
-//   names      each particle's joint name and its index in the garment's skin (seed 000 step 8)
+//   names      each particle's joint name and its index in the garment's skin (docs/proxy.md#joint-indices)
 #pragma once
 #include <cstdint>
 #include <optional>

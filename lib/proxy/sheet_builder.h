@@ -1,4 +1,4 @@
-// The sheet-proxy builder (seed 000 §19.5, issue 3 "The builder"): one particle per welded vertex
+// The sheet-proxy builder (docs/proxy.md#sheet-proxy): one particle per welded vertex
 // of a garment's triangles, a stretch row per edge, a hinge per interior edge, the authoring
 // mistakes refused by name, what holds the sheet, the geodesic distance to it, and the particles
 // coloured and permuted into colour ranges. The steps, in build_sheet's order:
@@ -6,14 +6,14 @@
 //   gather    the garment's meshes, concatenated: one source-vertex numbering (ClothProxy::source_meshes)
 //   weld      by position within a tolerance (geom/weld.h), across seams and primitives
 //   check     non-finite vertices, repeated-index / zero-area / duplicate triangles, non-manifold
-//             edges, winding (seed 000 §7 P8): every defect named, not just the first
+//             edges, winding (docs/proxy.md#authoring-checks): every defect named, not just the first
 //   rows      edges + rest lengths, hinges (shared edge, then each triangle's opposite wing), triangles
 //   frame     what the sheet rides; rest positions in it
 //   mass      areal density x area, a third to each corner (sheet_fabric.h)
 //   pins      who holds which particles (sheet_pins.h)
-//   d_geo     geodesic distance to the nearest held particle (graph/geodesic.h, seed 000 §19.3)
+//   d_geo     geodesic distance to the nearest held particle (graph/geodesic.h, docs/proxy.md#geodesic-distance)
 //   colour    coupling graph -> greedy colouring -> validated -> particles permuted into colour
-//             ranges (colour_permute.h, seed 000 §5.4)
+//             ranges (colour_permute.h, docs/proxy.md#colouring)
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -37,7 +37,7 @@ struct SheetGarment {
     std::vector<int> garment_bones;  ///< skinned: nodes of the garment's own joints; weight on any other joint of the skin holds
 };
 
-/// What holds the sheet (issue 3 "Pins"; seed 000 §19.2). Extremes are in scene space, Y up:
+/// What holds the sheet (docs/proxy.md#pins). Extremes are in scene space, Y up:
 /// top = largest Y, bottom = smallest Y, left = smallest X, right = largest X (the scene's axes,
 /// not the character's sides).
 enum class PinRule {

@@ -1,6 +1,6 @@
 // Every finding build_sheet reports, with its stable code, default severity and a one-line
-// description (glTF-Validator's table shape, style note §4). Authoring mistakes are refused by name
-// (seed 000 §7 P8, §19.5); with repair, the triangle defects are dropped instead and reported as
+// description (the Khronos glTF-Validator's table shape). Authoring mistakes are refused by name
+// (docs/proxy.md#authoring-checks); with repair, the triangle defects are dropped instead and reported as
 // warnings under the same code. A non-manifold edge is never accepted.
 #pragma once
 #include <string_view>
@@ -14,14 +14,14 @@ inline constexpr IssueCode sheet_codes[] = {
     {"EMPTY_GARMENT", Severity::error, "The garment names no mesh, a mesh the scene lacks, or has no triangle with area left."},
     {"BAD_OPTION", Severity::error, "A builder option outside its range (a negative tolerance, a pin weight outside (0, 1], a density <= 0, an unknown fabric)."},
     {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex its mesh does not have (or the index count is not a multiple of 3)."},
-    // Authoring mistakes (seed 000 §7 P8).
+    // Authoring mistakes (docs/proxy.md#authoring-checks).
     {"NON_FINITE_VERTEX", Severity::error, "A vertex a triangle uses is NaN or infinite."},
     {"REPEATED_INDEX_TRIANGLE", Severity::error, "A triangle names one vertex twice (dropped with repair)."},
     {"ZERO_AREA_TRIANGLE", Severity::error, "Three distinct vertices with no area: collinear, or two of them welded into one (dropped with repair)."},
     {"DUPLICATE_TRIANGLE", Severity::error, "A triangle over the same welded vertices as an earlier one, either winding (dropped with repair)."},
     {"NON_MANIFOLD_EDGE", Severity::error, "An edge three or more triangles share. Never repaired: the fabric has no single surface there."},
     {"INCONSISTENT_WINDING", Severity::error, "Two neighbours run along their shared edge the same way: one is flipped, or the surface is one-sided."},
-    // What holds the sheet (seed 000 §19.2).
+    // What holds the sheet (docs/proxy.md#pins).
     {"PIN_TARGET_NOT_FOUND", Severity::error, "nearest:NAME names no node, mesh or material of the model."},
     {"PIN_VERTEX_OUT_OF_RANGE", Severity::error, "An explicit pin names a source vertex the garment lacks, or one no triangle uses."},
     {"PIN_HOLDER_NOT_FOUND", Severity::error, "An explicit holder names no node of the model."},

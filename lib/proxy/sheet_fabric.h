@@ -1,6 +1,6 @@
 // What a sheet is made of, as far as its mass goes: the areal density of each library fabric and
 // the fabric a garment class suggests. Mass is area times areal density, shared a third to each
-// corner of every triangle (issue 3 "Masses").
+// corner of every triangle (docs/proxy.md#mass).
 //
 // Areal densities, kg/m², typical of the material at the scale a game garment is cut from:
 //
@@ -15,7 +15,7 @@
 //   strand   0.25    hair's, for a sheet someone simulates as bone-chain strands
 //   panel    0.15    cotton's, likewise
 //
-// The class-to-fabric tables mirror lib/solver's fabric_for_garment_class and fabric_for_rig_class (DESIGN §2 keeps the
+// The class-to-fabric tables mirror lib/solver's fabric_for_garment_class and fabric_for_rig_class (docs/architecture.md#stages keeps the
 // builders from linking the solver); keep the two in step.
 #pragma once
 #include <optional>

@@ -17,7 +17,7 @@ Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
     return a + ab * t;
 }
 
-// Ericson, "Real-Time Collision Detection" (2005) §5.1.5: the Voronoi regions of the corners, then
+// Ericson, "Real-Time Collision Detection" (2005), section 5.1.5: the Voronoi regions of the corners, then
 // the edges, then the face. A triangle with no area has no face region; its sides answer.
 Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
     const Vec3 ab = b - a, ac = c - a, ap = p - a;
@@ -106,7 +106,7 @@ double median(std::vector<double> values) {
     return *mid;
 }
 
-// Seed 000 §19.2: a particle two pins name goes to the lower holder.
+// docs/proxy.md#pins: a particle two pins name goes to the lower holder.
 void hold(PinAssignment& a, uint32_t p, int node) {
     if (a.holder[p] < 0 || node < a.holder[p]) a.holder[p] = node;
 }

@@ -1,5 +1,5 @@
-// Internal to the sheet builder: who holds which particles (issue 3 "Pins", seed 000 §19.2). The
-// rules are documented at PinRule (sheet_builder.h); the choices the issue leaves open:
+// Internal to the sheet builder: who holds which particles (docs/proxy.md#pins). The
+// rules are documented at PinRule (sheet_builder.h); the choices made here:
 //
 // - weights: a vertex is held when the weights on bones outside the garment sum to pin_weight or
 //   more, and its holder is the heaviest of those bones (ties to the lower node), so a vertex shared
@@ -19,7 +19,7 @@
 // - closed pieces of an unskinned sheet (every edge shared by two triangles: a solid) are held by
 //   the frame node, not simulated: the banner's two brackets share its primitive, and a falling
 //   bracket would be absurd. Skinned garments are held by their weights instead.
-// - a particle two pins name goes to the lower holder (node index), as seed 000 §19.2 rules.
+// - a particle two pins name goes to the lower holder (node index), as docs/proxy.md#pins rules.
 #pragma once
 #include <array>
 #include <cstdint>

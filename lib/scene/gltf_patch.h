@@ -1,5 +1,5 @@
-// Writing a grown model back as glTF 2.0 binary by patching the file it came from (issue 5 "The
-// grown model"): the original JSON and buffers are kept byte for byte where nothing grew, so
+// Writing a grown model back as glTF 2.0 binary by patching the file it came from (docs/growth.md,
+// the grown model): the original JSON and buffers are kept byte for byte where nothing grew, so
 // meshes, materials, textures, animations, morph targets and extensions (VRM) survive untouched,
 // and only what growing added is written:
 //

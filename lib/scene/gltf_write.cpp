@@ -16,7 +16,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// glTF 2.0 §3.6.2 enums.
+// glTF 2.0 specification, section 3.6.2 enums.
 constexpr int kFloat = 5126, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsignedInt = 5125;
 constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 constexpr uint32_t kGlbMagic = 0x46546C67, kChunkJson = 0x4E4F534A, kChunkBin = 0x004E4942;
@@ -333,7 +333,7 @@ Json skin_attributes(const Scene& scene, const Mesh& mesh, BufferBuilder& buffer
         std::vector<float> w(nv * 4, 0.0f);
         std::vector<uint8_t> j8;
         std::vector<uint16_t> j16;
-        const bool bytes = joint_count <= 256;  // glTF §3.7.3.3: unsigned byte or short joints
+        const bool bytes = joint_count <= 256;  // glTF 2.0 spec 3.7.3.3: unsigned byte or short joints
         (bytes ? j8.resize(nv * 4, 0) : j16.resize(nv * 4, 0));
         for (size_t v = 0; v < nv; ++v)
             for (int k = 0; k < 4; ++k) {
@@ -564,7 +564,7 @@ std::vector<uint8_t> pack_glb(std::string_view json, std::span<const uint8_t> bi
     append_u32(out, static_cast<uint32_t>(json_padded));
     append_u32(out, kChunkJson);
     out.insert(out.end(), json.begin(), json.end());
-    out.resize(20 + json_padded, ' ');  // glTF §4.4.3.1: JSON chunk padded with spaces
+    out.resize(20 + json_padded, ' ');  // glTF 2.0 spec 4.4.3.1: JSON chunk padded with spaces
     if (!bin.empty()) {
         append_u32(out, static_cast<uint32_t>(bin_padded));
         append_u32(out, kChunkBin);

@@ -1,4 +1,4 @@
-// Writing a Scene as glTF 2.0 binary (GLB): the grown model of issue 5 and the fixtures under
+// Writing a Scene as glTF 2.0 binary (GLB): the grown model (docs/growth.md) and the fixtures under
 // testdata/. The file passes the Khronos glTF Validator with no errors and its bytes depend only on
 // the Scene (same Scene, same options -> identical file).
 //

@@ -2,9 +2,9 @@
 // Assimp sees the bytes, let Assimp parse, then convert (import_convert.cpp) and read the VRM
 // extensions Assimp drops (import_vrm.cpp).
 //
-// What Assimp 5.2.5 does by default and why it is not used here (measured on ../shared/models):
+// What Assimp 5.2.5 does by default and why it is not used here (measured on the third-party test models):
 //   - aiProcess_RemoveRedundantMaterials merges equal materials: Godette's `Body` vanishes into
-//     `Face`. Not used: material slot names are how garments are found (seed 003).
+//     `Face`. Not used: material slot names are how garments are found (docs/growth.md#finding-the-geometry).
 //   - aiProcess_FindDegenerates turns triangles with repeated corners into lines that
 //     aiProcess_SortByPType splits into a separate mesh (the Couch's 17). Neither is used: such
 //     triangles stay triangles so the sheet builder can refuse them by name.

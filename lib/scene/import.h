@@ -1,4 +1,4 @@
-// Reading a model file into the Scene (DESIGN.md §2, issue 2 "Import"): glTF 2.0 (.gltf with
+// Reading a model file into the Scene (docs/architecture.md#stages): glTF 2.0 (.gltf with
 // external or data-URI buffers, .glb), VRM (GLB bytes, recognised by content whatever the
 // extension), FBX binary and ASCII, and anything else Assimp 5.2.5 reads. The result is in metres,
 // Y up, right-handed; skinned meshes are in their bind pose. Only lib/scene/*.cpp include Assimp.

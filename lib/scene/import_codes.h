@@ -1,5 +1,5 @@
 // Every finding import_scene reports, with its stable code, default severity and a one-line
-// description (glTF-Validator's table shape, style note §4); the docs list is generated from this.
+// description (the Khronos glTF-Validator's table shape); the docs list is generated from this.
 #pragma once
 #include <string_view>
 

@@ -1,4 +1,4 @@
-// Assimp's aiScene into weft's Scene, once (style note §15): units and axes fixed at the root,
+// Assimp's aiScene into weft's Scene, once: units and axes fixed at the root,
 // meshes put in scene space (static ones through their node, skinned ones through their joints),
 // weights as normalised per-vertex influences, materials kept by name.
 #include <algorithm>
@@ -453,7 +453,7 @@ private:
                         pointer + "/vertices/" + std::to_string(first_bad_normal));
             mesh.normals.clear();
         }
-        // A mirroring transform turns counter-clockwise triangles clockwise (glTF 2.0 §3.7.4);
+        // A mirroring transform turns counter-clockwise triangles clockwise (glTF 2.0 specification 3.7.4);
         // swapping two corners keeps the front faces front in scene space.
         for (size_t t = 0; t < mesh.indices.size(); t += 3)
             if (mirrored[mesh.indices[t]]) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);

@@ -243,7 +243,7 @@ bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std:
     }
     json_text = std::string_view(reinterpret_cast<const char*>(bytes.data()) + 20, size_t(json_length));
     bin = {};
-    // Later chunks: the first BIN is the buffer; unknown chunk types are skipped (glTF 2.0 §4.4.3).
+    // Later chunks: the first BIN is the buffer; unknown chunk types are skipped (glTF 2.0 specification 4.4.3).
     uint64_t at = 20 + json_length;
     while (at < length) {
         if (at + 8 > length) {

@@ -1,4 +1,4 @@
-// The gates of headless validation (issue 4): pass or fail on what measure.h measured, with limits
+// The gates of headless validation (docs/validation.md#gates): pass or fail on what measure.h measured, with limits
 // an author can override. Separate from measuring so a limit can change without re-simulating.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The measuring loop: one fresh solver, one script, every step observed (issue 4).
+// The measuring loop: one fresh solver, one script, every step observed (docs/validation.md).
 #include "validate/measure.h"
 
 #include <algorithm>
@@ -262,7 +262,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
                 record_frame(step_number, step.holders);
         }
 
-        // Idle jitter (seed 003): how far each link's direction turns per frame while the holders
+        // Idle jitter (docs/validation.md#idle): how far each link's direction turns per frame while the holders
         // breathe, less what the holders themselves turned.
         if (scenario == Scenario::idle) {
             const double holder_turn = rotation_angle(step.holders.rotation * previous_holder_rotation.conjugate());

@@ -1,6 +1,6 @@
-// What one scenario measured on one proxy (issue 4, "Headless validation"). Measuring only: whether
+// What one scenario measured on one proxy (docs/validation.md#measurements). Measuring only: whether
 // a number passes is gates.h's business. Each field says its unit and its good and bad range, as
-// meshopt_VertexCacheStatistics does (style.md §13).
+// meshopt_VertexCacheStatistics does.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -26,9 +26,9 @@ struct ScenarioStats {
     uint32_t steps = 0;             ///< scripted steps run: as asked, fewer only when a value went non-finite
     uint32_t steps_awake = 0;       ///< steps the solver computed (the rest it slept through)
 
-    // --- settling (seed 002 §12) -------------------------------------------------------------------
+    // --- settling (docs/solver.md#sleep) -------------------------------------------------------------
     std::optional<uint32_t> sleep_step;      ///< 1-based scripted step that put the cloth to sleep first; good:
-                                             ///< hang a few hundred (§12: 220-770 for a 12-link chain), bad: none
+                                             ///< hang a few hundred (docs/measurements.md Z1: 220-770), bad: none
     std::optional<uint32_t> non_finite_step; ///< 1-based step that left a NaN or infinity in a position,
                                              ///< velocity or energy; good: none, anything else is broken
 
@@ -39,29 +39,31 @@ struct ScenarioStats {
     std::optional<LinkRef> max_strain_link;  ///< where max_strain was; none for a proxy with no edges
     uint32_t max_strain_step = 0;    ///< step of max_strain; 0 = the starting pose (the rest pose for hang)
     double max_skip_ratio = 0;       ///< worst length/rest of any skip, likewise. A skip is a soft bend row
-                                     ///< (seed 002 §11): a chain authored bent and pulled straight raises it with
+                                     ///< (docs/solver.md#skip): a chain authored bent and pulled straight raises it with
                                      ///< no stretch at all (a 90° joint straightened: √2), so it is reported, not
                                      ///< gated; good: near 1 with max_strain near 1, bad: far above max_strain
     std::optional<LinkRef> max_skip_link;    ///< where max_skip_ratio was; none for a proxy with no skips
     uint32_t max_skip_step = 0;      ///< step of max_skip_ratio; 0 = the starting pose
-    double max_tether_ratio = 0;     ///< worst |x − x_held|/d_geo of a free particle, likewise; good <= 1.005 (seed
-                                     ///< 002 §13: 1.0035 worst in the library), bad > 1.05 (the leash is not holding)
+    double max_tether_ratio = 0;     ///< worst |x − x_held|/d_geo of a free particle, likewise; good <= 1.005
+                                     ///< (docs/measurements.md M1: 1.0035 worst in the library), bad > 1.05 (the leash is not holding)
     uint32_t max_tether_particle = no_particle;  ///< where; no_particle when nothing is tethered
     uint32_t max_tether_step = 0;    ///< step of max_tether_ratio; 0 = the starting pose
     std::vector<Vec3> final_positions; ///< every particle in the frame after the last step (weft validate
                                        ///< --positions; what an embedded runtime reproduces, docs/format.md)
 
-    // --- speed (seed 002 §13) ----------------------------------------------------------------------
+    // --- speed (docs/solver.md#velocity-clamp) ------------------------------------------------------
     double peak_speed = 0;           ///< m/s, fastest free particle in the frame after any step
     uint32_t peak_speed_step = 0;    ///< 1-based step of peak_speed
     double velocity_clamp = 0;       ///< m/s, the clamp at full strength (4x the correction authority)
-    double peak_speed_ratio = 0;     ///< peak_speed / velocity_clamp; good < 0.2 (§13: headroom 5.7x at worst),
+    double peak_speed_ratio = 0;     ///< peak_speed / velocity_clamp; good < 0.2 (5.7x headroom at worst,
+                                     ///< docs/solver.md#velocity-clamp),
                                      ///< bad near 1 (the clamp is a behaviour, not a backstop)
     uint64_t clamped = 0;            ///< particle-substeps the clamp cut; good 0
     uint32_t teleports = 0;          ///< steps the solver took as a teleport; good: 1 in teleport-*, 0 elsewhere
 
     // --- energy: does the step create it? -------------------------------------------------------------
-    double kinetic_energy_end = 0;   ///< J at the last step; good: ~0 after hang (§2: < 1e-10 for a hard chain)
+    double kinetic_energy_end = 0;   ///< J at the last step; good: ~0 after hang (a hard chain < 1e-10,
+                                     ///< docs/measurements.md#constants)
     double total_energy_end = 0;     ///< J, kinetic + gravitational (frame origin) + soft-row elastic
     std::optional<double> kinetic_energy_trend;  ///< J, least-squares change of kinetic energy across the undriven
                                                  ///< steps of the last third; good <= 0; none when it has none
@@ -70,17 +72,17 @@ struct ScenarioStats {
     double max_energy_step_rise = 0; ///< J, the largest rise of total energy in one undriven step anywhere;
                                      ///< good: ~0 (round-off), bad: comparable to the energy scale
 
-    // --- teleport-* only (seed 002 §13) ------------------------------------------------------------
+    // --- teleport-* only (docs/solver.md#teleport) ----------------------------------------------------
     std::optional<uint32_t> teleport_step;     ///< 1-based step the solver teleported first
     std::optional<double> teleport_peak_speed; ///< m/s, fastest particle over the teleport step and the 20
                                                ///< after (the Reset ramp); Reset of a cloth authored at rest: 0
     std::optional<double> teleport_shift;      ///< m, largest move of a free particle relative to the holders in
                                                ///< the teleport step; Keep: one step of motion, Reset: to the rest pose
 
-    // --- idle only (seed 003 "idle stability") ---------------------------------------------------------
+    // --- idle only (docs/validation.md#idle) -------------------------------------------------------------
     std::optional<double> idle_jitter_mean;    ///< deg/frame, direction change per step of every link with a free
                                                ///< end, minus the holders' own rotation, averaged over links and the
-                                               ///< breathing steps; good < 0.02 (seed 003: 0.007-0.018), bad > 0.1
+                                               ///< breathing steps; good < 0.02 (docs/growth.md#idle-stability), bad > 0.1
     std::optional<double> idle_jitter_worst;   ///< deg/frame, the worst link's average
     LinkRef idle_jitter_link;                  ///< that link
 
@@ -90,7 +92,7 @@ struct ScenarioStats {
 
 /// How far a link turned in one step, degrees: the angle between its vector `before` and `after`,
 /// less `holder_turn` (radians the holders turned in that step), floored at 0; 0 for a zero-length
-/// link. Idle jitter is this, averaged (seed 003's "deg/frame").
+/// link. Idle jitter is this, averaged (docs/validation.md#idle).
 double link_turn_degrees(const Vec3& before, const Vec3& after, double holder_turn);
 
 /// The energy a cloth of this proxy trades in a fall: free mass × |g| × reach, J. The scale the

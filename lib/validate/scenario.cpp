@@ -60,7 +60,7 @@ std::vector<Scenario> parse_scenario(std::string_view name) {
 
 uint32_t default_steps(Scenario s) {
     switch (s) {
-        case Scenario::hang: return 1500;    // seed 002 §12: silk's chain sleeps at ~770
+        case Scenario::hang: return 1500;    // docs/validation.md#hang: silk's chain sleeps at ~770
         case Scenario::swing: return 900;
         case Scenario::sprint: return 720;   // two 4-second cycles, then 4 s standing
         case Scenario::teleport_reset:

@@ -1,24 +1,24 @@
-// The scenarios of headless validation (issue 4): each a fixed script of what the frame and the
+// The scenarios of headless validation (docs/validation.md#scenarios): each a fixed script of what the frame and the
 // holders do at every step, at 60 Hz. A script is a pure function of (step, steps), so a run is
 // reproducible from its name and step count alone.
 //
-//   hang            start at the rest pose, fall under gravity, settle (seed 002 §12: a 12-link
-//                   silk chain needs ~770 steps to sleep, so 1500 by default).
+//   hang            start at the rest pose, fall under gravity, settle (docs/validation.md#hang: a
+//                   12-link silk chain needs ~770 steps to sleep, so 1500 by default).
 //
 // Every other scenario starts from the cloth hanging settled: a prelude of hang, up to
 // settle_max_steps or until the cloth sleeps, that is not measured. Otherwise a sheet authored flat
 // would measure its own fall in every scenario rather than the motion the scenario is about.
 //
-//   swing           every free particle kicked 3 m/s along +z (forward), then left alone (seed 002
-//                   §12's kick).
+//   swing           every free particle kicked 3 m/s along +z (forward), then left alone (the kick of
+//                   docs/measurements.md table Z1).
 //   sprint          the frame (the character carrying the cloth) runs a ±9 m/s square wave along +z:
-//                   sprint, stop dead, sprint back, stop dead, one second a phase (seed 002 §13),
+//                   sprint, stop dead, sprint back, stop dead, one second a phase (docs/validation.md#sprint),
 //                   over the first two thirds of the steps; then it stands still. It moves the frame
-//                   rather than the holders because that is what §13 measured (speeds in the
+//                   rather than the holders because that is what table M1 measured (speeds in the
 //                   cloth-local frame, the fabric's inertia applied).
 //   teleport-reset  the holders sway ±0.2 m at 1 Hz along x for one second, then jump a kilometre
-//   teleport-keep   along +x and stay there (seed 002 §13); the solver's Reset or Keep mode.
-//   idle            a character standing still (seed 003's "idle stability"): the holders
+//   teleport-keep   along +x and stay there (docs/solver.md#teleport); the solver's Reset or Keep mode.
+//   idle            a character standing still (docs/validation.md#idle): the holders
 //                   breathe ±3 mm along y at 0.25 Hz, sway ±3 mm side to side along x at half
 //                   that, and the chest turns ±0.2° about the vertical with the breath, so a
 //                   cloth hanging straight still moves a little and jitter measures something.
@@ -40,13 +40,13 @@ enum class Scenario : uint8_t { hang, swing, sprint, teleport_reset, teleport_ke
 
 inline constexpr double validation_dt = 1.0 / 60.0;  ///< seconds per step (60 Hz frames)
 inline constexpr uint32_t settle_max_steps = 600;    ///< longest prelude before a scenario other than hang
-inline constexpr double swing_kick_speed = 3.0;      ///< m/s, seed 002 §12
-inline constexpr double sprint_speed = 9.0;          ///< m/s, seed 002 §13
+inline constexpr double swing_kick_speed = 3.0;      ///< m/s, docs/measurements.md table Z1
+inline constexpr double sprint_speed = 9.0;          ///< m/s, docs/measurements.md table M1
 inline constexpr uint32_t sprint_phase_steps = 60;   ///< one second a phase
-inline constexpr double teleport_distance = 1000.0;  ///< metres, seed 002 §13
+inline constexpr double teleport_distance = 1000.0;  ///< metres, docs/measurements.md table M3
 inline constexpr uint32_t teleport_sway_steps = 60;  ///< the holders sway for one second, then jump
 inline constexpr double teleport_sway_amplitude = 0.2;  ///< metres
-inline constexpr uint32_t teleport_window_steps = 20;   ///< the clamp's ramp after a Reset (§13)
+inline constexpr uint32_t teleport_window_steps = 20;   ///< the clamp's ramp after a Reset (docs/solver.md#teleport)
 inline constexpr double idle_amplitude = 0.003;      ///< metres, a breath
 inline constexpr double idle_frequency = 0.25;       ///< Hz
 inline constexpr double idle_sway = 0.003;           ///< metres side to side, at idle_frequency / 2

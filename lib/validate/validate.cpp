@@ -1,4 +1,4 @@
-// Validation of whole proxies, and its report as JSON and as text (issue 4).
+// Validation of whole proxies, and its report as JSON and as text (docs/validation.md).
 #include "validate/validate.h"
 
 #include <cmath>

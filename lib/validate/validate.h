@@ -1,4 +1,4 @@
-// Headless validation of ClothProxy files (issue 4; DESIGN.md §1 step 5): every chosen scenario run
+// Headless validation of ClothProxy files (docs/validation.md): every chosen scenario run
 // on a fresh solver, measured (measure.h), gated (gates.h), and reported as text or as JSON that
 // validates against schemas/validation.schema.json ("schema": "weft.validation/1").
 //
@@ -60,7 +60,7 @@ struct ProxyValidation {
     std::string fabric;                ///< the library entry (or custom fabric's name) simulated
     std::string fabric_source;         ///< "option" (--fabric), "proxy" (suggested_fabric) or "garment_class"
     Solver::RowCounts rows;            ///< as the solver built them for that fabric
-    double reach = 0;                  ///< metres (seed 000 §19.3)
+    double reach = 0;                  ///< metres (docs/solver.md#reach)
     double velocity_clamp = 0;         ///< m/s at 60 Hz, full strength
     double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
     std::vector<ScenarioStats> scenarios;

@@ -1,5 +1,5 @@
-// The ClothProxy: one garment as the runtime sees it (DESIGN.md §3, seed 000 §19.4-§19.5).
-// Arrays are in particle order, permuted so each colour is one contiguous range (seed 000 §5.4).
+// The ClothProxy: one garment as the runtime sees it (docs/proxy.md, docs/format.md).
+// Arrays are in particle order, permuted so each colour is one contiguous range (docs/proxy.md#colouring).
 // Shared, immutable once built; the solver reads this and nothing else.
 #pragma once
 #include <array>
@@ -13,14 +13,14 @@
 namespace weft {
 
 enum class ProxyKind : uint32_t {
-    sheet = 0,  ///< one particle per welded vertex of a garment mesh (seed 000 §19.5)
-    rig = 1,    ///< one particle per joint of the garment's bone chains plus the bones they hang from (§19.4)
+    sheet = 0,  ///< one particle per welded vertex of a garment mesh (docs/proxy.md#sheet-proxy)
+    rig = 1,    ///< one particle per joint of the garment's bone chains plus the bones they hang from (docs/proxy.md#rig-proxy)
 };
 
 inline constexpr uint32_t no_particle = std::numeric_limits<uint32_t>::max();
 inline constexpr uint32_t no_source = std::numeric_limits<uint32_t>::max();
 
-/// What holds some particles: a bone or node of the model (seed 000 §19.2).
+/// What holds some particles: a bone or node of the model (docs/solver.md#holds).
 struct Pin {
     std::string holder;               ///< the holder's node name in the model (e.g. "chest", "Pole")
     std::vector<uint32_t> particles;  ///< held particles, ascending
@@ -63,7 +63,7 @@ struct ClothProxy {
     // --- rows ---------------------------------------------------------------------------------------
     std::vector<std::array<uint32_t, 2>> edges;     ///< stretch rows, one per unique fabric edge
     std::vector<double> rest_length;                ///< per edge, metres
-    std::vector<std::array<uint32_t, 2>> skips;     ///< chain joint to its grandparent (seed 002 §11)
+    std::vector<std::array<uint32_t, 2>> skips;     ///< chain joint to its grandparent (docs/solver.md#skip)
     std::vector<double> skip_rest_length;           ///< per skip, metres
     std::vector<std::array<uint32_t, 4>> hinges;    ///< shared edge (0,1), then each triangle's opposite wing (2,3)
     std::vector<std::array<uint32_t, 3>> triangles; ///< the sheet's faces, consistently wound
@@ -78,8 +78,8 @@ struct ClothProxy {
     bool held(uint32_t p) const { return inverse_mass[p] == 0; }
 };
 
-/// The cloth's reach (seed 000 §19.3): the largest d_geo, a particle no hold reaches counted at its
-/// rest distance from the frame's origin. The sleep test's speed scale (seed 002 §12).
+/// The cloth's reach (docs/solver.md#reach): the largest d_geo, a particle no hold reaches counted at its
+/// rest distance from the frame's origin. The sleep test's speed scale (docs/solver.md#sleep).
 double reach(const ClothProxy& proxy);
 
 }  // namespace weft

@@ -12,7 +12,7 @@ namespace weft {
 
 namespace {
 
-// --- the section catalogue (schemas/clothproxy-format.md §4) --------------------------------------
+// --- the section catalogue (schemas/clothproxy-format.md#4-sections) ------------------------------
 
 enum class ElementType : uint32_t {
     u8 = 1,     ///< UTF-8 bytes of one string

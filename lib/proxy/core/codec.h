@@ -1,4 +1,4 @@
-// The .clothproxy binary format: the file a runtime loads (DESIGN.md §3). Versioned, little-endian,
+// The .clothproxy binary format: the file a runtime loads (docs/architecture.md#files). Versioned, little-endian,
 // a table of typed sections, a CRC-32C over the payload. The layout, byte by byte, is
 // schemas/clothproxy-format.md; this header is the contract.
 //

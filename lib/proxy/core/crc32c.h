@@ -1,4 +1,4 @@
-// CRC-32C (Castagnoli), the checksum over a .clothproxy payload (schemas/clothproxy-format.md §2).
+// CRC-32C (Castagnoli), the checksum over a .clothproxy payload (schemas/clothproxy-format.md#2-header-32-bytes).
 // Chosen over CRC-32 (zlib) for its larger Hamming distance at the lengths proxies have, and over
 // FNV/xxHash because a CRC guarantees to catch every burst error up to 32 bits (a torn write, a
 // flipped byte); it is the checksum iSCSI, ext4, LevelDB and Snappy framing use, and SSE4.2 and

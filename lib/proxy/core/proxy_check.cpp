@@ -132,7 +132,7 @@ ProxyFault check_numbers(const ClothProxy& proxy) {
     if (ProxyFault f = check_non_negative(proxy.skip_rest_length, "skip_rest_length"); !f.ok()) return f;
     for (size_t i = 0; i < proxy.d_geo.size(); ++i) {
         double d = proxy.d_geo[i];
-        // +inf is d_geo's sentinel for "no hold reaches" (seed 000 §19.1); NaN and -inf are not.
+        // +inf is d_geo's sentinel for "no hold reaches" (docs/proxy.md#geodesic-distance); NaN and -inf are not.
         if (std::isnan(d) || d == -INFINITY)
             return fault(ProxyError::non_finite, "d_geo", i,
                          "d_geo[" + std::to_string(i) + "] = " + num(d) + " (only +inf is allowed, for no hold)");
@@ -280,7 +280,7 @@ ProxyFault check_write_back(const ClothProxy& proxy) {
     return {};
 }
 
-// seed 000 §5.4: no row may couple two free particles of one colour. The coupling graph is every
+// docs/proxy.md#colouring: no row may couple two free particles of one colour. The coupling graph is every
 // pair a row touches (edges, skips, the six pairs of a hinge's stencil, a triangle's three), checked
 // with the same validator the builder uses; held particles never block a colour (colour_greedy).
 ProxyFault check_colouring(const ClothProxy& proxy) {

@@ -1,7 +1,7 @@
 // Structural validation of a ClothProxy: everything the solver assumes without checking (every index
 // in range, arrays agreeing in length, finite numbers, colour ranges tiling the particles, a valid
 // colouring, pins naming held particles). The codec runs it on every decoded file (the loader is the
-// attack surface, DESIGN.md §3) and save_proxy on every proxy before writing it.
+// attack surface, docs/architecture.md#files) and save_proxy on every proxy before writing it.
 #pragma once
 #include <cstdint>
 #include <string>

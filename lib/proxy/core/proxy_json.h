@@ -1,4 +1,4 @@
-// The JSON form of a ClothProxy (DESIGN.md §3): what `weft dump` prints and what
+// The JSON form of a ClothProxy (docs/architecture.md#files): what `weft dump` prints and what
 // <garment>.clothproxy.json holds, for people, diffs and tests. Schema:
 // schemas/clothproxy.schema.json ("schema": "weft.clothproxy/1"). Keys are the ClothProxy field
 // names (`class` for garment_class); arrays are in particle order.
