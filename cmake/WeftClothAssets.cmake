@@ -1,4 +1,4 @@
-# weft_add_cloth_assets: cloth assets baked by `weft bake` as part of a CMake project (issue 6).
+# weft_add_cloth_assets: cloth assets baked by `weft bake` as part of a CMake project.
 #
 #   include(WeftClothAssets)   # with weft's cmake/ folder on CMAKE_MODULE_PATH
 #   weft_add_cloth_assets(TARGET <name> MODELS <file>... OUTPUT_DIR <dir>

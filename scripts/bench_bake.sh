@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What `weft bake` costs beyond importing (issue 6): bakes ../shared/models (the build's
+# What `weft bake` costs beyond importing: bakes the third-party models (the build's
 # WEFT_SHARED_MODELS) and reports, from one process (tests/bench/bench_bake.cpp), Assimp's import of
 # each file alone against bake_model of it, and the work beyond importing as a share of the import;
 # then the `weft bake` command's wall time over the whole folder at -j 1 and -j 2 (--force, so

@@ -1,6 +1,6 @@
 // testdata/bad/: one file per kind of input the importer (or, for the last three, the sheet
-// builder) must refuse with a named issue and never a crash (issue 2 "Import", issue 6
-// "Reliability"). Most start from one small valid triangle glTF and break exactly one thing.
+// builder) must refuse with a named issue and never a crash (docs/bad-inputs.md). Most start from one
+// small valid triangle glTF and break exactly one thing.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -295,7 +295,7 @@ std::vector<FixtureFile> bad_fixtures() {
         bytes_of("`dir.glb` is a directory named like a model: importing it must fail with NOT_A_FILE.\n"),
         "makes bad/dir.glb a directory: NOT_A_FILE");
 
-    // Valid glTF the sheet builder must refuse (seed 000 §19.5): material `Cape` at node `Sheet`.
+    // Valid glTF the sheet builder must refuse (docs/proxy.md#authoring-checks): material `Cape` at node `Sheet`.
     GlbOptions options;
     options.generator = "weft_gen_testdata";
     {

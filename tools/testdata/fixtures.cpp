@@ -18,7 +18,7 @@ std::vector<FixtureFile> good_fixtures() {
         {"mannequin_chains.glb", encode_glb(make_mannequin(chains), options),
          "the mannequin with authored hair chains Hair_<strand>_1..4 under Head"},
         {"mannequin_shared_skirt.glb", encode_glb(make_mannequin(shared), options),
-         "the mannequin with its skirt on the Body material (seed 003: not findable by slot)"},
+         "the mannequin with its skirt on the Body material (docs/growth.md#limits: not findable by slot)"},
         {"flag.glb", encode_glb(make_flag(), options),
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),

@@ -200,7 +200,7 @@ Scene make_mannequin(const MannequinOptions& options) {
                        1.0, weights_from({"LowerLeg" + side, "Foot" + side}));
     }
 
-    // Skirt: ONE connected band around the hips (seed 003: islands would return it whole), rings
+    // Skirt: ONE connected band around the hips (docs/growth.md#clumps: islands would return it whole), rings
     // shared all the way round (no UV seam, planar UVs), held by Hips at the waist and drawn toward
     // the nearer upper leg further down.
     MeshBuilder skirt_builder;

@@ -4,7 +4,7 @@
 // (files, or folders walked for every extension Assimp reads plus .vrm) baked into OUT/<relative
 // path>/ (rig proxies from authored and grown chains, sheet proxies for the other garments, one
 // sidecar), in parallel, skipping models whose inputs, options and tool version did not change
-// (issue 6; lib/pipeline/bake.h), each model in a worker process of its own (a crash, an
+// (lib/pipeline/bake.h), each model in a worker process of its own (a crash, an
 // out-of-memory or a runaway model fails only that model). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
 // Progress on standard error: one line per model (an updating line on a terminal), none with -q,
 // every issue with -v. Exit 0 when every model was built or skipped, 1 when any was refused or
@@ -68,7 +68,7 @@ int run_bake(const BakeCommandOptions& c) {
     o.isolate = !c.no_isolate;
     o.max_memory_bytes = c.max_memory_mib << 20;
     o.time_limit_seconds = c.time_limit;
-    // The config: --config, else weft.json at the root of the first folder given (issue 6).
+    // The config: --config, else weft.json at the root of the first folder given (README, "Config file").
     if (!c.config.empty()) {
         o.config_file = c.config;
     } else {

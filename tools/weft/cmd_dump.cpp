@@ -17,7 +17,7 @@ namespace {
 struct DumpOptions {
     std::string proxy;
     std::string report;
-    bool json = false;  ///< accepted for DESIGN.md §4's uniform flags; dump always prints JSON
+    bool json = false;  ///< accepted for the uniform flags (docs/architecture.md#conventions); dump always prints JSON
     Verbosity verbosity;  ///< accepted like every command's; dump prints nothing but errors on standard error
 };
 

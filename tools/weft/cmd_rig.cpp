@@ -1,6 +1,6 @@
 // weft rig MODEL -o DIR [--grow-cloth] [--classes hair,skirt] [--hair-segments 3] [--skirt-segments 4]
 // [--skirt-panels 12] [--validate] [--config FILE] [--json] [--report FILE]: rig proxies for one model from its
-// authored chains and, with --grow-cloth, from chains grown where a garment has none (issue 5; the
+// authored chains and, with --grow-cloth, from chains grown where a garment has none (docs/growth.md; the
 // steps are lib/pipeline/rig_model.h). Writes the proxies, the sidecar <model>.cloth.json, the grown
 // <model>.glb where bones were grown, and report.json into DIR. A readable summary on standard
 // output; --json puts the report (schemas/rig-report.schema.json) there instead, --report writes it
@@ -109,7 +109,7 @@ const CommandRegistration rig_registration{
         app.add_option("-o,--out", o->out_dir, "Folder for the proxies, the sidecar, the grown model and report.json")
             ->required()
             ->check(non_empty_path);
-        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for garments that have none (seed 003)");
+        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for garments that have none (docs/growth.md)");
         app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")->capture_default_str();
         app.add_option("--hair-segments", o->hair_segments, "Bones per hair strand or cap wedge")
             ->check(CLI::Range(1, 64))

@@ -1,6 +1,6 @@
 // weft sheet MODEL -o DIR [--garment NAME|--material NAME|--mesh NAME] [--pin RULE] [--pin-weight W]
 // [--weld-tolerance T] [--repair] [--config FILE] [--json] [--report FILE]: builds a sheet proxy
-// (seed 000 §19.5) for each garment of one model and writes DIR/<garment>.clothproxy plus
+// (docs/proxy.md#sheet-proxy) for each garment of one model and writes DIR/<garment>.clothproxy plus
 // DIR/report.json (schemas/sheet.schema.json). A summary goes to standard output (the report
 // instead with --json); every error and warning to standard error, naming the file, mesh and
 // element. Exit 0 when every selected garment was built, 1 when any was refused (the others are

@@ -1,7 +1,7 @@
 // weft validate PROXY... [--fabric F] [--scenario S]... [--steps N] [--json] [--report FILE]
 //                        [--max-strain X] [--max-energy-rise X] [--max-sleep-step N]
 // Simulates every proxy headless through the scenarios of lib/validate and gates on what it measured
-// (issue 4). Text on standard output by default; --json puts the report (schemas/validation.schema.json)
+// (docs/validation.md). Text on standard output by default; --json puts the report (schemas/validation.schema.json)
 // there instead and nothing else; --report also writes it to FILE. A file the loader refuses is one
 // line on standard error naming it; the others are still validated. Exit 0 when every proxy loaded
 // and passed every gate, 1 otherwise, 2 for a bad command line.
@@ -70,7 +70,7 @@ int run_validate(const ValidateOptions& o) {
     if (o.max_sleep_step > 0) options.limits.max_sleep_step = o.max_sleep_step;
     options.trace.figures = !o.trace.empty();
 
-    const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;  // quiet in CI logs (DESIGN.md §4)
+    const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;  // quiet in CI logs (docs/architecture.md#conventions)
     ValidationReport report{options.limits, {}};
     for (size_t i = 0; i < o.proxies.size(); ++i) {
         if (progress) std::cerr << "validating " << (i + 1) << "/" << o.proxies.size() << ": " << o.proxies[i] << "\r" << std::flush;

@@ -14,7 +14,7 @@
 
 namespace weft::cli {
 
-/// Exit statuses shared by every command (DESIGN.md §1).
+/// Exit statuses shared by every command (docs/architecture.md#exit-status).
 enum ExitCode : int {
     exit_ok = 0,          ///< everything was read, built and passed
     exit_refused = 1,     ///< some input was refused or some gate failed; the rest was still processed
