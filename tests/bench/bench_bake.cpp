@@ -1,4 +1,4 @@
-// What `weft bake` costs beyond Assimp's import of the same files (issue 6, "Proof and speed"):
+// What `weft bake` costs beyond Assimp's import of the same files:
 // per shared model, Assimp alone (the project's post-processing flags, as import_scene asks for
 // them) against bake_model (import_scene, garments, sheet or rig build, outputs written atomically,
 // stamp), both in this one process; and the whole folder through bake() at 1 and 2 worker processes (its isolation included).

@@ -1,5 +1,5 @@
 // The .clothproxy codec's cost: encode, decode (which includes every structural check) and
-// check_proxy alone, on grid sheets of 64x64 and 256x256 particles (issue 3's reference sizes),
+// check_proxy alone, on grid sheets of 64x64 and 256x256 particles (the sheet builder's reference sizes),
 // and the CRC-32C's throughput. Run: build/tests/bench/bench_codec --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 

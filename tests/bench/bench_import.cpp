@@ -21,7 +21,7 @@ const std::filesystem::path& knight() {
 
 void BM_AssimpReadFile(benchmark::State& state) {
     if (knight().empty()) {
-        state.SkipWithError("../shared/models/kaykit_Knight.glb not present");
+        state.SkipWithError("kaykit_Knight.glb not present in WEFT_SHARED_MODELS");
         return;
     }
     for (auto _ : state) {
@@ -36,7 +36,7 @@ BENCHMARK(BM_AssimpReadFile)->Unit(benchmark::kMillisecond);
 
 void BM_ImportScene(benchmark::State& state) {
     if (knight().empty()) {
-        state.SkipWithError("../shared/models/kaykit_Knight.glb not present");
+        state.SkipWithError("kaykit_Knight.glb not present in WEFT_SHARED_MODELS");
         return;
     }
     for (auto _ : state) {

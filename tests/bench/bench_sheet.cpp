@@ -1,8 +1,8 @@
-// The sheet builder's cost (issue 3 "Proof"): a whole build — weld, checks, rows, pins, geodesic,
+// The sheet builder's cost (the README's Benchmarks): a whole build — weld, checks, rows, pins, geodesic,
 // colouring, permutation, and the codec's encode — of an n x n grid sheet hung from its top edge,
 // exported as two primitives that share their middle column (so the weld has work across
-// primitives, as a real garment gives it). Targets: 64 x 64 well under 1 ms (seed 000 §5.4's
-// colouring alone took 3.5 ms in JavaScript), 256 x 256 under 60 ms with a peak heap under 64 MiB,
+// primitives, as a real garment gives it). Targets: 64 x 64 well under 1 ms (the reference
+// JavaScript implementation's colouring alone took 3.5 ms), 256 x 256 under 60 ms with a peak heap under 64 MiB,
 // cost linear in the particle count. Stage benchmarks at 256 x 256 say where the time goes.
 //
 // Memory: every operator new in this program is counted (glibc's malloc_usable_size), so

@@ -1,10 +1,10 @@
-// The solver's reference workloads, seed 002 §7 and §14: a 32x32 sheet at 2 cm, 0.5 kg, hung from its
+// The solver's reference workloads (docs/solver.md#budgets): a 32x32 sheet at 2 cm, 0.5 kg, hung from its
 // top edge and dropped through 90°, 2 substeps x 4 iterations at 60 Hz. Each benchmark repetition is a
-// round on a fresh cloth (§14: "a benchmark that reuses a settled one measures a converged mesh"):
+// round on a fresh cloth (a benchmark that reuses a settled cloth measures a converged mesh):
 // 600 untimed warm-up frames, then 900 timed ones; the headline is the minimum of the round minima
 // (the `min` aggregate of frame_min_ms). Sleep is off so a resting sheet keeps costing a full step.
 //
-// The attribution follows §7's warning: only the whole running step is timed, varying one thing at a
+// The attribution follows the reference's warning: only the whole running step is timed, varying one thing at a
 // time (each variant drops one row kind or the hold-line block from the full workload), never an
 // isolated loop over one accumulate.
 //
@@ -48,7 +48,8 @@ struct Variant {
     bool strain = true, tether = true, slack = true, bend = true, hold_line = true;
 };
 
-// 0 is §7's M0 workload, 1 §14's full one; the rest are the full one less one thing.
+// 0 is the reference's first workload (stretch and hinge rows only), 1 the full one; the rest are
+// the full one less one thing.
 const Variant kVariants[] = {
     {"M0 rows (stretch + bend)", false, false, false, true, true},
     {"full rows (+ strain limit, tether, slack)"},

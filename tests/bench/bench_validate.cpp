@@ -12,7 +12,7 @@ namespace {
 
 ClothProxy workload(int which) {
     switch (which) {
-        case 0: return test::chain_proxy(16, 0.1, 0.05);            // seed 002 §13's rope, 17 particles
+        case 0: return test::chain_proxy(16, 0.1, 0.05);            // table M3's rope (docs/measurements.md), 17 particles
         case 1: return test::flag_proxy(8, 6, 0.05, 0.4);           // a flag at its hoist, 48 particles
         default: return test::grid_sheet_proxy(16, 16, 0.03, 0.5); // a sheet at its top edge, 256 particles
     }

@@ -1,4 +1,4 @@
-// `weft bake` killed with SIGKILL (issue 6, "Atomic"): whatever moment the kill lands, every output
+// `weft bake` killed with SIGKILL (docs/architecture.md#conventions, atomic): whatever moment the kill lands, every output
 // under OUT is complete or absent. The atomic writer (lib/io/atomic_file.h) writes each file to
 // `<name>.tmp.<pid>.<counter>` in the same folder and renames it over `<name>`; a kill
 // between open and rename can leave only such a temporary behind, never a short `<name>`. So here:

@@ -1,4 +1,4 @@
-// `weft bake` end to end (issue 6): testdata/ (good fixtures beside the bad corpus) and the shared
+// `weft bake` end to end: testdata/ (good fixtures beside the bad corpus) and the shared
 // models at -j 1 and -j 2 give byte-identical outputs; a second run skips everything and changes no
 // byte; bad files are refused with their codes while good ones are baked; exit statuses; the
 // report against its schema; the depfile lists referenced files.

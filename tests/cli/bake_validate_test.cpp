@@ -1,4 +1,4 @@
-// `weft bake` per model in one pass (issue 6): rig proxies for authored and grown chains beside a
+// `weft bake` per model in one pass: rig proxies for authored and grown chains beside a
 // sheet proxy for every other garment, one sidecar listing both; --validate simulates every proxy
 // written and records it in validation.json, a failed gate refusing the model under its gate code;
 // a rig proxy's skinned mesh is posed from the simulation and measured (report.json's validation).
@@ -142,7 +142,7 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
 }
 
 TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
-    // Under the seed's hair fabric the mannequin's grown chains sag off their bind pose: the solver's
+    // Under the library's hair fabric the mannequin's grown chains sag off their bind pose: the solver's
     // gates pass but the skinned mesh tears and the scalp slides (1.13x, 2.5 mm for the hair).
     const fs::path in = fixture_folder("bake_validate_tears", {"mannequin.glb"});
     const fs::path out = in.parent_path() / "out";

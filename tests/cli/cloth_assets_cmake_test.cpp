@@ -1,4 +1,4 @@
-// weft_add_cloth_assets (cmake/WeftClothAssets.cmake) in a user's project (issue 6): the example
+// weft_add_cloth_assets (cmake/WeftClothAssets.cmake) in a user's project: the example
 // project examples/cloth_assets configured with Ninja into a scratch folder, built, built again (no
 // work), then one model touched: only that model's `weft bake` runs again. weft is called through a
 // wrapper that logs each call (the WEFT_EXECUTABLE route of the function), so "ran" is counted, not

@@ -1,4 +1,4 @@
-// `weft codes` (issue 6: one table of every stage's codes, the docs list generated from it): the
+// `weft codes` (one table of every stage's codes, the docs list generated from it): the
 // committed docs/issue-codes.md is exactly `weft codes --markdown`; codes are unique per stage, well
 // formed, and a code two stages share means the same severity in both; every code a bake of the
 // fixtures (good models beside the bad corpus) reports is in the table.

@@ -1,5 +1,5 @@
-// `weft inspect` end to end on the shared third-party models (../shared/models/MANIFEST.md states
-// the facts checked here) and the generated fixtures: garments and their verdicts, authored and
+// `weft inspect` end to end on the shared third-party models (the MANIFEST.md of the
+// WEFT_SHARED_MODELS folder states the facts checked here) and the generated fixtures: garments and their verdicts, authored and
 // declared chains, not-garments, exit statuses, and the JSON report against its schema.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// `weft rig` end to end (issue 5): the files it writes (proxies, sidecar, grown model, report), the
+// `weft rig` end to end: the files it writes (proxies, sidecar, grown model, report), the
 // sidecar and report against their schemas, the grown model through the Khronos glTF Validator and
 // back through the project's own importer, exit statuses, and the shared models' authored chains.
 #include <gtest/gtest.h>
@@ -291,7 +291,7 @@ TEST(RigCommand, ValidateSimulatesEveryProxyAndPassesUnderTheSuggestedFabrics) {
 
 TEST(RigCommand, UnderTheSeedsHairFabricTheMeshTearsAndValidateExitsOne) {
     const RigRun run = rig(test::testdata_dir() / "mannequin.glb", "validate-hair", {"--grow-cloth", "--validate", "--fabric", "hair"});
-    // The seed's hair fabric keeps no pose: the hair's chains sag until the skinned mesh stretches
+    // The library's hair fabric keeps no pose: the hair's chains sag until the skinned mesh stretches
     // 1.13x at the root blend and the scalp moves 2.5 mm. The skirt's panels, rooted at the
     // waistband on Hips, stretch it 1.07x: under the limit.
     EXPECT_EQ(run.result.exit_code, 1) << run.result.out << run.result.err;

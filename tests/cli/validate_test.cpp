@@ -175,7 +175,7 @@ TEST(ValidateCli, FabricOptionOverridesTheProxysSuggestion) {
     json j = json::parse(r.out);
     EXPECT_EQ(j["proxies"][0]["fabric"], "chain");
     EXPECT_EQ(j["proxies"][0]["fabric_source"], "option");
-    EXPECT_EQ(j["proxies"][0]["rows"]["strain_limit"], 8);  // chain keeps the strain-limit row (seed 002 §11)
+    EXPECT_EQ(j["proxies"][0]["rows"]["strain_limit"], 8);  // chain keeps the strain-limit row (docs/solver.md#strain-limit)
 }
 
 }  // namespace

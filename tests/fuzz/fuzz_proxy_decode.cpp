@@ -1,4 +1,4 @@
-// libFuzzer harness for the .clothproxy loader, the one place hostile bytes arrive (DESIGN.md §3).
+// libFuzzer harness for the .clothproxy loader, the one place hostile bytes arrive (docs/architecture.md#files).
 // Each input is decoded twice: as it is, and with its checksum fixed up (bytes 12..15), so the
 // fuzzer reaches the section table and the structural checks behind the CRC instead of stopping
 // there. Invariants, any breach an abort (a crash libFuzzer keeps):

@@ -1,5 +1,5 @@
-// libFuzzer harness for the sheet builder (style note §7: "fuzz_sheet_build turning bytes into a
-// small mesh", as meshoptimizer's simplifyfuzz does). The bytes become one or two meshes on a
+// libFuzzer harness for the sheet builder (bytes turned into a small
+// mesh, as meshoptimizer's simplifyfuzz does). The bytes become one or two meshes on a
 // small integer lattice, so coincident vertices, collinear corners, repeated indices, duplicate
 // faces, fans and flipped neighbours all turn up often; a few header bytes pick the options.
 // Invariants, any breach an abort:

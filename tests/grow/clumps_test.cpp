@@ -1,5 +1,5 @@
 // Clumps (lib/garment/clumps.h): islands over the mesh's own edges after welding, radial wedges,
-// and how much of the turn round an axis a piece covers (seed 003 step 2).
+// and how much of the turn round an axis a piece covers (docs/growth.md#clumps).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Growing cloth bones (lib/grow, seed 003): clumps to chains, names, orientations, drops, caps,
+// Growing cloth bones (lib/grow, docs/growth.md): clumps to chains, names, orientations, drops, caps,
 // skirt wedges, the re-weighting and its root blend, on hand-built scenes, the mannequin fixtures
 // and the shared models.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The builders (lib/proxy) cannot link the solver (DESIGN §2), so proxy/sheet_fabric.h mirrors the
+// The builders (lib/proxy) cannot link the solver (docs/architecture.md#stages), so proxy/sheet_fabric.h mirrors the
 // solver's class-to-fabric tables: this keeps the two in step, and every library fabric weighable.
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// Validation of rig proxies and their skinned mesh (issue 5 "Proof"; lib/pipeline/rig_validate.h).
+// Validation of rig proxies and their skinned mesh (docs/validation.md; lib/pipeline/rig_validate.h).
 //
 // On every grown and authored proxy of the mannequin and the shared models, under the fabric each
-// suggests (strand or panel: pose rows, fabric.h): it hangs and sleeps, it idles under seed 003's
-// 0.02 deg/frame, every solver gate passes, and the linear-blend-skinned mesh stays whole (MESH_STRETCH)
-// with the scalp and waistband on the body (SCALP_DISPLACEMENT). Under the seed's hair fabric a chain
-// hangs from its root like a rope, 40-60 degrees off its bind direction, and both mesh gates say so.
+// suggests (strand or panel: pose rows, fabric.h): it hangs and sleeps, it idles under 0.02 deg/frame
+// (docs/growth.md#idle-stability), every solver gate passes, and the linear-blend-skinned mesh stays whole (MESH_STRETCH)
+// with the scalp and waistband on the body (SCALP_DISPLACEMENT). Under the library's hair fabric a
+// chain hangs from its root like a rope, 40-60 degrees off its bind direction, and both mesh gates say so.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -67,7 +67,7 @@ void expect_validated(const RigModelResult& r, const std::string& name, const st
         EXPECT_TRUE(p.passed()) << who;
         ASSERT_TRUE(hang->sleep_step) << who;
         EXPECT_LE(*hang->sleep_step, 60u) << who;
-        EXPECT_LT(*idle->idle_jitter_mean, 0.02) << who;  // seed 003: 0.007-0.018
+        EXPECT_LT(*idle->idle_jitter_mean, 0.02) << who;  // docs/growth.md#idle-stability
         EXPECT_LT(*idle->idle_jitter_worst, 0.02) << who;
         if (p.mesh_edges == 0) {  // a spring over unskinned geometry carries it rigidly: nothing to tear
             EXPECT_EQ(p.hang->max_edge_stretch, 0.0) << who;
@@ -99,7 +99,7 @@ TEST(RigValidate, MannequinGrownHairAndSkirt) {
     }
 }
 
-// Under the seed's hair fabric nothing keeps a chain's styled shape: it hangs from its root, and the
+// Under the library's hair fabric nothing keeps a chain's styled shape: it hangs from its root, and the
 // hair's skinned mesh tears at the root blend (measured: 1.127x, scalp 2.5 mm). The skirt's panels,
 // rooted at their waistband on Hips, hold even here (1.066x, the waistband still to 0.001 mm).
 TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
@@ -164,7 +164,7 @@ TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
 
 TEST(RigValidate, TheMeshLimitsAreTheCallersAndTheJsonSaysWhichWereUsed) {
     RigValidationLimits loose;
-    loose.max_mesh_stretch = 1.25;         // above what the seed's hair fabric stretches the mannequin to (1.16)
+    loose.max_mesh_stretch = 1.25;         // above what the library's hair fabric stretches the mannequin to (1.16)
     loose.max_scalp_displacement = 0.006;  // and above its 4.5 mm
     const RigModelResult r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-loose", under("hair"), loose);
     ASSERT_TRUE(r.validation);

@@ -150,7 +150,7 @@ TEST(CheckProxy, PinsAndGeodesicAndWriteBack) {
         {"source not welded in", [](ClothProxy& p) { p.source[2] = 3; }, ProxyError::bad_value, "source", 2, "vertex_particle[3] = 4"},
     };
     for (const Mutation& m : cases) expect_fault(base, m);
-    // A particle two pins name is legal (seed 000 §19.2: it goes to the lower holder).
+    // A particle two pins name is legal (docs/proxy.md#pins: it goes to the lower holder).
     ClothProxy shared = base;
     shared.pins.push_back({"Hand", {1}});
     EXPECT_EQ(check_proxy(shared), "");

@@ -59,7 +59,7 @@ TEST(CodecGolden, GoldenFileDecodesToTheSmallProxy) {
 }
 
 TEST(CodecGolden, HeaderAndTableAreLaidOutAsDocumented) {
-    // schemas/clothproxy-format.md §2-§4, read back from the bytes.
+    // schemas/clothproxy-format.md sections 2-4, read back from the bytes.
     std::vector<uint8_t> b = encode_proxy(test::small_proxy());
     const uint8_t magic[8] = {0x89, 'W', 'C', 'P', 0x0D, 0x0A, 0x1A, 0x0A};
     for (int k = 0; k < 8; ++k) EXPECT_EQ(b[k], magic[k]) << k;

@@ -1,4 +1,4 @@
-// The loader is the attack surface (DESIGN.md §3): truncated, oversized, inconsistent and hostile
+// The loader is the attack surface (docs/architecture.md#files): truncated, oversized, inconsistent and hostile
 // files are refused with a named error, a section and a byte offset; never a crash, an out-of-bounds
 // read (every prefix is decoded from a heap block of exactly its size, so ASan sees a one-byte
 // overrun) or an allocation the file's size does not bound.

@@ -1,4 +1,4 @@
-// The rig-proxy builder (lib/proxy/rig_builder.h; seed 000 §19.4 and the builder's steps 5-8):
+// The rig-proxy builder (lib/proxy/rig_builder.h; docs/proxy.md#rig-proxy):
 // particles, holds, rows, frame, masses, d_geo and colours on hand-built skeletons, and the
 // refusals by name.
 #include <gtest/gtest.h>
@@ -85,7 +85,7 @@ TEST(RigBuilder, AChainIsItsJointsAndTheBoneItHangsFrom) {
     EXPECT_NEAR(p.d_geo[t2], 0.1, 1e-12);
     EXPECT_NEAR(p.d_geo[t3], 0.2, 1e-12);
     EXPECT_EQ(p.nearest_held[t3], t1);
-    // Skins joint indices (seed 000 step 8): Hips is joint 0, Tail1..3 are 3..5.
+    // Skins joint indices (docs/proxy.md#joint-indices): Hips is joint 0, Tail1..3 are 3..5.
     EXPECT_EQ(p.source[hips], 0u);
     EXPECT_EQ(p.source[t3], 5u);
     // Colour ranges tile the particles and the colouring is valid (colour_permute.h).

@@ -1,4 +1,4 @@
-// The sheet builder end to end on the shared third-party models (../shared/models, MANIFEST.md):
+// The sheet builder end to end on the shared third-party models (WEFT_SHARED_MODELS, MANIFEST.md):
 // imported with lib/scene, built, checked by the codec's validator and the brute-force checks.
 #include <gtest/gtest.h>
 

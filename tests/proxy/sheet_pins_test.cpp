@@ -1,4 +1,4 @@
-// What holds a sheet (issue 3 "Pins", seed 000 §19.2) and the frame it rides.
+// What holds a sheet (docs/proxy.md#pins) and the frame it rides.
 #include <gtest/gtest.h>
 
 #include <algorithm>

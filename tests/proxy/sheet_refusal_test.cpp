@@ -1,4 +1,4 @@
-// Authoring mistakes refused by name (seed 000 §7 P8, §19.5): every defect reported, each naming
+// Authoring mistakes refused by name (docs/proxy.md#authoring-checks): every defect reported, each naming
 // the file, mesh, element and what to do; --repair drops triangle defects and counts them, and
 // never accepts a non-manifold edge.
 #include <gtest/gtest.h>

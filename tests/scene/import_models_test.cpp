@@ -1,4 +1,5 @@
-// Every third-party model in ../shared/models imported, checking what its MANIFEST.md states
+// Every third-party model in the shared models folder (WEFT_SHARED_MODELS) imported, checking what
+// its MANIFEST.md states
 // (materials, joints, counts, sizes in metres) and what import promises about it.
 #include <gtest/gtest.h>
 

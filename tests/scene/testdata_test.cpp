@@ -150,7 +150,7 @@ TEST(Testdata, MannequinIsAHumanWithHairStrandsAndOneSkirtBand) {
     EXPECT_GE(b.size().y, 1.6);
     EXPECT_LE(b.size().y, 1.8);
     EXPECT_EQ(s.materials, (std::vector<std::string>{"Body", "Hair", "Skirt"}));
-    // No cloth bones: nothing a chain finder could take (seed 003 "When you need it").
+    // No cloth bones: nothing a chain finder could take (docs/growth.md#when-a-garment-is-grown).
     for (const Node& n : s.nodes)
         for (const char* word : {"hair", "skirt", "tail", "ribbon", "cape", "cloth"})
             EXPECT_EQ(lower(n.name).find(word), std::string::npos) << n.name;

@@ -6,7 +6,7 @@
 
 namespace weft::test {
 
-std::filesystem::path shared_models_dir();  ///< ../shared/models (third-party models); may be absent
+std::filesystem::path shared_models_dir();  ///< WEFT_SHARED_MODELS (third-party models); may be absent
 std::filesystem::path testdata_dir();       ///< testdata/ in the source tree (generated fixtures)
 std::filesystem::path source_dir();         ///< the repository root
 std::filesystem::path binary_dir();         ///< the CMake build folder
@@ -36,7 +36,7 @@ std::string schema_errors(const std::string& json_text, const std::string& schem
 
 }  // namespace weft::test
 
-/// Skips the test when a shared model is not available (CI clones without ../shared still pass).
+/// Skips the test when a shared model is not available (CI clones without the models still pass).
 #define WEFT_REQUIRE_SHARED_MODEL(var, name)                                   \
     const std::filesystem::path var = ::weft::test::shared_model(name);        \
     if (var.empty()) GTEST_SKIP() << "shared model " << name << " not present"

@@ -1,6 +1,6 @@
-// What the scenarios measure on real proxies (issue 4, "Headless validation"): a good rope passes,
-// broken proxies fail the right gate with the right numbers, seed 002 §13's sprint and teleport
-// tables hold, idle jitter is seed 003's "quiet".
+// What the scenarios measure on real proxies (docs/validation.md): a good rope passes,
+// broken proxies fail the right gate with the right numbers, docs/measurements.md's sprint and
+// teleport tables (M1, M3) hold, idle jitter is quiet (docs/validation.md#idle).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,7 +33,7 @@ ValidationOptions only(std::vector<ScenarioRun> runs, std::optional<Fabric> fabr
     return o;
 }
 
-/// seed 002 §13's rope: 16 links at 10 cm, authored hanging straight down, held at its top.
+/// Table M3's rope (docs/measurements.md): 16 links at 10 cm, authored hanging straight down, held at its top.
 ClothProxy rope() { return test::chain_proxy(16, 0.1, 0.05); }
 
 TEST(Measure, LinkTurnIsTheAngleLessTheHoldersTurn) {
@@ -46,7 +46,7 @@ TEST(Measure, LinkTurnIsTheAngleLessTheHoldersTurn) {
     EXPECT_EQ(link_turn_degrees(down, turned, 2 * one_degree), 0.0);    // never negative
     EXPECT_EQ(link_turn_degrees(down, down, 0), 0.0);
     EXPECT_EQ(link_turn_degrees(Vec3{}, down, 0), 0.0);                 // a collapsed link has no direction
-    // The hundredths of a degree seed 003 reports are resolved, not lost to acos round-off.
+    // Hundredths of a degree (docs/growth.md#idle-stability) are resolved, not lost to acos round-off.
     const double tiny = 1e-4 * one_degree;
     EXPECT_NEAR(link_turn_degrees(down, {0.1 * std::sin(tiny), -0.1 * std::cos(tiny), 0}, 0), 1e-4, 1e-12);
 }
@@ -72,7 +72,7 @@ TEST(Measure, AGoodRopePassesEveryScenario) {
         EXPECT_LT(s.max_strain, 1.05);
         EXPECT_LT(s.max_tether_ratio, 1.02);
         EXPECT_LT(s.peak_speed_ratio, 0.2);
-        // Only a Reset cuts speeds: its clamp ramps back from 0 over 20 steps (seed 002 §13).
+        // Only a Reset cuts speeds: its clamp ramps back from 0 over 20 steps (docs/solver.md#teleport).
         if (s.scenario != Scenario::teleport_reset) {
             EXPECT_EQ(s.clamped, 0u);
         }
@@ -80,7 +80,7 @@ TEST(Measure, AGoodRopePassesEveryScenario) {
     const ScenarioStats& hang = stats_of(v, Scenario::hang);
     ASSERT_TRUE(hang.sleep_step);
     EXPECT_LE(*hang.sleep_step, 100u);          // authored at rest: it only has to go quiet
-    EXPECT_LT(hang.kinetic_energy_end, 1e-10);  // seed 002 §2: a hard chain settles under 1e-10 J
+    EXPECT_LT(hang.kinetic_energy_end, 1e-10);  // docs/measurements.md#constants: a hard chain settles under 1e-10 J
     EXPECT_LT(hang.max_strain, 1.01);
     // The swing is the 3 m/s kick: the fastest particle is about that fast.
     const ScenarioStats& swing = stats_of(v, Scenario::swing);
@@ -102,7 +102,7 @@ TEST(Measure, SprintNeverReachesTheClamp) {
         EXPECT_EQ(s.clamped, 0u);
         EXPECT_LE(s.peak_speed, s.velocity_clamp);
         EXPECT_LT(s.peak_speed_ratio, 1 / 4.0);
-        EXPECT_GT(s.peak_speed, 5.0);  // it did sprint: §13's peaks are 11-29 m/s
+        EXPECT_GT(s.peak_speed, 5.0);  // it did sprint: table M1's peaks are 11-29 m/s
         EXPECT_EQ(s.teleports, 0u);    // a sprint is locomotion, not a teleport
         EXPECT_NEAR(s.velocity_clamp, 4 * 0.1 * f.substeps * f.iterations * 60, 1e-9);
         EXPECT_GE(s.velocity_clamp / s.peak_speed, 5.7);  // the reference's smallest headroom
@@ -113,7 +113,7 @@ TEST(Measure, SprintNeverReachesTheClamp) {
     }
 }
 
-// seed 002 §13: Reset re-seeds at the animated pose with zero velocity, and a rope authored hanging
+// docs/solver.md#teleport: Reset re-seeds at the animated pose with zero velocity, and a rope authored hanging
 // straight down is put back exactly there: peak 0.000 m/s. Keep carries the swing across.
 TEST(Measure, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     ClothProxy p = rope();
@@ -192,7 +192,7 @@ TEST(Measure, AStraighteningBentChainIsBendingNotStrain) {
     EXPECT_TRUE(gate_of(v, Gate::strain, Scenario::hang).passed);
 }
 
-// seed 002 §12: a 16-link rope at 5 cm with its stretch rows forced soft at 1e5 N/m (about 350x the
+// Table Z2 (docs/measurements.md): a 16-link rope at 5 cm with its stretch rows forced soft at 1e5 N/m (about 350x the
 // particle's m/h² of 288) and no damping is a limit cycle: it never settles. NEVER_SLEPT catches it;
 // the same rope with the library's hard rows sleeps.
 TEST(Measure, ASoftRowFarAboveEightMOverHSquaredNeverSleeps) {
@@ -216,7 +216,7 @@ TEST(Measure, ASoftRowFarAboveEightMOverHSquaredNeverSleeps) {
     EXPECT_TRUE(gate_of(good, Gate::never_slept, Scenario::hang).passed);
 }
 
-// seed 002 §6: a soft stretch row far above 8·m/h² makes the step add energy, and no iteration count
+// docs/solver.md#the-dissipative-band: a soft stretch row far above 8·m/h² makes the step add energy, and no iteration count
 // removes it. Undamped, the hanging sheet's total energy climbs through the undriven last third.
 TEST(Measure, AStepThatCreatesEnergyFailsEnergyRising) {
     ClothProxy p = test::grid_sheet_proxy(8, 8, 0.05, 0.5);  // m/h² = 113 N/m per particle

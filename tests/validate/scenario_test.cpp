@@ -22,7 +22,7 @@ TEST(Scenario, NamesRoundTripAndTeleportMeansBothModes) {
 }
 
 TEST(Scenario, DefaultStepsLetSilkSleepInHang) {
-    // seed 002 §12: the slowest library fabric needs ~770 steps to sleep.
+    // docs/validation.md#hang: the slowest library fabric needs ~770 steps to sleep.
     EXPECT_GE(default_steps(Scenario::hang), 770u * 3 / 2);
     EXPECT_FALSE(settles_first(Scenario::hang));
     for (Scenario s : all_scenarios()) {
@@ -32,7 +32,7 @@ TEST(Scenario, DefaultStepsLetSilkSleepInHang) {
     }
 }
 
-// seed 002 §13: sprint, stop dead, sprint back, stop dead, one second a phase, at 9 m/s.
+// docs/validation.md#sprint: sprint, stop dead, sprint back, stop dead, one second a phase, at 9 m/s.
 TEST(Scenario, SprintIsANineMetrePerSecondSquareWaveThenStandsStill) {
     const uint32_t steps = default_steps(Scenario::sprint);
     ASSERT_EQ(steps, 720u);
