@@ -1,4 +1,4 @@
-// Colliders: one-sided contact rows with thickness and friction (rows.md "Contact rows").
+// Colliders: one-sided contact rows with thickness and friction (docs/solver.md#contacts).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// seed 000 §19 (holds) and §5.2 (the hold-line turn), and determinism.
+// docs/solver.md#holds, #hold-line (the hold-line turn) and #determinism.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +12,7 @@ namespace {
 
 using test::particle;
 
-// seed 000 §19.3: a rope held at its top, authored sideways, swings down, hangs straight below its
+// docs/solver.md#holds: a rope held at its top, authored sideways, swings down, hangs straight below its
 // hold with its tip one rope length down, and sleeps; the held particle never moves a bit.
 TEST(Holds, RopeHeldAtItsTopHangs) {
     ClothProxy rope = test::chain_proxy(16, 0.1, 0.05, {1, 0, 0});
@@ -28,7 +28,7 @@ TEST(Holds, RopeHeldAtItsTopHangs) {
     EXPECT_GT(slept_at, 0) << "the rope never slept";
 }
 
-// seed 000 §19.3: a held particle is carried an equal share of the way at each substep and lands
+// docs/solver.md#holds: a held particle is carried an equal share of the way at each substep and lands
 // exactly on its target at the last one.
 TEST(Holds, HeldParticlesLandExactlyOnTheirTargets) {
     ClothProxy rope = test::chain_proxy(6, 0.1, 0.05);
@@ -73,8 +73,8 @@ std::pair<double, double> flag_turn(bool hold_line_block) {
     return {early, flag_angle(solver)};
 }
 
-// seed 000 §5.2 and §18: a flag on a pole in still air turned about its pole as a rigid body, "ten
-// degrees a second at rope's settings", because nothing restores a turn about a vertical line; the
+// docs/solver.md#hold-line: a flag on a pole in still air turned about its pole as a rigid body
+// (ten degrees a second at rope's settings, before the turn block), because nothing restores a turn about a vertical line; the
 // hold-line block stops it. Over the ten seconds after it settles the block-on flag turns by less
 // than a hundredth of a degree; without the block it keeps turning.
 TEST(Holds, FlagOnAPoleDoesNotTurn) {
@@ -85,7 +85,7 @@ TEST(Holds, FlagOnAPoleDoesNotTurn) {
     EXPECT_GT(std::min(drift, 360 - drift), 5.0);
 }
 
-// seed 000 §19.2: removing the pin lets go; the rope leaves at the speed its holder carried it and
+// docs/solver.md#holds: removing the pin lets go; the rope leaves at the speed its holder carried it and
 // falls, its centre of mass at g: no damping here, and enough iterations that Gauss-Seidel's
 // momentum error (rows evaluated at different moments on their two ends: 3% of g at 4 iterations)
 // is below the tolerance.
@@ -131,8 +131,8 @@ TEST(Holds, RopeLetGoMidSwingFalls) {
     EXPECT_EQ(solver.state().x[particle(rope, 0)], caught);
 }
 
-// seed 000 §7 P6 (M7 note): "a hand holding a rope's top, moved a kilometre in one step, resets once
-// and peaks under 5% of the velocity clamp".
+// docs/solver.md#teleport: a hand holding a rope's top, moved a kilometre in one step, resets once
+// and peaks under 5% of the velocity clamp.
 TEST(Holds, HolderTeleportingResetsOnce) {
     ClothProxy rope = test::chain_proxy(16, 0.1, 0.05);
     Solver solver(rope, *find_fabric("rope"));
@@ -152,8 +152,8 @@ TEST(Holds, HolderTeleportingResetsOnce) {
     EXPECT_NEAR(solver.state().x[particle(rope, 16)].y, -1.6, 0.01);
 }
 
-// The same proxy, fabric and inputs give bit-identical trajectories (issue 4: no threads, no unordered
-// containers, no uninitialised reads), through holds, a moving frame, colliders and a teleport.
+// The same proxy, fabric and inputs give bit-identical trajectories (docs/solver.md#determinism: no threads,
+// no unordered containers, no uninitialised reads), through holds, a moving frame, colliders and a teleport.
 TEST(Holds, TwoRunsAreBitIdentical) {
     ClothProxy flag = test::flag_proxy(10, 8, 0.05, 0.3);
     auto run = [&] {

@@ -1,4 +1,4 @@
-// seed 002 §5.2: the vertex update's 3x3 solve is LDLᵀ, never a cofactor inverse.
+// docs/solver.md#ldlt: the vertex update's 3x3 solve is LDLᵀ, never a cofactor inverse.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,10 +8,10 @@
 namespace weft {
 namespace {
 
-// §5.2's matrix: one very stiff row against a small mass term, H = μ·I + k·g·gᵀ with eigenvalues
-// 1.198e−1 (twice) and 5.399e+8. The seed prints H to five figures, which is not enough to pin its
+// The reference's matrix (docs/solver.md#ldlt): one very stiff row against a small mass term, H = μ·I + k·g·gᵀ with eigenvalues
+// 1.198e−1 (twice) and 5.399e+8. The reference prints H to five figures, which is not enough to pin its
 // two small eigenvalues (rounded, it is not even positive definite), so it is rebuilt from what the
-// seed states exactly: the eigenvalues, and g read off the printed diagonal and signs.
+// reference states exactly: the eigenvalues, and g read off the printed diagonal and signs.
 SymMat3 seed_matrix(double& mu, double& k) {
     mu = 1.198e-1;
     k = 5.399e8 - mu;
@@ -32,7 +32,7 @@ TEST(Ldlt, SeedMatrixReproducesThePrintedEntries) {
     EXPECT_NEAR(h.zz, 9.4759e7, 1e3);
 }
 
-// §5.2: "LDLᵀ pivots 1.710e+8, 3.120e−1, 1.453e−1 (product 7.752e+6, exact)".
+// The reference's LDLᵀ pivots: 1.710e+8, 3.120e−1, 1.453e−1 (product 7.752e+6, exact).
 TEST(Ldlt, SeedMatrixPivotsArePositiveAndMatchTheSeed) {
     double mu, k;
     const Ldlt3 f = ldlt_factor(seed_matrix(mu, k));
@@ -63,7 +63,7 @@ TEST(Ldlt, SeedMatrixSolveHasTheRightSign) {
 }
 
 // What the cofactor route gets wrong on the same matrix: its determinant, a sum of products that
-// must cancel to the condition number squared, is off by orders of magnitude (§5.2 saw the sign flip).
+// must cancel to the condition number squared, is off by orders of magnitude (the reference saw the sign flip).
 TEST(Ldlt, CofactorDeterminantLosesTheSeedMatrix) {
     double mu, k;
     const SymMat3 h = seed_matrix(mu, k);

@@ -1,4 +1,4 @@
-// seed 002 §10-§11: the tether is what makes a low budget viable; the strain-limit row backs up the
+// docs/solver.md#tether, #strain-limit, #slack: the tether is what makes a low budget viable; the strain-limit row backs up the
 // stretch rows; slack leashes a particle to its animated pose.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@ namespace weft {
 namespace {
 
 /// Worst max over particles of |x − x_hold| / d_geo during `steps` steps of the rig dropped from
-/// horizontal (seed 002 §10's measurement).
+/// horizontal (table L1 of docs/measurements.md).
 double worst_tether_ratio(const ClothProxy& rig, uint32_t substeps, uint32_t iterations, bool tethers, int steps = 600) {
     Fabric f = *find_fabric("rope");
     f.substeps = substeps;
@@ -33,9 +33,9 @@ double worst_tether_ratio(const ClothProxy& rig, uint32_t substeps, uint32_t ite
     return worst;
 }
 
-// seed 002 §10: "a 30-link x 3-strand rig at 5 cm, authored horizontally and dropped through ninety
-// degrees" stays within 1.0155 of its tether at 1x1 (the gate here is 1.02); without tethers the same
-// rig at the same budget rubber-bands (1.4650 in the seed).
+// Table L1 (docs/measurements.md): a 30-link x 3-strand rig at 5 cm, authored horizontally and
+// dropped through ninety degrees, stays within 1.0155 of its tether at 1x1 (the gate here is 1.02); without tethers the same
+// rig at the same budget rubber-bands (1.4650 in the reference).
 TEST(Leash, TetheredRigHoldsItsReachAtOneByOne) {
     ClothProxy rig = test::strand_rig_proxy(3, 30, 0.05, 0.01);
     const double tethered = worst_tether_ratio(rig, 1, 1, true);
@@ -43,11 +43,11 @@ TEST(Leash, TetheredRigHoldsItsReachAtOneByOne) {
     EXPECT_GE(tethered, 1.0);
     const double untethered = worst_tether_ratio(rig, 1, 1, false);
     EXPECT_GT(untethered, 1.2);
-    // And at 2x4 the tether is inside a quarter of a percent (seed: 1.0012).
+    // And at 2x4 the tether is inside a quarter of a percent (reference: 1.0012).
     EXPECT_LT(worst_tether_ratio(rig, 2, 4, true, 300), 1.0025);
 }
 
-/// Worst link length / rest length while a 24-link rope at 5 cm drops from horizontal (seed 002 §11).
+/// Worst link length / rest length while a 24-link rope at 5 cm drops from horizontal (table S1 of docs/measurements.md).
 double worst_link_strain(bool strain_limit, double stretch) {
     ClothProxy rope = test::chain_proxy(24, 0.05, 0.02, {1, 0, 0});
     Fabric f = *find_fabric("rope");
@@ -69,7 +69,7 @@ double worst_link_strain(bool strain_limit, double stretch) {
     return worst;
 }
 
-// seed 002 §11: "the row works: it removes 34-38% of the peak over-stretch" at a low budget; it does
+// Table S1 (docs/measurements.md): the row removes 34-38% of the peak over-stretch at a low budget; it does
 // not reach its own allowance.
 TEST(Leash, StrainLimitRowRemovesPeakOverStretch) {
     const double without = worst_link_strain(false, 1.0);
@@ -78,7 +78,7 @@ TEST(Leash, StrainLimitRowRemovesPeakOverStretch) {
     EXPECT_GT(with, strain_allowance(1.0));
 }
 
-// seed 002 §10: a slack row is not built at slack = 1 (it provably cannot bind); below 1 every free
+// docs/solver.md#slack: a slack row is not built at slack = 1 (it provably cannot bind); below 1 every free
 // particle a hold reaches gets one, and a tether each.
 TEST(Leash, SlackRowsOnlyBelowOne) {
     ClothProxy sheet = test::grid_sheet_proxy(5, 5, 0.05, 0.1);
@@ -89,7 +89,7 @@ TEST(Leash, SlackRowsOnlyBelowOne) {
     EXPECT_EQ(Solver(sheet, f).row_counts().slack, 0u);
 }
 
-// seed 002 §10: the slack row pulls a particle back within 2·slack·d_geo of its animated position. A
+// docs/solver.md#slack: the slack row pulls a particle back within 2·slack·d_geo of its animated position. A
 // sheet authored horizontally and dropped: at slack 0.2 its far edge ends nearer its animated
 // (horizontal) pose than with no slack row.
 TEST(Leash, SlackHoldsTheSheetNearItsAnimatedPose) {

@@ -1,4 +1,4 @@
-// The fabric library (seed 002 §11-§14) and what the solver refuses.
+// The fabric library (docs/solver.md#fabric-library) and what the solver refuses.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,7 +30,7 @@ TEST(Library, EveryFabricsKickedChainSleeps) {
     }
 }
 
-// seed 002 §12: sleep stops the step and the write-back, so a sleeping cloth is bit-identical across
+// docs/solver.md#sleep: sleep stops the step and the write-back, so a sleeping cloth is bit-identical across
 // the following steps; a moving holder wakes it.
 TEST(Library, SleepStopsTheWriteBackAndAHolderWakesIt) {
     ClothProxy chain = test::chain_proxy(8, 0.08, 0.05);
@@ -54,15 +54,15 @@ TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
     for (const Fabric& f : fabric_library().first(7)) {
         EXPECT_EQ(fabric_error(f), "") << f.name;
         EXPECT_EQ(f.substeps, 2u) << f.name;
-        // §14: DENIM and LEATHER 2x2, CHAIN 2x6, the rest 2x4.
+        // docs/solver.md#budgets: DENIM and LEATHER 2x2, CHAIN 2x6, the rest 2x4.
         uint32_t want = f.name == "denim" || f.name == "leather" ? 2 : f.name == "chain" ? 6 : 4;
         EXPECT_EQ(f.iterations, want) << f.name;
-        // §11: the 2x2 entries and the chains keep the strain-limit row; the 2x4 sheets clear it.
+        // docs/solver.md#strain-limit: the 2x2 entries and the chains keep the strain-limit row; the 2x4 sheets clear it.
         bool keeps = f.name == "denim" || f.name == "leather" || f.name == "rope" || f.name == "chain";
         EXPECT_EQ(f.strain_limit, keeps) << f.name;
-        // §10: rope and chain build no slack row; every sheet fabric does.
+        // docs/solver.md#slack: rope and chain build no slack row; every sheet fabric does.
         EXPECT_EQ(f.slack >= 1, f.name == "rope" || f.name == "chain") << f.name;
-        EXPECT_EQ(f.pose, 0.0) << f.name << ": the seed's fabrics drape";
+        EXPECT_EQ(f.pose, 0.0) << f.name << ": the seven sheet fabrics drape";
     }
     // The bone-chain entries: hair's and cotton's material, pose rows, and 3 substeps (fabric.cpp).
     const Fabric strand = *find_fabric("strand"), panel = *find_fabric("panel");
@@ -77,10 +77,10 @@ TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
         EXPECT_EQ(bones.damping, material.damping) << bones.name;
         EXPECT_EQ(bones.thickness, material.thickness) << bones.name;
     }
-    // §13: silk is 4 mm thick and leather five times that.
+    // docs/solver.md#velocity-clamp: silk is 4 mm thick and leather five times that.
     EXPECT_DOUBLE_EQ(find_fabric("silk")->thickness, 0.004);
     EXPECT_DOUBLE_EQ(find_fabric("leather")->thickness, 0.020);
-    // §12: damping in the sleep order silk, rope, cotton, hair, chain, leather, denim.
+    // docs/solver.md#damping: damping in the sleep order silk, rope, cotton, hair, chain, leather, denim.
     const char* order[] = {"silk", "rope", "cotton", "hair", "chain", "leather", "denim"};
     for (int k = 1; k < 7; ++k) EXPECT_LT(find_fabric(order[k - 1])->damping, find_fabric(order[k])->damping) << order[k];
 }

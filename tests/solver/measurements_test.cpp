@@ -1,4 +1,4 @@
-// The reference measurements of docs/measurements.md §10-§13, each in its own setup (bodies, budgets,
+// The reference measurements of docs/measurements.md (reference sections 10-13), each in its own setup (bodies, budgets,
 // step counts, what is measured when), asserted cell by cell at the tolerance that page states and
 // justifies. A cell weft does not reproduce is asserted at weft's own value and the difference is
 // explained there.

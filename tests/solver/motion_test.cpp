@@ -1,4 +1,4 @@
-// seed 002 §13: teleport, fast locomotion and the velocity clamp, inertia.
+// docs/solver.md#teleport, #velocity-clamp, #inertia: teleport, fast locomotion and the velocity clamp, inertia.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +12,7 @@ namespace {
 
 using test::particle;
 
-/// §13's sprint: the frame runs a square wave in velocity along x, sprint, stop dead, sprint back,
+/// Table M1's sprint (docs/measurements.md): the frame runs a square wave in velocity along x, sprint, stop dead, sprint back,
 /// stop dead, one second a phase.
 double sprint_velocity(int step, double dt) {
     int phase = static_cast<int>(step * dt) % 4;
@@ -76,7 +76,7 @@ TeleportRun teleport_rope(TeleportMode mode) {
     return run;
 }
 
-// seed 002 §13: "Reset: 1 teleport, peak speed 0.000 m/s, first-step local shift 1.4890 m" —
+// Table M3 (docs/measurements.md): "Reset: 1 teleport, peak speed 0.000 m/s, first-step local shift 1.4890 m" —
 // re-seeded on the animated pose at rest; "Keep: peak 5.582 m/s, shift 0.0779 m" — the swing it was
 // already carrying, moved one ordinary step.
 TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
@@ -102,7 +102,7 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
 }
 
-/// Largest horizontal distance between the tip and the top, in the frame, over §13's sprint profile.
+/// Largest horizontal distance between the tip and the top, in the frame, over table M1's sprint profile.
 double tip_lag(double inertia, bool moving = true) {
     ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
     Fabric f = *find_fabric("rope");
@@ -119,7 +119,7 @@ double tip_lag(double inertia, bool moving = true) {
     return lag;
 }
 
-// seed 002 §13: "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
+// Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
 // the last digit".
 TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
     EXPECT_EQ(tip_lag(0.0), 0.0);
@@ -133,7 +133,7 @@ TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
     EXPECT_GT(previous, 0.2);
 }
 
-// A turning frame swings the cloth outwards: the centrifugal term of §13's frame. The rope hangs 20 cm
+// A turning frame swings the cloth outwards: the centrifugal term of the frame (docs/solver.md#inertia). The rope hangs 20 cm
 // off the spin axis (on it, it would stay put by symmetry).
 TEST(Motion, SpinningFrameFlaresTheCloth) {
     ClothProxy rope = test::chain_proxy(8, 0.1, 0.05);

@@ -1,4 +1,4 @@
-// Pose rows (fabric.h "pose", issue 5): a bone chain rests in the pose it was bound in, swings back
+// Pose rows (docs/solver.md#pose): a bone chain rests in the pose it was bound in, swings back
 // to it, and sags only as far as the frame is tilted from how the model was bound.
 #include <gtest/gtest.h>
 

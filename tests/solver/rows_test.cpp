@@ -1,5 +1,5 @@
-// The rows of rows.md: a soft row is Hooke's law (seed 002 §3), the hinge stencil is flat-invariant,
-// the strain allowance fits seed 002 §11's table.
+// The rows of docs/solver.md: a soft row is Hooke's law (#hard-and-soft-rows), the hinge stencil is
+// flat-invariant (#hinge), the strain allowance fits the reference's table (#strain-limit).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,7 +20,7 @@ double hooke_ratio(const SolverConstants& base) {
     f.stretch_stiffness = 1000;  // N/m
     f.strain_limit = false;
     SolverConstants c = base;
-    c.tethers = false;  // the row alone, as §3 measured it (a tether at d_geo would bound it)
+    c.tethers = false;  // the row alone, as the reference measured it (a tether at d_geo would bound it)
     c.sleep = false;
     Solver solver(link, f, c);
     StepInput in;
@@ -29,7 +29,7 @@ double hooke_ratio(const SolverConstants& base) {
     return (length - 0.1) / (0.05 * 9.81 / 1000);
 }
 
-// seed 002 §3: a soft row carries no multiplier, so it reads Hooke exactly whatever α, β, γ and the
+// docs/solver.md#hard-and-soft-rows: a soft row carries no multiplier, so it reads Hooke exactly whatever α, β, γ and the
 // band are doing ("extension/Hooke = 1.0000" in every row of the table).
 TEST(Rows, SoftRowReadsHookeAtAnyConstants) {
     SolverConstants chosen;
@@ -46,7 +46,7 @@ TEST(Rows, SoftRowReadsHookeAtAnyConstants) {
     for (const SolverConstants& c : {chosen, alpha0, alpha1, beta0, band}) EXPECT_NEAR(hooke_ratio(c), 1.0, 5e-5);
 }
 
-// rows.md: the quadratic bending stencil's weights make Σ w·x vanish on any flat diamond, so a sheet
+// docs/solver.md#hinge: the quadratic bending stencil's weights make Σ w·x vanish on any flat diamond, so a sheet
 // cut flat feels no bending force at rest, in zero gravity it does not move by a bit.
 TEST(Rows, HingeIsSilentOnAFlatSheet) {
     ClothProxy sheet = test::grid_sheet_proxy(4, 4, 0.1, 0.16);
@@ -73,7 +73,7 @@ ClothProxy curved_sheet() {
 }
 
 // A sheet modelled curved rests in its curve: the hinge pulls toward the rest pose's own bend
-// (Σ w·x − C̄), not toward flat (seed 000 §18 read a curved rest as bent; a game's capes and skirts
+// (Σ w·x − C̄), not toward flat (the plain model reads a curved rest as bent; a game's capes and skirts
 // are modelled curved, and the Knight's cape strained 38% on its first step). Kicked, it swings and
 // comes back to the curve it was cut in, the hold-line turn included (it moves a bent hinge's C).
 TEST(Rows, HingeIsSilentOnACurvedRestPoseAndRestoresIt) {

@@ -1,4 +1,4 @@
-// seed 002 §2, §5.3, §6: a hard chain settles, the residual falls with the budget, no vertex update
+// docs/measurements.md tables B0, B1, C1, V1 and the hostile regimes: a hard chain settles, the residual falls with the budget, no vertex update
 // climbs on a realistic cloth, and the hostile regimes stay finite and bounded.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 namespace weft {
 namespace {
 
-/// The bare M0 solver of §2-§6: hard stretch rows only, no damping, no tether, no bend, no sleep.
+/// The bare solver of the reference's first tables: hard stretch rows only, no damping, no tether, no bend, no sleep.
 Fabric bare(uint32_t substeps, uint32_t iterations) {
     Fabric f;
     f.name = "bare";
@@ -52,9 +52,9 @@ TEST(Settle, HardTwentyLinkChainComesToRest) {
     EXPECT_NEAR(worst_link_residual(solver, chain), 3.8e-2, 1e-3);  // table C1, 20 links at 4 iterations
 }
 
-// seed 002 §6: "the residual falls monotonically with the iteration budget with nothing diverging at
-// any depth", chain depths 1 to 80, 1 to 16 iterations (60 Hz x 2 substeps as §4's chain, 400 steps).
-// From 2 iterations on it falls strictly; from 1 to 2 the seed's own table rises at depth 20 (1.3e-1
+// Table C1 (docs/measurements.md): the residual falls monotonically with the iteration budget with
+// nothing diverging at any depth, chain depths 1 to 80, 1 to 16 iterations (60 Hz x 2 substeps, 400 steps).
+// From 2 iterations on it falls strictly; from 1 to 2 the reference's own table rises at depth 20 (1.3e-1
 // to 1.4e-1, an unsettled chain caught at a phase of its swing), so that first step may rise by 25%.
 TEST(Settle, ResidualFallsWithIterationsAtEveryDepth) {
     for (uint32_t depth : {1u, 2u, 5u, 10u, 20u, 40u, 80u}) {
@@ -142,7 +142,7 @@ struct Audit {
 };
 
 Audit audit_cape(double stretch_stiffness) {
-    // §5.3's "realistic cape": 20 x 30 at 2 cm, hung from its top edge and dropped through 90°, with
+    // The reference's "realistic cape" (docs/solver.md#trust-region): 20 x 30 at 2 cm, hung from its top edge and dropped through 90°, with
     // M0's rows (stretch and bend; the leash rows arrived in M1).
     ClothProxy cape = test::grid_sheet_proxy(20, 30, 0.02, 0.3);
     Fabric f = *find_fabric("cotton");
@@ -164,13 +164,13 @@ Audit audit_cape(double stretch_stiffness) {
     return a;
 }
 
-// seed 002 §5.3: with the PSD half of the geometric stiffness, LDLᵀ and the trust region, "fraction
+// docs/solver.md#trust-region: with the PSD half of the geometric stiffness, LDLᵀ and the trust region, "fraction
 // of updates that climb: realistic cape, hard rows 0.0040%; soft rows 0.0041%".
 TEST(Settle, RealisticCapeUpdatesDoNotClimb) {
     Audit hard = audit_cape(INFINITY);
     EXPECT_GT(hard.updates, 500000u);
     EXPECT_LT(hard.fraction(), 0.0040e-2) << hard.climbing << " of " << hard.updates;
-    Audit soft = audit_cape(100);  // 1e2 N/m, §6's soft row that still settles
+    Audit soft = audit_cape(100);  // 1e2 N/m, the soft row that still settles
     EXPECT_LT(soft.fraction(), 0.0041e-2) << soft.climbing << " of " << soft.updates;
     // And the worst climb within the reference's 8.6e-2 (hard) and 1.5e-1 (soft); weft's cape has none.
     EXPECT_LE(hard.worst, 8.6e-2);

@@ -35,7 +35,7 @@ ClothProxy finish_proxy(const ProxyDraft& d) {
     const uint32_t n = static_cast<uint32_t>(d.position.size());
     std::vector<std::array<uint32_t, 4>> hinges = hinges_of(d.triangles);
 
-    // Colour the coupling graph: every pair a row touches; held particles never block (seed 000 §5.4).
+    // Colour the coupling graph: every pair a row touches; held particles never block (docs/proxy.md#colouring).
     std::vector<std::array<uint32_t, 2>> pairs(d.edges.begin(), d.edges.end());
     pairs.insert(pairs.end(), d.skips.begin(), d.skips.end());
     for (const auto& q : hinges)

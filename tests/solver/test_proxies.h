@@ -38,7 +38,7 @@ ClothProxy chain_proxy(uint32_t links, double spacing, double particle_mass, Vec
                        bool skips = true);
 
 /// `strands` chains of `links` links side by side along +z (`spacing` apart), authored along +x,
-/// roots held, neighbouring strands joined at every depth, skips along each strand (seed 002 §10).
+/// roots held, neighbouring strands joined at every depth, skips along each strand (table L1 of docs/measurements.md).
 ClothProxy strand_rig_proxy(uint32_t strands, uint32_t links, double spacing, double particle_mass);
 
 /// The draft of grid_sheet_proxy (vertical = false) or flag_proxy (vertical = true), for a test that
@@ -46,7 +46,7 @@ ClothProxy strand_rig_proxy(uint32_t strands, uint32_t links, double spacing, do
 ProxyDraft grid_draft(uint32_t nx, uint32_t ny, double spacing, double total_mass, bool vertical);
 
 /// An nx x nz grid at `spacing` in the horizontal x-z plane, one diagonal per quad, `total_mass` kg
-/// shared equally, the row z = 0 held (seed 002 §7: hung from its top edge, dropped through 90°).
+/// shared equally, the row z = 0 held (docs/solver.md#budgets: hung from its top edge, dropped through 90°).
 /// Authoring index of (ix, iz) is iz·nx + ix.
 ClothProxy grid_sheet_proxy(uint32_t nx, uint32_t nz, double spacing, double total_mass);
 
