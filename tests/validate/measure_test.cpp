@@ -216,7 +216,7 @@ TEST(Measure, ASoftRowFarAboveEightMOverHSquaredNeverSleeps) {
     EXPECT_TRUE(gate_of(good, Gate::never_slept, Scenario::hang).passed);
 }
 
-// docs/solver.md#the-dissipative-band: a soft stretch row far above 8·m/h² makes the step add energy, and no iteration count
+// docs/solver.md#dissipative-band: a soft stretch row far above 8·m/h² makes the step add energy, and no iteration count
 // removes it. Undamped, the hanging sheet's total energy climbs through the undriven last third.
 TEST(Measure, AStepThatCreatesEnergyFailsEnergyRising) {
     ClothProxy p = test::grid_sheet_proxy(8, 8, 0.05, 0.5);  // m/h² = 113 N/m per particle
