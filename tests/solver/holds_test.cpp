@@ -74,8 +74,8 @@ std::pair<double, double> flag_turn(bool hold_line_block) {
 }
 
 // docs/solver.md#hold-line: a flag on a pole in still air turned about its pole as a rigid body
-// (ten degrees a second at rope's settings, before the turn block), because nothing restores a turn about a vertical line; the
-// hold-line block stops it. Over the ten seconds after it settles the block-on flag turns by less
+// (ten degrees a second at rope's settings, before the turn block), because nothing restores a turn
+// about a vertical line; the hold-line block stops it. Over the ten seconds after it settles the block-on flag turns by less
 // than a hundredth of a degree; without the block it keeps turning.
 TEST(Holds, FlagOnAPoleDoesNotTurn) {
     const auto [early, late] = flag_turn(true);
