@@ -41,13 +41,7 @@ public:
             node_ = scene_->nodes[static_cast<size_t>(node_)].parent;
             return *this;
         }
-        iterator operator++(int) {
-            iterator old = *this;
-            ++*this;
-            return old;
-        }
         bool operator==(const iterator& o) const { return node_ == o.node_; }
-        bool operator!=(const iterator& o) const { return node_ != o.node_; }
 
     private:
         const Scene* scene_ = nullptr;

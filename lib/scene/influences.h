@@ -46,13 +46,7 @@ public:
             skip_zero();
             return *this;
         }
-        iterator operator++(int) {
-            iterator old = *this;
-            ++*this;
-            return old;
-        }
         bool operator==(const iterator& o) const { return at_ == o.at_; }
-        bool operator!=(const iterator& o) const { return at_ != o.at_; }
 
     private:
         const Influence* at_ = nullptr;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "scene/invariants.h"
+#include "testdata/mesh_build.h"
 
 namespace weft {
 namespace {
@@ -17,19 +18,10 @@ namespace {
 Scene good_leg() {
     Scene s;
     s.source_path = "leg.glb";
-    auto add = [&](const std::string& name, int parent, const Vec3& t) {
-        Node n;
-        n.name = name;
-        n.parent = parent;
-        n.local = Mat4::translation(t);
-        n.world = parent < 0 ? n.local : s.nodes[size_t(parent)].world * n.local;
-        if (parent >= 0) s.nodes[size_t(parent)].children.push_back(int(s.nodes.size()));
-        s.nodes.push_back(n);
-    };
-    add("root", -1, {0, 0, 0});
-    add("hip", 0, {0, 1, 0});
-    add("thigh", 1, {0.1, 0, 0});
-    add("shin", 2, {0, -0.4, 0});
+    testdata::add_node(s, "root", -1, Mat4::translation({0, 0, 0}));
+    testdata::add_node(s, "hip", 0, Mat4::translation({0, 1, 0}));
+    testdata::add_node(s, "thigh", 1, Mat4::translation({0.1, 0, 0}));
+    testdata::add_node(s, "shin", 2, Mat4::translation({0, -0.4, 0}));
     s.materials = {"Pants"};
     Skin skin;
     skin.name = "legskin";

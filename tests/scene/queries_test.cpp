@@ -10,6 +10,7 @@
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
 #include "scene/skinning.h"
+#include "testdata/mesh_build.h"
 
 namespace weft {
 namespace {
@@ -17,20 +18,11 @@ namespace {
 /// root(0) -> spine(1) -> { arm(2) -> hand(3), head(4) }; one skin over spine and arm.
 Scene small_rig() {
     Scene s;
-    auto add = [&](const char* name, int parent, const Vec3& t) {
-        Node n;
-        n.name = name;
-        n.parent = parent;
-        n.local = Mat4::translation(t);
-        n.world = parent < 0 ? n.local : s.nodes[size_t(parent)].world * n.local;
-        if (parent >= 0) s.nodes[size_t(parent)].children.push_back(int(s.nodes.size()));
-        s.nodes.push_back(n);
-    };
-    add("root", -1, {0, 0, 0});
-    add("spine", 0, {0, 1, 0});
-    add("arm", 1, {0.2, 0.3, 0});
-    add("hand", 2, {0.3, 0, 0});
-    add("head", 1, {0, 0.5, 0});
+    testdata::add_node(s, "root", -1, Mat4::translation({0, 0, 0}));
+    testdata::add_node(s, "spine", 0, Mat4::translation({0, 1, 0}));
+    testdata::add_node(s, "arm", 1, Mat4::translation({0.2, 0.3, 0}));
+    testdata::add_node(s, "hand", 2, Mat4::translation({0.3, 0, 0}));
+    testdata::add_node(s, "head", 1, Mat4::translation({0, 0.5, 0}));
     Skin skin;
     skin.joints = {1, 2};
     for (int j : skin.joints) skin.inverse_bind.push_back(s.nodes[size_t(j)].world.inverted());
