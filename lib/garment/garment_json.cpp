@@ -37,8 +37,7 @@ json garment_to_json(const Scene& scene, const Garment& g) {
     for (const GarmentPart& part : g.parts) {
         const Mesh& mesh = scene.meshes[static_cast<size_t>(part.mesh)];
         json material = nullptr;
-        if (mesh.material >= 0 && static_cast<size_t>(mesh.material) < scene.materials.size())
-            material = scene.materials[static_cast<size_t>(mesh.material)];
+        if (const std::string* name = material_of(scene, mesh)) material = *name;
         meshes.push_back({{"index", part.mesh},
                           {"mesh", mesh.name},
                           {"node", mesh.node_name},

@@ -21,8 +21,8 @@ bool class_selected(const std::vector<std::string>& selected, const std::string&
 }
 
 std::string material_name(const Scene& scene, const Mesh& mesh) {
-    if (mesh.material < 0) return {};
-    return scene.materials[static_cast<size_t>(mesh.material)];
+    const std::string* name = material_of(scene, mesh);
+    return name ? *name : std::string();
 }
 
 /// What the skeleton looks like to a garment: which nodes are chain joints (and of which chains),
@@ -425,9 +425,8 @@ void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Cha
                 for (uint32_t v = 0; v < surface.source_count(); ++v)
                     if (in[surface.welded[v]])
                         f.vertices[surface.part_mesh[surface.part_of(v)]].push_back(surface.mesh_vertex[v]);
-                const std::string mat = material >= 0 && static_cast<size_t>(material) < scene.materials.size()
-                                            ? scene.materials[static_cast<size_t>(material)]
-                                            : std::string("(no material)");
+                const std::string mat =
+                    material >= 0 ? scene.materials[static_cast<size_t>(material)] : std::string("(no material)");
                 if (std::find(f.materials.begin(), f.materials.end(), mat) == f.materials.end()) f.materials.push_back(mat);
                 if (piece.size() > f.best_size) f.best_size = piece.size(), f.best = std::move(cls);
             }

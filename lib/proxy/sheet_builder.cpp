@@ -630,8 +630,8 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     proxy.source_file = scene.source_path;
     for (uint32_t k = 0; k < src.meshes.size(); ++k) {
         const Mesh& m = src.mesh(k);
-        const std::string material =
-            m.material >= 0 && static_cast<size_t>(m.material) < scene.materials.size() ? scene.materials[m.material] : "";
+        const std::string* slot = material_of(scene, m);
+        const std::string material = slot ? *slot : std::string();
         proxy.source_meshes.push_back({m.name, material, src.first_vertex[k], src.first_vertex[k + 1] - src.first_vertex[k]});
     }
     nlohmann::json used = {

@@ -126,4 +126,9 @@ struct Scene {
     static Bounds mesh_bounds(const Mesh& mesh);
 };
 
+/// The mesh's material slot name, or nullptr for a mesh with no material.
+inline const std::string* material_of(const Scene& scene, const Mesh& mesh) {
+    return mesh.material >= 0 ? &scene.materials[static_cast<size_t>(mesh.material)] : nullptr;
+}
+
 }  // namespace weft
