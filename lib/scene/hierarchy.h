@@ -3,7 +3,6 @@
 // (scene/invariants.h), so these walks need no step guard.
 #pragma once
 #include <cstddef>
-#include <iterator>
 #include <vector>
 
 #include "scene/scene.h"
@@ -28,12 +27,6 @@ class NodeChain {
 public:
     class iterator {
     public:
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = int;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const int*;
-        using reference = int;
-
         iterator() = default;
         iterator(const Scene* scene, int node) : scene_(scene), node_(node) {}
         int operator*() const { return node_; }

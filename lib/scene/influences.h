@@ -5,7 +5,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 
 #include "scene/scene.h"
 
@@ -30,12 +29,6 @@ class VertexInfluences {
 public:
     class iterator {
     public:
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = BoneWeight;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const BoneWeight*;
-        using reference = BoneWeight;
-
         iterator() = default;
         iterator(const Influence* at, const Influence* end, const Skin* skin) : at_(at), end_(end), skin_(skin) {
             skip_zero();

@@ -44,7 +44,11 @@ Scene small_rig() {
     return s;
 }
 
-std::vector<int> collect(const NodeChain& chain) { return {chain.begin(), chain.end()}; }
+std::vector<int> collect(const NodeChain& chain) {
+    std::vector<int> out;
+    for (int n : chain) out.push_back(n);
+    return out;
+}
 
 TEST(SceneQueries, ParentAndChainUpToTheRoot) {
     const Scene s = small_rig();
