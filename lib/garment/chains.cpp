@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "garment/bind_pose.h"
+#include "scene/bind_pose.h"
+#include "scene/hierarchy.h"
 
 namespace weft {
 
@@ -12,10 +13,8 @@ bool is_selected(const std::vector<std::string>& selected, const std::string& na
     return selected.empty() || std::find(selected.begin(), selected.end(), name) != selected.end();
 }
 
-bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
-
 /// Appends every root-to-tip path below `root` that stays inside `member` (nodes where member is
-/// true). Iterative, and bounded by the node count, so a malformed hierarchy cannot loop.
+/// true). Iterative; the hierarchy is a forest (scene/scene.h), so every path ends.
 void collect_paths(const Scene& scene, int root, const std::vector<char>& member,
                    std::vector<std::vector<int>>& paths) {
     struct Frame {
@@ -24,22 +23,18 @@ void collect_paths(const Scene& scene, int root, const std::vector<char>& member
     };
     std::vector<int> path;
     std::vector<Frame> stack{{root, 0}};
-    const size_t max_depth = scene.nodes.size();
     while (!stack.empty()) {
         Frame f = stack.back();
         stack.pop_back();
         path.resize(f.depth);
         path.push_back(f.node);
         bool has_child = false;
-        if (path.size() <= max_depth) {
-            const auto& children = scene.nodes[static_cast<size_t>(f.node)].children;
-            // Pushed in reverse so the first child's path comes out first.
-            for (auto it = children.rbegin(); it != children.rend(); ++it) {
-                if (!valid_node(scene, *it) || !member[static_cast<size_t>(*it)]) continue;
-                if (std::find(path.begin(), path.end(), *it) != path.end()) continue;  // a cycle
-                stack.push_back({*it, path.size()});
-                has_child = true;
-            }
+        const auto& children = scene.nodes[static_cast<size_t>(f.node)].children;
+        // Pushed in reverse so the first child's path comes out first.
+        for (auto it = children.rbegin(); it != children.rend(); ++it) {
+            if (!member[static_cast<size_t>(*it)]) continue;
+            stack.push_back({*it, path.size()});
+            has_child = true;
         }
         if (!has_child) paths.push_back(path);
     }
@@ -73,7 +68,7 @@ std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) 
     std::vector<int> joint_class(n, -1);
     for (const Skin& skin : scene.skins)
         for (int j : skin.joints) {
-            if (!valid_node(scene, j) || joint_class[static_cast<size_t>(j)] >= 0) continue;
+            if (joint_class[static_cast<size_t>(j)] >= 0) continue;
             int c = classify_name(scene.nodes[static_cast<size_t>(j)].name, options.classes);
             if (c >= 0 && is_selected(options.selected, options.classes[static_cast<size_t>(c)].name))
                 joint_class[static_cast<size_t>(j)] = c;
@@ -82,8 +77,8 @@ std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) 
     for (size_t i = 0; i < n; ++i) garment_joint[i] = joint_class[i] >= 0;
     for (size_t i = 0; i < n; ++i) {
         if (!garment_joint[i]) continue;
-        int parent = scene.nodes[i].parent;
-        if (valid_node(scene, parent) && garment_joint[static_cast<size_t>(parent)]) continue;
+        const int parent = scene.nodes[i].parent;
+        if (parent >= 0 && garment_joint[static_cast<size_t>(parent)]) continue;
         std::vector<std::vector<int>> paths;
         collect_paths(scene, static_cast<int>(i), garment_joint, paths);
         for (auto& path : paths) {
@@ -91,7 +86,7 @@ std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) 
             chain.name = scene.nodes[i].name;
             chain.class_name = options.classes[static_cast<size_t>(joint_class[i])].name;
             chain.joints = std::move(path);
-            chain.parent = valid_node(scene, parent) ? parent : -1;
+            chain.parent = parent;
             chain.found_by.push_back(kFoundByJointName);
             chains.push_back(std::move(chain));
         }
@@ -102,13 +97,9 @@ std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) 
     for (const DeclaredSpring& spring : scene.springs) {
         std::vector<std::vector<int>> paths;
         if (!spring.joints.empty()) {
-            std::vector<int> joints;
-            for (int j : spring.joints)
-                if (valid_node(scene, j)) joints.push_back(j);
-            if (!joints.empty()) paths.push_back(std::move(joints));
+            paths.push_back(spring.joints);
         } else {
-            for (int root : spring.roots)
-                if (valid_node(scene, root)) collect_paths(scene, root, every_node, paths);
+            for (int root : spring.roots) collect_paths(scene, root, every_node, paths);
         }
         for (auto& path : paths) {
             auto same = std::find_if(chains.begin(), chains.end(), [&](const Chain& c) { return c.joints == path; });
@@ -121,8 +112,7 @@ std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) 
             chain.class_name = declared_class(scene, path, options.classes);
             if (!is_selected(options.selected, chain.class_name)) continue;
             chain.name = scene.nodes[static_cast<size_t>(path.front())].name;
-            int parent = scene.nodes[static_cast<size_t>(path.front())].parent;
-            chain.parent = valid_node(scene, parent) ? parent : -1;
+            chain.parent = parent_of(scene, path.front());
             chain.joints = std::move(path);
             chain.found_by.push_back(spring.source);
             chains.push_back(std::move(chain));

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "scene/hierarchy.h"
+#include "scene/influences.h"
+
 namespace weft {
 
 namespace {
@@ -11,7 +14,7 @@ using nlohmann::json;
 double metres(double x) { return std::round(x * 1e6) / 1e6; }
 
 json node_name_or_null(const Scene& scene, int node) {
-    if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return nullptr;
+    if (!has_node(scene, node)) return nullptr;
     return scene.nodes[static_cast<size_t>(node)].name;
 }
 
@@ -34,13 +37,12 @@ json garment_to_json(const Scene& scene, const Garment& g) {
     for (const GarmentPart& part : g.parts) {
         const Mesh& mesh = scene.meshes[static_cast<size_t>(part.mesh)];
         json material = nullptr;
-        if (mesh.material >= 0 && static_cast<size_t>(mesh.material) < scene.materials.size())
-            material = scene.materials[static_cast<size_t>(mesh.material)];
+        if (const std::string* name = material_of(scene, mesh)) material = *name;
         meshes.push_back({{"index", part.mesh},
                           {"mesh", mesh.name},
                           {"node", mesh.node_name},
                           {"material", material},
-                          {"skinned", mesh.skin >= 0},
+                          {"skinned", is_skinned(mesh)},
                           {"vertices", part.vertices.size()},
                           {"triangles", part.triangles}});
     }

@@ -2,6 +2,8 @@
 
 #include "garment/clumps.h"
 #include "garment/geometry.h"
+#include "scene/hierarchy.h"
+#include "scene/influences.h"
 
 #include <algorithm>
 #include <array>
@@ -14,15 +16,13 @@ namespace weft {
 
 namespace {
 
-bool node_in_scene(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
-
 bool class_selected(const std::vector<std::string>& selected, const std::string& name) {
     return selected.empty() || std::find(selected.begin(), selected.end(), name) != selected.end();
 }
 
 std::string material_name(const Scene& scene, const Mesh& mesh) {
-    if (mesh.material < 0 || static_cast<size_t>(mesh.material) >= scene.materials.size()) return {};
-    return scene.materials[static_cast<size_t>(mesh.material)];
+    const std::string* name = material_of(scene, mesh);
+    return name ? *name : std::string();
 }
 
 /// What the skeleton looks like to a garment: which nodes are chain joints (and of which chains),
@@ -37,10 +37,8 @@ struct Rig {
     /// The node an unskinned mesh at `node` rides: the nearest chain or skin joint at or above
     /// it, or -1 when none (a static prop).
     int holder(const Scene& scene, int node) const {
-        for (size_t steps = 0; node_in_scene(scene, node) && steps <= scene.nodes.size(); ++steps) {
-            if (in_chain(node) || skin_joint[static_cast<size_t>(node)]) return node;
-            node = scene.nodes[static_cast<size_t>(node)].parent;
-        }
+        for (int n : self_and_ancestors(scene, node))
+            if (in_chain(n) || skin_joint[static_cast<size_t>(n)]) return n;
         return -1;
     }
 };
@@ -55,42 +53,23 @@ Rig make_rig(const Scene& scene, const std::vector<Chain>& chains) {
             if (list.empty() || list.back() != static_cast<int>(c)) list.push_back(static_cast<int>(c));
         }
     for (const Skin& skin : scene.skins)
-        for (int j : skin.joints)
-            if (node_in_scene(scene, j)) rig.skin_joint[static_cast<size_t>(j)] = 1;
+        for (int j : skin.joints) rig.skin_joint[static_cast<size_t>(j)] = 1;
     rig.mesh_holder.resize(scene.meshes.size());
     for (size_t m = 0; m < scene.meshes.size(); ++m) rig.mesh_holder[m] = rig.holder(scene, scene.meshes[m].node);
     return rig;
 }
 
-bool skinned(const Scene& scene, const Mesh& mesh) {
-    return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene.skins.size() &&
-           mesh.influence_offsets.size() == mesh.positions.size() + 1;
-}
-
 /// Calls f(node, weight) for every influence on vertex v; an unskinned mesh's vertex has one,
-/// weight 1 on the node that holds the mesh (none for a static prop). Malformed influences are
-/// skipped: the importer refuses them, and this must not read out of bounds if one slips through.
+/// weight 1 on the node that holds the mesh (none for a static prop).
 template <typename F>
 void for_each_weight(const Scene& scene, const Rig& rig, size_t mesh_index, uint32_t v, F&& f) {
     const Mesh& mesh = scene.meshes[mesh_index];
-    if (!skinned(scene, mesh)) {
+    if (!is_skinned(mesh)) {
         int h = rig.mesh_holder[mesh_index];
         if (h >= 0) f(h, 1.0);
         return;
     }
-    const Skin& skin = scene.skins[static_cast<size_t>(mesh.skin)];
-    size_t begin = mesh.influence_offsets[v], end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
-    for (size_t k = begin; k < end; ++k) {
-        const Influence& inf = mesh.influences[k];
-        if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
-        int node = skin.joints[inf.joint];
-        if (node_in_scene(scene, node)) f(node, static_cast<double>(inf.weight));
-    }
-}
-
-bool triangle_valid(const Mesh& mesh, size_t t) {
-    const size_t n = mesh.positions.size();
-    return mesh.indices[3 * t] < n && mesh.indices[3 * t + 1] < n && mesh.indices[3 * t + 2] < n;
+    for (const BoneWeight& bw : influences(scene, mesh, v)) f(bw.bone, static_cast<double>(bw.weight));
 }
 
 // ---- pieces and span ------------------------------------------------------------------------
@@ -180,7 +159,7 @@ void fill_facts(const Scene& scene, const Rig& rig, const std::vector<Chain>& ch
         }
         part.triangles = 0;
         for (size_t t = 0; t < mesh.triangle_count(); ++t)
-            if (triangle_valid(mesh, t) && member[mesh.indices[3 * t]] && member[mesh.indices[3 * t + 1]] &&
+            if (member[mesh.indices[3 * t]] && member[mesh.indices[3 * t + 1]] &&
                 member[mesh.indices[3 * t + 2]])
                 ++part.triangles;
         g.vertex_count += part.vertices.size();
@@ -446,9 +425,8 @@ void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Cha
                 for (uint32_t v = 0; v < surface.source_count(); ++v)
                     if (in[surface.welded[v]])
                         f.vertices[surface.part_mesh[surface.part_of(v)]].push_back(surface.mesh_vertex[v]);
-                const std::string mat = material >= 0 && static_cast<size_t>(material) < scene.materials.size()
-                                            ? scene.materials[static_cast<size_t>(material)]
-                                            : std::string("(no material)");
+                const std::string mat =
+                    material >= 0 ? scene.materials[static_cast<size_t>(material)] : std::string("(no material)");
                 if (std::find(f.materials.begin(), f.materials.end(), mat) == f.materials.end()) f.materials.push_back(mat);
                 if (piece.size() > f.best_size) f.best_size = piece.size(), f.best = std::move(cls);
             }

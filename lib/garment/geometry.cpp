@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "garment/bind_pose.h"
+#include "scene/bind_pose.h"
+#include "scene/hierarchy.h"
 #include "garment/classes.h"
 
 namespace weft {
@@ -70,10 +71,8 @@ HumanoidBones find_humanoid_bones(const Scene& scene) {
     b.region.assign(n, BodyRegion::other);
     std::vector<char> joint(n, 0);
     for (const Skin& skin : scene.skins)
-        for (int j : skin.joints)
-            if (j >= 0 && static_cast<size_t>(j) < n) joint[static_cast<size_t>(j)] = 1;
-    // Regions top-down: a bone takes its own name's region, else its parent's (nodes are listed
-    // parents first in the scene, but walk up to be safe).
+        for (int j : skin.joints) joint[static_cast<size_t>(j)] = 1;
+    // Regions top-down: a bone takes its own name's region, else its nearest named ancestor's.
     std::vector<char> named(n, 0);
     for (size_t i = 0; i < n; ++i) {
         BodyRegion r = region_of_name(scene.nodes[i].name);
@@ -82,18 +81,15 @@ HumanoidBones find_humanoid_bones(const Scene& scene) {
     }
     for (size_t i = 0; i < n; ++i) {
         if (named[i]) continue;
-        int p = scene.nodes[i].parent;
-        for (size_t steps = 0; p >= 0 && static_cast<size_t>(p) < n && steps < n; ++steps) {
+        for (int p : ancestors(scene, static_cast<int>(i)))
             if (named[static_cast<size_t>(p)]) {
                 b.region[i] = b.region[static_cast<size_t>(p)];
                 break;
             }
-            p = scene.nodes[static_cast<size_t>(p)].parent;
-        }
     }
     auto parent_region = [&](size_t i) {
         const int p = scene.nodes[i].parent;
-        return p >= 0 && static_cast<size_t>(p) < n ? b.region[static_cast<size_t>(p)] : BodyRegion::other;
+        return p >= 0 ? b.region[static_cast<size_t>(p)] : BodyRegion::other;
     };
     // The topmost joint of each region: the one whose parent is of another region.
     int thighs = 0;

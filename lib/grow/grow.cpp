@@ -8,7 +8,9 @@
 #include <numeric>
 #include <set>
 
-#include "garment/bind_pose.h"
+#include "scene/bind_pose.h"
+#include "scene/hierarchy.h"
+#include "scene/influences.h"
 #include "garment/clumps.h"
 #include "garment/geometry.h"
 #include "grow/grow_codes.h"
@@ -32,34 +34,14 @@ void add_issue(Issues& issues, std::string_view code, std::string message, std::
     issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
 }
 
-bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
-
 std::string node_name(const Scene& scene, int node) {
-    return valid_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string("(none)");
+    return has_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string("(none)");
 }
 
 std::string millimetres(double metres) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f mm", metres * 1000);
     return buf;
-}
-
-bool mesh_skinned(const Scene& scene, const Mesh& mesh) {
-    return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene.skins.size() &&
-           mesh.influence_offsets.size() == mesh.positions.size() + 1;
-}
-
-/// Calls f(node, weight) for every positive influence of vertex v of a skinned mesh.
-template <typename F>
-void for_each_influence(const Scene& scene, const Mesh& mesh, uint32_t v, F&& f) {
-    if (!mesh_skinned(scene, mesh) || v + 1 >= mesh.influence_offsets.size()) return;
-    const Skin& skin = scene.skins[static_cast<size_t>(mesh.skin)];
-    const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
-    for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
-        const Influence& inf = mesh.influences[k];
-        if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
-        if (valid_node(scene, skin.joints[inf.joint])) f(skin.joints[inf.joint], static_cast<double>(inf.weight));
-    }
 }
 
 double smoothstep01(double x) {
@@ -96,7 +78,7 @@ public:
         BoneSegment s;
         s.origin = bind_world(scene_, node).translation_part();
         Vec3 incoming;
-        if (const int parent = scene_.nodes[static_cast<size_t>(node)].parent; valid_node(scene_, parent)) {
+        if (const int parent = scene_.nodes[static_cast<size_t>(node)].parent; parent >= 0) {
             Vec3 d = s.origin - bind_world(scene_, parent).translation_part();
             if (length(d) > 1e-9) incoming = normalize(d);
         }
@@ -104,7 +86,6 @@ public:
         double best_score = 0;
         Vec3 best_offset;
         for (int c : scene_.nodes[static_cast<size_t>(node)].children) {
-            if (!valid_node(scene_, c)) continue;
             Vec3 v = bind_world(scene_, c).translation_part() - s.origin;
             if (length(v) < 1e-6) continue;
             double score = length(incoming) > 0 ? dot(normalize(v), incoming) : normalize(v).y;
@@ -126,13 +107,14 @@ private:
     double carried_extent(int node, const BoneSegment& s) const {
         double extent = 0;
         for (const Mesh& mesh : scene_.meshes) {
-            if (!mesh_skinned(scene_, mesh)) continue;
+            if (!is_skinned(mesh)) continue;
             for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
                 int heaviest = -1;
                 double w_best = 0;
-                for_each_influence(scene_, mesh, v, [&](int n, double w) {
-                    if (w > w_best || (w == w_best && n < heaviest)) heaviest = n, w_best = w;
-                });
+                for (const BoneWeight& bw : influences(scene_, mesh, v)) {
+                    const double w = bw.weight;
+                    if (w > w_best || (w == w_best && bw.bone < heaviest)) heaviest = bw.bone, w_best = w;
+                }
                 if (heaviest != node || !is_finite(mesh.positions[v])) continue;
                 extent = std::max(extent, dot(mesh.positions[v] - s.origin, s.direction));
             }
@@ -173,8 +155,8 @@ Surface make_surface(const Scene& scene, const Garment& garment) {
     for (uint32_t w = 0; w < nw; ++w) {
         if (out.source_offsets[w] == out.source_offsets[w + 1]) continue;
         const uint32_t v = out.source_list[out.source_offsets[w]];
-        for_each_influence(scene, out.mesh_of(scene, v), out.s.mesh_vertex[v],
-                           [&](int node, double weight) { out.weights[w].push_back({node, weight}); });
+        for (const BoneWeight& bw : influences(scene, out.mesh_of(scene, v), out.s.mesh_vertex[v]))
+            out.weights[w].push_back({bw.bone, static_cast<double>(bw.weight)});
     }
     return out;
 }
@@ -906,7 +888,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
         std::string unskinned;
         for (const GarmentPart& part : g.parts)
             if (part.mesh < 0 || static_cast<size_t>(part.mesh) >= scene.meshes.size() ||
-                !mesh_skinned(scene, scene.meshes[static_cast<size_t>(part.mesh)])) {
+                !is_skinned(scene.meshes[static_cast<size_t>(part.mesh)])) {
                 unskinned = part.mesh >= 0 && static_cast<size_t>(part.mesh) < scene.meshes.size()
                                 ? scene.meshes[static_cast<size_t>(part.mesh)].name
                                 : "#" + std::to_string(part.mesh);

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
+#include "scene/hierarchy.h"
+
 namespace weft {
 
 namespace {
 
 std::string node_name_of(const Scene& scene, int node) {
-    return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[static_cast<size_t>(node)].name
-                                                                       : std::string("?");
+    return has_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string("?");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "proxy/core/codec.h"
 #include "scene/gltf_patch.h"
 #include "scene/gltf_write.h"
+#include "scene/hierarchy.h"
 #include "scene/import.h"
 
 namespace weft {
@@ -375,8 +376,7 @@ RigModelResult rig_model(const fs::path& model, const ModelBytes& bytes, const f
 json rig_report_json(const RigModelResult& r) {
     const Scene& scene = r.scene;
     auto name_of = [&](int node) {
-        return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? json(scene.nodes[static_cast<size_t>(node)].name)
-                                                                          : json(nullptr);
+        return has_node(scene, node) ? json(scene.nodes[static_cast<size_t>(node)].name) : json(nullptr);
     };
     json garments = json::array();
     for (size_t i = 0; i < r.garments.garments.size(); ++i) {

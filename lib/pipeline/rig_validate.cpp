@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "pipeline/rig_model.h"
+#include "scene/hierarchy.h"
+#include "scene/skinning.h"
 #include "solver/solver.h"
 #include "io/format_text.h"
 
@@ -21,8 +23,6 @@ namespace {
 using json = nlohmann::json;
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
 
 /// A chain joint the simulation poses.
 struct PosedJoint {
@@ -72,19 +72,15 @@ public:
         }
         joint_of_node_.assign(scene.nodes.size(), -1);
         for (size_t j = 0; j < joints_.size(); ++j)
-            if (valid_node(scene, joints_[j].node)) joint_of_node_[static_cast<size_t>(joints_[j].node)] = static_cast<int>(j);
+            if (has_node(scene, joints_[j].node)) joint_of_node_[static_cast<size_t>(joints_[j].node)] = static_cast<int>(j);
         // A node moves with the nearest posed joint at or above it; -1: the body, at bind.
         mover_.assign(scene.nodes.size(), -1);
-        for (size_t n = 0; n < scene.nodes.size(); ++n) {
-            int node = static_cast<int>(n);
-            for (size_t guard = 0; valid_node(scene, node) && guard <= scene.nodes.size(); ++guard) {
+        for (size_t n = 0; n < scene.nodes.size(); ++n)
+            for (int node : self_and_ancestors(scene, static_cast<int>(n)))
                 if (joint_of_node_[static_cast<size_t>(node)] >= 0) {
                     mover_[n] = joint_of_node_[static_cast<size_t>(node)];
                     break;
                 }
-                node = scene.nodes[static_cast<size_t>(node)].parent;
-            }
-        }
         rest_.resize(proxy_.particle_count());
         for (size_t p = 0; p < rest_.size(); ++p) rest_[p] = frame_.transform_point(proxy_.rest_position[p]);
         collect_mesh();
@@ -126,40 +122,23 @@ public:
     }
 
 private:
-    bool skinned(const Mesh& mesh) const {
-        return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene_.skins.size() &&
-               mesh.influence_offsets.size() == mesh.positions.size() + 1;
-    }
-
-    /// The posed joint a skin joint moves with, -1 for the body.
-    int mover_of(const Skin& skin, uint32_t joint) const {
-        if (joint >= skin.joints.size() || !valid_node(scene_, skin.joints[joint])) return -1;
-        return mover_[static_cast<size_t>(skin.joints[joint])];
-    }
-
     void collect_mesh() {
         for (size_t m = 0; m < scene_.meshes.size(); ++m) {
             const Mesh& mesh = scene_.meshes[m];
-            if (!skinned(mesh)) continue;
-            const Skin& skin = scene_.skins[static_cast<size_t>(mesh.skin)];
+            if (!is_skinned(mesh)) continue;
             const size_t n = mesh.positions.size();
             std::vector<double> moving_share(n, 0.0), total(n, 0.0);
-            for (size_t v = 0; v < n; ++v) {
-                const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
-                for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
-                    const Influence& inf = mesh.influences[k];
-                    if (!(inf.weight > 0)) continue;
-                    total[v] += inf.weight;
-                    if (mover_of(skin, inf.joint) >= 0) moving_share[v] += inf.weight;
+            for (size_t v = 0; v < n; ++v)
+                for (const BoneWeight& bw : influences(scene_, mesh, static_cast<uint32_t>(v))) {
+                    total[v] += bw.weight;
+                    if (mover_[static_cast<size_t>(bw.bone)] >= 0) moving_share[v] += bw.weight;
                 }
-            }
             MeshPart part;
             part.mesh = static_cast<int>(m);
             std::vector<uint8_t> in_part(n, 0);
             std::vector<std::array<uint32_t, 2>> edges;
             for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
                 const uint32_t tri[3] = {mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]};
-                if (tri[0] >= n || tri[1] >= n || tri[2] >= n) continue;
                 if (!(moving_share[tri[0]] > 0 || moving_share[tri[1]] > 0 || moving_share[tri[2]] > 0)) continue;
                 for (int k = 0; k < 3; ++k) {
                     in_part[tri[k]] = 1;
@@ -222,20 +201,12 @@ private:
         }
     }
 
+    /// A bone moves with its posed joint; the body stays at bind.
     Vec3 skin(const Mesh& mesh, uint32_t v) const {
-        const Skin& skin = scene_.skins[static_cast<size_t>(mesh.skin)];
-        const Vec3& bind = mesh.positions[v];
-        Vec3 sum{};
-        double total = 0;
-        const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
-        for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
-            const Influence& inf = mesh.influences[k];
-            if (!(inf.weight > 0)) continue;
-            const int j = mover_of(skin, inf.joint);
-            sum = sum + static_cast<double>(inf.weight) * (j >= 0 ? skinning_[static_cast<size_t>(j)].transform_point(bind) : bind);
-            total += inf.weight;
-        }
-        return total > 0 ? (1 / total) * sum : bind;
+        return skin_point(influences(scene_, mesh, v), mesh.positions[v], [&](int bone) -> const Mat4* {
+            const int j = mover_[static_cast<size_t>(bone)];
+            return j >= 0 ? &skinning_[static_cast<size_t>(j)] : nullptr;
+        });
     }
 
     const Scene& scene_;

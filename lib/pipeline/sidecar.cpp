@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 
+#include "scene/hierarchy.h"
 #include "validate/validate.h"
 
 namespace weft {
@@ -19,8 +20,7 @@ double micrometres(double metres) {
 json point(const Vec3& p) { return json::array({micrometres(p.x), micrometres(p.y), micrometres(p.z)}); }
 
 std::string node_name(const Scene& scene, int node) {
-    return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[static_cast<size_t>(node)].name
-                                                                      : std::string();
+    return has_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string();
 }
 
 /// What every garment with a proxy says, rig or sheet: the file, the fabric, the frame, the pins.

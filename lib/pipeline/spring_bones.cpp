@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "scene/hierarchy.h"
 #include "validate/validate.h"
 
 namespace weft {
@@ -38,7 +39,7 @@ SpringBones spring_bones(const RigModelResult& result) {
             chain.name = in.name;
             std::vector<Vec3> at;  // joints, then the tip, in the bind pose
             for (int j : in.joints) {
-                if (j < 0 || static_cast<size_t>(j) >= scene.nodes.size()) break;
+                if (!has_node(scene, j)) break;
                 chain.joints.push_back(scene.nodes[static_cast<size_t>(j)].name);
                 at.push_back(scene.nodes[static_cast<size_t>(j)].world.translation_part());
             }
@@ -52,7 +53,6 @@ SpringBones spring_bones(const RigModelResult& result) {
                 // equilibrium, as under weft's pose rows).
                 const Vec3 tail = at[std::min(k + 1, at.size() - 1)];
                 for (const SpringCollider& c : scene.colliders) {
-                    if (c.node < 0 || static_cast<size_t>(c.node) >= scene.nodes.size()) continue;
                     const Mat4& world = scene.nodes[static_cast<size_t>(c.node)].world;
                     const double scale = length_of_column(world);
                     const double clearance = distance(world.transform_point(c.offset), tail) - c.radius * scale;

@@ -320,7 +320,6 @@ json view_model_json(const ViewModel& model) {
         out["mesh"] = mesh_json(*model.scene);
         json colliders = json::array();
         for (const SpringCollider& c : model.scene->colliders) {
-            if (c.node < 0 || size_t(c.node) >= model.scene->nodes.size()) continue;
             const auto& m = model.scene->nodes[c.node].world.m;
             const Vec3 o = c.offset;
             const Vec3 w{m[0] * o.x + m[4] * o.y + m[8] * o.z + m[12], m[1] * o.x + m[5] * o.y + m[9] * o.z + m[13],

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "scene/hierarchy.h"
+
 namespace weft {
 
 Mat4 rigid_part(const Mat4& world) {
@@ -13,19 +15,11 @@ Mat4 rigid_part(const Mat4& world) {
 }
 
 int lowest_common_ancestor(const Scene& scene, std::span<const int> nodes) {
-    const int count = static_cast<int>(scene.nodes.size());
-    auto path_from_root = [&](int n) {
-        std::vector<int> up;
-        for (int guard = 0; n >= 0 && n < count && guard <= count; n = scene.nodes[static_cast<size_t>(n)].parent, ++guard)
-            up.push_back(n);
-        std::reverse(up.begin(), up.end());
-        return up;
-    };
     bool first = true;
     std::vector<int> common;
     for (int n : nodes) {
-        if (n < 0 || n >= count) continue;
-        std::vector<int> path = path_from_root(n);
+        if (!has_node(scene, n)) continue;
+        std::vector<int> path = path_from_root(scene, n);
         if (first) {
             common = std::move(path);
             first = false;

@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "garment/bind_pose.h"
+#include "scene/bind_pose.h"
+#include "scene/hierarchy.h"
+#include "scene/influences.h"
 #include "graph/geodesic.h"
 #include "proxy/colour_permute.h"
 #include "proxy/proxy_frame.h"
@@ -17,30 +19,9 @@
 namespace weft {
 namespace {
 
-bool valid_node(const Scene& scene, int node) { return node >= 0 && static_cast<size_t>(node) < scene.nodes.size(); }
-
 void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
     const IssueCode* c = find_rig_code(code);
     issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
-}
-
-bool is_skin_joint(const Scene& scene, int node) {
-    for (const Skin& skin : scene.skins)
-        if (std::find(skin.joints.begin(), skin.joints.end(), node) != skin.joints.end()) return true;
-    return false;
-}
-
-bool is_descendant(const Scene& scene, int node, int ancestor) {
-    for (size_t guard = 0; valid_node(scene, node) && guard <= scene.nodes.size(); ++guard) {
-        node = scene.nodes[static_cast<size_t>(node)].parent;
-        if (node == ancestor) return true;
-    }
-    return false;
-}
-
-bool mesh_skinned(const Scene& scene, const Mesh& mesh) {
-    return mesh.skin >= 0 && static_cast<size_t>(mesh.skin) < scene.skins.size() &&
-           mesh.influence_offsets.size() == mesh.positions.size() + 1;
 }
 
 /// One particle before the colour permutation.
@@ -96,7 +77,7 @@ private:
             }
             for (size_t k = 0; k < chain.joints.size(); ++k) {
                 const int j = chain.joints[k];
-                if (!valid_node(scene_, j)) {
+                if (!has_node(scene_, j)) {
                     add_issue(result_.issues, "RIG_JOINT_INVALID",
                               which + ": joint " + std::to_string(k) + " names node " + std::to_string(j) + " of " +
                                   std::to_string(scene_.nodes.size()));
@@ -109,7 +90,7 @@ private:
                               "/nodes/" + scene_.nodes[static_cast<size_t>(j)].name);
                     return false;
                 }
-                if (k > 0 && !is_descendant(scene_, j, chain.joints[k - 1])) {
+                if (k > 0 && !is_below(scene_, j, chain.joints[k - 1])) {
                     add_issue(result_.issues, "RIG_CHAIN_BROKEN",
                               which + ": joint '" + scene_.nodes[static_cast<size_t>(j)].name + "' does not hang below '" +
                                   scene_.nodes[static_cast<size_t>(chain.joints[k - 1])].name +
@@ -119,18 +100,18 @@ private:
                 }
             }
             int parent = chain.parent >= 0 ? chain.parent : scene_.nodes[static_cast<size_t>(chain.joints.front())].parent;
-            if (chain.parent >= 0 && !valid_node(scene_, chain.parent)) {
+            if (chain.parent >= 0 && !has_node(scene_, chain.parent)) {
                 add_issue(result_.issues, "RIG_JOINT_INVALID",
                           which + ": hangs from node " + std::to_string(chain.parent) + " of " + std::to_string(scene_.nodes.size()));
                 return false;
             }
-            if (valid_node(scene_, parent) && !bind_world(scene_, parent).is_finite()) {
+            if (has_node(scene_, parent) && !bind_world(scene_, parent).is_finite()) {
                 add_issue(result_.issues, "RIG_NON_FINITE",
                           which + ": the bone it hangs from, '" + scene_.nodes[static_cast<size_t>(parent)].name +
                               "', has a NaN or infinite bind transform");
                 return false;
             }
-            hanging_[c] = valid_node(scene_, parent) ? parent : -1;
+            hanging_[c] = has_node(scene_, parent) ? parent : -1;
         }
         // A chain hanging from a joint of this garment continues that chain: the joint is the
         // cloth's to write, so it cannot also be a bone the cloth only reads.
@@ -290,15 +271,12 @@ private:
         }
         // The nearest skin joint at or above every hanging bone (docs/proxy.md#rig-frame).
         int frame = lowest_common_ancestor(scene_, hanging);
-        int node = frame;
-        for (size_t guard = 0; valid_node(scene_, node) && guard <= scene_.nodes.size(); ++guard) {
+        for (int node : self_and_ancestors(scene_, frame))
             if (is_skin_joint(scene_, node)) {
                 frame = node;
                 break;
             }
-            node = scene_.nodes[static_cast<size_t>(node)].parent;
-        }
-        frame_node_ = valid_node(scene_, frame) ? frame : -1;
+        frame_node_ = has_node(scene_, frame) ? frame : -1;
         frame_world_ = frame_node_ >= 0 ? rigid_part(bind_world(scene_, frame_node_)) : Mat4::identity();
         if (!frame_world_.is_finite()) {
             add_issue(result_.issues, "RIG_NON_FINITE",
@@ -319,19 +297,14 @@ private:
         for (size_t m = 0; m < scene_.meshes.size(); ++m) {
             const Mesh& mesh = scene_.meshes[m];
             const std::vector<double>& area = vertex_area(m);
-            if (mesh_skinned(scene_, mesh)) {
-                const Skin& skin = scene_.skins[static_cast<size_t>(mesh.skin)];
+            if (is_skinned(mesh)) {
                 for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
                     int heaviest = -1;
                     double best = 0;
                     bool touches = false;
-                    const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
-                    for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
-                        const Influence& inf = mesh.influences[k];
-                        if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
-                        const int node = skin.joints[inf.joint];
-                        if (inf.weight > best || (inf.weight == best && node < heaviest)) heaviest = node, best = inf.weight;
-                        touches = touches || joint_set_.count(node);
+                    for (const BoneWeight& bw : influences(scene_, mesh, v)) {
+                        if (bw.weight > best || (bw.weight == best && bw.bone < heaviest)) heaviest = bw.bone, best = bw.weight;
+                        touches = touches || joint_set_.count(bw.bone);
                     }
                     if (touches && is_finite(mesh.positions[v])) f(heaviest, mesh.positions[v], area[v]);
                 }
@@ -352,10 +325,9 @@ private:
     /// The garment joint an unskinned mesh at `node` rides: the first garment joint at or above it,
     /// stopping at a bone the garment hangs from (that geometry is the body's).
     int rigid_carrier(int node) const {
-        for (size_t guard = 0; valid_node(scene_, node) && guard <= scene_.nodes.size(); ++guard) {
-            if (joint_set_.count(node)) return node;
-            if (std::find(hanging_.begin(), hanging_.end(), node) != hanging_.end()) return -1;
-            node = scene_.nodes[static_cast<size_t>(node)].parent;
+        for (int n : self_and_ancestors(scene_, node)) {
+            if (joint_set_.count(n)) return n;
+            if (std::find(hanging_.begin(), hanging_.end(), n) != hanging_.end()) return -1;
         }
         return -1;
     }
@@ -367,7 +339,6 @@ private:
         std::vector<double> area(mesh.positions.size(), 0.0);
         for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
             const uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
-            if (a >= area.size() || b >= area.size() || c >= area.size()) continue;
             const double s = 0.5 * length(cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]));
             if (!std::isfinite(s)) continue;
             area[a] += s / 3;
@@ -384,19 +355,13 @@ private:
         for (size_t m = 0; m < scene_.meshes.size(); ++m) {
             const Mesh& mesh = scene_.meshes[m];
             const std::vector<double>& area = vertex_area(m);
-            if (mesh_skinned(scene_, mesh)) {
-                const Skin& skin = scene_.skins[static_cast<size_t>(mesh.skin)];
-                for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
-                    const size_t end = std::min<size_t>(mesh.influence_offsets[v + 1], mesh.influences.size());
-                    for (size_t k = mesh.influence_offsets[v]; k < end; ++k) {
-                        const Influence& inf = mesh.influences[k];
-                        if (inf.joint >= skin.joints.size() || !(inf.weight > 0)) continue;
-                        const int node = skin.joints[inf.joint];
-                        if (!joint_set_.count(node)) continue;
-                        joint_mass[node] += density * area[v] * inf.weight;
-                        result_.stats.carried_area += area[v] * inf.weight;
+            if (is_skinned(mesh)) {
+                for (uint32_t v = 0; v < mesh.positions.size(); ++v)
+                    for (const BoneWeight& bw : influences(scene_, mesh, v)) {
+                        if (!joint_set_.count(bw.bone)) continue;
+                        joint_mass[bw.bone] += density * area[v] * bw.weight;
+                        result_.stats.carried_area += area[v] * bw.weight;
                     }
-                }
             } else if (const int carrier = rigid_carrier(mesh.node); carrier >= 0) {
                 for (double a : area) {
                     joint_mass[carrier] += density * a;

@@ -14,6 +14,8 @@
 #include "proxy/sheet_detail.h"
 #include "proxy/sheet_fabric.h"
 #include "proxy/sheet_pins.h"
+#include "scene/hierarchy.h"
+#include "scene/influences.h"
 
 namespace weft {
 
@@ -160,8 +162,7 @@ std::string triangles_text(const Source& s, std::span<const uint32_t> triangles,
 
 int skin_root_joint(const Scene& scene, const Skin& skin) {
     for (int j : skin.joints) {
-        if (j < 0 || static_cast<size_t>(j) >= scene.nodes.size()) continue;
-        const int parent = scene.nodes[j].parent;
+        const int parent = scene.nodes[static_cast<size_t>(j)].parent;
         if (std::find(skin.joints.begin(), skin.joints.end(), parent) == skin.joints.end()) return j;
     }
     return skin.joints.empty() ? -1 : skin.joints.front();
@@ -173,15 +174,14 @@ int provisional_frame(const Source& s) {
     const Scene& scene = *s.scene;
     for (uint32_t k = 0; k < s.meshes.size(); ++k) {
         const Mesh& m = s.mesh(k);
-        if (m.skin >= 0 && static_cast<size_t>(m.skin) < scene.skins.size()) {
-            int root = skin_root_joint(scene, scene.skins[m.skin]);
+        if (is_skinned(m)) {
+            int root = skin_root_joint(scene, scene.skins[static_cast<size_t>(m.skin)]);
             if (root >= 0) return root;
         }
     }
-    int node = s.mesh(0).node;
-    if (node < 0 || static_cast<size_t>(node) >= scene.nodes.size()) return scene.nodes.empty() ? -1 : 0;
-    const int parent = scene.nodes[node].parent;
-    return parent >= 0 && is_joint(scene, parent) ? parent : node;
+    const int node = s.mesh(0).node;
+    const int parent = parent_of(scene, node);
+    return parent >= 0 && is_skin_joint(scene, parent) ? parent : node;
 }
 
 std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {
@@ -552,7 +552,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
         if (!holders.empty()) frame = lowest_common_ancestor(scene, holders);
     }
     Mat4 frame_world = Mat4::identity();
-    if (frame >= 0 && static_cast<size_t>(frame) < scene.nodes.size()) {
+    if (has_node(scene, frame)) {
         proxy.frame.node = scene.nodes[frame].name;
         if (!scene.nodes[frame].world.is_finite()) {
             issues.push_back({"NON_FINITE_FRAME", Severity::error,
@@ -604,8 +604,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
             held.push_back(p);
         }
     for (auto& [node, particles] : by_holder)
-        proxy.pins.push_back({static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[node].name : std::string(),
-                              std::move(particles)});
+        proxy.pins.push_back({scene.nodes[static_cast<size_t>(node)].name, std::move(particles)});
 
     // ---- d_geo (docs/proxy.md#geodesic-distance) ------------------------------------------------------
     GeodesicResult geo = geodesic_distance(n, proxy.edges, proxy.rest_length, held);
@@ -631,8 +630,8 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     proxy.source_file = scene.source_path;
     for (uint32_t k = 0; k < src.meshes.size(); ++k) {
         const Mesh& m = src.mesh(k);
-        const std::string material =
-            m.material >= 0 && static_cast<size_t>(m.material) < scene.materials.size() ? scene.materials[m.material] : "";
+        const std::string* slot = material_of(scene, m);
+        const std::string material = slot ? *slot : std::string();
         proxy.source_meshes.push_back({m.name, material, src.first_vertex[k], src.first_vertex[k + 1] - src.first_vertex[k]});
     }
     nlohmann::json used = {

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "scene/hierarchy.h"
+#include "scene/influences.h"
+
 namespace weft::sheet_detail {
 namespace {
 
@@ -112,20 +115,14 @@ void hold(PinAssignment& a, uint32_t p, int node) {
 }
 
 std::string node_name(const Scene& scene, int node) {
-    return node >= 0 && static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[node].name : std::string();
+    return has_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string();
 }
 
 }  // namespace
 
-bool is_joint(const Scene& scene, int n) {
-    for (const Skin& s : scene.skins)
-        if (std::find(s.joints.begin(), s.joints.end(), n) != s.joints.end()) return true;
-    return false;
-}
-
 bool garment_is_skinned(const Source& source) {
     for (uint32_t k = 0; k < source.meshes.size(); ++k)
-        if (source.mesh(k).skin >= 0) return true;
+        if (is_skinned(source.mesh(k))) return true;
     return false;
 }
 
@@ -140,7 +137,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
 
     a.applied = opt.pin;
     if (a.applied == PinRule::automatic)
-        a.applied = skinned ? PinRule::weights : is_joint(scene, ctx.frame_node) ? PinRule::top : PinRule::none;
+        a.applied = skinned ? PinRule::weights : is_skin_joint(scene, ctx.frame_node) ? PinRule::top : PinRule::none;
 
     // Closed pieces of an unskinned sheet ride the frame (sheet_pins.h).
     std::vector<uint8_t> fabric(n, 1);
@@ -200,22 +197,16 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
                 const uint32_t p = ctx.vertex_particle[v];
                 if (p >= n) continue;
                 const Mesh& mesh = ctx.source.mesh(ctx.source.part_of(v));
-                if (mesh.skin < 0 || static_cast<size_t>(mesh.skin) >= scene.skins.size()) continue;
-                const uint32_t local = ctx.source.local_vertex(v);
-                if (mesh.influence_offsets.size() != mesh.positions.size() + 1) continue;
-                const Skin& skin = scene.skins[mesh.skin];
+                if (!is_skinned(mesh)) continue;
                 double body = 0, best_weight = -1;
                 int best = -1;
-                for (uint32_t k = mesh.influence_offsets[local]; k < mesh.influence_offsets[local + 1] && k < mesh.influences.size(); ++k) {
-                    const Influence& influence = mesh.influences[k];
-                    if (influence.joint >= skin.joints.size()) continue;
-                    const int bone = skin.joints[influence.joint];
+                for (const BoneWeight& bw : influences(scene, mesh, ctx.source.local_vertex(v))) {
                     const auto& own = ctx.garment.garment_bones;
-                    if (std::find(own.begin(), own.end(), bone) != own.end()) continue;
-                    body += influence.weight;
-                    if (influence.weight > best_weight || (influence.weight == best_weight && bone < best)) {
-                        best_weight = influence.weight;
-                        best = bone;
+                    if (std::find(own.begin(), own.end(), bw.bone) != own.end()) continue;
+                    body += bw.weight;
+                    if (bw.weight > best_weight || (bw.weight == best_weight && bw.bone < best)) {
+                        best_weight = bw.weight;
+                        best = bw.bone;
                     }
                 }
                 // The lowest held source vertex decides a welded particle's holder.

@@ -61,7 +61,4 @@ PinAssignment assign_pins(const PinContext& context, Issues& issues);
 /// True when any of the garment's meshes is skinned.
 bool garment_is_skinned(const Source& source);
 
-/// Whether node `n` is a joint of any skin of the scene.
-bool is_joint(const Scene& scene, int n);
-
 }  // namespace weft::sheet_detail

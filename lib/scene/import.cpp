@@ -34,6 +34,7 @@
 #include "scene/import.h"
 #include "scene/import_codes.h"
 #include "scene/import_detail.h"
+#include "scene/invariants.h"
 #include "io/utf8_text.h"
 
 namespace weft {
@@ -443,6 +444,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
                                       report))
         return;
     if (have_gltf) import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
+    if (!enforce_scene_invariants(scene, result.issues)) return;
     // Meshes with only lines or points stay (their line_count says what was dropped), but a
     // model needs at least one triangle.
     bool any_triangle = false;

@@ -37,6 +37,7 @@ inline constexpr IssueCode import_codes[] = {
     {"WEIGHT_INVALID", Severity::error, "A vertex weight is NaN, infinite or negative."},
     {"INVERSE_BIND_SINGULAR", Severity::error, "An inverse bind matrix of a weighting bone is singular (all zero, or a zero scale): it would collapse the mesh."},
     {"JOINT_OUT_OF_RANGE", Severity::error, "A vertex weight names a joint the skin does not have."},
+    {"SCENE_REFERENCE_INVALID", Severity::error, "The imported scene names a node, mesh, material, skin or joint it does not have, or its node parents form a cycle: an importer let a broken file through. Report it with the file."},
     // Fixed or noticed while importing.
     {"UNITS_CONVERTED", Severity::info, "Source units were not metres; everything was scaled to metres."},
     {"AXES_CONVERTED", Severity::info, "Source up axis was not +Y; everything was rotated to Y up."},

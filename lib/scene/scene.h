@@ -1,5 +1,28 @@
 // The in-memory Scene every stage after import reads: metres, Y up, right-handed, whatever the
 // source file's units and axes were. Only lib/scene includes Assimp; it converts once, here.
+//
+// Invariants. Every importer ends with enforce_scene_invariants (scene/invariants.h), which repairs
+// or refuses a Scene that breaks one, so no later stage re-checks them:
+// - Indices in range: a node's parent (-1 for a root) and children, a node's meshes, a mesh's node,
+//   material (-1: none) and skin (-1: unskinned), a skin's joints, a declared spring's and collider's
+//   nodes all name what the Scene has. A node's children are exactly the nodes whose parent it is.
+// - The hierarchy is a forest: following parents from any node reaches a root (no cycle). Parents
+//   usually come before their children, but nothing relies on it.
+// - Meshes: finite positions; every triangle index below the vertex count; normals and UVs empty or
+//   one per vertex.
+// - Weights: a skinned mesh has one influence list per vertex (influence_offsets has
+//   vertex_count()+1 entries, from 0 to influences.size()); each names a joint of its skin once,
+//   with a finite weight > 0; at most kMaxInfluences per vertex; they sum to 1 (within
+//   kWeightSumTolerance), or the list is empty (an unweighted vertex stays at its node's rest pose).
+//   An unskinned mesh has no influences.
+// - One bind pose, the rest pose: a skinned mesh's positions are posed by the rest skeleton, and each
+//   skin's inverse_bind[j] is the inverse of nodes[joints[j]].world (for a joint whose rest transform
+//   inverts), so every skin agrees where a joint is at bind.
+// The questions every stage asks are answered beside this header: scene/hierarchy.h (a node's parent
+// and its chain of ancestors), scene/influences.h (a vertex's influences, whether a mesh is skinned),
+// scene/bind_pose.h (a node's bind world matrix), scene/skinning.h (skinning a point or a normal).
+// grow keeps these invariants for the joints and weights it adds (a grown weight may be zero; the
+// influence walk passes over it).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -32,7 +55,7 @@ struct Node {
 /// One joint's weight on one vertex.
 struct Influence {
     uint32_t joint = 0;  ///< index into the mesh's Skin::joints
-    float weight = 0;    ///< normalised: a vertex's weights sum to 1
+    float weight = 0;    ///< > 0 and normalised: a vertex's weights sum to 1
 };
 
 struct Skin {
@@ -102,5 +125,10 @@ struct Scene {
     /// Bounds of one mesh.
     static Bounds mesh_bounds(const Mesh& mesh);
 };
+
+/// The mesh's material slot name, or nullptr for a mesh with no material.
+inline const std::string* material_of(const Scene& scene, const Mesh& mesh) {
+    return mesh.material >= 0 ? &scene.materials[static_cast<size_t>(mesh.material)] : nullptr;
+}
 
 }  // namespace weft

@@ -2,6 +2,7 @@
 
 #include "garment/chains.h"
 #include "garment/config.h"
+#include "scene/invariants.h"
 #include "scene_builder.h"
 
 namespace weft {
@@ -137,6 +138,10 @@ TEST(FindChains, InvalidDeclaredNodesAreSkipped) {
     int a = add_node(s, "Tail1", 0, {0, 1, 0});
     s.springs.push_back({"", "VRMC_springBone", {}, {a, 99, -1}, {}});
     s.springs.push_back({"", "VRM0.secondaryAnimation", {-5, 1000}, {}, {}});
+    // The importer drops them (scene/invariants.h); find_chains reads only what it keeps.
+    Issues issues;
+    ASSERT_TRUE(enforce_scene_invariants(s, issues));
+    EXPECT_EQ(issues.size(), 2u);
     std::vector<Chain> chains = find_chains(s, all_classes());
     ASSERT_EQ(chains.size(), 1u);
     EXPECT_EQ(chains[0].class_name, "tail");

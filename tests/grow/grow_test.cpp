@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "garment/bind_pose.h"
+#include "scene/bind_pose.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/grow_codes.h"
