@@ -12,7 +12,7 @@
 #include "proxy/colour_permute.h"
 #include "proxy/proxy_frame.h"
 #include "proxy/sheet_detail.h"
-#include "proxy/sheet_fabric.h"
+#include "fabric/fabric.h"
 #include "proxy/sheet_pins.h"
 
 namespace weft {
@@ -52,7 +52,7 @@ bool check_options(const SheetOptions& o, const std::string& where, Issues& issu
         return bad("areal density " + std::to_string(*o.areal_density) + " kg/m²: want a finite number > 0");
     if (!o.fabric.empty() && !o.areal_density && !fabric_areal_density(o.fabric))
         return bad("fabric '" + o.fabric +
-                   "' is not in the library (" + fabric_density_names() + "); name one or give an areal density");
+                   "' is not in the library (" + fabric_library_names() + "); name one or give an areal density");
     if (o.pin == PinRule::nearest && o.pin_target.empty()) return bad("--pin nearest: needs a node, mesh or material name");
     return true;
 }
@@ -186,7 +186,7 @@ int provisional_frame(const Source& s) {
 
 std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {
     if (!o.fabric.empty()) return o.fabric;
-    return std::string(sheet_fabric_for_class(g.garment_class.empty() ? "sheet" : g.garment_class));
+    return std::string(fabric_for_garment_class(g.garment_class.empty() ? "sheet" : g.garment_class));
 }
 
 }  // namespace

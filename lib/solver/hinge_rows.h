@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "proxy/core/cloth_proxy.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/row.h"
 
 namespace weft {

@@ -10,7 +10,7 @@
 #include "solver/constants.h"
 #include "solver/contact_rows.h"
 #include "solver/distance_rows.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/hinge_rows.h"
 #include "solver/pose_rows.h"
 #include "solver/slack_rows.h"

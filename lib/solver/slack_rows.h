@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/row.h"
 
 namespace weft {

@@ -46,7 +46,7 @@
 
 #include "proxy/core/cloth_proxy.h"
 #include "solver/constants.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/model.h"
 #include "solver/state.h"
 #include "solver/step.h"

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "proxy/core/cloth_proxy.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/solver.h"
 #include "validate/scenario.h"
 #include "validate/trace.h"

@@ -16,7 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "proxy/core/cloth_proxy.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/solver.h"
 #include "validate/gates.h"
 #include "validate/measure.h"

@@ -1,4 +1,6 @@
-// The fabric library: what a cloth is made of, as the solver reads it (seed 002 §11-§14).
+// The fabric library: what a cloth is made of, in one place for both the builders (which weigh a sheet
+// by the fabric's areal density and name the fabric a garment class suggests) and the solver (which
+// runs it) (seed 002 §11-§14). Depends on the C++ standard library alone.
 //
 // Every entry, in one table (the README's "Fabrics" section is this table; fabric.cpp has the values
 // and why each was chosen):
@@ -82,6 +84,10 @@ std::string_view fabric_for_garment_class(std::string_view garment_class);
 /// The library entry a rig proxy (bone chains) of a garment class suggests: rope→rope, chain→chain,
 /// hair/tail/ear/ribbon/sash/veil→strand, anything else→panel.
 std::string_view fabric_for_rig_class(std::string_view garment_class);
+
+/// Areal density of a library fabric (case-insensitive name), kg/m²: what a sheet of it weighs per
+/// square metre (fabric.cpp says what each stands for); nullopt for a name not in the library.
+std::optional<double> fabric_areal_density(std::string_view fabric);
 
 /// 1 + 0.25·10^(−2.4·stretch): the strain-limit row's rest-length factor (rows.md, fitted to seed
 /// 002 §11's table to three figures).
