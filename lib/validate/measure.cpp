@@ -107,7 +107,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 }
 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
-                           const TraceOptions& trace_options) {
+                           const TraceOptions& trace_options, const StepObserver& observer) {
     const ClothProxy& proxy = solver.proxy();
     const ClothState& state = solver.state();
     const size_t n = proxy.particle_count();
@@ -220,6 +220,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
         const auto t1 = std::chrono::steady_clock::now();
         const uint32_t step_number = s + 1;
         st.steps = step_number;
+        if (observer) observer(scenario, step_number, step.holders, state);
 
         if (!ss.asleep) {
             ++st.steps_awake;

@@ -3,6 +3,7 @@
 // meshopt_VertexCacheStatistics does (style.md §13).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "proxy/core/cloth_proxy.h"
@@ -111,10 +112,17 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 /// scenario's prelude is this same run, so one settled solver forks into all of them.
 uint32_t settle(Solver& solver);
 
+/// Called after every scripted step of a run, before its figures are taken: the scenario, the 1-based
+/// step, every holder's pose in the frame at that step, and the state it left (which may hold a NaN:
+/// the run stops after a non-finite step). What a caller measures beside validation (the rig's
+/// skinned mesh) rides on the same run instead of simulating the scenario again.
+using StepObserver = std::function<void(Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state)>;
+
 /// Runs `scenario` from `solver` as it stands, `steps` scripted steps, and measures them: a fresh
 /// solver for hang, one that settle() ran (`settle_steps` its return) for the others. The same
 /// figures, bit for bit, as the overload above, which builds and settles its own.
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
-                           ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {});
+                           ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
+                           const StepObserver& observer = {});
 
 }  // namespace weft

@@ -181,7 +181,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
             }
             const Solver& start = settles_first(run.scenario) ? *settled : solver;
             v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
-                                               run.steps, trace, options.trace));
+                                               run.steps, trace, options.trace, options.observer));
         }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
