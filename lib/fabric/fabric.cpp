@@ -27,21 +27,21 @@ Fabric make(const char* name, uint32_t substeps, uint32_t iterations, double str
     return f;
 }
 
-// The library (fabric.h has the field meanings). Budgets are seed 002 §14's; the strain-limit row is
-// kept exactly where §11 keeps it (the 2x2 sheets and the chains); slack is 1 (no row) on rope and
-// chain and below 1 on every sheet (§14's leash counts; seed 000 §18: silk's slack caught a turning
+// The library (fabric.h has the field meanings). Budgets are docs/solver.md#budgets's; the strain-limit row is
+// kept exactly where docs/solver.md#strain-limit keeps it (the 2x2 sheets and the chains); slack is 1 (no row) on rope and
+// chain and below 1 on every sheet (the leash counts of docs/solver.md#budgets; docs/measurements.md#holds-and-the-hold-line: silk's slack caught a turning
 // flag later than cotton's, so silk's is the looser); thickness is silk 4 mm and leather five times
-// that (§13). Damping is fitted so a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s sleeps at
-// §12's step counts (silk 770, cotton 438, denim 220, leather 238, rope 501, chain 285, hair 295, to
-// within 1.5%: docs/measurements.md), which puts it in §12's order; the 2x2 entries need the most (seed 002 §12: damping is
+// that (docs/solver.md#contacts). Damping is fitted so a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s sleeps at
+// the step counts of docs/measurements.md table Z1 (silk 770, cotton 438, denim 220, leather 238, rope 501, chain 285, hair 295, to
+// within 1.5%: docs/measurements.md), which puts it in that order; the 2x2 entries need the most (docs/solver.md#damping: damping is
 // load-bearing, it removes the energy a low budget's hard rows leave). Inertia and friction follow
 // weight and surface: light, smooth fabrics feel more of the frame and slide more.
 //
-// The two bone-chain entries (issue 5) are hair and cotton as a spring-bone system moves them: pose
+// The two bone-chain entries are hair and cotton as a spring-bone system moves them: pose
 // rows at 2 Hz hold the artist's bind pose, so a styled strand or an A-line panel rests where it
 // was modelled and skinning does not tear at the root blend (a chain that sags 40-60° off its bind
 // direction stretched the grown models' skinned hair by 1.1-3.2x; with pose rows it stays within
-// 1.02 at rest); and 3 substeps, because a rig proxy has tens of particles where §14's budgets were
+// 1.02 at rest); and 3 substeps, because a rig proxy has tens of particles where the library's budgets were
 // set for a thousand, and at 2x4 a grown hair cap's neighbour links stretched 19% in the sprint's
 // dead stop (3x4: 3%).
 // The areal densities (kg/m²) are what a builder weighs a sheet of the fabric by: mass is area times

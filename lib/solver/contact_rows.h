@@ -1,5 +1,5 @@
 // Contact rows: one-sided hard rows C = φ(x) − thickness ≥ 0 against sphere and capsule colliders,
-// linearised where they are found each substep, with Coulomb friction bounded by μ·|λ_n| (rows.md,
+// linearised where they are found each substep, with Coulomb friction bounded by μ·|λ_n| (docs/solver.md#rows,
 // "Contact rows"). Their detection, their accumulation, their energy and their dual update are all here.
 #pragma once
 #include <array>

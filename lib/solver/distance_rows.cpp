@@ -8,7 +8,7 @@ namespace weft::distance_rows {
 DistanceModel build(const ClothProxy& p, const Fabric& fabric) {
     DistanceModel m;
     const size_t n = p.particle_count();
-    // Stretch edges, then skips (seed 002 §11: a soft row to the grandparent).
+    // Stretch edges, then skips (docs/solver.md#skip: a soft row to the grandparent).
     const bool hard = std::isinf(fabric.stretch_stiffness);
     m.edge_count = p.edges.size();
     for (size_t e = 0; e < p.edges.size(); ++e) {

@@ -1,5 +1,5 @@
 // Distance rows: the stretch edges (hard, an augmented Lagrangian row, or soft), the skips (soft bend
-// rows from a particle to its grandparent, seed 002 §11), and the strain-limit row a stretch edge may
+// rows from a particle to its grandparent, docs/solver.md#skip), and the strain-limit row a stretch edge may
 // carry, which shares the edge's gradient. Their build, their accumulation into a vertex update, their
 // energy and their dual update are all here.
 #pragma once
@@ -50,7 +50,7 @@ struct DistanceModel {
 struct DistanceState {
     std::vector<LinkRow> rows;            ///< the vertex update's view of each row
     std::vector<double> m_eff;            ///< 1/(w_i + w_j), kg; 0 when both ends are kinematic
-    std::vector<double> kappa;            ///< hard rows' penalty as a ratio of m_eff/h² (the band, §4)
+    std::vector<double> kappa;            ///< hard rows' penalty as a ratio of m_eff/h² (the band, docs/solver.md#penalty-band)
     std::vector<double> strain_kappa;     ///< per stretch edge
 };
 
@@ -63,7 +63,7 @@ void set_penalties(const DistanceModel& model, DistanceState& state, double inv_
 void warm_start(DistanceState& state, const SolverConstants& constants);
 /// Fresh multipliers and penalties (a Reset teleport).
 void reset(DistanceState& state, const SolverConstants& constants);
-/// λ ← λ + k·C on hard rows (seed 002 §3), λ ← max(k·C + λ, 0) on strain-limit rows, and the ramp.
+/// λ ← λ + k·C on hard rows (docs/solver.md#hard-and-soft-rows), λ ← max(k·C + λ, 0) on strain-limit rows, and the ramp.
 void update_duals(const DistanceModel& model, DistanceState& state, const Vec3* x, double inv_h2,
                   const SolverConstants& constants);
 /// Adds ½·k·C² of every soft row to `e`, joules (a running sum: the order of the terms is the result's).
@@ -90,7 +90,7 @@ inline void accumulate(const DistanceModel& model, const DistanceState& state, u
         double s = fc > 0 ? fc : 0.0;
         double k_along = r.k;
         const double u = r.strain_k * (l - r.strain_rest) + r.strain_lambda;
-        if (u > 0) {  // [0, ∞): only a force that shortens the edge (seed 002 §10)
+        if (u > 0) {  // [0, ∞): only a force that shortens the edge (docs/solver.md#clamp-direction)
             fc += u;
             s += u;
             k_along += r.strain_k;

@@ -70,7 +70,7 @@ void refresh_masses(const HingeModel& m, HingeState& st, const std::vector<doubl
     for (size_t b = 0; b < m.count(); ++b) {
         double s = 0;
         for (int k = 0; k < 4; ++k) s += m.w[b][k] * m.w[b][k] * w[m.ends[b][k]];
-        // seed 000 §19.5: k = bend·(m/Σw²)/h², generalised to unequal masses as 1/Σ(w_k²/m_k).
+        // docs/solver.md#hinge: k = bend·(m/Σw²)/h², generalised to unequal masses as 1/Σ(w_k²/m_k).
         st.m_eff[b] = s > 0 ? 1 / s : 0;
     }
     st.bend_diagonal.assign(n, 0);

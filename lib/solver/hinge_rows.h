@@ -1,6 +1,6 @@
 // Hinge rows: the bend of a sheet across each interior edge, C = Σ w_k·x_k − C̄ with Bergou et al.'s
 // cotangent weights from the rest pose (Bergou, Wardetzky, Harmon, Zorin, Grinspun. A Quadratic
-// Bending Model for Inextensible Surfaces. SGP 2006; rows.md). Soft: no multiplier. Their build,
+// Bending Model for Inextensible Surfaces. SGP 2006; docs/solver.md#rows). Soft: no multiplier. Their build,
 // their accumulation into a vertex update and their energy are all here.
 //
 // The row is linear in x (f −= k·w_s·C, H += k·w_s²·I), so the hinges are summed per particle pair

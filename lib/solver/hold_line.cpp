@@ -1,5 +1,4 @@
-// The turn about a hold line (seed 000 §5.2, §18 "a sheet held along a vertical line turned about
-// it"). A cloth whose held particles lie on one line can turn about it as a rigid body, a motion no
+// The turn about a hold line (docs/solver.md#hold-line). A cloth whose held particles lie on one line can turn about it as a rigid body, a motion no
 // 3x3 vertex block makes; the sweeps stopped at a fabric's iteration count leave a gradient along
 // that turn, and about a vertical line nothing restores it. So the turn gets one Newton step of its
 // own in the last iteration, after the sweep and before the dual update.
@@ -50,7 +49,7 @@ void turn_about_hold_line(const SolverModel& m, SolverState& s, StepStats& stats
     const HingeModel& hinge = m.hinge;
     const std::vector<double>& hinge_k = s.hinge.k;
     // Internal rows are invariant under the turn (both ends turn, or one is on the axis: every
-    // tether's centre is held), so only the inertial term and the unary rows enter (§5.2); and a
+    // tether's centre is held), so only the inertial term and the unary rows enter (docs/solver.md#hold-line); and a
     // hinge whose rest pose is bent, since the turn carries C = Σ w·x round to R·C but not C̄.
     double gradient = 0, curvature = 0, path = 0;
     double reach_perp = 0, trust = std::numeric_limits<double>::infinity();
@@ -80,7 +79,7 @@ void turn_about_hold_line(const SolverModel& m, SolverState& s, StepStats& stats
     const double hessian = curvature + std::max(0.0, path);
     if (!(hessian > 0)) return;
     double theta = -gradient / hessian;
-    // A descent step on the same energy, so the same trust region as a vertex update (§5.3).
+    // A descent step on the same energy, so the same trust region as a vertex update (docs/solver.md#trust-region).
     if (reach_perp > 0 && std::fabs(theta) * reach_perp > trust) theta = std::copysign(trust / reach_perp, theta);
     if (!(theta != 0) || !std::isfinite(theta)) return;
     const Quat turn = Quat::from_axis_angle(a, theta);

@@ -1,4 +1,4 @@
-// Cooking the solver model from a ClothProxy, a fabric and the constants (seed 002; DESIGN.md §5).
+// Cooking the solver model from a ClothProxy, a fabric and the constants (docs/solver.md#the-step; docs/architecture.md#stages).
 #include "solver/model.h"
 
 #include <algorithm>
@@ -105,7 +105,7 @@ void cook_masses(SolverModel& m, const ClothProxy& p) {
         if (p.inverse_mass[i] == 0) m.mass[i] = share;
 }
 
-/// The trust radius (seed 002 §5.3) and the correction authority's length (§10, §13).
+/// The trust radius (docs/solver.md#trust-region) and the correction authority's length (docs/solver.md#correction-authority).
 void cook_trust_radius(SolverModel& m) {
     m.trust_radius.assign(m.n, solver_infinity);
     m.shortest_row = solver_infinity;
@@ -131,7 +131,7 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     m->fabric = fabric;
     m->constants = constants;
     m->n = p.particle_count();
-    // Held particles and their pins: a particle two pins name goes to the lower one (seed 000 §19.2).
+    // Held particles and their pins: a particle two pins name goes to the lower one (docs/solver.md#holds).
     m->held_pin.assign(m->n, no_pin);
     for (size_t k = 0; k < p.pins.size(); ++k)
         for (uint32_t q : p.pins[k].particles)

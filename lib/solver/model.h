@@ -33,7 +33,7 @@ struct SolverModel {
 
     // --- per particle ------------------------------------------------------------------------------
     std::vector<double> mass;             ///< kg of a free particle (a held one: its mass when released)
-    std::vector<double> trust_radius;     ///< shortest incident row's rest length, metres (seed 002 §5.3)
+    std::vector<double> trust_radius;     ///< shortest incident row's rest length, metres (docs/solver.md#trust-region)
     std::vector<uint32_t> held_pin;       ///< the lowest pin naming the particle; no_pin otherwise
     double released_mass = 0;             ///< kg a released particle gets
     double shortest_row = 0;              ///< metres; +inf when the proxy has no distance rows

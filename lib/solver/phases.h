@@ -16,17 +16,17 @@ void refresh_masses(const SolverModel& model, SolverState& state);
 /// Tether, slack and pose rows for every free particle whose nearest held particle is held now.
 void attach_rows(const SolverModel& model, SolverState& state);
 /// s_i = x_p + R_p·(r_i − r_p): the rest pose hung from the nearest held particle and turned with its
-/// holder (seed 000 §19.3); a particle nothing holds keeps its rest position.
+/// holder (docs/solver.md#animated-pose); a particle nothing holds keeps its rest position.
 Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i);
 /// Reset: held particles on their targets, everything else on the animated pose, at rest, with
-/// fresh multipliers (seed 002 §13, seed 000 §7 P6 M7 note).
+/// fresh multipliers (docs/solver.md#teleport).
 void reseed(const SolverModel& model, SolverState& state);
 
 // sweep.cpp: the vertex solve
 /// One Gauss-Seidel pass over the particles [begin, end) of one colour.
 void sweep_colour(const SolverModel& model, SolverState& state, uint32_t begin, uint32_t end, StepStats& stats);
 
-// hold_line.cpp (seed 000 §5.2)
+// hold_line.cpp (docs/solver.md#hold-line)
 void find_hold_line(const SolverModel& model, SolverState& state);
 void turn_about_hold_line(const SolverModel& model, SolverState& state, StepStats& stats);
 

@@ -1,6 +1,6 @@
 // Slack rows: a leash from every free particle to its animated position s_i (the rest pose hung
 // from its nearest held particle and turned with its holder), radius 2·slack·d_geo, only pulling in
-// (seed 002 §10). Hard, with a multiplier; a fabric with slack 1 builds none (the row provably
+// (docs/solver.md#slack). Hard, with a multiplier; a fabric with slack 1 builds none (the row provably
 // cannot bind). Its build, its accumulation, its energy and its dual update are all here.
 #pragma once
 #include <cmath>

@@ -1,4 +1,4 @@
-// The solver's public API: construction from a model, holds (seed 000 §19.3), sleep (seed 002 §12),
+// The solver's public API: construction from a model, holds (docs/solver.md#holds), sleep (docs/solver.md#sleep),
 // measures; and the state's bookkeeping (masses, what hangs from what, the animated pose, a reset).
 // The step is step.cpp.
 #include "solver/solver.h"
@@ -170,7 +170,7 @@ void Solver::grab(size_t pin) {
     if (pin >= s.pin_holding.size()) throw std::out_of_range(solver_message("grab: pin ", pin, " of ", s.pin_holding.size()));
     if (s.pin_holding[pin]) return;
     s.pin_holding[pin] = 1;
-    // A hold begins where the particle is (seed 000 §19.2).
+    // A hold begins where the particle is (docs/solver.md#holds).
     const Pose inv = inverse_pose(s.holder_pose[pin]);
     s.hold_start_rotation[pin] = s.holder_pose[pin].rotation;
     for (uint32_t i = 0; i < m.n; ++i)

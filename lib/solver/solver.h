@@ -1,4 +1,4 @@
-// The AVBD runtime solver: one ClothProxy, one fabric, stepped headless (seed 002; DESIGN.md §5).
+// The AVBD runtime solver: one ClothProxy, one fabric, stepped headless (docs/solver.md#the-step; docs/architecture.md#stages).
 //
 // How a caller drives it:
 //
@@ -8,7 +8,7 @@
 //   in.holders.assign(proxy.pins.size(), Pose{});   // each pin's holder pose in the frame
 //   for (;;) {
 //       in.frame = frame_pose_in_world;             // moving frame: felt through fabric.inertia
-//       in.holders[k] = holder_pose_in_frame;       // held particles follow exactly (seed 000 §19.3)
+//       in.holders[k] = holder_pose_in_frame;       // held particles follow exactly (docs/solver.md#holds)
 //       StepStats s = solver.step(in);              // s.asleep: nothing changed, nothing written
 //       read solver.state().x                       // positions in the frame, particle order
 //   }
@@ -19,7 +19,7 @@
 //   is holder·offset. Identity poses throughout = held particles stay at their rest positions.
 // - A frame or holder jump longer than StepInput::teleport_distance (automatic by default) is a
 //   teleport, handled by StepInput::teleport_mode; StepInput::teleport forces one.
-// - After 30 quiet steps the cloth sleeps (seed 002 §12): step() returns at once and writes
+// - After 30 quiet steps the cloth sleeps (docs/solver.md#sleep): step() returns at once and writes
 //   nothing until wake(), a holder or collider or gravity changes, the frame accelerates or turns
 //   (with inertia > 0), or a teleport. Kicks, releases and grabs wake it too.
 // - A solver is a shared SolverModel (cooked once, immutable) and a SolverState (a value). Copying a
@@ -37,7 +37,8 @@
 //
 // This work is based on: Giles, Diaz, Yuksel. Augmented Vertex Block Descent. SIGGRAPH 2025;
 // Chen, Macklin, Kim, Yuksel et al. Vertex Block Descent. SIGGRAPH 2024; and the measurements of
-// seed 002 (constants, clamps, which rows carry a multiplier), which win where they differ.
+// the measurements docs/solver.md and docs/measurements.md record (constants, clamps, which rows
+// carry a multiplier), which win where they differ.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -80,7 +81,7 @@ public:
     const Fabric& fabric() const;
     const SolverConstants& constants() const;
 
-    // --- holds (seed 000 §19.2-§19.3) --------------------------------------------------------------
+    // --- holds (docs/solver.md#holds) --------------------------------------------------------------
     /// Lets go of pin `pin`: its particles become free (mass: the proxy's held mass shared equally)
     /// and leave at the speed their holder carried them; particles tethered to them lose the tether.
     void release(size_t pin);
@@ -89,7 +90,7 @@ public:
     void grab(size_t pin);
     bool holding(size_t pin) const;
 
-    // --- sleep (seed 002 §12) ------------------------------------------------------------------------
+    // --- sleep (docs/solver.md#sleep) ------------------------------------------------------------------------
     bool asleep() const;
     void wake();
 
@@ -100,15 +101,15 @@ public:
     void reset();
 
     // --- measures --------------------------------------------------------------------------------------
-    /// shortest_row · substeps · iterations / dt, m/s (seed 002 §10, §13).
+    /// shortest_row · substeps · iterations / dt, m/s (docs/solver.md#correction-authority).
     double correction_authority(double dt) const;
     /// The clamp at full strength: clamp_ratio × correction_authority(dt).
     double velocity_clamp(double dt) const;
-    /// The proxy's reach (seed 000 §19.3), metres: the sleep test's scale.
+    /// The proxy's reach (docs/solver.md#reach), metres: the sleep test's scale.
     double reach() const;
     /// Energies of the current state; `gravity_frame` in the frame's axes.
     Energy energy(const Vec3& gravity_frame) const;
-    /// The animated pose s_i = x_p + R_p·(r_i − r_p) at the current holder poses (seed 000 §19.3);
+    /// The animated pose s_i = x_p + R_p·(r_i − r_p) at the current holder poses (docs/solver.md#animated-pose);
     /// the rest position for a particle nothing holds.
     std::vector<Vec3> animated_pose() const;
     /// The particle a particle is tethered to (the proxy's nearest_held while its pin holds), or

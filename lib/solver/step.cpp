@@ -1,5 +1,5 @@
-// One step, as its phases (seed 002; DESIGN.md §5): check the input, capture the holds on the first
-// step, read the frame's motion and any teleport (seed 002 §13), sleep (§12), take the colliders, the
+// One step, as its phases (docs/solver.md#the-step; docs/architecture.md#stages): check the input, capture the holds on the first
+// step, read the frame's motion and any teleport (docs/solver.md#teleport), sleep (docs/solver.md#sleep), take the colliders, the
 // teleport, the holders' targets, the tethers coming in, the frame's inertia, the velocity clamp; then
 // the substeps; then the sleep test.
 #include <algorithm>
@@ -61,7 +61,7 @@ void check_input(const ClothProxy& p, const StepInput& in) {
             throw std::invalid_argument(solver_message("step: capsule collider ", c, " is not finite or has a negative radius"));
 }
 
-/// The first step captures the holds: each held particle's offset from its holder (seed 000 §19.2).
+/// The first step captures the holds: each held particle's offset from its holder (docs/solver.md#holds).
 void begin_holds(const SolverModel& m, SolverState& s, const StepInput& in, const std::vector<Pose>& poses) {
     s.started = true;
     s.frame_pose = in.frame;
@@ -88,7 +88,7 @@ struct FrameMotion {
     double full_clamp = 0;              ///< the velocity clamp at full strength, m/s
 };
 
-/// Frame motion and teleports (seed 002 §13; seed 000 §7 P6 M7: the frame's jump in the world or any
+/// Frame motion and teleports (docs/solver.md#teleport: the frame's jump in the world or any
 /// holder's jump in the frame, against one threshold).
 FrameMotion frame_motion(const SolverModel& m, const SolverState& s, const StepInput& in, const std::vector<Pose>& poses,
                          double full_clamp) {
@@ -121,7 +121,7 @@ FrameMotion frame_motion(const SolverModel& m, const SolverState& s, const StepI
     return f;
 }
 
-/// Sleep (seed 002 §12): nothing is computed or written until something that matters changes.
+/// Sleep (docs/solver.md#sleep): nothing is computed or written until something that matters changes.
 bool anything_changed(const SolverState& s, const StepInput& in, const std::vector<Pose>& poses, const FrameMotion& f) {
     bool changed = f.teleport || f.felt || !(f.gravity == s.gravity_frame);
     for (size_t k = 0; k < poses.size() && !changed; ++k) changed = !(poses[k] == s.holder_pose[k]);
@@ -184,7 +184,7 @@ Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, c
     return Teleported::keep;
 }
 
-/// Inertia (seed 002 §13): the cloth feels `inertia` of the frame's world motion. In the frame that is
+/// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
 /// the fictitious accelerations: a change of frame velocity is a kick −ΔV − Δω×x, a turning frame adds
 /// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders.
 void feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
@@ -201,7 +201,7 @@ void feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const
 }
 
 /// Held particles: an equal share of what remains, exactly onto the target at the last substep; a
-/// target equal to the position moves nothing by a bit (seed 000 §19.3). Then the animated pose.
+/// target equal to the position moves nothing by a bit (docs/solver.md#holds). Then the animated pose.
 void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
     for (uint32_t i : s.kinematic_particles)
         s.cloth.x[i] = remaining == 1 ? s.target[i] : s.cloth.x[i] + (s.target[i] - s.cloth.x[i]) / remaining;
@@ -224,9 +224,9 @@ void predict(SolverState& s, const Vec3& gravity) {
         c.y[i] = c.x[i] + c.v[i] * h + a * (h * h);
         // Start the sweeps from the adaptive guess x + h·v + w·h²·g, w the share of gravity the
         // particle's last substep actually accelerated by (Chen, Macklin et al., Vertex Block
-        // Descent, 2024; the AVBD reference does the same, solver-references.md §2). A cloth at
+        // Descent, 2024; the AVBD reference does the same). A cloth at
         // rest starts at rest rather than a fall below it: from the full inertial guess one sweep
-        // cannot lift a 30-link chain back, and seed 002 §10's tethered rig rests 3% beyond its
+        // cannot lift a 30-link chain back, and the tethered rig of docs/measurements.md table L1 rests 3% beyond its
         // tether at 1x1 instead of the table's 0.25% (0.29% from this guess).
         double along = 0;
         if (g_length > 0)
@@ -235,7 +235,7 @@ void predict(SolverState& s, const Vec3& gravity) {
     }
 }
 
-/// Warm-start the hard rows (seed 002 §2: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only, §3).
+/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only).
 void warm_start(const SolverModel& m, SolverState& s) {
     distance_rows::warm_start(s.distance, m.constants);
     tether_rows::warm_start(s.tether, m.constants);
@@ -251,7 +251,7 @@ void set_penalties(const SolverModel& m, SolverState& s) {
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
 }
 
-/// The dual update of every hard row (seed 002 §3) and the penalty ramp (§2).
+/// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
 void update_duals(const SolverModel& m, SolverState& s) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
@@ -261,7 +261,7 @@ void update_duals(const SolverModel& m, SolverState& s) {
     contact_rows::update_duals(s.contact, s.free_particles, x);
 }
 
-/// Velocities, damping, the clamp (seed 002 §13: the clamp bounds the position too, so a clamped
+/// Velocities, damping, the clamp (docs/solver.md#velocity-clamp: the clamp bounds the position too, so a clamped
 /// particle moves only as far as its clamped velocity takes it). Returns the fastest unclamped speed.
 double finish_velocities(SolverState& s, double decay, double clamp, StepStats& stats) {
     ClothState& c = s.cloth;
@@ -285,7 +285,7 @@ double finish_velocities(SolverState& s, double decay, double clamp, StepStats& 
 
 /// One substep: carry the held particles, predict, warm-start, penalties, contacts; then `iterations`
 /// times a Gauss-Seidel sweep colour by colour, the hold-line turn in the last one, the dual update
-/// (seed 000 §5.2's listing; AVBD's primal-dual iteration); then velocities.
+/// (docs/solver.md#the-step; AVBD's primal-dual iteration); then velocities.
 double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3& gravity, double decay, double clamp,
                StepStats& stats) {
     const uint32_t substeps = m.fabric.substeps;
@@ -306,7 +306,7 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     return finish_velocities(s, decay, clamp, stats);
 }
 
-/// Sleep test (seed 002 §12): `sleep_steps` consecutive steps with nothing faster than
+/// Sleep test (docs/solver.md#sleep): `sleep_steps` consecutive steps with nothing faster than
 /// sleep_speed_ratio·reach per second. A proxy with no free particle (a garment its pins hold whole)
 /// has nothing to move: it sleeps too.
 void sleep_test(const SolverModel& m, SolverState& s, StepStats& stats) {

@@ -1,4 +1,4 @@
-// The vertex solve (seed 002 §5): per free particle, the force and Hessian of its inertial term and
+// The vertex solve (docs/solver.md#vertex-update): per free particle, the force and Hessian of its inertial term and
 // of every row kind at it (each kind's accumulate, in its own header), one 3x3 LDLᵀ Newton step,
 // capped at the particle's shortest row; colour by colour, Gauss-Seidel.
 #include <algorithm>
@@ -34,7 +34,7 @@ double local_energy(const SolverModel& m, const SolverState& s, uint32_t i, cons
     return e;
 }
 
-/// The energy audit of one update (seed 002 §5.3): did it raise the local energy? The scale is the
+/// The energy audit of one update (docs/solver.md#trust-region): did it raise the local energy? The scale is the
 /// energy the update's own quadratic model gives a move across the trust radius, ½·(tr H / 3)·r² (the
 /// Hessian's mean curvature, the inertial m/h² included). The inertial term alone would measure a soft
 /// row 1e7 times stiffer than its particle's m/h² against an energy it cannot resolve
@@ -63,11 +63,11 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t
         const Vec3 xi = s.cloth.x[i];
         const Accumulated a = accumulate(m, s, i, xi);
         const Ldlt3 f = ldlt_factor(a.h);
-        // H ⪰ (m/h²)·I by construction (seed 002 §5.3), so this only trips on a non-finite input,
+        // H ⪰ (m/h²)·I by construction (docs/solver.md#trust-region), so this only trips on a non-finite input,
         // which is then left for the caller's finiteness gate rather than spread by the solve.
         if (!f.positive_definite()) continue;
         Vec3 dx = ldlt_solve(f, a.f);
-        // The trust region: no further than the shortest incident row (seed 002 §5.3).
+        // The trust region: no further than the shortest incident row (docs/solver.md#trust-region).
         const double r = m.trust_radius[i];
         const double l2 = length_squared(dx);
         if (l2 > r * r) {

@@ -1,5 +1,5 @@
 // Tether rows: a leash from every free particle to its nearest held particle, radius its geodesic
-// distance d_geo, only pulling in (seed 000 §19.3, seed 002 §10). Hard, with a multiplier. A tether
+// distance d_geo, only pulling in (docs/solver.md#tether). Hard, with a multiplier. A tether
 // starts no tighter than where its particle is and only ever comes in. Its build, its accumulation,
 // its energy and its dual update are all here.
 #pragma once
