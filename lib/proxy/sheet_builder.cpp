@@ -476,8 +476,8 @@ void sheet_build_rows(SheetWork& work) {
         const uint32_t faces = clean_table.face_count(e);
         if (faces == 1) ++stats.boundary_edges;
         if (faces != 2) continue;
-        // Seed 000 §19.5's stencil: the shared edge as the first triangle runs it, then each
-        // triangle's opposite wing (rows.md: triangles (x0, x1, x2) and (x1, x0, x3)).
+        // The hinge stencil (docs/solver.md#hinge): the shared edge as the first triangle runs it, then each
+        // triangle's opposite wing (triangles (x0, x1, x2) and (x1, x0, x3)).
         auto f = clean_table.faces(e);
         uint32_t k = 0;
         while (clean_table.triangle_edges[f[0]][k] != e) ++k;
@@ -618,7 +618,7 @@ void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
         proxy.pins.push_back({static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[node].name : std::string(),
                               std::move(particles)});
 
-    // ---- d_geo (seed 000 §19.3) ----------------------------------------------------------------------
+    // ---- d_geo (docs/proxy.md#geodesic-distance) ------------------------------------------------------
     GeodesicResult geo = geodesic_distance(n, proxy.edges, proxy.rest_length, held);
     proxy.d_geo = std::move(geo.distance);
     proxy.nearest_held = std::move(geo.nearest);
@@ -815,7 +815,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     if (!sheet_place_frame(work, frame_world)) return result;
     sheet_weigh(work, frame_world.inverted());
 
-    // ---- colour and permute (seed 000 §5.4) --------------------------------------------------------
+    // ---- colour and permute (docs/proxy.md#colouring) ----------------------------------------------
     const ColourResult colours = colour_and_permute(work.proxy);
     if (!colours.error.empty()) {
         issues.push_back({"COLOURING_INVALID", Severity::error,

@@ -1,5 +1,5 @@
 // The measuring loop: one solver (fresh, or forked from one settled by the prelude), one script,
-// every step observed (issue 4).
+// every step observed (docs/validation.md).
 #include "validate/measure.h"
 
 #include <algorithm>
