@@ -41,6 +41,7 @@
 #include "pipeline/sidecar.h"
 #include "pipeline/view_page.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 
 namespace weft {
 namespace {

@@ -17,7 +17,7 @@ std::vector<StageCodes> every_issue_code() {
         {"sheet", "Building a sheet proxy from a garment's meshes (proxy/sheet_builder.h).", sheet_codes},
         {"rig", "Building a rig proxy from chains of joints (proxy/rig_builder.h).", rig_codes},
         {"model", "One model through the pipeline and its outputs (pipeline/rig_model.h, sheet_model.h).", model_codes},
-        {"proxy_file", "Loading a .clothproxy file (proxy/core/codec.h load_proxy): why a file is refused.", proxy_file_codes},
+        {"proxy_file", "Loading a .clothproxy file (proxy/file/proxy_file.h load_proxy): why a file is refused.", proxy_file_codes},
         {"validation", "Simulating a proxy headless (validate/validate.h: weft validate, weft bake --validate).", validation_codes},
         {"mesh", "A rig proxy's skinned mesh in its simulated pose (pipeline/rig_validate.h: weft bake --validate; weft rig --validate reports these inside VALIDATION_FAILED).", mesh_codes},
         {"bake", "The bake run itself (pipeline/bake.h): inputs, outputs, isolation of failures.", bake_codes},

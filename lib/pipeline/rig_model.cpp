@@ -16,6 +16,7 @@
 #include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "scene/gltf_patch.h"
 #include "scene/gltf_write.h"
 #include "scene/hierarchy.h"

@@ -8,6 +8,7 @@
 
 #include "garment/classes.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "scene/import.h"
 
 namespace weft {

@@ -18,7 +18,7 @@
 #pragma once
 #include "pipeline/rig_model.h"
 #include "scene/gltf_patch.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 
 namespace weft {
 

@@ -14,7 +14,7 @@
 #include "proxy/colour_permute.h"
 #include "proxy/proxy_frame.h"
 #include "proxy/rig_codes.h"
-#include "proxy/sheet_fabric.h"
+#include "fabric/fabric.h"
 
 namespace weft {
 namespace {
@@ -39,16 +39,16 @@ public:
 
     void run() {
         if (!check_chains()) return;
-        const std::string fabric = options_.fabric.empty() ? std::string(rig_fabric_for_class(garment_.garment_class))
+        const std::string fabric = options_.fabric.empty() ? std::string(fabric_for_rig_class(garment_.garment_class))
                                                            : options_.fabric;
         // Mass is the material's: a cape on bones weighs what its cloth does, whatever moves it.
-        const std::string material = options_.fabric.empty() ? std::string(sheet_fabric_for_class(garment_.garment_class))
+        const std::string material = options_.fabric.empty() ? std::string(fabric_for_garment_class(garment_.garment_class))
                                                              : options_.fabric;
         const std::optional<double> density =
             options_.areal_density ? options_.areal_density : fabric_areal_density(material);
         if (!density || !(*density >= 0) || !std::isfinite(*density)) {
             add_issue(result_.issues, "RIG_UNKNOWN_FABRIC",
-                      where_ + ": fabric '" + fabric + "' is not in the library (" + fabric_density_names() + ")");
+                      where_ + ": fabric '" + fabric + "' is not in the library (" + fabric_library_names() + ")");
             return;
         }
         make_particles();

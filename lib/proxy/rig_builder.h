@@ -16,7 +16,7 @@
 //   frame      the nearest skin joint at or above every hanging bone (their lowest common ancestor,
 //              walked up to a skin joint); rest positions in its rigid placement (proxy_frame.h)
 //   mass       what each joint carries: every vertex it weights (or carries rigidly) brings a third
-//              of its triangles' area times the fabric's areal density (sheet_fabric.h) times its
+//              of its triangles' area times the fabric's areal density (fabric/fabric.h) times its
 //              weight; a joint's share goes half to its own particle and half to the next along the
 //              chain (the segment it swings); no free particle is lighter than linear_density times
 //              half its links, so a chain that carries nothing still swings like a light cord
@@ -57,7 +57,7 @@ struct RigGarment {
 
 struct RigOptions {
     std::string fabric;                     ///< library fabric; "" = the one the garment class suggests
-    std::optional<double> areal_density;    ///< kg/m²; unset = the fabric's (sheet_fabric.h)
+    std::optional<double> areal_density;    ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     double linear_density = 0.02;           ///< kg/m, the lightest a chain may be along its length (> 0)
 };
 

@@ -12,7 +12,7 @@
 #include "proxy/colour_permute.h"
 #include "proxy/proxy_frame.h"
 #include "proxy/sheet_detail.h"
-#include "proxy/sheet_fabric.h"
+#include "fabric/fabric.h"
 #include "proxy/sheet_pins.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
@@ -54,7 +54,7 @@ bool check_options(const SheetOptions& o, const std::string& where, Issues& issu
         return bad("areal density " + std::to_string(*o.areal_density) + " kg/m²: want a finite number > 0");
     if (!o.fabric.empty() && !o.areal_density && !fabric_areal_density(o.fabric))
         return bad("fabric '" + o.fabric +
-                   "' is not in the library (" + fabric_density_names() + "); name one or give an areal density");
+                   "' is not in the library (" + fabric_library_names() + "); name one or give an areal density");
     if (o.pin == PinRule::nearest && o.pin_target.empty()) return bad("--pin nearest: needs a node, mesh or material name");
     return true;
 }
@@ -186,7 +186,497 @@ int provisional_frame(const Source& s) {
 
 std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {
     if (!o.fabric.empty()) return o.fabric;
-    return std::string(sheet_fabric_for_class(g.garment_class.empty() ? "sheet" : g.garment_class));
+    return std::string(fabric_for_garment_class(g.garment_class.empty() ? "sheet" : g.garment_class));
+}
+
+/// What build_sheet's stages hand one another, in the order they fill it.
+struct SheetWork {
+    SheetWork(const Scene& s, const SheetGarment& g, const SheetOptions& o, Issues& i, SheetStats& st)
+        : scene(s), garment(g), options(o), issues(i), stats(st) {}
+    const Scene& scene;
+    const SheetGarment& garment;
+    const SheetOptions& options;
+    Issues& issues;
+    SheetStats& stats;
+    Source src;
+    std::string where;
+    uint32_t vertex_count = 0, triangle_count = 0;
+    Severity drop_severity = Severity::error;
+    std::string drop_hint;
+    // check and weld
+    std::vector<uint8_t> defect;          ///< per source triangle: kNonFinite, kRepeatedIndex, ...
+    WeldResult weld;
+    uint32_t welded_count = 0;
+    std::vector<uint32_t> welded;         ///< source triangles by welded vertex
+    EdgeTable full;                       ///< every triangle's edges, defects included
+    std::vector<uint32_t> kept;           ///< clean triangle -> source triangle
+    std::vector<uint32_t> clean;          ///< kept triangles by welded vertex, then by particle
+    EdgeTable dropped_table;              ///< the kept triangles' edges when some were dropped
+    bool all_kept = true;
+    const EdgeTable& clean_table() const { return all_kept ? full : dropped_table; }
+    // rows
+    uint32_t n = 0;                       ///< particles
+    std::vector<uint32_t> particle_source, vertex_particle, particle_island;
+    std::vector<Vec3> scene_position;
+    std::vector<uint8_t> island_closed;
+    ClothProxy proxy;
+    // pins, frame and masses
+    PinAssignment pins;
+    std::vector<uint32_t> held;
+    std::string fabric;
+    double density = 0;
+};
+
+/// Non-finite positions of used vertices: errors, and their triangles marked.
+void sheet_check_vertices(SheetWork& work) {
+    const Source& src = work.src;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const uint32_t vertex_count = work.vertex_count, triangle_count = work.triangle_count;
+    std::vector<uint8_t>& defect = work.defect;
+    defect.assign(triangle_count, 0);
+    {
+        std::vector<uint8_t> used(vertex_count, 0);
+        for (uint32_t i : src.indices) used[i] = 1;
+        std::vector<uint8_t> finite(vertex_count, 1);
+        for (uint32_t v = 0; v < vertex_count; ++v) {
+            if (!used[v] || is_finite(src.positions[v])) continue;
+            finite[v] = 0;
+            ++stats.non_finite_vertices;
+            issues.push_back({"NON_FINITE_VERTEX", Severity::error,
+                              src.file() + ": " + src.vertex_text(v) +
+                                  " is not a finite position. Fix or delete the vertex in the modelling tool and "
+                                  "re-export.",
+                              src.vertex_pointer(v)});
+        }
+        for (uint32_t t = 0; t < triangle_count; ++t)
+            for (int k = 0; k < 3; ++k)
+                if (!finite[src.indices[3 * t + k]]) defect[t] |= kNonFinite;
+    }
+}
+
+/// The weld, then each triangle: repeated indices and no area at the weld's resolution.
+void sheet_weld_and_check_triangles(SheetWork& work) {
+    const Source& src = work.src;
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const uint32_t triangle_count = work.triangle_count;
+    std::vector<uint8_t>& defect = work.defect;
+    const Severity drop_severity = work.drop_severity;
+    const std::string& drop_hint = work.drop_hint;
+    const double diagonal = weld_tolerance_for(src.positions, 1.0);  // the garment's bounding-box diagonal
+    const double tolerance = options.weld_tolerance ? *options.weld_tolerance : options.weld_relative * diagonal;
+    work.weld = weld_positions(src.positions, tolerance);
+    const WeldResult& weld = work.weld;
+    stats.weld_tolerance = weld.tolerance;
+    work.welded_count = static_cast<uint32_t>(weld.unique_count());
+    std::vector<uint32_t>& welded = work.welded;
+    welded.resize(src.indices.size());
+    for (size_t i = 0; i < welded.size(); ++i) welded[i] = weld.remap[src.indices[i]];
+    auto welded_position = [&](uint32_t w) -> const Vec3& { return src.positions[weld.first[w]]; };
+    // A triangle lower than the weld tolerance has no area at the weld's resolution. The floor,
+    // 1e-12 of the garment's size, catches corners that were collinear in the file and came out of
+    // the node transform a rounding error off the line, when welding is exact.
+    const double flat = std::max(weld.tolerance, 1e-12 * diagonal);
+
+    // ---- check: triangles --------------------------------------------------------------------------
+    for (uint32_t t = 0; t < triangle_count; ++t) {
+        const uint32_t a = src.indices[3 * t], b = src.indices[3 * t + 1], c = src.indices[3 * t + 2];
+        if (a == b || b == c || c == a) {
+            defect[t] |= kRepeatedIndex;
+            ++stats.repeated_index_triangles;
+            const uint32_t twice = (a == b || a == c) ? a : b;
+            issues.push_back({"REPEATED_INDEX_TRIANGLE", drop_severity,
+                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " names vertex " +
+                                  std::to_string(src.local_vertex(twice)) + " twice, at " +
+                                  position_text(src.positions[twice]) + ": a triangle with no area." + drop_hint,
+                              src.triangle_pointer(t)});
+            continue;
+        }
+        if (defect[t] & kNonFinite) continue;
+        const uint32_t wa = welded[3 * t], wb = welded[3 * t + 1], wc = welded[3 * t + 2];
+        const bool collapsed = wa == wb || wb == wc || wc == wa;
+        if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= flat) {
+            defect[t] |= kZeroArea;
+            ++stats.zero_area_triangles;
+            issues.push_back({"ZERO_AREA_TRIANGLE", drop_severity,
+                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
+                                  position_text(src.positions[a]) + ", " + position_text(src.positions[b]) + ", " +
+                                  position_text(src.positions[c]) + " has no area: " +
+                                  (collapsed ? "two of its corners weld into one"
+                                             : "its corners lie on one line") +
+                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + drop_hint,
+                              src.triangle_pointer(t)});
+        }
+    }
+}
+
+/// Triangles covering the same welded vertices as an earlier one.
+void sheet_find_duplicates(SheetWork& work) {
+    const Source& src = work.src;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const uint32_t triangle_count = work.triangle_count, welded_count = work.welded_count;
+    const std::vector<uint32_t>& welded = work.welded;
+    std::vector<uint8_t>& defect = work.defect;
+    const Severity drop_severity = work.drop_severity;
+    const std::string& drop_hint = work.drop_hint;
+    // Every triangle's edges, defects included: what the file has (NON_MANIFOLD_EDGE counts them all
+    // when refusing, and duplicates are found through the edges they share).
+    work.full = build_edge_table(welded, welded_count);
+    const EdgeTable& full = work.full;
+    {
+        std::vector<uint32_t> point_triangle(welded_count, none);  // a triangle whose corners all weld into one
+        for (uint32_t t = 0; t < triangle_count; ++t) {
+            uint32_t original = none;
+            uint32_t e = none;
+            for (uint32_t side : full.triangle_edges[t])
+                if (side != no_edge) {
+                    e = side;
+                    break;
+                }
+            if (e == none) {
+                uint32_t& first = point_triangle[welded[3 * t]];
+                if (first == none) first = t;
+                else original = first;
+            } else {
+                for (uint32_t u : full.faces(e)) {
+                    if (u >= t) break;
+                    if (same_corner_set(welded, t, u)) {
+                        original = u;
+                        break;
+                    }
+                }
+            }
+            if (original == none) continue;
+            defect[t] |= kDuplicate;
+            ++stats.duplicate_triangles;
+            issues.push_back({"DUPLICATE_TRIANGLE", drop_severity,
+                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
+                                  position_text(src.positions[src.indices[3 * t]]) +
+                                  " covers the same welded vertices as " + src.triangle_text(original) + " " +
+                                  src.corners_text(original) + ": a doubled face." + drop_hint,
+                              src.triangle_pointer(t)});
+        }
+    }
+}
+
+/// The triangles a sheet would be built from, and their edges.
+void sheet_keep_clean(SheetWork& work) {
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    const uint32_t triangle_count = work.triangle_count;
+    const std::vector<uint8_t>& defect = work.defect;
+    std::vector<uint32_t>& welded = work.welded;
+    // The triangles a sheet would be built from.
+    std::vector<uint32_t>& kept = work.kept;  // clean triangle -> source triangle
+    kept.reserve(triangle_count);
+    for (uint32_t t = 0; t < triangle_count; ++t)
+        if (defect[t] == 0) kept.push_back(t);
+    if (options.repair)
+        for (uint32_t t = 0; t < triangle_count; ++t) stats.dropped_triangles += (defect[t] & ~kNonFinite) != 0;
+    work.all_kept = kept.size() == triangle_count;
+    const bool all_kept = work.all_kept;
+    std::vector<uint32_t>& clean = work.clean;  // kept triangles by welded vertex (the welded copy itself when all are kept)
+    if (all_kept) {
+        clean = std::move(welded);
+    } else {
+        clean.reserve(kept.size() * 3);
+        for (uint32_t t : kept) clean.insert(clean.end(), {welded[3 * t], welded[3 * t + 1], welded[3 * t + 2]});
+    }
+    if (!all_kept) work.dropped_table = build_edge_table(clean, work.welded_count);
+}
+
+/// Non-manifold edges and inconsistent winding.
+void sheet_check_edges(SheetWork& work) {
+    const Source& src = work.src;
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const WeldResult& weld = work.weld;
+    const EdgeTable& full = work.full;
+    const EdgeTable& clean_table = work.clean_table();
+    const std::vector<uint32_t>& kept = work.kept;
+    const std::vector<uint32_t>& clean = work.clean;
+    // ---- check: edges ------------------------------------------------------------------------------
+    // Refusing, the file's own edges are judged; repairing, the edges left after the drops. A
+    // non-manifold edge is never accepted either way.
+    {
+        const EdgeTable& judged = options.repair ? clean_table : full;
+        const std::span<const uint32_t> to_source = options.repair ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
+        for (uint32_t e = 0; e < judged.edge_count(); ++e) {
+            if (judged.face_count(e) < 3) continue;
+            ++stats.non_manifold_edges;
+            const uint32_t a = weld.first[judged.edges[e][0]], b = weld.first[judged.edges[e][1]];
+            issues.push_back({"NON_MANIFOLD_EDGE", Severity::error,
+                              src.file() + ": the edge from " + src.vertex_text(a) + " to " + src.vertex_text(b) +
+                                  " is shared by " + std::to_string(judged.face_count(e)) + " triangles (" +
+                                  triangles_text(src, judged.faces(e), to_source) +
+                                  "); cloth allows two. Split the edge so each surface has its own vertices, or "
+                                  "delete the extra faces.",
+                              src.edge_pointer(a, b)});
+        }
+    }
+    const Orientation orientation = orient_triangles(clean, clean_table);
+    for (uint32_t e : orientation.inconsistent) {
+        ++stats.inconsistent_edges;
+        auto f = clean_table.faces(e);
+        const uint32_t t0 = kept[f[0]], t1 = kept[f[1]];
+        const uint32_t a = weld.first[clean_table.edges[e][0]], b = weld.first[clean_table.edges[e][1]];
+        const bool orientable = orientation.island_orientable[orientation.island[f[0]]];
+        const uint32_t flip = orientation.flip[f[1]] ? t1 : t0;
+        issues.push_back({"INCONSISTENT_WINDING", Severity::error,
+                          src.file() + ": " + src.triangle_text(t0) + " " + src.corners_text(t0) + " and " +
+                              src.triangle_text(t1) + " " + src.corners_text(t1) +
+                              " run the same way along their shared edge, " + src.vertex_text(a) + " to " +
+                              src.vertex_text(b) + ". " +
+                              (orientable ? "Flip " + src.triangle_text(flip) +
+                                                " (reverse its corners; 'recalculate normals' in the modelling tool)."
+                                          : "The piece is one-sided (a Möbius strip): no winding is consistent. Cut it "
+                                            "along an edge so it has two sides."),
+                          src.triangle_pointer(t1)});
+    }
+}
+
+/// Particles (the welded vertices kept triangles use), edges, hinges, triangles and pieces.
+void sheet_build_rows(SheetWork& work) {
+    const Source& src = work.src;
+    SheetStats& stats = work.stats;
+    const WeldResult& weld = work.weld;
+    const EdgeTable& clean_table = work.clean_table();
+    const std::vector<uint32_t>& kept = work.kept;
+    std::vector<uint32_t>& clean = work.clean;
+    const uint32_t vertex_count = work.vertex_count;
+    // ---- rows --------------------------------------------------------------------------------------
+    // Particles: the welded vertices kept triangles use, in welded order (first source vertex).
+    std::vector<uint32_t> particle_of(work.welded_count, none);
+    for (uint32_t w : clean) particle_of[w] = 0;
+    std::vector<uint32_t>& particle_source = work.particle_source;
+    for (uint32_t w = 0; w < work.welded_count; ++w)
+        if (particle_of[w] != none) {
+            particle_of[w] = static_cast<uint32_t>(particle_source.size());
+            particle_source.push_back(weld.first[w]);
+        }
+    work.n = static_cast<uint32_t>(particle_source.size());
+    const uint32_t n = work.n;
+    std::vector<Vec3>& scene_position = work.scene_position;
+    scene_position.resize(n);
+    for (uint32_t p = 0; p < n; ++p) scene_position[p] = src.positions[particle_source[p]];
+    std::vector<uint32_t>& vertex_particle = work.vertex_particle;
+    vertex_particle.resize(vertex_count);
+    for (uint32_t v = 0; v < vertex_count; ++v) vertex_particle[v] = particle_of[weld.remap[v]];
+    for (uint32_t& w : clean) w = particle_of[w];  // clean triangles now name particles
+
+    ClothProxy& proxy = work.proxy;
+    proxy.kind = ProxyKind::sheet;
+    proxy.edges.reserve(clean_table.edge_count());
+    for (const auto& [a, b] : clean_table.edges) proxy.edges.push_back({particle_of[a], particle_of[b]});
+    for (uint32_t e = 0; e < clean_table.edge_count(); ++e) {
+        const uint32_t faces = clean_table.face_count(e);
+        if (faces == 1) ++stats.boundary_edges;
+        if (faces != 2) continue;
+        // The hinge stencil (docs/solver.md#hinge): the shared edge as the first triangle runs it, then each
+        // triangle's opposite wing (triangles (x0, x1, x2) and (x1, x0, x3)).
+        auto f = clean_table.faces(e);
+        uint32_t k = 0;
+        while (clean_table.triangle_edges[f[0]][k] != e) ++k;
+        const uint32_t x0 = clean[3 * f[0] + k], x1 = clean[3 * f[0] + (k + 1) % 3], x2 = clean[3 * f[0] + (k + 2) % 3];
+        uint32_t x3 = none;
+        for (int j = 0; j < 3; ++j)
+            if (clean[3 * f[1] + j] != x0 && clean[3 * f[1] + j] != x1) x3 = clean[3 * f[1] + j];
+        proxy.hinges.push_back({x0, x1, x2, x3});
+    }
+    proxy.triangles.reserve(kept.size());
+    for (size_t t = 0; t < kept.size(); ++t) proxy.triangles.push_back({clean[3 * t], clean[3 * t + 1], clean[3 * t + 2]});
+
+    // Pieces, and which are closed (no boundary edge).
+    const Islands islands = find_islands(clean_table);
+    std::vector<uint8_t>& island_closed = work.island_closed;
+    island_closed.assign(islands.count, 1);
+    for (uint32_t e = 0; e < clean_table.edge_count(); ++e)
+        if (clean_table.face_count(e) == 1) island_closed[islands.island[clean_table.faces(e)[0]]] = 0;
+    // A particle on a closed piece counts as that piece's (a bowtie vertex between a solid and a
+    // sheet rides the solid), else as its lowest piece's.
+    std::vector<uint32_t>& particle_island = work.particle_island;
+    particle_island.assign(n, none);
+    for (uint32_t t = 0; t < kept.size(); ++t)
+        for (int j = 0; j < 3; ++j) {
+            uint32_t& is = particle_island[clean[3 * t + j]];
+            const uint32_t mine = islands.island[t];
+            if (is == none || (island_closed[mine] && !island_closed[is]) ||
+                (island_closed[mine] == island_closed[is] && mine < is))
+                is = mine;
+        }
+    stats.islands = islands.count;
+    stats.closed_islands = static_cast<uint32_t>(std::count(island_closed.begin(), island_closed.end(), 1));
+}
+
+/// Pins (their band measured in scene space) and the frame: the provisional one, or the holders'
+/// lowest common ancestor when skin weights pin. False, with an error filed, when nothing can be placed.
+bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
+    const Scene& scene = work.scene;
+    const Source& src = work.src;
+    const SheetGarment& garment = work.garment;
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const std::string& where = work.where;
+    ClothProxy& proxy = work.proxy;
+    const std::vector<Vec3>& scene_position = work.scene_position;
+    const std::vector<uint32_t>& vertex_particle = work.vertex_particle;
+    const std::vector<uint32_t>& particle_source = work.particle_source;
+    const std::vector<uint32_t>& particle_island = work.particle_island;
+    const std::vector<uint8_t>& island_closed = work.island_closed;
+    // ---- pins and frame ----------------------------------------------------------------------------
+    // Lengths in scene space for the pin band; measured again in the frame once it is known.
+    proxy.rest_length.resize(proxy.edges.size());
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        proxy.rest_length[e] = distance(scene_position[proxy.edges[e][0]], scene_position[proxy.edges[e][1]]);
+    int frame = provisional_frame(src);
+    // A scene with no nodes (built in memory) has no frame node: the root, by the name "".
+    const PinContext context{src,           garment,        options,         scene_position, vertex_particle,
+                             particle_source, proxy.edges,  proxy.rest_length, particle_island, island_closed,
+                             std::max(frame, 0)};
+    work.pins = assign_pins(context, issues);
+    const PinAssignment& pins = work.pins;
+    if (has_error(issues)) return false;
+    stats.pin_tolerance = pins.tolerance;
+    if (pins.applied == PinRule::weights) {
+        std::vector<int> holders;
+        for (int h : pins.holder)
+            if (h >= 0 && std::find(holders.begin(), holders.end(), h) == holders.end()) holders.push_back(h);
+        if (!holders.empty()) frame = lowest_common_ancestor(scene, holders);
+    }
+    frame_world = Mat4::identity();
+    if (has_node(scene, frame)) {
+        proxy.frame.node = scene.nodes[frame].name;
+        if (!scene.nodes[frame].world.is_finite()) {
+            issues.push_back({"NON_FINITE_FRAME", Severity::error,
+                              where + ": the frame node '" + proxy.frame.node +
+                                  "' has a NaN or infinite rest transform. Fix the node's transform.",
+                              "/nodes/" + proxy.frame.node});
+            return false;
+        }
+        frame_world = rigid_part(scene.nodes[frame].world);
+        if (!frame_world.is_finite()) {
+            issues.push_back({"NON_FINITE_FRAME", Severity::error,
+                              where + ": the frame node '" + proxy.frame.node +
+                                  "' has a degenerate rest transform (no rotation can be read from it). Fix the "
+                                  "node's transform.",
+                              "/nodes/" + proxy.frame.node});
+            return false;
+        }
+    }
+    proxy.frame.rest_world = frame_world;
+    return true;
+}
+
+/// Particles into the frame, masses from the fabric's areal density, one pin per holder, d_geo.
+void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
+    const Scene& scene = work.scene;
+    const SheetGarment& garment = work.garment;
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    ClothProxy& proxy = work.proxy;
+    const PinAssignment& pins = work.pins;
+    const uint32_t n = work.n;
+    std::vector<Vec3>& scene_position = work.scene_position;
+    std::vector<uint32_t>& vertex_particle = work.vertex_particle;
+    std::vector<uint32_t>& particle_source = work.particle_source;
+    // ---- particles in the frame, masses ------------------------------------------------------------
+    proxy.rest_position = std::move(scene_position);
+    for (Vec3& p : proxy.rest_position) p = to_frame.transform_point(p);
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        proxy.rest_length[e] = distance(proxy.rest_position[proxy.edges[e][0]], proxy.rest_position[proxy.edges[e][1]]);
+
+    work.fabric = fabric_for(garment, options);
+    work.density = options.areal_density ? *options.areal_density : fabric_areal_density(work.fabric).value_or(0.15);
+    const double density = work.density;
+    std::vector<double> mass(n, 0);
+    for (const auto& [a, b, c] : proxy.triangles) {
+        const Vec3 &pa = proxy.rest_position[a], &pb = proxy.rest_position[b], &pc = proxy.rest_position[c];
+        const double area = 0.5 * length(cross(pb - pa, pc - pa));
+        stats.area += area;
+        for (uint32_t p : {a, b, c}) mass[p] += density * area / 3;
+    }
+    proxy.inverse_mass.resize(n);
+    for (uint32_t p = 0; p < n; ++p) {
+        proxy.total_mass += mass[p];
+        proxy.inverse_mass[p] = pins.holder[p] >= 0 ? 0.0 : 1.0 / mass[p];
+    }
+
+    // Pins: one per holder, in node order.
+    std::map<int, std::vector<uint32_t>> by_holder;
+    std::vector<uint32_t>& held = work.held;
+    for (uint32_t p = 0; p < n; ++p)
+        if (pins.holder[p] >= 0) {
+            by_holder[pins.holder[p]].push_back(p);
+            held.push_back(p);
+        }
+    for (auto& [node, particles] : by_holder)
+        proxy.pins.push_back({static_cast<size_t>(node) < scene.nodes.size() ? scene.nodes[node].name : std::string(),
+                              std::move(particles)});
+
+    // ---- d_geo (docs/proxy.md#geodesic-distance) ------------------------------------------------------
+    GeodesicResult geo = geodesic_distance(n, proxy.edges, proxy.rest_length, held);
+    proxy.d_geo = std::move(geo.distance);
+    proxy.nearest_held = std::move(geo.nearest);
+
+    proxy.source = std::move(particle_source);
+    proxy.vertex_particle = std::move(vertex_particle);
+}
+
+/// What the proxy is (garment, class, fabric, sources, the options used) and the build's figures.
+void sheet_describe(SheetWork& work, const ColourResult& colours) {
+    const Scene& scene = work.scene;
+    const Source& src = work.src;
+    const SheetGarment& garment = work.garment;
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    ClothProxy& proxy = work.proxy;
+    const PinAssignment& pins = work.pins;
+    const WeldResult& weld = work.weld;
+    const std::string& fabric = work.fabric;
+    const double density = work.density;
+    const uint32_t n = work.n;
+    const std::vector<uint32_t>& held = work.held;
+    // ---- what it is --------------------------------------------------------------------------------
+    proxy.garment = garment.name;
+    proxy.garment_class = garment.garment_class.empty() ? "sheet" : garment.garment_class;
+    proxy.suggested_fabric = fabric;
+    proxy.source_file = scene.source_path;
+    for (uint32_t k = 0; k < src.meshes.size(); ++k) {
+        const Mesh& m = src.mesh(k);
+        const std::string* slot = material_of(scene, m);
+        const std::string material = slot ? *slot : std::string();
+        proxy.source_meshes.push_back({m.name, material, src.first_vertex[k], src.first_vertex[k + 1] - src.first_vertex[k]});
+    }
+    nlohmann::json used = {
+        {"weld_tolerance", weld.tolerance},
+        {"repair", options.repair},
+        {"pin", pins.description},
+        {"fabric", fabric},
+        {"areal_density", density},
+        {"closed_islands", options.closed_islands_rigid ? "rigid" : "fabric"},
+    };
+    if (pins.tolerance > 0) used["pin_tolerance"] = pins.tolerance;
+    if (pins.applied == PinRule::weights) used["pin_weight"] = options.pin_weight;
+    if (!options.pin_holder.empty()) used["pin_holder"] = options.pin_holder;
+    proxy.builder_options = used.dump();
+
+    stats.particles = n;
+    stats.edges = static_cast<uint32_t>(proxy.edges.size());
+    stats.hinges = static_cast<uint32_t>(proxy.hinges.size());
+    stats.triangles = static_cast<uint32_t>(proxy.triangles.size());
+    stats.held = static_cast<uint32_t>(held.size());
+    stats.pins = static_cast<uint32_t>(proxy.pins.size());
+    stats.colours = colours.colours;
+    stats.largest_colour = colours.largest;
+    stats.smallest_colour = colours.smallest;
+    stats.total_mass = proxy.total_mass;
+    for (double d : proxy.d_geo)
+        if (std::isfinite(d)) stats.max_d_geo = std::max(stats.max_d_geo, d);
 }
 
 }  // namespace
@@ -288,334 +778,45 @@ std::string apply_pin_json(const nlohmann::json& pin, SheetOptions& options) {
 SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, const SheetOptions& options) {
     SheetBuildResult result;
     Issues& issues = result.issues;
-    SheetStats& stats = result.stats;
+    SheetWork work(scene, garment, options, issues, result.stats);
 
     // ---- gather ------------------------------------------------------------------------------------
-    Source src;
+    Source& src = work.src;
     src.scene = &scene;
-    const std::string where = garment_label(src, garment);
+    work.where = garment_label(src, garment);
+    const std::string& where = work.where;
     if (!check_options(options, where, issues)) return result;
     if (!gather(scene, garment, src, issues)) return result;
-    const uint32_t vertex_count = src.vertex_count();
-    const uint32_t triangle_count = src.triangle_count();
-    stats.source_vertices = vertex_count;
-    stats.source_triangles = triangle_count;
-    const Severity drop_severity = options.repair ? Severity::warning : Severity::error;
-    const std::string drop_hint = options.repair ? " Dropped (--repair)." : " Delete it, or pass --repair to drop it.";
+    work.vertex_count = src.vertex_count();
+    work.triangle_count = src.triangle_count();
+    result.stats.source_vertices = work.vertex_count;
+    result.stats.source_triangles = work.triangle_count;
+    work.drop_severity = options.repair ? Severity::warning : Severity::error;
+    work.drop_hint = options.repair ? " Dropped (--repair)." : " Delete it, or pass --repair to drop it.";
 
-    // ---- check: vertices ---------------------------------------------------------------------------
-    std::vector<uint8_t> defect(triangle_count, 0);
-    {
-        std::vector<uint8_t> used(vertex_count, 0);
-        for (uint32_t i : src.indices) used[i] = 1;
-        std::vector<uint8_t> finite(vertex_count, 1);
-        for (uint32_t v = 0; v < vertex_count; ++v) {
-            if (!used[v] || is_finite(src.positions[v])) continue;
-            finite[v] = 0;
-            ++stats.non_finite_vertices;
-            issues.push_back({"NON_FINITE_VERTEX", Severity::error,
-                              src.file() + ": " + src.vertex_text(v) +
-                                  " is not a finite position. Fix or delete the vertex in the modelling tool and "
-                                  "re-export.",
-                              src.vertex_pointer(v)});
-        }
-        for (uint32_t t = 0; t < triangle_count; ++t)
-            for (int k = 0; k < 3; ++k)
-                if (!finite[src.indices[3 * t + k]]) defect[t] |= kNonFinite;
-    }
-
-    // ---- weld --------------------------------------------------------------------------------------
-    const double diagonal = weld_tolerance_for(src.positions, 1.0);  // the garment's bounding-box diagonal
-    const double tolerance = options.weld_tolerance ? *options.weld_tolerance : options.weld_relative * diagonal;
-    const WeldResult weld = weld_positions(src.positions, tolerance);
-    stats.weld_tolerance = weld.tolerance;
-    const uint32_t welded_count = static_cast<uint32_t>(weld.unique_count());
-    std::vector<uint32_t> welded(src.indices.size());
-    for (size_t i = 0; i < welded.size(); ++i) welded[i] = weld.remap[src.indices[i]];
-    auto welded_position = [&](uint32_t w) -> const Vec3& { return src.positions[weld.first[w]]; };
-    // A triangle lower than the weld tolerance has no area at the weld's resolution. The floor,
-    // 1e-12 of the garment's size, catches corners that were collinear in the file and came out of
-    // the node transform a rounding error off the line, when welding is exact.
-    const double flat = std::max(weld.tolerance, 1e-12 * diagonal);
-
-    // ---- check: triangles --------------------------------------------------------------------------
-    for (uint32_t t = 0; t < triangle_count; ++t) {
-        const uint32_t a = src.indices[3 * t], b = src.indices[3 * t + 1], c = src.indices[3 * t + 2];
-        if (a == b || b == c || c == a) {
-            defect[t] |= kRepeatedIndex;
-            ++stats.repeated_index_triangles;
-            const uint32_t twice = (a == b || a == c) ? a : b;
-            issues.push_back({"REPEATED_INDEX_TRIANGLE", drop_severity,
-                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " names vertex " +
-                                  std::to_string(src.local_vertex(twice)) + " twice, at " +
-                                  position_text(src.positions[twice]) + ": a triangle with no area." + drop_hint,
-                              src.triangle_pointer(t)});
-            continue;
-        }
-        if (defect[t] & kNonFinite) continue;
-        const uint32_t wa = welded[3 * t], wb = welded[3 * t + 1], wc = welded[3 * t + 2];
-        const bool collapsed = wa == wb || wb == wc || wc == wa;
-        if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= flat) {
-            defect[t] |= kZeroArea;
-            ++stats.zero_area_triangles;
-            issues.push_back({"ZERO_AREA_TRIANGLE", drop_severity,
-                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
-                                  position_text(src.positions[a]) + ", " + position_text(src.positions[b]) + ", " +
-                                  position_text(src.positions[c]) + " has no area: " +
-                                  (collapsed ? "two of its corners weld into one"
-                                             : "its corners lie on one line") +
-                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + drop_hint,
-                              src.triangle_pointer(t)});
-        }
-    }
-
-    // Every triangle's edges, defects included: what the file has (NON_MANIFOLD_EDGE counts them all
-    // when refusing, and duplicates are found through the edges they share).
-    const EdgeTable full = build_edge_table(welded, welded_count);
-    {
-        std::vector<uint32_t> point_triangle(welded_count, none);  // a triangle whose corners all weld into one
-        for (uint32_t t = 0; t < triangle_count; ++t) {
-            uint32_t original = none;
-            uint32_t e = none;
-            for (uint32_t side : full.triangle_edges[t])
-                if (side != no_edge) {
-                    e = side;
-                    break;
-                }
-            if (e == none) {
-                uint32_t& first = point_triangle[welded[3 * t]];
-                if (first == none) first = t;
-                else original = first;
-            } else {
-                for (uint32_t u : full.faces(e)) {
-                    if (u >= t) break;
-                    if (same_corner_set(welded, t, u)) {
-                        original = u;
-                        break;
-                    }
-                }
-            }
-            if (original == none) continue;
-            defect[t] |= kDuplicate;
-            ++stats.duplicate_triangles;
-            issues.push_back({"DUPLICATE_TRIANGLE", drop_severity,
-                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
-                                  position_text(src.positions[src.indices[3 * t]]) +
-                                  " covers the same welded vertices as " + src.triangle_text(original) + " " +
-                                  src.corners_text(original) + ": a doubled face." + drop_hint,
-                              src.triangle_pointer(t)});
-        }
-    }
-
-    // The triangles a sheet would be built from.
-    std::vector<uint32_t> kept;  // clean triangle -> source triangle
-    kept.reserve(triangle_count);
-    for (uint32_t t = 0; t < triangle_count; ++t)
-        if (defect[t] == 0) kept.push_back(t);
-    if (options.repair)
-        for (uint32_t t = 0; t < triangle_count; ++t) stats.dropped_triangles += (defect[t] & ~kNonFinite) != 0;
-    const bool all_kept = kept.size() == triangle_count;
-    std::vector<uint32_t> clean;  // kept triangles by welded vertex (the welded copy itself when all are kept)
-    if (all_kept) {
-        clean = std::move(welded);
-    } else {
-        clean.reserve(kept.size() * 3);
-        for (uint32_t t : kept) clean.insert(clean.end(), {welded[3 * t], welded[3 * t + 1], welded[3 * t + 2]});
-    }
-    EdgeTable dropped_table;
-    if (!all_kept) dropped_table = build_edge_table(clean, welded_count);
-    const EdgeTable& clean_table = all_kept ? full : dropped_table;
-
-    // ---- check: edges ------------------------------------------------------------------------------
-    // Refusing, the file's own edges are judged; repairing, the edges left after the drops. A
-    // non-manifold edge is never accepted either way.
-    {
-        const EdgeTable& judged = options.repair ? clean_table : full;
-        const std::span<const uint32_t> to_source = options.repair ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
-        for (uint32_t e = 0; e < judged.edge_count(); ++e) {
-            if (judged.face_count(e) < 3) continue;
-            ++stats.non_manifold_edges;
-            const uint32_t a = weld.first[judged.edges[e][0]], b = weld.first[judged.edges[e][1]];
-            issues.push_back({"NON_MANIFOLD_EDGE", Severity::error,
-                              src.file() + ": the edge from " + src.vertex_text(a) + " to " + src.vertex_text(b) +
-                                  " is shared by " + std::to_string(judged.face_count(e)) + " triangles (" +
-                                  triangles_text(src, judged.faces(e), to_source) +
-                                  "); cloth allows two. Split the edge so each surface has its own vertices, or "
-                                  "delete the extra faces.",
-                              src.edge_pointer(a, b)});
-        }
-    }
-    const Orientation orientation = orient_triangles(clean, clean_table);
-    for (uint32_t e : orientation.inconsistent) {
-        ++stats.inconsistent_edges;
-        auto f = clean_table.faces(e);
-        const uint32_t t0 = kept[f[0]], t1 = kept[f[1]];
-        const uint32_t a = weld.first[clean_table.edges[e][0]], b = weld.first[clean_table.edges[e][1]];
-        const bool orientable = orientation.island_orientable[orientation.island[f[0]]];
-        const uint32_t flip = orientation.flip[f[1]] ? t1 : t0;
-        issues.push_back({"INCONSISTENT_WINDING", Severity::error,
-                          src.file() + ": " + src.triangle_text(t0) + " " + src.corners_text(t0) + " and " +
-                              src.triangle_text(t1) + " " + src.corners_text(t1) +
-                              " run the same way along their shared edge, " + src.vertex_text(a) + " to " +
-                              src.vertex_text(b) + ". " +
-                              (orientable ? "Flip " + src.triangle_text(flip) +
-                                                " (reverse its corners; 'recalculate normals' in the modelling tool)."
-                                          : "The piece is one-sided (a Möbius strip): no winding is consistent. Cut it "
-                                            "along an edge so it has two sides."),
-                          src.triangle_pointer(t1)});
-    }
+    // ---- check: vertices, weld, triangles, duplicates, edges ---------------------------------------
+    sheet_check_vertices(work);
+    sheet_weld_and_check_triangles(work);
+    sheet_find_duplicates(work);
+    sheet_keep_clean(work);
+    sheet_check_edges(work);
     if (has_error(issues)) return result;
-    if (kept.empty()) {
+    if (work.kept.empty()) {
         issues.push_back({"EMPTY_GARMENT", Severity::error,
                           where + " has no triangle with area" +
-                              (triangle_count ? " left after dropping " + std::to_string(triangle_count) : std::string()) +
+                              (work.triangle_count ? " left after dropping " + std::to_string(work.triangle_count) : std::string()) +
                               ": nothing to simulate.",
                           ""});
         return result;
     }
 
-    // ---- rows --------------------------------------------------------------------------------------
-    // Particles: the welded vertices kept triangles use, in welded order (first source vertex).
-    std::vector<uint32_t> particle_of(welded_count, none);
-    for (uint32_t w : clean) particle_of[w] = 0;
-    std::vector<uint32_t> particle_source;
-    for (uint32_t w = 0; w < welded_count; ++w)
-        if (particle_of[w] != none) {
-            particle_of[w] = static_cast<uint32_t>(particle_source.size());
-            particle_source.push_back(weld.first[w]);
-        }
-    const uint32_t n = static_cast<uint32_t>(particle_source.size());
-    std::vector<Vec3> scene_position(n);
-    for (uint32_t p = 0; p < n; ++p) scene_position[p] = src.positions[particle_source[p]];
-    std::vector<uint32_t> vertex_particle(vertex_count);
-    for (uint32_t v = 0; v < vertex_count; ++v) vertex_particle[v] = particle_of[weld.remap[v]];
-    for (uint32_t& w : clean) w = particle_of[w];  // clean triangles now name particles
-
-    ClothProxy proxy;
-    proxy.kind = ProxyKind::sheet;
-    proxy.edges.reserve(clean_table.edge_count());
-    for (const auto& [a, b] : clean_table.edges) proxy.edges.push_back({particle_of[a], particle_of[b]});
-    for (uint32_t e = 0; e < clean_table.edge_count(); ++e) {
-        const uint32_t faces = clean_table.face_count(e);
-        if (faces == 1) ++stats.boundary_edges;
-        if (faces != 2) continue;
-        // The hinge stencil (docs/solver.md#hinge): the shared edge as the first triangle runs it, then each
-        // triangle's opposite wing (triangles (x0, x1, x2) and (x1, x0, x3)).
-        auto f = clean_table.faces(e);
-        uint32_t k = 0;
-        while (clean_table.triangle_edges[f[0]][k] != e) ++k;
-        const uint32_t x0 = clean[3 * f[0] + k], x1 = clean[3 * f[0] + (k + 1) % 3], x2 = clean[3 * f[0] + (k + 2) % 3];
-        uint32_t x3 = none;
-        for (int j = 0; j < 3; ++j)
-            if (clean[3 * f[1] + j] != x0 && clean[3 * f[1] + j] != x1) x3 = clean[3 * f[1] + j];
-        proxy.hinges.push_back({x0, x1, x2, x3});
-    }
-    proxy.triangles.reserve(kept.size());
-    for (size_t t = 0; t < kept.size(); ++t) proxy.triangles.push_back({clean[3 * t], clean[3 * t + 1], clean[3 * t + 2]});
-
-    // Pieces, and which are closed (no boundary edge).
-    const Islands islands = find_islands(clean_table);
-    std::vector<uint8_t> island_closed(islands.count, 1);
-    for (uint32_t e = 0; e < clean_table.edge_count(); ++e)
-        if (clean_table.face_count(e) == 1) island_closed[islands.island[clean_table.faces(e)[0]]] = 0;
-    // A particle on a closed piece counts as that piece's (a bowtie vertex between a solid and a
-    // sheet rides the solid), else as its lowest piece's.
-    std::vector<uint32_t> particle_island(n, none);
-    for (uint32_t t = 0; t < kept.size(); ++t)
-        for (int j = 0; j < 3; ++j) {
-            uint32_t& is = particle_island[clean[3 * t + j]];
-            const uint32_t mine = islands.island[t];
-            if (is == none || (island_closed[mine] && !island_closed[is]) ||
-                (island_closed[mine] == island_closed[is] && mine < is))
-                is = mine;
-        }
-    stats.islands = islands.count;
-    stats.closed_islands = static_cast<uint32_t>(std::count(island_closed.begin(), island_closed.end(), 1));
-
-    // ---- pins and frame ----------------------------------------------------------------------------
-    // Lengths in scene space for the pin band; measured again in the frame once it is known.
-    proxy.rest_length.resize(proxy.edges.size());
-    for (size_t e = 0; e < proxy.edges.size(); ++e)
-        proxy.rest_length[e] = distance(scene_position[proxy.edges[e][0]], scene_position[proxy.edges[e][1]]);
-    int frame = provisional_frame(src);
-    // A scene with no nodes (built in memory) has no frame node: the root, by the name "".
-    const PinContext context{src,           garment,        options,         scene_position, vertex_particle,
-                             particle_source, proxy.edges,  proxy.rest_length, particle_island, island_closed,
-                             std::max(frame, 0)};
-    const PinAssignment pins = assign_pins(context, issues);
-    if (has_error(issues)) return result;
-    stats.pin_tolerance = pins.tolerance;
-    if (pins.applied == PinRule::weights) {
-        std::vector<int> holders;
-        for (int h : pins.holder)
-            if (h >= 0 && std::find(holders.begin(), holders.end(), h) == holders.end()) holders.push_back(h);
-        if (!holders.empty()) frame = lowest_common_ancestor(scene, holders);
-    }
-    Mat4 frame_world = Mat4::identity();
-    if (has_node(scene, frame)) {
-        proxy.frame.node = scene.nodes[frame].name;
-        if (!scene.nodes[frame].world.is_finite()) {
-            issues.push_back({"NON_FINITE_FRAME", Severity::error,
-                              where + ": the frame node '" + proxy.frame.node +
-                                  "' has a NaN or infinite rest transform. Fix the node's transform.",
-                              "/nodes/" + proxy.frame.node});
-            return result;
-        }
-        frame_world = rigid_part(scene.nodes[frame].world);
-        if (!frame_world.is_finite()) {
-            issues.push_back({"NON_FINITE_FRAME", Severity::error,
-                              where + ": the frame node '" + proxy.frame.node +
-                                  "' has a degenerate rest transform (no rotation can be read from it). Fix the "
-                                  "node's transform.",
-                              "/nodes/" + proxy.frame.node});
-            return result;
-        }
-    }
-    proxy.frame.rest_world = frame_world;
-    const Mat4 to_frame = frame_world.inverted();
-
-    // ---- particles in the frame, masses ------------------------------------------------------------
-    proxy.rest_position = std::move(scene_position);
-    for (Vec3& p : proxy.rest_position) p = to_frame.transform_point(p);
-    for (size_t e = 0; e < proxy.edges.size(); ++e)
-        proxy.rest_length[e] = distance(proxy.rest_position[proxy.edges[e][0]], proxy.rest_position[proxy.edges[e][1]]);
-
-    const std::string fabric = fabric_for(garment, options);
-    const double density = options.areal_density ? *options.areal_density : fabric_areal_density(fabric).value_or(0.15);
-    std::vector<double> mass(n, 0);
-    for (const auto& [a, b, c] : proxy.triangles) {
-        const Vec3 &pa = proxy.rest_position[a], &pb = proxy.rest_position[b], &pc = proxy.rest_position[c];
-        const double area = 0.5 * length(cross(pb - pa, pc - pa));
-        stats.area += area;
-        for (uint32_t p : {a, b, c}) mass[p] += density * area / 3;
-    }
-    proxy.inverse_mass.resize(n);
-    for (uint32_t p = 0; p < n; ++p) {
-        proxy.total_mass += mass[p];
-        proxy.inverse_mass[p] = pins.holder[p] >= 0 ? 0.0 : 1.0 / mass[p];
-    }
-
-    // Pins: one per holder, in node order.
-    std::map<int, std::vector<uint32_t>> by_holder;
-    std::vector<uint32_t> held;
-    for (uint32_t p = 0; p < n; ++p)
-        if (pins.holder[p] >= 0) {
-            by_holder[pins.holder[p]].push_back(p);
-            held.push_back(p);
-        }
-    for (auto& [node, particles] : by_holder)
-        proxy.pins.push_back({scene.nodes[static_cast<size_t>(node)].name, std::move(particles)});
-
-    // ---- d_geo (docs/proxy.md#geodesic-distance) ------------------------------------------------------
-    GeodesicResult geo = geodesic_distance(n, proxy.edges, proxy.rest_length, held);
-    proxy.d_geo = std::move(geo.distance);
-    proxy.nearest_held = std::move(geo.nearest);
-
-    proxy.source = std::move(particle_source);
-    proxy.vertex_particle = std::move(vertex_particle);
+    sheet_build_rows(work);
+    Mat4 frame_world;
+    if (!sheet_place_frame(work, frame_world)) return result;
+    sheet_weigh(work, frame_world.inverted());
 
     // ---- colour and permute (docs/proxy.md#colouring) ----------------------------------------------
-    const ColourResult colours = colour_and_permute(proxy);
+    const ColourResult colours = colour_and_permute(work.proxy);
     if (!colours.error.empty()) {
         issues.push_back({"COLOURING_INVALID", Severity::error,
                           where + ": the colouring failed its check (" + colours.error + "). This is a weft bug; please report it.",
@@ -623,43 +824,8 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
         return result;
     }
 
-    // ---- what it is --------------------------------------------------------------------------------
-    proxy.garment = garment.name;
-    proxy.garment_class = garment.garment_class.empty() ? "sheet" : garment.garment_class;
-    proxy.suggested_fabric = fabric;
-    proxy.source_file = scene.source_path;
-    for (uint32_t k = 0; k < src.meshes.size(); ++k) {
-        const Mesh& m = src.mesh(k);
-        const std::string* slot = material_of(scene, m);
-        const std::string material = slot ? *slot : std::string();
-        proxy.source_meshes.push_back({m.name, material, src.first_vertex[k], src.first_vertex[k + 1] - src.first_vertex[k]});
-    }
-    nlohmann::json used = {
-        {"weld_tolerance", weld.tolerance},
-        {"repair", options.repair},
-        {"pin", pins.description},
-        {"fabric", fabric},
-        {"areal_density", density},
-        {"closed_islands", options.closed_islands_rigid ? "rigid" : "fabric"},
-    };
-    if (pins.tolerance > 0) used["pin_tolerance"] = pins.tolerance;
-    if (pins.applied == PinRule::weights) used["pin_weight"] = options.pin_weight;
-    if (!options.pin_holder.empty()) used["pin_holder"] = options.pin_holder;
-    proxy.builder_options = used.dump();
-
-    stats.particles = n;
-    stats.edges = static_cast<uint32_t>(proxy.edges.size());
-    stats.hinges = static_cast<uint32_t>(proxy.hinges.size());
-    stats.triangles = static_cast<uint32_t>(proxy.triangles.size());
-    stats.held = static_cast<uint32_t>(held.size());
-    stats.pins = static_cast<uint32_t>(proxy.pins.size());
-    stats.colours = colours.colours;
-    stats.largest_colour = colours.largest;
-    stats.smallest_colour = colours.smallest;
-    stats.total_mass = proxy.total_mass;
-    for (double d : proxy.d_geo)
-        if (std::isfinite(d)) stats.max_d_geo = std::max(stats.max_d_geo, d);
-    result.proxy = std::move(proxy);
+    sheet_describe(work, colours);
+    result.proxy = std::move(work.proxy);
     return result;
 }
 

@@ -9,7 +9,7 @@
 //             edges, winding (docs/proxy.md#authoring-checks): every defect named, not just the first
 //   rows      edges + rest lengths, hinges (shared edge, then each triangle's opposite wing), triangles
 //   frame     what the sheet rides; rest positions in it
-//   mass      areal density x area, a third to each corner (sheet_fabric.h)
+//   mass      areal density x area, a third to each corner (fabric/fabric.h)
 //   pins      who holds which particles (sheet_pins.h)
 //   d_geo     geodesic distance to the nearest held particle (graph/geodesic.h, docs/proxy.md#geodesic-distance)
 //   colour    coupling graph -> greedy colouring -> validated -> particles permuted into colour
@@ -65,7 +65,7 @@ struct SheetOptions {
     std::string pin_holder;                ///< top/bottom/left/right/vertices: holder node; "" = the frame node
     std::optional<double> pin_tolerance;   ///< metres; unset = a quarter of the sheet's median edge length (one row of vertices)
     double pin_weight = 0.99;              ///< weights: share of a vertex's weight on body bones that holds it, 0..1
-    std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (sheet_fabric.h)
+    std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     std::string fabric;                    ///< library fabric; "" = the one the garment class suggests
     bool closed_islands_rigid = true;      ///< unskinned: a closed piece (no boundary edge) is held by the frame node
 };

@@ -118,6 +118,117 @@ std::string node_name(const Scene& scene, int node) {
     return has_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string();
 }
 
+/// Closed pieces of an unskinned sheet ride the frame (sheet_pins.h): their particles are held by
+/// the frame node and are not fabric (`fabric` 0), each piece reported.
+void hold_closed_pieces(const PinContext& ctx, PinAssignment& a, std::vector<uint8_t>& fabric, Issues& issues) {
+    const Scene& scene = *ctx.source.scene;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const std::string file = ctx.source.file();
+    std::vector<uint32_t> count(ctx.island_closed.size(), 0);
+    std::vector<Vec3> centre(ctx.island_closed.size());
+    for (uint32_t p = 0; p < n; ++p) {
+        if (!ctx.island_closed[ctx.island[p]]) continue;
+        fabric[p] = 0;
+        hold(a, p, ctx.frame_node);
+        ++count[ctx.island[p]];
+        centre[ctx.island[p]] += ctx.particle_position[p];
+    }
+    for (size_t i = 0; i < count.size(); ++i)
+        if (count[i] > 0)
+            issues.push_back({"CLOSED_ISLAND_HELD", Severity::info,
+                              file + ": garment '" + ctx.garment.name + "': piece " + std::to_string(i) + " (" +
+                                  std::to_string(count[i]) + " particles, centred at " +
+                                  position_text(centre[i] / count[i]) +
+                                  ") is closed, a solid rather than fabric: held rigid by '" +
+                                  node_name(scene, ctx.frame_node) +
+                                  "'. Give it its own mesh if it should be simulated.",
+                              "/garments/" + ctx.garment.name + "/islands/" + std::to_string(i)});
+}
+
+/// The weights rule: a particle is held by the bone weighing most on it, when the body (every bone
+/// not the garment's own) weighs at least pin_weight; the lowest held source vertex decides a welded
+/// particle's holder.
+void hold_by_weights(const PinContext& ctx, PinAssignment& a) {
+    const Scene& scene = *ctx.source.scene;
+    const SheetOptions& opt = ctx.options;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    for (uint32_t v = 0; v < ctx.source.vertex_count(); ++v) {
+        const uint32_t p = ctx.vertex_particle[v];
+        if (p >= n) continue;
+        const Mesh& mesh = ctx.source.mesh(ctx.source.part_of(v));
+        if (!is_skinned(mesh)) continue;
+        double body = 0, best_weight = -1;
+        int best = -1;
+        for (const BoneWeight& bw : influences(scene, mesh, ctx.source.local_vertex(v))) {
+            const auto& own = ctx.garment.garment_bones;
+            if (std::find(own.begin(), own.end(), bw.bone) != own.end()) continue;
+            body += bw.weight;
+            if (bw.weight > best_weight || (bw.weight == best_weight && bw.bone < best)) {
+                best_weight = bw.weight;
+                best = bw.bone;
+            }
+        }
+        // The lowest held source vertex decides a welded particle's holder.
+        if (best >= 0 && body >= opt.pin_weight && a.holder[p] < 0) a.holder[p] = best;
+    }
+}
+
+/// top, bottom, left, right: every fabric particle within the band of the extreme one along the
+/// rule's axis, held by `holder`.
+void hold_extreme(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, int rule_holder) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const int axis = (a.applied == PinRule::top || a.applied == PinRule::bottom) ? 1 : 0;
+    const double sign = (a.applied == PinRule::top || a.applied == PinRule::right) ? 1.0 : -1.0;
+    double extreme = -inf;
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p]) extreme = std::max(extreme, sign * ctx.particle_position[p][axis]);
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p] && sign * ctx.particle_position[p][axis] >= extreme - a.tolerance) hold(a, p, rule_holder);
+}
+
+/// The vertices rule: each listed source vertex's particle held by `rule_holder`. False, with errors
+/// filed (the first few, then a count), when a vertex is out of range or in no triangle.
+bool hold_vertices(const PinContext& ctx, PinAssignment& a, int rule_holder, Issues& issues) {
+    const SheetOptions& opt = ctx.options;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const std::string file = ctx.source.file();
+    // A config can list any number of vertices: the description and the messages stay
+    // short (the first few, then a count), so 400k bad indices are not 78 MB of stderr.
+    constexpr size_t kListed = 8, kReported = 3;
+    a.description = "vertices:";
+    for (size_t i = 0; i < std::min(opt.pin_vertices.size(), kListed); ++i)
+        a.description += (i ? "," : "") + std::to_string(opt.pin_vertices[i]);
+    if (opt.pin_vertices.size() > kListed)
+        a.description += ",... (" + std::to_string(opt.pin_vertices.size()) + " vertices)";
+    bool ok = true;
+    size_t bad = 0;
+    for (size_t i = 0; i < opt.pin_vertices.size(); ++i) {
+        const uint32_t v = opt.pin_vertices[i];
+        if (v >= ctx.source.vertex_count() || ctx.vertex_particle[v] >= n) {
+            ok = false;
+            if (bad++ >= kReported) continue;
+            issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
+                              file + ": garment '" + ctx.garment.name + "': pinned vertex " + std::to_string(v) +
+                                  (v >= ctx.source.vertex_count()
+                                       ? " is past the garment's " + std::to_string(ctx.source.vertex_count()) +
+                                             " source vertices"
+                                       : " (" + ctx.source.vertex_text(v) + ") is in no triangle") +
+                                  ". Pin vertices are numbered across the garment's meshes in order.",
+                              ""});
+            continue;
+        }
+        hold(a, ctx.vertex_particle[v], rule_holder);
+    }
+    if (bad > kReported)
+        issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
+                          file + ": garment '" + ctx.garment.name + "': and " + std::to_string(bad - kReported) +
+                              " more pinned vertices like it (" + std::to_string(bad) + " of " +
+                              std::to_string(opt.pin_vertices.size()) + " are past its " +
+                              std::to_string(ctx.source.vertex_count()) + " source vertices or in no triangle)",
+                          ""});
+    return ok;
+}
+
 }  // namespace
 
 bool garment_is_skinned(const Source& source) {
@@ -141,27 +252,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
 
     // Closed pieces of an unskinned sheet ride the frame (sheet_pins.h).
     std::vector<uint8_t> fabric(n, 1);
-    if (!skinned && opt.closed_islands_rigid) {
-        std::vector<uint32_t> count(ctx.island_closed.size(), 0);
-        std::vector<Vec3> centre(ctx.island_closed.size());
-        for (uint32_t p = 0; p < n; ++p) {
-            if (!ctx.island_closed[ctx.island[p]]) continue;
-            fabric[p] = 0;
-            hold(a, p, ctx.frame_node);
-            ++count[ctx.island[p]];
-            centre[ctx.island[p]] += ctx.particle_position[p];
-        }
-        for (size_t i = 0; i < count.size(); ++i)
-            if (count[i] > 0)
-                issues.push_back({"CLOSED_ISLAND_HELD", Severity::info,
-                                  file + ": garment '" + ctx.garment.name + "': piece " + std::to_string(i) + " (" +
-                                      std::to_string(count[i]) + " particles, centred at " +
-                                      position_text(centre[i] / count[i]) +
-                                      ") is closed, a solid rather than fabric: held rigid by '" +
-                                      node_name(scene, ctx.frame_node) +
-                                      "'. Give it its own mesh if it should be simulated.",
-                                  "/garments/" + ctx.garment.name + "/islands/" + std::to_string(i)});
-    }
+    if (!skinned && opt.closed_islands_rigid) hold_closed_pieces(ctx, a, fabric, issues);
 
     // The band of the positional rules: a quarter of the median edge (sheet_pins.h).
     const bool banded = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||
@@ -191,42 +282,17 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
             a.description = "none";
             break;
 
-        case PinRule::weights: {
+        case PinRule::weights:
             a.description = "weights";
-            for (uint32_t v = 0; v < ctx.source.vertex_count(); ++v) {
-                const uint32_t p = ctx.vertex_particle[v];
-                if (p >= n) continue;
-                const Mesh& mesh = ctx.source.mesh(ctx.source.part_of(v));
-                if (!is_skinned(mesh)) continue;
-                double body = 0, best_weight = -1;
-                int best = -1;
-                for (const BoneWeight& bw : influences(scene, mesh, ctx.source.local_vertex(v))) {
-                    const auto& own = ctx.garment.garment_bones;
-                    if (std::find(own.begin(), own.end(), bw.bone) != own.end()) continue;
-                    body += bw.weight;
-                    if (bw.weight > best_weight || (bw.weight == best_weight && bw.bone < best)) {
-                        best_weight = bw.weight;
-                        best = bw.bone;
-                    }
-                }
-                // The lowest held source vertex decides a welded particle's holder.
-                if (best >= 0 && body >= opt.pin_weight && a.holder[p] < 0) a.holder[p] = best;
-            }
+            hold_by_weights(ctx, a);
             break;
-        }
 
         case PinRule::top:
         case PinRule::bottom:
         case PinRule::left:
         case PinRule::right: {
             a.description = std::string(pin_rule_name(a.applied));
-            const int axis = (a.applied == PinRule::top || a.applied == PinRule::bottom) ? 1 : 0;
-            const double sign = (a.applied == PinRule::top || a.applied == PinRule::right) ? 1.0 : -1.0;
-            double extreme = -inf;
-            for (uint32_t p = 0; p < n; ++p)
-                if (fabric[p]) extreme = std::max(extreme, sign * ctx.particle_position[p][axis]);
-            for (uint32_t p = 0; p < n; ++p)
-                if (fabric[p] && sign * ctx.particle_position[p][axis] >= extreme - a.tolerance) hold(a, p, rule_holder);
+            hold_extreme(ctx, a, fabric, rule_holder);
             break;
         }
 
@@ -250,44 +316,9 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
             break;
         }
 
-        case PinRule::vertices: {
-            // A config can list any number of vertices: the description and the messages stay
-            // short (the first few, then a count), so 400k bad indices are not 78 MB of stderr.
-            constexpr size_t kListed = 8, kReported = 3;
-            a.description = "vertices:";
-            for (size_t i = 0; i < std::min(opt.pin_vertices.size(), kListed); ++i)
-                a.description += (i ? "," : "") + std::to_string(opt.pin_vertices[i]);
-            if (opt.pin_vertices.size() > kListed)
-                a.description += ",... (" + std::to_string(opt.pin_vertices.size()) + " vertices)";
-            bool ok = true;
-            size_t bad = 0;
-            for (size_t i = 0; i < opt.pin_vertices.size(); ++i) {
-                const uint32_t v = opt.pin_vertices[i];
-                if (v >= ctx.source.vertex_count() || ctx.vertex_particle[v] >= n) {
-                    ok = false;
-                    if (bad++ >= kReported) continue;
-                    issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
-                                      file + ": garment '" + ctx.garment.name + "': pinned vertex " + std::to_string(v) +
-                                          (v >= ctx.source.vertex_count()
-                                               ? " is past the garment's " + std::to_string(ctx.source.vertex_count()) +
-                                                     " source vertices"
-                                               : " (" + ctx.source.vertex_text(v) + ") is in no triangle") +
-                                          ". Pin vertices are numbered across the garment's meshes in order.",
-                                      ""});
-                    continue;
-                }
-                hold(a, ctx.vertex_particle[v], rule_holder);
-            }
-            if (bad > kReported)
-                issues.push_back({"PIN_VERTEX_OUT_OF_RANGE", Severity::error,
-                                  file + ": garment '" + ctx.garment.name + "': and " + std::to_string(bad - kReported) +
-                                      " more pinned vertices like it (" + std::to_string(bad) + " of " +
-                                      std::to_string(opt.pin_vertices.size()) + " are past its " +
-                                      std::to_string(ctx.source.vertex_count()) + " source vertices or in no triangle)",
-                                  ""});
-            if (!ok) return a;
+        case PinRule::vertices:
+            if (!hold_vertices(ctx, a, rule_holder, issues)) return a;
             break;
-        }
     }
 
     if (std::none_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))

@@ -1,6 +1,6 @@
 // What cloth collides with: spheres and capsules in the cloth's frame, enough to hang a garment on a
-// body (issue 4). Each gives a one-sided hard contact row C = φ(x) − thickness ≥ 0 with Coulomb
-// friction bounded by μ·|λ_n| (rows.md, "Contact rows").
+// body . Each gives a one-sided hard contact row C = φ(x) − thickness ≥ 0 with Coulomb
+// friction bounded by μ·|λ_n| (docs/solver.md#contacts).
 #pragma once
 #include "geom/vec.h"
 

@@ -1,4 +1,4 @@
-// The 3x3 symmetric solve of a vertex update: LDLᵀ, never a cofactor inverse (seed 002 §5.2).
+// The 3x3 symmetric solve of a vertex update: LDLᵀ, never a cofactor inverse (docs/solver.md#ldlt).
 // The cofactor determinant of an SPD matrix with condition 4.5e9 can come out with the wrong sign;
 // the factorisation never forms the triple products that have to cancel.
 #pragma once
@@ -32,7 +32,7 @@ struct Ldlt3 {
     bool positive_definite() const { return d0 > 0 && d1 > 0 && d2 > 0; }
 };
 
-/// Factorises without pivoting (H is SPD by construction in the vertex update, seed 002 §5.1).
+/// Factorises without pivoting (H is SPD by construction in the vertex update, docs/solver.md#geometric-stiffness).
 constexpr Ldlt3 ldlt_factor(const SymMat3& h) {
     Ldlt3 f;
     f.d0 = h.xx;

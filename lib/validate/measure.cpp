@@ -1,4 +1,5 @@
-// The measuring loop: one fresh solver, one script, every step observed (docs/validation.md).
+// The measuring loop: one solver (fresh, or forked from one settled by the prelude), one script,
+// every step observed (docs/validation.md).
 #include "validate/measure.h"
 
 #include <algorithm>
@@ -83,9 +84,31 @@ double energy_scale(const ClothProxy& proxy) {
     return std::isfinite(scale) && scale > 1e-12 ? scale : 1e-12;
 }
 
+uint32_t settle(Solver& solver) {
+    const ClothProxy& proxy = solver.proxy();
+    StepInput in;
+    in.dt = validation_dt;
+    in.holders.assign(proxy.pins.size(), Pose{});
+    in.frame = rest_frame_pose(proxy);
+    // Nothing moves, so nothing teleports: the prelude is the same whatever the scenario's teleport mode.
+    uint32_t steps = 0;
+    for (uint32_t s = 0; s < settle_max_steps; ++s) {
+        ++steps;
+        if (solver.step(in).fell_asleep) break;
+    }
+    return steps;
+}
+
 ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace, const TraceOptions& trace_options) {
     Solver solver(proxy, fabric);
+    const uint32_t settle_steps = settles_first(scenario) ? settle(solver) : 0;
+    return run_scenario(std::move(solver), settle_steps, scenario, steps, trace, trace_options);
+}
+
+ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
+                           const TraceOptions& trace_options, const StepObserver& observer) {
+    const ClothProxy& proxy = solver.proxy();
     const ClothState& state = solver.state();
     const size_t n = proxy.particle_count();
     const std::vector<LinkRef> links = links_of(proxy);
@@ -93,6 +116,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
     ScenarioStats st;
     st.scenario = scenario;
     st.velocity_clamp = solver.velocity_clamp(validation_dt);
+    st.settle_steps = settle_steps;
 
     StepInput in;
     in.dt = validation_dt;
@@ -101,16 +125,9 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
     const Pose rest_frame = rest_frame_pose(proxy);
     in.frame = rest_frame;
 
-    // The prelude: hang still until asleep (or settle_max_steps), unmeasured.
-    if (settles_first(scenario)) {
-        for (uint32_t s = 0; s < settle_max_steps; ++s) {
-            ++st.settle_steps;
-            if (solver.step(in).fell_asleep) break;
-        }
-        if (!state_finite(state)) {
-            st.non_finite_step = 0;
-            return st;
-        }
+    if (settle_steps > 0 && !state_finite(state)) {  // the prelude blew up: nothing to measure
+        st.non_finite_step = 0;
+        return st;
     }
 
     // The energy trend's window: the undriven steps of the last third.
@@ -203,6 +220,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
         const auto t1 = std::chrono::steady_clock::now();
         const uint32_t step_number = s + 1;
         st.steps = step_number;
+        if (observer) observer(scenario, step_number, step.holders, state);
 
         if (!ss.asleep) {
             ++st.steps_awake;

@@ -3,10 +3,12 @@
 // meshopt_VertexCacheStatistics does.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "proxy/core/cloth_proxy.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
+#include "solver/solver.h"
 #include "validate/scenario.h"
 #include "validate/trace.h"
 
@@ -99,12 +101,30 @@ double link_turn_degrees(const Vec3& before, const Vec3& after, double holder_tu
 /// energy gate's fraction is of; a floor of 1e-12 J keeps it positive.
 double energy_scale(const ClothProxy& proxy);
 
-/// Runs `scenario` on a fresh solver, its prelude (settles_first) then `steps` scripted steps of
+/// Runs `scenario` on a solver of its own, its prelude (settles_first) then `steps` scripted steps of
 /// validation_dt, and measures the scripted steps. Everything but ms_per_step is deterministic.
 /// Throws std::invalid_argument (the solver's, naming the field and element) when the proxy or the
 /// fabric cannot be simulated. With `trace` (and trace_options.figures) every scripted step's
 /// figures, and frames as trace_options asks, are recorded into it; the measurements are the same.
 ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {});
+
+/// The prelude of every scenario but hang (settles_first): `solver` hangs still at the proxy's rest
+/// frame until it falls asleep or settle_max_steps pass, unmeasured. Returns the steps it took. Every
+/// scenario's prelude is this same run, so one settled solver forks into all of them.
+uint32_t settle(Solver& solver);
+
+/// Called after every scripted step of a run, before its figures are taken: the scenario, the 1-based
+/// step, every holder's pose in the frame at that step, and the state it left (which may hold a NaN:
+/// the run stops after a non-finite step). What a caller measures beside validation (the rig's
+/// skinned mesh) rides on the same run instead of simulating the scenario again.
+using StepObserver = std::function<void(Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state)>;
+
+/// Runs `scenario` from `solver` as it stands, `steps` scripted steps, and measures them: a fresh
+/// solver for hang, one that settle() ran (`settle_steps` its return) for the others. The same
+/// figures, bit for bit, as the overload above, which builds and settles its own.
+ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
+                           ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
+                           const StepObserver& observer = {});
 
 }  // namespace weft

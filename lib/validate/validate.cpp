@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "io/format_text.h"
 
 namespace weft {
@@ -167,10 +168,20 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.reach = solver.reach();
         v.velocity_clamp = solver.velocity_clamp(validation_dt);
         v.energy_scale = energy_scale(proxy);
+        // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
+        // one settled state (the prelude is the same run for all of them).
+        std::optional<Solver> settled;
+        uint32_t settle_steps = 0;
         for (const ScenarioRun& run : options.scenarios) {
             ScenarioTrace* trace = nullptr;
             if (options.trace.enabled()) trace = &v.traces.emplace_back();
-            v.scenarios.push_back(run_scenario(proxy, fabric, run.scenario, run.steps, trace, options.trace));
+            if (settles_first(run.scenario) && !settled) {
+                settled = solver.fork();
+                settle_steps = settle(*settled);
+            }
+            const Solver& start = settles_first(run.scenario) ? *settled : solver;
+            v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
+                                               run.steps, trace, options.trace, options.observer));
         }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};

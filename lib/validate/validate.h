@@ -16,7 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "proxy/core/cloth_proxy.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 #include "solver/solver.h"
 #include "validate/gates.h"
 #include "validate/measure.h"
@@ -42,6 +42,7 @@ struct ValidationOptions {
     std::optional<Fabric> fabric;  ///< every proxy in this fabric; none = each proxy's suggested one
     GateLimits limits;
     TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
+    StepObserver observer;  ///< called after every scripted step of every scenario (measure.h); none by default
 };
 
 /// Why a proxy could not be validated at all.

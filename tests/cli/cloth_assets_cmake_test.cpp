@@ -18,6 +18,7 @@
 
 #include "io/atomic_file.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "support/paths.h"
 
 namespace weft {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "solver/test_proxies.h"
 #include "support/paths.h"
 

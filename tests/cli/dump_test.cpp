@@ -10,6 +10,7 @@
 #include "io/atomic_file.h"
 #include "proxy/codec_fixtures.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "support/paths.h"
 
 namespace weft {

@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "scene/glb_reader.h"
 #include "scene/import.h"
 #include "support/paths.h"

@@ -15,6 +15,7 @@
 
 #include "io/atomic_file.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "solver/solver.h"
 #include "support/paths.h"
 #include "validate/scenario.h"

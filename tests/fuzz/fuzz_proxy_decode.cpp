@@ -19,7 +19,7 @@
 
 #include "proxy/core/codec.h"
 #include "proxy/core/proxy_check.h"
-#include "proxy/core/proxy_json.h"
+#include "proxy/file/proxy_json.h"
 
 namespace {
 

@@ -17,6 +17,7 @@
 #include "io/atomic_file.h"
 #include "proxy/codec_fixtures.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "support/paths.h"
 
 // --- allocation accounting: the largest single request and the total while armed -----------------

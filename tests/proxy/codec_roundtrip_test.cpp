@@ -6,6 +6,7 @@
 #include "io/atomic_file.h"
 #include "proxy/codec_fixtures.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "proxy/core/proxy_check.h"
 #include "support/paths.h"
 

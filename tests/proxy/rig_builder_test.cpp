@@ -58,7 +58,7 @@ TEST(RigBuilder, AChainIsItsJointsAndTheBoneItHangsFrom) {
     EXPECT_EQ(check_proxy(p), "");
     EXPECT_EQ(p.kind, ProxyKind::rig);
     EXPECT_EQ(p.garment, "Tail");
-    EXPECT_EQ(p.suggested_fabric, "strand");  // sheet_fabric.h: a tail's bones -> strand (its mass: hair's)
+    EXPECT_EQ(p.suggested_fabric, "strand");  // fabric/fabric.h: a tail's bones -> strand (its mass: hair's)
     // Hips (held), Tail1 (the root: held with the hips), Tail2, Tail3. The last joint weights no
     // vertex, so it is an end joint and there is no tip particle.
     ASSERT_EQ(p.particle_count(), 4u);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "support/paths.h"
 
 namespace weft {

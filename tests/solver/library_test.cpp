@@ -107,6 +107,20 @@ TEST(Library, LookupsAndGarmentClasses) {
     EXPECT_EQ(fabric_for_rig_class("chain"), "chain");
 }
 
+// The builders weigh a sheet by the same library the solver runs: every entry has a density, a name
+// outside the library has none, and the figures are the materials' (silk the lightest, chain mail the
+// heaviest; the bone-chain entries weigh what hair and cotton do).
+TEST(Library, EveryFabricHasAnArealDensity) {
+    for (const Fabric& f : fabric_library()) EXPECT_TRUE(fabric_areal_density(f.name).has_value()) << f.name;
+    EXPECT_FALSE(fabric_areal_density("velvet").has_value());
+    EXPECT_DOUBLE_EQ(*fabric_areal_density("Silk"), 0.06);
+    EXPECT_DOUBLE_EQ(*fabric_areal_density("cotton"), 0.15);
+    EXPECT_DOUBLE_EQ(*fabric_areal_density("leather"), 0.90);
+    EXPECT_DOUBLE_EQ(*fabric_areal_density("chain"), 5.00);
+    EXPECT_EQ(*fabric_areal_density("strand"), *fabric_areal_density("hair"));
+    EXPECT_EQ(*fabric_areal_density("panel"), *fabric_areal_density("cotton"));
+}
+
 std::string construction_error(const ClothProxy& proxy, const Fabric& fabric) {
     try {
         Solver solver(proxy, fabric);

@@ -335,5 +335,35 @@ TEST(Measure, SuggestedFabricFallsBackToTheGarmentClass) {
     EXPECT_EQ(source, "garment_class");
 }
 
+// Validation forks every scenario but hang from one settled solver: each scenario's figures are the
+// ones a solver of its own, settled again, gives; and the observer sees every scripted step.
+TEST(Measure, ForkedScenariosMeasureWhatSolversOfTheirOwnDo) {
+    const ClothProxy chain = test::chain_proxy(6, 0.08, 0.05);
+    const Fabric cotton = *find_fabric("cotton");
+    Solver fresh(chain, cotton);
+    Solver settled = fresh.fork();
+    const uint32_t settle_steps = settle(settled);
+    EXPECT_GT(settle_steps, 0u);
+    for (Scenario scenario : {Scenario::swing, Scenario::sprint, Scenario::teleport_keep}) {
+        const ScenarioStats own = run_scenario(chain, cotton, scenario, 240);
+        uint32_t observed = 0;
+        Vec3 last_tip;
+        const ScenarioStats forked = run_scenario(settled.fork(), settle_steps, scenario, 240, nullptr, {},
+                                                  [&](Scenario s, uint32_t step, const Pose&, const ClothState& state) {
+                                                      EXPECT_EQ(s, scenario);
+                                                      EXPECT_EQ(step, ++observed);
+                                                      last_tip = state.x.back();
+                                                  });
+        EXPECT_EQ(forked.settle_steps, own.settle_steps) << scenario_name(scenario);
+        EXPECT_EQ(forked.max_strain, own.max_strain) << scenario_name(scenario);
+        EXPECT_EQ(forked.peak_speed, own.peak_speed) << scenario_name(scenario);
+        EXPECT_EQ(forked.total_energy_end, own.total_energy_end) << scenario_name(scenario);
+        ASSERT_EQ(forked.final_positions.size(), own.final_positions.size());
+        for (size_t i = 0; i < own.final_positions.size(); ++i) EXPECT_TRUE(forked.final_positions[i] == own.final_positions[i]);
+        EXPECT_EQ(observed, 240u);
+        EXPECT_TRUE(last_tip == own.final_positions.back());
+    }
+}
+
 }  // namespace
 }  // namespace weft

@@ -8,6 +8,7 @@
 
 #include "io/atomic_file.h"
 #include "proxy/core/codec.h"
+#include "proxy/file/proxy_file.h"
 #include "solver/test_proxies.h"
 #include "support/paths.h"
 #include "validate/validate.h"

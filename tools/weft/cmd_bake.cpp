@@ -26,7 +26,7 @@
 #include "pipeline/bake.h"
 #include "pipeline/process_memory.h"
 #include "pipeline/view_page.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 
 namespace weft::cli {
 namespace {

@@ -9,7 +9,8 @@
 #include "command.h"
 #include "io/atomic_file.h"
 #include "proxy/core/codec.h"
-#include "proxy/core/proxy_json.h"
+#include "proxy/file/proxy_file.h"
+#include "proxy/file/proxy_json.h"
 
 namespace weft::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include "garment/config.h"
 #include "io/atomic_file.h"
 #include "pipeline/rig_model.h"
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 
 namespace weft::cli {
 namespace {

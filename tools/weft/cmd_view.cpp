@@ -21,7 +21,8 @@
 #include "pipeline/process_memory.h"
 #include "pipeline/view_page.h"
 #include "proxy/core/codec.h"
-#include "solver/fabric.h"
+#include "proxy/file/proxy_file.h"
+#include "fabric/fabric.h"
 
 namespace weft::cli {
 namespace {

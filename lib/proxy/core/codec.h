@@ -2,14 +2,14 @@
 // a table of typed sections, a CRC-32C over the payload. The layout, byte by byte, is
 // schemas/clothproxy-format.md; this header is the contract.
 //
-// decode_proxy and load_proxy are safe to use for untrusted input: every count is checked against
+// Bytes in, bytes out: reading and writing files is proxy/file/proxy_file.h, a layer above, so an
+// embedded runtime links no file I/O. decode_proxy (and load_proxy) are safe to use for untrusted input: every count is checked against
 // the bytes left before anything is allocated (allocation stays within a small multiple of the file's
 // size), every index against what it indexes, every number for what it may be; the first fault is
 // returned as a named error with its section and byte offset, never a crash or an out-of-bounds read.
 #pragma once
 #include <array>
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,7 +30,7 @@ inline constexpr uint64_t proxy_section_entry_size = 32;
 /// What decoding produced: a proxy, or the first fault named, located and explained.
 struct DecodeResult {
     std::optional<ClothProxy> proxy;      ///< set exactly when code is ok
-    std::string error;                    ///< "" on success; else one line: code, byte offset, section, what is wrong (load_proxy prefixes the path)
+    std::string error;                    ///< "" on success; else one line: code, byte offset, section, what is wrong (load_proxy, proxy/file/proxy_file.h, prefixes the path)
     ProxyError code = ProxyError::ok;     ///< the named error (proxy_error_code gives "TRUNCATED", ...)
     uint64_t offset = 0;                  ///< byte offset in the file where the fault was found; 0 when ok
     std::string section;                  ///< "header", "section table", or the section's tag ("EDGE"); "" when ok
@@ -47,13 +47,6 @@ std::vector<uint8_t> encode_proxy(const ClothProxy& proxy);
 /// Decodes a whole .clothproxy (exactly its bytes: fewer is TRUNCATED, more is TRAILING_BYTES), then
 /// runs find_proxy_fault on the result. Safe for untrusted input.
 DecodeResult decode_proxy(std::span<const uint8_t> bytes);
-
-/// Reads `path` (io read_file) and decodes it; `error` names the file. UNREADABLE when it cannot be read.
-DecodeResult load_proxy(const std::filesystem::path& path);
-
-/// Checks the proxy (check_proxy), encodes it and writes it atomically (io write_file_atomic).
-/// Returns "" on success, else a message naming the file and why nothing was written.
-std::string save_proxy(const ClothProxy& proxy, const std::filesystem::path& path);
 
 /// The CRC-32C of bytes [16, size) of a .clothproxy: the value its header's bytes 12..15 hold
 /// (little-endian). 0 for fewer than 16 bytes. For tools and tests that patch a file on purpose.

@@ -1,7 +1,6 @@
-// The codec's file side, apart from the codec so the embeddable runtime (lib/runtime) links no file
-// I/O: a game hands it bytes it read its own way.
+#include "proxy/file/proxy_file.h"
+
 #include "io/atomic_file.h"
-#include "proxy/core/codec.h"
 
 namespace weft {
 

@@ -1,4 +1,4 @@
-#include "proxy/core/proxy_json.h"
+#include "proxy/file/proxy_json.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "solver/fabric.h"
+#include "fabric/fabric.h"
 
 #include <array>
 #include <cctype>
@@ -27,36 +27,57 @@ Fabric make(const char* name, uint32_t substeps, uint32_t iterations, double str
     return f;
 }
 
-// The library (fabric.h has the field meanings). Budgets are seed 002 §14's; the strain-limit row is
-// kept exactly where §11 keeps it (the 2x2 sheets and the chains); slack is 1 (no row) on rope and
-// chain and below 1 on every sheet (§14's leash counts; seed 000 §18: silk's slack caught a turning
+// The library (fabric.h has the field meanings). Budgets are docs/solver.md#budgets's; the strain-limit row is
+// kept exactly where docs/solver.md#strain-limit keeps it (the 2x2 sheets and the chains); slack is 1 (no row) on rope and
+// chain and below 1 on every sheet (the leash counts of docs/solver.md#budgets; docs/measurements.md#holds-and-the-hold-line: silk's slack caught a turning
 // flag later than cotton's, so silk's is the looser); thickness is silk 4 mm and leather five times
-// that (§13). Damping is fitted so a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s sleeps at
-// §12's step counts (silk 770, cotton 438, denim 220, leather 238, rope 501, chain 285, hair 295, to
-// within 1.5%: docs/measurements.md), which puts it in §12's order; the 2x2 entries need the most (seed 002 §12: damping is
+// that (docs/solver.md#contacts). Damping is fitted so a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s sleeps at
+// the step counts of docs/measurements.md table Z1 (silk 770, cotton 438, denim 220, leather 238, rope 501, chain 285, hair 295, to
+// within 1.5%: docs/measurements.md), which puts it in that order; the 2x2 entries need the most (docs/solver.md#damping: damping is
 // load-bearing, it removes the energy a low budget's hard rows leave). Inertia and friction follow
 // weight and surface: light, smooth fabrics feel more of the frame and slide more.
 //
-// The two bone-chain entries (issue 5) are hair and cotton as a spring-bone system moves them: pose
+// The two bone-chain entries are hair and cotton as a spring-bone system moves them: pose
 // rows at 2 Hz hold the artist's bind pose, so a styled strand or an A-line panel rests where it
 // was modelled and skinning does not tear at the root blend (a chain that sags 40-60° off its bind
 // direction stretched the grown models' skinned hair by 1.1-3.2x; with pose rows it stays within
-// 1.02 at rest); and 3 substeps, because a rig proxy has tens of particles where §14's budgets were
+// 1.02 at rest); and 3 substeps, because a rig proxy has tens of particles where the library's budgets were
 // set for a thousand, and at 2x4 a grown hair cap's neighbour links stretched 19% in the sprint's
 // dead stop (3x4: 3%).
+// The areal densities (kg/m²) are what a builder weighs a sheet of the fabric by: mass is area times
+// density, a third to each corner of every triangle. Typical of the material at the scale a game
+// garment is cut from: silk 40-80 g/m² (charmeuse, chiffon); cotton 100-200 g/m² (shirting to light
+// canvas: flags, curtains, skirts); denim 350-450 g/m² (12 oz denim, heavy wool: capes, cloaks);
+// leather a 1-1.5 mm hide; hair a shell or card of strands, far lighter than the solid it bounds;
+// rope for a sheet someone labels so; chain riveted mail (~10 kg a shirt of ~2 m²); strand and
+// panel as hair and cotton.
+struct Entry {
+    Fabric fabric;
+    double areal_density;  ///< kg/m²
+};
+
+const std::array<Entry, 9>& entries() {
+    //                              sub it  stretch strain  bend  slack pose damping inertia thick   mu     kg/m²
+    static const std::array<Entry, 9> table = {{
+        {make("silk",    2, 4, 0.5, false, 0.02, 0.6,  0, 1.17, 1.0, 0.004, 0.2), 0.06},
+        {make("cotton",  2, 4, 0.5, false, 0.10, 0.4,  0, 2.39, 0.8, 0.006, 0.4), 0.15},
+        {make("denim",   2, 2, 0.8, true,  0.40, 0.3,  0, 5.50, 0.7, 0.010, 0.5), 0.40},
+        {make("leather", 2, 2, 1.0, true,  0.80, 0.25, 0, 4.70, 0.7, 0.020, 0.6), 0.90},
+        {make("rope",    2, 4, 0.8, true,  0.30, 1.0,  0, 1.88, 0.8, 0.010, 0.5), 0.50},
+        {make("chain",   2, 6, 1.0, true,  0.01, 1.0,  0, 3.98, 0.6, 0.010, 0.3), 5.00},
+        {make("hair",    2, 4, 0.5, false, 0.30, 0.5,  0, 3.31, 0.8, 0.005, 0.3), 0.25},
+        {make("strand",  3, 4, 0.5, false, 0.30, 0.5,  2, 3.31, 0.8, 0.005, 0.3), 0.25},
+        {make("panel",   3, 4, 0.5, false, 0.10, 0.4,  2, 2.39, 0.8, 0.006, 0.4), 0.15},
+    }};
+    return table;
+}
+
 const std::array<Fabric, 9>& library() {
-    //                              sub it  stretch strain  bend  slack pose damping inertia thick   mu
-    static const std::array<Fabric, 9> fabrics = {
-        make("silk",    2, 4, 0.5, false, 0.02, 0.6,  0, 1.17, 1.0, 0.004, 0.2),
-        make("cotton",  2, 4, 0.5, false, 0.10, 0.4,  0, 2.39, 0.8, 0.006, 0.4),
-        make("denim",   2, 2, 0.8, true,  0.40, 0.3,  0, 5.50, 0.7, 0.010, 0.5),
-        make("leather", 2, 2, 1.0, true,  0.80, 0.25, 0, 4.70, 0.7, 0.020, 0.6),
-        make("rope",    2, 4, 0.8, true,  0.30, 1.0,  0, 1.88, 0.8, 0.010, 0.5),
-        make("chain",   2, 6, 1.0, true,  0.01, 1.0,  0, 3.98, 0.6, 0.010, 0.3),
-        make("hair",    2, 4, 0.5, false, 0.30, 0.5,  0, 3.31, 0.8, 0.005, 0.3),
-        make("strand",  3, 4, 0.5, false, 0.30, 0.5,  2, 3.31, 0.8, 0.005, 0.3),
-        make("panel",   3, 4, 0.5, false, 0.10, 0.4,  2, 2.39, 0.8, 0.006, 0.4),
-    };
+    static const std::array<Fabric, 9> fabrics = [] {
+        std::array<Fabric, 9> out;
+        for (size_t i = 0; i < out.size(); ++i) out[i] = entries()[i].fabric;
+        return out;
+    }();
     return fabrics;
 }
 
@@ -76,6 +97,12 @@ std::string fabric_library_names() {
     std::string names;
     for (const Fabric& f : library()) names += (names.empty() ? "" : ", ") + f.name;
     return names;
+}
+
+std::optional<double> fabric_areal_density(std::string_view fabric) {
+    for (const Entry& e : entries())
+        if (equal_ignoring_case(e.fabric.name, fabric)) return e.areal_density;
+    return std::nullopt;
 }
 
 std::optional<Fabric> find_fabric(std::string_view name) {

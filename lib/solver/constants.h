@@ -1,0 +1,24 @@
+// The solver's internal constants: an author never sets them; tests vary them (docs/solver.md#constants).
+#pragma once
+#include <cstdint>
+
+namespace weft {
+
+/// Solver internals an author never sets; tests vary them (docs/solver.md#constants). Defaults are the measured ones.
+struct SolverConstants {
+    double alpha = 0.25;      ///< warm-start share; λ ← α·γ·λ each substep (α·γ ≥ 0.5 diverges, docs/solver.md#warm-start)
+    double gamma = 1.0;       ///< multiplier and penalty decay per substep
+    double beta = 1e5;        ///< penalty ramp k ← min(k + β·|C|, k_max) (inert while k_min = k_max)
+    double k_min_ratio = 8;   ///< hard-row penalty floor, a ratio of the row's m_eff/h² (docs/solver.md#penalty-band)
+    double k_max_ratio = 8;   ///< hard-row penalty ceiling, same ratio
+    double sleep_speed_ratio = 1e-3;  ///< sleep below this·reach per second (docs/solver.md#sleep)
+    uint32_t sleep_steps = 30;        ///< consecutive quiet steps before sleep (docs/solver.md#sleep)
+    double clamp_ratio = 4;           ///< velocity clamp = this × correction authority (docs/solver.md#velocity-clamp)
+    uint32_t reset_ramp_steps = 20;   ///< steps over which the clamp ramps back after a reset (docs/solver.md#velocity-clamp)
+    bool tethers = true;      ///< build tether rows (off only to reproduce docs/measurements.md table L1's "no tether" column)
+    bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)
+    bool sleep = true;        ///< allow sleep
+    bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow
+};
+
+}  // namespace weft

@@ -1,0 +1,85 @@
+// Contact rows: one-sided hard rows C = φ(x) − thickness ≥ 0 against sphere and capsule colliders,
+// linearised where they are found each substep, with Coulomb friction bounded by μ·|λ_n| (docs/solver.md#rows,
+// "Contact rows"). Their detection, their accumulation, their energy and their dual update are all here.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "solver/collider.h"
+#include "solver/row.h"
+#include "solver/step.h"
+
+namespace weft {
+
+inline constexpr int max_contacts = 2;  ///< contact rows per particle (a particle between two colliders)
+
+/// A one-sided contact row against a collider, linearised at detection.
+struct Contact {
+    uint32_t collider = 0;  ///< spheres first, then capsules
+    Vec3 normal;            ///< outward unit normal at detection
+    double c0 = 0;          ///< C at `anchor`: φ − thickness
+    Vec3 anchor;            ///< where C was evaluated (the predicted position)
+    Vec3 friction_anchor;   ///< the particle's position at the substep's start
+    double lambda = 0;      ///< normal multiplier, <= 0 (pushes out)
+    double k = 0;           ///< normal penalty, N/m
+};
+
+struct ContactModel {
+    double thickness = 0;  ///< fabric.thickness, metres
+    double friction = 0;   ///< fabric.friction
+};
+
+/// The colliders of this step and the last (a substep sees them interpolated) and each particle's rows.
+struct ContactState {
+    std::vector<SphereCollider> spheres, spheres_prev;
+    std::vector<CapsuleCollider> capsules, capsules_prev;
+    std::vector<uint8_t> count;
+    std::vector<std::array<Contact, max_contacts>> rows;
+};
+
+/// What contact detection reads of the rest of the solver.
+struct ContactInputs {
+    const std::vector<uint32_t>& free_particles;
+    const Vec3* x;                              ///< the predicted positions
+    const Vec3* x_prev;                         ///< positions at the substep's start
+    const std::vector<double>& mass;
+    const std::vector<double>& trust_radius;
+    double reach;
+    double inv_h2;
+};
+
+namespace contact_rows {
+
+ContactState initial_state(size_t particles);
+/// Finds each free particle's deepest max_contacts rows at `fraction` of the step (the colliders
+/// interpolated from the last step's), carrying a row's multiplier over when its collider stays.
+/// Returns the rows found.
+uint32_t detect(const ContactModel& model, ContactState& state, const ContactInputs& in, double fraction,
+                const SolverConstants& constants);
+void reset(ContactState& state);
+void update_duals(ContactState& state, const std::vector<uint32_t>& free_particles, const Vec3* x);
+/// Friction is not conservative and is left out.
+void add_local_energy(const ContactState& state, uint32_t i, const Vec3& xi, double& e);
+
+inline void accumulate(const ContactModel& model, const ContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {
+    for (int s = 0; s < state.count[i]; ++s) {
+        const Contact& c = state.rows[i][s];
+        double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
+        if (!(u < 0)) continue;
+        a.f -= c.normal * u;
+        a.h.add_outer(c.normal, c.k);
+        Vec3 slide = xi - c.friction_anchor;
+        Vec3 tangent = slide - c.normal * dot(c.normal, slide);
+        double t = length(tangent);
+        double bound = model.friction * -u;
+        double kt = c.k;
+        if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
+        a.f -= tangent * kt;
+        a.h.add_diagonal(kt);
+        a.h.add_outer(c.normal, -kt);
+    }
+}
+
+}  // namespace contact_rows
+}  // namespace weft

@@ -1,0 +1,132 @@
+#include "solver/distance_rows.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace weft::distance_rows {
+
+DistanceModel build(const ClothProxy& p, const Fabric& fabric) {
+    DistanceModel m;
+    const size_t n = p.particle_count();
+    // Stretch edges, then skips (docs/solver.md#skip: a soft row to the grandparent).
+    const bool hard = std::isinf(fabric.stretch_stiffness);
+    m.edge_count = p.edges.size();
+    for (size_t e = 0; e < p.edges.size(); ++e) {
+        m.ends.push_back(p.edges[e]);
+        m.rest.push_back(p.rest_length[e]);
+        m.hard.push_back(hard ? 1 : 0);
+        m.soft_k.push_back(hard ? 0 : fabric.stretch_stiffness);
+        m.soft_ratio.push_back(0);
+    }
+    if (fabric.bend > 0)
+        for (size_t s = 0; s < p.skips.size(); ++s) {
+            m.ends.push_back(p.skips[s]);
+            m.rest.push_back(p.skip_rest_length[s]);
+            m.hard.push_back(0);
+            m.soft_k.push_back(fabric.bend);
+            m.soft_ratio.push_back(1);
+        }
+    m.strain_rows = fabric.strain_limit && m.edge_count > 0;
+    m.strain_factor = strain_allowance(fabric.stretch);
+
+    // Incidence lists, count -> prefix sum -> fill, in row order (deterministic).
+    m.offsets.assign(n + 1, 0);
+    for (const auto& e : m.ends) {
+        ++m.offsets[e[0] + 1];
+        ++m.offsets[e[1] + 1];
+    }
+    for (size_t i = 0; i < n; ++i) m.offsets[i + 1] += m.offsets[i];
+    m.incidences.resize(m.offsets[n]);
+    std::vector<uint32_t> fill(m.offsets.begin(), m.offsets.end() - 1);
+    for (size_t e = 0; e < m.ends.size(); ++e) {
+        uint32_t a = m.ends[e][0], b = m.ends[e][1];
+        m.incidences[fill[a]++] = {b, static_cast<uint32_t>(e)};
+        m.incidences[fill[b]++] = {a, static_cast<uint32_t>(e)};
+    }
+    return m;
+}
+
+DistanceState initial_state(const DistanceModel& m, const SolverConstants& constants) {
+    DistanceState s;
+    s.rows.reserve(m.count());
+    for (size_t e = 0; e < m.count(); ++e) s.rows.push_back({m.rest[e], 0, 0, m.rest[e], 0, 0});
+    s.m_eff.assign(m.count(), 0);
+    s.kappa.assign(m.count(), constants.k_min_ratio);
+    if (m.strain_rows) {
+        for (size_t e = 0; e < m.edge_count; ++e) s.rows[e].strain_rest = s.rows[e].rest * m.strain_factor;
+        s.strain_kappa.assign(m.edge_count, constants.k_min_ratio);
+    }
+    return s;
+}
+
+void refresh_masses(const DistanceModel& m, DistanceState& s, const std::vector<double>& w) {
+    for (size_t e = 0; e < m.count(); ++e) {
+        double sum = w[m.ends[e][0]] + w[m.ends[e][1]];
+        s.m_eff[e] = sum > 0 ? 1 / sum : 0;
+    }
+}
+
+void set_penalties(const DistanceModel& m, DistanceState& s, double inv_h2) {
+    for (size_t e = 0; e < m.count(); ++e) {
+        double scale = s.m_eff[e] * inv_h2;
+        if (m.hard[e])
+            s.rows[e].k = s.kappa[e] * scale;
+        else
+            s.rows[e].k = m.soft_ratio[e] ? m.soft_k[e] * scale : m.soft_k[e];
+    }
+    if (m.strain_rows)
+        for (size_t e = 0; e < m.edge_count; ++e) s.rows[e].strain_k = s.strain_kappa[e] * s.m_eff[e] * inv_h2;
+}
+
+void warm_start(DistanceState& s, const SolverConstants& c) {
+    const double ag = c.alpha * c.gamma;
+    for (LinkRow& r : s.rows) {
+        r.lambda *= ag;
+        r.strain_lambda *= ag;
+    }
+    for (double& k : s.kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
+    for (double& k : s.strain_kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
+}
+
+void reset(DistanceState& s, const SolverConstants& c) {
+    for (LinkRow& r : s.rows) r.lambda = r.strain_lambda = 0;
+    std::fill(s.kappa.begin(), s.kappa.end(), c.k_min_ratio);
+    std::fill(s.strain_kappa.begin(), s.strain_kappa.end(), c.k_min_ratio);
+}
+
+void update_duals(const DistanceModel& m, DistanceState& s, const Vec3* x, double inv_h2, const SolverConstants& constants) {
+    for (size_t e = 0; e < m.count(); ++e) {
+        const bool hard = m.hard[e] != 0;
+        const bool strain = m.strain_rows && e < m.edge_count;  // soft stretch rows can carry one too
+        if ((!hard && !strain) || s.m_eff[e] == 0) continue;
+        const double scale = s.m_eff[e] * inv_h2;
+        const double l = distance(x[m.ends[e][0]], x[m.ends[e][1]]);
+        LinkRow& r = s.rows[e];
+        if (hard) {
+            double c = l - r.rest;
+            r.lambda += r.k * c;
+            ramp_penalty(s.kappa[e], c, scale, constants);
+        }
+        if (strain) update_leash_dual(l - r.strain_rest, r.strain_k, r.strain_lambda, s.strain_kappa[e], scale, constants);
+    }
+}
+
+void add_elastic_energy(const DistanceModel& m, const DistanceState& s, const Vec3* x, double& e) {
+    for (size_t r = 0; r < m.count(); ++r)
+        if (!m.hard[r]) {
+            double c = distance(x[m.ends[r][0]], x[m.ends[r][1]]) - s.rows[r].rest;
+            e += 0.5 * s.rows[r].k * c * c;
+        }
+}
+
+void add_local_energy(const DistanceModel& m, const DistanceState& s, uint32_t i, const Vec3& xi, const Vec3* x, double& e) {
+    for (uint32_t q = m.offsets[i]; q < m.offsets[i + 1]; ++q) {
+        const LinkIncidence inc = m.incidences[q];
+        double l = distance(xi, x[inc.other]);
+        const LinkRow& r = s.rows[inc.link];
+        e += row_energy(r.k, r.lambda, l - r.rest, -solver_infinity, solver_infinity);
+        e += row_energy(r.strain_k, r.strain_lambda, l - r.strain_rest, 0, solver_infinity);
+    }
+}
+
+}  // namespace weft::distance_rows

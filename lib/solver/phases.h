@@ -1,0 +1,44 @@
+// The solver's internals, shared by its .cpp files and nothing else: the state's bookkeeping (masses,
+// which rows hang from what, the animated pose, a reset) and the vertex solve. Not part of the public API.
+#pragma once
+#include <cstdint>
+
+#include "solver/model.h"
+#include "solver/state.h"
+
+namespace weft {
+
+// solver.cpp
+/// The model's rest state: every particle at rest, the holds not yet captured.
+SolverState initial_state(const SolverModel& model);
+/// Effective masses and the free/kinematic lists after the set of kinematic particles changed.
+void refresh_masses(const SolverModel& model, SolverState& state);
+/// Tether, slack and pose rows for every free particle whose nearest held particle is held now.
+void attach_rows(const SolverModel& model, SolverState& state);
+/// s_i = x_p + R_p·(r_i − r_p): the rest pose hung from the nearest held particle and turned with its
+/// holder (docs/solver.md#animated-pose); a particle nothing holds keeps its rest position.
+Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i);
+/// Reset: held particles on their targets, everything else on the animated pose, at rest, with
+/// fresh multipliers (docs/solver.md#teleport).
+void reseed(const SolverModel& model, SolverState& state);
+
+// sweep.cpp: the vertex solve
+/// One Gauss-Seidel pass over the particles [begin, end) of one colour.
+void sweep_colour(const SolverModel& model, SolverState& state, uint32_t begin, uint32_t end, StepStats& stats);
+
+// hold_line.cpp (docs/solver.md#hold-line)
+void find_hold_line(const SolverModel& model, SolverState& state);
+void turn_about_hold_line(const SolverModel& model, SolverState& state, StepStats& stats);
+
+/// The inertial term and the rows that involve particle i alone (slack, pose, contacts), with i at
+/// `xi`. Inline so both the vertex update and the hold-line turn inline it.
+inline Accumulated accumulate_unary(const SolverModel& m, const SolverState& s, uint32_t i, const Vec3& xi) {
+    const double mh = m.mass[i] * s.substep.inv_h2;
+    Accumulated a{(s.cloth.y[i] - xi) * mh, SymMat3::diagonal(mh)};
+    slack_rows::accumulate(m.slack, s.slack, i, xi, s.animated[i], a);
+    pose_rows::accumulate(m.pose, s.pose, i, xi, s.animated[i], a);
+    contact_rows::accumulate(m.contact, s.contact, i, xi, a);
+    return a;
+}
+
+}  // namespace weft

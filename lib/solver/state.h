@@ -1,0 +1,79 @@
+// The solver state: everything that changes as the cloth moves (positions, velocities, multipliers
+// and penalties, holds, contacts, sleep counters). A copyable value: a solver forks by copying it
+// beside the shared SolverModel it belongs to.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "solver/contact_rows.h"
+#include "solver/distance_rows.h"
+#include "solver/hinge_rows.h"
+#include "solver/pose_rows.h"
+#include "solver/slack_rows.h"
+#include "solver/step.h"
+#include "solver/tether_rows.h"
+
+namespace weft {
+
+/// Per-particle state, structure of arrays, in the proxy's (colour) particle order. Frame coordinates.
+struct ClothState {
+    std::vector<Vec3> x;            ///< position, metres
+    std::vector<Vec3> x_prev;       ///< position at the start of the current substep
+    std::vector<Vec3> v;            ///< velocity, m/s
+    std::vector<Vec3> y;            ///< inertial target of the current substep
+    std::vector<double> inverse_mass;  ///< 1/kg; 0 = kinematic (held, or a bone the cloth reads)
+};
+
+/// Energies of the current state, joules, for trend gates (validate).
+struct Energy {
+    double kinetic = 0;        ///< ½·m·|v|² over free particles, frame velocities
+    double gravitational = 0;  ///< −m·g·x over free particles (gravity in frame axes, origin at 0)
+    double elastic = 0;        ///< soft stretch, skip, hinge and pose rows: ½·k·C² at the last step's h
+    double total() const { return kinetic + gravitational + elastic; }
+};
+
+/// The current substep's scalars and what the hold-line turn found.
+struct SubstepState {
+    double h = 0, inv_h = 0, inv_h2 = 0;
+    double fictitious_inertia = 0;        ///< fabric.inertia while the frame turns, else 0
+    Vec3 omega_local;                     ///< the frame's angular velocity in its own axes
+    bool hold_line_ok = false;            ///< the held particles lie on one line this substep
+    Vec3 hold_line_origin, hold_line_axis;
+};
+
+struct SolverState {
+    ClothState cloth;
+    std::vector<Vec3> v_before;           ///< velocity at the start of the substep (adaptive initial guess)
+    std::vector<Vec3> hold_offset;        ///< held: position in its holder's placement when the hold began
+    std::vector<Vec3> target;             ///< kinematic: where the holder puts it at the end of the step
+    std::vector<Vec3> animated;           ///< the animated position s_i, re-centred every substep (slack, pose)
+    std::vector<uint32_t> free_particles;        ///< ascending
+    std::vector<uint32_t> kinematic_particles;   ///< ascending
+
+    // --- holds and the frame ------------------------------------------------------------------------
+    std::vector<uint8_t> pin_holding;
+    std::vector<Pose> holder_pose;        ///< last step's pose per pin
+    std::vector<Quat> hold_start_rotation;///< the holder's rotation when its hold began
+    bool started = false;                 ///< the first step has captured the holds
+    Pose frame_pose;
+    Vec3 frame_velocity;                  ///< world, m/s
+    Vec3 frame_omega;                     ///< world, rad/s
+    Vec3 gravity_frame;
+
+    // --- the row kinds ------------------------------------------------------------------------------
+    DistanceState distance;
+    HingeState hinge;
+    TetherState tether;
+    SlackState slack;
+    PoseState pose;
+    ContactState contact;
+
+    SubstepState substep;
+
+    // --- sleep and the clamp's ramp -----------------------------------------------------------------
+    bool asleep = false;
+    uint32_t quiet_steps = 0;
+    uint64_t steps_since_reset = UINT64_MAX;
+};
+
+}  // namespace weft

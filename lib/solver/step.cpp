@@ -1,0 +1,379 @@
+// One step, as its phases (docs/solver.md#the-step; docs/architecture.md#stages): check the input, capture the holds on the first
+// step, read the frame's motion and any teleport (docs/solver.md#teleport), sleep (docs/solver.md#sleep), take the colliders, the
+// teleport, the holders' targets, the tethers coming in, the frame's inertia, the velocity clamp; then
+// the substeps; then the sleep test.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "solver/message.h"
+#include "solver/phases.h"
+#include "solver/solver.h"
+
+namespace weft {
+
+namespace {
+
+Pose inverse(const Pose& p) {
+    Quat r = p.rotation.conjugate();
+    return {-r.rotate(p.position), r};
+}
+
+Pose compose(const Pose& a, const Pose& b) {  // a after b
+    return {a.rotation.rotate(b.position) + a.position, a.rotation * b.rotation};
+}
+
+bool finite_pose(const Pose& p) {
+    return is_finite(p.position) && std::isfinite(p.rotation.x) && std::isfinite(p.rotation.y) &&
+           std::isfinite(p.rotation.z) && std::isfinite(p.rotation.w);
+}
+
+/// The rotation angle of a unit quaternion, radians in [0, π].
+double rotation_angle(const Quat& q) {
+    double v = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+    return 2 * std::atan2(v, std::fabs(q.w));
+}
+
+/// Angular velocity (world axes) carrying `from` onto `to` in `dt`.
+Vec3 angular_velocity(const Quat& from, const Quat& to, double dt) {
+    Quat d = to * from.conjugate();
+    if (d.w < 0) d = {-d.x, -d.y, -d.z, -d.w};
+    Vec3 v{d.x, d.y, d.z};
+    double s = length(v);
+    if (!(s > 0)) return {};
+    return v * (2 * std::atan2(s, d.w) / (s * dt));
+}
+
+void check_input(const ClothProxy& p, const StepInput& in) {
+    if (!(in.dt > 0 && std::isfinite(in.dt))) throw std::invalid_argument(solver_message("step: dt = ", in.dt, ", want > 0"));
+    if (!in.holders.empty() && in.holders.size() != p.pins.size())
+        throw std::invalid_argument(solver_message("step: ", in.holders.size(), " holder poses for ", p.pins.size(), " pins"));
+    if (!finite_pose(in.frame) || !is_finite(in.gravity)) throw std::invalid_argument("step: non-finite frame pose or gravity");
+    for (size_t k = 0; k < in.holders.size(); ++k)
+        if (!finite_pose(in.holders[k])) throw std::invalid_argument(solver_message("step: holder pose of pin ", k, " is not finite"));
+    for (size_t c = 0; c < in.spheres.size(); ++c)
+        if (!is_finite(in.spheres[c].centre) || !(in.spheres[c].radius >= 0 && std::isfinite(in.spheres[c].radius)))
+            throw std::invalid_argument(solver_message("step: sphere collider ", c, " is not finite or has a negative radius"));
+    for (size_t c = 0; c < in.capsules.size(); ++c)
+        if (!is_finite(in.capsules[c].a) || !is_finite(in.capsules[c].b) ||
+            !(in.capsules[c].radius >= 0 && std::isfinite(in.capsules[c].radius)))
+            throw std::invalid_argument(solver_message("step: capsule collider ", c, " is not finite or has a negative radius"));
+}
+
+/// The first step captures the holds: each held particle's offset from its holder (docs/solver.md#holds).
+void begin_holds(const SolverModel& m, SolverState& s, const StepInput& in, const std::vector<Pose>& poses) {
+    s.started = true;
+    s.frame_pose = in.frame;
+    s.frame_velocity = {};
+    s.frame_omega = {};
+    s.holder_pose = poses;
+    for (size_t k = 0; k < m.proxy->pins.size(); ++k) s.hold_start_rotation[k] = poses[k].rotation;
+    for (uint32_t i = 0; i < m.n; ++i)
+        if (m.held_pin[i] != no_pin) s.hold_offset[i] = inverse(poses[m.held_pin[i]]).apply(s.cloth.x[i]);
+    s.gravity_frame = in.frame.rotation.conjugate().rotate(in.gravity);
+    s.contact.spheres_prev = in.spheres;
+    s.contact.capsules_prev = in.capsules;
+    s.contact.spheres = in.spheres;
+    s.contact.capsules = in.capsules;
+}
+
+/// What the frame and the holders did since the last step.
+struct FrameMotion {
+    Vec3 gravity;                       ///< in the frame's axes
+    Vec3 velocity, omega;               ///< the frame's, world (the last step's across a teleport)
+    bool teleport = false;
+    std::vector<uint8_t> holder_jumped; ///< per pin
+    bool felt = false;                  ///< the cloth feels the frame's motion (inertia > 0 and it moved or turns)
+    double full_clamp = 0;              ///< the velocity clamp at full strength, m/s
+};
+
+/// Frame motion and teleports (docs/solver.md#teleport: the frame's jump in the world or any
+/// holder's jump in the frame, against one threshold).
+FrameMotion frame_motion(const SolverModel& m, const SolverState& s, const StepInput& in, const std::vector<Pose>& poses,
+                         double full_clamp) {
+    FrameMotion f;
+    const double dt = in.dt;
+    f.gravity = in.frame.rotation.conjugate().rotate(in.gravity);
+    f.full_clamp = full_clamp;
+    const double threshold = in.teleport_distance > 0 ? in.teleport_distance : full_clamp * dt;
+    auto jumped = [&](const Pose& from, const Pose& to) {
+        double angle = rotation_angle(to.rotation * from.rotation.conjugate());
+        double chord = 2 * std::sin(std::min(angle, std::numbers::pi) / 2) * m.reach;
+        return distance(from.position, to.position) > threshold || chord > threshold;
+    };
+    f.velocity = (in.frame.position - s.frame_pose.position) / dt;
+    f.omega = angular_velocity(s.frame_pose.rotation, in.frame.rotation, dt);
+    f.teleport = in.teleport || jumped(s.frame_pose, in.frame);
+    const size_t pins = m.proxy->pins.size();
+    f.holder_jumped.assign(pins, 0);
+    for (size_t k = 0; k < pins; ++k)
+        if (s.pin_holding[k] && jumped(s.holder_pose[k], poses[k])) {
+            f.holder_jumped[k] = 1;
+            f.teleport = true;
+        }
+    if (f.teleport) {  // a jump is not motion: the frame keeps the velocity it had
+        f.velocity = s.frame_velocity;
+        f.omega = s.frame_omega;
+    }
+    f.felt = m.fabric.inertia > 0 &&
+             (!(f.velocity == s.frame_velocity) || !(f.omega == s.frame_omega) || !(f.omega == Vec3{}));
+    return f;
+}
+
+/// Sleep (docs/solver.md#sleep): nothing is computed or written until something that matters changes.
+bool anything_changed(const SolverState& s, const StepInput& in, const std::vector<Pose>& poses, const FrameMotion& f) {
+    bool changed = f.teleport || f.felt || !(f.gravity == s.gravity_frame);
+    for (size_t k = 0; k < poses.size() && !changed; ++k) changed = !(poses[k] == s.holder_pose[k]);
+    if (changed) return true;
+    const ContactState& c = s.contact;
+    if (in.spheres.size() != c.spheres.size() || in.capsules.size() != c.capsules.size()) return true;
+    for (size_t q = 0; q < in.spheres.size(); ++q)
+        if (!(in.spheres[q].centre == c.spheres[q].centre) || in.spheres[q].radius != c.spheres[q].radius) return true;
+    for (size_t q = 0; q < in.capsules.size(); ++q)
+        if (!(in.capsules[q].a == c.capsules[q].a) || !(in.capsules[q].b == c.capsules[q].b) ||
+            in.capsules[q].radius != c.capsules[q].radius)
+            return true;
+    return false;
+}
+
+/// What the next step compares against.
+void finish_step(SolverState& s, const StepInput& in, const std::vector<Pose>& poses, const FrameMotion& f) {
+    s.frame_pose = in.frame;
+    s.frame_velocity = f.velocity;
+    s.frame_omega = f.omega;
+    s.holder_pose = poses;
+    s.gravity_frame = f.gravity;
+    s.contact.spheres_prev = in.spheres;
+    s.contact.capsules_prev = in.capsules;
+    s.contact.spheres = in.spheres;
+    s.contact.capsules = in.capsules;
+}
+
+/// Kinematic targets at the end of the step: holder·offset; a bone nothing pins stays put.
+void set_targets(const SolverModel& m, SolverState& s, const std::vector<Pose>& poses) {
+    for (uint32_t i : s.kinematic_particles) {
+        uint32_t k = m.held_pin[i];
+        s.target[i] = k != no_pin ? poses[k].apply(s.hold_offset[i]) : s.cloth.x[i];
+    }
+}
+
+/// A teleport: Reset re-seeds on the animated pose; Keep carries the shape across (a frame jump needs
+/// nothing, the cloth already lives in the frame; a holder's jump is applied rigidly to what hangs
+/// from it, held particles included).
+Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, const std::vector<Pose>& poses, const FrameMotion& f) {
+    if (in.teleport_mode == TeleportMode::reset) {
+        s.holder_pose = poses;
+        set_targets(m, s, poses);
+        reseed(m, s);
+        return Teleported::reset;
+    }
+    const ClothProxy& p = *m.proxy;
+    ClothState& c = s.cloth;
+    for (size_t k = 0; k < p.pins.size(); ++k) {
+        if (!f.holder_jumped[k]) continue;
+        const Pose delta = compose(poses[k], inverse(s.holder_pose[k]));
+        for (uint32_t i = 0; i < m.n; ++i) {
+            uint32_t centre = c.inverse_mass[i] == 0 ? i : p.nearest_held[i];
+            if (centre == no_particle || m.held_pin[centre] != k) continue;
+            c.x[i] = delta.apply(c.x[i]);
+            c.x_prev[i] = delta.apply(c.x_prev[i]);
+            c.v[i] = delta.rotation.rotate(c.v[i]);
+        }
+    }
+    return Teleported::keep;
+}
+
+/// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
+/// the fictitious accelerations: a change of frame velocity is a kick −ΔV − Δω×x, a turning frame adds
+/// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders.
+void feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
+    const double inertia = m.fabric.inertia;
+    const Quat to_frame = in.frame.rotation.conjugate();
+    if (inertia > 0 && teleported != Teleported::reset) {
+        const Vec3 dv = to_frame.rotate(f.velocity - s.frame_velocity) * inertia;
+        const Vec3 dw = to_frame.rotate(f.omega - s.frame_omega) * inertia;
+        if (!(dv == Vec3{}) || !(dw == Vec3{}))
+            for (uint32_t i : s.free_particles) s.cloth.v[i] -= dv + cross(dw, s.cloth.x[i]);
+    }
+    s.substep.omega_local = to_frame.rotate(f.omega);
+    s.substep.fictitious_inertia = (inertia > 0 && !(f.omega == Vec3{})) ? inertia : 0;
+}
+
+/// Held particles: an equal share of what remains, exactly onto the target at the last substep; a
+/// target equal to the position moves nothing by a bit (docs/solver.md#holds). Then the animated pose.
+void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
+    for (uint32_t i : s.kinematic_particles)
+        s.cloth.x[i] = remaining == 1 ? s.target[i] : s.cloth.x[i] + (s.target[i] - s.cloth.x[i]) / remaining;
+    if (m.constants.hold_line) find_hold_line(m, s);
+    if (m.slack.enabled || m.pose.enabled)
+        for (uint32_t i : s.free_particles)
+            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i);
+}
+
+/// Predict the inertial target y = x + h·v + h²·a, and start the sweeps from the adaptive guess.
+void predict(SolverState& s, const Vec3& gravity) {
+    const double h = s.substep.h;
+    const double fi = s.substep.fictitious_inertia;
+    const double g_length = length(gravity);
+    const Vec3 w = s.substep.omega_local;
+    ClothState& c = s.cloth;
+    for (uint32_t i : s.free_particles) {
+        Vec3 a = gravity;
+        if (fi > 0) a -= (cross(w, cross(w, c.x[i])) + cross(w, c.v[i]) * 2.0) * fi;
+        c.y[i] = c.x[i] + c.v[i] * h + a * (h * h);
+        // Start the sweeps from the adaptive guess x + h·v + w·h²·g, w the share of gravity the
+        // particle's last substep actually accelerated by (Chen, Macklin et al., Vertex Block
+        // Descent, 2024; the AVBD reference does the same). A cloth at
+        // rest starts at rest rather than a fall below it: from the full inertial guess one sweep
+        // cannot lift a 30-link chain back, and the tethered rig of docs/measurements.md table L1 rests 3% beyond its
+        // tether at 1x1 instead of the table's 0.25% (0.29% from this guess).
+        double along = 0;
+        if (g_length > 0)
+            along = std::clamp(dot(c.v[i] - s.v_before[i], gravity) * s.substep.inv_h / (g_length * g_length), 0.0, 1.0);
+        c.x[i] += c.v[i] * h + gravity * (h * h * along);
+    }
+}
+
+/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only).
+void warm_start(const SolverModel& m, SolverState& s) {
+    distance_rows::warm_start(s.distance, m.constants);
+    tether_rows::warm_start(s.tether, m.constants);
+    slack_rows::warm_start(s.slack, m.constants);
+}
+
+/// This substep's penalties from the ratios and the effective masses.
+void set_penalties(const SolverModel& m, SolverState& s) {
+    const double inv_h2 = s.substep.inv_h2;
+    distance_rows::set_penalties(m.distance, s.distance, inv_h2);
+    hinge_rows::set_penalties(m.hinge, s.hinge, inv_h2);
+    tether_rows::set_penalties(s.tether, s.free_particles, m.mass, inv_h2);
+    slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
+}
+
+/// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
+void update_duals(const SolverModel& m, SolverState& s) {
+    const Vec3* x = s.cloth.x.data();
+    const double inv_h2 = s.substep.inv_h2;
+    distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+    tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
+    slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
+    contact_rows::update_duals(s.contact, s.free_particles, x);
+}
+
+/// Velocities, damping, the clamp (docs/solver.md#velocity-clamp: the clamp bounds the position too, so a clamped
+/// particle moves only as far as its clamped velocity takes it). Returns the fastest unclamped speed.
+double finish_velocities(SolverState& s, double decay, double clamp, StepStats& stats) {
+    ClothState& c = s.cloth;
+    const double h = s.substep.h;
+    double unclamped = 0;
+    for (uint32_t i : s.kinematic_particles) c.v[i] = (c.x[i] - c.x_prev[i]) * s.substep.inv_h;
+    s.v_before = c.v;
+    for (uint32_t i : s.free_particles) {
+        Vec3 v = (c.x[i] - c.x_prev[i]) * s.substep.inv_h * decay;
+        double speed = length(v);
+        unclamped = std::max(unclamped, speed);
+        if (speed > clamp) {
+            v = clamp > 0 ? v * (clamp / speed) : Vec3{};
+            c.x[i] = c.x_prev[i] + v * h;
+            ++stats.clamped;
+        }
+        c.v[i] = v;
+    }
+    return unclamped;
+}
+
+/// One substep: carry the held particles, predict, warm-start, penalties, contacts; then `iterations`
+/// times a Gauss-Seidel sweep colour by colour, the hold-line turn in the last one, the dual update
+/// (docs/solver.md#the-step; AVBD's primal-dual iteration); then velocities.
+double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3& gravity, double decay, double clamp,
+               StepStats& stats) {
+    const uint32_t substeps = m.fabric.substeps;
+    s.cloth.x_prev = s.cloth.x;
+    carry_held(m, s, substeps - index);
+    predict(s, gravity);
+    warm_start(m, s);
+    set_penalties(m, s);
+    const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
+                                   s.substep.inv_h2};
+    stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
+    const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
+    for (uint32_t it = 0; it < m.fabric.iterations; ++it) {
+        for (size_t c = 0; c + 1 < ranges.size(); ++c) sweep_colour(m, s, ranges[c], ranges[c + 1], stats);
+        if (it + 1 == m.fabric.iterations && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
+        update_duals(m, s);
+    }
+    return finish_velocities(s, decay, clamp, stats);
+}
+
+/// Sleep test (docs/solver.md#sleep): `sleep_steps` consecutive steps with nothing faster than
+/// sleep_speed_ratio·reach per second. A proxy with no free particle (a garment its pins hold whole)
+/// has nothing to move: it sleeps too.
+void sleep_test(const SolverModel& m, SolverState& s, StepStats& stats) {
+    const bool quiet = s.free_particles.empty() || stats.max_speed < m.constants.sleep_speed_ratio * m.reach;
+    if (m.constants.sleep && quiet && stats.teleported == Teleported::none) {
+        if (++s.quiet_steps >= m.constants.sleep_steps) {
+            s.asleep = true;
+            stats.fell_asleep = true;
+        }
+    } else {
+        s.quiet_steps = 0;
+    }
+}
+
+}  // namespace
+
+StepStats Solver::step(const StepInput& in) {
+    const SolverModel& m = *model_;
+    SolverState& s = state_;
+    check_input(*m.proxy, in);
+    StepStats stats;
+    const std::vector<Pose>& poses = in.holders.empty() ? s.holder_pose : in.holders;
+    if (!s.started) begin_holds(m, s, in, poses);
+    pose_rows::set_lift(m.pose, s.pose, m.rest_frame_rotation.conjugate().rotate(in.gravity));
+    const FrameMotion motion = frame_motion(m, s, in, poses, velocity_clamp(in.dt));
+
+    if (s.asleep) {
+        if (!anything_changed(s, in, poses, motion)) {
+            stats.asleep = true;
+            finish_step(s, in, poses, motion);
+            return stats;
+        }
+        wake();
+    }
+    s.contact.spheres = in.spheres;
+    s.contact.capsules = in.capsules;
+    if (s.contact.spheres_prev.size() != s.contact.spheres.size()) s.contact.spheres_prev = s.contact.spheres;
+    if (s.contact.capsules_prev.size() != s.contact.capsules.size()) s.contact.capsules_prev = s.contact.capsules;
+
+    if (motion.teleport) stats.teleported = teleport(m, s, in, poses, motion);
+    s.holder_pose = poses;
+    set_targets(m, s, poses);
+    tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());  // tethers only ever come in
+    feel_frame(m, s, in, motion, stats.teleported);
+
+    // The velocity clamp: clamp_ratio × the correction authority, ramped back from 0 after a reset.
+    double clamp = motion.full_clamp;
+    if (s.steps_since_reset < m.constants.reset_ramp_steps)
+        clamp *= static_cast<double>(s.steps_since_reset) / m.constants.reset_ramp_steps;
+    stats.velocity_clamp = clamp;
+
+    const uint32_t substeps = m.fabric.substeps;
+    s.substep.h = in.dt / substeps;
+    s.substep.inv_h = 1 / s.substep.h;
+    s.substep.inv_h2 = s.substep.inv_h * s.substep.inv_h;
+    const double decay = std::exp(-m.fabric.damping * s.substep.h);
+    double unclamped = 0;
+    for (uint32_t k = 0; k < substeps; ++k) unclamped = std::max(unclamped, substep(m, s, k, motion.gravity, decay, clamp, stats));
+
+    double fastest = 0;
+    for (uint32_t i : s.free_particles) fastest = std::max(fastest, length(s.cloth.v[i]));
+    stats.max_speed = fastest;
+    stats.max_speed_unclamped = unclamped;
+    if (s.steps_since_reset != UINT64_MAX) ++s.steps_since_reset;
+    sleep_test(m, s, stats);
+    finish_step(s, in, poses, motion);
+    return stats;
+}
+
+}  // namespace weft

@@ -1,0 +1,57 @@
+# Proves the embeddable runtime (lib/runtime, the weft::runtime package) builds on the C++ standard
+# library alone: the target links no library, and each of its sources, preprocessed with lib/ as its
+# only include directory, reaches nothing but the standard library's and the compiler's headers and
+# weft's own runtime folders (geom/vec, graph, fabric, proxy/core, solver, runtime): no JSON, no
+# <fstream> or <filesystem>, no lib/io, Assimp or meshoptimizer.
+#
+#   cmake -DCXX=c++ -DSOURCE_DIR=<repo> -DRUNTIME_DIR=<repo>/lib/runtime -DSOURCES="a.cpp|b.cpp"
+#         -DLINKS="lib1|lib2" -P runtime_std_only.cmake
+string(REPLACE "|" ";" sources "${SOURCES}")
+string(REPLACE "|" ";" links "${LINKS}")
+foreach(l IN LISTS links)
+  if(l AND NOT l MATCHES "NOTFOUND$")
+    message(FATAL_ERROR "weft_runtime links '${l}': the runtime must link the C++ standard library alone")
+  endif()
+endforeach()
+list(LENGTH sources count)
+if(count LESS 5)
+  message(FATAL_ERROR "weft_runtime has ${count} sources; expected the runtime, geom/vec, graph, fabric, proxy/core and solver")
+endif()
+
+set(weft_lib "${SOURCE_DIR}/lib/")
+set(allowed_weft "^${SOURCE_DIR}/lib/(geom/vec\\.(h|cpp)|graph/|fabric/|proxy/core/|solver/|runtime/)")
+set(standard "^/usr/include/c\\+\\+/|^/usr/lib/gcc/|^/usr/lib/llvm|^/usr/include/x86_64-linux-gnu/|^/usr/include/aarch64-linux-gnu/|^/usr/include/[^/]+\\.h$|^/usr/include/(bits|sys|asm|asm-generic|linux|gnu)/")
+set(headers_seen 0)
+foreach(src IN LISTS sources)
+  if(NOT IS_ABSOLUTE "${src}")
+    set(src "${RUNTIME_DIR}/${src}")
+  endif()
+  execute_process(COMMAND "${CXX}" -std=c++20 -M "-I${SOURCE_DIR}/lib" "${src}"
+                  OUTPUT_VARIABLE deps ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${src} does not preprocess with lib/ as its only include directory:\n${err}")
+  endif()
+  string(REPLACE "\\\n" " " deps "${deps}")
+  separate_arguments(deps UNIX_COMMAND "${deps}")
+  foreach(h IN LISTS deps)
+    if(h MATCHES ":$")
+      continue()
+    endif()
+    file(REAL_PATH "${h}" h)
+    math(EXPR headers_seen "${headers_seen} + 1")
+    string(FIND "${h}" "${weft_lib}" in_lib)
+    if(in_lib EQUAL 0)
+      if(NOT h MATCHES "${allowed_weft}")
+        message(FATAL_ERROR "${src} includes ${h}: outside the runtime's folders of lib/")
+      endif()
+    elseif(h MATCHES "/(fstream|filesystem)$")
+      message(FATAL_ERROR "${src} includes ${h}: the runtime does no file I/O (a game hands it bytes)")
+    elseif(NOT h MATCHES "${standard}")
+      message(FATAL_ERROR "${src} includes ${h}: not a header of the C++ standard library or the compiler")
+    endif()
+  endforeach()
+endforeach()
+if(headers_seen LESS 50)
+  message(FATAL_ERROR "only ${headers_seen} headers seen: the dependency listing did not work")
+endif()
+message(STATUS "weft_runtime: ${count} sources, ${headers_seen} header inclusions, all standard or the runtime's own")
