@@ -67,6 +67,8 @@ struct GltfPatchResult {
     uint32_t spring_joints = 0;       ///< joints in them, tip nodes included
     uint32_t tips_added = 0;          ///< tip nodes added past chains' last joints
     std::string spring_format;        ///< "VRMC_springBone", "VRM0.secondaryAnimation" or "" when none
+    uint32_t accessors_pruned = 0;    ///< the file's accessors the patch replaced and nothing reads any more, dropped
+    uint64_t bytes_pruned = 0;        ///< bytes of the merged binary no buffer view covers any more, dropped
 };
 
 /// Patches `source` (the .gltf, .glb or .vrm `original` was imported from) with what `grown` adds to
@@ -78,7 +80,12 @@ struct GltfPatchResult {
 /// its secondaryAnimation.boneGroups replaced by one group per chain; any other file gets
 /// VRMC_springBone's springs replaced (its colliders kept). `grown` may equal `original` (authored
 /// chains only: nothing but the spring data changes).
+///
+/// The file is read through the import's glTF document (buffers and images confined to its folder
+/// unless `allow_outside_folder`, as ImportOptions says); its nodes and vertices are the ones the
+/// import recorded by index (Node::source, Mesh::source_*), never matched by name or position.
 GltfPatchResult patch_gltf(const std::filesystem::path& source, const Scene& original, const Scene& grown,
-                           std::span<const int> changed_meshes, const SpringBones* springs = nullptr);
+                           std::span<const int> changed_meshes, const SpringBones* springs = nullptr,
+                           bool allow_outside_folder = false);
 
 }  // namespace weft
