@@ -269,10 +269,9 @@ std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& 
 void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const ImportOptions& options,
                   ImportResult& result);
 
-/// Vertex identity of a glTF import through Assimp, established by index: Assimp 5.2.5's glTF
-/// reader makes one aiMesh per primitive (meshes in order, primitives in order) whose vertices
-/// are the primitive's in the order its indices first use them (all of them, in order, without
-/// indices), and JoinIdenticalVertices rewrites each face's corners in place. So a file vertex's
+/// Vertex identity of a glTF import through Assimp, established by index: Assimp's glTF reader
+/// makes one aiMesh per primitive (meshes in order, primitives in order) whose vertices are the
+/// primitive's (file_vertices says in which order), and JoinIdenticalVertices rewrites each face's corners in place. So a file vertex's
 /// aiMesh vertex follows from the index accessor, and its joined vertex from the face corners
 /// before and after the join. Each step is checked (vertex counts, and positions bit for bit);
 /// a mesh that fails a check gets no identity, never a guess.
@@ -346,31 +345,40 @@ private:
         const GltfData::Accessor* pa = data.accessor(int(*position));
         if (!pa || pa->count > UINT32_MAX) return false;
         const uint32_t n = uint32_t(pa->count);
-        std::vector<uint32_t> order;  // aiMesh vertex -> file vertex
-        if (indices) {
-            const GltfData::Accessor* ia = data.accessor(int(*indices));
-            std::vector<uint32_t> values;
-            if (!ia || !data.scalar_values(*ia, int(*indices), values)) return false;
-            pre_of_file.assign(n, UINT32_MAX);
-            for (uint32_t v : values)
-                if (v < n && pre_of_file[v] == UINT32_MAX) {
-                    pre_of_file[v] = uint32_t(order.size());
-                    order.push_back(v);
-                }
-        } else {
-            order.resize(n);
-            for (uint32_t v = 0; v < n; ++v) order[v] = v;
-            pre_of_file = order;
-        }
-        if (order.size() != am.mNumVertices || (n > 0 && !am.mVertices)) return false;
+        if (n > 0 && !am.mVertices) return false;
         uint64_t stride = 0;
         const std::span<const uint8_t> bytes = pa->sparse ? std::span<const uint8_t>() : data.accessor_data(*pa, stride);
         // Positions Assimp did not take from these bytes (Draco, sparse, quantised) cannot be checked.
         if (bytes.empty() || pa->component_type != 5126 || pa->components != 3) return false;
-        for (size_t k = 0; k < order.size(); ++k)
-            for (uint32_t c = 0; c < 3; ++c)
-                if (float(GltfData::component(bytes, *pa, order[k], c, stride)) != am.mVertices[k][c]) return false;
-        return true;
+        auto same_positions = [&](const std::vector<uint32_t>& order) {
+            if (order.size() != am.mNumVertices) return false;
+            for (size_t k = 0; k < order.size(); ++k)
+                for (uint32_t c = 0; c < 3; ++c)
+                    if (float(GltfData::component(bytes, *pa, order[k], c, stride)) != am.mVertices[k][c]) return false;
+            return true;
+        };
+        // Assimp 5.2.5 takes every vertex of the accessors, in order, whether the indices use it or
+        // not (a primitive sharing one vertex buffer with its siblings gets all of it); later
+        // versions take the used ones in the order the indices first name them. The one whose
+        // positions are Assimp's, bit for bit, is the order.
+        std::vector<uint32_t> order(n);  // aiMesh vertex -> file vertex
+        for (uint32_t v = 0; v < n; ++v) order[v] = v;
+        if (same_positions(order)) {
+            pre_of_file = std::move(order);
+            return true;
+        }
+        if (!indices) return false;
+        const GltfData::Accessor* ia = data.accessor(int(*indices));
+        std::vector<uint32_t> values;
+        if (!ia || !data.scalar_values(*ia, int(*indices), values)) return false;
+        order.clear();
+        pre_of_file.assign(n, UINT32_MAX);
+        for (uint32_t v : values)
+            if (v < n && pre_of_file[v] == UINT32_MAX) {
+                pre_of_file[v] = uint32_t(order.size());
+                order.push_back(v);
+            }
+        return same_positions(order);
     }
 };
 
