@@ -9,15 +9,19 @@
 //   skins      the new joints appended to the skin of each re-weighted primitive, with inverse bind
 //              matrices that map that primitive's own vertex space (the skin's bind shape) into them
 //   weights    new JOINTS_0/WEIGHTS_0 accessors (and JOINTS_1/WEIGHTS_1 where a vertex keeps more
-//              than four) for every primitive of a re-weighted mesh; the old accessors are left to any
-//              other primitive sharing them
+//              than four) for the primitive of each re-weighted mesh
+//   pruned     the accessors these replaced (old joints, weights, inverse binds), their buffer views
+//              and their bytes, unless another primitive or skin still reads them: the grown file
+//              has no unused accessor the source did not have
 //   buffers    every buffer (GLB chunk, data URI, external file) and every external image merged
 //              into the one GLB binary chunk, so the result stands alone
+//   asset      generator "weft <version>": the file is weft's output now
 //
-// Matching the scene to the file: nodes by their unique names; a Scene mesh to the primitives of
-// the glTF mesh its node instances whose material has the Scene mesh's material name; vertices by
-// their bind-pose position, computed from the file exactly as glTF skins them. Anything that cannot
-// be matched unambiguously is an error (the caller then writes the scene with gltf_write.h instead).
+// The scene and the file are one by index, kept from import (scene.h): a Scene node is the file's
+// node Node::source, a Scene mesh is primitive Mesh::source_primitive of mesh Mesh::source_mesh, and
+// each of that primitive's vertices is the Scene vertex Mesh::source_vertices names. Nothing is
+// matched by name or position; a mesh or node without that record is an error (the caller then
+// writes the scene with gltf_write.h instead).
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -40,8 +40,9 @@ private:
     Issues& issues_;
 };
 
-/// A glTF document as the checks and the VRM reader see it (never handed to Assimp: Assimp
-/// re-reads the same bytes itself).
+/// A glTF document as the checks, the VRM reader and the grown-model writer (gltf_patch.cpp) see
+/// it; its binary data is read through GltfData (scene/gltf_document.h). Never handed to Assimp,
+/// which re-reads the same bytes itself.
 struct GltfDocument {
     nlohmann::json json;                 ///< every top-level member but the three below, parsed
     std::vector<std::string_view> accessors;     ///< JSON text of each accessor, parsed on demand

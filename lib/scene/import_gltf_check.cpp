@@ -1,16 +1,14 @@
 // A structural check of a glTF document before Assimp reads it. Assimp 5.2.5's glTF reader
 // drops out-of-range triangles and joint weights without a word, dereferences a skin's missing
 // inverse bind matrices, and follows node references recursively, so a hostile file could make
-// it crash or loop; what is checked here is checked against the bytes actually present.
+// it crash or loop; what is checked here is checked against the bytes actually present, read
+// through the document's one accessor layer (scene/gltf_document.h).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <unordered_map>
 #include <string>
 #include <utility>
-#include <cerrno>
-#include <unistd.h>
 
 #include "scene/gltf_document.h"
 #include "scene/import_detail.h"
@@ -19,7 +17,6 @@ namespace weft::import_detail {
 namespace {
 
 using nlohmann::json;
-namespace fs = std::filesystem;
 
 constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
 
