@@ -24,8 +24,6 @@ namespace {
 constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 22;
 constexpr uint64_t kMaxZeroAccessorBytes = uint64_t(1) << 24;
 
-
-
 /// Bytes per element, with the column padding glTF requires for small-component matrices.
 uint64_t element_bytes(const std::string& type, uint32_t csize, uint32_t components) {
     if (type == "MAT2" && csize == 1) return 8;
@@ -49,8 +47,8 @@ struct Base64Table {
         for (int c = 'A'; c <= 'Z'; ++c) value[c] = uint8_t(c - 'A');
         for (int c = 'a'; c <= 'z'; ++c) value[c] = uint8_t(c - 'a' + 26);
         for (int c = '0'; c <= '9'; ++c) value[c] = uint8_t(c - '0' + 52);
-        value['+'] = value['-'] = 62;
-        value['/'] = value['_'] = 63;
+        value[uint8_t('+')] = value[uint8_t('-')] = 62;
+        value[uint8_t('/')] = value[uint8_t('_')] = 63;
     }
 };
 constexpr Base64Table kBase64;
@@ -104,15 +102,12 @@ uint64_t data_uri_size(std::string_view uri) {
 
 }  // namespace
 
-
 const json& array_or_empty(const json& object, const char* key) {
     static const json empty = json::array();
     const json* m = member(object, key);
     return m && m->is_array() ? *m : empty;
 }
 
-/// An optional non-negative integer member: nullopt when absent, -1 when present but not a
-/// non-negative integer.
 std::optional<int64_t> optional_uint(const json& object, const char* key) {
     const json* m = member(object, key);
     if (!m) return std::nullopt;
@@ -130,8 +125,6 @@ std::string name_of(const json& object, size_t index, const char* kind) {
         return std::string(kind) + " '" + n->get<std::string>() + "'";
     return std::string(kind) + " " + std::to_string(index);
 }
-
-// ---- buffers, views, accessors -----------------------------------------------------------
 
 uint32_t gltf_component_size(uint32_t type) {
     switch (type) {
@@ -165,6 +158,8 @@ std::string percent_decode(std::string_view s) {
     }
     return out;
 }
+
+// ---- buffers, views, accessors -----------------------------------------------------------
 
 GltfData::GltfData(const GltfDocument& doc, Reporter& report) : doc_(doc), report_(report) {
     views_.resize(doc_.buffer_views.size());
@@ -449,7 +444,6 @@ bool GltfData::check_sparse(const json& sparse, Accessor& acc, const std::string
     return true;
 }
 
-
 bool GltfData::read_range(const fs::path& path, uint64_t offset, uint64_t length, std::vector<uint8_t>& out) {
     std::string problem;
     const int fd = open_regular_file(path, problem);
@@ -603,7 +597,6 @@ bool GltfData::scalar_values(const Accessor& a, int index, std::vector<uint32_t>
     }
     return true;
 }
-
 
 std::span<const uint8_t> GltfData::buffer_data(int index) {
     if (index < 0 || size_t(index) >= buffers_.size() || !buffers_[size_t(index)].valid) return {};
