@@ -294,7 +294,8 @@ private:
             const SpringBones springs = spring_bones(r_);
             const bool grew = r_.grow && r_.grow->grew();
             const GltfPatchResult patch = patch_gltf(model_, r_.grow ? original_ : r_.scene, r_.scene,
-                                                     grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs);
+                                                     grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs,
+                                                     options_.import.allow_outside_folder);
             if (!grew && !patch.error.empty()) {
                 add_issue(r_.issues, "SPRINGS_NOT_WRITTEN", patch.error, "/grown_model");
                 return;

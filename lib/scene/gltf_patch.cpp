@@ -9,10 +9,15 @@
 #include <set>
 #include <stdexcept>
 
+#include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
+#include "io/issue.h"
+#include "scene/gltf_document.h"
 #include "scene/gltf_write.h"
+#include "scene/import_detail.h"
 
 namespace weft {
 namespace {
@@ -27,197 +32,78 @@ struct PatchError : std::runtime_error {
 
 [[noreturn]] void fail(const std::string& message) { throw PatchError(message); }
 
-uint32_t read_u32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+// ---- reading the file: the import's own glTF document (scene/gltf_document.h) ----------------
 
-// ---- reading the file -----------------------------------------------------------------------
-
-std::vector<uint8_t> base64_decode(std::string_view text) {
-    auto value = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+' || c == '-') return 62;
-        if (c == '/' || c == '_') return 63;
-        return -1;
-    };
-    std::vector<uint8_t> out;
-    out.reserve(text.size() / 4 * 3);
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : text) {
-        if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-        const int v = value(c);
-        if (v < 0) fail("a data URI holds a character that is not base64");
-        acc = acc << 6 | uint32_t(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(uint8_t(acc >> bits));
-        }
-    }
-    return out;
-}
-
-std::string percent_decode(std::string_view uri) {
-    std::string out;
-    for (size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
-            out.push_back(static_cast<char>(std::stoi(std::string(uri.substr(i + 1, 2)), nullptr, 16)));
-            i += 2;
-        } else {
-            out.push_back(uri[i]);
-        }
-    }
-    return out;
-}
-
-/// The bytes a URI names: a data URI decoded, or a file beside the model. `mime` receives the data
-/// URI's media type ("" for a file).
-std::vector<uint8_t> uri_bytes(const fs::path& folder, const std::string& uri, std::string& mime) {
-    mime.clear();
-    if (uri.rfind("data:", 0) == 0) {
-        const size_t comma = uri.find(',');
-        if (comma == std::string::npos) fail("a data URI has no comma");
-        const std::string header = uri.substr(5, comma - 5);
-        if (header.size() < 7 || header.compare(header.size() - 7, 7, ";base64") != 0)
-            fail("a data URI is not base64-encoded (" + header + ")");
-        mime = header.substr(0, header.size() - 7);
-        return base64_decode(std::string_view(uri).substr(comma + 1));
-    }
-    std::vector<uint8_t> bytes;
-    const fs::path file = folder / fs::path(percent_decode(uri));
-    if (std::string why = read_file(file, bytes, uint64_t(1) << 31); !why.empty()) fail(why);
-    return bytes;
-}
-
+/// The glTF file as the import read it, whole: its JSON (every member, accessors and buffer views
+/// included) and its binary data through the one accessor layer, buffers confined to the model's
+/// folder like the import's.
 struct Document {
-    json doc;
-    std::vector<std::vector<uint8_t>> buffers;  ///< per glTF buffer, exactly byteLength bytes
+    std::vector<uint8_t> bytes;             ///< the file; `gltf`'s views point into it
+    Issues issues;                          ///< what the reader refused, as the import words it
+    import_detail::GltfDocument gltf;
+    std::unique_ptr<import_detail::Reporter> report;
+    std::unique_ptr<import_detail::GltfData> data;
+    json doc;                               ///< the document being patched
+    size_t original_accessors = 0;          ///< accessors below this index are the file's own
 };
 
-Document load(const fs::path& source) {
-    std::vector<uint8_t> bytes;
-    if (std::string why = read_file(source, bytes, uint64_t(1) << 31); !why.empty()) fail(why);
-    Document d;
-    std::span<const uint8_t> bin;
-    bool has_bin = false;
-    std::string_view text;
-    if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
-        if (bytes.size() < 20) fail("a GLB shorter than its header");
-        if (read_u32(&bytes[4]) != 2) fail("a GLB of version " + std::to_string(read_u32(&bytes[4])) + ", not 2");
-        const uint64_t total = std::min<uint64_t>(read_u32(&bytes[8]), bytes.size());
-        const uint64_t json_length = read_u32(&bytes[12]);
-        if (read_u32(&bytes[16]) != 0x4E4F534Au || 20 + json_length > total) fail("a GLB whose first chunk is not its JSON");
-        text = std::string_view(reinterpret_cast<const char*>(&bytes[20]), json_length);
-        const uint64_t next = 20 + ((json_length + 3) & ~uint64_t(3));
-        if (next + 8 <= total && read_u32(&bytes[next + 4]) == 0x004E4942u) {
-            const uint64_t bin_length = read_u32(&bytes[next]);
-            if (next + 8 + bin_length > total) fail("a GLB whose binary chunk runs past the end of the file");
-            bin = std::span<const uint8_t>(&bytes[next + 8], bin_length);
-            has_bin = true;
+/// The first error the reader reported, without the file name the caller's message starts with.
+[[noreturn]] void fail_with_issues(const Document& d, const std::string& fallback) {
+    for (const Issue& issue : d.issues)
+        if (issue.severity == Severity::error) {
+            const std::string prefix = d.report->file() + ": ";
+            fail(issue.message.rfind(prefix, 0) == 0 ? issue.message.substr(prefix.size()) : issue.message);
         }
-    } else {
-        text = std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    }
-    d.doc = json::parse(text, nullptr, false);
-    if (d.doc.is_discarded() || !d.doc.is_object()) fail("the glTF JSON does not parse");
-
-    const json buffers = d.doc.value("buffers", json::array());
-    if (!buffers.is_array()) fail("\"buffers\" is not an array");
-    for (size_t i = 0; i < buffers.size(); ++i) {
-        const json& b = buffers[i];
-        if (!b.is_object() || !b.contains("byteLength") || !b["byteLength"].is_number_unsigned())
-            fail("buffer " + std::to_string(i) + " has no byteLength");
-        const uint64_t length = b["byteLength"].get<uint64_t>();
-        std::vector<uint8_t> data;
-        if (b.contains("uri")) {
-            if (!b["uri"].is_string()) fail("buffer " + std::to_string(i) + "'s uri is not a string");
-            std::string mime;
-            data = uri_bytes(source.parent_path(), b["uri"].get<std::string>(), mime);
-        } else if (i == 0 && has_bin) {
-            data.assign(bin.begin(), bin.end());
-        } else {
-            fail("buffer " + std::to_string(i) + " has no uri and is not the GLB's binary chunk");
-        }
-        if (data.size() < length)
-            fail("buffer " + std::to_string(i) + " has " + std::to_string(data.size()) + " bytes, fewer than its byteLength " +
-                 std::to_string(length));
-        data.resize(length);
-        d.buffers.push_back(std::move(data));
-    }
-    return d;
+    fail(fallback);
 }
 
-// ---- accessors --------------------------------------------------------------------------------
-
-int component_count(const std::string& type) {
-    static const std::map<std::string, int> counts{{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT4", 16}};
-    auto it = counts.find(type);
-    return it == counts.end() ? 0 : it->second;
+void load(const fs::path& source, bool allow_outside_folder, Document& d) {
+    if (std::string why = read_file(source, d.bytes, uint64_t(1) << 31); !why.empty()) fail(why);
+    d.report = std::make_unique<import_detail::Reporter>(source.string(), d.issues);
+    import_detail::GltfDocument& g = d.gltf;
+    g.base_dir = source.parent_path();
+    g.allow_outside_folder = allow_outside_folder;
+    g.keep_animations = true;
+    std::string_view text(reinterpret_cast<const char*>(d.bytes.data()), d.bytes.size());
+    if (d.bytes.size() >= 4 && std::memcmp(d.bytes.data(), "glTF", 4) == 0) {
+        if (!import_detail::split_glb(d.bytes, text, g.bin, *d.report)) fail_with_issues(d, "a malformed GLB");
+        g.glb = true;
+    }
+    if (!import_detail::parse_gltf_json(text, g, *d.report) || !g.json.is_object())
+        fail_with_issues(d, "the glTF JSON does not parse");
+    d.data = std::make_unique<import_detail::GltfData>(g, *d.report);
+    d.data->check_buffers();
+    if (has_error(d.issues)) fail_with_issues(d, "a buffer cannot be read");
+    d.doc = g.json;
+    // The members the reader leaves as text until asked, parsed for writing back.
+    for (const auto& [key, list] : {std::pair{"accessors", &g.accessors}, std::pair{"bufferViews", &g.buffer_views}}) {
+        if (list->empty()) continue;
+        json& out = d.doc[key] = json::array();
+        for (std::string_view item : *list) out.push_back(json::parse(item.begin(), item.end()));
+    }
+    d.original_accessors = g.accessors.size();
 }
 
-int component_size(int type) {
-    switch (type) {
-        case 5120: case 5121: return 1;
-        case 5122: case 5123: return 2;
-        case 5125: case 5126: return 4;
-        default: return 0;
-    }
-}
+/// An accessor of the file read through the document's layer, with the checks a writer needs.
+struct Values {
+    const import_detail::GltfData::Accessor* a = nullptr;
+    std::span<const uint8_t> bytes;
+    uint64_t stride = 0;
 
-struct Accessor {
-    const uint8_t* data = nullptr;
-    size_t count = 0, stride = 0;
-    int type = 0;        ///< componentType
-    int components = 0;
-    bool normalized = false;
-
-    double get(size_t i, int c) const {
-        const uint8_t* p = data + i * stride + size_t(c) * size_t(component_size(type));
-        switch (type) {
-            case 5126: { float f; std::memcpy(&f, p, 4); return f; }
-            case 5121: return normalized ? p[0] / 255.0 : p[0];
-            case 5123: { uint16_t u; std::memcpy(&u, p, 2); return normalized ? u / 65535.0 : u; }
-            case 5125: { uint32_t u; std::memcpy(&u, p, 4); return u; }
-            case 5120: { int8_t s; std::memcpy(&s, p, 1); return normalized ? std::max(s / 127.0, -1.0) : s; }
-            case 5122: { int16_t s; std::memcpy(&s, p, 2); return normalized ? std::max(s / 32767.0, -1.0) : s; }
-        }
-        return 0;
-    }
+    size_t count() const { return size_t(a->count); }
+    int components() const { return int(a->components); }
+    double get(size_t i, int c) const { return import_detail::GltfData::component(bytes, *a, i, uint32_t(c), stride); }
 };
 
-/// An accessor of `doc` over `bin`, the one buffer every bufferView points into once the file's
-/// buffers are merged (Patcher::merge_buffers runs before anything is read).
-Accessor accessor(const json& doc, const std::vector<uint8_t>& bin, const json& index, const std::string& what) {
-    const json& accessors = doc["accessors"];
-    if (!index.is_number_unsigned() || !accessors.is_array() || index.get<size_t>() >= accessors.size())
-        fail(what + " names no accessor");
-    const json& a = accessors[index.get<size_t>()];
-    if (a.contains("sparse")) fail(what + " is a sparse accessor, which is not patched");
-    if (!a.contains("bufferView")) fail(what + " has no bufferView");
-    Accessor out;
-    out.type = a.value("componentType", 0);
-    out.components = component_count(a.value("type", std::string()));
-    out.count = a.value("count", size_t(0));
-    out.normalized = a.value("normalized", false);
-    const size_t element = size_t(component_size(out.type)) * size_t(out.components);
-    if (element == 0) fail(what + " has an unknown component or element type");
-    const json& views = doc["bufferViews"];
-    const size_t vi = a["bufferView"].is_number_unsigned() ? a["bufferView"].get<size_t>() : SIZE_MAX;
-    if (!views.is_array() || vi >= views.size()) fail(what + " names no bufferView");
-    const json& v = views[vi];
-    if (v.value("buffer", SIZE_MAX) != 0) fail(what + "'s bufferView names no buffer");
-    const size_t view_offset = v.value("byteOffset", size_t(0)), view_length = v.value("byteLength", size_t(0));
-    out.stride = v.value("byteStride", element);
-    const size_t offset = a.value("byteOffset", size_t(0));
-    if (view_offset > bin.size() || view_length > bin.size() - view_offset) fail(what + "'s bufferView runs past its buffer");
-    if (out.count > 0 && (out.stride < element || offset > view_length ||
-                          (out.count - 1) > (view_length - offset - std::min(element, view_length - offset)) / out.stride ||
-                          offset + element > view_length))
-        fail(what + " runs past its bufferView");
-    out.data = bin.data() + view_offset + offset;
-    return out;
+Values values(Document& d, const json& index, const std::string& what) {
+    if (!index.is_number_unsigned() || index.get<uint64_t>() >= d.original_accessors) fail(what + " names no accessor of the file");
+    Values v;
+    v.a = d.data->accessor(int(index.get<uint64_t>()));
+    if (!v.a) fail_with_issues(d, what + " is malformed");
+    if (v.a->sparse) fail(what + " is a sparse accessor, which is not patched");
+    v.bytes = d.data->accessor_data(*v.a, v.stride);
+    if (v.bytes.empty()) fail_with_issues(d, what + " has no bytes");
+    return v;
 }
 
 // ---- transforms -------------------------------------------------------------------------------
@@ -316,54 +202,19 @@ std::span<const uint8_t> as_bytes(const std::vector<T>& v) {
     return {reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T)};
 }
 
-// ---- matching vertices by position --------------------------------------------------------------
-
-class PositionIndex {
-public:
-    PositionIndex(const std::vector<Vec3>& points, double tolerance) : points_(points), cell_(std::max(tolerance, 1e-12)) {
-        for (uint32_t i = 0; i < points.size(); ++i)
-            if (is_finite(points[i])) cells_[key(points[i])].push_back(i);
-    }
-
-    /// The nearest point within the tolerance (ties to the lower index), or UINT32_MAX.
-    uint32_t find(const Vec3& x) const {
-        if (!is_finite(x)) return UINT32_MAX;
-        const auto k = key(x);
-        uint32_t best = UINT32_MAX;
-        double best_d = cell_;
-        for (int dx = -1; dx <= 1; ++dx)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dz = -1; dz <= 1; ++dz) {
-                    auto it = cells_.find({k[0] + dx, k[1] + dy, k[2] + dz});
-                    if (it == cells_.end()) continue;
-                    for (uint32_t i : it->second) {
-                        const double d = distance(points_[i], x);
-                        if (d < best_d || (d == best_d && i < best)) best = i, best_d = d;
-                    }
-                }
-        return best;
-    }
-
-private:
-    std::array<int64_t, 3> key(const Vec3& x) const {
-        return {int64_t(std::floor(x.x / cell_)), int64_t(std::floor(x.y / cell_)), int64_t(std::floor(x.z / cell_))};
-    }
-    const std::vector<Vec3>& points_;
-    double cell_;
-    std::map<std::array<int64_t, 3>, std::vector<uint32_t>> cells_;
-};
-
 // ---- the patch ----------------------------------------------------------------------------------
 
 class Patcher {
 public:
-    Patcher(const fs::path& source, const Scene& original, const Scene& grown, GltfPatchResult& result)
-        : source_(source), original_(original), grown_(grown), result_(result) {}
+    Patcher(const fs::path& source, const Scene& original, const Scene& grown, bool allow_outside_folder,
+            GltfPatchResult& result)
+        : source_(source), original_(original), grown_(grown), allow_outside_folder_(allow_outside_folder),
+          result_(result) {}
 
     std::vector<uint8_t> run(std::span<const int> changed_meshes, const SpringBones* springs) {
         if (original_.unit_scale != 1 || original_.up_axis != "Y")
             fail("the model was converted on import (units or axes), so its scene space is not the file's");
-        d_ = load(source_);
+        load(source_, allow_outside_folder_, d_);
         json& doc = d_.doc;
         for (const char* key : {"extensionsRequired"})
             if (doc.contains(key) && doc[key].is_array())
@@ -374,36 +225,41 @@ public:
         if (!doc.contains("nodes") || !doc["nodes"].is_array()) fail("the file has no nodes");
         gltf_nodes_ = doc["nodes"].size();
         worlds_ = node_worlds(doc["nodes"]);
-        for (size_t i = 0; i < gltf_nodes_; ++i)
-            if (doc["nodes"][i].contains("name") && doc["nodes"][i]["name"].is_string())
-                by_name_[doc["nodes"][i]["name"].get<std::string>()].push_back(static_cast<int>(i));
+        for (size_t k = 0; k < original_.nodes.size(); ++k)
+            if (original_.nodes[k].source >= 0) scene_of_gltf_[original_.nodes[k].source] = int(k);
 
         Binary binary(doc);
-        binary_ = &binary;
-        merge_buffers(binary);
-        d_.buffers.clear();  // every view now points into binary.bin
+        merge_buffers(binary);  // every view now points into binary.bin
         add_nodes();
         for (int m : changed_meshes) reweight_mesh(binary, m);
         if (springs && !springs->chains.empty()) add_springs(*springs);
         embed_images(binary);
+        prune(binary);
         doc["buffers"] = json::array({json{{"byteLength", binary.bin.size()}}});
+        if (doc.contains("asset") && doc["asset"].is_object()) doc["asset"]["generator"] = "weft " WEFT_VERSION;
         const std::string text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
         return pack_glb(text, binary.bin);
     }
 
 private:
-    /// The glTF node of a Scene node (original or grown), by unique name for original nodes.
+    /// The glTF node of a Scene node: an original node's by the index import kept (Node::source),
+    /// a grown node's by the order add_nodes appends them in.
     int gltf_node(int scene_node) {
         if (scene_node < 0 || static_cast<size_t>(scene_node) >= grown_.nodes.size())
             fail("a node index " + std::to_string(scene_node) + " the scene does not have");
         if (static_cast<size_t>(scene_node) >= original_.nodes.size())
             return static_cast<int>(gltf_nodes_ + (size_t(scene_node) - original_.nodes.size()));
-        const std::string& name = original_.nodes[static_cast<size_t>(scene_node)].name;
-        auto it = by_name_.find(name);
-        if (it == by_name_.end()) fail("node '" + name + "' of the scene has no node of that name in the file");
-        if (it->second.size() != 1)
-            fail("node name '" + name + "' is used by " + std::to_string(it->second.size()) + " nodes of the file");
-        return it->second.front();
+        const Node& node = original_.nodes[static_cast<size_t>(scene_node)];
+        if (node.source < 0 || static_cast<size_t>(node.source) >= gltf_nodes_)
+            fail("node '" + node.name + "' of the scene is no node of the file (the importer added it)");
+        return node.source;
+    }
+
+    /// The Scene node (of the grown scene) a glTF node is, or -1.
+    int scene_node_of_gltf(int g) const {
+        if (g >= 0 && static_cast<size_t>(g) >= gltf_nodes_) return scene_node_of(g);
+        auto it = scene_of_gltf_.find(g);
+        return it == scene_of_gltf_.end() ? -1 : it->second;
     }
 
     /// The grown scene's node a new glTF node was made from.
@@ -413,7 +269,13 @@ private:
 
     void merge_buffers(Binary& binary) {
         std::vector<size_t> offset;
-        for (const auto& b : d_.buffers) offset.push_back(binary.append(b));
+        const size_t buffers = array_size(d_.doc, "buffers");
+        for (size_t b = 0; b < buffers; ++b) {
+            const std::span<const uint8_t> bytes = d_.data->buffer_data(int(b));
+            if (bytes.empty() && d_.doc["buffers"][b].value("byteLength", uint64_t(0)) > 0)
+                fail_with_issues(d_, "buffer " + std::to_string(b) + " cannot be read");
+            offset.push_back(binary.append(bytes));
+        }
         if (!d_.doc.contains("bufferViews") || !d_.doc["bufferViews"].is_array()) return;
         for (json& v : d_.doc["bufferViews"]) {
             const size_t b = v.value("buffer", SIZE_MAX);
@@ -488,10 +350,11 @@ private:
         if (added.empty()) return joints;
         std::vector<float> ibm;
         if (skin.contains("inverseBindMatrices")) {
-            const Accessor a = accessor(d_.doc, binary_->bin, skin["inverseBindMatrices"], "skin " + std::to_string(gs) + "'s inverse binds");
-            if (a.components != 16 || a.count < joints.size()) fail("skin " + std::to_string(gs) + "'s inverse binds are malformed");
+            const Values a = values(d_, skin["inverseBindMatrices"], "skin " + std::to_string(gs) + "'s inverse binds");
+            if (a.components() != 16 || a.count() < joints.size()) fail("skin " + std::to_string(gs) + "'s inverse binds are malformed");
             for (size_t i = 0; i < joints.size(); ++i)
                 for (int c = 0; c < 16; ++c) ibm.push_back(static_cast<float>(a.get(i, c)));
+            replaced(skin["inverseBindMatrices"]);
         } else {
             for (size_t i = 0; i < joints.size(); ++i)
                 for (double v : Mat4::identity().m) ibm.push_back(static_cast<float>(v));
@@ -535,26 +398,36 @@ private:
         if (!d_.doc["meshes"].is_array() || gmesh >= d_.doc["meshes"].size() || !d_.doc["skins"].is_array() ||
             gskin >= d_.doc["skins"].size())
             fail(what + ": node '" + om.node_name + "' names a mesh or skin the file does not have");
-        const std::string material =
-            om.material >= 0 && static_cast<size_t>(om.material) < original_.materials.size() ? original_.materials[size_t(om.material)] : "";
+        // The primitive this mesh is, by the indices import kept, and its vertices one to one.
+        if (om.source_mesh < 0 || static_cast<size_t>(om.source_mesh) != gmesh)
+            fail(what + " has no primitive of the file's mesh " + std::to_string(gmesh) + " on record");
+        json& primitives = d_.doc["meshes"][gmesh]["primitives"];
+        if (!primitives.is_array() || om.source_primitive < 0 || static_cast<size_t>(om.source_primitive) >= primitives.size())
+            fail(what + ": the file's mesh " + std::to_string(gmesh) + " has no primitive " + std::to_string(om.source_primitive));
+        if (om.source_vertices.empty())
+            fail(what + ": the import could not establish which file vertex each of its vertices is");
+        if (gm.vertex_count() != om.vertex_count() || gm.influence_offsets.size() != gm.vertex_count() + 1)
+            fail(what + ": the grown mesh does not keep the imported mesh's vertices");
+        // Two scene meshes can be one primitive (a mesh two nodes instance): it is re-weighted once.
+        if (!reweighted_.insert({int(gmesh), om.source_primitive}).second) return;
 
-        // The original skin in the file, to skin its vertices into scene space as glTF does.
+        // The original skin in the file, to place the grown joints' inverse binds as glTF skins do
+        // (needed once per skin: extend_skin runs once for each).
         std::vector<int> joints;
         for (const json& j : d_.doc["skins"][gskin]["joints"]) joints.push_back(j.get<int>());
-        std::vector<Mat4> skinning(joints.size());
-        {
+        std::vector<Mat4> skinning;
+        if (!extended_.count(int(gskin))) {
+            skinning.resize(joints.size());
             std::vector<Mat4> ibm(joints.size());
             const json& skin = d_.doc["skins"][gskin];
             if (skin.contains("inverseBindMatrices")) {
-                const Accessor a = accessor(d_.doc, binary_->bin, skin["inverseBindMatrices"], what + "'s inverse binds");
-                if (a.components != 16 || a.count < joints.size()) fail(what + "'s inverse binds are malformed");
+                const Values a = values(d_, skin["inverseBindMatrices"], what + "'s inverse binds");
+                if (a.components() != 16 || a.count() < joints.size()) fail(what + "'s inverse binds are malformed");
                 for (size_t i = 0; i < joints.size(); ++i)
                     for (int c = 0; c < 16; ++c) ibm[i].m[size_t(c)] = a.get(i, c);
             }
             for (size_t i = 0; i < joints.size(); ++i) {
-                // A skin another mesh already extended lists grown nodes too.
-                if (joints[i] < 0 || (static_cast<size_t>(joints[i]) >= gltf_nodes_ && !new_world_.count(joints[i])))
-                    fail(what + "'s skin names a node the file lacks");
+                if (joints[i] < 0 || static_cast<size_t>(joints[i]) >= gltf_nodes_) fail(what + "'s skin names a node the file lacks");
                 skinning[i] = gltf_world(joints[i]) * ibm[i];
             }
         }
@@ -569,81 +442,46 @@ private:
             if (it - all_joints.begin() > 65535) fail(what + ": more than 65536 joints in one skin");
             joint_map.push_back(static_cast<uint32_t>(it - all_joints.begin()));
         }
-
-        Bounds bounds;
-        for (const Vec3& p : gm.positions) bounds.add(p);
-        const PositionIndex index(gm.positions, std::max(1e-6, 1e-5 * bounds.diagonal()));
-        json& primitives = d_.doc["meshes"][gmesh]["primitives"];
-        size_t matched_primitives = 0;
-        for (json& prim : primitives) {
-            std::string prim_material;
-            if (prim.contains("material") && prim["material"].is_number_unsigned() && d_.doc["materials"].is_array() &&
-                prim["material"].get<size_t>() < d_.doc["materials"].size())
-                prim_material = d_.doc["materials"][prim["material"].get<size_t>()].value("name", std::string());
-            if (prim_material != material || prim.value("mode", 4) != 4) continue;
-            ++matched_primitives;
-            reweight_primitive(binary, prim, what, skinning, index, gm, joint_map);
-        }
-        if (matched_primitives == 0) fail(what + ": no primitive of the file's mesh has material '" + material + "'");
+        reweight_primitive(binary, primitives[size_t(om.source_primitive)], what, om.source_vertices, gm, joint_map);
     }
 
-    void reweight_primitive(Binary& binary, json& prim, const std::string& what, const std::vector<Mat4>& skinning,
-                            const PositionIndex& index, const Mesh& gm, const std::vector<uint32_t>& joint_map) {
+    void reweight_primitive(Binary& binary, json& prim, const std::string& what, const std::vector<uint32_t>& scene_vertex,
+                            const Mesh& gm, const std::vector<uint32_t>& joint_map) {
         json& attributes = prim["attributes"];
         if (!attributes.contains("POSITION") || !attributes.contains("JOINTS_0") || !attributes.contains("WEIGHTS_0"))
             fail(what + ": a primitive has no POSITION, JOINTS_0 or WEIGHTS_0");
-        const Accessor pos = accessor(d_.doc, binary_->bin, attributes["POSITION"], what + " POSITION");
-        if (pos.components != 3) fail(what + " POSITION is not VEC3");
-        std::vector<Accessor> js, ws;
+        const Values pos = values(d_, attributes["POSITION"], what + " POSITION");
+        if (pos.count() != scene_vertex.size()) fail(what + ": the file's primitive has not the vertices the import read");
+        std::vector<Values> js, ws;
         for (int set = 0; attributes.contains("JOINTS_" + std::to_string(set)); ++set) {
-            js.push_back(accessor(d_.doc, binary_->bin, attributes["JOINTS_" + std::to_string(set)], what + " JOINTS"));
-            ws.push_back(accessor(d_.doc, binary_->bin, attributes["WEIGHTS_" + std::to_string(set)], what + " WEIGHTS"));
-            if (js.back().count < pos.count || ws.back().count < pos.count || js.back().components != 4 ||
-                ws.back().components != 4)
+            js.push_back(values(d_, attributes["JOINTS_" + std::to_string(set)], what + " JOINTS"));
+            ws.push_back(values(d_, attributes["WEIGHTS_" + std::to_string(set)], what + " WEIGHTS"));
+            if (js.back().count() < pos.count() || ws.back().count() < pos.count() || js.back().components() != 4 ||
+                ws.back().components() != 4)
                 fail(what + ": JOINTS/WEIGHTS do not match POSITION");
         }
-        std::vector<char> referenced(pos.count, prim.contains("indices") ? 0 : 1);
-        if (prim.contains("indices")) {
-            const Accessor ind = accessor(d_.doc, binary_->bin, prim["indices"], what + " indices");
-            for (size_t i = 0; i < ind.count; ++i) {
-                const double v = ind.get(i, 0);
-                if (v >= 0 && v < double(pos.count)) referenced[size_t(v)] = 1;
-            }
-        }
 
-        std::vector<std::array<std::pair<uint32_t, double>, 8>> out(pos.count);
-        std::vector<uint8_t> used(pos.count, 0);
+        std::vector<std::array<std::pair<uint32_t, double>, 8>> out(pos.count());
+        std::vector<uint8_t> used(pos.count(), 0);
         bool second_set = false;
-        for (size_t v = 0; v < pos.count; ++v) {
-            // Skin the file's vertex as glTF does, then find the scene's vertex there.
-            const Vec3 local{pos.get(v, 0), pos.get(v, 1), pos.get(v, 2)};
-            Vec3 x;
-            double total = 0;
-            std::vector<std::pair<uint32_t, double>> original;
-            for (size_t s = 0; s < js.size(); ++s)
-                for (int c = 0; c < 4; ++c) {
-                    const double w = ws[s].get(v, c);
-                    const uint32_t j = static_cast<uint32_t>(js[s].get(v, c));
-                    if (!(w > 0)) continue;
-                    if (j >= skinning.size()) fail(what + ": vertex " + std::to_string(v) + " names joint " + std::to_string(j));
-                    x += skinning[j].transform_point(local) * w;
-                    total += w;
-                    original.push_back({j, w});
-                }
-            if (total > 0) x = x / total;
-            const uint32_t found = index.find(x);
+        for (size_t v = 0; v < pos.count(); ++v) {
             std::vector<std::pair<uint32_t, double>> chosen;
-            if (found != UINT32_MAX) {
-                for (uint32_t k = gm.influence_offsets[found]; k < gm.influence_offsets[found + 1]; ++k) {
+            const uint32_t s = scene_vertex[v];
+            if (s != UINT32_MAX) {
+                if (s >= gm.vertex_count()) fail(what + ": file vertex " + std::to_string(v) + " names no vertex of the mesh");
+                for (uint32_t k = gm.influence_offsets[s]; k < gm.influence_offsets[s + 1]; ++k) {
                     const Influence& inf = gm.influences[k];
                     if (inf.joint >= joint_map.size()) fail(what + ": a scene influence names a joint the skin lacks");
                     chosen.push_back({joint_map[inf.joint], inf.weight});
                 }
                 ++result_.vertices_reweighted;
-            } else if (referenced[v]) {
-                fail(what + ": vertex " + std::to_string(v) + " of the file's primitive is at no vertex of the scene's mesh");
             } else {
-                chosen = original;  // a vertex no triangle of this primitive uses: another primitive's, kept
+                // A vertex no triangle of this primitive uses (another primitive's): its weights kept.
+                for (size_t set = 0; set < js.size(); ++set)
+                    for (int c = 0; c < 4; ++c) {
+                        const double w = ws[set].get(v, c);
+                        if (w > 0) chosen.push_back({static_cast<uint32_t>(js[set].get(v, c)), w});
+                    }
             }
             std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) {
                 if (a.second != b.second) return a.second > b.second;
@@ -657,9 +495,9 @@ private:
 
         const int sets = second_set ? 2 : 1;
         for (int set = 0; set < sets; ++set) {
-            std::vector<uint16_t> joints(pos.count * 4, 0);
-            std::vector<float> weights(pos.count * 4, 0.0f);
-            for (size_t v = 0; v < pos.count; ++v) {
+            std::vector<uint16_t> joints(pos.count() * 4, 0);
+            std::vector<float> weights(pos.count() * 4, 0.0f);
+            for (size_t v = 0; v < pos.count(); ++v) {
                 // Normalise in float so the file's weights sum to one as the validator adds them.
                 double total = 0;
                 for (size_t k = 0; k < used[v]; ++k) total += out[v][k].second;
@@ -674,10 +512,14 @@ private:
                     weights[v * 4 + c] = f[k];
                 }
             }
-            attributes["JOINTS_" + std::to_string(set)] = binary.accessor(as_bytes(joints), 5123, pos.count, "VEC4", 34962);
-            attributes["WEIGHTS_" + std::to_string(set)] = binary.accessor(as_bytes(weights), 5126, pos.count, "VEC4", 34962);
+            for (const char* kind : {"JOINTS_", "WEIGHTS_"})
+                if (attributes.contains(kind + std::to_string(set))) replaced(attributes[kind + std::to_string(set)]);
+            attributes["JOINTS_" + std::to_string(set)] = binary.accessor(as_bytes(joints), 5123, pos.count(), "VEC4", 34962);
+            attributes["WEIGHTS_" + std::to_string(set)] = binary.accessor(as_bytes(weights), 5126, pos.count(), "VEC4", 34962);
         }
         for (int set = sets; attributes.contains("JOINTS_" + std::to_string(set)); ++set) {
+            for (const char* kind : {"JOINTS_", "WEIGHTS_"})
+                if (attributes.contains(kind + std::to_string(set))) replaced(attributes[kind + std::to_string(set)]);
             attributes.erase("JOINTS_" + std::to_string(set));
             attributes.erase("WEIGHTS_" + std::to_string(set));
         }
@@ -713,8 +555,8 @@ private:
         // The tip's offset from the last joint in the grown scene's bind pose, in the joint's axes, then
         // in the file node's units (its world scale may differ from the scene bind's: an FBX2glTF
         // armature's x100 is folded into grown joints, add_nodes).
-        const int scene_node = grown_.find_node(nodes[size_t(last)].value("name", std::string()));
-        if (scene_node < 0) fail("spring joint '" + name + "' hangs from a node the scene does not have");
+        const int scene_node = scene_node_of_gltf(last);
+        if (scene_node < 0 || static_cast<size_t>(scene_node) >= grown_.nodes.size()) fail("spring joint '" + name + "' hangs from a node the scene does not have");
         const Mat4 bind = scene_bind(grown_, scene_node);
         Mat4 inverse;
         if (!bind.inverse(inverse)) fail("spring joint '" + name + "''s parent cannot be inverted");
@@ -820,13 +662,16 @@ private:
 
     void embed_images(Binary& binary) {
         if (!d_.doc.contains("images") || !d_.doc["images"].is_array()) return;
-        for (json& image : d_.doc["images"]) {
+        for (size_t i = 0; i < d_.doc["images"].size(); ++i) {
+            json& image = d_.doc["images"][i];
             if (!image.contains("uri") || !image["uri"].is_string()) continue;
             const std::string uri = image["uri"].get<std::string>();
             std::string mime;
-            const std::vector<uint8_t> bytes = uri_bytes(source_.parent_path(), uri, mime);
+            std::vector<uint8_t> bytes;
+            if (!d_.data->uri_data(uri, bytes, mime, "/images/" + std::to_string(i) + "/uri"))
+                fail_with_issues(d_, "image '" + uri + "' cannot be read");
             if (mime.empty()) {
-                std::string ext = fs::path(percent_decode(uri)).extension().string();
+                std::string ext = fs::path(import_detail::percent_decode(uri)).extension().string();
                 for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
                 if (ext == ".png") mime = "image/png";
                 else if (ext == ".jpg" || ext == ".jpeg") mime = "image/jpeg";
@@ -841,26 +686,199 @@ private:
         }
     }
 
+    // ---- what the grow replaced, pruned ---------------------------------------------------------------
+
+    static size_t array_size(const json& doc, const char* key) {
+        auto it = doc.find(key);
+        return it != doc.end() && it->is_array() ? it->size() : 0;
+    }
+
+    /// Notes an accessor of the file whose place the patch has taken; prune() drops it unless
+    /// something else still reads it.
+    void replaced(const json& index) {
+        if (index.is_number_unsigned() && index.get<uint64_t>() < d_.original_accessors) replaced_.insert(index.get<size_t>());
+    }
+
+    /// Calls `f` on every JSON value that holds an accessor index: primitives' attributes, indices
+    /// and morph targets, skins' inverse binds, animation samplers, EXT_mesh_gpu_instancing.
+    template <typename F>
+    static void for_each_accessor_ref(json& doc, F&& f) {
+        auto each_member = [&](json& object) {
+            if (object.is_object())
+                for (auto& [key, value] : object.items()) f(value);
+        };
+        if (doc.contains("meshes") && doc["meshes"].is_array())
+            for (json& mesh : doc["meshes"]) {
+                if (!mesh.is_object() || !mesh.contains("primitives") || !mesh["primitives"].is_array()) continue;
+                for (json& prim : mesh["primitives"]) {
+                    if (!prim.is_object()) continue;
+                    if (prim.contains("attributes")) each_member(prim["attributes"]);
+                    if (prim.contains("indices")) f(prim["indices"]);
+                    if (prim.contains("targets") && prim["targets"].is_array())
+                        for (json& target : prim["targets"]) each_member(target);
+                }
+            }
+        if (doc.contains("skins") && doc["skins"].is_array())
+            for (json& skin : doc["skins"])
+                if (skin.is_object() && skin.contains("inverseBindMatrices")) f(skin["inverseBindMatrices"]);
+        if (doc.contains("animations") && doc["animations"].is_array())
+            for (json& animation : doc["animations"])
+                if (animation.is_object() && animation.contains("samplers") && animation["samplers"].is_array())
+                    for (json& sampler : animation["samplers"]) {
+                        if (!sampler.is_object()) continue;
+                        if (sampler.contains("input")) f(sampler["input"]);
+                        if (sampler.contains("output")) f(sampler["output"]);
+                    }
+        if (doc.contains("nodes") && doc["nodes"].is_array())
+            for (json& node : doc["nodes"]) {
+                json* instancing = node.is_object() && node.contains("extensions") && node["extensions"].is_object() &&
+                                           node["extensions"].contains("EXT_mesh_gpu_instancing")
+                                       ? &node["extensions"]["EXT_mesh_gpu_instancing"]
+                                       : nullptr;
+                if (instancing && instancing->is_object() && instancing->contains("attributes"))
+                    each_member((*instancing)["attributes"]);
+            }
+    }
+
+    /// Calls `f` on every JSON value that holds a buffer view index.
+    template <typename F>
+    static void for_each_view_ref(json& doc, F&& f) {
+        if (doc.contains("accessors") && doc["accessors"].is_array())
+            for (json& a : doc["accessors"]) {
+                if (!a.is_object()) continue;
+                if (a.contains("bufferView")) f(a["bufferView"]);
+                if (a.contains("sparse") && a["sparse"].is_object())
+                    for (const char* part : {"indices", "values"})
+                        if (a["sparse"].contains(part) && a["sparse"][part].is_object() && a["sparse"][part].contains("bufferView"))
+                            f(a["sparse"][part]["bufferView"]);
+            }
+        if (doc.contains("images") && doc["images"].is_array())
+            for (json& image : doc["images"])
+                if (image.is_object() && image.contains("bufferView")) f(image["bufferView"]);
+        if (doc.contains("meshes") && doc["meshes"].is_array())
+            for (json& mesh : doc["meshes"])
+                if (mesh.is_object() && mesh.contains("primitives") && mesh["primitives"].is_array())
+                    for (json& prim : mesh["primitives"])
+                        if (prim.is_object() && prim.contains("extensions") && prim["extensions"].is_object())
+                            for (auto& [name, ext] : prim["extensions"].items())
+                                if (ext.is_object() && ext.contains("bufferView")) f(ext["bufferView"]);
+    }
+
+    /// Drops every accessor the patch replaced that nothing reads any more, then every buffer view
+    /// only they read, then every byte of the binary chunk no view covers; indices are renumbered.
+    /// A file's own unused accessors are left as they were: only what weft made unused goes.
+    void prune(Binary& binary) {
+        json& doc = d_.doc;
+        const size_t accessors = array_size(doc, "accessors");
+        std::vector<size_t> refs(accessors, 0);
+        for_each_accessor_ref(doc, [&](json& v) {
+            if (v.is_number_unsigned() && v.get<uint64_t>() < accessors) ++refs[v.get<size_t>()];
+        });
+        std::vector<int64_t> new_accessor(accessors, 0);
+        std::set<size_t> orphan_views;  // views a dropped accessor read
+        json kept = json::array();
+        for (size_t a = 0; a < accessors; ++a) {
+            json& accessor = doc["accessors"][a];
+            if (replaced_.count(a) && refs[a] == 0) {
+                new_accessor[a] = -1;
+                if (accessor.is_object() && accessor.contains("bufferView") && accessor["bufferView"].is_number_unsigned())
+                    orphan_views.insert(accessor["bufferView"].get<size_t>());
+                ++result_.accessors_pruned;
+                continue;
+            }
+            new_accessor[a] = int64_t(kept.size());
+            kept.push_back(std::move(accessor));
+        }
+        if (accessors > 0) doc["accessors"] = std::move(kept);
+        for_each_accessor_ref(doc, [&](json& v) {
+            if (v.is_number_unsigned() && v.get<uint64_t>() < accessors) v = new_accessor[v.get<size_t>()];
+        });
+
+        const size_t views = array_size(doc, "bufferViews");
+        std::vector<size_t> view_refs(views, 0);
+        for_each_view_ref(doc, [&](json& v) {
+            if (v.is_number_unsigned() && v.get<uint64_t>() < views) ++view_refs[v.get<size_t>()];
+        });
+        std::vector<int64_t> new_view(views, 0);
+        json kept_views = json::array();
+        for (size_t v = 0; v < views; ++v) {
+            if (orphan_views.count(v) && view_refs[v] == 0) {
+                new_view[v] = -1;
+                continue;
+            }
+            new_view[v] = int64_t(kept_views.size());
+            kept_views.push_back(std::move(doc["bufferViews"][v]));
+        }
+        if (views > 0) doc["bufferViews"] = std::move(kept_views);
+        for_each_view_ref(doc, [&](json& v) {
+            if (v.is_number_unsigned() && v.get<uint64_t>() < views) v = new_view[v.get<size_t>()];
+        });
+        compact(binary);
+    }
+
+    /// Keeps only the bytes some buffer view covers, each covered run moved down as a whole to an
+    /// offset with the same remainder modulo 8 (so every accessor keeps its alignment).
+    void compact(Binary& binary) {
+        json& doc = d_.doc;
+        if (array_size(doc, "bufferViews") == 0) {
+            binary.bin.clear();
+            return;
+        }
+        std::vector<std::pair<uint64_t, uint64_t>> runs;  // [begin, end) in the old binary
+        for (const json& v : doc["bufferViews"]) {
+            const uint64_t offset = v.value("byteOffset", uint64_t(0)), length = v.value("byteLength", uint64_t(0));
+            if (offset > binary.bin.size() || length > binary.bin.size() - offset) fail("a bufferView runs past the merged buffer");
+            runs.push_back({offset, offset + length});
+        }
+        std::sort(runs.begin(), runs.end());
+        std::vector<std::pair<uint64_t, uint64_t>> merged;  // per run kept: old begin, new begin
+        std::vector<uint64_t> merged_end;
+        std::vector<uint8_t> out;
+        for (const auto& [begin, end] : runs) {
+            if (!merged.empty() && begin <= merged_end.back()) {
+                if (end > merged_end.back()) {
+                    out.insert(out.end(), binary.bin.begin() + long(merged_end.back()), binary.bin.begin() + long(end));
+                    merged_end.back() = end;
+                }
+                continue;
+            }
+            while (out.size() % 8 != begin % 8) out.push_back(0);
+            merged.push_back({begin, out.size()});
+            merged_end.push_back(end);
+            out.insert(out.end(), binary.bin.begin() + long(begin), binary.bin.begin() + long(end));
+        }
+        for (json& v : doc["bufferViews"]) {
+            const uint64_t offset = v.value("byteOffset", uint64_t(0));
+            size_t r = 0;
+            while (r + 1 < merged.size() && merged[r + 1].first <= offset) ++r;
+            v["byteOffset"] = merged[r].second + (offset - merged[r].first);
+        }
+        result_.bytes_pruned = binary.bin.size() > out.size() ? binary.bin.size() - out.size() : 0;
+        binary.bin = std::move(out);
+    }
+
     const fs::path source_;
     const Scene& original_;
     const Scene& grown_;
+    const bool allow_outside_folder_;
     GltfPatchResult& result_;
     Document d_;
-    Binary* binary_ = nullptr;  ///< the merged buffer every accessor is read from
     size_t gltf_nodes_ = 0;
     std::vector<Mat4> worlds_;
     std::map<int, Mat4> new_world_;
-    std::map<std::string, std::vector<int>> by_name_;
+    std::map<int, int> scene_of_gltf_;           ///< glTF node -> original Scene node (Node::source)
     std::set<int> extended_;
+    std::set<std::pair<int, int>> reweighted_;   ///< (glTF mesh, primitive) pairs already re-weighted
+    std::set<size_t> replaced_;                  ///< the file's accessors the patch took the place of
 };
 
 }  // namespace
 
 GltfPatchResult patch_gltf(const fs::path& source, const Scene& original, const Scene& grown,
-                           std::span<const int> changed_meshes, const SpringBones* springs) {
+                           std::span<const int> changed_meshes, const SpringBones* springs, bool allow_outside_folder) {
     GltfPatchResult result;
     try {
-        Patcher patcher(source, original, grown, result);
+        Patcher patcher(source, original, grown, allow_outside_folder, result);
         result.glb = patcher.run(changed_meshes, springs);
     } catch (const PatchError& e) {
         result = {};

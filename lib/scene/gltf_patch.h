@@ -9,15 +9,19 @@
 //   skins      the new joints appended to the skin of each re-weighted primitive, with inverse bind
 //              matrices that map that primitive's own vertex space (the skin's bind shape) into them
 //   weights    new JOINTS_0/WEIGHTS_0 accessors (and JOINTS_1/WEIGHTS_1 where a vertex keeps more
-//              than four) for every primitive of a re-weighted mesh; the old accessors are left to any
-//              other primitive sharing them
+//              than four) for the primitive of each re-weighted mesh
+//   pruned     the accessors these replaced (old joints, weights, inverse binds), their buffer views
+//              and their bytes, unless another primitive or skin still reads them: the grown file
+//              has no unused accessor the source did not have
 //   buffers    every buffer (GLB chunk, data URI, external file) and every external image merged
 //              into the one GLB binary chunk, so the result stands alone
+//   asset      generator "weft <version>": the file is weft's output now
 //
-// Matching the scene to the file: nodes by their unique names; a Scene mesh to the primitives of
-// the glTF mesh its node instances whose material has the Scene mesh's material name; vertices by
-// their bind-pose position, computed from the file exactly as glTF skins them. Anything that cannot
-// be matched unambiguously is an error (the caller then writes the scene with gltf_write.h instead).
+// The scene and the file are one by index, kept from import (scene.h): a Scene node is the file's
+// node Node::source, a Scene mesh is primitive Mesh::source_primitive of mesh Mesh::source_mesh, and
+// each of that primitive's vertices is the Scene vertex Mesh::source_vertices names. Nothing is
+// matched by name or position; a mesh or node without that record is an error (the caller then
+// writes the scene with gltf_write.h instead).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -67,6 +71,8 @@ struct GltfPatchResult {
     uint32_t spring_joints = 0;       ///< joints in them, tip nodes included
     uint32_t tips_added = 0;          ///< tip nodes added past chains' last joints
     std::string spring_format;        ///< "VRMC_springBone", "VRM0.secondaryAnimation" or "" when none
+    uint32_t accessors_pruned = 0;    ///< the file's accessors the patch replaced and nothing reads any more, dropped
+    uint64_t bytes_pruned = 0;        ///< bytes of the merged binary no buffer view covers any more, dropped
 };
 
 /// Patches `source` (the .gltf, .glb or .vrm `original` was imported from) with what `grown` adds to
@@ -78,7 +84,12 @@ struct GltfPatchResult {
 /// its secondaryAnimation.boneGroups replaced by one group per chain; any other file gets
 /// VRMC_springBone's springs replaced (its colliders kept). `grown` may equal `original` (authored
 /// chains only: nothing but the spring data changes).
+///
+/// The file is read through the import's glTF document (buffers and images confined to its folder
+/// unless `allow_outside_folder`, as ImportOptions says); its nodes and vertices are the ones the
+/// import recorded by index (Node::source, Mesh::source_*), never matched by name or position.
 GltfPatchResult patch_gltf(const std::filesystem::path& source, const Scene& original, const Scene& grown,
-                           std::span<const int> changed_meshes, const SpringBones* springs = nullptr);
+                           std::span<const int> changed_meshes, const SpringBones* springs = nullptr,
+                           bool allow_outside_folder = false);
 
 }  // namespace weft

@@ -105,13 +105,15 @@ const json* gltf_object(const json& doc, const char* list, int index) {
 class Converter {
 public:
     Converter(const aiScene& ai, const GltfDocument* gltf, const ImportOptions& options, Scene& scene,
-              Reporter& report)
-        : ai_(ai), gltf_(gltf), options_(options), scene_(scene), report_(report) {}
+              Reporter& report, std::span<const MeshSource> sources)
+        : ai_(ai), gltf_(gltf), options_(options), scene_(scene), report_(report), sources_(sources) {}
 
     bool run(const Mat4& correction, std::vector<int>& scene_of_gltf) {
         build_nodes(correction);
         if (report_.failed()) return false;
         if (gltf_) map_gltf_nodes(scene_of_gltf);
+        for (size_t g = 0; g < scene_of_gltf.size(); ++g)
+            if (scene_of_gltf[g] >= 0) scene_.nodes[size_t(scene_of_gltf[g])].source = int(g);
         build_materials();
         build_meshes();
         for (unsigned i = 0; i < ai_.mNumAnimations; ++i)
@@ -125,6 +127,7 @@ private:
     const ImportOptions& options_;
     Scene& scene_;
     Reporter& report_;
+    std::span<const MeshSource> sources_;                ///< per aiMesh, for glTF
     std::vector<const aiNode*> ai_nodes_;                ///< per Scene node
     std::unordered_map<const aiNode*, int> scene_index_;  ///< aiNode -> Scene node
     std::unordered_map<std::string, int> first_by_name_;  ///< node name -> first Scene node
@@ -275,6 +278,11 @@ private:
                 if (m >= ai_.mNumMeshes || !ai_.mMeshes[m]) continue;  // ValidateDataStructure forbids it
                 instanced[m] = true;
                 Mesh mesh;
+                if (m < sources_.size()) {
+                    mesh.source_mesh = sources_[m].mesh;
+                    mesh.source_primitive = sources_[m].primitive;
+                    mesh.source_vertices = sources_[m].vertex_of;
+                }
                 if (convert_mesh(*ai_.mMeshes[m], int(n), mesh)) {
                     scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
                     scene_.meshes.push_back(std::move(mesh));
@@ -657,9 +665,10 @@ Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report) {
 }
 
 bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction, const ImportOptions& options,
-                   Scene& scene, std::vector<int>& scene_of_gltf, Reporter& report) {
+                   Scene& scene, std::vector<int>& scene_of_gltf, Reporter& report,
+                   std::span<const MeshSource> sources) {
     if (!ai.mRootNode) return false;
-    return Converter(ai, gltf, options, scene, report).run(correction, scene_of_gltf);
+    return Converter(ai, gltf, options, scene, report, sources).run(correction, scene_of_gltf);
 }
 
 }  // namespace weft::import_detail

@@ -40,8 +40,9 @@ private:
     Issues& issues_;
 };
 
-/// A glTF document as the checks and the VRM reader see it (never handed to Assimp: Assimp
-/// re-reads the same bytes itself).
+/// A glTF document as the checks, the VRM reader and the grown-model writer (gltf_patch.cpp) see
+/// it; its binary data is read through GltfData (scene/gltf_document.h). Never handed to Assimp,
+/// which re-reads the same bytes itself.
 struct GltfDocument {
     nlohmann::json json;                 ///< every top-level member but the three below, parsed
     std::vector<std::string_view> accessors;     ///< JSON text of each accessor, parsed on demand
@@ -51,7 +52,9 @@ struct GltfDocument {
     /// the URI's header up to the comma ("data:...;base64,"): a .gltf's megabytes of base64 are
     /// never copied through a JSON parser.
     std::vector<std::string_view> data_uris;
-    // `animations` is not kept: Assimp reads it, nothing here needs it.
+    /// `animations` is parsed only when set (the grown-model writer keeps them; the import leaves
+    /// them to Assimp).
+    bool keep_animations = false;
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
@@ -72,13 +75,15 @@ bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text,
 /// (Assimp's rapidjson) could run out of stack on it (GLTF_JSON_INVALID).
 bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report);
 
+class GltfData;  // scene/gltf_document.h
+
 /// Checks a glTF 2.0 document before Assimp reads it: every buffer present, every accessor this
 /// check reads (and its view) in bounds, mesh/node/skin/scene references valid, the node graph
 /// a forest of bounded depth, every triangle index
 /// below its primitive's vertex count (INDEX_OUT_OF_RANGE) and every weighted joint inside its
 /// skin (JOINT_OUT_OF_RANGE). Assimp 5.2.5 silently drops such triangles and weights, or reads
 /// past a buffer; these checks turn them into named errors.
-bool check_gltf(const GltfDocument& doc, Reporter& report);
+bool check_gltf(const GltfDocument& doc, GltfData& data, Reporter& report);
 
 /// Checks a glTF 1.0 document's node graph (ids, not indices) before Assimp's recursive reader
 /// follows it: every child a node id, one parent each, no cycle, bounded depth
@@ -90,6 +95,14 @@ bool check_gltf1(const GltfDocument& doc, Reporter& report);
 /// MODEL_INDEX_OUT_OF_RANGE). True for anything else.
 bool precheck_model(std::span<const uint8_t> bytes, Reporter& report);
 
+/// One Assimp mesh's place in the glTF file: its primitive and, per vertex of the primitive, the
+/// Assimp vertex it became (UINT32_MAX: unused). `vertex_of` is empty when it could not be
+/// established (the mesh then carries no vertex identity).
+struct MeshSource {
+    int mesh = -1, primitive = -1;
+    std::vector<uint32_t> vertex_of;
+};
+
 /// The correction that takes the source's units and axes to metres, Y up, right-handed (the
 /// identity for glTF). Reads FBX's UnitScaleFactor (centimetres per unit) and its Up/Front/Coord
 /// axes from the aiScene metadata; fills scene.unit_scale and scene.up_axis.
@@ -98,10 +111,11 @@ Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report);
 /// Converts Assimp's scene into `scene` (nodes, materials, meshes, skins, animation names),
 /// premultiplying `correction` into the root. For glTF (`gltf` not null) the nodes are matched to
 /// glTF node indices structurally, and `scene_of_gltf` receives, per glTF node, its Scene node
-/// index or -1. Returns false when an error was reported.
+/// index or -1; each Scene node's `source` and each mesh's source fields (from `sources`, one per
+/// aiMesh) are filled. Returns false when an error was reported.
 bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction,
                    const ImportOptions& options, Scene& scene, std::vector<int>& scene_of_gltf,
-                   Reporter& report);
+                   Reporter& report, std::span<const MeshSource> sources = {});
 
 /// Fills scene.springs and scene.colliders from the VRM 0.x `VRM.secondaryAnimation` and the
 /// VRM 1.0 `VRMC_springBone` extensions, which Assimp does not expose.

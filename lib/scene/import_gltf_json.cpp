@@ -340,7 +340,7 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
             }
             if (!scan.value(value, 1)) return scan_failed();
             // Assimp reads the animations; nothing here needs them.
-            if (key == "animations") continue;
+            if (key == "animations" && !doc.keep_animations) continue;
             if (key == "buffers" && parse_buffers(value, doc)) continue;
             try {
                 doc.json[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());

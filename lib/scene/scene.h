@@ -50,6 +50,7 @@ struct Node {
     Mat4 local;                  ///< rest transform relative to the parent
     Mat4 world;                  ///< rest transform in scene space (metres, Y up), the unit/axis fix included
     std::vector<int> meshes;     ///< indices into Scene::meshes instanced at this node
+    int source = -1;             ///< the node's index in the glTF file it came from; -1 for a node the file lacks
 };
 
 /// One joint's weight on one vertex.
@@ -84,6 +85,14 @@ struct Mesh {
     std::vector<Influence> influences;
     int morph_target_count = 0;
     uint32_t line_count = 0;          ///< degenerate line/point primitives the file had beside the triangles (dropped)
+    /// Where the mesh is in the glTF file it came from, so a writer patches that primitive by index:
+    /// meshes[source_mesh].primitives[source_primitive]; -1 when not from a glTF file.
+    int source_mesh = -1;
+    int source_primitive = -1;
+    /// Per vertex of that primitive (each element of its POSITION accessor), this mesh's vertex it
+    /// became, or UINT32_MAX where no triangle of the primitive uses it. Several file vertices may
+    /// become one (identical vertices are joined on import). Empty when not from a glTF file.
+    std::vector<uint32_t> source_vertices;
 
     size_t vertex_count() const { return positions.size(); }
     size_t triangle_count() const { return indices.size() / 3; }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -51,6 +52,43 @@ std::string khronos_errors(const fs::path& glb) {
     const test::CommandResult r = test::run_command({"/usr/bin/env", "node", script.string(), glb.string()});
     if (r.exit_code == 0) return {};
     return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) + r.err;
+}
+
+/// A glTF file's JSON, from a .glb/.vrm or a .gltf.
+json gltf_document(const fs::path& file) {
+    std::vector<uint8_t> bytes;
+    EXPECT_EQ(read_file(file, bytes), "");
+    if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) return test::Glb::parse(bytes).doc;
+    return json::parse(bytes.begin(), bytes.end());
+}
+
+/// How many accessors nothing in the document reads (the Khronos validator's UNUSED_OBJECT infos
+/// for accessors): primitives, morph targets, skins and animation samplers.
+size_t unused_accessors(const json& doc) {
+    std::set<size_t> used;
+    for (const json& mesh : doc.value("meshes", json::array()))
+        for (const json& prim : mesh["primitives"]) {
+            for (const auto& [key, value] : prim["attributes"].items()) used.insert(value.get<size_t>());
+            if (prim.contains("indices")) used.insert(prim["indices"].get<size_t>());
+            for (const json& target : prim.value("targets", json::array()))
+                for (const auto& [key, value] : target.items()) used.insert(value.get<size_t>());
+        }
+    for (const json& skin : doc.value("skins", json::array()))
+        if (skin.contains("inverseBindMatrices")) used.insert(skin["inverseBindMatrices"].get<size_t>());
+    for (const json& animation : doc.value("animations", json::array()))
+        for (const json& sampler : animation["samplers"]) {
+            used.insert(sampler["input"].get<size_t>());
+            used.insert(sampler["output"].get<size_t>());
+        }
+    return doc.value("accessors", json::array()).size() - used.size();
+}
+
+/// The grown model leaves no accessor unused that the source used (the joints, weights and inverse
+/// binds it replaced are dropped with their bytes) and names weft as its generator.
+void expect_grown_model_tidy(const fs::path& original, const fs::path& grown) {
+    const json a = gltf_document(original), b = gltf_document(grown);
+    EXPECT_EQ(unused_accessors(b), unused_accessors(a)) << grown;
+    EXPECT_EQ(b["asset"]["generator"], "weft " WEFT_VERSION);
 }
 
 const json* garment_named(const json& sidecar, const std::string& name) {
@@ -244,6 +282,7 @@ TEST(RigCommand, MannequinGrowsHairAndSkirtWritesEverythingAndValidates) {
     EXPECT_EQ(khronos_errors(glb), "");
     expect_grown_model_sound(model, glb, run.sidecar);
     expect_grown_joints_unscaled_at_rest(glb, run.sidecar);
+    expect_grown_model_tidy(model, glb);
 }
 
 TEST(RigCommand, OutputIsDeterministic) {
@@ -370,6 +409,7 @@ TEST(RigShared, WitchGrowsHairKeepingItsAnimations) {
     // legs differing from their bind pose would explain: left out here, reported as open.
     expect_grown_model_sound(model, glb, run.sidecar, "Cube.011-0");
     expect_grown_joints_unscaled_at_rest(glb, run.sidecar);
+    expect_grown_model_tidy(model, glb);
     const ImportResult grown = import_scene(glb);
     EXPECT_EQ(grown.scene.animations.size(), 24u);  // MANIFEST: 24 animations
     EXPECT_EQ(test::schema_errors(run.sidecar.dump(), "sidecar.schema.json"), "");
@@ -385,6 +425,7 @@ TEST(RigShared, CasualAndHairLongGrowHair) {
         EXPECT_EQ(khronos_errors(glb), "") << name;
         expect_grown_model_sound(model, glb, run.sidecar);
         expect_grown_joints_unscaled_at_rest(glb, run.sidecar);
+        if (model.extension() != ".fbx") expect_grown_model_tidy(model, glb);
         EXPECT_EQ(test::schema_errors(run.report.dump(), "rig-report.schema.json"), "") << name;
     }
 }

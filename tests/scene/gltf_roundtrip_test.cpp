@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/atomic_file.h"
+#include "glb_reader.h"
 #include "scene/gltf_write.h"
 #include "scene/import.h"
 #include "support/paths.h"
@@ -141,6 +143,46 @@ TEST(GltfRoundTrip, WrittenScenesImportBackUnchanged) {
         ASSERT_TRUE(r.ok()) << n.file << "\n" << issues_of(r);
         expect_same_scene(n.scene, r.scene, n.file);
     }
+}
+
+// Import keeps the file's identity by index (scene.h Node::source, Mesh::source_*), which the
+// grown-model writer patches by: every node the file has is the Scene node of its index, and every
+// triangle corner of a primitive names, through source_vertices, the very Scene vertex that
+// triangle's corner is (identical vertices joined, none re-matched by position).
+TEST(GltfRoundTrip, ImportKeepsNodeAndVertexIdentityByIndex) {
+    const fs::path model = test::testdata_dir() / "mannequin.glb";
+    const ImportResult r = import_scene(model);
+    ASSERT_TRUE(r.ok());
+    std::vector<uint8_t> bytes;
+    ASSERT_EQ(read_file(model, bytes), "");
+    const test::Glb glb = test::Glb::parse(bytes);
+    const nlohmann::json& nodes = glb.doc["nodes"];
+    std::set<int> sources;
+    for (const Node& node : r.scene.nodes) {
+        if (node.source < 0) continue;
+        ASSERT_LT(size_t(node.source), nodes.size());
+        EXPECT_EQ(nodes[size_t(node.source)].value("name", ""), node.name);
+        EXPECT_TRUE(sources.insert(node.source).second) << "file node " << node.source << " is two Scene nodes";
+    }
+    EXPECT_EQ(sources.size(), nodes.size());
+    size_t corners = 0;
+    for (const Mesh& mesh : r.scene.meshes) {
+        ASSERT_GE(mesh.source_mesh, 0) << mesh.name;
+        const nlohmann::json& prim = glb.doc["meshes"][size_t(mesh.source_mesh)]["primitives"][size_t(mesh.source_primitive)];
+        const std::vector<double> positions = glb.accessor(prim["attributes"]["POSITION"].get<int>());
+        ASSERT_EQ(mesh.source_vertices.size() * 3, positions.size()) << mesh.name;
+        const std::vector<double> indices = glb.accessor(prim["indices"].get<int>());
+        ASSERT_EQ(indices.size(), mesh.indices.size()) << mesh.name;
+        std::vector<bool> reached(mesh.vertex_count(), false);
+        for (size_t i = 0; i < indices.size(); ++i) {
+            const uint32_t v = mesh.source_vertices[size_t(indices[i])];
+            ASSERT_EQ(v, mesh.indices[i]) << mesh.name << " corner " << i;
+            reached[v] = true;
+            ++corners;
+        }
+        EXPECT_EQ(std::count(reached.begin(), reached.end(), false), 0) << mesh.name;
+    }
+    EXPECT_GT(corners, 1000u);
 }
 
 TEST(GltfRoundTrip, CommittedModelsImportAtTheirSize) {
