@@ -10,10 +10,6 @@ set -u
 cd "${1:-$(dirname "$0")/..}" || exit 2
 export LC_ALL=C
 
-# Folders exempt from the citation rule while their files are rewritten; delete a line when its
-# folder cites docs/ pages instead.
-exempt='^lib/solver/'  # until the solver rewrite replaces its seed citations with docs/solver.md anchors
-
 mapfile -t sources < <(find lib tools tests -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cpp' \
     -o -name '*.cc' -o -name '*.c' -o -name '*.txt' -o -name '*.cmake' -o -name '*.sh' -o -name '*.py' \
     -o -name '*.js' -o -name '*.mjs' \) -not -path '*/node_modules/*' -not -path tests/citations.sh | sort)
@@ -26,7 +22,7 @@ while IFS= read -r hit; do
     echo "  cites a document outside the repository or an issue number: cite a docs/ page" \
          "(docs/solver.md#tether) or a paper (author, title, year)" >&2
     failures=$((failures + 1))
-done < <(printf '%s\n' "${sources[@]}" | grep -Ev "$exempt" | xargs grep -nHiE "$forbidden" /dev/null)
+done < <(printf '%s\n' "${sources[@]}" | xargs grep -nHiE "$forbidden" /dev/null)
 
 # GitHub's heading anchors: lower case; everything but letters, digits, spaces, '_' and '-' dropped;
 # spaces to '-'.
