@@ -2,6 +2,7 @@
 
 #include "garment/garment_json.h"
 #include "garment/garments.h"
+#include "scene/invariants.h"
 #include "scene_builder.h"
 
 namespace weft {
@@ -280,7 +281,9 @@ TEST(FindGarments, NoGarmentListsTheMaterialsSeen) {
     EXPECT_EQ(found.verdict, "no garment found by slot (materials seen: 106)");
 }
 
-TEST(FindGarments, MalformedInfluencesAndIndicesDoNotCrash) {
+TEST(FindGarments, MalformedInfluencesAndIndicesAreRefusedBeforeAnyStageSeesThem) {
+    // A bone index past the skin, a triangle past the vertices and a NaN position: the import's
+    // invariant pass refuses the scene, so find_garments (which relies on the invariants) never sees it.
     Body b;
     int m = add_skinned_mesh(b.s, "H", b.head, "Hair", b.skin, strip({0, 1.7, 0}, 0.05, 0.3, 3),
                              [](uint32_t v) { return v == 0 ? Weights{{57, 1.0}} : Weights{{2, 1.0}}; });
@@ -288,11 +291,25 @@ TEST(FindGarments, MalformedInfluencesAndIndicesDoNotCrash) {
     b.s.meshes[static_cast<size_t>(m)].indices.push_back(0);
     b.s.meshes[static_cast<size_t>(m)].indices.push_back(1);
     b.s.meshes[static_cast<size_t>(m)].positions[3] = Vec3{NAN, 0, 0};
+    Issues issues;
+    EXPECT_FALSE(enforce_scene_invariants(b.s, issues));
+    ASSERT_TRUE(has_error(issues));
+    bool named = false;
+    for (const Issue& i : issues)
+        named = named || i.code == "JOINT_OUT_OF_RANGE" || i.code == "INDEX_OUT_OF_RANGE" || i.code == "NON_FINITE_POSITION";
+    EXPECT_TRUE(named) << issues.front().code << ": " << issues.front().message;
+}
+
+TEST(FindGarments, ASceneKeepingItsInvariantsIsFoundAsBefore) {
+    Body b;
+    add_skinned_mesh(b.s, "H", b.head, "Hair", b.skin, strip({0, 1.7, 0}, 0.05, 0.3, 3),
+                     [](uint32_t) { return Weights{{2, 1.0}}; });
+    Issues issues;
+    ASSERT_TRUE(enforce_scene_invariants(b.s, issues));
     ModelGarments found = find_garments(b.s);
     ASSERT_EQ(found.garments.size(), 1u);
     EXPECT_EQ(found.garments[0].triangle_count, 6u);
     EXPECT_EQ(found.garments[0].body_bone, b.head);
-    EXPECT_TRUE(std::isfinite(found.garments[0].bounds.min.x));
 }
 
 TEST(GarmentsToJson, CarriesNamesBoundsAndVerdicts) {
