@@ -136,13 +136,7 @@ public:
 
 private:
     std::string unique_name(const std::string& wanted) {
-        std::string name = wanted, stem = garment_file_stem(wanted);
-        for (int n = 2; used_stems_.count(stem); ++n) {
-            name = wanted + "_" + std::to_string(n);
-            stem = garment_file_stem(name);
-        }
-        used_stems_.insert(stem);
-        return name;
+        return unique_garment_name(wanted, used_stems_);
     }
 
     /// Every garment found by name that neither moves on authored chains nor was grown: a sheet.

@@ -52,17 +52,6 @@ json sheet_stats_json(const SheetStats& s) {
             {"max_d_geo", s.max_d_geo}};
 }
 
-std::string garment_file_stem(const std::string& name) {
-    std::string stem;
-    for (char c : name) {
-        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                          c == '_' || c == '-';
-        stem += keep ? c : '_';
-    }
-    if (stem.empty() || stem.front() == '.') stem.insert(stem.begin(), '_');
-    return stem;
-}
-
 SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
     SheetSelection s;
     s.garment.name = g.name;
@@ -225,9 +214,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         issues.insert(issues.end(), r.issues.begin(), r.issues.end());
 
         if (r.proxy) {
-            std::string stem = garment_file_stem(s.garment.name);
-            for (int k = 2; stems.count(stem); ++k) stem = garment_file_stem(s.garment.name) + "-" + std::to_string(k);
-            stems.insert(stem);
+            const std::string stem = garment_file_stem(unique_garment_name(s.garment.name, stems));
             const fs::path path = out_dir / (stem + ".clothproxy");
             if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
                 issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
