@@ -241,7 +241,7 @@ void write_view(const fs::path& dir, const RigModelResult& model, const std::vec
                 const BakeOptions& o, BakeModelResult& r) {
     ViewModel view;
     view.name = r.input.relative;
-    view.status = has_error(r.issues) ? "refused" : "built";
+    view.status = model_status_name(has_error(r.issues) ? ModelStatus::refused : ModelStatus::built);
     view.issues = r.issues;
     view.scene = model.imported ? &model.scene : nullptr;
     view.limits = o.validation.limits;
@@ -458,7 +458,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
                                 utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
                                     utf8_escaped(o.out_dir.string()) + " through a symbolic link; nothing written (remove the link)",
                                 ""});
-            r.status = "refused";
+            r.status = ModelStatus::refused;
             r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             return r;
         }
@@ -488,7 +488,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
             if (match)
                 for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
             if (match) {
-                r.status = "skipped";
+                r.status = ModelStatus::skipped;
                 for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
                 for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
                 r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -540,10 +540,10 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         // the outputs (the next --force run, or any edit, rebuilds it).
         finish_inputs(references, hash_issues);
         r.outputs = list_outputs(dir, before, input_files);
-        r.status = has_error(r.issues) ? "refused" : "built";
+        r.status = has_error(r.issues) ? ModelStatus::refused : ModelStatus::built;
         for (const Issue& i : r.issues)
-            if (i.code == "OUTPUT_UNWRITABLE" || i.code == "WRITE_FAILED" || i.code == "OUTPUT_NOT_REGULAR") r.status = "failed";
-        if (r.status != "failed" && hash_issues.empty()) {
+            if (i.code == "OUTPUT_UNWRITABLE" || i.code == "WRITE_FAILED" || i.code == "OUTPUT_NOT_REGULAR") r.status = ModelStatus::failed;
+        if (r.status != ModelStatus::failed && hash_issues.empty()) {
             json external = json::array();
             for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
             json stamp_out = {{"schema", bake_stamp_schema},
@@ -551,13 +551,13 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
                               {"input_hash", r.input_hash},
                               {"external_files", std::move(external)},
                               {"options_hash", opt_hash},
-                              {"status", r.status},
+                              {"status", model_status_name(r.status)},
                               {"outputs", r.outputs}};
             json issues = json::array();
             for (const Issue& i : r.issues) issues.push_back(issue_json(i));
             stamp_out["issues"] = std::move(issues);
             // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
-            if (!write_model_output(stamp_path, bake_json_text(stamp_out), r.issues)) r.status = "failed";
+            if (!write_model_output(stamp_path, bake_json_text(stamp_out), r.issues)) r.status = ModelStatus::failed;
         }
     } catch (const std::bad_alloc&) {
         failed_depends(r, input, o);
@@ -566,15 +566,15 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
                                 (bake_stage_slot ? std::string(" in stage ") + bake_stage_slot : std::string()) +
                                 "; raise --max-memory or simplify the model",
                             ""});
-        r.status = "failed";
+        r.status = ModelStatus::failed;
     } catch (const std::exception& e) {
         failed_depends(r, input, o);
         r.issues.push_back({"INTERNAL_ERROR", Severity::error, utf8_escaped(input.path.string()) + ": " + e.what(), ""});
-        r.status = "failed";
+        r.status = ModelStatus::failed;
     } catch (...) {
         failed_depends(r, input, o);
         r.issues.push_back({"INTERNAL_ERROR", Severity::error, utf8_escaped(input.path.string()) + ": unknown exception", ""});
-        r.status = "failed";
+        r.status = ModelStatus::failed;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
@@ -584,7 +584,7 @@ int BakeResult::exit_code() const {
     if (has_error(run_issues)) return 1;
     // A skipped model keeps the errors its stamp recorded: skipping never turns a refusal into a pass.
     for (const BakeModelResult& m : models)
-        if (m.status == "refused" || m.status == "failed" || has_error(m.issues)) return 1;
+        if (m.status == ModelStatus::refused || m.status == ModelStatus::failed || has_error(m.issues)) return 1;
     return 0;
 }
 
@@ -608,7 +608,7 @@ constexpr size_t worker_oom_flag = 64;
 json result_to_wire(const BakeModelResult& r, bool worker_exits) {
     json issues = json::array();
     for (const Issue& i : r.issues) issues.push_back({i.code, static_cast<int>(i.severity), i.message, i.pointer});
-    return {{"status", r.status},
+    return {{"status", model_status_name(r.status)},
             {"issues", std::move(issues)},
             {"outputs", r.outputs},
             {"depends", r.depends},
@@ -622,7 +622,7 @@ json result_to_wire(const BakeModelResult& r, bool worker_exits) {
 }
 
 void result_from_wire(const json& j, BakeModelResult& r) {
-    r.status = j.at("status").get<std::string>();
+    r.status = parse_model_status(j.at("status").get<std::string>()).value_or(ModelStatus::failed);
     for (const json& i : j.at("issues"))
         r.issues.push_back({i.at(0).get<std::string>(), static_cast<Severity>(i.at(1).get<int>()), i.at(2).get<std::string>(),
                             i.at(3).get<std::string>()});
@@ -741,7 +741,7 @@ void worker_fault(const BakeInput& input) {
                                     utf8_escaped(inputs[k].relative) + ": an allocation failed in stage " +
                                         std::string(slot, ::strnlen(slot, bake_stage_size)) + "; raise --max-memory or simplify the model",
                                     ""});
-                r.status = "failed";
+                r.status = ModelStatus::failed;
             }
             wire = json::to_cbor(result_to_wire(r, exits));
         } catch (...) {
@@ -799,7 +799,7 @@ BakeResult bake(const BakeOptions& o,
         clash[k] = 1;
         BakeModelResult& r = result.models[k];
         r.input = inputs[k];
-        r.status = "refused";
+        r.status = ModelStatus::refused;
         r.depends = {inputs[k].path.generic_string()};
         r.issues.push_back({"OUTPUT_CLASH", Severity::error,
                             utf8_escaped(inputs[k].path.string()) + ": has the same relative path as " +
@@ -908,7 +908,7 @@ BakeResult bake(const BakeOptions& o,
         const auto k = static_cast<size_t>(w.model);
         BakeModelResult r;
         r.input = inputs[k];
-        r.status = "failed";
+        r.status = ModelStatus::failed;
         failed_depends(r, inputs[k], o);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
         const std::string stage = w.slot[0] ? std::string(w.slot, ::strnlen(w.slot, bake_stage_size)) : "start";
@@ -1024,7 +1024,7 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     report["grow_cloth"] = o.grow_cloth;
     report["validate"] = o.validate;
     std::map<std::string, int> counts;
-    std::map<std::string, int> statuses{{"built", 0}, {"skipped", 0}, {"refused", 0}, {"failed", 0}};
+    std::map<ModelStatus, int> statuses;
     json run_issues = json::array();
     for (const Issue& i : result.run_issues) {
         run_issues.push_back(issue_json(i));
@@ -1041,7 +1041,7 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
         ++statuses[m.status];
         models.push_back({{"input", m.input.relative},
                           {"output_dir", m.input.relative},
-                          {"status", m.status},
+                          {"status", model_status_name(m.status)},
                           {"input_hash", m.input_hash},
                           {"outputs", m.outputs},
                           {"issues", std::move(issues)}});
@@ -1061,10 +1061,10 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     report["models"] = std::move(models);
     report["counts"] = counts;
     report["totals"] = {{"models", result.models.size()},
-                        {"built", statuses["built"]},
-                        {"skipped", statuses["skipped"]},
-                        {"refused", statuses["refused"]},
-                        {"failed", statuses["failed"]}};
+                        {"built", statuses[ModelStatus::built]},
+                        {"skipped", statuses[ModelStatus::skipped]},
+                        {"refused", statuses[ModelStatus::refused]},
+                        {"failed", statuses[ModelStatus::failed]}};
     report["exit_code"] = result.exit_code();
     report["timings"] = {{"total_seconds", result.seconds}, {"jobs", o.jobs}, {"models", std::move(timings)}};
     return report;

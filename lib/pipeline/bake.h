@@ -28,6 +28,7 @@
 
 #include "garment/garments.h"
 #include "io/issue.h"
+#include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/rig_model.h"
 #include "proxy/sheet_builder.h"
@@ -65,7 +66,7 @@ struct BakeInput {
 
 struct BakeModelResult {
     BakeInput input;
-    std::string status;               ///< "built", "skipped", "refused", "failed"
+    ModelStatus status = ModelStatus::failed;
     Issues issues;
     std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
     std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted

@@ -117,10 +117,10 @@ int run_bake(const BakeCommandOptions& c) {
             const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, utf8_escaped(m.input.relative).c_str(),
-                         m.status.c_str(), left);
+                         model_status_name(m.status), left);
             if (done == total) std::fprintf(stderr, "\n");
         } else if (!quiet) {
-            std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << m.status << "\n";
+            std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << model_status_name(m.status) << "\n";
         }
         if (tty && done != total && !m.issues.empty()) std::fprintf(stderr, "\r\033[K");
         Issues escaped = m.issues;
