@@ -115,7 +115,7 @@ void add_input_line(std::string& lines, const fs::path& file, Issues& issues) {
 }
 
 std::string options_hash(const BakeOptions& o) {
-    return hash_text(o.options_text + (o.grow_cloth ? " grow" : "") + (o.validate ? " validate" : ""));
+    return hash_text(o.options_text + (o.model.grow_cloth ? " grow" : "") + (o.model.validate ? " validate" : ""));
 }
 
 /// How a stamp names a file the model references: relative to the model's folder, so the stamp
@@ -192,50 +192,6 @@ bool write_model_output(const fs::path& path, const std::string& text, Issues& i
     return true;
 }
 
-/// With validate: every proxy the model wrote, loaded back from disk (what an engine will read)
-/// and run through the scenarios; validation.json beside them, each failed gate an issue. A rig
-/// proxy's skinned mesh is posed from the simulation too (rig_validate.h), its numbers in the
-/// model's report.json and its failed mesh gates issues under their codes.
-void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOptions& o, BakeModelResult& r,
-                      std::vector<ProxyValidation>& kept) {
-    ValidationOptions traced = o.validation;  // the page plays the scenarios back from their traces
-    if (o.page) traced.trace = view_trace_options();
-    ValidationReport report;
-    report.limits = o.validation.limits;
-    RigModelValidation rig_validation;
-    rig_validation.limits = o.validation.limits;
-    rig_validation.mesh_limits = o.rig.validate_limits;
-    auto validate_one = [&](const std::string& file, const RiggedGarment* rig) {
-        ProxyValidation v = validate_file(dir / file, traced);
-        v.file = file;  // the report names proxies relative to the model's folder, for any OUT
-        const std::string where = r.input.relative + "/" + file;
-        if (v.refused) {
-            r.issues.push_back({v.refused->code, Severity::error, where + ": " + v.refused->message, "/proxies/" + file});
-        } else {
-            for (const GateResult& g : v.gates)
-                if (!g.passed) r.issues.push_back({gate_code(g.gate), Severity::error, where + ": " + g.message, "/proxies/" + file});
-        }
-        if (rig && !v.refused) {
-            RigProxyValidation mesh = validate_rig_mesh(model.scene, rig->input, rig->built, v, o.validation, o.rig.validate_limits);
-            for (const MeshGateResult& g : mesh.mesh_gates)
-                if (!g.passed) r.issues.push_back({g.gate, Severity::error, where + ": " + g.message, "/validation"});
-            rig_validation.proxies.push_back(std::move(mesh));
-        }
-        report.proxies.push_back(std::move(v));
-    };
-    for (const RiggedGarment& g : model.rigs)
-        if (!g.proxy_file.empty()) validate_one(g.proxy_file, &g);
-    for (const SheetedGarment& g : model.sheets)
-        if (!g.proxy_file.empty()) validate_one(g.proxy_file, nullptr);
-    if (!rig_validation.proxies.empty()) model.validation = std::move(rig_validation);
-    json j = report_json(report);
-    // Timings are the report's only nondeterministic part; bake keeps them in bake-report.json.
-    for (json& proxy : j["proxies"])
-        for (json& scenario : proxy["scenarios"]) scenario.erase("timing");
-    write_model_output(dir / "validation.json", bake_json_text(j), r.issues);
-    kept = std::move(report.proxies);
-}
-
 /// The model's page and the index's thumbnail of it (view_page.h), from the proxies as written.
 void write_view(const fs::path& dir, const RigModelResult& model, const std::vector<ProxyValidation>& validations,
                 const BakeOptions& o, BakeModelResult& r) {
@@ -244,7 +200,7 @@ void write_view(const fs::path& dir, const RigModelResult& model, const std::vec
     view.status = model_status_name(has_error(r.issues) ? ModelStatus::refused : ModelStatus::built);
     view.issues = r.issues;
     view.scene = model.imported ? &model.scene : nullptr;
-    view.limits = o.validation.limits;
+    view.limits = (o.model.validate ? *o.model.validate : ValidationOptions{}).limits;
     auto add = [&](const std::string& file) {
         if (file.empty()) return;
         DecodeResult loaded = load_proxy(dir / file);
@@ -264,38 +220,24 @@ void write_view(const fs::path& dir, const RigModelResult& model, const std::vec
 /// Returns the files the model references (RigModelResult::external_files).
 std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, const fs::path& dir,
                                const BakeOptions& o, BakeModelResult& r) {
-    RigModelOptions options = o.rig;
-    options.grow_cloth = o.grow_cloth;
-    options.sheets = true;
-    options.write_report = false;  // written below, with the validation's findings
-    options.garments = o.garments;
+    RigModelOptions options = o.model;
+    // The reports name the model and its folder by relative path, so they are the same for any OUT.
+    options.model_label = input.relative;
+    options.out_label = input.relative;
+    if (options.validate && o.page) options.validate->trace = view_trace_options();  // the page plays the scenarios back
     set_bake_stage("build");
     RigModelResult model = bytes ? rig_model(input.path, *bytes, dir, options) : rig_model(input.path, dir, options);
     r.stages = model.seconds;
-    // The report names the model and folder by relative path so it is the same for any OUT.
-    model.model = input.relative;
-    model.out_dir = input.relative;
-    r.issues = std::move(model.issues);
-    if (model.imported && model.rigs.empty() && model.sheets.empty())
-        r.issues.push_back({"NO_GARMENT_FOUND", Severity::warning,
-                            input.relative + ": " + model.garments.verdict + "; name the cloth in weft.json (--config)", ""});
-    std::vector<ProxyValidation> validations;
-    if (o.validate) {
-        const auto start = std::chrono::steady_clock::now();
-        set_bake_stage("validate");
-        validate_outputs(dir, model, o, r, validations);
-        r.validate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    model.issues = r.issues;
-    json report = rig_report_json(model);
-    if (model.validation)  // timings are bake-report.json's: report.json stays byte-identical
-        for (json& proxy : report["validation"]["proxies"]) proxy.erase("timing");
+    r.validate_seconds = model.seconds.validate;
+    r.issues = model.issues;
     set_bake_stage("report");
-    write_model_output(dir / "report.json", bake_json_text(report), r.issues);
+    if (model.proxy_validation)
+        write_model_output(dir / "validation.json", bake_json_text(report_json(*model.proxy_validation, false)), r.issues);
+    write_model_output(dir / "report.json", bake_json_text(rig_report_json(model, false)), r.issues);
     if (o.page) {
         set_bake_stage("page");
         const auto start = std::chrono::steady_clock::now();
-        write_view(dir, model, validations, o, r);
+        write_view(dir, model, model.proxy_validation ? model.proxy_validation->proxies : std::vector<ProxyValidation>{}, o, r);
         r.page_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     return std::move(model.external_files);
@@ -1021,8 +963,8 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     json report;
     report["schema"] = bake_report_schema;
     report["weft_version"] = WEFT_VERSION;
-    report["grow_cloth"] = o.grow_cloth;
-    report["validate"] = o.validate;
+    report["grow_cloth"] = o.model.grow_cloth;
+    report["validate"] = o.model.validate.has_value();
     std::map<std::string, int> counts;
     std::map<ModelStatus, int> statuses;
     json run_issues = json::array();

@@ -9,7 +9,6 @@ inline constexpr IssueCode model_codes[] = {
     {"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."},
     {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
     {"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."},
-    {"VALIDATION_FAILED", Severity::error, "A rig proxy failed a validation gate (weft rig --validate): the solver's (NEVER_SLEPT, STRAIN, ...), MESH_STRETCH or SCALP_DISPLACEMENT; the message has the numbers."},
     {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
     {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
 };

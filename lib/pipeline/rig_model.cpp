@@ -66,14 +66,28 @@ public:
                 RigModelResult& r)
         : model_(model), bytes_(bytes), out_dir_(out_dir), options_(options), r_(r) {}
 
+    /// The stages, each once and in this order; a model that does not import stops after import.
     void run() {
-        r_.model = model_;
-        r_.out_dir = out_dir_;
-        auto lap = [clock = std::chrono::steady_clock::now()](double& seconds) mutable {
-            const auto now = std::chrono::steady_clock::now();
-            seconds += std::chrono::duration<double>(now - clock).count();
-            clock = now;
-        };
+        r_.model = options_.model_label.empty() ? model_ : fs::path(options_.model_label);
+        r_.out_dir = options_.out_label.empty() ? out_dir_ : fs::path(options_.out_label);
+        timed(r_.seconds.import, [&] { import(); });
+        if (!r_.imported) return;
+        timed(r_.seconds.garments, [&] { r_.garments = find_garments(original_, options_.garments); });
+        timed(r_.seconds.grow, [&] { grow(); });
+        timed(r_.seconds.build, [&] { build_proxies(); });
+        if (options_.validate) timed(r_.seconds.validate, [&] { validate(*options_.validate); });
+        if (options_.write_files) timed(r_.seconds.write, [&] { write(); });
+    }
+
+private:
+    template <class Stage>
+    static void timed(double& seconds, Stage&& stage) {
+        const auto start = std::chrono::steady_clock::now();
+        stage();
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    void import() {
         ImportResult imported;
         if (bytes_) {
             r_.bytes = bytes_->bytes.size();
@@ -92,16 +106,15 @@ public:
         }
         append(r_.issues, imported.issues);
         r_.external_files = std::move(imported.external_files);
-        lap(r_.seconds.import);
         if (!imported.ok()) return;
         r_.imported = true;
         original_ = std::move(imported.scene);
         // The proxies carry the model's path as text (UTF-8 only): a path of other bytes goes in
         // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
         original_.source_path = utf8_escaped(original_.source_path);
-        r_.garments = find_garments(original_, options_.garments);
-        lap(r_.seconds.garments);
+    }
 
+    void grow() {
         if (options_.grow_cloth) {
             GrowResult grown = grow_cloth(original_, r_.garments, options_.grow);
             append(r_.issues, grown.issues);
@@ -114,27 +127,63 @@ public:
             r_.scene = std::move(original_);
             original_ = Scene{};
         }
-        lap(r_.seconds.grow);
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
+    }
+
+    void build_proxies() {
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
             append(r_.issues, g.built.issues);
         }
         if (options_.sheets) build_sheets();
-        lap(r_.seconds.build);
-        if (options_.validate) {
-            r_.validation = validate_rig_model(r_, *options_.validate, options_.validate_limits);
-            for (const std::string& failure : rig_validation_failures(*r_.validation))
-                add_issue(r_.issues, "VALIDATION_FAILED", r_.model.string() + ": " + failure, "/validation");
-        }
-        lap(r_.seconds.validate);
-        if (options_.write_files) write();
-        lap(r_.seconds.write);
+        // With sheets every garment found by name gets a proxy: none means nothing was found.
+        if (options_.sheets && r_.rigs.empty() && r_.sheets.empty())
+            add_issue(r_.issues, "NO_GARMENT_FOUND",
+                      r_.model.string() + ": " + r_.garments.verdict + "; name the cloth in weft.json (--config)");
     }
 
-private:
+    /// Every built proxy, in memory (the codec is lossless: the file holds these numbers), through
+    /// the scenarios; a rig proxy's skinned mesh posed from the simulation too (rig_validate.h).
+    /// Each failed gate is an issue under its own code, naming the proxy file it is written to.
+    void validate(const ValidationOptions& options) {
+        ValidationOptions untraced = options;  // the mesh re-runs hang and idle; traces are the page's
+        untraced.trace = {};
+        ValidationReport report;
+        report.limits = options.limits;
+        RigModelValidation rigs;
+        rigs.limits = options.limits;
+        rigs.mesh_limits = options_.validate_limits;
+        auto validate_one = [&](const std::string& name, const ClothProxy& proxy, const RiggedGarment* rig) {
+            const auto start = std::chrono::steady_clock::now();
+            const std::string file = garment_file_stem(name) + ".clothproxy";
+            ProxyValidation v = validate_proxy(proxy, options, (out_dir_ / file).string());
+            v.file = file;  // the report names proxies relative to the model's folder, for any OUT
+            const std::string where = r_.out_dir.string() + "/" + file;
+            if (v.refused) {
+                add_issue(r_.issues, v.refused->code, where + ": " + v.refused->message, "/proxies/" + file);
+            } else {
+                for (const GateResult& g : v.gates)
+                    if (!g.passed) add_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
+            }
+            if (rig && !v.refused) {
+                RigProxyValidation mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, v, untraced, options_.validate_limits);
+                for (const MeshGateResult& g : mesh.mesh_gates)
+                    if (!g.passed) add_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
+                mesh.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+                rigs.proxies.push_back(std::move(mesh));
+            }
+            report.proxies.push_back(std::move(v));
+        };
+        for (const RiggedGarment& g : r_.rigs)
+            if (g.built.proxy) validate_one(g.name, *g.built.proxy, &g);
+        for (const SheetedGarment& g : r_.sheets)
+            if (g.built.proxy) validate_one(g.name, *g.built.proxy, nullptr);
+        if (!rigs.proxies.empty()) r_.validation = std::move(rigs);
+        r_.proxy_validation = std::move(report);
+    }
+
     std::string unique_name(const std::string& wanted) {
         return unique_garment_name(wanted, used_stems_);
     }
@@ -345,6 +394,13 @@ double round6(double v) {
 
 }  // namespace
 
+RigModelOptions bake_preset() {
+    RigModelOptions o;
+    o.sheets = true;
+    o.write_report = false;
+    return o;
+}
+
 namespace {
 
 RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir,
@@ -369,7 +425,7 @@ RigModelResult rig_model(const fs::path& model, const ModelBytes& bytes, const f
     return run_rig_model(model, &bytes, out_dir, options);
 }
 
-json rig_report_json(const RigModelResult& r) {
+json rig_report_json(const RigModelResult& r, bool timings) {
     const Scene& scene = r.scene;
     auto name_of = [&](int node) {
         return has_node(scene, node) ? json(scene.nodes[static_cast<size_t>(node)].name) : json(nullptr);
@@ -492,7 +548,7 @@ json rig_report_json(const RigModelResult& r) {
             {"sheets", sheets},
             {"grown_model", grown_model},
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
-            {"validation", r.validation ? rig_validation_json(*r.validation) : json(nullptr)},
+            {"validation", r.validation ? rig_validation_json(*r.validation, timings) : json(nullptr)},
             {"issues", issues_json(r.issues)}};
 }
 

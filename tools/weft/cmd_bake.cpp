@@ -61,8 +61,8 @@ int run_bake(const BakeCommandOptions& c) {
     for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
     o.out_dir = c.out;
     o.jobs = c.jobs;
-    o.grow_cloth = !c.no_grow;
-    o.validate = c.validate;
+    o.model.grow_cloth = !c.no_grow;
+    if (c.validate) o.model.validate = ValidationOptions{};
     o.force = c.force;
     o.page = !c.no_page;
     o.isolate = !c.no_isolate;
@@ -86,27 +86,27 @@ int run_bake(const BakeCommandOptions& c) {
             std::cerr << who << ": --config: " << loaded.error << "\n";
             return exit_usage;
         }
-        o.garments.config = std::move(loaded.config);
+        o.model.garments.config = std::move(loaded.config);
     }
     if (!c.fabric.empty() && !find_fabric(c.fabric)) {
         std::cerr << who << ": --fabric: '" << c.fabric << "' is not a library fabric (" << fabric_library_names()
                   << ")\n";
         return exit_usage;
     }
-    o.rig.sheet.fabric = c.fabric;
-    o.rig.rig.fabric = c.fabric;
-    o.rig.import.allow_outside_folder = c.allow_outside_folder;
+    o.model.sheet.fabric = c.fabric;
+    o.model.rig.fabric = c.fabric;
+    o.model.import.allow_outside_folder = c.allow_outside_folder;
     std::string error;
-    o.rig.grow.classes = select_classes(c.classes, o.garments.config.classes, error);
+    o.model.grow.classes = select_classes(c.classes, o.model.garments.config.classes, error);
     if (!error.empty()) {
         std::cerr << who << ": --classes: " << error << "\n";
         return exit_usage;
     }
-    if (std::string why = grow_options_error(o.rig.grow); !why.empty()) {
+    if (std::string why = grow_options_error(o.model.grow); !why.empty()) {
         std::cerr << who << ": " << why << "\n";
         return exit_usage;
     }
-    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.grow_cloth ? "1" : "0") +
+    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
                      ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
 
     const bool quiet = c.verbosity.quiet;
