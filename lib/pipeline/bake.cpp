@@ -35,6 +35,7 @@
 #include "io/content_hash.h"
 #include "io/format_text.h"
 #include "io/utf8_text.h"
+#include "pipeline/issue_json.h"
 #include "scene/import.h"
 #include "pipeline/json_text.h"
 #include "pipeline/process_memory.h"
@@ -71,20 +72,6 @@ const std::set<std::string>& model_extensions() {
         return out;
     }();
     return extensions;
-}
-
-json issue_json(const Issue& i) {
-    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
-}
-
-Issue issue_from_json(const json& j) {
-    Issue i;
-    i.code = j.value("code", "");
-    const std::string s = j.value("severity", "error");
-    i.severity = s == "warning" ? Severity::warning : s == "info" ? Severity::info : Severity::error;
-    i.message = j.value("message", "");
-    i.pointer = j.value("pointer", "");
-    return i;
 }
 
 bool is_under(const fs::path& path, const fs::path& dir) {

@@ -11,6 +11,7 @@
 
 #include "io/atomic_file.h"
 #include "io/utf8_text.h"
+#include "pipeline/issue_json.h"
 #include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
@@ -379,13 +380,6 @@ private:
     Scene original_;
     std::set<std::string> used_stems_;
 };
-
-json issues_json(const Issues& issues) {
-    json out = json::array();
-    for (const Issue& i : issues)
-        out.push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
-    return out;
-}
 
 double round6(double v) {
     const double r = std::round(v * 1e6) / 1e6;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "garment/classes.h"
+#include "pipeline/issue_json.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/import.h"
@@ -16,10 +17,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-json sheet_issue_json(const Issue& i) {
-    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
-}
 
 }  // namespace
 
@@ -167,7 +164,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
     ImportResult imported = import_scene(model, o.import);
     result.imported = imported.ok();
     json import_issues = json::array();
-    for (const Issue& i : imported.issues) import_issues.push_back(sheet_issue_json(i));
+    for (const Issue& i : imported.issues) import_issues.push_back(issue_json(i));
     report["import_issues"] = std::move(import_issues);
     result.issues = imported.issues;
     std::string error;
@@ -235,7 +232,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         g["stats"] = sheet_stats_json(r.stats);
         json list = json::array();
         for (const Issue& i : issues) {
-            list.push_back(sheet_issue_json(i));
+            list.push_back(issue_json(i));
             if (i.severity == Severity::error) result.messages.push_back(i.message + " [" + i.code + "]");
             if (i.severity == Severity::warning) result.messages.push_back("warning: " + i.message + " [" + i.code + "]");
         }

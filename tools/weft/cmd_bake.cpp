@@ -24,6 +24,7 @@
 #include "io/atomic_file.h"
 #include "io/utf8_text.h"
 #include "pipeline/bake.h"
+#include "pipeline/issue_json.h"
 #include "pipeline/process_memory.h"
 #include "pipeline/view_page.h"
 #include "fabric/fabric.h"
@@ -150,7 +151,7 @@ int run_bake(const BakeCommandOptions& c) {
         depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
         for (const Issue& i : unrepresentable) {
             if (!quiet) std::cerr << who << ": warning: " << i.message << " [" << i.code << "]\n";
-            report["issues"].push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
+            report["issues"].push_back(issue_json(i));
             report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
         }
     }
