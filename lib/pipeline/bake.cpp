@@ -94,7 +94,7 @@ std::string hash_text(std::string_view text) {
 void add_input_line(std::string& lines, const fs::path& file, Issues& issues) {
     std::vector<uint8_t> bytes;
     if (std::string why = read_file(file, bytes); !why.empty()) {
-        issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+        issues.push_back(make_issue(kInputUnreadable, why, ""));
         lines += file.filename().string() + " missing\n";
         return;
     }
@@ -169,11 +169,11 @@ void set_bake_stage(const char* stage) {
 /// failure OUTPUT_UNWRITABLE.
 bool write_model_output(const fs::path& path, const std::string& text, Issues& issues) {
     if (std::string why = refuse_special_output(path); !why.empty()) {
-        issues.push_back({"OUTPUT_NOT_REGULAR", Severity::error, utf8_escaped(why), ""});
+        issues.push_back(make_issue(kOutputNotRegular, utf8_escaped(why), ""));
         return false;
     }
     if (std::string why = write_file_atomic(path, text); !why.empty()) {
-        issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, utf8_escaped(why), ""});
+        issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(why), ""));
         return false;
     }
     return true;
@@ -247,10 +247,9 @@ void walk_folder(const fs::path& root, const fs::path& dir, size_t k, const fs::
     std::error_code ec;
     fs::directory_iterator it(dir, ec), end;
     if (ec) {
-        issues.push_back({"INPUT_UNREADABLE", Severity::error,
-                          utf8_escaped(dir.string()) + ": cannot list the folder: " + ec.message() +
+        issues.push_back(make_issue(kInputUnreadable, utf8_escaped(dir.string()) + ": cannot list the folder: " + ec.message() +
                               "; its models were not baked (the rest of the walk goes on)",
-                          ""});
+                          ""));
         return;
     }
     std::vector<fs::path> folders;
@@ -268,26 +267,22 @@ void walk_folder(const fs::path& root, const fs::path& dir, size_t k, const fs::
         const fs::file_status target = fs::is_symlink(own) ? fs::status(path, target_ec) : own;
         if (target_ec) {
             if (target_ec == std::errc::too_many_symbolic_link_levels)
-                issues.push_back({"INPUT_LINK_LOOP", Severity::error,
-                                  utf8_escaped(path.string()) + ": a symbolic link loop; skipped (remove or re-point the link)", ""});
+                issues.push_back(make_issue(kInputLinkLoop, utf8_escaped(path.string()) + ": a symbolic link loop; skipped (remove or re-point the link)", ""));
             else if (model)
-                issues.push_back({"INPUT_UNREADABLE", Severity::error,
-                                  utf8_escaped(path.string()) + ": a symbolic link to nothing (" + target_ec.message() + "); skipped", ""});
+                issues.push_back(make_issue(kInputUnreadable, utf8_escaped(path.string()) + ": a symbolic link to nothing (" + target_ec.message() + "); skipped", ""));
             continue;
         }
         if (!model || fs::is_directory(target)) continue;
         if (!fs::is_regular_file(target)) {
-            issues.push_back({"INPUT_NOT_REGULAR", Severity::error,
-                              utf8_escaped(path.string()) + ": is " + (fs::is_fifo(target) ? "a FIFO" : fs::is_socket(target) ? "a socket" : "a device") +
+            issues.push_back(make_issue(kInputNotRegular, utf8_escaped(path.string()) + ": is " + (fs::is_fifo(target) ? "a FIFO" : fs::is_socket(target) ? "a socket" : "a device") +
                                   ", not a regular file; not opened, skipped",
-                              ""});
+                              ""));
             continue;
         }
         found.push_back({path, path.lexically_relative(root).generic_string(), k});
     }
     if (ec)
-        issues.push_back({"INPUT_UNREADABLE", Severity::error,
-                          utf8_escaped(dir.string()) + ": listing stopped: " + ec.message() + " (the rest of the walk goes on)", ""});
+        issues.push_back(make_issue(kInputUnreadable, utf8_escaped(dir.string()) + ": listing stopped: " + ec.message() + " (the rest of the walk goes on)", ""));
     for (const fs::path& f : folders) walk_folder(root, f, k, exclude, found, issues);
 }
 
@@ -300,18 +295,17 @@ std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs
         std::error_code ec;
         const fs::file_status st = fs::status(in, ec);
         if (ec && ec == std::errc::too_many_symbolic_link_levels) {
-            issues.push_back({"INPUT_LINK_LOOP", Severity::error, utf8_escaped(in.string()) + ": a symbolic link loop", ""});
+            issues.push_back(make_issue(kInputLinkLoop, utf8_escaped(in.string()) + ": a symbolic link loop", ""));
         } else if (fs::is_regular_file(st)) {
             found.push_back({in, in.filename().generic_string(), k});
         } else if (fs::is_directory(st)) {
             walk_folder(in, in, k, exclude, found, issues);
         } else if (fs::exists(st)) {
-            issues.push_back({"INPUT_NOT_REGULAR", Severity::error,
-                              utf8_escaped(in.string()) + ": is " + (fs::is_fifo(st) ? "a FIFO" : fs::is_socket(st) ? "a socket" : "a device") +
+            issues.push_back(make_issue(kInputNotRegular, utf8_escaped(in.string()) + ": is " + (fs::is_fifo(st) ? "a FIFO" : fs::is_socket(st) ? "a socket" : "a device") +
                                   ", not a regular file or folder; not opened",
-                              ""});
+                              ""));
         } else {
-            issues.push_back({"INPUT_NOT_FOUND", Severity::error, utf8_escaped(in.string()) + ": no such file or folder", ""});
+            issues.push_back(make_issue(kInputNotFound, utf8_escaped(in.string()) + ": no such file or folder", ""));
         }
     }
     // Relative path, then input index: the same order for any directory listing order (docs/architecture.md#conventions).
@@ -353,7 +347,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
             model = ModelBytes{model_bytes, content_hash_text(xxh64(model_bytes))};
             input_lines = input.path.filename().string() + " " + model->content_hash + "\n";
         } else {
-            hash_issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+            hash_issues.push_back(make_issue(kInputUnreadable, why, ""));
             input_lines = input.path.filename().string() + " missing\n";
         }
         const std::string opt_hash = options_hash(o);
@@ -383,10 +377,9 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         // would have the bake write, and its rebuild delete, elsewhere.
         if (!o.out_dir.empty() && !is_under(dir, o.out_dir)) {
             finish_inputs({}, hash_issues);
-            r.issues.push_back({"OUTPUT_OUTSIDE_OUT", Severity::error,
-                                utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
+            r.issues.push_back(make_issue(kOutputOutsideOut, utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
                                     utf8_escaped(o.out_dir.string()) + " through a symbolic link; nothing written (remove the link)",
-                                ""});
+                                ""));
             r.status = ModelStatus::refused;
             r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             return r;
@@ -454,7 +447,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         const FolderFiles before = folder_files(dir);
         std::vector<fs::path> references;
         if (ec) {
-            r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""});
+            r.issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""));
         } else if (!model && !fs::exists(input.path)) {
             r.issues.insert(r.issues.end(), hash_issues.begin(), hash_issues.end());
         } else {
@@ -471,7 +464,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         r.outputs = list_outputs(dir, before, input_files);
         r.status = has_error(r.issues) ? ModelStatus::refused : ModelStatus::built;
         for (const Issue& i : r.issues)
-            if (i.code == "OUTPUT_UNWRITABLE" || i.code == "WRITE_FAILED" || i.code == "OUTPUT_NOT_REGULAR") r.status = ModelStatus::failed;
+            if (i.code == kOutputUnwritable.code || i.code == kWriteFailed.code || i.code == kOutputNotRegular.code) r.status = ModelStatus::failed;
         if (r.status != ModelStatus::failed && hash_issues.empty()) {
             json external = json::array();
             for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
@@ -490,19 +483,18 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         }
     } catch (const std::bad_alloc&) {
         failed_depends(r, input, o);
-        r.issues.push_back({"OUT_OF_MEMORY", Severity::error,
-                            utf8_escaped(input.path.string()) + ": ran out of memory" +
+        r.issues.push_back(make_issue(kOutOfMemory, utf8_escaped(input.path.string()) + ": ran out of memory" +
                                 (bake_stage_slot ? std::string(" in stage ") + bake_stage_slot : std::string()) +
                                 "; raise --max-memory or simplify the model",
-                            ""});
+                            ""));
         r.status = ModelStatus::failed;
     } catch (const std::exception& e) {
         failed_depends(r, input, o);
-        r.issues.push_back({"INTERNAL_ERROR", Severity::error, utf8_escaped(input.path.string()) + ": " + e.what(), ""});
+        r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": " + e.what(), ""));
         r.status = ModelStatus::failed;
     } catch (...) {
         failed_depends(r, input, o);
-        r.issues.push_back({"INTERNAL_ERROR", Severity::error, utf8_escaped(input.path.string()) + ": unknown exception", ""});
+        r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": unknown exception", ""));
         r.status = ModelStatus::failed;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -665,11 +657,10 @@ void worker_fault(const BakeInput& input) {
             BakeModelResult r = bake_model(inputs[k], o);
             // After running out of memory the heap is in no state to trust: a fresh worker goes on.
             exits = *worker_oom_slot != 0;
-            if (exits && std::none_of(r.issues.begin(), r.issues.end(), [](const Issue& i) { return i.code == "OUT_OF_MEMORY"; })) {
-                r.issues.push_back({"OUT_OF_MEMORY", Severity::error,
-                                    utf8_escaped(inputs[k].relative) + ": an allocation failed in stage " +
+            if (exits && std::none_of(r.issues.begin(), r.issues.end(), [](const Issue& i) { return i.code == kOutOfMemory.code; })) {
+                r.issues.push_back(make_issue(kOutOfMemory, utf8_escaped(inputs[k].relative) + ": an allocation failed in stage " +
                                         std::string(slot, ::strnlen(slot, bake_stage_size)) + "; raise --max-memory or simplify the model",
-                                    ""});
+                                    ""));
                 r.status = ModelStatus::failed;
             }
             wire = json::to_cbor(result_to_wire(r, exits));
@@ -730,12 +721,11 @@ BakeResult bake(const BakeOptions& o,
         r.input = inputs[k];
         r.status = ModelStatus::refused;
         r.depends = {inputs[k].path.generic_string()};
-        r.issues.push_back({"OUTPUT_CLASH", Severity::error,
-                            utf8_escaped(inputs[k].path.string()) + ": has the same relative path as " +
+        r.issues.push_back(make_issue(kOutputClash, utf8_escaped(inputs[k].path.string()) + ": has the same relative path as " +
                                 utf8_escaped(inputs[first].path.string()) + ", baked into " +
                                 utf8_escaped((o.out_dir / inputs[k].relative).string()) +
                                 "; not baked (bake the two folders into different OUTs, or rename one)",
-                            ""});
+                            ""));
     }
     // Largest files first, so with -j N the last model to finish is a small one; results keep walk
     // order (stored by index), so the order of work never shows in the outputs.
@@ -833,7 +823,7 @@ BakeResult bake(const BakeOptions& o,
         if (progress) progress(result.models[k], done, inputs.size());
     };
     // A model whose worker died or was stopped: failed, with what is known of it.
-    auto lost = [&](Worker& w, const std::string& code, const std::string& what) {
+    auto lost = [&](Worker& w, const IssueCode& code, const std::string& what) {
         const auto k = static_cast<size_t>(w.model);
         BakeModelResult r;
         r.input = inputs[k];
@@ -841,23 +831,23 @@ BakeResult bake(const BakeOptions& o,
         failed_depends(r, inputs[k], o);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
         const std::string stage = w.slot[0] ? std::string(w.slot, ::strnlen(w.slot, bake_stage_size)) : "start";
-        r.issues.push_back({code, Severity::error,
-                            utf8_escaped(inputs[k].relative) + ": " + what + " in stage " + stage +
-                                "; nothing of it is stamped, the other models were baked",
-                            "/stages/" + stage});
+        r.issues.push_back(make_issue(code,
+                                      utf8_escaped(inputs[k].relative) + ": " + what + " in stage " + stage +
+                                          "; nothing of it is stamped, the other models were baked",
+                                      "/stages/" + stage));
         finish(w, std::move(r));
     };
     auto died = [&](Worker& w) {
         const bool oom = w.slot[worker_oom_flag] != 0;
         const int status = stop_worker(w, false);
         if (oom) {
-            lost(w, "OUT_OF_MEMORY", "ran out of memory (limit --max-memory " + std::to_string(o.max_memory_bytes >> 20) + " MiB)");
+            lost(w, kOutOfMemory, "ran out of memory (limit --max-memory " + std::to_string(o.max_memory_bytes >> 20) + " MiB)");
         } else if (WIFSIGNALED(status)) {
             const int sig = WTERMSIG(status);
             const char* name = signal_name(sig);
-            lost(w, "CRASHED", std::string("the bake crashed with ") + (name ? name : "signal " + std::to_string(sig)));
+            lost(w, kCrashed, std::string("the bake crashed with ") + (name ? name : "signal " + std::to_string(sig)));
         } else {
-            lost(w, "CRASHED", "the bake's worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+            lost(w, kCrashed, "the bake's worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                                    " before sending its result");
         }
     };
@@ -928,7 +918,7 @@ BakeResult bake(const BakeOptions& o,
                     exits = wire.value("worker_exits", false);
                 } catch (const std::exception&) {
                     stop_worker(w, true);
-                    lost(w, "CRASHED", "the bake's worker sent an unreadable result");
+                    lost(w, kCrashed, "the bake's worker sent an unreadable result");
                     continue;
                 }
                 if (exits) stop_worker(w, false);
@@ -936,7 +926,7 @@ BakeResult bake(const BakeOptions& o,
             } else if (o.time_limit_seconds > 0 &&
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count() >= o.time_limit_seconds) {
                 stop_worker(w, true);
-                lost(w, "TIMED_OUT", "ran past the time limit of " + format_text("%g", o.time_limit_seconds) + " s (--time-limit)");
+                lost(w, kTimedOut, "ran past the time limit of " + format_text("%g", o.time_limit_seconds) + " s (--time-limit)");
             }
         }
     }
@@ -1035,10 +1025,9 @@ std::string bake_depfile(const BakeResult& result, const std::string& target, Is
         if (std::optional<std::string> escaped = depfile_escape(d)) {
             text += " \\\n  " + *escaped;
         } else if (unrepresentable) {
-            unrepresentable->push_back({"DEPFILE_UNREPRESENTABLE", Severity::warning,
-                                        utf8_escaped(d) + ": holds a newline, a carriage return or a tab, or ends in ':' or '\\', "
+            unrepresentable->push_back(make_issue(kDepfileUnrepresentable, utf8_escaped(d) + ": holds a newline, a carriage return or a tab, or ends in ':' or '\\', "
                                                           "which no depfile can name; left out of the depfile (rename the file to have it tracked)",
-                                        ""});
+                                        ""));
         }
     }
     return text + "\n";

@@ -16,6 +16,7 @@
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
+#include "validate/validation_codes.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/gltf_patch.h"
@@ -29,10 +30,16 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    const IssueCode* row = find_issue_code(model_codes, code);
-    const Severity severity = row ? row->severity : Severity::error;
-    issues.push_back({std::string(code), severity, std::move(message), std::move(pointer)});
+void add_issue(Issues& issues, const IssueCode& code, std::string message, std::string pointer = {}) {
+    issues.push_back(make_issue(code, std::move(message), std::move(pointer)));
+}
+
+/// A failed gate under its own code (the solver's, validate/validation_codes.h, or the mesh's), at its
+/// table's severity.
+void add_gate_issue(Issues& issues, std::string_view code, std::string message, std::string pointer) {
+    const IssueCode* row = find_issue_code(validation_codes, code);
+    if (!row) row = find_issue_code(mesh_codes, code);
+    issues.push_back({std::string(code), row ? row->severity : Severity::error, std::move(message), std::move(pointer)});
 }
 
 void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
@@ -141,7 +148,7 @@ private:
         if (options_.sheets) build_sheets();
         // With sheets every garment found by name gets a proxy: none means nothing was found.
         if (options_.sheets && r_.rigs.empty() && r_.sheets.empty())
-            add_issue(r_.issues, "NO_GARMENT_FOUND",
+            add_issue(r_.issues, kNoGarmentFound,
                       r_.model.string() + ": " + r_.garments.verdict + "; name the cloth in weft.json (--config)");
     }
 
@@ -163,15 +170,15 @@ private:
             v.file = file;  // the report names proxies relative to the model's folder, for any OUT
             const std::string where = r_.out_dir.string() + "/" + file;
             if (v.refused) {
-                add_issue(r_.issues, v.refused->code, where + ": " + v.refused->message, "/proxies/" + file);
+                add_gate_issue(r_.issues, v.refused->code, where + ": " + v.refused->message, "/proxies/" + file);
             } else {
                 for (const GateResult& g : v.gates)
-                    if (!g.passed) add_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
+                    if (!g.passed) add_gate_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
             }
             if (rig && !v.refused) {
                 RigProxyValidation mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, v, untraced, options_.validate_limits);
                 for (const MeshGateResult& g : mesh.mesh_gates)
-                    if (!g.passed) add_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
+                    if (!g.passed) add_gate_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
                 mesh.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
                 rigs.proxies.push_back(std::move(mesh));
             }
@@ -289,14 +296,14 @@ private:
         std::error_code ec;
         fs::create_directories(out_dir_, ec);
         if (ec) {
-            add_issue(r_.issues, "WRITE_FAILED", out_dir_.string() + ": cannot create the output folder: " + ec.message());
+            add_issue(r_.issues, kWriteFailed, out_dir_.string() + ": cannot create the output folder: " + ec.message());
             return;
         }
         for (RiggedGarment& g : r_.rigs) {
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, "WRITE_FAILED", why);
+                add_issue(r_.issues, kWriteFailed, why);
                 continue;
             }
             g.proxy_file = file;
@@ -305,7 +312,7 @@ private:
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, "WRITE_FAILED", why);
+                add_issue(r_.issues, kWriteFailed, why);
                 continue;
             }
             g.proxy_file = file;
@@ -318,7 +325,7 @@ private:
         const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
         if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
-            add_issue(r_.issues, "WRITE_FAILED", why);
+            add_issue(r_.issues, kWriteFailed, why);
         else
             r_.sidecar_file = sidecar;
     }
@@ -328,7 +335,7 @@ private:
         const std::string file = garment_file_stem(model_.stem().string()) + (r_.scene.format == "vrm" ? ".vrm" : ".glb");
         const fs::path out = out_dir_ / file;
         if (same_file(out, model_)) {
-            add_issue(r_.issues, "OUTPUT_IS_INPUT",
+            add_issue(r_.issues, kOutputIsInput,
                       out.string() + ": writing the grown model here would overwrite " + model_.string() +
                           "; give -o another folder");
             return;
@@ -341,12 +348,12 @@ private:
                                                      grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs,
                                                      options_.import.allow_outside_folder);
             if (!grew && !patch.error.empty()) {
-                add_issue(r_.issues, "SPRINGS_NOT_WRITTEN", patch.error, "/grown_model");
+                add_issue(r_.issues, kSpringsNotWritten, patch.error, "/grown_model");
                 return;
             }
             if (patch.error.empty()) {
                 if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
-                    add_issue(r_.issues, "WRITE_FAILED", why);
+                    add_issue(r_.issues, kWriteFailed, why);
                     return;
                 }
                 r_.grown_model_file = file;
@@ -354,18 +361,18 @@ private:
                 r_.patch = {patch.nodes_added, patch.primitives_reweighted, patch.vertices_reweighted, patch.images_embedded};
                 return;
             }
-            add_issue(r_.issues, "MODEL_REWRITTEN",
+            add_issue(r_.issues, kModelRewritten,
                       patch.error + "; " + file + " is written from the scene instead, without animations, textures or morph targets",
                       "/grown_model");
         } else {
-            add_issue(r_.issues, "MODEL_REWRITTEN",
+            add_issue(r_.issues, kModelRewritten,
                       model_.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
                           " keeps the meshes, materials by name, skeleton, skins and the grown bones, but not the " +
                           std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
                       "/grown_model");
         }
         if (std::string why = write_glb(r_.scene, out); !why.empty()) {
-            add_issue(r_.issues, "WRITE_FAILED", why);
+            add_issue(r_.issues, kWriteFailed, why);
             return;
         }
         r_.grown_model_file = file;
@@ -404,7 +411,7 @@ RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, con
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
         if (std::string why = write_file_atomic(out_dir / "report.json", json_text(rig_report_json(result))); !why.empty())
-            result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
+            result.issues.push_back(make_issue(kWriteFailed, why, ""));
     return result;
 }
 

@@ -8,6 +8,7 @@
 
 #include "garment/classes.h"
 #include "pipeline/issue_json.h"
+#include "pipeline/pipeline_codes.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/import.h"
@@ -177,7 +178,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         selected = select_garments(imported.scene, o, error);
         if (!error.empty()) {
             result.messages.push_back(o.model_label + ": " + error);
-            result.issues.push_back({"NO_GARMENT_FOUND", Severity::warning, o.model_label + ": " + error, ""});
+            result.issues.push_back(make_issue(kNoGarmentFound, o.model_label + ": " + error, ""));
         }
     }
 
@@ -214,7 +215,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
             const std::string stem = garment_file_stem(unique_garment_name(s.garment.name, stems));
             const fs::path path = out_dir / (stem + ".clothproxy");
             if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
-                issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
+                issues.push_back(make_issue(kWriteFailed, why, ""));
             } else {
                 result.written.push_back(stem + ".clothproxy");
                 g["proxy"] = stem + ".clothproxy";
