@@ -7,8 +7,8 @@
 #   golden_bake.sh WEFT MODELS SCRATCH                 check (exit 77, a ctest skip, without MODELS)
 #   golden_bake.sh --regenerate WEFT MODELS SCRATCH    rewrite the manifest from this run
 #
-# The bake runs from SCRATCH/run with the models reached as ../shared/models (a symlink), so messages
-# that name a model's path read the same wherever the models live. It runs with -j 2: outputs and
+# The bake runs from SCRATCH/run with the models reached as ../models (a symlink), so messages that
+# name a model's path read the same wherever the models live. It runs with -j 2: outputs and
 # report do not depend on the order workers finish in.
 set -euo pipefail
 regenerate=0
@@ -19,11 +19,11 @@ manifest="$(cd "$(dirname "$0")" && pwd)/golden_bake.manifest"
 if [[ ! -d "$models" ]]; then echo "golden_bake: no models at $models: skipped"; exit 77; fi
 models=$(realpath "$models")
 rm -rf "$scratch"
-mkdir -p "$scratch/shared" "$scratch/run"
-ln -s "$models" "$scratch/shared/models"
+mkdir -p "$scratch/run"
+ln -s "$models" "$scratch/models"
 cd "$scratch/run"
 status=0
-"$weft" bake ../shared/models -o out --grow-cloth --validate --report report.json -j 2 -q >stdout.txt 2>stderr.txt || status=$?
+"$weft" bake ../models -o out --grow-cloth --validate --report report.json -j 2 -q >stdout.txt 2>stderr.txt || status=$?
 # Exit 1 is expected: some of the models are refused on purpose (the manifest records which).
 if [[ $status -gt 1 ]]; then echo "golden_bake: weft bake exited $status"; cat stderr.txt; exit 1; fi
 {
