@@ -327,160 +327,208 @@ void failed_depends(BakeModelResult& r, const BakeInput& input, const BakeOption
 }
 }  // namespace
 
+namespace {
+/// What one model is made from: its bytes, read once (hashed here, imported from the same bytes),
+/// the stamp's input lines and every file the model is made from (never listed as an output,
+/// never removed). Filled in place: `model` views `bytes`.
+struct ModelInputs {
+    std::vector<uint8_t> bytes;
+    std::optional<ModelBytes> model;  ///< unset when the file could not be read
+    Issues hash_issues;
+    std::string input_lines;
+    std::vector<fs::path> files;
+};
+
+void read_model_inputs(const BakeInput& input, const BakeOptions& o, ModelInputs& in) {
+    // A file that cannot be read is handed to the import by path, which names what is wrong with it.
+    if (std::string why = read_file(input.path, in.bytes, ImportOptions{}.max_file_bytes); why.empty()) {
+        in.model = ModelBytes{in.bytes, content_hash_text(xxh64(in.bytes))};
+        in.input_lines = input.path.filename().string() + " " + in.model->content_hash + "\n";
+    } else {
+        in.hash_issues.push_back(make_issue(kInputUnreadable, why, ""));
+        in.input_lines = input.path.filename().string() + " missing\n";
+    }
+    in.files.push_back(input.path);
+    if (!o.config_file.empty()) in.files.push_back(o.config_file);
+}
+
+/// Hashes the files the model references and the config, in the stamp's order; sets depends and
+/// the input hash.
+void finish_inputs(ModelInputs& in, const BakeInput& input, const BakeOptions& o, const std::vector<fs::path>& references,
+                   Issues& issues, BakeModelResult& r) {
+    std::string lines = in.input_lines;
+    std::vector<fs::path> depends{input.path};
+    for (const fs::path& f : references) {
+        add_input_line(lines, f, issues);
+        depends.push_back(f);
+        in.files.push_back(f);
+    }
+    if (!o.config_file.empty()) {
+        add_input_line(lines, o.config_file, issues);
+        depends.push_back(o.config_file);
+    }
+    r.depends.clear();
+    for (const fs::path& f : depends) r.depends.push_back(f.generic_string());
+    std::sort(r.depends.begin(), r.depends.end());
+    r.input_hash = hash_text(lines);
+}
+
+/// The files the model referenced when its stamp was written, resolved beside the model.
+std::vector<fs::path> stamp_references(const json& stamp, const BakeInput& input) {
+    std::vector<fs::path> references;
+    if (stamp.is_object() && stamp.contains("external_files") && stamp["external_files"].is_array())
+        for (const json& f : stamp["external_files"])
+            if (f.is_string()) references.push_back(input.path.parent_path() / fs::path(f.get<std::string>()));
+    return references;
+}
+
+/// Incremental: the same inputs, options and tool version mean the outputs on disk are already
+/// right. The files the model references are the ones its stamp lists: the model's bytes are in the
+/// hash, so an unchanged model names the same files, and no JSON is parsed to skip. True when `r`
+/// was filled from the stamp.
+bool skip_unchanged(const json& stamp, const std::vector<fs::path>& references, const std::string& opt_hash,
+                    ModelInputs& in, const BakeInput& input, const BakeOptions& o, const fs::path& dir,
+                    BakeModelResult& r) {
+    if (o.force || !in.hash_issues.empty() || !stamp.is_object() || stamp.value("schema", "") != bake_stamp_schema ||
+        stamp.value("weft_version", "") != WEFT_VERSION || stamp.value("options_hash", "") != opt_hash ||
+        !stamp.contains("external_files") || !stamp["external_files"].is_array() || !stamp.contains("outputs") ||
+        !stamp["outputs"].is_array() || !stamp.contains("issues") || !stamp["issues"].is_array())
+        return false;
+    bool match = references.size() == stamp["external_files"].size();
+    if (match) {
+        Issues reference_issues;  // a listed file gone: rebuild, and the build reports it
+        finish_inputs(in, input, o, references, reference_issues, r);
+        match = reference_issues.empty() && stamp.value("input_hash", "") == r.input_hash;
+    }
+    if (match)
+        for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
+    if (!match) return false;
+    r.status = ModelStatus::skipped;
+    for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
+    for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
+    return true;
+}
+
+/// Rebuilding: what the last build wrote goes first, so an output these options no longer make (a
+/// grown model, validation.json) is not left behind and listed as current. Only the regular files
+/// its stamp names, and never one of the model's inputs (a stamp of an older weft may list a model
+/// stored in its own output folder).
+void remove_previous_outputs(const json& stamp, const fs::path& dir, const std::vector<fs::path>& input_files,
+                             const std::vector<fs::path>& references) {
+    if (!stamp.is_object() || !stamp.contains("outputs") || !stamp["outputs"].is_array()) return;
+    for (const json& f : stamp["outputs"]) {
+        if (!f.is_string() || fs::path(f.get<std::string>()).filename() != fs::path(f.get<std::string>())) continue;
+        const fs::path old = dir / f.get<std::string>();
+        struct stat st{};
+        if (::lstat(old.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        bool input = false;
+        for (const fs::path& in : input_files) {
+            std::error_code eq;
+            input = input || fs::equivalent(old, in, eq);
+        }
+        for (const fs::path& in : references) {
+            std::error_code eq;
+            input = input || fs::equivalent(old, in, eq);
+        }
+        std::error_code rm;
+        if (!input) fs::remove(old, rm);
+    }
+}
+
+/// The stamp: a pure function of the model's bake row and what it was made from.
+json stamp_json(const BakeModelResult& r, const std::vector<fs::path>& references, const BakeInput& input,
+                const std::string& opt_hash) {
+    json external = json::array();
+    for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
+    json stamp = {{"schema", bake_stamp_schema},
+                  {"weft_version", WEFT_VERSION},
+                  {"input_hash", r.input_hash},
+                  {"external_files", std::move(external)},
+                  {"options_hash", opt_hash},
+                  {"status", model_status_name(r.status)},
+                  {"outputs", r.outputs}};
+    json issues = json::array();
+    for (const Issue& i : r.issues) issues.push_back(issue_json(i));
+    stamp["issues"] = std::move(issues);
+    return stamp;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// One model's bake through its stages: read and hash, skip when unchanged, clear, build, stamp.
+void bake_model_stages(const BakeInput& input, const BakeOptions& o, std::chrono::steady_clock::time_point start,
+                       BakeModelResult& r) {
+    const fs::path dir = o.out_dir / fs::path(input.relative);
+    if (!is_valid_utf8(input.relative))
+        r.issues.push_back({"NAME_NOT_UTF8", Severity::warning,
+                            utf8_escaped(input.relative) + ": the path is not valid UTF-8; reports write each invalid byte as \\xHH", ""});
+    ModelInputs in;
+    read_model_inputs(input, o, in);
+    const std::string opt_hash = options_hash(o);
+
+    // The model's folder must be inside OUT: a symbolic link on the way (OUT/<a> -> /etc)
+    // would have the bake write, and its rebuild delete, elsewhere.
+    if (!o.out_dir.empty() && !is_under(dir, o.out_dir)) {
+        finish_inputs(in, input, o, {}, in.hash_issues, r);
+        r.issues.push_back(make_issue(kOutputOutsideOut, utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
+                                utf8_escaped(o.out_dir.string()) + " through a symbolic link; nothing written (remove the link)",
+                            ""));
+        r.status = ModelStatus::refused;
+        return;
+    }
+
+    // What a killed run left half-written is never renamed into place: clear it first.
+    remove_stale_temporaries(dir);
+
+    const fs::path stamp_path = dir / "bake-stamp.json";
+    const json stamp = read_stamp(stamp_path);
+    const std::vector<fs::path> old_references = stamp_references(stamp, input);
+    if (skip_unchanged(stamp, old_references, opt_hash, in, input, o, dir, r)) {
+        r.hash_seconds = seconds_since(start);
+        return;
+    }
+    remove_previous_outputs(stamp, dir, in.files, old_references);
+    std::error_code ec;
+    if (refuse_special_output(stamp_path).empty()) fs::remove(stamp_path, ec);
+    ec.clear();
+    fs::create_directories(dir, ec);
+    const FolderFiles before = folder_files(dir);
+    std::vector<fs::path> references;
+    if (ec) {
+        r.issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""));
+    } else if (!in.model && !fs::exists(input.path)) {
+        r.issues.insert(r.issues.end(), in.hash_issues.begin(), in.hash_issues.end());
+    } else {
+        r.hash_seconds = seconds_since(start);
+        Issues name_issues = std::move(r.issues);
+        references = bake_one(input, in.model ? &*in.model : nullptr, dir, o, r);
+        r.issues.insert(r.issues.begin(), name_issues.begin(), name_issues.end());
+    }
+    set_bake_stage("stamp");
+    // The references come from the import's one parse of the model, so they are hashed after
+    // it: a referenced file edited during its own model's bake can leave a stamp newer than
+    // the outputs (the next --force run, or any edit, rebuilds it).
+    finish_inputs(in, input, o, references, in.hash_issues, r);
+    r.outputs = list_outputs(dir, before, in.files);
+    r.status = has_error(r.issues) ? ModelStatus::refused : ModelStatus::built;
+    for (const Issue& i : r.issues)
+        if (i.code == kOutputUnwritable.code || i.code == kOutputNotRegular.code) r.status = ModelStatus::failed;
+    // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
+    if (r.status != ModelStatus::failed && in.hash_issues.empty() &&
+        !write_model_output(stamp_path, bake_json_text(stamp_json(r, references, input, opt_hash)), r.issues))
+        r.status = ModelStatus::failed;
+}
+}  // namespace
+
 BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     BakeModelResult r;
     r.input = input;
     set_bake_stage("read");
     try {
-        const fs::path dir = o.out_dir / fs::path(input.relative);
-        if (!is_valid_utf8(input.relative))
-            r.issues.push_back({"NAME_NOT_UTF8", Severity::warning,
-                                utf8_escaped(input.relative) + ": the path is not valid UTF-8; reports write each invalid byte as \\xHH", ""});
-        // The model is read once: hashed here, imported from the same bytes (a file that cannot be
-        // read is handed to the import by path, which names what is wrong with it).
-        std::vector<uint8_t> model_bytes;
-        std::optional<ModelBytes> model;
-        Issues hash_issues;
-        std::string input_lines;
-        if (std::string why = read_file(input.path, model_bytes, ImportOptions{}.max_file_bytes); why.empty()) {
-            model = ModelBytes{model_bytes, content_hash_text(xxh64(model_bytes))};
-            input_lines = input.path.filename().string() + " " + model->content_hash + "\n";
-        } else {
-            hash_issues.push_back(make_issue(kInputUnreadable, why, ""));
-            input_lines = input.path.filename().string() + " missing\n";
-        }
-        const std::string opt_hash = options_hash(o);
-        // Every file the model is made from: never listed as an output, never removed.
-        std::vector<fs::path> input_files{input.path};
-        if (!o.config_file.empty()) input_files.push_back(o.config_file);
-        // Hashes the files the model references and the config, in the stamp's order; sets depends.
-        auto finish_inputs = [&](const std::vector<fs::path>& references, Issues& issues) {
-            std::string lines = input_lines;
-            std::vector<fs::path> depends{input.path};
-            for (const fs::path& f : references) {
-                add_input_line(lines, f, issues);
-                depends.push_back(f);
-                input_files.push_back(f);
-            }
-            if (!o.config_file.empty()) {
-                add_input_line(lines, o.config_file, issues);
-                depends.push_back(o.config_file);
-            }
-            r.depends.clear();
-            for (const fs::path& f : depends) r.depends.push_back(f.generic_string());
-            std::sort(r.depends.begin(), r.depends.end());
-            r.input_hash = hash_text(lines);
-        };
-
-        // The model's folder must be inside OUT: a symbolic link on the way (OUT/<a> -> /etc)
-        // would have the bake write, and its rebuild delete, elsewhere.
-        if (!o.out_dir.empty() && !is_under(dir, o.out_dir)) {
-            finish_inputs({}, hash_issues);
-            r.issues.push_back(make_issue(kOutputOutsideOut, utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
-                                    utf8_escaped(o.out_dir.string()) + " through a symbolic link; nothing written (remove the link)",
-                                ""));
-            r.status = ModelStatus::refused;
-            r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            return r;
-        }
-
-        // What a killed run left half-written is never renamed into place: clear it first.
-        remove_stale_temporaries(dir);
-
-        // Incremental: the same inputs, options and tool version mean the outputs on disk are already
-        // right. The files the model references are the ones its stamp lists: the model's bytes are
-        // in the hash, so an unchanged model names the same files, and no JSON is parsed to skip.
-        const fs::path stamp_path = dir / "bake-stamp.json";
-        const json stamp = read_stamp(stamp_path);
-        std::vector<fs::path> stamp_references;
-        if (stamp.is_object() && stamp.contains("external_files") && stamp["external_files"].is_array())
-            for (const json& f : stamp["external_files"])
-                if (f.is_string()) stamp_references.push_back(input.path.parent_path() / fs::path(f.get<std::string>()));
-        if (!o.force && hash_issues.empty() && stamp.is_object() && stamp.value("schema", "") == bake_stamp_schema &&
-            stamp.value("weft_version", "") == WEFT_VERSION && stamp.value("options_hash", "") == opt_hash &&
-            stamp.contains("external_files") && stamp["external_files"].is_array() && stamp.contains("outputs") &&
-            stamp["outputs"].is_array() && stamp.contains("issues") && stamp["issues"].is_array()) {
-            bool match = stamp_references.size() == stamp["external_files"].size();
-            if (match) {
-                Issues reference_issues;  // a listed file gone: rebuild, and the build reports it
-                finish_inputs(stamp_references, reference_issues);
-                match = reference_issues.empty() && stamp.value("input_hash", "") == r.input_hash;
-            }
-            if (match)
-                for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
-            if (match) {
-                r.status = ModelStatus::skipped;
-                for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
-                for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
-                r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                r.hash_seconds = r.seconds;
-                return r;
-            }
-        }
-        // Rebuilding: what the last build wrote goes first, so an output these options no longer
-        // make (a grown model, validation.json) is not left behind and listed as current. Only the
-        // regular files its stamp names, and never one of the model's inputs (a stamp of an older
-        // weft may list a model stored in its own output folder).
-        if (stamp.is_object() && stamp.contains("outputs") && stamp["outputs"].is_array())
-            for (const json& f : stamp["outputs"]) {
-                if (!f.is_string() || fs::path(f.get<std::string>()).filename() != fs::path(f.get<std::string>())) continue;
-                const fs::path old = dir / f.get<std::string>();
-                struct stat st{};
-                if (::lstat(old.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-                bool input = false;
-                for (const fs::path& in : input_files) {
-                    std::error_code eq;
-                    input = input || fs::equivalent(old, in, eq);
-                }
-                for (const fs::path& in : stamp_references) {
-                    std::error_code eq;
-                    input = input || fs::equivalent(old, in, eq);
-                }
-                std::error_code rm;
-                if (!input) fs::remove(old, rm);
-            }
-        std::error_code ec;
-        if (refuse_special_output(stamp_path).empty()) fs::remove(stamp_path, ec);
-        ec.clear();
-        fs::create_directories(dir, ec);
-        const FolderFiles before = folder_files(dir);
-        std::vector<fs::path> references;
-        if (ec) {
-            r.issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""));
-        } else if (!model && !fs::exists(input.path)) {
-            r.issues.insert(r.issues.end(), hash_issues.begin(), hash_issues.end());
-        } else {
-            r.hash_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            Issues name_issues = std::move(r.issues);
-            references = bake_one(input, model ? &*model : nullptr, dir, o, r);
-            r.issues.insert(r.issues.begin(), name_issues.begin(), name_issues.end());
-        }
-        set_bake_stage("stamp");
-        // The references come from the import's one parse of the model, so they are hashed after
-        // it: a referenced file edited during its own model's bake can leave a stamp newer than
-        // the outputs (the next --force run, or any edit, rebuilds it).
-        finish_inputs(references, hash_issues);
-        r.outputs = list_outputs(dir, before, input_files);
-        r.status = has_error(r.issues) ? ModelStatus::refused : ModelStatus::built;
-        for (const Issue& i : r.issues)
-            if (i.code == kOutputUnwritable.code || i.code == kWriteFailed.code || i.code == kOutputNotRegular.code) r.status = ModelStatus::failed;
-        if (r.status != ModelStatus::failed && hash_issues.empty()) {
-            json external = json::array();
-            for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
-            json stamp_out = {{"schema", bake_stamp_schema},
-                              {"weft_version", WEFT_VERSION},
-                              {"input_hash", r.input_hash},
-                              {"external_files", std::move(external)},
-                              {"options_hash", opt_hash},
-                              {"status", model_status_name(r.status)},
-                              {"outputs", r.outputs}};
-            json issues = json::array();
-            for (const Issue& i : r.issues) issues.push_back(issue_json(i));
-            stamp_out["issues"] = std::move(issues);
-            // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
-            if (!write_model_output(stamp_path, bake_json_text(stamp_out), r.issues)) r.status = ModelStatus::failed;
-        }
+        bake_model_stages(input, o, start, r);
     } catch (const std::bad_alloc&) {
         failed_depends(r, input, o);
         r.issues.push_back(make_issue(kOutOfMemory, utf8_escaped(input.path.string()) + ": ran out of memory" +
@@ -497,7 +545,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": unknown exception", ""));
         r.status = ModelStatus::failed;
     }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.seconds = seconds_since(start);
     return r;
 }
 
@@ -699,18 +747,12 @@ struct Worker {
     char* slot = nullptr;
 };
 
-}  // namespace
+using BakeProgress = std::function<void(const BakeModelResult&, size_t, size_t)>;
 
-BakeResult bake(const BakeOptions& o,
-                const std::function<void(const BakeModelResult&, size_t, size_t)>& progress) {
-    const auto start = std::chrono::steady_clock::now();
-    BakeResult result;
-    const std::vector<BakeInput> inputs = walk_inputs(o.inputs, o.out_dir, result.run_issues);
-    remove_stale_temporaries(o.out_dir);  // a killed run's half-written bake-report.json
-    result.models.resize(inputs.size());
-    // Two INPUTs holding the same relative path would bake into one folder, the later overwriting
-    // the earlier's outputs: the first (in INPUT order; the walk sorts by path, then INPUT) is
-    // baked, the later ones refused by name.
+/// Two INPUTs holding the same relative path would bake into one folder, the later overwriting the
+/// earlier's outputs: the first (in INPUT order; the walk sorts by path, then INPUT) is baked, the
+/// later ones refused by name. Returns 1 for each refused model.
+std::vector<uint8_t> refuse_clashes(const std::vector<BakeInput>& inputs, const BakeOptions& o, BakeResult& result) {
     std::vector<uint8_t> clash(inputs.size(), 0);
     for (size_t k = 1; k < inputs.size(); ++k) {
         if (inputs[k].relative != inputs[k - 1].relative) continue;
@@ -727,8 +769,12 @@ BakeResult bake(const BakeOptions& o,
                                 "; not baked (bake the two folders into different OUTs, or rename one)",
                             ""));
     }
-    // Largest files first, so with -j N the last model to finish is a small one; results keep walk
-    // order (stored by index), so the order of work never shows in the outputs.
+    return clash;
+}
+
+/// Largest files first, so with -j N the last model to finish is a small one; results keep walk
+/// order (stored by index), so the order of work never shows in the outputs.
+std::vector<size_t> bake_order(const std::vector<BakeInput>& inputs, const std::vector<uint8_t>& clash) {
     std::vector<size_t> order;
     std::vector<uintmax_t> bytes(inputs.size(), 0);
     for (size_t k = 0; k < inputs.size(); ++k) {
@@ -739,49 +785,62 @@ BakeResult bake(const BakeOptions& o,
         bytes[k] = ec ? 0 : size;
     }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
-    size_t done = 0;
-    for (size_t k = 0; k < inputs.size(); ++k)
-        if (clash[k] && progress) progress(result.models[k], ++done, inputs.size());
-    const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1, o.jobs)), order.size()));
+    return order;
+}
 
-    if (!o.isolate) {
-        std::atomic<size_t> next{0};
-        std::mutex mutex;
-        auto worker = [&] {
-            for (size_t m = next++; m < order.size(); m = next++) {
-                const size_t k = order[m];
-                BakeModelResult r = bake_model(inputs[k], o);
-                std::lock_guard<std::mutex> lock(mutex);
-                result.models[k] = std::move(r);
-                ++done;
-                if (progress) progress(result.models[k], done, inputs.size());
-            }
-        };
-        std::vector<std::thread> threads;
-        for (size_t t = 1; t < n; ++t)
-            threads.emplace_back([&] {
-                tune_thread_memory();  // this thread's own heap, as the main one (process_memory.h)
-                worker();
-            });
-        worker();
-        for (std::thread& t : threads) t.join();
-        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return result;
+/// The models in `order`, baked on `n` threads of this process.
+void bake_in_threads(const std::vector<BakeInput>& inputs, const std::vector<size_t>& order, size_t n,
+                     const BakeOptions& o, const BakeProgress& progress, BakeResult& result, size_t& done) {
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    auto worker = [&] {
+        for (size_t m = next++; m < order.size(); m = next++) {
+            const size_t k = order[m];
+            BakeModelResult r = bake_model(inputs[k], o);
+            std::lock_guard<std::mutex> lock(mutex);
+            result.models[k] = std::move(r);
+            ++done;
+            if (progress) progress(result.models[k], done, inputs.size());
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < n; ++t)
+        threads.emplace_back([&] {
+            tune_thread_memory();  // this thread's own heap, as the main one (process_memory.h)
+            worker();
+        });
+    worker();
+    for (std::thread& t : threads) t.join();
+}
+
+/// The models in `order`, each baked in a worker process of its own (--isolate): a crash, memory
+/// exhaustion or a runaway fails that model alone, named with the stage it died in.
+class IsolatedBake {
+public:
+    IsolatedBake(const std::vector<BakeInput>& inputs, const std::vector<size_t>& order, size_t n, const BakeOptions& o,
+                 const BakeProgress& progress, BakeResult& result, size_t& done)
+        : inputs_(inputs), order_(order), n_(n), o_(o), progress_(progress), result_(result), done_(done), workers_(n) {
+        shared_ = ::mmap(nullptr, n * worker_slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (shared_ == MAP_FAILED) shared_ = nullptr;
+        for (size_t w = 0; w < n; ++w)
+            workers_[w].slot = shared_ ? static_cast<char*>(shared_) + w * worker_slot_bytes : nullptr;
+        if (!shared_) {  // without a shared page, stages are simply not known
+            local_slots_.assign(n * worker_slot_bytes, 0);
+            for (size_t w = 0; w < n; ++w) workers_[w].slot = local_slots_.data() + w * worker_slot_bytes;
+        }
     }
 
-    void* shared = ::mmap(nullptr, n * worker_slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) shared = nullptr;
-    std::vector<Worker> workers(n);
-    for (size_t w = 0; w < n; ++w)
-        workers[w].slot = shared ? static_cast<char*>(shared) + w * worker_slot_bytes : nullptr;
-    std::vector<char> local_slots;  // without a shared page, stages are simply not known
-    if (!shared) {
-        local_slots.assign(n * worker_slot_bytes, 0);
-        for (size_t w = 0; w < n; ++w) workers[w].slot = local_slots.data() + w * worker_slot_bytes;
+    void run() {
+        while (done_ < inputs_.size()) {
+            hand_out();
+            if (!wait_and_collect()) break;
+        }
+        for (Worker& w : workers_) stop_worker(w, false);  // EOF on its socket: each worker exits
+        if (shared_) ::munmap(shared_, n_ * worker_slot_bytes);
     }
 
-    const pid_t driver = ::getpid();
-    auto start_worker = [&](Worker& w) {
+private:
+    bool start_worker(Worker& w) {
         int sv[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return false;
         std::memset(w.slot, 0, worker_slot_bytes);
@@ -793,16 +852,17 @@ BakeResult bake(const BakeOptions& o,
         }
         if (pid == 0) {
             ::close(sv[0]);
-            for (const Worker& other : workers)
+            for (const Worker& other : workers_)
                 if (other.fd >= 0) ::close(other.fd);  // a sibling's socket would keep it from seeing EOF
-            worker_main(sv[1], w.slot, inputs, o, driver);
+            worker_main(sv[1], w.slot, inputs_, o_, driver_);
         }
         ::close(sv[1]);
         w.pid = pid;
         w.fd = sv[0];
         return true;
-    };
-    auto stop_worker = [&](Worker& w, bool kill) {
+    }
+
+    static int stop_worker(Worker& w, bool kill) {
         if (w.fd >= 0) ::close(w.fd);
         w.fd = -1;
         int status = 0;
@@ -813,35 +873,42 @@ BakeResult bake(const BakeOptions& o,
         }
         w.pid = 0;
         return status;
-    };
-    auto finish = [&](Worker& w, BakeModelResult&& r) {
+    }
+
+    void store(size_t k, BakeModelResult&& r) {
+        result_.models[k] = std::move(r);
+        ++done_;
+        if (progress_) progress_(result_.models[k], done_, inputs_.size());
+    }
+
+    void finish(Worker& w, BakeModelResult&& r) {
         const auto k = static_cast<size_t>(w.model);
         w.model = -1;
         w.buffer.clear();
-        result.models[k] = std::move(r);
-        ++done;
-        if (progress) progress(result.models[k], done, inputs.size());
-    };
-    // A model whose worker died or was stopped: failed, with what is known of it.
-    auto lost = [&](Worker& w, const IssueCode& code, const std::string& what) {
+        store(k, std::move(r));
+    }
+
+    /// A model whose worker died or was stopped: failed, with what is known of it.
+    void lost(Worker& w, const IssueCode& code, const std::string& what) {
         const auto k = static_cast<size_t>(w.model);
         BakeModelResult r;
-        r.input = inputs[k];
+        r.input = inputs_[k];
         r.status = ModelStatus::failed;
-        failed_depends(r, inputs[k], o);
+        failed_depends(r, inputs_[k], o_);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
         const std::string stage = w.slot[0] ? std::string(w.slot, ::strnlen(w.slot, bake_stage_size)) : "start";
         r.issues.push_back(make_issue(code,
-                                      utf8_escaped(inputs[k].relative) + ": " + what + " in stage " + stage +
+                                      utf8_escaped(inputs_[k].relative) + ": " + what + " in stage " + stage +
                                           "; nothing of it is stamped, the other models were baked",
                                       "/stages/" + stage));
         finish(w, std::move(r));
-    };
-    auto died = [&](Worker& w) {
+    }
+
+    void died(Worker& w) {
         const bool oom = w.slot[worker_oom_flag] != 0;
         const int status = stop_worker(w, false);
         if (oom) {
-            lost(w, kOutOfMemory, "ran out of memory (limit --max-memory " + std::to_string(o.max_memory_bytes >> 20) + " MiB)");
+            lost(w, kOutOfMemory, "ran out of memory (limit --max-memory " + std::to_string(o_.max_memory_bytes >> 20) + " MiB)");
         } else if (WIFSIGNALED(status)) {
             const int sig = WTERMSIG(status);
             const char* name = signal_name(sig);
@@ -850,14 +917,13 @@ BakeResult bake(const BakeOptions& o,
             lost(w, kCrashed, "the bake's worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                                    " before sending its result");
         }
-    };
+    }
 
-    size_t next = 0;
-    while (done < inputs.size()) {
-        // Hand every idle worker its next model; one that cannot take it is restarted.
-        for (Worker& w : workers) {
-            if (w.model >= 0 || next >= order.size()) continue;
-            const auto k = static_cast<uint32_t>(order[next]);
+    /// Hands every idle worker its next model; one that cannot take it is restarted.
+    void hand_out() {
+        for (Worker& w : workers_) {
+            if (w.model >= 0 || next_ >= order_.size()) continue;
+            const auto k = static_cast<uint32_t>(order_[next_]);
             bool sent = false;
             for (int attempt = 0; attempt < 2 && !sent; ++attempt) {
                 if (w.pid == 0 && !start_worker(w)) break;
@@ -865,73 +931,111 @@ BakeResult bake(const BakeOptions& o,
                 sent = send_all(w.fd, &k, sizeof k);
                 if (!sent) stop_worker(w, true);
             }
-            ++next;
+            ++next_;
             if (!sent) {  // no process to be had: this model bakes here, unisolated
-                BakeModelResult r = bake_model(inputs[k], o);
-                result.models[k] = std::move(r);
-                ++done;
-                if (progress) progress(result.models[k], done, inputs.size());
+                store(k, bake_model(inputs_[k], o_));
                 continue;
             }
             w.model = k;
             w.start = std::chrono::steady_clock::now();
             w.buffer.clear();
         }
+    }
+
+    /// Reads what a worker sent; a whole result finishes its model.
+    void receive(Worker& w) {
+        uint8_t chunk[65536];
+        const ssize_t got = ::recv(w.fd, chunk, sizeof chunk, 0);
+        if (got < 0 && errno == EINTR) return;
+        if (got <= 0) {
+            died(w);
+            return;
+        }
+        w.buffer.insert(w.buffer.end(), chunk, chunk + got);
+        uint32_t size = 0;
+        if (w.buffer.size() < sizeof size) return;
+        std::memcpy(&size, w.buffer.data(), sizeof size);
+        if (w.buffer.size() < sizeof size + size) return;
+        BakeModelResult r;
+        r.input = inputs_[static_cast<size_t>(w.model)];
+        bool exits = true;
+        try {
+            const json wire = json::from_cbor(w.buffer.begin() + sizeof size, w.buffer.begin() + sizeof size + size);
+            result_from_wire(wire, r);
+            exits = wire.value("worker_exits", false);
+        } catch (const std::exception&) {
+            stop_worker(w, true);
+            lost(w, kCrashed, "the bake's worker sent an unreadable result");
+            return;
+        }
+        if (exits) stop_worker(w, false);
+        finish(w, std::move(r));
+    }
+
+    /// Waits for a busy worker to send (or for the first time limit to pass); false when poll fails.
+    bool wait_and_collect() {
         std::vector<pollfd> fds;
         std::vector<Worker*> busy;
         int timeout_ms = -1;
         const auto now = std::chrono::steady_clock::now();
-        for (Worker& w : workers) {
+        for (Worker& w : workers_) {
             if (w.model < 0) continue;
             fds.push_back({w.fd, POLLIN, 0});
             busy.push_back(&w);
-            if (o.time_limit_seconds > 0) {
-                const double left = o.time_limit_seconds - std::chrono::duration<double>(now - w.start).count();
+            if (o_.time_limit_seconds > 0) {
+                const double left = o_.time_limit_seconds - std::chrono::duration<double>(now - w.start).count();
                 const int ms = left <= 0 ? 0 : static_cast<int>(std::min(left * 1000 + 1, 3.6e6));
                 timeout_ms = timeout_ms < 0 ? ms : std::min(timeout_ms, ms);
             }
         }
-        if (busy.empty()) continue;
+        if (busy.empty()) return true;
         const int ready = ::poll(fds.data(), fds.size(), timeout_ms);
-        if (ready < 0 && errno != EINTR) break;
+        if (ready < 0 && errno != EINTR) return false;
         for (size_t i = 0; i < busy.size(); ++i) {
             Worker& w = *busy[i];
             if (ready > 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                uint8_t chunk[65536];
-                const ssize_t got = ::recv(w.fd, chunk, sizeof chunk, 0);
-                if (got < 0 && errno == EINTR) continue;
-                if (got <= 0) {
-                    died(w);
-                    continue;
-                }
-                w.buffer.insert(w.buffer.end(), chunk, chunk + got);
-                uint32_t size = 0;
-                if (w.buffer.size() < sizeof size) continue;
-                std::memcpy(&size, w.buffer.data(), sizeof size);
-                if (w.buffer.size() < sizeof size + size) continue;
-                BakeModelResult r;
-                r.input = inputs[static_cast<size_t>(w.model)];
-                bool exits = true;
-                try {
-                    const json wire = json::from_cbor(w.buffer.begin() + sizeof size, w.buffer.begin() + sizeof size + size);
-                    result_from_wire(wire, r);
-                    exits = wire.value("worker_exits", false);
-                } catch (const std::exception&) {
-                    stop_worker(w, true);
-                    lost(w, kCrashed, "the bake's worker sent an unreadable result");
-                    continue;
-                }
-                if (exits) stop_worker(w, false);
-                finish(w, std::move(r));
-            } else if (o.time_limit_seconds > 0 &&
-                       std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count() >= o.time_limit_seconds) {
+                receive(w);
+            } else if (o_.time_limit_seconds > 0 &&
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count() >= o_.time_limit_seconds) {
                 stop_worker(w, true);
-                lost(w, kTimedOut, "ran past the time limit of " + format_text("%g", o.time_limit_seconds) + " s (--time-limit)");
+                lost(w, kTimedOut, "ran past the time limit of " + format_text("%g", o_.time_limit_seconds) + " s (--time-limit)");
             }
         }
+        return true;
     }
-    for (Worker& w : workers) stop_worker(w, false);  // EOF on its socket: each worker exits
-    if (shared) ::munmap(shared, n * worker_slot_bytes);
+
+    const std::vector<BakeInput>& inputs_;
+    const std::vector<size_t>& order_;
+    const size_t n_;
+    const BakeOptions& o_;
+    const BakeProgress& progress_;
+    BakeResult& result_;
+    size_t& done_;
+    std::vector<Worker> workers_;
+    void* shared_ = nullptr;
+    std::vector<char> local_slots_;
+    const pid_t driver_ = ::getpid();
+    size_t next_ = 0;
+};
+
+}  // namespace
+
+BakeResult bake(const BakeOptions& o, const BakeProgress& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    BakeResult result;
+    const std::vector<BakeInput> inputs = walk_inputs(o.inputs, o.out_dir, result.run_issues);
+    remove_stale_temporaries(o.out_dir);  // a killed run's half-written bake-report.json
+    result.models.resize(inputs.size());
+    const std::vector<uint8_t> clash = refuse_clashes(inputs, o, result);
+    const std::vector<size_t> order = bake_order(inputs, clash);
+    size_t done = 0;
+    for (size_t k = 0; k < inputs.size(); ++k)
+        if (clash[k] && progress) progress(result.models[k], ++done, inputs.size());
+    const size_t n = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1, o.jobs)), order.size()));
+    if (o.isolate)
+        IsolatedBake(inputs, order, n, o, progress, result, done).run();
+    else
+        bake_in_threads(inputs, order, n, o, progress, result, done);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }

@@ -296,14 +296,14 @@ private:
         std::error_code ec;
         fs::create_directories(out_dir_, ec);
         if (ec) {
-            add_issue(r_.issues, kWriteFailed, out_dir_.string() + ": cannot create the output folder: " + ec.message());
+            add_issue(r_.issues, kOutputUnwritable, out_dir_.string() + ": cannot create the output folder: " + ec.message());
             return;
         }
         for (RiggedGarment& g : r_.rigs) {
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, kWriteFailed, why);
+                add_issue(r_.issues, kOutputUnwritable, why);
                 continue;
             }
             g.proxy_file = file;
@@ -312,7 +312,7 @@ private:
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, kWriteFailed, why);
+                add_issue(r_.issues, kOutputUnwritable, why);
                 continue;
             }
             g.proxy_file = file;
@@ -325,7 +325,7 @@ private:
         const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
         if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
-            add_issue(r_.issues, kWriteFailed, why);
+            add_issue(r_.issues, kOutputUnwritable, why);
         else
             r_.sidecar_file = sidecar;
     }
@@ -353,7 +353,7 @@ private:
             }
             if (patch.error.empty()) {
                 if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
-                    add_issue(r_.issues, kWriteFailed, why);
+                    add_issue(r_.issues, kOutputUnwritable, why);
                     return;
                 }
                 r_.grown_model_file = file;
@@ -372,7 +372,7 @@ private:
                       "/grown_model");
         }
         if (std::string why = write_glb(r_.scene, out); !why.empty()) {
-            add_issue(r_.issues, kWriteFailed, why);
+            add_issue(r_.issues, kOutputUnwritable, why);
             return;
         }
         r_.grown_model_file = file;
@@ -411,7 +411,7 @@ RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, con
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
         if (std::string why = write_file_atomic(out_dir / "report.json", json_text(rig_report_json(result))); !why.empty())
-            result.issues.push_back(make_issue(kWriteFailed, why, ""));
+            result.issues.push_back(make_issue(kOutputUnwritable, why, ""));
     return result;
 }
 

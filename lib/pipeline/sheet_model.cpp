@@ -215,7 +215,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
             const std::string stem = garment_file_stem(unique_garment_name(s.garment.name, stems));
             const fs::path path = out_dir / (stem + ".clothproxy");
             if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
-                issues.push_back(make_issue(kWriteFailed, why, ""));
+                issues.push_back(make_issue(kOutputUnwritable, why, ""));
             } else {
                 result.written.push_back(stem + ".clothproxy");
                 g["proxy"] = stem + ".clothproxy";
