@@ -180,7 +180,7 @@ bool write_model_output(const fs::path& path, const std::string& text, Issues& i
 }
 
 /// The model's page and the index's thumbnail of it (view_page.h), from the proxies as written.
-void write_view(const fs::path& dir, const RigModelResult& model, const std::vector<ProxyValidation>& validations,
+void write_view(const fs::path& dir, const ModelRecord& model, const std::vector<ProxyValidation>& validations,
                 const BakeOptions& o, BakeModelResult& r) {
     ViewModel view;
     view.name = r.input.relative;
@@ -204,16 +204,16 @@ void write_view(const fs::path& dir, const RigModelResult& model, const std::vec
         write_model_output(dir / name, text, r.issues);
 }
 
-/// Returns the files the model references (RigModelResult::external_files).
+/// Returns the files the model references (ModelRecord::external_files).
 std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, const fs::path& dir,
                                const BakeOptions& o, BakeModelResult& r) {
-    RigModelOptions options = o.model;
+    ModelOptions options = o.model;
     // The reports name the model and its folder by relative path, so they are the same for any OUT.
     options.model_label = input.relative;
     options.out_label = input.relative;
     if (options.validate && o.page) options.validate->trace = view_trace_options();  // the page plays the scenarios back
     set_bake_stage("build");
-    RigModelResult model = bytes ? rig_model(input.path, *bytes, dir, options) : rig_model(input.path, dir, options);
+    ModelRecord model = bytes ? rig_model(input.path, *bytes, dir, options) : rig_model(input.path, dir, options);
     r.stages = model.seconds;
     r.validate_seconds = model.seconds.validate;
     r.issues = model.issues;

@@ -43,7 +43,7 @@ struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
     std::filesystem::path out_dir;
     int jobs = 1;                               ///< worker processes (threads without isolate), >= 1
-    RigModelOptions model = bake_preset();      ///< every model's: grow_cloth, garments (the config), grow, rig and sheet
+    ModelOptions model = bake_preset();      ///< every model's: grow_cloth, garments (the config), grow, rig and sheet
                                                 ///< options, validate (validation.json, gate codes as issues)
     std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
     std::string options_text;                   ///< every option that changes outputs, canonical; hashed

@@ -70,8 +70,8 @@ std::string bake_fix(std::string message) {
 
 class ModelRigger {
 public:
-    ModelRigger(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir, const RigModelOptions& options,
-                RigModelResult& r)
+    ModelRigger(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir, const ModelOptions& options,
+                ModelRecord& r)
         : model_(model), bytes_(bytes), out_dir_(out_dir), options_(options), r_(r) {}
 
     /// The stages, each once and in this order; a model that does not import stops after import.
@@ -382,8 +382,8 @@ private:
     const fs::path model_;
     const ModelBytes* bytes_;  ///< null: read the file
     const fs::path out_dir_;
-    const RigModelOptions& options_;
-    RigModelResult& r_;
+    const ModelOptions& options_;
+    ModelRecord& r_;
     Scene original_;
     std::set<std::string> used_stems_;
 };
@@ -395,8 +395,8 @@ double round6(double v) {
 
 }  // namespace
 
-RigModelOptions bake_preset() {
-    RigModelOptions o;
+ModelOptions bake_preset() {
+    ModelOptions o;
     o.sheets = true;
     o.write_report = false;
     return o;
@@ -404,9 +404,9 @@ RigModelOptions bake_preset() {
 
 namespace {
 
-RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir,
-                             const RigModelOptions& options) {
-    RigModelResult result;
+ModelRecord run_rig_model(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir,
+                            const ModelOptions& options) {
+    ModelRecord result;
     ModelRigger rigger(model, bytes, out_dir, options, result);
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
@@ -417,20 +417,61 @@ RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, con
 
 }  // namespace
 
-RigModelResult rig_model(const fs::path& model, const fs::path& out_dir, const RigModelOptions& options) {
+ModelRecord rig_model(const fs::path& model, const fs::path& out_dir, const ModelOptions& options) {
     return run_rig_model(model, nullptr, out_dir, options);
 }
 
-RigModelResult rig_model(const fs::path& model, const ModelBytes& bytes, const fs::path& out_dir,
-                         const RigModelOptions& options) {
+ModelRecord rig_model(const fs::path& model, const ModelBytes& bytes, const fs::path& out_dir,
+                      const ModelOptions& options) {
     return run_rig_model(model, &bytes, out_dir, options);
 }
 
-json rig_report_json(const RigModelResult& r, bool timings) {
+namespace {
+/// The report's "grow" object: what growing did per garment, null when grow_cloth was not asked.
+json grow_report_json(const ModelRecord& r) {
     const Scene& scene = r.scene;
     auto name_of = [&](int node) {
         return has_node(scene, node) ? json(scene.nodes[static_cast<size_t>(node)].name) : json(nullptr);
     };
+    if (!r.grow) return nullptr;
+    json list = json::array();
+    for (const GrownGarment& gg : r.grow->garments) {
+        json clumps = json::array();
+        for (const ClumpReport& c : gg.clumps)
+            clumps.push_back({{"shape", clump_shape_name(c.shape)},
+                              {"island", c.island},
+                              {"wedge", c.wedge >= 0 ? json(c.wedge) : json(nullptr)},
+                              {"vertices", c.vertices},
+                              {"length", round6(c.length)},
+                              {"holder", name_of(c.holder)},
+                              {"dropped", c.dropped.empty() ? json(nullptr) : json(c.dropped)},
+                              {"reason", c.reason},
+                              {"chain", c.chain >= 0 ? json(r.grow->chains[static_cast<size_t>(c.chain)].name) : json(nullptr)}});
+        json caps = json::array();
+        for (const CapReport& c : gg.caps)
+            caps.push_back({{"island", c.island}, {"vertices", c.vertices}, {"width", round6(c.width)}, {"length", round6(c.length)}});
+        size_t bones = 0;
+        json chains = json::array();
+        for (int c : gg.chains) {
+            const GrownChain& chain = r.grow->chains[static_cast<size_t>(c)];
+            bones += chain.joints.size();
+            chains.push_back(chain.name);
+        }
+        list.push_back({{"name", gg.name},
+                        {"class", gg.class_name},
+                        {"outcome", gg.outcome},
+                        {"chains", chains},
+                        {"bones", bones},
+                        {"dropped", {{"too_short", gg.dropped_short}, {"too_few_vertices", gg.dropped_small}}},
+                        {"caps", caps},
+                        {"clumps", clumps}});
+    }
+    return {{"chains", r.grow->chains.size()}, {"bones", r.grow->bone_count()}, {"garments", list}};
+}
+
+}  // namespace
+
+json rig_report_json(const ModelRecord& r, bool timings) {
     json garments = json::array();
     for (size_t i = 0; i < r.garments.garments.size(); ++i) {
         const Garment& g = r.garments.garments[i];
@@ -452,42 +493,7 @@ json rig_report_json(const RigModelResult& r, bool timings) {
     for (const Garment& g : r.garments.not_garments)
         not_garments.push_back({{"name", g.name}, {"class", g.class_name}, {"reason", g.not_garment_reason}});
 
-    json grow = nullptr;
-    if (r.grow) {
-        json list = json::array();
-        for (const GrownGarment& gg : r.grow->garments) {
-            json clumps = json::array();
-            for (const ClumpReport& c : gg.clumps)
-                clumps.push_back({{"shape", clump_shape_name(c.shape)},
-                                  {"island", c.island},
-                                  {"wedge", c.wedge >= 0 ? json(c.wedge) : json(nullptr)},
-                                  {"vertices", c.vertices},
-                                  {"length", round6(c.length)},
-                                  {"holder", name_of(c.holder)},
-                                  {"dropped", c.dropped.empty() ? json(nullptr) : json(c.dropped)},
-                                  {"reason", c.reason},
-                                  {"chain", c.chain >= 0 ? json(r.grow->chains[static_cast<size_t>(c.chain)].name) : json(nullptr)}});
-            json caps = json::array();
-            for (const CapReport& c : gg.caps)
-                caps.push_back({{"island", c.island}, {"vertices", c.vertices}, {"width", round6(c.width)}, {"length", round6(c.length)}});
-            size_t bones = 0;
-            json chains = json::array();
-            for (int c : gg.chains) {
-                const GrownChain& chain = r.grow->chains[static_cast<size_t>(c)];
-                bones += chain.joints.size();
-                chains.push_back(chain.name);
-            }
-            list.push_back({{"name", gg.name},
-                            {"class", gg.class_name},
-                            {"outcome", gg.outcome},
-                            {"chains", chains},
-                            {"bones", bones},
-                            {"dropped", {{"too_short", gg.dropped_short}, {"too_few_vertices", gg.dropped_small}}},
-                            {"caps", caps},
-                            {"clumps", clumps}});
-        }
-        grow = {{"chains", r.grow->chains.size()}, {"bones", r.grow->bone_count()}, {"garments", list}};
-    }
+    const json grow = grow_report_json(r);
 
     json proxies = json::array();
     for (const RiggedGarment& g : r.rigs) {
@@ -553,7 +559,7 @@ json rig_report_json(const RigModelResult& r, bool timings) {
             {"issues", issues_json(r.issues)}};
 }
 
-std::string rig_report_text(const RigModelResult& r) {
+std::string rig_report_text(const ModelRecord& r) {
     std::ostringstream out;
     out << r.model.string() << ": ";
     if (!r.imported) {

@@ -91,7 +91,7 @@ struct RigValidationLimits {
 struct RigModelValidation {
     GateLimits limits;                   ///< the solver's
     RigValidationLimits mesh_limits;
-    std::vector<RigProxyValidation> proxies;  ///< per built rig proxy, in RigModelResult::rigs order
+    std::vector<RigProxyValidation> proxies;  ///< per built rig proxy, in ModelRecord::rigs order
 
     bool passed() const;
 };

@@ -138,11 +138,9 @@ std::vector<SheetSelection> select_garments(const Scene& scene, const SheetModel
     return out;
 }
 
-}  // namespace
-
-SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, const SheetModelOptions& o) {
-    SheetModelResult result;
-    json& report = result.report;
+/// The report's head: which model, where, with which options.
+json sheet_report_head(const SheetModelOptions& o) {
+    json report;
     report["schema"] = sheet_json_schema;
     report["weft_version"] = WEFT_VERSION;
     report["model"] = o.model_label;
@@ -157,8 +155,106 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
                          {"weld_tolerance", o.sheet.weld_tolerance ? json(*o.sheet.weld_tolerance) : json(nullptr)},
                          {"repair", o.sheet.repair},
                          {"config", o.config_label.empty() ? json(nullptr) : json(o.config_label)}};
-    json garments = json::array();
+    return report;
+}
+
+/// The summary's line of a built sheet, or of a refused one (its error codes, counted).
+void sheet_summary_line(std::ostringstream& summary, const SheetSelection& s, const SheetBuildResult& r,
+                        const json& g, bool ok, const Issues& issues) {
+    const SheetStats& st = r.stats;
+    summary << "  " << s.garment.name << " (" << s.garment.garment_class << "): ";
+    if (ok) {
+        summary << "built " << g["proxy"].get<std::string>() << ": " << st.particles << " particles from "
+                << st.source_vertices << " vertices, " << st.edges << " edges, " << st.hinges << " hinges, "
+                << st.triangles << " triangles, " << st.colours << " colours (" << st.smallest_colour << ".."
+                << st.largest_colour << "), " << st.held << " held";
+        for (const Pin& pin : r.proxy->pins) summary << (&pin == &r.proxy->pins.front() ? " by " : ", ") << pin.holder;
+        summary << ", " << st.total_mass << " kg";
+        if (st.dropped_triangles) summary << ", " << st.dropped_triangles << " triangles dropped (--repair)";
+        summary << "\n";
+    } else {
+        std::map<std::string, int> counts;
+        for (const Issue& i : issues)
+            if (i.severity == Severity::error) ++counts[i.code];
+        summary << "refused:";
+        for (const auto& [code, n] : counts) summary << " " << n << " " << code;
+        summary << "\n";
+    }
+}
+
+/// How the selected garments came out, counted for the report.
+struct SheetCounts {
     int built = 0, refused = 0, skipped = 0;
+};
+
+/// One selected garment: skipped, or built and written into `out_dir`; its report entry, its
+/// summary line, its issues and messages.
+json sheet_garment(const Scene& scene, const SheetSelection& s, const fs::path& out_dir, const SheetModelOptions& o,
+                   std::set<std::string>& stems, SheetCounts& counts, std::ostringstream& summary,
+                   SheetModelResult& result) {
+    json g;
+    g["name"] = s.garment.name;
+    g["class"] = s.garment.garment_class;
+    g["matched_by"] = s.matched_by;
+    json meshes = json::array();
+    for (int m : s.garment.meshes) {
+        const Mesh& mesh = scene.meshes[m];
+        meshes.push_back({{"name", mesh.name},
+                          {"node", mesh.node_name},
+                          {"material", mesh.material >= 0 ? scene.materials[mesh.material] : ""}});
+    }
+    g["meshes"] = std::move(meshes);
+    g["proxy"] = nullptr;
+    if (!s.skip_reason.empty()) {
+        ++counts.skipped;
+        g["status"] = "skipped";
+        g["reason"] = s.skip_reason;
+        g["issues"] = json::array();
+        summary << "  " << s.garment.name << " (" << s.garment.garment_class << "): skipped: " << s.skip_reason << "\n";
+        return g;
+    }
+
+    Issues issues;
+    const SheetBuildResult r = build_selected_sheet(scene, s, o.sheet, !o.pin.empty(), o.model_label);
+    issues.insert(issues.end(), r.issues.begin(), r.issues.end());
+    if (r.proxy) {
+        const std::string stem = garment_file_stem(unique_garment_name(s.garment.name, stems));
+        const fs::path path = out_dir / (stem + ".clothproxy");
+        if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
+            issues.push_back(make_issue(kOutputUnwritable, why, ""));
+        } else {
+            result.written.push_back(stem + ".clothproxy");
+            g["proxy"] = stem + ".clothproxy";
+            g["frame"] = r.proxy->frame.node;
+            json pins = json::array();
+            for (const Pin& pin : r.proxy->pins) pins.push_back({{"holder", pin.holder}, {"particles", pin.particles.size()}});
+            g["pins"] = std::move(pins);
+            g["fabric"] = r.proxy->suggested_fabric;
+        }
+    }
+    const bool ok = !has_error(issues) && !g["proxy"].is_null();
+    if (ok) ++counts.built;
+    else ++counts.refused;
+    g["status"] = ok ? "built" : "refused";
+    g["stats"] = sheet_stats_json(r.stats);
+    json list = json::array();
+    for (const Issue& i : issues) {
+        list.push_back(issue_json(i));
+        if (i.severity == Severity::error) result.messages.push_back(i.message + " [" + i.code + "]");
+        if (i.severity == Severity::warning) result.messages.push_back("warning: " + i.message + " [" + i.code + "]");
+    }
+    g["issues"] = std::move(list);
+    result.issues.insert(result.issues.end(), issues.begin(), issues.end());
+    sheet_summary_line(summary, s, r, g, ok, issues);
+    return g;
+}
+
+}  // namespace
+
+SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, const SheetModelOptions& o) {
+    SheetModelResult result;
+    json& report = result.report;
+    report = sheet_report_head(o);
     std::ostringstream summary;
     summary << "weft sheet " << o.model_label << " -> " << o.out_label << "\n";
 
@@ -182,93 +278,19 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         }
     }
 
+    json garments = json::array();
+    SheetCounts counts;
     std::set<std::string> stems;
-    for (const SheetSelection& s : selected) {
-        json g;
-        g["name"] = s.garment.name;
-        g["class"] = s.garment.garment_class;
-        g["matched_by"] = s.matched_by;
-        json meshes = json::array();
-        for (int m : s.garment.meshes) {
-            const Mesh& mesh = imported.scene.meshes[m];
-            meshes.push_back({{"name", mesh.name},
-                              {"node", mesh.node_name},
-                              {"material", mesh.material >= 0 ? imported.scene.materials[mesh.material] : ""}});
-        }
-        g["meshes"] = std::move(meshes);
-        g["proxy"] = nullptr;
-        if (!s.skip_reason.empty()) {
-            ++skipped;
-            g["status"] = "skipped";
-            g["reason"] = s.skip_reason;
-            g["issues"] = json::array();
-            summary << "  " << s.garment.name << " (" << s.garment.garment_class << "): skipped: " << s.skip_reason << "\n";
-            garments.push_back(std::move(g));
-            continue;
-        }
-
-        Issues issues;
-        const SheetBuildResult r = build_selected_sheet(imported.scene, s, o.sheet, !o.pin.empty(), o.model_label);
-        issues.insert(issues.end(), r.issues.begin(), r.issues.end());
-
-        if (r.proxy) {
-            const std::string stem = garment_file_stem(unique_garment_name(s.garment.name, stems));
-            const fs::path path = out_dir / (stem + ".clothproxy");
-            if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
-                issues.push_back(make_issue(kOutputUnwritable, why, ""));
-            } else {
-                result.written.push_back(stem + ".clothproxy");
-                g["proxy"] = stem + ".clothproxy";
-                g["frame"] = r.proxy->frame.node;
-                json pins = json::array();
-                for (const Pin& pin : r.proxy->pins) pins.push_back({{"holder", pin.holder}, {"particles", pin.particles.size()}});
-                g["pins"] = std::move(pins);
-                g["fabric"] = r.proxy->suggested_fabric;
-            }
-        }
-        const bool ok = !has_error(issues) && !g["proxy"].is_null();
-        if (ok) ++built;
-        else ++refused;
-        g["status"] = ok ? "built" : "refused";
-        g["stats"] = sheet_stats_json(r.stats);
-        json list = json::array();
-        for (const Issue& i : issues) {
-            list.push_back(issue_json(i));
-            if (i.severity == Severity::error) result.messages.push_back(i.message + " [" + i.code + "]");
-            if (i.severity == Severity::warning) result.messages.push_back("warning: " + i.message + " [" + i.code + "]");
-        }
-        g["issues"] = std::move(list);
-        result.issues.insert(result.issues.end(), issues.begin(), issues.end());
-
-        const SheetStats& st = r.stats;
-        summary << "  " << s.garment.name << " (" << s.garment.garment_class << "): ";
-        if (ok) {
-            summary << "built " << g["proxy"].get<std::string>() << ": " << st.particles << " particles from "
-                    << st.source_vertices << " vertices, " << st.edges << " edges, " << st.hinges << " hinges, "
-                    << st.triangles << " triangles, " << st.colours << " colours (" << st.smallest_colour << ".."
-                    << st.largest_colour << "), " << st.held << " held";
-            for (const Pin& pin : r.proxy->pins) summary << (&pin == &r.proxy->pins.front() ? " by " : ", ") << pin.holder;
-            summary << ", " << st.total_mass << " kg";
-            if (st.dropped_triangles) summary << ", " << st.dropped_triangles << " triangles dropped (--repair)";
-            summary << "\n";
-        } else {
-            std::map<std::string, int> counts;
-            for (const Issue& i : issues)
-                if (i.severity == Severity::error) ++counts[i.code];
-            summary << "refused:";
-            for (const auto& [code, n] : counts) summary << " " << n << " " << code;
-            summary << "\n";
-        }
-        garments.push_back(std::move(g));
-    }
+    for (const SheetSelection& s : selected)
+        garments.push_back(sheet_garment(imported.scene, s, out_dir, o, stems, counts, summary, result));
     if (!error.empty()) summary << "  " << error << "\n";
 
     report["garments"] = std::move(garments);
-    report["built"] = built;
-    report["refused"] = refused;
-    report["skipped"] = skipped;
+    report["built"] = counts.built;
+    report["refused"] = counts.refused;
+    report["skipped"] = counts.skipped;
     report["error"] = error.empty() ? json(nullptr) : json(error);
-    result.passed = error.empty() && refused == 0 && built > 0;
+    result.passed = error.empty() && counts.refused == 0 && counts.built > 0;
     report["passed"] = result.passed;
     result.summary = summary.str();
     return result;

@@ -60,7 +60,7 @@ json garment_head(const std::string& name, const std::string& class_name, const 
     return out;
 }
 
-json garment_json(const RigModelResult& result, const RiggedGarment& g) {
+json garment_json(const ModelRecord& result, const RiggedGarment& g) {
     const Scene& scene = result.scene;
     json out = garment_head(g.name, g.class_name, g.found_by, "rig", g.built.proxy, g.proxy_file);
     if (out["proxy"].is_null()) return out;
@@ -98,7 +98,7 @@ json garment_json(const RigModelResult& result, const RiggedGarment& g) {
 
 }  // namespace
 
-json sidecar_json(const RigModelResult& result) {
+json sidecar_json(const ModelRecord& result) {
     json garments = json::array();
     for (const RiggedGarment& g : result.rigs) garments.push_back(garment_json(result, g));
     for (const SheetedGarment& g : result.sheets)

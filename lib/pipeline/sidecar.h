@@ -16,13 +16,13 @@
 #include <nlohmann/json.hpp>
 
 #include "io/content_hash.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/model_record.h"
 
 namespace weft {
 
 inline constexpr const char* sidecar_json_schema = "weft.sidecar/1";
 
 /// The sidecar of a rigged model. Deterministic: the same result gives the same JSON.
-nlohmann::json sidecar_json(const RigModelResult& result);
+nlohmann::json sidecar_json(const ModelRecord& result);
 
 }  // namespace weft

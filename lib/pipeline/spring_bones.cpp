@@ -26,7 +26,7 @@ SpringJointSettings spring_settings(const Fabric& fabric, double hit_radius, dou
     return s;
 }
 
-SpringBones spring_bones(const RigModelResult& result) {
+SpringBones spring_bones(const ModelRecord& result) {
     SpringBones out;
     const Scene& scene = result.scene;
     for (const RiggedGarment& g : result.rigs) {

@@ -16,7 +16,7 @@
 //   hitRadius    = the joint's hull radius (the capsule round the vertices it weights), else the
 //                  fabric's thickness
 #pragma once
-#include "pipeline/rig_model.h"
+#include "pipeline/model_record.h"
 #include "scene/gltf_patch.h"
 #include "fabric/fabric.h"
 
@@ -30,6 +30,6 @@ SpringJointSettings spring_settings(const Fabric& fabric, double hit_radius, dou
 
 /// Every built rig proxy's chains as springs, joints by name, a tip node where the chain ends past
 /// its last joint.
-SpringBones spring_bones(const RigModelResult& result);
+SpringBones spring_bones(const ModelRecord& result);
 
 }  // namespace weft

@@ -20,9 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-RigModelResult rig_and_validate(const fs::path& model, const std::string& name, ValidationOptions validation = {},
-                                RigValidationLimits limits = {}) {
-    RigModelOptions options;
+ModelRecord rig_and_validate(const fs::path& model, const std::string& name, ValidationOptions validation = {},
+                             RigValidationLimits limits = {}) {
+    ModelOptions options;
     options.grow_cloth = true;
     options.write_files = false;
     options.validate = std::move(validation);
@@ -39,7 +39,7 @@ const ScenarioStats* scenario(const ProxyValidation& v, Scenario s) {
 /// Every proxy under its suggested fabric passes every gate: it sleeps in hang (at once: the bind pose
 /// is its equilibrium), idles quietly, and its skinned mesh measures within `max_stretch` of its bind
 /// lengths with the scalp within half a millimetre. Prints the numbers the issue quotes.
-void expect_validated(const RigModelResult& r, const std::string& name, const std::vector<std::string>& garments,
+void expect_validated(const ModelRecord& r, const std::string& name, const std::vector<std::string>& garments,
                       double max_stretch = 1.01) {
     ASSERT_TRUE(r.imported) << name;
     ASSERT_TRUE(r.validation.has_value()) << name;
@@ -89,7 +89,7 @@ ValidationOptions under(const char* fabric) {
 }
 
 TEST(RigValidate, MannequinGrownHairAndSkirt) {
-    const RigModelResult r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin");
+    const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin");
     expect_validated(r, "mannequin", {"Hair", "Skirt"});
     for (const RigProxyValidation& p : r.validation->proxies) {
         EXPECT_EQ(p.solver.fabric, p.garment == "Hair" ? "strand" : "panel");
@@ -103,7 +103,7 @@ TEST(RigValidate, MannequinGrownHairAndSkirt) {
 // hair's skinned mesh tears at the root blend (measured: 1.127x, scalp 2.5 mm). The skirt's panels,
 // rooted at their waistband on Hips, hold even here (1.066x, the waistband still to 0.001 mm).
 TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
-    const RigModelResult r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-hair", under("hair"));
+    const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-hair", under("hair"));
     ASSERT_TRUE(r.validation);
     ASSERT_EQ(r.validation->proxies.size(), 2u);
     const RigProxyValidation& hair = r.validation->proxies[0];
@@ -149,12 +149,12 @@ TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
 // lossless, so each written file, loaded back and validated, gives the same report (every number,
 // every gate) as the proxy validated in memory; each file is named as the in-memory report names it.
 TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
-    RigModelOptions options;
+    ModelOptions options;
     options.grow_cloth = true;
     options.sheets = true;
     options.validate = ValidationOptions{};
     const fs::path out = test::scratch_dir("rig-validate-in-memory");
-    const RigModelResult r = rig_model(test::testdata_dir() / "mannequin.glb", out, options);
+    const ModelRecord r = rig_model(test::testdata_dir() / "mannequin.glb", out, options);
     ASSERT_TRUE(r.proxy_validation);
     ASSERT_EQ(r.proxy_validation->proxies.size(), 2u);  // the grown hair and skirt
     ValidationReport from_disk;
@@ -174,7 +174,7 @@ TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
     // joint posed from another's particle, a bone not at bind) would tear the mesh here already.
     ValidationOptions one_step;
     one_step.scenarios = {{Scenario::hang, 1}, {Scenario::idle, 1}};
-    const RigModelResult r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-one-step", one_step);
+    const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-one-step", one_step);
     ASSERT_TRUE(r.validation);
     ASSERT_EQ(r.validation->proxies.size(), 2u);
     for (const RigProxyValidation& p : r.validation->proxies) {
@@ -193,7 +193,7 @@ TEST(RigValidate, TheMeshLimitsAreTheCallersAndTheJsonSaysWhichWereUsed) {
     RigValidationLimits loose;
     loose.max_mesh_stretch = 1.25;         // above what the library's hair fabric stretches the mannequin to (1.16)
     loose.max_scalp_displacement = 0.006;  // and above its 4.5 mm
-    const RigModelResult r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-loose", under("hair"), loose);
+    const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-loose", under("hair"), loose);
     ASSERT_TRUE(r.validation);
     ASSERT_EQ(r.validation->proxies.size(), 2u);
     for (const RigProxyValidation& p : r.validation->proxies)

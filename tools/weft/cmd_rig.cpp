@@ -49,7 +49,7 @@ int run_rig(const RigCommandOptions& o) {
                   << " -o OUT` bakes every model in it\n";
         return exit_usage;
     }
-    RigModelOptions options;
+    ModelOptions options;
     options.grow_cloth = o.grow_cloth;
     if (o.validate) options.validate = ValidationOptions{};
     if (!o.fabric.empty()) {
@@ -84,7 +84,7 @@ int run_rig(const RigCommandOptions& o) {
     }
 
     options.import.allow_outside_folder = o.allow_outside_folder;
-    const RigModelResult result = rig_model(o.model, o.out_dir, options);
+    const ModelRecord result = rig_model(o.model, o.out_dir, options);
     const std::string report = rig_report_json(result).dump(2) + "\n";
     if (!o.report.empty())
         if (std::string why = write_file_atomic(o.report, std::string_view(report)); !why.empty()) {

@@ -1,0 +1,91 @@
+// The typed record of one model's bake (docs/architecture.md#stages): what went in, what each stage
+// found and built, each proxy's validation, the issues and the stage timings in a field of their
+// own. report.json, the sidecar, validation.json, the bake stamp and the bake report's row are
+// written from it and never patch it afterwards.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "garment/garments.h"
+#include "grow/grow.h"
+#include "grow/plan.h"
+#include "io/issue.h"
+#include "pipeline/rig_validate.h"
+#include "proxy/rig_builder.h"
+#include "proxy/sheet_builder.h"
+#include "scene/scene.h"
+#include "validate/validate.h"
+
+namespace weft {
+
+/// One chain of a rig garment, as the sidecar describes it.
+struct RiggedChain {
+    std::string origin;                 ///< "grown" or "authored"
+    std::vector<std::string> found_by;  ///< authored: "joint_name", "VRM0.secondaryAnimation", "VRMC_springBone"; grown: the clump's shape
+};
+
+/// One rig proxy: what it was built from and what came out.
+struct RiggedGarment {
+    std::string name;             ///< the proxy's garment name
+    std::string class_name;
+    std::string found_by;         ///< "grown", or the garment's matched_by ("material", "chain", ...), or "chain" for unclaimed chains
+    std::string proxy_file;       ///< file name in the output folder, "" when not built
+    RigGarment input;
+    RigBuildResult built;
+    std::vector<RiggedChain> chains;  ///< per input.chains
+};
+
+/// One sheet proxy built beside the rigs (ModelOptions::sheets).
+struct SheetedGarment {
+    std::string name;             ///< the proxy's garment name, unique in the model among rigs and sheets
+    std::string class_name;
+    std::string found_by;         ///< the garment's matched_by ("material", "mesh", "node", "config")
+    std::string proxy_file;       ///< file name in the output folder, "" when not built
+    SheetBuildResult built;
+};
+
+/// Wall time of each stage of one model, seconds (reports keep timings in their own fields).
+struct StageSeconds {
+    double import = 0;    ///< reading and hashing the file, Assimp, conversion
+    double garments = 0;  ///< garments by slot and authored chains
+    double grow = 0;      ///< growing chains
+    double build = 0;     ///< rig and sheet proxies
+    double validate = 0;  ///< every proxy, and the rig proxies' skinned mesh (ModelOptions::validate)
+    double write = 0;     ///< proxies, grown model, sidecar, report
+};
+
+/// One model's bake: `weft rig`, `weft bake` and their tests read it; every file about the model is
+/// written from it.
+struct ModelRecord {
+    std::filesystem::path model;        ///< as given, or ModelOptions::model_label
+    std::filesystem::path out_dir;      ///< as given, or ModelOptions::out_label
+    std::string content_hash;           ///< "xxh64:<16 hex digits>" (io/content_hash.h) of the model file's bytes; "" when unreadable
+    uint64_t bytes = 0;
+    std::vector<std::filesystem::path> external_files;  ///< what a glTF names beside itself (ImportResult::external_files)
+    bool imported = false;
+    Scene scene;                        ///< the grown scene when bones were grown, else the imported one
+    ModelGarments garments;
+    std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
+    std::vector<GarmentPlan> plans;     ///< per garments.garments: what was done with it (grow/plan.h, as weft inspect says)
+    std::vector<RiggedGarment> rigs;
+    std::vector<SheetedGarment> sheets;  ///< with ModelOptions::sheets
+    StageSeconds seconds;
+    std::string grown_model_file;       ///< "<model>.glb" when written, else ""
+    std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)
+    struct PatchCounts {
+        size_t nodes_added = 0, primitives_reweighted = 0, vertices_reweighted = 0, images_embedded = 0;
+    } patch;                            ///< what patching changed, when grown_model_method is "patched"
+    std::string sidecar_file;           ///< "<model>.cloth.json" when written
+    std::optional<RigModelValidation> validation;  ///< the rig proxies' (solver and skinned mesh), when options.validate was
+    std::optional<ValidationReport> proxy_validation;  ///< every built proxy through the scenarios (validation.json), when options.validate was
+    Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
+
+    /// 0: everything built, validated and written; 1: the model was refused, a garment could not be
+    /// built or written, or a validation gate failed.
+    int exit_code() const { return has_error(issues) ? 1 : 0; }
+};
+
+}  // namespace weft
