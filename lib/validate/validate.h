@@ -43,6 +43,7 @@ struct ValidationOptions {
     GateLimits limits;
     TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
     StepObserver observer;  ///< called after every scripted step of every scenario (measure.h); none by default
+    BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
 };
 
 /// Why a proxy could not be validated at all.
