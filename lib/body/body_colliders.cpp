@@ -66,6 +66,18 @@ size_t depth_of(const Scene& scene, int node) {
 
 }  // namespace
 
+/// The fit report of `c` against the skin `points` it stands for.
+static void measure_fit(BodyCollider& c, const std::vector<Vec3>& points, const Mat4& bone_rigid) {
+    uint32_t inside = 0;
+    c.worst_distance = 0;
+    for (const Vec3& p : points) {
+        const double d = collider_distance(c, bone_rigid, p);
+        if (d < 0) ++inside;
+        c.worst_distance = std::max(c.worst_distance, std::fabs(d));
+    }
+    c.inside_share = points.empty() ? 0 : static_cast<double>(inside) / static_cast<double>(points.size());
+}
+
 const char* collider_shape_name(ColliderShape shape) { return shape == ColliderShape::sphere ? "sphere" : "capsule"; }
 
 Mat4 bone_rigid_placement(const Scene& scene, int node) {
@@ -111,16 +123,11 @@ BodyCollider fit_collider(const std::vector<Vec3>& points, const Mat4& bone_rigi
         a = centroid + u * (tmin + radial);
         b = centroid + u * (tmax - radial);
     }
-    uint32_t inside = 0;
-    for (const Vec3& p : points) {
-        const double d = distance_to_shape(c.shape, a, b, c.radius, p);
-        if (d < 0) ++inside;
-        c.worst_distance = std::max(c.worst_distance, std::fabs(d));
-    }
-    c.inside_share = static_cast<double>(inside) / static_cast<double>(points.size());
+    c.fitted_radius = c.radius;
     const Mat4 to_bone = bone_rigid.inverted();
     c.a = to_bone.transform_point(a);
     c.b = to_bone.transform_point(b);
+    measure_fit(c, points, bone_rigid);
     return c;
 }
 
@@ -232,6 +239,47 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
             trap[o] = format_text("would trap %u vertices of garment '%s' that hang from %s", inside, g.name.c_str(),
                                   scene.nodes[size_t(g.body_bone)].name.c_str());
     }
+    // Clearance: every garment vertex and chain joint at rest, by garment (chains by name).
+    struct ClothPoint {
+        Vec3 at;
+        const std::string* garment;
+    };
+    std::vector<ClothPoint> cloth;
+    for (const Garment& g : garments.garments)
+        for (const GarmentPart& part : g.parts) {
+            if (part.mesh < 0 || static_cast<size_t>(part.mesh) >= scene.meshes.size()) continue;
+            const Mesh& mesh = scene.meshes[static_cast<size_t>(part.mesh)];
+            for (uint32_t v : part.vertices)
+                if (v < mesh.vertex_count()) cloth.push_back({mesh.positions[v], &g.name});
+        }
+    for (const Chain& chain : garments.chains)
+        for (int j : chain.joints)
+            if (has_node(scene, j)) cloth.push_back({bind_world(scene, j).translation_part(), &chain.name});
+    for (size_t n = 0; n < node_count; ++n) {
+        if (!fitted[n] || trap.count(static_cast<int>(n))) continue;
+        BodyCollider& c = *fitted[n];
+        double core = INFINITY;  // the nearest cloth point's distance from the collider's core
+        const std::string* nearest = nullptr;
+        for (const ClothPoint& p : cloth) {
+            const double d = collider_distance(c, rigid[n], p.at) + c.radius;
+            if (d < core) {
+                core = d;
+                nearest = p.garment;
+            }
+        }
+        const double room = core - options.rest_clearance;
+        if (!(room < c.radius)) continue;
+        if (room < 0.5 * c.radius) {
+            trap[static_cast<int>(n)] = format_text("reaches through '%s' at rest: clearing it by %.3g m would shrink "
+                                                    "its radius from %.4f m to %.4f m", nearest->c_str(),
+                                                    options.rest_clearance, c.radius, std::max(room, 0.0));
+            continue;
+        }
+        c.radius = room;
+        c.cleared = *nearest;
+        measure_fit(c, points[n], rigid[n]);
+    }
+
     for (const Chain& chain : garments.chains) {
         if (!has_node(scene, chain.parent) || chain.joints.empty() || !has_node(scene, chain.joints.front())) continue;
         const int o = owner[static_cast<size_t>(chain.parent)];

@@ -7,6 +7,9 @@
 //            gets a capsule along the principal axis of its vertices (radius: their mean distance
 //            from that axis), or a sphere where that capsule would be shorter than its radius (a
 //            head, a fist)
+//   clear    garments are authored over the body, so a collider reaching through one at rest
+//            overshoots the skin there: it shrinks to clear every garment vertex and chain joint by
+//            rest_clearance, and is left out when that takes more than half its radius
 //   roots    a garment's body bone (the bone holding most of its weight) keeps no collider whose
 //            shape holds any vertex of that garment the bone dominates: such a collider would trap
 //            the cloth's own roots (a skirt's waistband inside the hips, a scalp inside the head)
@@ -43,6 +46,9 @@ struct BodyCollider {
     uint32_t vertices = 0;          ///< fitted: the skin vertices it stands for
     double inside_share = 0;        ///< fitted: share of those vertices inside it, 0..1
     double worst_distance = 0;      ///< fitted: metres, the largest |distance| of one of them from its surface
+    double fitted_radius = 0;       ///< fitted: the radius before it shrank to clear a garment at rest (= radius
+                                    ///< when it did not)
+    std::string cleared;            ///< fitted: the garment it shrank to clear, "" when none
 };
 
 /// A bone whose fitted collider was left out, and why.
@@ -64,6 +70,8 @@ struct ColliderEdit {
 struct BodyColliderOptions {
     double min_bone_span = 0.06;    ///< metres: a bone whose vertices span less merges into its parent
     uint32_t min_vertices = 8;      ///< a bone with fewer vertices merges into its parent
+    double rest_clearance = 0.02;   ///< metres every garment vertex and chain joint stays outside a fitted
+                                    ///< collider at rest: the thickest library fabric's contact (leather)
     std::vector<ColliderEdit> edits;
 };
 

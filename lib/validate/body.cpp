@@ -13,6 +13,22 @@ BodyShapes body_in_frame(const BodyShapes& body, const ClothProxy& proxy) {
     return out;
 }
 
+BodyShapes body_clear_of_rest(const BodyShapes& rest, const ClothProxy& proxy, double thickness, size_t* left_out) {
+    auto clear = [&](const auto& shape) {
+        for (size_t i = 0; i < proxy.particle_count(); ++i)
+            if (!proxy.held(static_cast<uint32_t>(i)) && surface_point(shape, proxy.rest_position[i]).distance < thickness)
+                return false;
+        return true;
+    };
+    BodyShapes out;
+    for (const SphereCollider& s : rest.spheres)
+        if (clear(s)) out.spheres.push_back(s);
+    for (const CapsuleCollider& c : rest.capsules)
+        if (clear(c)) out.capsules.push_back(c);
+    if (left_out) *left_out = rest.spheres.size() + rest.capsules.size() - out.spheres.size() - out.capsules.size();
+    return out;
+}
+
 void place_body(const BodyShapes& rest, const Pose& holders, StepInput& in) {
     in.spheres.resize(rest.spheres.size());
     in.capsules.resize(rest.capsules.size());

@@ -23,6 +23,13 @@ struct BodyShapes {
 /// `body` carried into the proxy's frame at rest (its frame's rest_world is rigid).
 BodyShapes body_in_frame(const BodyShapes& body, const ClothProxy& proxy);
 
+/// `rest_in_frame` less every collider some free particle of `proxy` rests closer than `thickness`
+/// to (or inside): the garment is authored over the body, so such a collider is not what the cloth
+/// rests on (a declared collider meant for other springs, a fit that overshoots the skin), and
+/// keeping it would push the cloth off its own rest pose. `left_out` receives how many went.
+BodyShapes body_clear_of_rest(const BodyShapes& rest_in_frame, const ClothProxy& proxy, double thickness,
+                              size_t* left_out = nullptr);
+
 /// The colliders of one step: the body at rest in the frame moved by `holders` (the body is what
 /// holds the cloth, so it moves with the holders), into `in`'s spheres and capsules.
 void place_body(const BodyShapes& rest_in_frame, const Pose& holders, StepInput& in);

@@ -100,6 +100,8 @@ json proxy_json(const ProxyValidation& v) {
     j["reach"] = simulated ? number(v.reach) : json(nullptr);
     j["velocity_clamp"] = simulated ? number(v.velocity_clamp) : json(nullptr);
     j["energy_scale"] = simulated ? number(v.energy_scale) : json(nullptr);
+    if (v.body_colliders + v.body_colliders_left_out > 0)  // only a run with a body has them
+        j["body_colliders"] = {{"used", v.body_colliders}, {"left_out", v.body_colliders_left_out}};
     json scenarios = json::array();
     for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s));
     j["scenarios"] = std::move(scenarios);
@@ -176,8 +178,10 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.energy_scale = energy_scale(proxy);
         // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
         // one settled state (the prelude is the same run for all of them).
-        const BodyShapes body_rest = body_in_frame(options.body, proxy);
+        const BodyShapes body_rest = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness,
+                                                        &v.body_colliders_left_out);
         const BodyShapes* body = options.body.empty() ? nullptr : &body_rest;
+        v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
         std::optional<Solver> settled;
         uint32_t settle_steps = 0;
         for (const ScenarioRun& run : options.scenarios) {

@@ -15,15 +15,18 @@ namespace {
 
 using namespace weft::test;
 
-/// An open tube of `segments` x `rings` vertices, radius `r`, from `base` along unit `axis` for `len`.
-Strip tube(Vec3 base, Vec3 axis, double r, double len, int segments, int rings) {
+/// An open tube of `segments` x `rings` vertices, radius `r` (flaring to `r_end`), from `base` along
+/// unit `axis` for `len`.
+Strip tube(Vec3 base, Vec3 axis, double r, double len, int segments, int rings, double r_end = -1) {
+    if (r_end < 0) r_end = r;
     Vec3 side = normalize(cross(axis, std::fabs(axis.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 0, 1}));
     Vec3 up = cross(axis, side);
     Strip st;
     for (int k = 0; k < rings; ++k)
         for (int s = 0; s < segments; ++s) {
             double a = 2 * std::numbers::pi * s / segments;
-            st.positions.push_back(base + axis * (len * k / (rings - 1)) + side * (r * std::cos(a)) + up * (r * std::sin(a)));
+            const double f = double(k) / (rings - 1), rk = r + (r_end - r) * f;
+            st.positions.push_back(base + axis * (len * f) + side * (rk * std::cos(a)) + up * (rk * std::sin(a)));
         }
     for (int k = 0; k + 1 < rings; ++k)
         for (int s = 0; s < segments; ++s) {
@@ -137,7 +140,7 @@ TEST(BodyColliders, TheBoneAGarmentHangsFromIsLeftOutWhereItWouldTrapItsRoots) {
     // A skirt round the hips, skinned to them, its waist inside the hips' skin.
     add_skinned_mesh(b.scene, "Pelvis", 0, "Body", b.skin, tube({0, 0.9, 0}, {0, 1, 0}, 0.15, 0.25, 24, 6),
                      [](uint32_t) { return std::vector<std::pair<int, double>>{{0, 1.0}}; });
-    add_skinned_mesh(b.scene, "Skirt", 0, "Skirt", b.skin, tube({0, 1.05, 0}, {0, -1, 0}, 0.14, 0.45, 24, 8),
+    add_skinned_mesh(b.scene, "Skirt", 0, "Skirt", b.skin, tube({0, 1.05, 0}, {0, -1, 0}, 0.14, 0.45, 24, 8, 0.45),
                      [](uint32_t) { return std::vector<std::pair<int, double>>{{0, 1.0}}; });
     const ModelGarments garments = find_garments(b.scene);
     ASSERT_EQ(garments.garments.size(), 1u);
@@ -149,6 +152,37 @@ TEST(BodyColliders, TheBoneAGarmentHangsFromIsLeftOutWhereItWouldTrapItsRoots) {
     EXPECT_NE(on(body, "Thigh"), nullptr);  // what the skirt swings against stays
     // The skirt's own vertices are not body: the thigh's fit is the same as without it.
     EXPECT_NEAR(on(body, "Thigh")->radius, Body::thigh_radius, 0.02 * Body::thigh_radius);
+}
+
+TEST(BodyColliders, AColliderReachingThroughAGarmentAtRestShrinksToClearIt) {
+    Body b;
+    // A straight skirt 22 cm round: the tilted thigh comes within 6 cm of it at the knee.
+    add_skinned_mesh(b.scene, "Skirt", 0, "Skirt", b.skin, tube({0, 1.05, 0}, {0, -1, 0}, 0.22, 0.45, 48, 10),
+                     [](uint32_t) { return std::vector<std::pair<int, double>>{{0, 1.0}}; });
+    const Scene& scene = b.scene;
+    BodyColliders body = fit_body_colliders(scene, find_garments(scene));
+    const BodyCollider* thigh = on(body, "Thigh");
+    ASSERT_NE(thigh, nullptr);
+    EXPECT_EQ(thigh->cleared, "Skirt");
+    EXPECT_NEAR(thigh->fitted_radius, Body::thigh_radius, 0.02 * Body::thigh_radius);
+    EXPECT_LT(thigh->radius, 0.8 * Body::thigh_radius);
+    EXPECT_GT(thigh->radius, 0.5 * Body::thigh_radius);
+    const Mat4 rigid = bone_rigid_placement(scene, b.thigh);
+    double nearest = INFINITY;
+    for (const Vec3& p : scene.meshes.back().positions) nearest = std::min(nearest, collider_distance(*thigh, rigid, p));
+    EXPECT_NEAR(nearest, BodyColliderOptions{}.rest_clearance, 1e-9);
+    // Shrunk, more of its skin is outside it.
+    EXPECT_LT(thigh->inside_share, 0.5);
+
+    // Tighter still, clearing it would take more than half the radius: left out, and said why.
+    Body tight;
+    add_skinned_mesh(tight.scene, "Skirt", 0, "Skirt", tight.skin, tube({0, 1.05, 0}, {0, -1, 0}, 0.2, 0.45, 48, 10),
+                     [](uint32_t) { return std::vector<std::pair<int, double>>{{0, 1.0}}; });
+    BodyColliders none = fit_body_colliders(tight.scene, find_garments(tight.scene));
+    EXPECT_EQ(on(none, "Thigh"), nullptr);
+    ASSERT_FALSE(none.left_out.empty());
+    EXPECT_EQ(none.left_out[0].bone, "Thigh");
+    EXPECT_NE(none.left_out[0].reason.find("reaches through 'Skirt' at rest"), std::string::npos) << none.left_out[0].reason;
 }
 
 TEST(BodyColliders, ConfigAddsRemovesAndResizes) {

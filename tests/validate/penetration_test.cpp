@@ -106,6 +106,26 @@ TEST(Penetration, SkirtKickedThroughTheLegsPenetratesWithoutCollidersAndNotWithT
     EXPECT_TRUE(failed);
 }
 
+TEST(Penetration, AColliderTheClothRestsInsideIsLeftOutForThatCloth) {
+    const ClothProxy proxy = skirt();
+    BodyShapes body = legs();
+    body.spheres.push_back({{0, -0.3, 0.2}, 0.05});     // on the skirt's front at rest
+    body.spheres.push_back({{0, -0.3, 0.197}, 0.001});  // inside the fabric's thickness of it, no deeper
+    size_t left_out = 0;
+    const BodyShapes kept = body_clear_of_rest(body, proxy, find_fabric("cotton")->thickness, &left_out);
+    EXPECT_EQ(left_out, 2u);
+    EXPECT_EQ(kept.capsules.size(), 2u);
+    EXPECT_TRUE(kept.spheres.empty());
+
+    ValidationOptions o = swing_only();
+    o.body = body;
+    ProxyValidation v = validate_proxy(proxy, o);
+    EXPECT_EQ(v.body_colliders, 2u);
+    EXPECT_EQ(v.body_colliders_left_out, 2u);
+    ASSERT_TRUE(v.scenarios[0].max_penetration);
+    EXPECT_LE(*v.scenarios[0].max_penetration, find_fabric("cotton")->thickness);
+}
+
 TEST(Penetration, BodyRidesTheHolders) {
     BodyShapes rest;
     rest.spheres.push_back({{0, 1, 0}, 0.1});
