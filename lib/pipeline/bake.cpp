@@ -36,6 +36,7 @@
 #include "io/format_text.h"
 #include "io/utf8_text.h"
 #include "scene/import.h"
+#include "pipeline/body_shapes.h"
 #include "pipeline/json_text.h"
 #include "pipeline/process_memory.h"
 #include "pipeline/sidecar.h"
@@ -198,7 +199,9 @@ bool write_model_output(const fs::path& path, const std::string& text, Issues& i
 /// model's report.json and its failed mesh gates issues under their codes.
 void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOptions& o, BakeModelResult& r,
                       std::vector<ProxyValidation>& kept) {
-    ValidationOptions traced = o.validation;  // the page plays the scenarios back from their traces
+    ValidationOptions with_body = o.validation;  // the model's own body collides with its cloth
+    with_body.body = body_shapes(model.scene, model.body);
+    ValidationOptions traced = with_body;  // the page plays the scenarios back from their traces
     if (o.page) traced.trace = view_trace_options();
     ValidationReport report;
     report.limits = o.validation.limits;
@@ -216,7 +219,7 @@ void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOpti
                 if (!g.passed) r.issues.push_back({gate_code(g.gate), Severity::error, where + ": " + g.message, "/proxies/" + file});
         }
         if (rig && !v.refused) {
-            RigProxyValidation mesh = validate_rig_mesh(model.scene, rig->input, rig->built, v, o.validation, o.rig.validate_limits);
+            RigProxyValidation mesh = validate_rig_mesh(model.scene, rig->input, rig->built, v, with_body, o.rig.validate_limits);
             for (const MeshGateResult& g : mesh.mesh_gates)
                 if (!g.passed) r.issues.push_back({g.gate, Severity::error, where + ": " + g.message, "/validation"});
             rig_validation.proxies.push_back(std::move(mesh));

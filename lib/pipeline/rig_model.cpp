@@ -14,6 +14,7 @@
 #include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
+#include "pipeline/body_shapes.h"
 #include "pipeline/sidecar.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
@@ -100,6 +101,7 @@ public:
         // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
         original_.source_path = utf8_escaped(original_.source_path);
         r_.garments = find_garments(original_, options_.garments);
+        r_.body = fit_body_colliders(original_, r_.garments, options_.body);
         lap(r_.seconds.garments);
 
         if (options_.grow_cloth) {
@@ -125,7 +127,9 @@ public:
         if (options_.sheets) build_sheets();
         lap(r_.seconds.build);
         if (options_.validate) {
-            r_.validation = validate_rig_model(r_, *options_.validate, options_.validate_limits);
+            ValidationOptions with_body = *options_.validate;
+            with_body.body = body_shapes(r_.scene, r_.body);
+            r_.validation = validate_rig_model(r_, with_body, options_.validate_limits);
             for (const std::string& failure : rig_validation_failures(*r_.validation))
                 add_issue(r_.issues, "VALIDATION_FAILED", r_.model.string() + ": " + failure, "/validation");
         }

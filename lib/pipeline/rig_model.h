@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "body/body_colliders.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/plan.h"
@@ -51,6 +52,7 @@ struct RigModelOptions {
     bool write_report = true;    ///< with write_files: report.json too (weft bake writes its own, with validation)
     std::optional<ValidationOptions> validate;  ///< set: validate every rig proxy (--validate); failed gates are errors
     RigValidationLimits validate_limits;        ///< the mesh's gate limits
+    BodyColliderOptions body;                   ///< how body colliders are fitted, and the config's edits
 };
 
 /// One chain of a rig garment, as the sidecar describes it.
@@ -98,6 +100,7 @@ struct RigModelResult {
     bool imported = false;
     Scene scene;                        ///< the grown scene when bones were grown, else the imported one
     ModelGarments garments;
+    BodyColliders body;                 ///< colliders fitted to the imported body (body/body_colliders.h)
     std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
     std::vector<GarmentPlan> plans;     ///< per garments.garments: what was done with it (grow/plan.h, as weft inspect says)
     std::vector<RiggedGarment> rigs;
