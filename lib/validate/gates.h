@@ -19,7 +19,7 @@ struct GateLimits {
     std::optional<uint32_t> max_sleep_step;  ///< hang must be asleep by this step; nullopt = by its last step
                                              ///< (--max-sleep-step)
     double max_penetration = 1.0;            ///< deepest a free particle may sink into a body collider, in the
-                                             ///< fabric's thicknesses (--max-penetration)
+                                             ///< fabric's thicknesses (docs/validation.md#penetration)
 };
 
 /// Stable gate codes (gate_code gives the SCREAMING_SNAKE name reports use; never reworded).
