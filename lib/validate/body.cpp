@@ -7,6 +7,7 @@ namespace weft {
 BodyShapes body_in_frame(const BodyShapes& body, const ClothProxy& proxy) {
     const Mat4 to_frame = proxy.frame.rest_world.inverted();
     BodyShapes out;
+    out.collide = body.collide;
     for (const SphereCollider& s : body.spheres) out.spheres.push_back({to_frame.transform_point(s.centre), s.radius});
     for (const CapsuleCollider& c : body.capsules)
         out.capsules.push_back({to_frame.transform_point(c.a), to_frame.transform_point(c.b), c.radius});
@@ -21,6 +22,7 @@ BodyShapes body_clear_of_rest(const BodyShapes& rest, const ClothProxy& proxy, d
         return true;
     };
     BodyShapes out;
+    out.collide = rest.collide;
     for (const SphereCollider& s : rest.spheres)
         if (clear(s)) out.spheres.push_back(s);
     for (const CapsuleCollider& c : rest.capsules)

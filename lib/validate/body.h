@@ -16,6 +16,8 @@ namespace weft {
 struct BodyShapes {
     std::vector<SphereCollider> spheres;
     std::vector<CapsuleCollider> capsules;
+    bool collide = true;  ///< false: the solver does not see them, penetration is only measured (how deep the
+                          ///< cloth would go without a body)
 
     bool empty() const { return spheres.empty() && capsules.empty(); }
 };

@@ -90,7 +90,7 @@ uint32_t settle(Solver& solver, const BodyShapes* body) {
     in.dt = validation_dt;
     in.holders.assign(proxy.pins.size(), Pose{});
     in.frame = rest_frame_pose(proxy);
-    if (body) place_body(*body, Pose{}, in);
+    if (body && body->collide) place_body(*body, Pose{}, in);
     // Nothing moves, so nothing teleports: the prelude is the same whatever the scenario's teleport mode.
     uint32_t steps = 0;
     for (uint32_t s = 0; s < settle_max_steps; ++s) {
@@ -125,6 +125,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     in.holders.assign(proxy.pins.size(), Pose{});
     const Pose rest_frame = rest_frame_pose(proxy);
     in.frame = rest_frame;
+    const bool holds_pose = solver.row_counts().pose > 0;  // hang from rest would test nothing: disturb it
 
     if (settle_steps > 0 && !state_finite(state)) {  // the prelude blew up: nothing to measure
         st.non_finite_step = 0;
@@ -206,11 +207,18 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     double awake_seconds = 0;
 
     for (uint32_t s = 0; s < steps; ++s) {
-        const ScriptStep script = script_step(scenario, s, steps);
+        const ScriptStep script = script_step(scenario, s, steps, holds_pose);
         const FramedStep step = framed(script, rest_frame);
         in.frame = step.frame;
         for (Pose& h : in.holders) h = step.holders;
-        if (body) place_body(*body, step.holders, in);
+        StepInput probe;  // where the body is this step, measured whether or not the solver sees it
+        if (body) {
+            place_body(*body, step.holders, probe);
+            if (body->collide) {
+                in.spheres = probe.spheres;
+                in.capsules = probe.capsules;
+            }
+        }
         if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
         // Any scenario may teleport: the solver calls every frame or holder jump longer than the
         // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
@@ -237,7 +245,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
 
         if (body) {
             if (!st.max_penetration) st.max_penetration = 0.0;
-            const Depth d = deepest_inside(in, state.x, state.inverse_mass);
+            const Depth d = deepest_inside(probe, state.x, state.inverse_mass);
             if (d.depth > *st.max_penetration) {
                 st.max_penetration = d.depth;
                 st.max_penetration_particle = d.index;

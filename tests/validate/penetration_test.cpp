@@ -79,6 +79,15 @@ TEST(Penetration, SkirtKickedThroughTheLegsPenetratesWithoutCollidersAndNotWithT
     const double thickness = find_fabric("cotton")->thickness;
     EXPECT_GT(deepest, 0.03) << "the back panel swings 3 cm or more into a thigh";
 
+    // Measured only (BodyShapes::collide off): the same run, the same depth, now in the report.
+    ValidationOptions measured = swing_only();
+    measured.body = body;
+    measured.body.collide = false;
+    ProxyValidation m = validate_proxy(proxy, measured);
+    ASSERT_TRUE(m.scenarios[0].max_penetration);
+    EXPECT_DOUBLE_EQ(*m.scenarios[0].max_penetration, deepest);
+    EXPECT_EQ(m.scenarios[0].final_positions, without.scenarios[0].final_positions);
+
     ValidationOptions with = swing_only();
     with.body = body;
     ProxyValidation v = validate_proxy(proxy, with);
@@ -137,6 +146,36 @@ TEST(Penetration, BodyRidesTheHolders) {
     const Depth d = deepest_inside(in, x);
     EXPECT_NEAR(d.depth, 0.05, 1e-12);
     EXPECT_EQ(d.index, 0u);
+}
+
+}  // namespace
+}  // namespace weft
+
+namespace weft {
+namespace {
+
+// A cloth whose pose rows hold its rest pose would only go quiet hung from rest: its hang starts
+// kicked sideways, so NEVER_SLEPT asks whether it comes back (docs/validation.md#hang).
+TEST(DisturbedHang, AClothHeldToItsPoseStartsHangKickedAndStillSleeps) {
+    const ClothProxy chain = test::chain_proxy(8, 0.05, 0.01);
+    ValidationOptions o;
+    o.scenarios = {{Scenario::hang, 1500}};
+    o.fabric = *find_fabric("strand");  // pose rows
+    ProxyValidation held = validate_proxy(chain, o);
+    ASSERT_FALSE(held.refused);
+    ASSERT_GT(held.rows.pose, 0u);
+    const ScenarioStats& h = held.scenarios[0];
+    EXPECT_NEAR(h.peak_speed, rig_hang_kick_speed, 0.1 * rig_hang_kick_speed);
+    ASSERT_TRUE(h.sleep_step);
+    EXPECT_GT(*h.sleep_step, 60u);  // it had to swing back first
+    EXPECT_TRUE(held.passed());
+
+    o.fabric = *find_fabric("rope");  // no pose rows: hang from rest, as ever
+    ProxyValidation free = validate_proxy(chain, o);
+    ASSERT_EQ(free.rows.pose, 0u);
+    EXPECT_LT(free.scenarios[0].peak_speed, 0.1);
+    ASSERT_TRUE(free.scenarios[0].sleep_step);
+    EXPECT_LE(*free.scenarios[0].sleep_step, 40u);
 }
 
 }  // namespace
