@@ -270,6 +270,7 @@ std::vector<MeshPoseStats> pose_scenarios(const ClothProxy& proxy, const Validat
     const StepInput* measured_body = options.body.empty() ? nullptr : &rest_body;
     std::vector<MeshPoseStats> out;
     std::vector<Vec3> relative;
+    MeshPoseStats last;
     ValidationOptions observed = options;
     observed.trace = TraceOptions{};
     observed.observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
@@ -278,8 +279,14 @@ std::vector<MeshPoseStats> pose_scenarios(const ClothProxy& proxy, const Validat
             out.back().scenario = scenario;
         }
         if (!finite(state.x)) return;
-        relative = relative_to_holders(state.x, holders);
-        MeshPoseStats st = poser.measure(relative, step, measured_body);
+        std::vector<Vec3> now = relative_to_holders(state.x, holders);
+        // Asleep or held still, the cloth did not move relative to the body: the same pose, measured once.
+        if (now != relative || step == 1) {
+            relative = std::move(now);
+            last = poser.measure(relative, step, measured_body);
+        }
+        MeshPoseStats st = last;
+        st.step = step;
         st.scenario = scenario;
         MeshPoseStats& worst = out.back();
         const bool first = worst.step == 0;
