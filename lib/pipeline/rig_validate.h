@@ -86,8 +86,7 @@ struct RigProxyValidation {
     std::vector<MeshPoseStats> poses;      ///< per scenario run, in order: its frame with the worst edge stretch, the
                                            ///< worst scalp displacement and render-vertex penetration over every frame
                                            ///< (hang and idle are two of these)
-    std::vector<MeshGateResult> mesh_gates;///< MESH_STRETCH, SCALP_DISPLACEMENT, then with a body PENETRATION (of a
-                                           ///< render vertex), per scenario
+    std::vector<MeshGateResult> mesh_gates;///< MESH_STRETCH then SCALP_DISPLACEMENT, hang then idle
     double ms = 0;                         ///< wall milliseconds for everything above (machine-dependent)
 
     bool passed() const;

@@ -125,7 +125,6 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     in.holders.assign(proxy.pins.size(), Pose{});
     const Pose rest_frame = rest_frame_pose(proxy);
     in.frame = rest_frame;
-    const bool holds_pose = solver.row_counts().pose > 0;  // hang from rest would test nothing: disturb it
 
     if (settle_steps > 0 && !state_finite(state)) {  // the prelude blew up: nothing to measure
         st.non_finite_step = 0;
@@ -207,7 +206,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     double awake_seconds = 0;
 
     for (uint32_t s = 0; s < steps; ++s) {
-        const ScriptStep script = script_step(scenario, s, steps, holds_pose);
+        const ScriptStep script = script_step(scenario, s, steps);
         const FramedStep step = framed(script, rest_frame);
         in.frame = step.frame;
         for (Pose& h : in.holders) h = step.holders;

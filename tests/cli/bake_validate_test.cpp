@@ -154,10 +154,11 @@ TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
     EXPECT_NE(r.err.find("[SCALP_DISPLACEMENT]"), std::string::npos) << r.err;
     const json report = load_json(out / "bake-report.json");
     EXPECT_EQ(report["models"][0]["status"], "refused");
-    // The hair, hang and idle; the skirt's panels, rooted at the waistband on Hips, hold even here.
+    // The hair, hang and idle; the skirt's panels, rooted at the waistband on Hips, hold even here
+    // (pressed against the legs' colliders in sprint, an edge reaches 1.102: STRAIN, not the mesh).
     EXPECT_EQ(report["counts"]["MESH_STRETCH"], 2);
     EXPECT_EQ(report["counts"]["SCALP_DISPLACEMENT"], 2);
-    EXPECT_EQ(r.err.find("Skirt.clothproxy"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Skirt.clothproxy: garment 'Skirt'"), std::string::npos) << r.err;
     EXPECT_EQ(load_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
 }
 

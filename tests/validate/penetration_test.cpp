@@ -150,33 +150,3 @@ TEST(Penetration, BodyRidesTheHolders) {
 
 }  // namespace
 }  // namespace weft
-
-namespace weft {
-namespace {
-
-// A cloth whose pose rows hold its rest pose would only go quiet hung from rest: its hang starts
-// kicked sideways, so NEVER_SLEPT asks whether it comes back (docs/validation.md#hang).
-TEST(DisturbedHang, AClothHeldToItsPoseStartsHangKickedAndStillSleeps) {
-    const ClothProxy chain = test::chain_proxy(8, 0.05, 0.01);
-    ValidationOptions o;
-    o.scenarios = {{Scenario::hang, 1500}};
-    o.fabric = *find_fabric("strand");  // pose rows
-    ProxyValidation held = validate_proxy(chain, o);
-    ASSERT_FALSE(held.refused);
-    ASSERT_GT(held.rows.pose, 0u);
-    const ScenarioStats& h = held.scenarios[0];
-    EXPECT_NEAR(h.peak_speed, rig_hang_kick_speed, 0.1 * rig_hang_kick_speed);
-    ASSERT_TRUE(h.sleep_step);
-    EXPECT_GT(*h.sleep_step, 60u);  // it had to swing back first
-    EXPECT_TRUE(held.passed());
-
-    o.fabric = *find_fabric("rope");  // no pose rows: hang from rest, as ever
-    ProxyValidation free = validate_proxy(chain, o);
-    ASSERT_EQ(free.rows.pose, 0u);
-    EXPECT_LT(free.scenarios[0].peak_speed, 0.1);
-    ASSERT_TRUE(free.scenarios[0].sleep_step);
-    EXPECT_LE(*free.scenarios[0].sleep_step, 40u);
-}
-
-}  // namespace
-}  // namespace weft
