@@ -31,7 +31,7 @@ json link_json(const LinkRef& link) {
     return {{"kind", link.kind == LinkRef::edge ? "edge" : "skip"}, {"index", link.index}, {"particles", {link.a, link.b}}};
 }
 
-json scenario_json(const ScenarioStats& s) {
+json scenario_json(const ScenarioStats& s, bool timings) {
     json j;
     j["name"] = scenario_name(s.scenario);
     j["settle_steps"] = s.settle_steps;
@@ -71,7 +71,7 @@ json scenario_json(const ScenarioStats& s) {
         j["max_penetration_particle"] = s.max_penetration_particle == no_particle ? json(nullptr) : json(s.max_penetration_particle);
         j["max_penetration_step"] = s.max_penetration_step;
     }
-    j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
+    if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
     return j;
 }
 
@@ -81,7 +81,7 @@ json gate_json(const GateResult& g) {
             {"limit", optional_number(g.limit)},  {"message", g.message}};
 }
 
-json proxy_json(const ProxyValidation& v) {
+json proxy_json(const ProxyValidation& v, bool timings) {
     json j;
     j["file"] = v.file;
     j["garment"] = v.garment;
@@ -103,7 +103,7 @@ json proxy_json(const ProxyValidation& v) {
     if (v.body_colliders + v.body_colliders_left_out > 0)  // only a run with a body has them
         j["body_colliders"] = {{"used", v.body_colliders}, {"left_out", v.body_colliders_left_out}};
     json scenarios = json::array();
-    for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s));
+    for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s, timings));
     j["scenarios"] = std::move(scenarios);
     json gates = json::array();
     for (const GateResult& g : v.gates) gates.push_back(gate_json(g));
@@ -216,7 +216,7 @@ ProxyValidation validate_file(const std::filesystem::path& path, const Validatio
     return validate_proxy(*r.proxy, options, path.string());
 }
 
-json report_json(const ValidationReport& report) {
+json report_json(const ValidationReport& report, bool timings) {
     json j;
     j["schema"] = validation_json_schema;
     j["weft_version"] = WEFT_VERSION;
@@ -226,7 +226,7 @@ json report_json(const ValidationReport& report) {
                    {"max_energy_rise", report.limits.max_energy_rise},
                    {"max_sleep_step", optional_number(report.limits.max_sleep_step)}};
     json proxies = json::array();
-    for (const ProxyValidation& p : report.proxies) proxies.push_back(proxy_json(p));
+    for (const ProxyValidation& p : report.proxies) proxies.push_back(proxy_json(p, timings));
     j["proxies"] = std::move(proxies);
     return j;
 }
