@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/body_shapes.h"
 #include "pipeline/rig_model.h"
 #include "pipeline/rig_validate.h"
 #include "support/paths.h"
@@ -167,9 +168,11 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
     ASSERT_EQ(r.proxy_validation->proxies.size(), 2u);  // the grown hair and skirt
     ValidationReport from_disk;
     from_disk.limits = r.proxy_validation->limits;
+    ValidationOptions with_body;  // the model's body colliders, as rig_model validates with them
+    with_body.body = body_shapes(r.scene, r.body);
     for (const ProxyValidation& v : r.proxy_validation->proxies) {
         EXPECT_TRUE(fs::exists(out / v.file)) << v.file;
-        from_disk.proxies.push_back(validate_file(out / v.file, ValidationOptions{}));
+        from_disk.proxies.push_back(validate_file(out / v.file, with_body));
         from_disk.proxies.back().file = v.file;
     }
     EXPECT_EQ(report_json(from_disk, false).dump(1), report_json(*r.proxy_validation, false).dump(1));
