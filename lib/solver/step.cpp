@@ -297,9 +297,9 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
-    const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
+    const uint32_t colours = static_cast<uint32_t>(m.proxy->colour_count());
     for (uint32_t it = 0; it < m.fabric.iterations; ++it) {
-        for (size_t c = 0; c + 1 < ranges.size(); ++c) sweep_colour(m, s, ranges[c], ranges[c + 1], stats);
+        for (uint32_t c = 0; c < colours; ++c) sweep_colour(m, s, c, stats);
         if (it + 1 == m.fabric.iterations && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
         update_duals(m, s);
     }
