@@ -21,6 +21,10 @@ struct SolverConstants {
     bool simd = true;         ///< solve a colour's particles in SIMD lanes where the machine has them (docs/solver.md#lanes); same result
     uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
     uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
+    /// > 0: iterate each substep until a sweep moves no particle further than this × the shortest row,
+    /// at most max_iterations sweeps, instead of the fabric's fixed count (docs/solver.md#iterating-to-a-residual)
+    double residual_tolerance = 0;
+    uint32_t max_iterations = 32;     ///< the most sweeps a substep takes when iterating to a residual
     bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow
 };
 

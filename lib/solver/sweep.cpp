@@ -76,6 +76,7 @@ inline void move_particle(const SolverModel& m, SolverState& s, uint32_t i, cons
         ++stats.capped_updates;
     }
     if (m.constants.energy_audit) audit_update(m, s, i, xi, dx, a.h, stats);
+    stats.largest_move = std::max(stats.largest_move, std::sqrt(length_squared(dx)));
     s.cloth.x[i] = xi + dx;
     ++stats.vertex_updates;
 }
@@ -245,6 +246,7 @@ void add_stats(StepStats& to, const StepStats& from) {
     to.capped_updates += from.capped_updates;
     to.climbing_updates += from.climbing_updates;
     to.worst_climb = std::max(to.worst_climb, from.worst_climb);
+    to.largest_move = std::max(to.largest_move, from.largest_move);
 }
 
 }  // namespace
