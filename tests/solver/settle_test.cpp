@@ -6,50 +6,26 @@
 #include <random>
 
 #include "solver/solver.h"
+#include "measures.h"
 #include "test_proxies.h"
 
 namespace weft {
 namespace {
 
-/// The bare solver of the reference's first tables: hard stretch rows only, no damping, no tether, no bend, no sleep.
-Fabric bare(uint32_t substeps, uint32_t iterations) {
-    Fabric f;
-    f.name = "bare";
-    f.substeps = substeps;
-    f.iterations = iterations;
-    f.bend = 0;
-    f.slack = 1;
-    f.damping = 0;
-    f.strain_limit = false;
-    return f;
-}
-
-SolverConstants m0_constants() {
-    SolverConstants c;
-    c.tethers = false;
-    c.sleep = false;
-    return c;
-}
-
-double worst_link_residual(const Solver& solver, const ClothProxy& proxy) {
-    double worst = 0;
-    for (size_t e = 0; e < proxy.edges.size(); ++e) {
-        double l = distance(solver.state().x[proxy.edges[e][0]], solver.state().x[proxy.edges[e][1]]);
-        worst = std::max(worst, std::fabs(l - proxy.rest_length[e]) / proxy.rest_length[e]);
-    }
-    return worst;
-}
+using test::bare_constants;
+using test::bare_fabric;
+using test::link_residual_now;
 
 // docs/measurements.md, table C1: a hard 20-link chain settles hard (the reference: 1e-11 J). 2 cm
 // links, 5e-4 kg a joint at 60 Hz x 2 substeps (m/h² = 7.2), hung straight down, 400 steps, no damping.
 TEST(Settle, HardTwentyLinkChainComesToRest) {
     ClothProxy chain = test::chain_proxy(20, 0.02, 5e-4, {0, -1, 0}, false);
-    Solver solver(chain, bare(2, 4), m0_constants());
+    Solver solver(chain, bare_fabric(2, 4), bare_constants());
     StepInput in;
     for (int s = 0; s < 400; ++s) solver.step(in);
     const double kinetic = solver.energy({0, -9.81, 0}).kinetic;
     EXPECT_LT(kinetic, 1e-10);
-    EXPECT_NEAR(worst_link_residual(solver, chain), 3.8e-2, 1e-3);  // table C1, 20 links at 4 iterations
+    EXPECT_NEAR(link_residual_now(solver, chain), 3.8e-2, 1e-3);  // table C1, 20 links at 4 iterations
 }
 
 // Table C1 (docs/measurements.md): the residual falls monotonically with the iteration budget with
@@ -61,10 +37,10 @@ TEST(Settle, ResidualFallsWithIterationsAtEveryDepth) {
         ClothProxy chain = test::chain_proxy(depth, 0.1, 0.05, {0, -1, 0}, false);
         double previous = INFINITY;
         for (uint32_t iterations : {1u, 2u, 4u, 8u, 16u}) {
-            Solver solver(chain, bare(2, iterations), m0_constants());
+            Solver solver(chain, bare_fabric(2, iterations), bare_constants());
             StepInput in;
             for (int s = 0; s < 400; ++s) solver.step(in);
-            const double residual = worst_link_residual(solver, chain);
+            const double residual = link_residual_now(solver, chain);
             ASSERT_TRUE(std::isfinite(residual)) << "depth " << depth << " iterations " << iterations;
             // Down to the last bits: a 1-link chain at 16 iterations is exact.
             const double allowed = iterations == 2 ? 1.25 * previous : previous;
@@ -91,7 +67,7 @@ struct Hostile {
 // length, or, for "soft as water", sagged 123 m as the reference says it should.
 TEST(Settle, HostileRegimesEndWhereTheirPhysicsPutsThem) {
     auto soft = [](double stiffness, uint32_t substeps, uint32_t iterations) {
-        Fabric f = bare(substeps, iterations);
+        Fabric f = bare_fabric(substeps, iterations);
         f.stretch_stiffness = stiffness;
         return f;
     };
@@ -106,21 +82,21 @@ TEST(Settle, HostileRegimesEndWhereTheirPhysicsPutsThem) {
     // A 6x6 sheet at 10 cm hangs 0.5 m deep; at 300 steps each is still swinging, so the band on the
     // lowest point is the swing's.
     regimes.push_back({"stiff + 5 fps", test::grid_sheet_proxy(6, 6, 0.1, 36.0), soft(1e8, 1, 1), input(0.2, g), {}, -0.55, -0.45, 0.25, 1});
-    regimes.push_back({"light + 240 fps", test::grid_sheet_proxy(6, 6, 0.1, 36e-5), bare(4, 8), input(1.0 / 240, g), {}, -0.5, -0.3, 2e-3, 1e-3});
-    regimes.push_back({"10 m spacing", test::grid_sheet_proxy(6, 6, 10.0, 3.6), bare(2, 4), input(1.0 / 15, g), {}, -50, -25, 1e-3, 100});
+    regimes.push_back({"light + 240 fps", test::grid_sheet_proxy(6, 6, 0.1, 36e-5), bare_fabric(4, 8), input(1.0 / 240, g), {}, -0.5, -0.3, 2e-3, 1e-3});
+    regimes.push_back({"10 m spacing", test::grid_sheet_proxy(6, 6, 10.0, 3.6), bare_fabric(2, 4), input(1.0 / 15, g), {}, -50, -25, 1e-3, 100});
     // A thousand g at 2x4: far past the correction authority, the sheet ends stretched to about
     // twice its depth, at rest; the point is that it ends at all.
-    regimes.push_back({"a thousand g", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {0, -9810, 0}), {}, -1.05, -0.9, 1.7, 1e-20});
+    regimes.push_back({"a thousand g", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare_fabric(2, 4), input(1.0 / 60, {0, -9810, 0}), {}, -1.05, -0.9, 1.7, 1e-20});
     // 1e-2 N/m rows under a 10 g particle's weight: the reference's "sags 123 m, which is correct".
     regimes.push_back({"soft as water", test::chain_proxy(6, 0.1, 0.01), soft(1e-2, 2, 4), input(1.0 / 60, g), {}, -123.7, -122.7, INFINITY, 100});
     // Thrown at 100 m/s in zero g on its held edge: caught, flung round the edge, rows within 30%.
-    regimes.push_back({"zero g, 100 m/s", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, {}), {100, 0, 0}, -1e-9, 1e-9, 0.3, 1});
-    regimes.push_back({"inextensible", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare(2, 4), input(1.0 / 60, g), {}, -0.51, -0.45, 4e-3, 0.1});
+    regimes.push_back({"zero g, 100 m/s", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare_fabric(2, 4), input(1.0 / 60, {}), {100, 0, 0}, -1e-9, 1e-9, 0.3, 1});
+    regimes.push_back({"inextensible", test::grid_sheet_proxy(6, 6, 0.1, 0.36), bare_fabric(2, 4), input(1.0 / 60, g), {}, -0.51, -0.45, 4e-3, 0.1});
     // The cape of the iteration table: 0.58 m deep, its hem swinging near -0.58 with residual ~7.5e-2.
-    regimes.push_back({"inextensible cape", test::grid_sheet_proxy(20, 30, 0.02, 0.3), bare(2, 4), input(1.0 / 60, g), {}, -0.6, -0.55, 0.09, 0.05});
+    regimes.push_back({"inextensible cape", test::grid_sheet_proxy(20, 30, 0.02, 0.3), bare_fabric(2, 4), input(1.0 / 60, g), {}, -0.6, -0.55, 0.09, 0.05});
     ASSERT_EQ(regimes.size(), 8u);
     for (Hostile& r : regimes) {
-        Solver solver(r.proxy, r.fabric, m0_constants());
+        Solver solver(r.proxy, r.fabric, bare_constants());
         solver.add_velocity(r.throw_velocity);
         for (int s = 0; s < 300; ++s) {
             solver.step(r.input);
@@ -130,7 +106,7 @@ TEST(Settle, HostileRegimesEndWhereTheirPhysicsPutsThem) {
         for (const Vec3& x : solver.state().x) lowest = std::min(lowest, x.y);
         EXPECT_GE(lowest, r.lowest_min) << r.name;
         EXPECT_LE(lowest, r.lowest_max) << r.name;
-        EXPECT_LT(worst_link_residual(solver, r.proxy), r.residual) << r.name;
+        EXPECT_LT(link_residual_now(solver, r.proxy), r.residual) << r.name;
         EXPECT_LT(solver.energy(r.input.gravity).kinetic, r.kinetic) << r.name;
     }
 }
@@ -193,10 +169,10 @@ TEST(Settle, AbsurdFuzzClimbsRarely) {
             sheet.rest_position[i] += Vec3{unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5} * 0.1;
         }
         for (size_t e = 0; e < sheet.edges.size(); ++e) sheet.rest_length[e] *= log_uniform(0.5, 1.5);
-        Fabric f = bare(1 + trial % 3, 1 + trial % 5);
+        Fabric f = bare_fabric(1 + trial % 3, 1 + trial % 5);
         f.stretch_stiffness = unit(rng) < 0.3 ? INFINITY : log_uniform(1e-2, 1e8);
         f.bend = unit(rng);
-        SolverConstants c = m0_constants();
+        SolverConstants c = bare_constants();
         c.energy_audit = true;
         Solver solver(sheet, f, c);
         solver.add_velocity(Vec3{unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5} * log_uniform(0.1, 100));
