@@ -221,6 +221,45 @@ TEST(Settle, HostileRegimesEndWhereTheirPhysicsPutsThem) {
     }
 }
 
+// docs/measurements.md, table G1: one free particle between two held anchors 0.2 m apart, pulled
+// 1 cm sideways, its two soft rows at rest length half their length so that they are in tension, one
+// step at 60 Hz x 1 x 1 with m/h² = 144 and no gravity; the tension fc/L stepped through the
+// reference's five values (1.06e2 to 9.94e6, a ratio to m/h² of 0.73 to 6.9e4). With the PSD half of
+// the geometric stiffness the sideways update never overshoots: the energy above the straight
+// configuration falls in every row (the reference: by 19-63%). Dropping the half makes H
+// underestimate the sideways curvature by fc/L, and from fc/L ≈ m/h² the update overshoots and the
+// energy rises (the reference: +22% to +4140%); the solver has no switch for the term, so that column
+// is what mutation S02 of docs/mutation.md shows this test failing on.
+TEST(Settle, GeometricStiffnessKeepsTheSidewaysUpdateDescending) {
+    const double half_span = 0.1, side = 0.01, h = 1.0 / 60, m_over_h2 = 144;
+    test::ProxyDraft draft;
+    draft.position = {{-half_span, 0, 0}, {0, side, 0}, {half_span, 0, 0}};
+    draft.mass.assign(3, m_over_h2 * h * h);
+    draft.held = {1, 0, 1};
+    draft.edges = {{0, 1}, {1, 2}};
+    draft.pins = {{0}, {2}};
+    ClothProxy proxy = test::finish_proxy(draft);
+    const double l = std::hypot(half_span, side), rest = l / 2;
+    for (double& r : proxy.rest_length) r = rest;
+    const uint32_t free = test::particle(proxy, 1);
+    for (const double fc_over_l : {1.06e2, 5.53e2, 5.53e4, 1.45e6, 9.94e6}) {
+        Fabric f = bare_fabric(1, 1);
+        f.stretch_stiffness = fc_over_l * l / (l - rest);
+        Solver solver(proxy, f, bare_constants());
+        StepInput in;
+        in.dt = h;
+        in.gravity = {};
+        const double k = f.stretch_stiffness;
+        const double before = k * (l - rest) * (l - rest);  // two rows, ½·k·C² each, at rest
+        const double straight = k * (half_span - rest) * (half_span - rest);
+        solver.step(in);
+        const double after = solver.energy(in.gravity).total();
+        const double change = (after - before) / (before - straight);
+        EXPECT_LT(change, -0.5) << "fc/L " << fc_over_l;  // weft: −59% at 1.06e2, −88% to −100% above
+        EXPECT_GE(solver.state().x[free].y, 0) << "fc/L " << fc_over_l;  // never past the straight line
+    }
+}
+
 struct Audit {
     uint64_t updates = 0, climbing = 0;
     double worst = 0;
