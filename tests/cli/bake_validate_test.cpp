@@ -195,6 +195,29 @@ TEST(BakeModel, ASheetIsHeldByThePoleItTouchesWithoutAFlag) {
     EXPECT_EQ(sidecar["garments"][0]["pins"][0]["particles"].size(), 9u);  // the hoist column
 }
 
+TEST(BakeModel, ACurtainHangsFromTheRodInItsOwnMesh) {
+    // sheets/curtain.glb: mesh "Curtain" of two primitives, the closed rod and the cloth. The rod is
+    // the cloth's holder, not a second curtain that falls: one garment, held along its top row.
+    const fs::path in = test::scratch_dir("bake_curtain_rod") / "in";
+    fs::create_directories(in);
+    fs::copy_file(test::testdata_dir() / "sheets" / "curtain.glb", in / "curtain.glb");
+    const fs::path out = in.parent_path() / "out";
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--validate"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json sidecar = load_json(out / "curtain.glb" / "curtain.cloth.json");
+    ASSERT_EQ(sidecar["garments"].size(), 1u);
+    EXPECT_EQ(sidecar["garments"][0]["name"], "Curtain-1");
+    ASSERT_EQ(sidecar["garments"][0]["pins"].size(), 1u);
+    EXPECT_EQ(sidecar["garments"][0]["pins"][0]["holder"], "Curtain");
+    EXPECT_EQ(sidecar["garments"][0]["pins"][0]["particles"].size(), 11u);  // the top row
+    const json validation = load_json(out / "curtain.glb" / "validation.json");
+    EXPECT_EQ(validation["passed"], true);
+    for (const json& s : validation["proxies"][0]["scenarios"]) {
+        EXPECT_LE(s["max_strain"].get<double>(), 1.1) << s["name"];
+        if (s["name"] == "hang") EXPECT_LE(s["sleep_step"].get<int>(), 1500);
+    }
+}
+
 TEST(BakeShared, TheBannerHangsFromItsBracketsAndPassesEveryScenario) {
     // Its brackets (closed pieces of its one mesh) pass through its top hem: they hold the hem where
     // they touch it, and the banner sleeps in hang; before, only the brackets were held and it fell.
