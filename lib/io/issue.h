@@ -37,6 +37,12 @@ struct IssueCode {
     std::string_view description;  ///< one line for the docs
 };
 
+/// An issue under `code` at the severity its table gives it: a call site names the code's constant
+/// and never repeats its severity.
+inline Issue make_issue(const IssueCode& code, std::string message, std::string pointer = {}) {
+    return {std::string(code.code), code.severity, std::move(message), std::move(pointer)};
+}
+
 /// The row of `table` for `code`, or nullptr.
 constexpr const IssueCode* find_issue_code(std::span<const IssueCode> table, std::string_view code) {
     for (const IssueCode& c : table)

@@ -35,6 +35,7 @@
 #include "io/content_hash.h"
 #include "io/format_text.h"
 #include "io/utf8_text.h"
+#include "pipeline/issue_json.h"
 #include "scene/import.h"
 #include "pipeline/json_text.h"
 #include "pipeline/process_memory.h"
@@ -73,20 +74,6 @@ const std::set<std::string>& model_extensions() {
     return extensions;
 }
 
-json issue_json(const Issue& i) {
-    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
-}
-
-Issue issue_from_json(const json& j) {
-    Issue i;
-    i.code = j.value("code", "");
-    const std::string s = j.value("severity", "error");
-    i.severity = s == "warning" ? Severity::warning : s == "info" ? Severity::info : Severity::error;
-    i.message = j.value("message", "");
-    i.pointer = j.value("pointer", "");
-    return i;
-}
-
 bool is_under(const fs::path& path, const fs::path& dir) {
     if (dir.empty()) return false;
     std::error_code ec;
@@ -107,7 +94,7 @@ std::string hash_text(std::string_view text) {
 void add_input_line(std::string& lines, const fs::path& file, Issues& issues) {
     std::vector<uint8_t> bytes;
     if (std::string why = read_file(file, bytes); !why.empty()) {
-        issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+        issues.push_back(make_issue(kInputUnreadable, why, ""));
         lines += file.filename().string() + " missing\n";
         return;
     }
@@ -115,7 +102,7 @@ void add_input_line(std::string& lines, const fs::path& file, Issues& issues) {
 }
 
 std::string options_hash(const BakeOptions& o) {
-    return hash_text(o.options_text + (o.grow_cloth ? " grow" : "") + (o.validate ? " validate" : ""));
+    return hash_text(o.options_text + (o.model.grow_cloth ? " grow" : "") + (o.model.validate ? " validate" : ""));
 }
 
 /// How a stamp names a file the model references: relative to the model's folder, so the stamp
@@ -182,58 +169,14 @@ void set_bake_stage(const char* stage) {
 /// failure OUTPUT_UNWRITABLE.
 bool write_model_output(const fs::path& path, const std::string& text, Issues& issues) {
     if (std::string why = refuse_special_output(path); !why.empty()) {
-        issues.push_back({"OUTPUT_NOT_REGULAR", Severity::error, utf8_escaped(why), ""});
+        issues.push_back(make_issue(kOutputNotRegular, utf8_escaped(why), ""));
         return false;
     }
     if (std::string why = write_file_atomic(path, text); !why.empty()) {
-        issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, utf8_escaped(why), ""});
+        issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(why), ""));
         return false;
     }
     return true;
-}
-
-/// With validate: every proxy the model wrote, loaded back from disk (what an engine will read)
-/// and run through the scenarios; validation.json beside them, each failed gate an issue. A rig
-/// proxy's skinned mesh is posed from the simulation too (rig_validate.h), its numbers in the
-/// model's report.json and its failed mesh gates issues under their codes.
-void validate_outputs(const fs::path& dir, RigModelResult& model, const BakeOptions& o, BakeModelResult& r,
-                      std::vector<ProxyValidation>& kept) {
-    ValidationOptions traced = o.validation;  // the page plays the scenarios back from their traces
-    if (o.page) traced.trace = view_trace_options();
-    ValidationReport report;
-    report.limits = o.validation.limits;
-    RigModelValidation rig_validation;
-    rig_validation.limits = o.validation.limits;
-    rig_validation.mesh_limits = o.rig.validate_limits;
-    auto validate_one = [&](const std::string& file, const RiggedGarment* rig) {
-        ProxyValidation v = validate_file(dir / file, traced);
-        v.file = file;  // the report names proxies relative to the model's folder, for any OUT
-        const std::string where = r.input.relative + "/" + file;
-        if (v.refused) {
-            r.issues.push_back({v.refused->code, Severity::error, where + ": " + v.refused->message, "/proxies/" + file});
-        } else {
-            for (const GateResult& g : v.gates)
-                if (!g.passed) r.issues.push_back({gate_code(g.gate), Severity::error, where + ": " + g.message, "/proxies/" + file});
-        }
-        if (rig && !v.refused) {
-            RigProxyValidation mesh = validate_rig_mesh(model.scene, rig->input, rig->built, v, o.validation, o.rig.validate_limits);
-            for (const MeshGateResult& g : mesh.mesh_gates)
-                if (!g.passed) r.issues.push_back({g.gate, Severity::error, where + ": " + g.message, "/validation"});
-            rig_validation.proxies.push_back(std::move(mesh));
-        }
-        report.proxies.push_back(std::move(v));
-    };
-    for (const RiggedGarment& g : model.rigs)
-        if (!g.proxy_file.empty()) validate_one(g.proxy_file, &g);
-    for (const SheetedGarment& g : model.sheets)
-        if (!g.proxy_file.empty()) validate_one(g.proxy_file, nullptr);
-    if (!rig_validation.proxies.empty()) model.validation = std::move(rig_validation);
-    json j = report_json(report);
-    // Timings are the report's only nondeterministic part; bake keeps them in bake-report.json.
-    for (json& proxy : j["proxies"])
-        for (json& scenario : proxy["scenarios"]) scenario.erase("timing");
-    write_model_output(dir / "validation.json", bake_json_text(j), r.issues);
-    kept = std::move(report.proxies);
 }
 
 /// The model's page and the index's thumbnail of it (view_page.h), from the proxies as written.
@@ -241,10 +184,10 @@ void write_view(const fs::path& dir, const RigModelResult& model, const std::vec
                 const BakeOptions& o, BakeModelResult& r) {
     ViewModel view;
     view.name = r.input.relative;
-    view.status = has_error(r.issues) ? "refused" : "built";
+    view.status = model_status_name(has_error(r.issues) ? ModelStatus::refused : ModelStatus::built);
     view.issues = r.issues;
     view.scene = model.imported ? &model.scene : nullptr;
-    view.limits = o.validation.limits;
+    view.limits = (o.model.validate ? *o.model.validate : ValidationOptions{}).limits;
     auto add = [&](const std::string& file) {
         if (file.empty()) return;
         DecodeResult loaded = load_proxy(dir / file);
@@ -264,38 +207,24 @@ void write_view(const fs::path& dir, const RigModelResult& model, const std::vec
 /// Returns the files the model references (RigModelResult::external_files).
 std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, const fs::path& dir,
                                const BakeOptions& o, BakeModelResult& r) {
-    RigModelOptions options = o.rig;
-    options.grow_cloth = o.grow_cloth;
-    options.sheets = true;
-    options.write_report = false;  // written below, with the validation's findings
-    options.garments = o.garments;
+    RigModelOptions options = o.model;
+    // The reports name the model and its folder by relative path, so they are the same for any OUT.
+    options.model_label = input.relative;
+    options.out_label = input.relative;
+    if (options.validate && o.page) options.validate->trace = view_trace_options();  // the page plays the scenarios back
     set_bake_stage("build");
     RigModelResult model = bytes ? rig_model(input.path, *bytes, dir, options) : rig_model(input.path, dir, options);
     r.stages = model.seconds;
-    // The report names the model and folder by relative path so it is the same for any OUT.
-    model.model = input.relative;
-    model.out_dir = input.relative;
-    r.issues = std::move(model.issues);
-    if (model.imported && model.rigs.empty() && model.sheets.empty())
-        r.issues.push_back({"NO_GARMENT_FOUND", Severity::warning,
-                            input.relative + ": " + model.garments.verdict + "; name the cloth in weft.json (--config)", ""});
-    std::vector<ProxyValidation> validations;
-    if (o.validate) {
-        const auto start = std::chrono::steady_clock::now();
-        set_bake_stage("validate");
-        validate_outputs(dir, model, o, r, validations);
-        r.validate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    model.issues = r.issues;
-    json report = rig_report_json(model);
-    if (model.validation)  // timings are bake-report.json's: report.json stays byte-identical
-        for (json& proxy : report["validation"]["proxies"]) proxy.erase("timing");
+    r.validate_seconds = model.seconds.validate;
+    r.issues = model.issues;
     set_bake_stage("report");
-    write_model_output(dir / "report.json", bake_json_text(report), r.issues);
+    if (model.proxy_validation)
+        write_model_output(dir / "validation.json", bake_json_text(report_json(*model.proxy_validation, false)), r.issues);
+    write_model_output(dir / "report.json", bake_json_text(rig_report_json(model, false)), r.issues);
     if (o.page) {
         set_bake_stage("page");
         const auto start = std::chrono::steady_clock::now();
-        write_view(dir, model, validations, o, r);
+        write_view(dir, model, model.proxy_validation ? model.proxy_validation->proxies : std::vector<ProxyValidation>{}, o, r);
         r.page_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     return std::move(model.external_files);
@@ -318,10 +247,9 @@ void walk_folder(const fs::path& root, const fs::path& dir, size_t k, const fs::
     std::error_code ec;
     fs::directory_iterator it(dir, ec), end;
     if (ec) {
-        issues.push_back({"INPUT_UNREADABLE", Severity::error,
-                          utf8_escaped(dir.string()) + ": cannot list the folder: " + ec.message() +
+        issues.push_back(make_issue(kInputUnreadable, utf8_escaped(dir.string()) + ": cannot list the folder: " + ec.message() +
                               "; its models were not baked (the rest of the walk goes on)",
-                          ""});
+                          ""));
         return;
     }
     std::vector<fs::path> folders;
@@ -339,26 +267,22 @@ void walk_folder(const fs::path& root, const fs::path& dir, size_t k, const fs::
         const fs::file_status target = fs::is_symlink(own) ? fs::status(path, target_ec) : own;
         if (target_ec) {
             if (target_ec == std::errc::too_many_symbolic_link_levels)
-                issues.push_back({"INPUT_LINK_LOOP", Severity::error,
-                                  utf8_escaped(path.string()) + ": a symbolic link loop; skipped (remove or re-point the link)", ""});
+                issues.push_back(make_issue(kInputLinkLoop, utf8_escaped(path.string()) + ": a symbolic link loop; skipped (remove or re-point the link)", ""));
             else if (model)
-                issues.push_back({"INPUT_UNREADABLE", Severity::error,
-                                  utf8_escaped(path.string()) + ": a symbolic link to nothing (" + target_ec.message() + "); skipped", ""});
+                issues.push_back(make_issue(kInputUnreadable, utf8_escaped(path.string()) + ": a symbolic link to nothing (" + target_ec.message() + "); skipped", ""));
             continue;
         }
         if (!model || fs::is_directory(target)) continue;
         if (!fs::is_regular_file(target)) {
-            issues.push_back({"INPUT_NOT_REGULAR", Severity::error,
-                              utf8_escaped(path.string()) + ": is " + (fs::is_fifo(target) ? "a FIFO" : fs::is_socket(target) ? "a socket" : "a device") +
+            issues.push_back(make_issue(kInputNotRegular, utf8_escaped(path.string()) + ": is " + (fs::is_fifo(target) ? "a FIFO" : fs::is_socket(target) ? "a socket" : "a device") +
                                   ", not a regular file; not opened, skipped",
-                              ""});
+                              ""));
             continue;
         }
         found.push_back({path, path.lexically_relative(root).generic_string(), k});
     }
     if (ec)
-        issues.push_back({"INPUT_UNREADABLE", Severity::error,
-                          utf8_escaped(dir.string()) + ": listing stopped: " + ec.message() + " (the rest of the walk goes on)", ""});
+        issues.push_back(make_issue(kInputUnreadable, utf8_escaped(dir.string()) + ": listing stopped: " + ec.message() + " (the rest of the walk goes on)", ""));
     for (const fs::path& f : folders) walk_folder(root, f, k, exclude, found, issues);
 }
 
@@ -371,18 +295,17 @@ std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs
         std::error_code ec;
         const fs::file_status st = fs::status(in, ec);
         if (ec && ec == std::errc::too_many_symbolic_link_levels) {
-            issues.push_back({"INPUT_LINK_LOOP", Severity::error, utf8_escaped(in.string()) + ": a symbolic link loop", ""});
+            issues.push_back(make_issue(kInputLinkLoop, utf8_escaped(in.string()) + ": a symbolic link loop", ""));
         } else if (fs::is_regular_file(st)) {
             found.push_back({in, in.filename().generic_string(), k});
         } else if (fs::is_directory(st)) {
             walk_folder(in, in, k, exclude, found, issues);
         } else if (fs::exists(st)) {
-            issues.push_back({"INPUT_NOT_REGULAR", Severity::error,
-                              utf8_escaped(in.string()) + ": is " + (fs::is_fifo(st) ? "a FIFO" : fs::is_socket(st) ? "a socket" : "a device") +
+            issues.push_back(make_issue(kInputNotRegular, utf8_escaped(in.string()) + ": is " + (fs::is_fifo(st) ? "a FIFO" : fs::is_socket(st) ? "a socket" : "a device") +
                                   ", not a regular file or folder; not opened",
-                              ""});
+                              ""));
         } else {
-            issues.push_back({"INPUT_NOT_FOUND", Severity::error, utf8_escaped(in.string()) + ": no such file or folder", ""});
+            issues.push_back(make_issue(kInputNotFound, utf8_escaped(in.string()) + ": no such file or folder", ""));
         }
     }
     // Relative path, then input index: the same order for any directory listing order (docs/architecture.md#conventions).
@@ -424,7 +347,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
             model = ModelBytes{model_bytes, content_hash_text(xxh64(model_bytes))};
             input_lines = input.path.filename().string() + " " + model->content_hash + "\n";
         } else {
-            hash_issues.push_back({"INPUT_UNREADABLE", Severity::error, why, ""});
+            hash_issues.push_back(make_issue(kInputUnreadable, why, ""));
             input_lines = input.path.filename().string() + " missing\n";
         }
         const std::string opt_hash = options_hash(o);
@@ -454,11 +377,10 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         // would have the bake write, and its rebuild delete, elsewhere.
         if (!o.out_dir.empty() && !is_under(dir, o.out_dir)) {
             finish_inputs({}, hash_issues);
-            r.issues.push_back({"OUTPUT_OUTSIDE_OUT", Severity::error,
-                                utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
+            r.issues.push_back(make_issue(kOutputOutsideOut, utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
                                     utf8_escaped(o.out_dir.string()) + " through a symbolic link; nothing written (remove the link)",
-                                ""});
-            r.status = "refused";
+                                ""));
+            r.status = ModelStatus::refused;
             r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             return r;
         }
@@ -488,7 +410,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
             if (match)
                 for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
             if (match) {
-                r.status = "skipped";
+                r.status = ModelStatus::skipped;
                 for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
                 for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
                 r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -525,7 +447,7 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         const FolderFiles before = folder_files(dir);
         std::vector<fs::path> references;
         if (ec) {
-            r.issues.push_back({"OUTPUT_UNWRITABLE", Severity::error, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""});
+            r.issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""));
         } else if (!model && !fs::exists(input.path)) {
             r.issues.insert(r.issues.end(), hash_issues.begin(), hash_issues.end());
         } else {
@@ -540,10 +462,10 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
         // the outputs (the next --force run, or any edit, rebuilds it).
         finish_inputs(references, hash_issues);
         r.outputs = list_outputs(dir, before, input_files);
-        r.status = has_error(r.issues) ? "refused" : "built";
+        r.status = has_error(r.issues) ? ModelStatus::refused : ModelStatus::built;
         for (const Issue& i : r.issues)
-            if (i.code == "OUTPUT_UNWRITABLE" || i.code == "WRITE_FAILED" || i.code == "OUTPUT_NOT_REGULAR") r.status = "failed";
-        if (r.status != "failed" && hash_issues.empty()) {
+            if (i.code == kOutputUnwritable.code || i.code == kWriteFailed.code || i.code == kOutputNotRegular.code) r.status = ModelStatus::failed;
+        if (r.status != ModelStatus::failed && hash_issues.empty()) {
             json external = json::array();
             for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
             json stamp_out = {{"schema", bake_stamp_schema},
@@ -551,30 +473,29 @@ BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
                               {"input_hash", r.input_hash},
                               {"external_files", std::move(external)},
                               {"options_hash", opt_hash},
-                              {"status", r.status},
+                              {"status", model_status_name(r.status)},
                               {"outputs", r.outputs}};
             json issues = json::array();
             for (const Issue& i : r.issues) issues.push_back(issue_json(i));
             stamp_out["issues"] = std::move(issues);
             // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
-            if (!write_model_output(stamp_path, bake_json_text(stamp_out), r.issues)) r.status = "failed";
+            if (!write_model_output(stamp_path, bake_json_text(stamp_out), r.issues)) r.status = ModelStatus::failed;
         }
     } catch (const std::bad_alloc&) {
         failed_depends(r, input, o);
-        r.issues.push_back({"OUT_OF_MEMORY", Severity::error,
-                            utf8_escaped(input.path.string()) + ": ran out of memory" +
+        r.issues.push_back(make_issue(kOutOfMemory, utf8_escaped(input.path.string()) + ": ran out of memory" +
                                 (bake_stage_slot ? std::string(" in stage ") + bake_stage_slot : std::string()) +
                                 "; raise --max-memory or simplify the model",
-                            ""});
-        r.status = "failed";
+                            ""));
+        r.status = ModelStatus::failed;
     } catch (const std::exception& e) {
         failed_depends(r, input, o);
-        r.issues.push_back({"INTERNAL_ERROR", Severity::error, utf8_escaped(input.path.string()) + ": " + e.what(), ""});
-        r.status = "failed";
+        r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": " + e.what(), ""));
+        r.status = ModelStatus::failed;
     } catch (...) {
         failed_depends(r, input, o);
-        r.issues.push_back({"INTERNAL_ERROR", Severity::error, utf8_escaped(input.path.string()) + ": unknown exception", ""});
-        r.status = "failed";
+        r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": unknown exception", ""));
+        r.status = ModelStatus::failed;
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
@@ -584,7 +505,7 @@ int BakeResult::exit_code() const {
     if (has_error(run_issues)) return 1;
     // A skipped model keeps the errors its stamp recorded: skipping never turns a refusal into a pass.
     for (const BakeModelResult& m : models)
-        if (m.status == "refused" || m.status == "failed" || has_error(m.issues)) return 1;
+        if (m.status == ModelStatus::refused || m.status == ModelStatus::failed || has_error(m.issues)) return 1;
     return 0;
 }
 
@@ -608,7 +529,7 @@ constexpr size_t worker_oom_flag = 64;
 json result_to_wire(const BakeModelResult& r, bool worker_exits) {
     json issues = json::array();
     for (const Issue& i : r.issues) issues.push_back({i.code, static_cast<int>(i.severity), i.message, i.pointer});
-    return {{"status", r.status},
+    return {{"status", model_status_name(r.status)},
             {"issues", std::move(issues)},
             {"outputs", r.outputs},
             {"depends", r.depends},
@@ -622,7 +543,7 @@ json result_to_wire(const BakeModelResult& r, bool worker_exits) {
 }
 
 void result_from_wire(const json& j, BakeModelResult& r) {
-    r.status = j.at("status").get<std::string>();
+    r.status = parse_model_status(j.at("status").get<std::string>()).value_or(ModelStatus::failed);
     for (const json& i : j.at("issues"))
         r.issues.push_back({i.at(0).get<std::string>(), static_cast<Severity>(i.at(1).get<int>()), i.at(2).get<std::string>(),
                             i.at(3).get<std::string>()});
@@ -736,12 +657,11 @@ void worker_fault(const BakeInput& input) {
             BakeModelResult r = bake_model(inputs[k], o);
             // After running out of memory the heap is in no state to trust: a fresh worker goes on.
             exits = *worker_oom_slot != 0;
-            if (exits && std::none_of(r.issues.begin(), r.issues.end(), [](const Issue& i) { return i.code == "OUT_OF_MEMORY"; })) {
-                r.issues.push_back({"OUT_OF_MEMORY", Severity::error,
-                                    utf8_escaped(inputs[k].relative) + ": an allocation failed in stage " +
+            if (exits && std::none_of(r.issues.begin(), r.issues.end(), [](const Issue& i) { return i.code == kOutOfMemory.code; })) {
+                r.issues.push_back(make_issue(kOutOfMemory, utf8_escaped(inputs[k].relative) + ": an allocation failed in stage " +
                                         std::string(slot, ::strnlen(slot, bake_stage_size)) + "; raise --max-memory or simplify the model",
-                                    ""});
-                r.status = "failed";
+                                    ""));
+                r.status = ModelStatus::failed;
             }
             wire = json::to_cbor(result_to_wire(r, exits));
         } catch (...) {
@@ -799,14 +719,13 @@ BakeResult bake(const BakeOptions& o,
         clash[k] = 1;
         BakeModelResult& r = result.models[k];
         r.input = inputs[k];
-        r.status = "refused";
+        r.status = ModelStatus::refused;
         r.depends = {inputs[k].path.generic_string()};
-        r.issues.push_back({"OUTPUT_CLASH", Severity::error,
-                            utf8_escaped(inputs[k].path.string()) + ": has the same relative path as " +
+        r.issues.push_back(make_issue(kOutputClash, utf8_escaped(inputs[k].path.string()) + ": has the same relative path as " +
                                 utf8_escaped(inputs[first].path.string()) + ", baked into " +
                                 utf8_escaped((o.out_dir / inputs[k].relative).string()) +
                                 "; not baked (bake the two folders into different OUTs, or rename one)",
-                            ""});
+                            ""));
     }
     // Largest files first, so with -j N the last model to finish is a small one; results keep walk
     // order (stored by index), so the order of work never shows in the outputs.
@@ -904,31 +823,31 @@ BakeResult bake(const BakeOptions& o,
         if (progress) progress(result.models[k], done, inputs.size());
     };
     // A model whose worker died or was stopped: failed, with what is known of it.
-    auto lost = [&](Worker& w, const std::string& code, const std::string& what) {
+    auto lost = [&](Worker& w, const IssueCode& code, const std::string& what) {
         const auto k = static_cast<size_t>(w.model);
         BakeModelResult r;
         r.input = inputs[k];
-        r.status = "failed";
+        r.status = ModelStatus::failed;
         failed_depends(r, inputs[k], o);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
         const std::string stage = w.slot[0] ? std::string(w.slot, ::strnlen(w.slot, bake_stage_size)) : "start";
-        r.issues.push_back({code, Severity::error,
-                            utf8_escaped(inputs[k].relative) + ": " + what + " in stage " + stage +
-                                "; nothing of it is stamped, the other models were baked",
-                            "/stages/" + stage});
+        r.issues.push_back(make_issue(code,
+                                      utf8_escaped(inputs[k].relative) + ": " + what + " in stage " + stage +
+                                          "; nothing of it is stamped, the other models were baked",
+                                      "/stages/" + stage));
         finish(w, std::move(r));
     };
     auto died = [&](Worker& w) {
         const bool oom = w.slot[worker_oom_flag] != 0;
         const int status = stop_worker(w, false);
         if (oom) {
-            lost(w, "OUT_OF_MEMORY", "ran out of memory (limit --max-memory " + std::to_string(o.max_memory_bytes >> 20) + " MiB)");
+            lost(w, kOutOfMemory, "ran out of memory (limit --max-memory " + std::to_string(o.max_memory_bytes >> 20) + " MiB)");
         } else if (WIFSIGNALED(status)) {
             const int sig = WTERMSIG(status);
             const char* name = signal_name(sig);
-            lost(w, "CRASHED", std::string("the bake crashed with ") + (name ? name : "signal " + std::to_string(sig)));
+            lost(w, kCrashed, std::string("the bake crashed with ") + (name ? name : "signal " + std::to_string(sig)));
         } else {
-            lost(w, "CRASHED", "the bake's worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+            lost(w, kCrashed, "the bake's worker exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                                    " before sending its result");
         }
     };
@@ -999,7 +918,7 @@ BakeResult bake(const BakeOptions& o,
                     exits = wire.value("worker_exits", false);
                 } catch (const std::exception&) {
                     stop_worker(w, true);
-                    lost(w, "CRASHED", "the bake's worker sent an unreadable result");
+                    lost(w, kCrashed, "the bake's worker sent an unreadable result");
                     continue;
                 }
                 if (exits) stop_worker(w, false);
@@ -1007,7 +926,7 @@ BakeResult bake(const BakeOptions& o,
             } else if (o.time_limit_seconds > 0 &&
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count() >= o.time_limit_seconds) {
                 stop_worker(w, true);
-                lost(w, "TIMED_OUT", "ran past the time limit of " + format_text("%g", o.time_limit_seconds) + " s (--time-limit)");
+                lost(w, kTimedOut, "ran past the time limit of " + format_text("%g", o.time_limit_seconds) + " s (--time-limit)");
             }
         }
     }
@@ -1021,10 +940,10 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     json report;
     report["schema"] = bake_report_schema;
     report["weft_version"] = WEFT_VERSION;
-    report["grow_cloth"] = o.grow_cloth;
-    report["validate"] = o.validate;
+    report["grow_cloth"] = o.model.grow_cloth;
+    report["validate"] = o.model.validate.has_value();
     std::map<std::string, int> counts;
-    std::map<std::string, int> statuses{{"built", 0}, {"skipped", 0}, {"refused", 0}, {"failed", 0}};
+    std::map<ModelStatus, int> statuses;
     json run_issues = json::array();
     for (const Issue& i : result.run_issues) {
         run_issues.push_back(issue_json(i));
@@ -1041,7 +960,7 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
         ++statuses[m.status];
         models.push_back({{"input", m.input.relative},
                           {"output_dir", m.input.relative},
-                          {"status", m.status},
+                          {"status", model_status_name(m.status)},
                           {"input_hash", m.input_hash},
                           {"outputs", m.outputs},
                           {"issues", std::move(issues)}});
@@ -1061,10 +980,10 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     report["models"] = std::move(models);
     report["counts"] = counts;
     report["totals"] = {{"models", result.models.size()},
-                        {"built", statuses["built"]},
-                        {"skipped", statuses["skipped"]},
-                        {"refused", statuses["refused"]},
-                        {"failed", statuses["failed"]}};
+                        {"built", statuses[ModelStatus::built]},
+                        {"skipped", statuses[ModelStatus::skipped]},
+                        {"refused", statuses[ModelStatus::refused]},
+                        {"failed", statuses[ModelStatus::failed]}};
     report["exit_code"] = result.exit_code();
     report["timings"] = {{"total_seconds", result.seconds}, {"jobs", o.jobs}, {"models", std::move(timings)}};
     return report;
@@ -1106,10 +1025,9 @@ std::string bake_depfile(const BakeResult& result, const std::string& target, Is
         if (std::optional<std::string> escaped = depfile_escape(d)) {
             text += " \\\n  " + *escaped;
         } else if (unrepresentable) {
-            unrepresentable->push_back({"DEPFILE_UNREPRESENTABLE", Severity::warning,
-                                        utf8_escaped(d) + ": holds a newline, a carriage return or a tab, or ends in ':' or '\\', "
+            unrepresentable->push_back(make_issue(kDepfileUnrepresentable, utf8_escaped(d) + ": holds a newline, a carriage return or a tab, or ends in ':' or '\\', "
                                                           "which no depfile can name; left out of the depfile (rename the file to have it tracked)",
-                                        ""});
+                                        ""));
         }
     }
     return text + "\n";

@@ -6,8 +6,8 @@
 //   per model OUT/<relative path>/ gets one pass of rig_model.h with sheets: rig proxies from authored
 //             chains (and, with grow_cloth, from chains grown where a garment has none), a sheet
 //             proxy for every other garment found by name, the grown model, one sidecar for all of
-//             them and report.json; with validate, validation.json (every proxy written, loaded back
-//             and run through every scenario, lib/validate); last bake-stamp.json (input hash,
+//             them and report.json; with validate, validation.json (every proxy validated in memory by
+//             rig_model's validate stage, lib/validate); last bake-stamp.json (input hash,
 //             the files the model references, options hash, tool version). A stamp that matches
 //             means nothing is rebuilt (skipped)
 //   run       N worker processes take models in order (a crash, an out-of-memory or a runaway model
@@ -28,6 +28,7 @@
 
 #include "garment/garments.h"
 #include "io/issue.h"
+#include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/rig_model.h"
 #include "proxy/sheet_builder.h"
@@ -42,11 +43,8 @@ struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
     std::filesystem::path out_dir;
     int jobs = 1;                               ///< worker processes (threads without isolate), >= 1
-    bool grow_cloth = false;                    ///< grow chains where a garment has none (rig_model)
-    RigModelOptions rig;                        ///< grow, rig and sheet options (grow_cloth, sheets and garments are set per run)
-    bool validate = false;                      ///< validate every proxy written (validation.json, gate codes as issues)
-    ValidationOptions validation;               ///< scenarios, fabric and gate limits with validate
-    GarmentOptions garments;                    ///< config classes and rules (both paths)
+    RigModelOptions model = bake_preset();      ///< every model's: grow_cloth, garments (the config), grow, rig and sheet
+                                                ///< options, validate (validation.json, gate codes as issues)
     std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
     std::string options_text;                   ///< every option that changes outputs, canonical; hashed
     bool force = false;                         ///< rebuild even when the stamp matches
@@ -65,7 +63,7 @@ struct BakeInput {
 
 struct BakeModelResult {
     BakeInput input;
-    std::string status;               ///< "built", "skipped", "refused", "failed"
+    ModelStatus status = ModelStatus::failed;
     Issues issues;
     std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
     std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted

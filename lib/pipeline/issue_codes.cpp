@@ -19,7 +19,7 @@ std::vector<StageCodes> every_issue_code() {
         {"model", "One model through the pipeline and its outputs (pipeline/rig_model.h, sheet_model.h).", model_codes},
         {"proxy_file", "Loading a .clothproxy file (proxy/file/proxy_file.h load_proxy): why a file is refused.", proxy_file_codes},
         {"validation", "Simulating a proxy headless (validate/validate.h: weft validate, weft bake --validate).", validation_codes},
-        {"mesh", "A rig proxy's skinned mesh in its simulated pose (pipeline/rig_validate.h: weft bake --validate; weft rig --validate reports these inside VALIDATION_FAILED).", mesh_codes},
+        {"mesh", "A rig proxy's skinned mesh in its simulated pose (pipeline/rig_validate.h: weft rig --validate, weft bake --validate).", mesh_codes},
         {"bake", "The bake run itself (pipeline/bake.h): inputs, outputs, isolation of failures.", bake_codes},
     };
 }

@@ -5,35 +5,56 @@
 
 namespace weft {
 
+// Each code once, by name: a call site names the constant and takes its severity from it.
+inline constexpr IssueCode kNoGarmentFound{"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."};
+inline constexpr IssueCode kModelRewritten{"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."};
+inline constexpr IssueCode kSpringsNotWritten{"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."};
+inline constexpr IssueCode kWriteFailed{"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."};
+inline constexpr IssueCode kOutputIsInput{"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."};
+inline constexpr IssueCode kMeshStretch{"MESH_STRETCH", Severity::error, "Posed from a rig proxy's simulation (hang's settled end, every idle frame), a garment triangle edge of the skinned mesh stretched past the limit against its bind length (default 1.10): the mesh tears."};
+inline constexpr IssueCode kScalpDisplacement{"SCALP_DISPLACEMENT", Severity::error, "Posed the same way, a scalp or waistband vertex (at least half its weight on body bones) moved more than the limit from its bind position (default 2 mm)."};
+inline constexpr IssueCode kInputNotFound{"INPUT_NOT_FOUND", Severity::error, "An INPUT given on the command line does not exist."};
+inline constexpr IssueCode kInputUnreadable{"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."};
+inline constexpr IssueCode kOutputUnwritable{"OUTPUT_UNWRITABLE", Severity::error, "An output file or folder could not be written."};
+inline constexpr IssueCode kInternalError{"INTERNAL_ERROR", Severity::error, "Baking the model threw; the other models were still baked."};
+inline constexpr IssueCode kInputNotRegular{"INPUT_NOT_REGULAR", Severity::error, "A model file found by the walk or given as INPUT is a FIFO, a device or a socket: refused by name without opening it, the walk goes on."};
+inline constexpr IssueCode kInputLinkLoop{"INPUT_LINK_LOOP", Severity::error, "A symbolic link in an INPUT folder points to itself (or round a loop): named, the walk goes on."};
+inline constexpr IssueCode kOutputNotRegular{"OUTPUT_NOT_REGULAR", Severity::error, "An output (a model's file, bake-report.json, --report, --depfile) exists and is a FIFO, a device, a symbolic link or a folder: weft replaces only regular files."};
+inline constexpr IssueCode kOutputOutsideOut{"OUTPUT_OUTSIDE_OUT", Severity::error, "A model's output folder OUT/<relative>/ resolves outside OUT through a symbolic link: nothing is written there."};
+inline constexpr IssueCode kOutputClash{"OUTPUT_CLASH", Severity::error, "Two INPUTs hold a model with the same relative path: the first (in INPUT order) is baked into OUT/<relative>/, the later one is refused."};
+inline constexpr IssueCode kCrashed{"CRASHED", Severity::error, "The model's bake died on a signal (its worker process; the message names the signal and the stage); the other models were still baked."};
+inline constexpr IssueCode kOutOfMemory{"OUT_OF_MEMORY", Severity::error, "The model's bake needed more memory than --max-memory allows (the message names the stage); the other models were still baked."};
+inline constexpr IssueCode kTimedOut{"TIMED_OUT", Severity::error, "The model's bake ran longer than --time-limit seconds of wall time (a runaway simulation or import) and was stopped; the message names the stage."};
+inline constexpr IssueCode kDepfileUnrepresentable{"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."};
+
 inline constexpr IssueCode model_codes[] = {
-    {"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."},
-    {"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."},
-    {"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."},
-    {"VALIDATION_FAILED", Severity::error, "A rig proxy failed a validation gate (weft rig --validate): the solver's (NEVER_SLEPT, STRAIN, ...), MESH_STRETCH or SCALP_DISPLACEMENT; the message has the numbers."},
-    {"WRITE_FAILED", Severity::error, "An output file could not be written (the message names it and the system's reason)."},
-    {"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."},
+    kNoGarmentFound,
+    kModelRewritten,
+    kSpringsNotWritten,
+    kWriteFailed,
+    kOutputIsInput,
 };
 
 inline constexpr IssueCode mesh_codes[] = {
-    {"MESH_STRETCH", Severity::error, "Posed from a rig proxy's simulation (hang's settled end, every idle frame), a garment triangle edge of the skinned mesh stretched past the limit against its bind length (default 1.10): the mesh tears."},
-    {"SCALP_DISPLACEMENT", Severity::error, "Posed the same way, a scalp or waistband vertex (at least half its weight on body bones) moved more than the limit from its bind position (default 2 mm)."},
+    kMeshStretch,
+    kScalpDisplacement,
 };
 
 inline constexpr IssueCode bake_codes[] = {
-    {"INPUT_NOT_FOUND", Severity::error, "An INPUT given on the command line does not exist."},
-    {"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."},
-    {"OUTPUT_UNWRITABLE", Severity::error, "An output file or folder could not be written."},
-    {"INTERNAL_ERROR", Severity::error, "Baking the model threw; the other models were still baked."},
-    {"INPUT_NOT_REGULAR", Severity::error, "A model file found by the walk or given as INPUT is a FIFO, a device or a socket: refused by name without opening it, the walk goes on."},
-    {"INPUT_LINK_LOOP", Severity::error, "A symbolic link in an INPUT folder points to itself (or round a loop): named, the walk goes on."},
-    {"OUTPUT_NOT_REGULAR", Severity::error, "An output (a model's file, bake-report.json, --report, --depfile) exists and is a FIFO, a device, a symbolic link or a folder: weft replaces only regular files."},
-    {"OUTPUT_OUTSIDE_OUT", Severity::error, "A model's output folder OUT/<relative>/ resolves outside OUT through a symbolic link: nothing is written there."},
-    {"OUTPUT_CLASH", Severity::error, "Two INPUTs hold a model with the same relative path: the first (in INPUT order) is baked into OUT/<relative>/, the later one is refused."},
-    {"CRASHED", Severity::error, "The model's bake died on a signal (its worker process; the message names the signal and the stage); the other models were still baked."},
-    {"OUT_OF_MEMORY", Severity::error, "The model's bake needed more memory than --max-memory allows (the message names the stage); the other models were still baked."},
-    {"TIMED_OUT", Severity::error, "The model's bake ran longer than --time-limit seconds of wall time (a runaway simulation or import) and was stopped; the message names the stage."},
+    kInputNotFound,
+    kInputUnreadable,
+    kOutputUnwritable,
+    kInternalError,
+    kInputNotRegular,
+    kInputLinkLoop,
+    kOutputNotRegular,
+    kOutputOutsideOut,
+    kOutputClash,
+    kCrashed,
+    kOutOfMemory,
+    kTimedOut,
     {"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."},
-    {"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."},
+    kDepfileUnrepresentable,
 };
 
 }  // namespace weft

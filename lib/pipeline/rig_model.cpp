@@ -11,10 +11,12 @@
 
 #include "io/atomic_file.h"
 #include "io/utf8_text.h"
+#include "pipeline/issue_json.h"
 #include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
 #include "pipeline/sidecar.h"
+#include "validate/validation_codes.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/gltf_patch.h"
@@ -28,10 +30,16 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    const IssueCode* row = find_issue_code(model_codes, code);
-    const Severity severity = row ? row->severity : Severity::error;
-    issues.push_back({std::string(code), severity, std::move(message), std::move(pointer)});
+void add_issue(Issues& issues, const IssueCode& code, std::string message, std::string pointer = {}) {
+    issues.push_back(make_issue(code, std::move(message), std::move(pointer)));
+}
+
+/// A failed gate under its own code (the solver's, validate/validation_codes.h, or the mesh's), at its
+/// table's severity.
+void add_gate_issue(Issues& issues, std::string_view code, std::string message, std::string pointer) {
+    const IssueCode* row = find_issue_code(validation_codes, code);
+    if (!row) row = find_issue_code(mesh_codes, code);
+    issues.push_back({std::string(code), row ? row->severity : Severity::error, std::move(message), std::move(pointer)});
 }
 
 void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
@@ -66,14 +74,28 @@ public:
                 RigModelResult& r)
         : model_(model), bytes_(bytes), out_dir_(out_dir), options_(options), r_(r) {}
 
+    /// The stages, each once and in this order; a model that does not import stops after import.
     void run() {
-        r_.model = model_;
-        r_.out_dir = out_dir_;
-        auto lap = [clock = std::chrono::steady_clock::now()](double& seconds) mutable {
-            const auto now = std::chrono::steady_clock::now();
-            seconds += std::chrono::duration<double>(now - clock).count();
-            clock = now;
-        };
+        r_.model = options_.model_label.empty() ? model_ : fs::path(options_.model_label);
+        r_.out_dir = options_.out_label.empty() ? out_dir_ : fs::path(options_.out_label);
+        timed(r_.seconds.import, [&] { import(); });
+        if (!r_.imported) return;
+        timed(r_.seconds.garments, [&] { r_.garments = find_garments(original_, options_.garments); });
+        timed(r_.seconds.grow, [&] { grow(); });
+        timed(r_.seconds.build, [&] { build_proxies(); });
+        if (options_.validate) timed(r_.seconds.validate, [&] { validate(*options_.validate); });
+        if (options_.write_files) timed(r_.seconds.write, [&] { write(); });
+    }
+
+private:
+    template <class Stage>
+    static void timed(double& seconds, Stage&& stage) {
+        const auto start = std::chrono::steady_clock::now();
+        stage();
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    void import() {
         ImportResult imported;
         if (bytes_) {
             r_.bytes = bytes_->bytes.size();
@@ -92,16 +114,15 @@ public:
         }
         append(r_.issues, imported.issues);
         r_.external_files = std::move(imported.external_files);
-        lap(r_.seconds.import);
         if (!imported.ok()) return;
         r_.imported = true;
         original_ = std::move(imported.scene);
         // The proxies carry the model's path as text (UTF-8 only): a path of other bytes goes in
         // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
         original_.source_path = utf8_escaped(original_.source_path);
-        r_.garments = find_garments(original_, options_.garments);
-        lap(r_.seconds.garments);
+    }
 
+    void grow() {
         if (options_.grow_cloth) {
             GrowResult grown = grow_cloth(original_, r_.garments, options_.grow);
             append(r_.issues, grown.issues);
@@ -114,35 +135,65 @@ public:
             r_.scene = std::move(original_);
             original_ = Scene{};
         }
-        lap(r_.seconds.grow);
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
+    }
+
+    void build_proxies() {
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
             append(r_.issues, g.built.issues);
         }
         if (options_.sheets) build_sheets();
-        lap(r_.seconds.build);
-        if (options_.validate) {
-            r_.validation = validate_rig_model(r_, *options_.validate, options_.validate_limits);
-            for (const std::string& failure : rig_validation_failures(*r_.validation))
-                add_issue(r_.issues, "VALIDATION_FAILED", r_.model.string() + ": " + failure, "/validation");
-        }
-        lap(r_.seconds.validate);
-        if (options_.write_files) write();
-        lap(r_.seconds.write);
+        // With sheets every garment found by name gets a proxy: none means nothing was found.
+        if (options_.sheets && r_.rigs.empty() && r_.sheets.empty())
+            add_issue(r_.issues, kNoGarmentFound,
+                      r_.model.string() + ": " + r_.garments.verdict + "; name the cloth in weft.json (--config)");
     }
 
-private:
+    /// Every built proxy, in memory (the codec is lossless: the file holds these numbers), through
+    /// the scenarios; a rig proxy's skinned mesh posed from the simulation too (rig_validate.h).
+    /// Each failed gate is an issue under its own code, naming the proxy file it is written to.
+    void validate(const ValidationOptions& options) {
+        ValidationOptions untraced = options;  // the mesh re-runs hang and idle; traces are the page's
+        untraced.trace = {};
+        ValidationReport report;
+        report.limits = options.limits;
+        RigModelValidation rigs;
+        rigs.limits = options.limits;
+        rigs.mesh_limits = options_.validate_limits;
+        auto validate_one = [&](const std::string& name, const ClothProxy& proxy, const RiggedGarment* rig) {
+            const auto start = std::chrono::steady_clock::now();
+            const std::string file = garment_file_stem(name) + ".clothproxy";
+            ProxyValidation v = validate_proxy(proxy, options, (out_dir_ / file).string());
+            v.file = file;  // the report names proxies relative to the model's folder, for any OUT
+            const std::string where = r_.out_dir.string() + "/" + file;
+            if (v.refused) {
+                add_gate_issue(r_.issues, v.refused->code, where + ": " + v.refused->message, "/proxies/" + file);
+            } else {
+                for (const GateResult& g : v.gates)
+                    if (!g.passed) add_gate_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
+            }
+            if (rig && !v.refused) {
+                RigProxyValidation mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, v, untraced, options_.validate_limits);
+                for (const MeshGateResult& g : mesh.mesh_gates)
+                    if (!g.passed) add_gate_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
+                mesh.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+                rigs.proxies.push_back(std::move(mesh));
+            }
+            report.proxies.push_back(std::move(v));
+        };
+        for (const RiggedGarment& g : r_.rigs)
+            if (g.built.proxy) validate_one(g.name, *g.built.proxy, &g);
+        for (const SheetedGarment& g : r_.sheets)
+            if (g.built.proxy) validate_one(g.name, *g.built.proxy, nullptr);
+        if (!rigs.proxies.empty()) r_.validation = std::move(rigs);
+        r_.proxy_validation = std::move(report);
+    }
+
     std::string unique_name(const std::string& wanted) {
-        std::string name = wanted, stem = garment_file_stem(wanted);
-        for (int n = 2; used_stems_.count(stem); ++n) {
-            name = wanted + "_" + std::to_string(n);
-            stem = garment_file_stem(name);
-        }
-        used_stems_.insert(stem);
-        return name;
+        return unique_garment_name(wanted, used_stems_);
     }
 
     /// Every garment found by name that neither moves on authored chains nor was grown: a sheet.
@@ -245,14 +296,14 @@ private:
         std::error_code ec;
         fs::create_directories(out_dir_, ec);
         if (ec) {
-            add_issue(r_.issues, "WRITE_FAILED", out_dir_.string() + ": cannot create the output folder: " + ec.message());
+            add_issue(r_.issues, kWriteFailed, out_dir_.string() + ": cannot create the output folder: " + ec.message());
             return;
         }
         for (RiggedGarment& g : r_.rigs) {
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, "WRITE_FAILED", why);
+                add_issue(r_.issues, kWriteFailed, why);
                 continue;
             }
             g.proxy_file = file;
@@ -261,7 +312,7 @@ private:
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
             if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, "WRITE_FAILED", why);
+                add_issue(r_.issues, kWriteFailed, why);
                 continue;
             }
             g.proxy_file = file;
@@ -274,7 +325,7 @@ private:
         const std::string stem = garment_file_stem(model_.stem().string());
         const std::string sidecar = stem + ".cloth.json";
         if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
-            add_issue(r_.issues, "WRITE_FAILED", why);
+            add_issue(r_.issues, kWriteFailed, why);
         else
             r_.sidecar_file = sidecar;
     }
@@ -284,7 +335,7 @@ private:
         const std::string file = garment_file_stem(model_.stem().string()) + (r_.scene.format == "vrm" ? ".vrm" : ".glb");
         const fs::path out = out_dir_ / file;
         if (same_file(out, model_)) {
-            add_issue(r_.issues, "OUTPUT_IS_INPUT",
+            add_issue(r_.issues, kOutputIsInput,
                       out.string() + ": writing the grown model here would overwrite " + model_.string() +
                           "; give -o another folder");
             return;
@@ -297,12 +348,12 @@ private:
                                                      grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs,
                                                      options_.import.allow_outside_folder);
             if (!grew && !patch.error.empty()) {
-                add_issue(r_.issues, "SPRINGS_NOT_WRITTEN", patch.error, "/grown_model");
+                add_issue(r_.issues, kSpringsNotWritten, patch.error, "/grown_model");
                 return;
             }
             if (patch.error.empty()) {
                 if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
-                    add_issue(r_.issues, "WRITE_FAILED", why);
+                    add_issue(r_.issues, kWriteFailed, why);
                     return;
                 }
                 r_.grown_model_file = file;
@@ -310,18 +361,18 @@ private:
                 r_.patch = {patch.nodes_added, patch.primitives_reweighted, patch.vertices_reweighted, patch.images_embedded};
                 return;
             }
-            add_issue(r_.issues, "MODEL_REWRITTEN",
+            add_issue(r_.issues, kModelRewritten,
                       patch.error + "; " + file + " is written from the scene instead, without animations, textures or morph targets",
                       "/grown_model");
         } else {
-            add_issue(r_.issues, "MODEL_REWRITTEN",
+            add_issue(r_.issues, kModelRewritten,
                       model_.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
                           " keeps the meshes, materials by name, skeleton, skins and the grown bones, but not the " +
                           std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
                       "/grown_model");
         }
         if (std::string why = write_glb(r_.scene, out); !why.empty()) {
-            add_issue(r_.issues, "WRITE_FAILED", why);
+            add_issue(r_.issues, kWriteFailed, why);
             return;
         }
         r_.grown_model_file = file;
@@ -337,19 +388,19 @@ private:
     std::set<std::string> used_stems_;
 };
 
-json issues_json(const Issues& issues) {
-    json out = json::array();
-    for (const Issue& i : issues)
-        out.push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
-    return out;
-}
-
 double round6(double v) {
     const double r = std::round(v * 1e6) / 1e6;
     return r == 0 ? 0.0 : r;
 }
 
 }  // namespace
+
+RigModelOptions bake_preset() {
+    RigModelOptions o;
+    o.sheets = true;
+    o.write_report = false;
+    return o;
+}
 
 namespace {
 
@@ -360,7 +411,7 @@ RigModelResult run_rig_model(const fs::path& model, const ModelBytes* bytes, con
     rigger.run();
     if (options.write_files && options.write_report && result.imported)
         if (std::string why = write_file_atomic(out_dir / "report.json", json_text(rig_report_json(result))); !why.empty())
-            result.issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
+            result.issues.push_back(make_issue(kWriteFailed, why, ""));
     return result;
 }
 
@@ -375,7 +426,7 @@ RigModelResult rig_model(const fs::path& model, const ModelBytes& bytes, const f
     return run_rig_model(model, &bytes, out_dir, options);
 }
 
-json rig_report_json(const RigModelResult& r) {
+json rig_report_json(const RigModelResult& r, bool timings) {
     const Scene& scene = r.scene;
     auto name_of = [&](int node) {
         return has_node(scene, node) ? json(scene.nodes[static_cast<size_t>(node)].name) : json(nullptr);
@@ -498,7 +549,7 @@ json rig_report_json(const RigModelResult& r) {
             {"sheets", sheets},
             {"grown_model", grown_model},
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
-            {"validation", r.validation ? rig_validation_json(*r.validation) : json(nullptr)},
+            {"validation", r.validation ? rig_validation_json(*r.validation, timings) : json(nullptr)},
             {"issues", issues_json(r.issues)}};
 }
 

@@ -10,8 +10,9 @@
 //   sheets     with sheets (weft bake): a sheet proxy for every other garment found by name, so one
 //              pass writes a model's sheet and rig proxies and one sidecar lists both
 //              (sheet_model.h's selection and build)
-//   validate   with options.validate (--validate): every rig proxy through the solver's scenarios and
-//              its skinned mesh posed from them (rig_validate.h); a failed gate is an error issue
+//   validate   with options.validate (--validate): every proxy built, in memory, through the solver's
+//              scenarios (validate/validate.h) and each rig proxy's skinned mesh posed from them
+//              (rig_validate.h); each failed gate an error issue under its own code
 //   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
 //              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
@@ -49,9 +50,17 @@ struct RigModelOptions {
     SheetOptions sheet;          ///< used with sheets
     bool write_files = true;     ///< false: build and report, write nothing (tests, dry runs)
     bool write_report = true;    ///< with write_files: report.json too (weft bake writes its own, with validation)
-    std::optional<ValidationOptions> validate;  ///< set: validate every rig proxy (--validate); failed gates are errors
+    std::optional<ValidationOptions> validate;  ///< set: validate every proxy built, in memory (--validate); each failed
+                                                ///< gate is an error under its own code (NEVER_SLEPT, MESH_STRETCH, ...)
     RigValidationLimits validate_limits;        ///< the mesh's gate limits
+    std::string model_label;                    ///< the model as reports and messages name it ("" = the path as given)
+    std::string out_label;                      ///< the output folder as messages name it ("" = the path as given)
 };
+
+/// `weft bake`'s options for each model: a sheet proxy beside the rigs for every other garment found
+/// by name (one pass writes all of a model's proxies and one sidecar), report.json left to the bake
+/// (which writes it without timings, beside validation.json). `weft rig` runs the defaults.
+RigModelOptions bake_preset();
 
 /// One chain of a rig garment, as the sidecar describes it.
 struct RiggedChain {
@@ -85,13 +94,13 @@ struct StageSeconds {
     double garments = 0;  ///< garments by slot and authored chains
     double grow = 0;      ///< growing chains
     double build = 0;     ///< rig and sheet proxies
-    double validate = 0;  ///< rig proxies and their skinned mesh (RigModelOptions::validate)
+    double validate = 0;  ///< every proxy, and the rig proxies' skinned mesh (RigModelOptions::validate)
     double write = 0;     ///< proxies, grown model, sidecar, report
 };
 
 struct RigModelResult {
-    std::filesystem::path model;        ///< as given
-    std::filesystem::path out_dir;
+    std::filesystem::path model;        ///< as given, or RigModelOptions::model_label
+    std::filesystem::path out_dir;      ///< as given, or RigModelOptions::out_label
     std::string content_hash;           ///< "xxh64:<16 hex digits>" (io/content_hash.h) of the model file's bytes; "" when unreadable
     uint64_t bytes = 0;
     std::vector<std::filesystem::path> external_files;  ///< what a glTF names beside itself (ImportResult::external_files)
@@ -109,7 +118,8 @@ struct RigModelResult {
         size_t nodes_added = 0, primitives_reweighted = 0, vertices_reweighted = 0, images_embedded = 0;
     } patch;                            ///< what patching changed, when grown_model_method is "patched"
     std::string sidecar_file;           ///< "<model>.cloth.json" when written
-    std::optional<RigModelValidation> validation;  ///< set when options.validate was
+    std::optional<RigModelValidation> validation;  ///< the rig proxies' (solver and skinned mesh), when options.validate was
+    std::optional<ValidationReport> proxy_validation;  ///< every built proxy through the scenarios (validation.json), when options.validate was
     Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
 
     /// 0: everything built, validated and written; 1: the model was refused, a garment could not be
@@ -134,8 +144,9 @@ struct ModelBytes {
 RigModelResult rig_model(const std::filesystem::path& model, const ModelBytes& bytes,
                          const std::filesystem::path& out_dir, const RigModelOptions& options);
 
-/// The report (schemas/rig-report.schema.json, "schema": "weft.rig-report/1").
-nlohmann::json rig_report_json(const RigModelResult& result);
+/// The report (schemas/rig-report.schema.json, "schema": "weft.rig-report/1"); the validation's
+/// timings only with `timings` (weft bake keeps them in bake-report.json).
+nlohmann::json rig_report_json(const RigModelResult& result, bool timings = true);
 
 /// The same for people: a few lines per garment.
 std::string rig_report_text(const RigModelResult& result);

@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline/rig_model.h"
 #include "scene/hierarchy.h"
 #include "scene/skinning.h"
 #include "solver/solver.h"
@@ -361,16 +360,6 @@ bool RigModelValidation::passed() const {
     return std::all_of(proxies.begin(), proxies.end(), [](const RigProxyValidation& p) { return p.passed(); });
 }
 
-RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
-                                      const ValidationOptions& options, const RigValidationLimits& mesh_limits) {
-    const auto t0 = std::chrono::steady_clock::now();
-    ProxyValidation solver;
-    if (built.proxy) solver = validate_proxy(*built.proxy, options);
-    RigProxyValidation out = validate_rig_mesh(scene, garment, built, std::move(solver), options, mesh_limits);
-    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return out;
-}
-
 RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
                                      ProxyValidation solver, const ValidationOptions& options,
                                      const RigValidationLimits& mesh_limits) {
@@ -408,29 +397,7 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
     return out;
 }
 
-RigModelValidation validate_rig_model(const RigModelResult& result, const ValidationOptions& options,
-                                      const RigValidationLimits& mesh_limits) {
-    RigModelValidation v;
-    v.limits = options.limits;
-    v.mesh_limits = mesh_limits;
-    for (const RiggedGarment& g : result.rigs)
-        if (g.built.proxy) v.proxies.push_back(validate_rig_proxy(result.scene, g.input, g.built, options, mesh_limits));
-    return v;
-}
-
-std::vector<std::string> rig_validation_failures(const RigModelValidation& validation) {
-    std::vector<std::string> out;
-    for (const RigProxyValidation& p : validation.proxies) {
-        if (p.solver.refused) out.push_back(p.solver.refused->message);
-        for (const GateResult& g : p.solver.gates)
-            if (!g.passed) out.push_back("garment '" + p.garment + "': " + gate_code(g.gate) + " " + g.message);
-        for (const MeshGateResult& g : p.mesh_gates)
-            if (!g.passed) out.push_back(g.gate + " " + g.message);
-    }
-    return out;
-}
-
-json rig_validation_json(const RigModelValidation& validation) {
+json rig_validation_json(const RigModelValidation& validation, bool timings) {
     json proxies = json::array();
     for (const RigProxyValidation& p : validation.proxies) {
         const ProxyValidation& v = p.solver;
@@ -469,8 +436,8 @@ json rig_validation_json(const RigModelValidation& validation) {
                {"scalp_vertices", p.scalp_vertices},
                {"hang", pose_json(p.hang)},
                {"idle", pose_json(p.idle)}}},
-             {"gates", gates},
-             {"timing", {{"ms", number(p.ms)}}}});
+             {"gates", gates}});
+        if (timings) proxies.back()["timing"] = {{"ms", number(p.ms)}};
     }
     return {{"passed", validation.passed()},
             {"limits",

@@ -17,8 +17,9 @@
 //              vertices (weight at least half on body bones: the root blend's held end,
 //              docs/growth.md#root-blend): the worst distance from the bind position
 //
-//   RigModelValidation v = validate_rig_model(rig_model(path, out, options), ValidationOptions{});
-//   v.passed();  rig_validation_json(v);
+// rig_model (rig_model.h) runs it in its validate stage, on the proxies in memory:
+//   RigProxyValidation v = validate_rig_mesh(scene, garment, built, validate_proxy(*built.proxy, options), options);
+//   v.passed();
 #pragma once
 #include <array>
 #include <cstdint>
@@ -33,8 +34,6 @@
 #include "validate/validate.h"
 
 namespace weft {
-
-struct RigModelResult;
 
 /// The default MESH_STRETCH limit: no garment edge stretches more than 10% against its bind length (docs/validation.md#mesh-stretch).
 inline constexpr double kMaxMeshStretch = 1.10;
@@ -98,26 +97,16 @@ struct RigModelValidation {
 };
 
 /// Validates one rig proxy built from `garment` in `scene` (the scene it was built from: the grown
-/// one when bones were grown). Deterministic but for the timing.
-RigProxyValidation validate_rig_proxy(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
-                                      const ValidationOptions& options, const RigValidationLimits& mesh_limits = {});
-
-/// The mesh half of validate_rig_proxy, for a proxy whose solver validation `solver` was run already
-/// (weft bake validates the proxy it loaded back from disk, the same bytes as `built.proxy`): hang
-/// and idle re-run on `built.proxy`, the skinned mesh posed and measured, the mesh gates added.
+/// one when bones were grown), whose solver validation `solver` (validate_proxy of `built.proxy`)
+/// was run already: hang and idle re-run on `built.proxy`, the skinned mesh posed and measured, the
+/// mesh gates added. Deterministic but for the timing.
 RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
                                      ProxyValidation solver, const ValidationOptions& options,
                                      const RigValidationLimits& mesh_limits = {});
 
-/// Every built rig proxy of a model (garments that were not built are left out).
-RigModelValidation validate_rig_model(const RigModelResult& result, const ValidationOptions& options,
-                                      const RigValidationLimits& mesh_limits = {});
-
-/// One line per failed gate (solver and mesh), naming the garment, the scenario and the numbers.
-std::vector<std::string> rig_validation_failures(const RigModelValidation& validation);
-
-/// The validation as JSON: the "validation" object of schemas/rig-report.schema.json.
-nlohmann::json rig_validation_json(const RigModelValidation& validation);
+/// The validation as JSON: the "validation" object of schemas/rig-report.schema.json; each proxy's
+/// "timing" only with `timings` (its only machine-dependent part).
+nlohmann::json rig_validation_json(const RigModelValidation& validation, bool timings = true);
 
 /// The same for people: a line per proxy (rig_validation_failures has the failed gates).
 std::string rig_validation_text(const RigModelValidation& validation);

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "garment/classes.h"
+#include "pipeline/issue_json.h"
+#include "pipeline/pipeline_codes.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/import.h"
@@ -16,10 +18,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-json sheet_issue_json(const Issue& i) {
-    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
-}
 
 }  // namespace
 
@@ -50,17 +48,6 @@ json sheet_stats_json(const SheetStats& s) {
             {"area", s.area},
             {"total_mass", s.total_mass},
             {"max_d_geo", s.max_d_geo}};
-}
-
-std::string garment_file_stem(const std::string& name) {
-    std::string stem;
-    for (char c : name) {
-        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                          c == '_' || c == '-';
-        stem += keep ? c : '_';
-    }
-    if (stem.empty() || stem.front() == '.') stem.insert(stem.begin(), '_');
-    return stem;
 }
 
 SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
@@ -178,7 +165,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
     ImportResult imported = import_scene(model, o.import);
     result.imported = imported.ok();
     json import_issues = json::array();
-    for (const Issue& i : imported.issues) import_issues.push_back(sheet_issue_json(i));
+    for (const Issue& i : imported.issues) import_issues.push_back(issue_json(i));
     report["import_issues"] = std::move(import_issues);
     result.issues = imported.issues;
     std::string error;
@@ -191,7 +178,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         selected = select_garments(imported.scene, o, error);
         if (!error.empty()) {
             result.messages.push_back(o.model_label + ": " + error);
-            result.issues.push_back({"NO_GARMENT_FOUND", Severity::warning, o.model_label + ": " + error, ""});
+            result.issues.push_back(make_issue(kNoGarmentFound, o.model_label + ": " + error, ""));
         }
     }
 
@@ -225,12 +212,10 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         issues.insert(issues.end(), r.issues.begin(), r.issues.end());
 
         if (r.proxy) {
-            std::string stem = garment_file_stem(s.garment.name);
-            for (int k = 2; stems.count(stem); ++k) stem = garment_file_stem(s.garment.name) + "-" + std::to_string(k);
-            stems.insert(stem);
+            const std::string stem = garment_file_stem(unique_garment_name(s.garment.name, stems));
             const fs::path path = out_dir / (stem + ".clothproxy");
             if (std::string why = save_proxy(*r.proxy, path); !why.empty()) {
-                issues.push_back({"WRITE_FAILED", Severity::error, why, ""});
+                issues.push_back(make_issue(kWriteFailed, why, ""));
             } else {
                 result.written.push_back(stem + ".clothproxy");
                 g["proxy"] = stem + ".clothproxy";
@@ -248,7 +233,7 @@ SheetModelResult sheet_model(const fs::path& model, const fs::path& out_dir, con
         g["stats"] = sheet_stats_json(r.stats);
         json list = json::array();
         for (const Issue& i : issues) {
-            list.push_back(sheet_issue_json(i));
+            list.push_back(issue_json(i));
             if (i.severity == Severity::error) result.messages.push_back(i.message + " [" + i.code + "]");
             if (i.severity == Severity::warning) result.messages.push_back("warning: " + i.message + " [" + i.code + "]");
         }

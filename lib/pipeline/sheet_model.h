@@ -11,6 +11,7 @@
 
 #include "garment/garments.h"
 #include "io/issue.h"
+#include "pipeline/garment_names.h"
 #include "proxy/sheet_builder.h"
 #include "scene/import.h"
 
@@ -63,9 +64,6 @@ SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& 
 
 /// The report's "stats" object of a sheet build.
 nlohmann::json sheet_stats_json(const SheetStats& stats);
-
-/// A garment name as a file stem: letters, digits, '.', '_' and '-' kept, anything else '_'.
-std::string garment_file_stem(const std::string& name);
 
 /// Runs the sheet path on `model`, writing proxies into `out_dir` (report.json is the caller's).
 /// Never throws for anything about the model: every problem is an Issue.

@@ -31,7 +31,7 @@ json link_json(const LinkRef& link) {
     return {{"kind", link.kind == LinkRef::edge ? "edge" : "skip"}, {"index", link.index}, {"particles", {link.a, link.b}}};
 }
 
-json scenario_json(const ScenarioStats& s) {
+json scenario_json(const ScenarioStats& s, bool timings) {
     json j;
     j["name"] = scenario_name(s.scenario);
     j["settle_steps"] = s.settle_steps;
@@ -66,7 +66,7 @@ json scenario_json(const ScenarioStats& s) {
     j["idle_jitter_mean"] = optional_number(s.idle_jitter_mean);
     j["idle_jitter_worst"] = optional_number(s.idle_jitter_worst);
     j["idle_jitter_link"] = s.idle_jitter_worst ? link_json(s.idle_jitter_link) : json(nullptr);
-    j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
+    if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
     return j;
 }
 
@@ -76,7 +76,7 @@ json gate_json(const GateResult& g) {
             {"limit", optional_number(g.limit)},  {"message", g.message}};
 }
 
-json proxy_json(const ProxyValidation& v) {
+json proxy_json(const ProxyValidation& v, bool timings) {
     json j;
     j["file"] = v.file;
     j["garment"] = v.garment;
@@ -96,7 +96,7 @@ json proxy_json(const ProxyValidation& v) {
     j["velocity_clamp"] = simulated ? number(v.velocity_clamp) : json(nullptr);
     j["energy_scale"] = simulated ? number(v.energy_scale) : json(nullptr);
     json scenarios = json::array();
-    for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s));
+    for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s, timings));
     j["scenarios"] = std::move(scenarios);
     json gates = json::array();
     for (const GateResult& g : v.gates) gates.push_back(gate_json(g));
@@ -204,7 +204,7 @@ ProxyValidation validate_file(const std::filesystem::path& path, const Validatio
     return validate_proxy(*r.proxy, options, path.string());
 }
 
-json report_json(const ValidationReport& report) {
+json report_json(const ValidationReport& report, bool timings) {
     json j;
     j["schema"] = validation_json_schema;
     j["weft_version"] = WEFT_VERSION;
@@ -214,7 +214,7 @@ json report_json(const ValidationReport& report) {
                    {"max_energy_rise", report.limits.max_energy_rise},
                    {"max_sleep_step", optional_number(report.limits.max_sleep_step)}};
     json proxies = json::array();
-    for (const ProxyValidation& p : report.proxies) proxies.push_back(proxy_json(p));
+    for (const ProxyValidation& p : report.proxies) proxies.push_back(proxy_json(p, timings));
     j["proxies"] = std::move(proxies);
     return j;
 }

@@ -93,8 +93,9 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
 ProxyValidation validate_file(const std::filesystem::path& path, const ValidationOptions& options);
 
 /// The report as JSON (schemas/validation.schema.json). Everything but each scenario's "timing"
-/// object is deterministic: the same proxies and options give the same JSON.
-nlohmann::json report_json(const ValidationReport& report);
+/// object is deterministic: the same proxies and options give the same JSON. Without `timings` the
+/// "timing" objects are left out (weft bake keeps timings in bake-report.json alone).
+nlohmann::json report_json(const ValidationReport& report, bool timings = true);
 
 /// The report for people: per proxy its fabric, one line per scenario, every failed gate.
 std::string report_text(const ValidationReport& report);

@@ -24,6 +24,7 @@
 #include "io/atomic_file.h"
 #include "io/utf8_text.h"
 #include "pipeline/bake.h"
+#include "pipeline/issue_json.h"
 #include "pipeline/process_memory.h"
 #include "pipeline/view_page.h"
 #include "fabric/fabric.h"
@@ -61,8 +62,8 @@ int run_bake(const BakeCommandOptions& c) {
     for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
     o.out_dir = c.out;
     o.jobs = c.jobs;
-    o.grow_cloth = !c.no_grow;
-    o.validate = c.validate;
+    o.model.grow_cloth = !c.no_grow;
+    if (c.validate) o.model.validate = ValidationOptions{};
     o.force = c.force;
     o.page = !c.no_page;
     o.isolate = !c.no_isolate;
@@ -86,27 +87,27 @@ int run_bake(const BakeCommandOptions& c) {
             std::cerr << who << ": --config: " << loaded.error << "\n";
             return exit_usage;
         }
-        o.garments.config = std::move(loaded.config);
+        o.model.garments.config = std::move(loaded.config);
     }
     if (!c.fabric.empty() && !find_fabric(c.fabric)) {
         std::cerr << who << ": --fabric: '" << c.fabric << "' is not a library fabric (" << fabric_library_names()
                   << ")\n";
         return exit_usage;
     }
-    o.rig.sheet.fabric = c.fabric;
-    o.rig.rig.fabric = c.fabric;
-    o.rig.import.allow_outside_folder = c.allow_outside_folder;
+    o.model.sheet.fabric = c.fabric;
+    o.model.rig.fabric = c.fabric;
+    o.model.import.allow_outside_folder = c.allow_outside_folder;
     std::string error;
-    o.rig.grow.classes = select_classes(c.classes, o.garments.config.classes, error);
+    o.model.grow.classes = select_classes(c.classes, o.model.garments.config.classes, error);
     if (!error.empty()) {
         std::cerr << who << ": --classes: " << error << "\n";
         return exit_usage;
     }
-    if (std::string why = grow_options_error(o.rig.grow); !why.empty()) {
+    if (std::string why = grow_options_error(o.model.grow); !why.empty()) {
         std::cerr << who << ": " << why << "\n";
         return exit_usage;
     }
-    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.grow_cloth ? "1" : "0") +
+    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
                      ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
 
     const bool quiet = c.verbosity.quiet;
@@ -117,10 +118,10 @@ int run_bake(const BakeCommandOptions& c) {
             const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
             std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, utf8_escaped(m.input.relative).c_str(),
-                         m.status.c_str(), left);
+                         model_status_name(m.status), left);
             if (done == total) std::fprintf(stderr, "\n");
         } else if (!quiet) {
-            std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << m.status << "\n";
+            std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << model_status_name(m.status) << "\n";
         }
         if (tty && done != total && !m.issues.empty()) std::fprintf(stderr, "\r\033[K");
         Issues escaped = m.issues;
@@ -150,7 +151,7 @@ int run_bake(const BakeCommandOptions& c) {
         depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
         for (const Issue& i : unrepresentable) {
             if (!quiet) std::cerr << who << ": warning: " << i.message << " [" << i.code << "]\n";
-            report["issues"].push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}});
+            report["issues"].push_back(issue_json(i));
             report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
         }
     }

@@ -24,6 +24,7 @@
 #include "grow/plan.h"
 #include "io/atomic_file.h"
 #include "pipeline/bake.h"
+#include "pipeline/issue_json.h"
 #include "scene/import.h"
 
 namespace weft::cli {
@@ -44,10 +45,6 @@ struct InspectOptions {
     bool no_grow = false;
 };
 
-json issue_to_json(const Issue& i) {
-    return {{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}, {"pointer", i.pointer}};
-}
-
 /// One model's report entry; `refusal` is set to the line for standard error when it is refused.
 json inspect_one(const std::string& path, const GarmentOptions& garment_options, const ImportOptions& import_options,
                  bool grow, std::string& refusal) {
@@ -55,7 +52,7 @@ json inspect_one(const std::string& path, const GarmentOptions& garment_options,
     json model;
     model["file"] = path;
     json issues = json::array();
-    for (const Issue& i : imported.issues) issues.push_back(issue_to_json(i));
+    for (const Issue& i : imported.issues) issues.push_back(issue_json(i));
     if (!imported.ok()) {
         const Issue* first = nullptr;
         for (const Issue& i : imported.issues)
@@ -64,7 +61,7 @@ json inspect_one(const std::string& path, const GarmentOptions& garment_options,
                 break;
             }
         model["status"] = "refused";
-        model["error"] = issue_to_json(*first);
+        model["error"] = issue_json(*first);
         model["issues"] = std::move(issues);
         refusal = first->message + " [" + first->code + "]";
         return model;

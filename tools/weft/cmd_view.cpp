@@ -101,13 +101,13 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     b.inputs = {fs::path(o.input)};
     b.out_dir = o.out.empty() ? fs::path("weft-view") : fs::path(o.out);
     b.jobs = o.jobs;
-    b.validate = true;
-    b.rig.sheet.fabric = fabric;
-    b.rig.rig.fabric = fabric;
+    b.model.validate = ValidationOptions{};
+    b.model.sheet.fabric = fabric;
+    b.model.rig.fabric = fabric;
     b.options_text = "classes=hair,skirt;fabric=" + fabric + ";grow_cloth=0;validate=1;page=1";
     tune_process_memory();
     const BakeResult result = bake(b, [&](const BakeModelResult& m, size_t done, size_t total) {
-        if (!o.verbosity.quiet) std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << m.status << "\n";
+        if (!o.verbosity.quiet) std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << model_status_name(m.status) << "\n";
         print_issues(std::cerr, who + ": " + m.input.relative, m.issues, o.verbosity);
     });
     for (const Issue& i : result.run_issues) std::cerr << who << ": " << i.message << " [" << i.code << "]\n";

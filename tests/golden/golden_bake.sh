@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# ctest golden_bake: `weft bake MODELS -o out --grow-cloth --validate` must write exactly what
+# tests/golden/golden_bake.manifest records: one sha256 per output file, and one of the run's report
+# with its "timings" (the only machine-dependent part) removed. A change that alters an output on
+# purpose regenerates the manifest and says why in its commit.
+#
+#   golden_bake.sh WEFT MODELS SCRATCH                 check (exit 77, a ctest skip, without MODELS)
+#   golden_bake.sh --regenerate WEFT MODELS SCRATCH    rewrite the manifest from this run
+#
+# The bake runs from SCRATCH/run with the models reached as ../models (a symlink), so messages that
+# name a model's path read the same wherever the models live. It runs with -j 2: outputs and
+# report do not depend on the order workers finish in.
+set -euo pipefail
+regenerate=0
+if [[ ${1:-} == --regenerate ]]; then regenerate=1; shift; fi
+if [[ $# -ne 3 ]]; then echo "usage: golden_bake.sh [--regenerate] WEFT MODELS SCRATCH" >&2; exit 2; fi
+weft=$(realpath "$1") models=$2 scratch=$3
+manifest="$(cd "$(dirname "$0")" && pwd)/golden_bake.manifest"
+if [[ ! -d "$models" ]]; then echo "golden_bake: no models at $models: skipped"; exit 77; fi
+models=$(realpath "$models")
+rm -rf "$scratch"
+mkdir -p "$scratch/run"
+ln -s "$models" "$scratch/models"
+cd "$scratch/run"
+status=0
+"$weft" bake ../models -o out --grow-cloth --validate --report report.json -j 2 -q >stdout.txt 2>stderr.txt || status=$?
+# Exit 1 is expected: some of the models are refused on purpose (the manifest records which).
+if [[ $status -gt 1 ]]; then echo "golden_bake: weft bake exited $status"; cat stderr.txt; exit 1; fi
+{
+    echo "exit $status"
+    echo "$(jq -S 'del(.timings)' report.json | sha256sum | cut -d' ' -f1)  report.json without timings"
+    (cd out && find . -type f ! -name bake-report.json -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+} >actual.manifest
+if [[ $regenerate == 1 ]]; then
+    cp actual.manifest "$manifest"
+    echo "golden_bake: wrote $manifest ($(wc -l <"$manifest") lines)"
+    exit 0
+fi
+if ! diff -u "$manifest" actual.manifest; then
+    echo "golden_bake: outputs differ from $manifest (above: - expected, + this run; outputs in $scratch/run/out)"
+    exit 1
+fi
+echo "golden_bake: $(wc -l <actual.manifest) lines match"
