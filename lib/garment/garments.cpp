@@ -2,6 +2,8 @@
 
 #include "garment/clumps.h"
 #include "garment/geometry.h"
+#include "geom/topology.h"
+#include "geom/weld.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
 
@@ -204,6 +206,7 @@ struct Candidate {
     bool not_garment = false;  ///< a config rule said "none"
     std::vector<int> meshes;
     bool repair = false;
+    std::vector<int> holders;  ///< closed solids of the name match left out (separate_holders)
 };
 
 void add_to_candidate(std::vector<Candidate>& candidates, Candidate c, int mesh) {
@@ -272,6 +275,83 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
         }
     }
     return candidates;
+}
+
+/// Whether an unskinned mesh is a closed solid: after welding by position (geom/weld.h's default),
+/// every edge has exactly two triangles. A rod, a ring, a bracket; never a sheet, which has a border.
+bool rigid_solid(const Mesh& mesh) {
+    if (is_skinned(mesh) || mesh.triangle_count() == 0) return false;
+    for (const Vec3& p : mesh.positions)
+        if (!is_finite(p)) return false;
+    const WeldResult weld = weld_positions(mesh.positions, weld_tolerance_for(mesh.positions));
+    std::vector<uint32_t> indices(mesh.indices.size());
+    for (size_t k = 0; k < indices.size(); ++k) {
+        if (mesh.indices[k] >= weld.remap.size()) return false;
+        indices[k] = weld.remap[mesh.indices[k]];
+    }
+    const EdgeTable table = build_edge_table(indices, static_cast<uint32_t>(weld.unique_count()));
+    for (uint32_t e = 0; e < table.edge_count(); ++e)
+        if (table.face_count(e) != 2) return false;
+    return table.edge_count() > 0;
+}
+
+/// A node (or mesh) named for a garment can carry the rigid piece that holds it: a curtain's node
+/// with its rod, a flag's with its pole (import names a mesh's primitives "Curtain-0",
+/// "Curtain-1", so each can be a name match of its own). A closed unskinned mesh of a name match is
+/// a holder, not cloth, when an open mesh of a name match on the same node is cloth: it leaves the
+/// candidates and is listed in that candidate's `holders`. A node of closed meshes only stays whole
+/// (a hair shell is closed too; what it is, the sheet builder and growing decide).
+std::vector<Candidate> separate_holders(const Scene& scene, std::vector<Candidate> candidates) {
+    auto by_name = [](const Candidate& c) {
+        return !c.not_garment && (c.matched_by == kMatchedByNode || c.matched_by == kMatchedByMesh);
+    };
+    std::vector<std::vector<char>> solid(candidates.size());
+    for (size_t i = 0; i < candidates.size(); ++i)
+        for (int m : candidates[i].meshes)
+            solid[i].push_back(by_name(candidates[i]) && rigid_solid(scene.meshes[static_cast<size_t>(m)]));
+    std::vector<Candidate> out;
+    std::vector<int> kept(candidates.size(), -1);
+    // The cloth: each name match's open meshes, and config/material matches whole.
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        Candidate c = candidates[i];
+        c.meshes.clear();
+        for (size_t k = 0; k < candidates[i].meshes.size(); ++k)
+            if (!solid[i][k]) c.meshes.push_back(candidates[i].meshes[k]);
+        if (c.meshes.empty()) continue;
+        kept[i] = static_cast<int>(out.size());
+        out.push_back(std::move(c));
+    }
+    // The solids: to a kept name match on the same node, else back to their own match, whole.
+    for (size_t i = 0; i < candidates.size(); ++i)
+        for (size_t k = 0; k < candidates[i].meshes.size(); ++k) {
+            if (!solid[i][k]) continue;
+            const int m = candidates[i].meshes[k];
+            const int node = scene.meshes[static_cast<size_t>(m)].node;
+            Candidate* holder_of = nullptr;
+            for (size_t j = 0; j < candidates.size() && !holder_of; ++j)
+                if (kept[j] >= 0 && by_name(candidates[j]))
+                    for (int cm : out[static_cast<size_t>(kept[j])].meshes)
+                        if (scene.meshes[static_cast<size_t>(cm)].node == node) holder_of = &out[static_cast<size_t>(kept[j])];
+            if (holder_of) {
+                holder_of->holders.push_back(m);
+                continue;
+            }
+            if (kept[i] < 0) {
+                Candidate c = candidates[i];
+                c.meshes.clear();
+                kept[i] = static_cast<int>(out.size());
+                out.push_back(std::move(c));
+            }
+            out[static_cast<size_t>(kept[i])].meshes.push_back(m);
+        }
+    // Candidates keep find_candidates' order (by their first mesh); meshes ascend within one.
+    for (Candidate& c : out) {
+        std::sort(c.meshes.begin(), c.meshes.end());
+        std::sort(c.holders.begin(), c.holders.end());
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.meshes.front() < b.meshes.front(); });
+    return out;
 }
 
 /// Geometry authored chains weight (or carry rigidly) that no name found: one garment per chain
@@ -527,7 +607,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
     std::vector<std::vector<char>> taken(scene.meshes.size());
     for (size_t m = 0; m < scene.meshes.size(); ++m) taken[m].assign(scene.meshes[m].positions.size(), 0);
 
-    for (Candidate& c : find_candidates(scene, options)) {
+    for (Candidate& c : separate_holders(scene, find_candidates(scene, options))) {
         Garment g;
         g.name = c.matched_name;
         g.class_name = c.class_name;
@@ -538,6 +618,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         g.fabric = c.fabric;
         g.pin = c.pin;
         g.repair = c.repair;
+        g.holders = c.holders;
         for (int m : c.meshes) {
             GarmentPart part{m, std::vector<uint32_t>(scene.meshes[static_cast<size_t>(m)].positions.size()), 0};
             std::iota(part.vertices.begin(), part.vertices.end(), 0u);

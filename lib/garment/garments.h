@@ -59,6 +59,7 @@ struct Garment {
     nlohmann::json pin;          ///< from the config rule, null when none
     bool repair = false;         ///< from the config rule: a sheet drops defective triangles
     std::vector<GarmentPart> parts;
+    std::vector<int> holders;    ///< meshes of the match left out as closed solids (a curtain node's rod): they hold it, Scene::meshes indices
     size_t vertex_count = 0;
     size_t triangle_count = 0;
     Bounds bounds;               ///< scene space, metres (skinned meshes in their bind pose)

@@ -66,11 +66,12 @@ std::vector<GarmentPlan> plan_garments(const Scene& scene, const ModelGarments& 
         }
         p.action = "sheet";
         p.held_by = g.body_bone;
-        // A static mesh has no bone to hold it: only a config rule's pin hangs it (the sheet
-        // builder's default pin holds what bones weight, and here nothing does).
+        // A static mesh has no bone to hold it: the sheet builder holds it where it touches rigid
+        // geometry of its model (docs/proxy.md#pins), and refuses it when nothing does.
         p.verdict = g.body_bone >= 0 ? "moves as a sheet held by " + node_name_of(scene, g.body_bone)
                     : g.pin.is_null()
-                        ? "a sheet nothing holds: it falls (a static mesh, no bones; give it a config rule's \"pin\")"
+                        ? "moves as a sheet held where it touches rigid geometry of its model (a static mesh, no "
+                          "bones; refused if nothing touches it: give it a config rule's \"pin\")"
                         : "moves as a sheet hung by its config pin (a static mesh, no bones)";
     }
     return plans;

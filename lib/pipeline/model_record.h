@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "body/body_colliders.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/plan.h"
@@ -68,6 +69,7 @@ struct ModelRecord {
     bool imported = false;
     Scene scene;                        ///< the grown scene when bones were grown, else the imported one
     ModelGarments garments;
+    BodyColliders body;                 ///< colliders fitted to the imported body (body/body_colliders.h)
     std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
     std::vector<GarmentPlan> plans;     ///< per garments.garments: what was done with it (grow/plan.h, as weft inspect says)
     std::vector<RiggedGarment> rigs;

@@ -15,6 +15,7 @@
 #include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
+#include "pipeline/body_shapes.h"
 #include "pipeline/sidecar.h"
 #include "validate/validation_codes.h"
 #include "proxy/core/codec.h"
@@ -80,7 +81,10 @@ public:
         r_.out_dir = options_.out_label.empty() ? out_dir_ : fs::path(options_.out_label);
         timed(r_.seconds.import, [&] { import(); });
         if (!r_.imported) return;
-        timed(r_.seconds.garments, [&] { r_.garments = find_garments(original_, options_.garments); });
+        timed(r_.seconds.garments, [&] {
+            r_.garments = find_garments(original_, options_.garments);
+            r_.body = fit_body_colliders(original_, r_.garments, options_.body);  // the body before anything grows
+        });
         timed(r_.seconds.grow, [&] { grow(); });
         timed(r_.seconds.build, [&] { build_proxies(); });
         if (options_.validate) timed(r_.seconds.validate, [&] { validate(*options_.validate); });
@@ -155,8 +159,10 @@ private:
     /// Every built proxy, in memory (the codec is lossless: the file holds these numbers), through
     /// the scenarios; a rig proxy's skinned mesh posed from the simulation too (rig_validate.h).
     /// Each failed gate is an issue under its own code, naming the proxy file it is written to.
-    void validate(const ValidationOptions& options) {
-        ValidationOptions untraced = options;  // the mesh re-runs hang and idle; traces are the page's
+    void validate(const ValidationOptions& given) {
+        ValidationOptions options = given;  // the model's own body collides with its cloth
+        options.body = body_shapes(r_.scene, r_.body);
+        ValidationOptions untraced = options;  // the mesh re-runs every scenario; traces are the page's
         untraced.trace = {};
         ValidationReport report;
         report.limits = options.limits;

@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "body/body_colliders.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/plan.h"
@@ -54,6 +55,7 @@ struct ModelOptions {
     std::optional<ValidationOptions> validate;  ///< set: validate every proxy built, in memory (--validate); each failed
                                                 ///< gate is an error under its own code (NEVER_SLEPT, MESH_STRETCH, ...)
     RigValidationLimits validate_limits;        ///< the mesh's gate limits
+    BodyColliderOptions body;                   ///< how body colliders are fitted, and the config's edits
     std::string model_label;                    ///< the model as reports and messages name it ("" = the path as given)
     std::string out_label;                      ///< the output folder as messages name it ("" = the path as given)
 };

@@ -14,6 +14,7 @@
 #include "scene/hierarchy.h"
 #include "scene/skinning.h"
 #include "solver/solver.h"
+#include "validate/body.h"
 #include "io/format_text.h"
 
 namespace weft {
@@ -91,14 +92,36 @@ public:
 
     /// Poses the joints from `x` (particle positions in the frame, relative to the holders), skins
     /// and measures.
-    MeshPoseStats measure(const std::vector<Vec3>& x, uint32_t step) {
+    MeshPoseStats measure(const std::vector<Vec3>& x, uint32_t step, const StepInput* body = nullptr) {
         pose(x);
         MeshPoseStats st;
         st.step = step;
+        if (body) st.max_penetration = 0.0;
         for (const MeshPart& part : parts_) {
             const Mesh& mesh = scene_.meshes[static_cast<size_t>(part.mesh)];
             skinned_.resize(part.vertices.size());
             for (size_t i = 0; i < part.vertices.size(); ++i) skinned_[i] = skin(mesh, part.vertices[i]);
+            if (body) {  // the body at rest in the frame; the skinned mesh relative to the holders, model space
+                // Deeper than it was bound: the colliders stand for the skin with its mean radius,
+                // so a vertex on the skin at the garment's edge may start a little inside.
+                std::vector<double>& bound = bind_depth_[part.mesh];
+                if (bound.empty()) {
+                    bound.resize(part.vertices.size());
+                    for (size_t i = 0; i < part.vertices.size(); ++i) {
+                        const Vec3 at = to_frame_.transform_point(mesh.positions[part.vertices[i]]);
+                        bound[i] = deepest_inside(*body, std::span(&at, 1)).depth;
+                    }
+                }
+                for (size_t i = 0; i < skinned_.size(); ++i) {
+                    const Vec3 at = to_frame_.transform_point(skinned_[i]);
+                    const double d = deepest_inside(*body, std::span(&at, 1)).depth - bound[i];
+                    if (d > *st.max_penetration) {
+                        st.max_penetration = d;
+                        st.max_penetration_mesh = mesh.name;
+                        st.max_penetration_vertex = part.vertices[i];
+                    }
+                }
+            }
             for (size_t e = 0; e < part.edges.size(); ++e) {
                 const double ratio = distance(skinned_[part.edges[e][0]], skinned_[part.edges[e][1]]) / part.bind_length[e];
                 if (ratio > st.max_edge_stretch || st.max_edge_stretch_mesh.empty()) {
@@ -220,6 +243,8 @@ private:
     std::vector<Quat> turn_;
     std::vector<Mat4> skinning_;
     std::vector<Vec3> skinned_;
+    const Mat4 to_frame_ = frame_.inverted();
+    std::map<int, std::vector<double>> bind_depth_;  ///< per mesh part, each vertex's depth in the body at bind
 };
 
 /// Particle positions relative to the holders (the held body bones back at bind).
@@ -233,67 +258,59 @@ bool finite(const std::vector<Vec3>& x) {
     return std::all_of(x.begin(), x.end(), [](const Vec3& v) { return is_finite(v); });
 }
 
-std::optional<uint32_t> steps_of(const ValidationOptions& options, Scenario scenario) {
-    for (const ScenarioRun& run : options.scenarios)
-        if (run.scenario == scenario && run.steps > 0) return run.steps;
-    return std::nullopt;
-}
-
-/// Hang from rest for `steps`, the mesh measured at the last.
-std::optional<MeshPoseStats> pose_hang(const ClothProxy& proxy, const Fabric& fabric, uint32_t steps, MeshPoser& poser) {
-    Solver solver(proxy, fabric);
-    StepInput in;
-    in.dt = validation_dt;
-    in.holders.assign(proxy.pins.size(), Pose{});
-    const Pose rest_frame = rest_frame_pose(proxy);
-    in.frame = rest_frame;
-    FramedStep step;
-    for (uint32_t s = 0; s < steps; ++s) {
-        step = framed(script_step(Scenario::hang, s, steps), rest_frame);
-        in.frame = step.frame;
-        for (Pose& h : in.holders) h = step.holders;
-        if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
-        solver.step(in);
-    }
-    if (!finite(solver.state().x)) return std::nullopt;
-    return poser.measure(relative_to_holders(solver.state().x, step.holders), steps);
-}
-
-/// Idle after the same prelude run_scenario takes: the frame whose mesh stretches most, and the
-/// worst scalp displacement over every frame.
-std::optional<MeshPoseStats> pose_idle(const ClothProxy& proxy, const Fabric& fabric, uint32_t steps, MeshPoser& poser) {
-    Solver solver(proxy, fabric);
-    StepInput in;
-    in.dt = validation_dt;
-    in.holders.assign(proxy.pins.size(), Pose{});
-    const Pose rest_frame = rest_frame_pose(proxy);
-    in.frame = rest_frame;
-    for (uint32_t s = 0; s < settle_max_steps; ++s)
-        if (solver.step(in).fell_asleep) break;
-    std::optional<MeshPoseStats> worst;
-    double scalp = 0;
-    std::string scalp_mesh;
-    uint32_t scalp_vertex = 0;
-    for (uint32_t s = 0; s < steps; ++s) {
-        const FramedStep step = framed(script_step(Scenario::idle, s, steps), rest_frame);
-        in.frame = step.frame;
-        for (Pose& h : in.holders) h = step.holders;
-        solver.step(in);
-        if (!finite(solver.state().x)) return std::nullopt;
-        MeshPoseStats st = poser.measure(relative_to_holders(solver.state().x, step.holders), s + 1);
-        if (st.max_scalp_displacement > scalp || scalp_mesh.empty()) {
-            scalp = st.max_scalp_displacement;
-            scalp_mesh = st.max_scalp_mesh;
-            scalp_vertex = st.max_scalp_vertex;
+/// Every scenario of `options` re-run with the mesh posed at every frame: per scenario, the frame
+/// whose mesh stretches most, with the worst scalp displacement and render-vertex penetration over
+/// every frame. The same runs, bit for bit, as validate_proxy's (it is validate_proxy, observed).
+std::vector<MeshPoseStats> pose_scenarios(const ClothProxy& proxy, const ValidationOptions& options,
+                                          const Fabric& fabric, MeshPoser& poser) {
+    const BodyShapes body = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness);
+    StepInput rest_body;
+    place_body(body, Pose{}, rest_body);
+    const StepInput* measured_body = options.body.empty() ? nullptr : &rest_body;
+    std::vector<MeshPoseStats> out;
+    std::vector<Vec3> relative;
+    MeshPoseStats last;
+    ValidationOptions observed = options;
+    observed.trace = TraceOptions{};
+    observed.observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
+        if (out.empty() || out.back().scenario != scenario || step == 1) {
+            out.emplace_back();
+            out.back().scenario = scenario;
         }
-        if (!worst || st.max_edge_stretch > worst->max_edge_stretch) worst = std::move(st);
-    }
-    if (worst) {
-        worst->max_scalp_displacement = scalp;
-        worst->max_scalp_mesh = scalp_mesh;
-        worst->max_scalp_vertex = scalp_vertex;
-    }
-    return worst;
+        if (!finite(state.x)) return;
+        std::vector<Vec3> now = relative_to_holders(state.x, holders);
+        // Asleep or held still, the cloth did not move relative to the body: the same pose, measured once.
+        if (now != relative || step == 1) {
+            relative = std::move(now);
+            last = poser.measure(relative, step, measured_body);
+        }
+        MeshPoseStats st = last;
+        st.step = step;
+        st.scenario = scenario;
+        MeshPoseStats& worst = out.back();
+        // Hang's mesh is measured where it settled (its last frame): it starts disturbed, and what it
+        // asks is whether the garment comes back whole. Every other scenario keeps its worst frame.
+        const bool first = worst.step == 0 || scenario == Scenario::hang;
+        if (first || st.max_scalp_displacement > worst.max_scalp_displacement) {
+            worst.max_scalp_displacement = st.max_scalp_displacement;
+            worst.max_scalp_mesh = st.max_scalp_mesh;
+            worst.max_scalp_vertex = st.max_scalp_vertex;
+        }
+        if (st.max_penetration && (worst.step == 0 || *st.max_penetration > *worst.max_penetration)) {
+            worst.max_penetration = st.max_penetration;
+            worst.max_penetration_mesh = st.max_penetration_mesh;
+            worst.max_penetration_vertex = st.max_penetration_vertex;
+        }
+        if (first || st.max_edge_stretch > worst.max_edge_stretch) {
+            worst.step = st.step;
+            worst.max_edge_stretch = st.max_edge_stretch;
+            worst.max_edge_stretch_mesh = st.max_edge_stretch_mesh;
+            worst.max_edge_stretch_vertices = st.max_edge_stretch_vertices;
+        }
+    };
+    if (validate_proxy(proxy, observed).refused) return {};
+    std::erase_if(out, [](const MeshPoseStats& st) { return st.step == 0; });  // went non-finite at once
+    return out;
 }
 
 /// One mesh gate: `value` against `limit`; `what` says what was measured and where, `failure` what a
@@ -330,9 +347,9 @@ MeshGateResult scalp_gate(const std::string& garment, Scenario scenario, const M
                      ": the held end of the garment slides off the body; check the root blend's weights");
 }
 
-json pose_json(const std::optional<MeshPoseStats>& st) {
+json pose_json(const std::optional<MeshPoseStats>& st, bool named = false) {
     if (!st) return nullptr;
-    return {{"step", st->step},
+    json j = {{"step", st->step},
             {"max_edge_stretch", number(st->max_edge_stretch)},
             {"max_edge_stretch_edge", st->max_edge_stretch_mesh.empty()
                                           ? json(nullptr)
@@ -341,6 +358,14 @@ json pose_json(const std::optional<MeshPoseStats>& st) {
             {"max_scalp_displacement", number(st->max_scalp_displacement)},
             {"max_scalp_vertex", st->max_scalp_mesh.empty() ? json(nullptr)
                                                             : json{{"mesh", st->max_scalp_mesh}, {"vertex", st->max_scalp_vertex}}}};
+    if (named) j["scenario"] = scenario_name(st->scenario);
+    if (st->max_penetration) {  // only with body colliders
+        j["max_penetration"] = number(*st->max_penetration);
+        j["max_penetration_vertex"] = st->max_penetration_mesh.empty()
+                                          ? json(nullptr)
+                                          : json{{"mesh", st->max_penetration_mesh}, {"vertex", st->max_penetration_vertex}};
+    }
+    return j;
 }
 
 const ScenarioStats* scenario_of(const ProxyValidation& v, Scenario scenario) {
@@ -380,17 +405,23 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
         out.mesh_vertices = poser.vertex_count();
         out.mesh_edges = poser.edge_count();
         out.scalp_vertices = poser.scalp_count();
-        try {
-            if (std::optional<uint32_t> steps = steps_of(options, Scenario::hang)) out.hang = pose_hang(proxy, fabric, *steps, poser);
-            if (std::optional<uint32_t> steps = steps_of(options, Scenario::idle)) out.idle = pose_idle(proxy, fabric, *steps, poser);
-        } catch (const std::invalid_argument&) {
-            // validate_proxy built a solver from the same proxy and fabric, so this cannot refuse
-            // what that accepted; should it, the solver's refusal is already the answer.
-        }
-        for (const auto& [scenario, st] : {std::pair{Scenario::hang, &out.hang}, std::pair{Scenario::idle, &out.idle}}) {
-            if (!*st) continue;
-            out.mesh_gates.push_back(stretch_gate(garment.name, scenario, **st, mesh_limits.max_mesh_stretch));
-            out.mesh_gates.push_back(scalp_gate(garment.name, scenario, **st, mesh_limits.max_scalp_displacement));
+        // validate_proxy refused nothing above, and this is the same proxy and fabric.
+        out.poses = pose_scenarios(proxy, options, fabric, poser);
+        for (const MeshPoseStats& st : out.poses) {
+            if (st.scenario == Scenario::hang && !out.hang) out.hang = st;
+            if (st.scenario == Scenario::idle && !out.idle) out.idle = st;
+            // The mesh limits were set for a garment near its pose (hang's end, idle): under a swing, a
+            // sprint or a teleport the root blend of every shared rig stretches 1.4-7x and its scalp
+            // moves centimetres, so there the mesh is measured and reported, not gated
+            // (docs/validation.md#the-skinned-mesh-of-a-rig-proxy).
+            if (st.scenario == Scenario::hang || st.scenario == Scenario::idle) {
+                out.mesh_gates.push_back(stretch_gate(garment.name, st.scenario, st, mesh_limits.max_mesh_stretch));
+                out.mesh_gates.push_back(scalp_gate(garment.name, st.scenario, st, mesh_limits.max_scalp_displacement));
+            }
+            // A rig's particles collide at the fabric's thickness, but the mesh round a joint is as wide
+            // as the joint's hull: on the shared rigs the skinned skirt cuts a thigh by 6-14 mm while
+            // every particle stays outside. Reported, not gated, until particles collide at their hull.
+            (void)fabric;
         }
     }
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -435,7 +466,12 @@ json rig_validation_json(const RigModelValidation& validation, bool timings) {
                {"edges", p.mesh_edges},
                {"scalp_vertices", p.scalp_vertices},
                {"hang", pose_json(p.hang)},
-               {"idle", pose_json(p.idle)}}},
+               {"idle", pose_json(p.idle)},
+               {"scenarios", [&] {
+                    json all = json::array();
+                    for (const MeshPoseStats& st : p.poses) all.push_back(pose_json(st, true));
+                    return all;
+                }()}}},
              {"gates", gates}});
         if (timings) proxies.back()["timing"] = {{"ms", number(p.ms)}};
     }

@@ -3,8 +3,8 @@
 // garment's skinned mesh posed from what the solver did and measured against its bind pose.
 //
 //   validate   validate_proxy: hang, swing, sprint, teleport-*, idle; the solver gates (gates.h)
-//   pose       hang and idle re-run on a fresh solver (deterministic: the same states validate saw);
-//              at the settled end of hang, and at every idle frame, each chain joint is posed from
+//   pose       every scenario re-run (validate_proxy with a step observer: deterministic, the same
+//              states validate saw, body colliders included); at every frame each chain joint is posed from
 //              its particle: translation = the particle, rotation = the shortest turn taking its
 //              bind segment (to the next particle of its chain) onto the simulated one; an end
 //              joint turns as the joint before it; a node with no particle keeps its bind transform
@@ -55,6 +55,11 @@ struct MeshPoseStats {
                                       ///< position; good: millimetres (a hair's breadth), bad: centimetres
     std::string max_scalp_mesh;       ///< where: mesh name, "" when there is no scalp vertex
     uint32_t max_scalp_vertex = 0;    ///< where: that mesh's vertex
+    Scenario scenario = Scenario::hang;  ///< the scenario this pose is from
+    std::optional<double> max_penetration;  ///< metres, deepest garment vertex inside a body collider over every
+                                            ///< frame; only with body colliders (ValidationOptions::body)
+    std::string max_penetration_mesh;  ///< where: mesh name, "" when no vertex went inside
+    uint32_t max_penetration_vertex = 0;
 };
 
 /// One mesh gate result (the solver's own are in ProxyValidation::gates).
@@ -77,7 +82,10 @@ struct RigProxyValidation {
     std::optional<MeshPoseStats> hang;     ///< the settled end of hang; none when hang was not run or refused
     std::optional<MeshPoseStats> idle;     ///< the idle frame with the worst edge stretch (its scalp displacement is
                                            ///< the worst over every frame); none when idle was not run or refused
-    std::vector<MeshGateResult> mesh_gates;///< MESH_STRETCH then SCALP_DISPLACEMENT, per posed scenario
+    std::vector<MeshPoseStats> poses;      ///< per scenario run, in order: its frame with the worst edge stretch, the
+                                           ///< worst scalp displacement and render-vertex penetration over every frame
+                                           ///< (hang and idle are two of these)
+    std::vector<MeshGateResult> mesh_gates;///< MESH_STRETCH then SCALP_DISPLACEMENT, hang then idle
     double ms = 0;                         ///< wall milliseconds for everything above (machine-dependent)
 
     bool passed() const;
@@ -98,8 +106,8 @@ struct RigModelValidation {
 
 /// Validates one rig proxy built from `garment` in `scene` (the scene it was built from: the grown
 /// one when bones were grown), whose solver validation `solver` (validate_proxy of `built.proxy`)
-/// was run already: hang and idle re-run on `built.proxy`, the skinned mesh posed and measured, the
-/// mesh gates added. Deterministic but for the timing.
+/// was run already: every scenario re-run on `built.proxy` (the same runs, body colliders included),
+/// the skinned mesh posed and measured, the mesh gates added. Deterministic but for the timing.
 RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
                                      ProxyValidation solver, const ValidationOptions& options,
                                      const RigValidationLimits& mesh_limits = {});

@@ -110,6 +110,22 @@ json sidecar_json(const ModelRecord& result) {
                              {"offset", point(c.offset)},
                              {"radius", micrometres(c.radius)},
                              {"origin", "declared"}});
+    // Fitted (and config-edited) colliders: the declared ones are listed above as the file gives them.
+    for (const BodyCollider& c : result.body.colliders) {
+        if (c.origin == "declared") continue;
+        json one = {{"shape", collider_shape_name(c.shape)},
+                    {"node", c.bone},
+                    {"a", point(c.a)},
+                    {"b", point(c.b)},
+                    {"radius", micrometres(c.radius)},
+                    {"origin", c.origin}};
+        if (c.vertices > 0)
+            one["fit"] = {{"vertices", c.vertices},
+                          {"inside_share", std::round(c.inside_share * 1e4) / 1e4},
+                          {"worst_distance", micrometres(c.worst_distance)},
+                          {"merged", c.merged}};
+        colliders.push_back(std::move(one));
+    }
     return {{"schema", sidecar_json_schema},
             {"tool", {{"name", "weft"}, {"version", WEFT_VERSION}}},
             {"input",

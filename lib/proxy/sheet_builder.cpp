@@ -537,7 +537,7 @@ bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
     // A scene with no nodes (built in memory) has no frame node: the root, by the name "".
     const PinContext context{src,           garment,        options,         scene_position, vertex_particle,
                              particle_source, proxy.edges,  proxy.rest_length, particle_island, island_closed,
-                             std::max(frame, 0)};
+                             std::max(frame, 0), proxy.triangles};
     work.pins = assign_pins(context, issues);
     const PinAssignment& pins = work.pins;
     if (has_error(issues)) return false;
@@ -692,13 +692,14 @@ std::string_view pin_rule_name(PinRule rule) {
         case PinRule::right: return "right";
         case PinRule::nearest: return "nearest";
         case PinRule::vertices: return "vertices";
+        case PinRule::touching: return "touching";
     }
     return "none";
 }
 
 std::string parse_pin_rule(std::string_view text, SheetOptions& options) {
     for (PinRule r : {PinRule::automatic, PinRule::weights, PinRule::none, PinRule::top, PinRule::bottom, PinRule::left,
-                      PinRule::right})
+                      PinRule::right, PinRule::touching})
         if (text == pin_rule_name(r)) {
             options.pin = r;
             return "";

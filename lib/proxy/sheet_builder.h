@@ -41,7 +41,7 @@ struct SheetGarment {
 /// top = largest Y, bottom = smallest Y, left = smallest X, right = largest X (the scene's axes,
 /// not the character's sides).
 enum class PinRule {
-    automatic,  ///< skinned: by weight (body bones); unskinned under a bone: `top`, held by that bone; otherwise none
+    automatic,  ///< skinned: by weight (body bones); unskinned under a bone: `top`, held by that bone; otherwise `touching`
     weights,    ///< skinned vertices whose weight on non-garment bones is >= pin_weight; holder = the heaviest of those bones
     none,       ///< nothing holds it: it falls
     top,        ///< particles within pin_tolerance of the extreme along the axis; holder = pin_holder or the frame node
@@ -50,6 +50,8 @@ enum class PinRule {
     right,
     nearest,    ///< particles within pin_tolerance of the nearest one's distance to pin_target's geometry
     vertices,   ///< the source vertices in pin_vertices; holder = pin_holder or the frame node
+    touching,   ///< unskinned: held where it touches rigid geometry of its model (its own closed pieces, unskinned
+                ///< meshes outside it), by that geometry's node; see sheet_pins.h
 };
 
 /// "automatic", "top", "nearest", ...
@@ -71,7 +73,7 @@ struct SheetOptions {
 };
 
 /// Parses a pin rule as the command line and config files write it: "automatic", "weights",
-/// "none", "top", "bottom", "left", "right", "nearest:NAME", "vertices:3,17,42". Sets the rule and
+/// "none", "top", "bottom", "left", "right", "touching", "nearest:NAME", "vertices:3,17,42". Sets the rule and
 /// its target or vertices in `options`; returns "" on success, else why not.
 std::string parse_pin_rule(std::string_view text, SheetOptions& options);
 

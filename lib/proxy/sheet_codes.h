@@ -27,7 +27,8 @@ inline constexpr IssueCode sheet_codes[] = {
     {"PIN_HOLDER_NOT_FOUND", Severity::error, "An explicit holder names no node of the model."},
     {"NON_FINITE_FRAME", Severity::error, "The frame node's rest transform is NaN or infinite."},
     {"CLOSED_ISLAND_HELD", Severity::info, "A closed piece (no boundary: a solid, such as a banner's bracket) is held rigid by the frame, not simulated."},
-    {"NOTHING_HELD", Severity::warning, "No particle is held: the sheet falls (allowed: a proxy may fall)."},
+    {"HELD_WHERE_IT_TOUCHES", Severity::info, "An unskinned sheet under no bone is held where it touches rigid geometry of its model (a pole, a rod, its own brackets), by that geometry's node."},
+    {"NOTHING_HELD", Severity::error, "No particle is held and nothing skins the sheet: it falls for ever; the message gives the weft.json rule that hangs it (a warning for --pin none, or a skinned sheet its slack holds)."},
     {"EVERYTHING_HELD", Severity::warning, "Every particle is held (a skirt weighted whole to the hips, say): nothing is simulated, the sheet moves rigidly with its holders."},
     // Internal consistency.
     {"COLOURING_INVALID", Severity::error, "The greedy colouring failed its independent check (a bug, never the input's fault)."},

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
+
+#include <nlohmann/json.hpp>
 
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
@@ -118,6 +121,27 @@ std::string node_name(const Scene& scene, int node) {
     return has_node(scene, node) ? scene.nodes[static_cast<size_t>(node)].name : std::string();
 }
 
+/// The weft.json rule that hangs this garment from its top edge: it names the model's file and the
+/// garment's material (its mesh when it has none), the names a config rule matches.
+std::string config_entry(const PinContext& ctx) {
+    const Scene& scene = *ctx.source.scene;
+    std::string key = "mesh", name = ctx.garment.name;
+    if (!ctx.source.meshes.empty()) {
+        const Mesh& mesh = ctx.source.mesh(0);
+        if (mesh.material >= 0 && static_cast<size_t>(mesh.material) < scene.materials.size() &&
+            !scene.materials[static_cast<size_t>(mesh.material)].empty())
+            key = "material", name = scene.materials[static_cast<size_t>(mesh.material)];
+        else
+            name = mesh.name;
+    }
+    const std::string model = std::filesystem::path(scene.source_path).filename().string();
+    nlohmann::json rule = nlohmann::json::object();
+    if (!model.empty()) rule["file"] = model;
+    rule[key] = name;
+    rule["pin"] = "top";
+    return "{\"garments\": [" + rule.dump() + "]}";
+}
+
 /// Closed pieces of an unskinned sheet ride the frame (sheet_pins.h): their particles are held by
 /// the frame node and are not fabric (`fabric` 0), each piece reported.
 void hold_closed_pieces(const PinContext& ctx, PinAssignment& a, std::vector<uint8_t>& fabric, Issues& issues) {
@@ -186,6 +210,110 @@ void hold_extreme(const PinContext& ctx, PinAssignment& a, const std::vector<uin
         if (fabric[p] && sign * ctx.particle_position[p][axis] >= extreme - a.tolerance) hold(a, p, rule_holder);
 }
 
+/// Rigid geometry a sheet may hang from (sheet_pins.h, touching): triangles in scene space and the
+/// node that holds them.
+struct RigidHolder {
+    int holder = -1;
+    std::string what;                          ///< "its closed piece 1", "node 'Pole' (mesh 'Pole')"
+    std::vector<std::array<Vec3, 3>> triangles;
+};
+
+struct Box {
+    Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
+    void add(const Vec3& p) {
+        for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+    }
+    bool overlaps(const Box& o, double margin) const {
+        for (int k = 0; k < 3; ++k)
+            if (lo[k] > o.hi[k] + margin || o.lo[k] > hi[k] + margin) return false;
+        return true;
+    }
+};
+
+/// The holders the touching rule tries, in order: the sheet's closed pieces (by island), then one
+/// per node of the unskinned meshes outside the garment (by node index). Only triangles within
+/// `margin` of the sheet's box are kept: nothing farther can touch it.
+std::vector<RigidHolder> rigid_holders(const PinContext& ctx, const Box& sheet, double margin) {
+    const Scene& scene = *ctx.source.scene;
+    std::vector<RigidHolder> out;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    if (ctx.options.closed_islands_rigid) {
+        std::vector<int> slot(ctx.island_closed.size(), -1);
+        for (const auto& t : ctx.triangles) {
+            if (t[0] >= n || t[1] >= n || t[2] >= n) continue;
+            const uint32_t island = ctx.island[t[0]];
+            if (!ctx.island_closed[island]) continue;
+            if (slot[island] < 0) {
+                slot[island] = static_cast<int>(out.size());
+                out.push_back({ctx.frame_node, "its closed piece " + std::to_string(island), {}});
+            }
+            out[static_cast<size_t>(slot[island])].triangles.push_back(
+                {ctx.particle_position[t[0]], ctx.particle_position[t[1]], ctx.particle_position[t[2]]});
+        }
+    }
+    std::vector<int> by_node(scene.nodes.size(), -1);
+    std::vector<std::pair<int, std::vector<int>>> nodes;  // node -> meshes, in node order below
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        const Mesh& mesh = scene.meshes[m];
+        if (in_garment(ctx.garment, static_cast<int>(m)) || is_skinned(mesh) || mesh.triangle_count() == 0 ||
+            !has_node(scene, mesh.node))
+            continue;
+        int& k = by_node[static_cast<size_t>(mesh.node)];
+        if (k < 0) {
+            k = static_cast<int>(nodes.size());
+            nodes.push_back({mesh.node, {}});
+        }
+        nodes[static_cast<size_t>(k)].second.push_back(static_cast<int>(m));
+    }
+    std::sort(nodes.begin(), nodes.end());
+    for (const auto& [node, meshes] : nodes) {
+        RigidHolder h{node, "node '" + scene.nodes[static_cast<size_t>(node)].name + "' (mesh", {}};
+        for (size_t i = 0; i < meshes.size(); ++i) {
+            const Mesh& mesh = scene.meshes[static_cast<size_t>(meshes[i])];
+            h.what += (i ? ", '" : " '") + mesh.name + "'";
+            const size_t nv = mesh.positions.size();
+            for (size_t k = 0; k + 2 < mesh.indices.size(); k += 3) {
+                const uint32_t a = mesh.indices[k], b = mesh.indices[k + 1], c = mesh.indices[k + 2];
+                if (a >= nv || b >= nv || c >= nv) continue;
+                Box box;
+                for (uint32_t v : {a, b, c}) box.add(mesh.positions[v]);
+                if (!box.overlaps(sheet, margin)) continue;
+                h.triangles.push_back({mesh.positions[a], mesh.positions[b], mesh.positions[c]});
+            }
+        }
+        h.what += ")";
+        if (!h.triangles.empty()) out.push_back(std::move(h));
+    }
+    return out;
+}
+
+/// The touching rule (sheet_pins.h): each rigid holder within one median edge of the sheet holds
+/// the fabric particles within the band of its nearest one.
+void hold_touching(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, double touch) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    Box sheet;
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p]) sheet.add(ctx.particle_position[p]);
+    if (!(sheet.lo[0] <= sheet.hi[0])) return;
+    std::vector<double> d(n, inf);
+    for (const RigidHolder& h : rigid_holders(ctx, sheet, touch)) {
+        double nearest = inf;
+        for (uint32_t p = 0; p < n; ++p) {
+            d[p] = inf;
+            if (!fabric[p]) continue;
+            const Vec3& x = ctx.particle_position[p];
+            for (const auto& t : h.triangles) d[p] = std::min(d[p], distance(x, closest_on_triangle(x, t[0], t[1], t[2])));
+            nearest = std::min(nearest, d[p]);
+        }
+        if (!(nearest <= touch)) continue;
+        size_t held = 0;
+        for (uint32_t p = 0; p < n; ++p)
+            if (d[p] <= nearest + a.tolerance) hold(a, p, h.holder), ++held;
+        a.touched.push_back(h.what + ": " + std::to_string(held) + " particle" + (held == 1 ? "" : "s") + " within " +
+                            metres_text(nearest + a.tolerance));
+    }
+}
+
 /// The vertices rule: each listed source vertex's particle held by `rule_holder`. False, with errors
 /// filed (the first few, then a count), when a vertex is out of range or in no triangle.
 bool hold_vertices(const PinContext& ctx, PinAssignment& a, int rule_holder, Issues& issues) {
@@ -248,7 +376,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
 
     a.applied = opt.pin;
     if (a.applied == PinRule::automatic)
-        a.applied = skinned ? PinRule::weights : is_skin_joint(scene, ctx.frame_node) ? PinRule::top : PinRule::none;
+        a.applied = skinned ? PinRule::weights : is_skin_joint(scene, ctx.frame_node) ? PinRule::top : PinRule::touching;
 
     // Closed pieces of an unskinned sheet ride the frame (sheet_pins.h).
     std::vector<uint8_t> fabric(n, 1);
@@ -256,10 +384,10 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
 
     // The band of the positional rules: a quarter of the median edge (sheet_pins.h).
     const bool banded = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||
-                        a.applied == PinRule::right || a.applied == PinRule::nearest;
+                        a.applied == PinRule::right || a.applied == PinRule::nearest || a.applied == PinRule::touching;
+    const double median_edge = median(std::vector<double>(ctx.rest_length.begin(), ctx.rest_length.end()));
     if (banded) {
-        a.tolerance = opt.pin_tolerance ? *opt.pin_tolerance
-                                        : 0.25 * median(std::vector<double>(ctx.rest_length.begin(), ctx.rest_length.end()));
+        a.tolerance = opt.pin_tolerance ? *opt.pin_tolerance : 0.25 * median_edge;
         if (!std::isfinite(a.tolerance) || a.tolerance < 0) a.tolerance = 0;
     }
 
@@ -319,13 +447,34 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
         case PinRule::vertices:
             if (!hold_vertices(ctx, a, rule_holder, issues)) return a;
             break;
+
+        case PinRule::touching:
+            a.description = "touching";
+            hold_touching(ctx, a, fabric, std::isfinite(median_edge) ? median_edge : 0);
+            for (const std::string& t : a.touched)
+                issues.push_back({"HELD_WHERE_IT_TOUCHES", Severity::info,
+                                  file + ": garment '" + ctx.garment.name + "': held where it touches " + t + ".", ""});
+            break;
     }
 
-    if (std::none_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))
-        issues.push_back({"NOTHING_HELD", Severity::warning,
+    if (std::none_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; })) {
+        // A sheet nothing holds and nothing skins falls for ever: refused, with the config entry
+        // that hangs it, unless the rule asked for nothing on purpose (--pin none).
+        const bool asked = opt.pin == PinRule::none;
+        const bool falls = !skinned && !asked;
+        issues.push_back({"NOTHING_HELD", falls ? Severity::error : Severity::warning,
                           file + ": garment '" + ctx.garment.name + "': no particle is held (pin rule '" + a.description +
-                              "'), so the sheet falls. Pass --pin top|bottom|left|right|nearest:NODE to hang it.",
+                              "')" +
+                              (a.applied == PinRule::touching
+                                   ? ", and it touches no rigid geometry of its model (within one median edge, " +
+                                         metres_text(median_edge) + ")"
+                                   : std::string()) +
+                              ", so the sheet falls. " +
+                              (falls ? "Hang it with a rule in weft.json (--config): " + config_entry(ctx) +
+                                           " (or \"bottom\", \"left\", \"right\", \"nearest:NODE\")."
+                                     : "Pass --pin top|bottom|left|right|nearest:NODE to hang it."),
                           ""});
+    }
     else if (std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))
         issues.push_back({"EVERYTHING_HELD", Severity::warning,
                           file + ": garment '" + ctx.garment.name + "': every one of its " + std::to_string(a.holder.size()) +

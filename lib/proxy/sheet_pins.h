@@ -19,6 +19,14 @@
 // - closed pieces of an unskinned sheet (every edge shared by two triangles: a solid) are held by
 //   the frame node, not simulated: the banner's two brackets share its primitive, and a falling
 //   bracket would be absurd. Skinned garments are held by their weights instead.
+// - touching (the default of an unskinned sheet under no bone): the rigid geometry of the sheet's
+//   own model holds it where it touches, each holder by its node: the sheet's closed pieces (held by
+//   the frame node), then every unskinned mesh outside the garment, one holder per node. A holder
+//   touches when the sheet's nearest particle is within one median edge of its triangles: at the
+//   mesh's own resolution a vertex cannot sit closer to a surface that passes between vertices
+//   (the banner's brackets pass through its top hem between vertices 98 mm from them, its median
+//   edge 282 mm; the Goal_Flag's hoist is 14 mm from the pole, its median edge 120 mm). Each
+//   touching holder holds the particles within the band of its nearest one, as nearest:NAME does.
 // - a particle two pins name goes to the lower holder (node index), as docs/proxy.md#pins rules.
 #pragma once
 #include <array>
@@ -45,6 +53,7 @@ struct PinContext {
     std::span<const uint32_t> island;                   ///< per particle, its piece
     std::span<const uint8_t> island_closed;             ///< per piece: no boundary edge
     int frame_node = 0;                                 ///< the provisional frame: default holder of the positional rules
+    std::span<const std::array<uint32_t, 3>> triangles; ///< particle triples, the sheet's kept triangles
 };
 
 struct PinAssignment {
@@ -52,6 +61,7 @@ struct PinAssignment {
     PinRule applied = PinRule::none;  ///< the rule automatic resolved to
     double tolerance = 0;       ///< metres, the band used (0 when none applies)
     std::string description;    ///< the rule as applied, for builder_options: "top", "nearest:Metal", ...
+    std::vector<std::string> touched;  ///< touching: the holders found, as the messages name them
 };
 
 /// Applies the garment's pin rule and the closed-piece rule. Errors (unknown target, holder,

@@ -18,6 +18,13 @@ struct SolverConstants {
     bool tethers = true;      ///< build tether rows (off only to reproduce docs/measurements.md table L1's "no tether" column)
     bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)
     bool sleep = true;        ///< allow sleep
+    bool simd = true;         ///< solve a colour's particles in SIMD lanes where the machine has them (docs/solver.md#lanes); same result
+    uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
+    uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
+    /// > 0: iterate each substep until a sweep moves no particle further than this × the shortest row,
+    /// at most max_iterations sweeps, instead of the fabric's fixed count (docs/solver.md#iterating-to-a-residual)
+    double residual_tolerance = 0;
+    uint32_t max_iterations = 32;     ///< the most sweeps a substep takes when iterating to a residual
     bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow
 };
 

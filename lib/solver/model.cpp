@@ -144,6 +144,7 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     m->pose = pose_rows::build(fabric);
     m->contact = {fabric.thickness, fabric.friction};
     cook_trust_radius(*m);
+    m->sweep = sweep_blocks::build(p, m->distance);
     m->reach = weft::reach(p);
     Vec3 t, scale;
     p.frame.rest_world.decompose(t, m->rest_frame_rotation, scale);

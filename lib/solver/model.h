@@ -14,6 +14,7 @@
 #include "solver/hinge_rows.h"
 #include "solver/pose_rows.h"
 #include "solver/slack_rows.h"
+#include "solver/sweep_blocks.h"
 
 namespace weft {
 
@@ -47,6 +48,9 @@ struct SolverModel {
     SlackModel slack;
     PoseModel pose;
     ContactModel contact;
+
+    // --- the sweep ----------------------------------------------------------------------------------
+    SweepBlocks sweep;                    ///< each colour in blocks of lanes, its rows in sweep order
 };
 
 }  // namespace weft

@@ -23,8 +23,11 @@ Vec3 animated_position(const SolverModel& model, const SolverState& state, uint3
 void reseed(const SolverModel& model, SolverState& state);
 
 // sweep.cpp: the vertex solve
-/// One Gauss-Seidel pass over the particles [begin, end) of one colour.
-void sweep_colour(const SolverModel& model, SolverState& state, uint32_t begin, uint32_t end, StepStats& stats);
+/// One Gauss-Seidel pass over the particles of one colour: in SIMD lanes and over threads where the
+/// colouring, the machine and the constants allow, with the same result (docs/solver.md#lanes).
+void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, StepStats& stats);
+/// Whether sweep_colour takes the AVX2 lanes on this machine.
+bool sweep_uses_simd(const SolverModel& model);
 
 // hold_line.cpp (docs/solver.md#hold-line)
 void find_hold_line(const SolverModel& model, SolverState& state);

@@ -297,11 +297,19 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
-    const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
-    for (uint32_t it = 0; it < m.fabric.iterations; ++it) {
-        for (size_t c = 0; c + 1 < ranges.size(); ++c) sweep_colour(m, s, ranges[c], ranges[c + 1], stats);
-        if (it + 1 == m.fabric.iterations && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
+    const uint32_t colours = static_cast<uint32_t>(m.proxy->colour_count());
+    // A fixed count, or until a sweep moves nothing further than the tolerance (docs/solver.md#iterating-to-a-residual).
+    const bool to_residual = m.constants.residual_tolerance > 0;
+    const uint32_t most = to_residual ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
+    const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
+    for (uint32_t it = 0; it < most; ++it) {
+        stats.largest_move = 0;
+        for (uint32_t c = 0; c < colours; ++c) sweep_colour(m, s, c, stats);
+        ++stats.iterations;
+        const bool last = it + 1 == most || (to_residual && stats.largest_move <= enough);
+        if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
         update_duals(m, s);
+        if (last) break;
     }
     return finish_velocities(s, decay, clamp, stats);
 }

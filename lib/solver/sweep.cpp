@@ -3,6 +3,13 @@
 // capped at the particle's shortest row; colour by colour, Gauss-Seidel.
 #include <algorithm>
 #include <cmath>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define WEFT_SOLVER_X86 1
+#endif
 
 #include "solver/phases.h"
 
@@ -53,33 +60,231 @@ void audit_update(const SolverModel& m, const SolverState& s, uint32_t i, const 
     }
 }
 
-}  // namespace
+/// The Newton step of particle i from its accumulated rows: one 3x3 LDLᵀ solve, capped at the shortest
+/// incident row, written back.
+inline void move_particle(const SolverModel& m, SolverState& s, uint32_t i, const Vec3& xi, const Accumulated& a, StepStats& stats) {
+    const Ldlt3 f = ldlt_factor(a.h);
+    // H ⪰ (m/h²)·I by construction (docs/solver.md#trust-region), so this only trips on a non-finite input,
+    // which is then left for the caller's finiteness gate rather than spread by the solve.
+    if (!f.positive_definite()) return;
+    Vec3 dx = ldlt_solve(f, a.f);
+    // The trust region: no further than the shortest incident row (docs/solver.md#trust-region).
+    const double r = m.trust_radius[i];
+    const double l2 = length_squared(dx);
+    if (l2 > r * r) {
+        dx *= r / std::sqrt(l2);
+        ++stats.capped_updates;
+    }
+    if (m.constants.energy_audit) audit_update(m, s, i, xi, dx, a.h, stats);
+    stats.largest_move = std::max(stats.largest_move, std::sqrt(length_squared(dx)));
+    s.cloth.x[i] = xi + dx;
+    ++stats.vertex_updates;
+}
 
-void sweep_colour(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
-    const bool audit = m.constants.energy_audit;
-    uint64_t updates = 0, capped = 0;
+/// Particles [begin, end) of one colour, one at a time.
+void sweep_particles(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
     for (uint32_t i = begin; i < end; ++i) {
         if (s.cloth.inverse_mass[i] == 0) continue;
         const Vec3 xi = s.cloth.x[i];
-        const Accumulated a = accumulate(m, s, i, xi);
-        const Ldlt3 f = ldlt_factor(a.h);
-        // H ⪰ (m/h²)·I by construction (docs/solver.md#trust-region), so this only trips on a non-finite input,
-        // which is then left for the caller's finiteness gate rather than spread by the solve.
-        if (!f.positive_definite()) continue;
-        Vec3 dx = ldlt_solve(f, a.f);
-        // The trust region: no further than the shortest incident row (docs/solver.md#trust-region).
-        const double r = m.trust_radius[i];
-        const double l2 = length_squared(dx);
-        if (l2 > r * r) {
-            dx *= r / std::sqrt(l2);
-            ++capped;
-        }
-        if (audit) audit_update(m, s, i, xi, dx, a.h, stats);
-        s.cloth.x[i] = xi + dx;
-        ++updates;
+        move_particle(m, s, i, xi, accumulate(m, s, i, xi), stats);
     }
-    stats.vertex_updates += updates;
-    stats.capped_updates += capped;
+}
+
+#ifdef WEFT_SOLVER_X86
+/// The x, y and z of four positions as three vectors of lanes (two-double loads and shuffles; a
+/// gather is slower on the machines measured, docs/solver.md#lanes).
+__attribute__((target("avx2"))) inline void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py,
+                                                           __m256d& pz) {
+    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[2]), 1);
+    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[1])), _mm_loadu_pd(x + at[3]), 1);
+    px = _mm256_unpacklo_pd(v02, v13);
+    py = _mm256_unpackhi_pd(v02, v13);
+    pz = _mm256_set_pd(x[at[3] + 2], x[at[2] + 2], x[at[1] + 2], x[at[0] + 2]);
+}
+
+/// Four LinkRows, field by field as vectors of lanes (a 4x4 transpose and a 2x4 one).
+__attribute__((target("avx2"))) inline void load_rows(const double* rows, const int32_t* at, __m256d* field) {
+    const __m256d r0 = _mm256_loadu_pd(rows + at[0]), r1 = _mm256_loadu_pd(rows + at[1]);
+    const __m256d r2 = _mm256_loadu_pd(rows + at[2]), r3 = _mm256_loadu_pd(rows + at[3]);
+    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    field[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    field[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    field[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    field[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[0] + 4)), _mm_loadu_pd(rows + at[2] + 4), 1);
+    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[1] + 4)), _mm_loadu_pd(rows + at[3] + 4), 1);
+    field[4] = _mm256_unpacklo_pd(v02, v13);
+    field[5] = _mm256_unpackhi_pd(v02, v13);
+}
+
+/// The distance rows of one block's four particles in AVX2 lanes: distance_rows::accumulate's
+/// arithmetic, operation for operation (no fused multiply-add, the same association), so each lane's
+/// sums are the scalar update's bit for bit. A lane that has run out of rows reads its own particle:
+/// a zero-length row, skipped as the scalar loop skips coincident ends.
+__attribute__((target("avx2"))) void distance_lanes_avx2(const SweepBlocks& sb, uint32_t block, const double* x,
+                                                         const double* rows, const Vec3* xi, Accumulated* a) {
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d xx = _mm256_set_pd(xi[3].x, xi[2].x, xi[1].x, xi[0].x);
+    const __m256d xy = _mm256_set_pd(xi[3].y, xi[2].y, xi[1].y, xi[0].y);
+    const __m256d xz = _mm256_set_pd(xi[3].z, xi[2].z, xi[1].z, xi[0].z);
+    __m256d fx = _mm256_set_pd(a[3].f.x, a[2].f.x, a[1].f.x, a[0].f.x);
+    __m256d fy = _mm256_set_pd(a[3].f.y, a[2].f.y, a[1].f.y, a[0].f.y);
+    __m256d fz = _mm256_set_pd(a[3].f.z, a[2].f.z, a[1].f.z, a[0].f.z);
+    __m256d hxx = _mm256_set_pd(a[3].h.xx, a[2].h.xx, a[1].h.xx, a[0].h.xx);
+    __m256d hxy = _mm256_set_pd(a[3].h.xy, a[2].h.xy, a[1].h.xy, a[0].h.xy);
+    __m256d hxz = _mm256_set_pd(a[3].h.xz, a[2].h.xz, a[1].h.xz, a[0].h.xz);
+    __m256d hyy = _mm256_set_pd(a[3].h.yy, a[2].h.yy, a[1].h.yy, a[0].h.yy);
+    __m256d hyz = _mm256_set_pd(a[3].h.yz, a[2].h.yz, a[1].h.yz, a[0].h.yz);
+    __m256d hzz = _mm256_set_pd(a[3].h.zz, a[2].h.zz, a[1].h.zz, a[0].h.zz);
+    const int32_t* other = sb.other_coordinate.data();
+    const int32_t* field = sb.row_field.data();
+    for (uint32_t q = sb.offsets[block], end = sb.offsets[block + 1]; q < end; ++q) {
+        __m256d ox, oy, oz;
+        load_positions(x, other + q * SweepBlocks::lanes, ox, oy, oz);
+        const __m256d dx = _mm256_sub_pd(xx, ox), dy = _mm256_sub_pd(xy, oy), dz = _mm256_sub_pd(xz, oz);
+        const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        const __m256d live = _mm256_cmp_pd(l2, zero, _CMP_GT_OQ);
+        if (_mm256_movemask_pd(live) == 0) continue;
+        const __m256d inv_l = _mm256_div_pd(one, _mm256_sqrt_pd(l2));
+        const __m256d l = _mm256_mul_pd(l2, inv_l);
+        const __m256d gx = _mm256_mul_pd(dx, inv_l), gy = _mm256_mul_pd(dy, inv_l), gz = _mm256_mul_pd(dz, inv_l);
+        __m256d row[6];
+        load_rows(rows, field + q * SweepBlocks::lanes, row);
+        const __m256d rest = row[0], k = row[1], lambda = row[2], strain_rest = row[3], strain_k = row[4], strain_lambda = row[5];
+        __m256d fc = _mm256_add_pd(_mm256_mul_pd(k, _mm256_sub_pd(l, rest)), lambda);
+        __m256d s = _mm256_blendv_pd(zero, fc, _mm256_cmp_pd(fc, zero, _CMP_GT_OQ));
+        __m256d k_along = k;
+        const __m256d u = _mm256_add_pd(_mm256_mul_pd(strain_k, _mm256_sub_pd(l, strain_rest)), strain_lambda);
+        const __m256d pulls = _mm256_cmp_pd(u, zero, _CMP_GT_OQ);
+        fc = _mm256_blendv_pd(fc, _mm256_add_pd(fc, u), pulls);
+        s = _mm256_blendv_pd(s, _mm256_add_pd(s, u), pulls);
+        k_along = _mm256_blendv_pd(k_along, _mm256_add_pd(k_along, strain_k), pulls);
+        fx = _mm256_blendv_pd(fx, _mm256_sub_pd(fx, _mm256_mul_pd(gx, fc)), live);
+        fy = _mm256_blendv_pd(fy, _mm256_sub_pd(fy, _mm256_mul_pd(gy, fc)), live);
+        fz = _mm256_blendv_pd(fz, _mm256_sub_pd(fz, _mm256_mul_pd(gz, fc)), live);
+        s = _mm256_mul_pd(s, inv_l);
+        const __m256d t = _mm256_sub_pd(k_along, s);
+        const __m256d tx = _mm256_mul_pd(t, gx), ty = _mm256_mul_pd(t, gy), tz = _mm256_mul_pd(t, gz);
+        hxx = _mm256_blendv_pd(hxx, _mm256_add_pd(_mm256_add_pd(hxx, s), _mm256_mul_pd(tx, gx)), live);
+        hyy = _mm256_blendv_pd(hyy, _mm256_add_pd(_mm256_add_pd(hyy, s), _mm256_mul_pd(ty, gy)), live);
+        hzz = _mm256_blendv_pd(hzz, _mm256_add_pd(_mm256_add_pd(hzz, s), _mm256_mul_pd(tz, gz)), live);
+        hxy = _mm256_blendv_pd(hxy, _mm256_add_pd(hxy, _mm256_mul_pd(tx, gy)), live);
+        hxz = _mm256_blendv_pd(hxz, _mm256_add_pd(hxz, _mm256_mul_pd(tx, gz)), live);
+        hyz = _mm256_blendv_pd(hyz, _mm256_add_pd(hyz, _mm256_mul_pd(ty, gz)), live);
+    }
+    alignas(32) double lane[9][4];
+    _mm256_store_pd(lane[0], fx);
+    _mm256_store_pd(lane[1], fy);
+    _mm256_store_pd(lane[2], fz);
+    _mm256_store_pd(lane[3], hxx);
+    _mm256_store_pd(lane[4], hxy);
+    _mm256_store_pd(lane[5], hxz);
+    _mm256_store_pd(lane[6], hyy);
+    _mm256_store_pd(lane[7], hyz);
+    _mm256_store_pd(lane[8], hzz);
+    for (int k = 0; k < 4; ++k) {
+        a[k].f = {lane[0][k], lane[1][k], lane[2][k]};
+        a[k].h = {lane[3][k], lane[4][k], lane[5][k], lane[6][k], lane[7][k], lane[8][k]};
+    }
+}
+
+bool machine_has_avx2() {
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has;
+}
+
+/// Blocks [begin, end) of one colour, four particles side by side: the unary rows, the distance rows
+/// in AVX2 lanes, then the hinges, the tethers and the solve one lane at a time, each particle's terms
+/// in the scalar update's order.
+void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
+    const SweepBlocks& sb = m.sweep;
+    const double* x = &s.cloth.x.data()->x;
+    const double* rows = &s.distance.rows.data()->rest;
+    const Vec3* xs = s.cloth.x.data();
+    for (uint32_t b = begin; b < end; ++b) {
+        const uint32_t first = sb.first[b], width = sb.width[b];
+        bool any = false;
+        Vec3 xi[4];
+        Accumulated a[4];
+        for (uint32_t k = 0; k < 4; ++k) {
+            const uint32_t i = k < width ? first + k : first;
+            xi[k] = xs[i];
+            if (k < width && s.cloth.inverse_mass[i] != 0) {
+                a[k] = accumulate_unary(m, s, i, xi[k]);
+                any = true;
+            }
+        }
+        if (!any) continue;
+        distance_lanes_avx2(sb, b, x, rows, xi, a);
+        for (uint32_t k = 0; k < width; ++k) {
+            const uint32_t i = first + k;
+            if (s.cloth.inverse_mass[i] == 0) continue;
+            hinge_rows::accumulate(s.hinge, i, xi[k], xs, s.substep.inv_h2, a[k]);
+            tether_rows::accumulate(s.tether, i, xi[k], xs, a[k]);
+            move_particle(m, s, i, xi[k], a[k], stats);
+        }
+    }
+}
+#endif
+
+/// Blocks [begin, end) of one colour: in lanes where the machine and the constants allow, else one
+/// particle at a time (the same result).
+void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
+#ifdef WEFT_SOLVER_X86
+    if (m.constants.simd && machine_has_avx2()) {
+        sweep_blocks_avx2(m, s, begin, end, stats);
+        return;
+    }
+#endif
+    const SweepBlocks& sb = m.sweep;
+    if (begin < end) sweep_particles(m, s, sb.first[begin], sb.first[end - 1] + sb.width[end - 1], stats);
+}
+
+void add_stats(StepStats& to, const StepStats& from) {
+    to.vertex_updates += from.vertex_updates;
+    to.capped_updates += from.capped_updates;
+    to.climbing_updates += from.climbing_updates;
+    to.worst_climb = std::max(to.worst_climb, from.worst_climb);
+    to.largest_move = std::max(to.largest_move, from.largest_move);
+}
+
+}  // namespace
+
+bool sweep_uses_simd(const SolverModel& m) {
+#ifdef WEFT_SOLVER_X86
+    return m.constants.simd && machine_has_avx2();
+#else
+    (void)m;
+    return false;
+#endif
+}
+
+void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepStats& stats) {
+    const SweepBlocks& sb = m.sweep;
+    const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
+    if (!sb.independent(s.cloth.inverse_mass)) {  // two free particles of one colour share a row: their order matters
+        sweep_particles(m, s, ranges[colour], ranges[colour + 1], stats);
+        return;
+    }
+    const uint32_t begin = sb.colour_blocks[colour], end = sb.colour_blocks[colour + 1];
+    const uint32_t particles = ranges[colour + 1] - ranges[colour];
+    const uint32_t threads = std::min<uint32_t>(m.constants.threads, end - begin);
+    if (threads <= 1 || particles < m.constants.thread_min_particles) {
+        sweep_block_range(m, s, begin, end, stats);
+        return;
+    }
+    // The colour's blocks in equal contiguous shares; each thread counts its own stats, summed in
+    // thread order afterwards, so the result and the counts do not depend on the schedule.
+    std::vector<StepStats> partial(threads);
+    std::vector<std::thread> workers;
+    workers.reserve(threads - 1);
+    auto share = [&](uint32_t t) { return begin + static_cast<uint32_t>(static_cast<uint64_t>(end - begin) * t / threads); };
+    for (uint32_t t = 1; t < threads; ++t)
+        workers.emplace_back([&, t] { sweep_block_range(m, s, share(t), share(t + 1), partial[t]); });
+    sweep_block_range(m, s, share(0), share(1), partial[0]);
+    for (std::thread& w : workers) w.join();
+    for (const StepStats& p : partial) add_stats(stats, p);
 }
 
 }  // namespace weft

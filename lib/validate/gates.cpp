@@ -29,12 +29,13 @@ const char* gate_code(Gate gate) {
         case Gate::never_slept: return "NEVER_SLEPT";
         case Gate::strain: return "STRAIN";
         case Gate::energy_rising: return "ENERGY_RISING";
+        case Gate::penetration: return "PENETRATION";
     }
     return "NON_FINITE";
 }
 
 std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
-                                       const GateLimits& limits) {
+                                       const GateLimits& limits, double thickness) {
     std::vector<GateResult> out;
     for (const ScenarioStats& s : scenarios) {
         const char* name = scenario_name(s.scenario);
@@ -92,6 +93,21 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                                     name, *s.total_energy_trend, s.trend_steps, fraction, energy_scale,
                                     limits.max_energy_rise);
             out.push_back(energy);
+        }
+
+        if (s.max_penetration) {
+            GateResult pen = result(Gate::penetration, s.scenario);
+            pen.value = *s.max_penetration;
+            pen.limit = limits.max_penetration * thickness;
+            pen.passed = *s.max_penetration <= *pen.limit;
+            if (s.max_penetration_particle == no_particle)
+                pen.message = format_text("%s: no particle inside a body collider (limit %.4g m)", name, *pen.limit);
+            else
+                pen.message = format_text("%s: particle %u %.4g m inside a body collider at step %u (limit %.4g m: %.3g "
+                                          "of the fabric's %.4g m thickness)",
+                                          name, s.max_penetration_particle, *s.max_penetration, s.max_penetration_step,
+                                          *pen.limit, limits.max_penetration, thickness);
+            out.push_back(pen);
         }
     }
     return out;

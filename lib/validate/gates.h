@@ -18,6 +18,8 @@ struct GateLimits {
                                              ///< a fraction of energy_scale() (--max-energy-rise)
     std::optional<uint32_t> max_sleep_step;  ///< hang must be asleep by this step; nullopt = by its last step
                                              ///< (--max-sleep-step)
+    double max_penetration = 1.0;            ///< deepest a free particle may sink into a body collider, in the
+                                             ///< fabric's thicknesses (docs/validation.md#penetration)
 };
 
 /// Stable gate codes (gate_code gives the SCREAMING_SNAKE name reports use; never reworded).
@@ -26,6 +28,8 @@ enum class Gate : uint8_t {
     never_slept,    ///< NEVER_SLEPT: hang did not sleep by max_sleep_step
     strain,         ///< STRAIN: some stretch edge stretched past max_strain (every scenario)
     energy_rising,  ///< ENERGY_RISING: total energy rose over the undriven last third (every scenario that has one)
+    penetration,    ///< PENETRATION: a free particle sank deeper than the limit into a body collider (every scenario
+                    ///< run with a body)
 };
 
 const char* gate_code(Gate gate);
@@ -40,9 +44,10 @@ struct GateResult {
 };
 
 /// Every gate that applies to every scenario, in scenario order, then NON_FINITE, NEVER_SLEPT,
-/// STRAIN, ENERGY_RISING. `energy_scale` is energy_scale(proxy), J.
+/// STRAIN, ENERGY_RISING, PENETRATION. `energy_scale` is energy_scale(proxy), J; `thickness` the
+/// fabric's, metres (PENETRATION's limit is limits.max_penetration of it).
 std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
-                                       const GateLimits& limits);
+                                       const GateLimits& limits, double thickness = 0);
 
 /// True when no result failed.
 bool all_passed(std::span<const GateResult> results);

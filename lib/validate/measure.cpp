@@ -84,12 +84,13 @@ double energy_scale(const ClothProxy& proxy) {
     return std::isfinite(scale) && scale > 1e-12 ? scale : 1e-12;
 }
 
-uint32_t settle(Solver& solver) {
+uint32_t settle(Solver& solver, const BodyShapes* body) {
     const ClothProxy& proxy = solver.proxy();
     StepInput in;
     in.dt = validation_dt;
     in.holders.assign(proxy.pins.size(), Pose{});
     in.frame = rest_frame_pose(proxy);
+    if (body && body->collide) place_body(*body, Pose{}, in);
     // Nothing moves, so nothing teleports: the prelude is the same whatever the scenario's teleport mode.
     uint32_t steps = 0;
     for (uint32_t s = 0; s < settle_max_steps; ++s) {
@@ -107,7 +108,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 }
 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
-                           const TraceOptions& trace_options, const StepObserver& observer) {
+                           const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body) {
     const ClothProxy& proxy = solver.proxy();
     const ClothState& state = solver.state();
     const size_t n = proxy.particle_count();
@@ -209,6 +210,14 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
         const FramedStep step = framed(script, rest_frame);
         in.frame = step.frame;
         for (Pose& h : in.holders) h = step.holders;
+        StepInput probe;  // where the body is this step, measured whether or not the solver sees it
+        if (body) {
+            place_body(*body, step.holders, probe);
+            if (body->collide) {
+                in.spheres = probe.spheres;
+                in.capsules = probe.capsules;
+            }
+        }
         if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
         // Any scenario may teleport: the solver calls every frame or holder jump longer than the
         // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
@@ -233,6 +242,15 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
         }
         if (ss.fell_asleep && !st.sleep_step) st.sleep_step = step_number;
 
+        if (body) {
+            if (!st.max_penetration) st.max_penetration = 0.0;
+            const Depth d = deepest_inside(probe, state.x, state.inverse_mass);
+            if (d.depth > *st.max_penetration) {
+                st.max_penetration = d.depth;
+                st.max_penetration_particle = d.index;
+                st.max_penetration_step = step_number;
+            }
+        }
         if (!ss.asleep) {
             measure_shape(step_number);
             if (ss.max_speed > st.peak_speed) {

@@ -9,6 +9,7 @@
 #include "proxy/core/cloth_proxy.h"
 #include "fabric/fabric.h"
 #include "solver/solver.h"
+#include "validate/body.h"
 #include "validate/scenario.h"
 #include "validate/trace.h"
 
@@ -88,6 +89,12 @@ struct ScenarioStats {
     std::optional<double> idle_jitter_worst;   ///< deg/frame, the worst link's average
     LinkRef idle_jitter_link;                  ///< that link
 
+    // --- body (docs/validation.md#penetration): only when the run had body colliders -----------------
+    std::optional<double> max_penetration;     ///< metres, deepest free particle inside a body collider after any
+                                               ///< step; good: 0, bad: past the fabric's thickness (the gate)
+    uint32_t max_penetration_particle = no_particle;  ///< where; no_particle when nothing went inside
+    uint32_t max_penetration_step = 0;         ///< 1-based step of max_penetration; 0 when nothing went inside
+
     // --- timing: machine-dependent, kept apart so everything above is deterministic ----------------
     double ms_per_step = 0;          ///< wall milliseconds per awake step, solver.step() only
 };
@@ -112,7 +119,8 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 /// The prelude of every scenario but hang (settles_first): `solver` hangs still at the proxy's rest
 /// frame until it falls asleep or settle_max_steps pass, unmeasured. Returns the steps it took. Every
 /// scenario's prelude is this same run, so one settled solver forks into all of them.
-uint32_t settle(Solver& solver);
+/// With `body` (in the frame at rest, body_in_frame) the cloth settles against it.
+uint32_t settle(Solver& solver, const BodyShapes* body = nullptr);
 
 /// Called after every scripted step of a run, before its figures are taken: the scenario, the 1-based
 /// step, every holder's pose in the frame at that step, and the state it left (which may hold a NaN:
@@ -122,9 +130,11 @@ using StepObserver = std::function<void(Scenario scenario, uint32_t step, const 
 
 /// Runs `scenario` from `solver` as it stands, `steps` scripted steps, and measures them: a fresh
 /// solver for hang, one that settle() ran (`settle_steps` its return) for the others. The same
-/// figures, bit for bit, as the overload above, which builds and settles its own.
+/// figures, bit for bit, as the overload above, which builds and settles its own. With `body` (in the
+/// frame at rest, body_in_frame) the body rides the holders, collides with the cloth and
+/// max_penetration is measured.
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
-                           const StepObserver& observer = {});
+                           const StepObserver& observer = {}, const BodyShapes* body = nullptr);
 
 }  // namespace weft

@@ -66,6 +66,11 @@ json scenario_json(const ScenarioStats& s, bool timings) {
     j["idle_jitter_mean"] = optional_number(s.idle_jitter_mean);
     j["idle_jitter_worst"] = optional_number(s.idle_jitter_worst);
     j["idle_jitter_link"] = s.idle_jitter_worst ? link_json(s.idle_jitter_link) : json(nullptr);
+    if (s.max_penetration) {  // only a run with a body measures it
+        j["max_penetration"] = number(*s.max_penetration);
+        j["max_penetration_particle"] = s.max_penetration_particle == no_particle ? json(nullptr) : json(s.max_penetration_particle);
+        j["max_penetration_step"] = s.max_penetration_step;
+    }
     if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
     return j;
 }
@@ -95,6 +100,8 @@ json proxy_json(const ProxyValidation& v, bool timings) {
     j["reach"] = simulated ? number(v.reach) : json(nullptr);
     j["velocity_clamp"] = simulated ? number(v.velocity_clamp) : json(nullptr);
     j["energy_scale"] = simulated ? number(v.energy_scale) : json(nullptr);
+    if (v.body_colliders + v.body_colliders_left_out > 0)  // only a run with a body has them
+        j["body_colliders"] = {{"used", v.body_colliders}, {"left_out", v.body_colliders_left_out}};
     json scenarios = json::array();
     for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s, timings));
     j["scenarios"] = std::move(scenarios);
@@ -119,6 +126,7 @@ std::string scenario_line(const ScenarioStats& s) {
         line += "  no teleport";
     if (s.idle_jitter_mean)
         line += format_text("  jitter %.4f deg/frame (worst %.4f)", *s.idle_jitter_mean, *s.idle_jitter_worst);
+    if (s.max_penetration) line += format_text("  penetration %.4f m", *s.max_penetration);
     line += format_text("  %.3f ms/step\n", s.ms_per_step);
     return line;
 }
@@ -170,6 +178,10 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.energy_scale = energy_scale(proxy);
         // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
         // one settled state (the prelude is the same run for all of them).
+        const BodyShapes body_rest = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness,
+                                                        &v.body_colliders_left_out);
+        const BodyShapes* body = options.body.empty() ? nullptr : &body_rest;
+        v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
         std::optional<Solver> settled;
         uint32_t settle_steps = 0;
         for (const ScenarioRun& run : options.scenarios) {
@@ -177,11 +189,11 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
             if (options.trace.enabled()) trace = &v.traces.emplace_back();
             if (settles_first(run.scenario) && !settled) {
                 settled = solver.fork();
-                settle_steps = settle(*settled);
+                settle_steps = settle(*settled, body);
             }
             const Solver& start = settles_first(run.scenario) ? *settled : solver;
             v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
-                                               run.steps, trace, options.trace, options.observer));
+                                               run.steps, trace, options.trace, options.observer, body));
         }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
@@ -189,7 +201,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.traces.clear();
         return v;
     }
-    v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits);
+    v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits, fabric.thickness);
     return v;
 }
 

@@ -43,6 +43,7 @@ struct ValidationOptions {
     GateLimits limits;
     TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
     StepObserver observer;  ///< called after every scripted step of every scenario (measure.h); none by default
+    BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
 };
 
 /// Why a proxy could not be validated at all.
@@ -64,6 +65,8 @@ struct ProxyValidation {
     double reach = 0;                  ///< metres (docs/solver.md#reach)
     double velocity_clamp = 0;         ///< m/s at 60 Hz, full strength
     double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
+    size_t body_colliders = 0;          ///< body colliders the scenarios ran with (ValidationOptions::body)
+    size_t body_colliders_left_out = 0; ///< of ValidationOptions::body, those the cloth rests inside (body_clear_of_rest)
     std::vector<ScenarioStats> scenarios;
     std::vector<GateResult> gates;
     std::vector<ScenarioTrace> traces;  ///< with ValidationOptions::trace: one per scenario, in order

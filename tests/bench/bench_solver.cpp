@@ -8,9 +8,14 @@
 // time (each variant drops one row kind or the hold-line block from the full workload), never an
 // isolated loop over one accumulate.
 //
-// With WEFT_HAVE_BULLET the same sheet runs in Bullet's btSoftBody (position-based, float): same
-// particles, links (one diagonal per quad), top edge fixed, 2 substeps of 4 position iterations, for
-// time per frame and the worst link strain after the drop, side by side with weft's.
+// With WEFT_HAVE_BULLET the same sheet runs in Bullet's btSoftBody (position-based, float as Debian
+// builds it) like for like: the same particles and masses, exactly weft's stretch edges as links,
+// bending as one link across each of weft's hinges (its two wing tips) at the stiffness that matches
+// the fabric's bend ratio, the top edge fixed, 2 substeps of 4 position iterations; time per frame and
+// the worst strain over the same links after the drop, side by side with weft's.
+//
+// BM_SheetScaling steps the 1k sheet and a 256x256 one (65,536 particles) on 1 and 2 threads and
+// reports the ratio of their median frames (linear in size is a ratio of 64).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -45,14 +50,15 @@ constexpr double kMass = 0.5;
 
 struct Variant {
     const char* name;
-    bool strain = true, tether = true, slack = true, bend = true, hold_line = true;
+    bool strain = true, tether = true, slack = true, bend = true, hold_line = true, simd = true;
 };
 
 // 0 is the reference's first workload (stretch and hinge rows only), 1 the full one; the rest are
 // the full one less one thing.
 const Variant kVariants[] = {
-    {"M0 rows (stretch + bend)", false, false, false, true, true},
+    {"M0 rows (stretch + bend, no hold-line block)", false, false, false, true, false},
     {"full rows (+ strain limit, tether, slack)"},
+    {"full rows, one particle at a time (no SIMD lanes)", true, true, true, true, true, false},
     {"full - strain limit", false, true, true, true, true},
     {"full - tether", true, false, true, true, true},
     {"full - slack", true, true, false, true, true},
@@ -83,6 +89,7 @@ void BM_SheetStep(benchmark::State& state) {
     SolverConstants c;
     c.tethers = v.tether;
     c.hold_line = v.hold_line;
+    c.simd = v.simd;
     c.sleep = false;
     Solver solver(sheet(), f, c);
     StepInput in;
@@ -114,8 +121,64 @@ BENCHMARK(BM_SheetStep)
     ->Unit(benchmark::kMillisecond)
     ->ComputeStatistics("min", min_of);
 
+/// The median frame, ms, of the full-rows workload on a side x side sheet (same spacing, the same
+/// areal density as the 1k sheet) on `threads` threads: `warmup` untimed frames, then `frames` timed.
+double median_frame_ms(uint32_t side, uint32_t threads, int warmup, int frames, double& strain) {
+    const ClothProxy proxy = test::grid_sheet_proxy(side, side, kSpacing, kMass * side * side / (kSide * kSide));
+    Fabric f = *find_fabric("cotton");
+    f.substeps = 2;
+    f.iterations = 4;
+    f.strain_limit = true;
+    f.slack = 0.5;
+    SolverConstants c;
+    c.sleep = false;
+    c.threads = threads;
+    c.thread_min_particles = 1;  // split every colour when threads > 1: the measurement of where it pays
+    Solver solver(proxy, f, c);
+    StepInput in;
+    for (int s = 0; s < warmup; ++s) solver.step(in);
+    std::vector<double> ms;
+    for (int s = 0; s < frames; ++s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        solver.step(in);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    strain = worst_strain(solver.state().x, proxy);
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+/// range(0) = side of the large sheet, range(1) = threads (the 1k sheet runs on the same count).
+void BM_SheetScaling(benchmark::State& state) {
+    const uint32_t side = static_cast<uint32_t>(state.range(0)), threads = static_cast<uint32_t>(state.range(1));
+    double small = 0, large = 0, strain_small = 0, strain_large = 0;
+    for (auto _ : state) {
+        small = median_frame_ms(kSide, threads, 60, 120, strain_small);
+        large = median_frame_ms(side, threads, 10, 20, strain_large);
+        state.SetIterationTime(large * 1e-3);
+    }
+    state.counters["frame_1k_ms"] = small;
+    state.counters["frame_large_ms"] = large;
+    state.counters["ratio"] = large / small;
+    state.counters["worst_strain_large"] = strain_large;
+    state.SetLabel(std::to_string(side * side) + " particles vs " + std::to_string(kSide * kSide) + ", " +
+                   std::to_string(threads) + " thread(s), median frames");
+}
+
+BENCHMARK(BM_SheetScaling)
+    ->Args({256, 1})
+    ->Args({256, 2})
+    ->Args({64, 1})
+    ->Args({64, 2})
+    ->Args({128, 1})
+    ->Args({128, 2})
+    ->Iterations(1)
+    ->Repetitions(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
 #ifdef WEFT_HAVE_BULLET
-// The same sheet in Bullet: nodes laid out as weft's grid (index iz·32 + ix), top row (iz = 0) fixed.
+// The same sheet in Bullet, node i = weft's particle i at its rest position with its mass (held: 0).
 void BM_BulletSheetStep(benchmark::State& state) {
     btSoftBodyRigidBodyCollisionConfiguration configuration;
     btCollisionDispatcher dispatcher(&configuration);
@@ -126,15 +189,28 @@ void BM_BulletSheetStep(benchmark::State& state) {
     btSoftBodyWorldInfo& info = world.getWorldInfo();
     info.m_gravity = btVector3(0, -9.81f, 0);
     info.m_sparsesdf.Initialize();
-    const btScalar side = static_cast<btScalar>(kSpacing * (kSide - 1));
-    btSoftBody* body = btSoftBodyHelpers::CreatePatch(info, btVector3(0, 0, 0), btVector3(side, 0, 0),
-                                                      btVector3(0, 0, side), btVector3(side, 0, side), kSide, kSide, 0,
-                                                      true);
-    body->m_materials[0]->m_kLST = 1;  // as stiff as Bullet's links go
-    body->generateBendingConstraints(2, body->m_materials[0]);
+    const ClothProxy& p = sheet();
+    const int n = static_cast<int>(p.particle_count());
+    std::vector<btVector3> x0(p.particle_count());
+    std::vector<btScalar> mass(p.particle_count());
+    for (uint32_t i = 0; i < p.particle_count(); ++i) {
+        const Vec3& r = p.rest_position[i];
+        x0[i] = btVector3(static_cast<btScalar>(r.x), static_cast<btScalar>(r.y), static_cast<btScalar>(r.z));
+        mass[i] = p.inverse_mass[i] > 0 ? static_cast<btScalar>(1 / p.inverse_mass[i]) : 0;
+    }
+    auto* body = new btSoftBody(&info, n, x0.data(), mass.data());
+    btSoftBody::Material* stretch = body->m_materials[0];
+    stretch->m_kLST = 1;  // as stiff as Bullet's links go: weft's stretch rows are hard
+    // weft's hinge is a soft row of stiffness bend·m_eff/h²: against the particle's own m/h², one
+    // iteration closes bend/(1 + bend) of its error, which is what Bullet's kLST is.
+    const double bend = find_fabric("cotton")->bend;
+    btSoftBody::Material* bending = body->appendMaterial();
+    bending->m_kLST = static_cast<btScalar>(bend / (1 + bend));
+    bending->m_kAST = bending->m_kVST = 1;
+    for (const auto& e : p.edges) body->appendLink(static_cast<int>(e[0]), static_cast<int>(e[1]), stretch);
+    for (const auto& h : p.hinges) body->appendLink(static_cast<int>(h[2]), static_cast<int>(h[3]), bending);
     body->m_cfg.piterations = 4;
-    body->setTotalMass(static_cast<btScalar>(kMass), false);
-    for (uint32_t ix = 0; ix < kSide; ++ix) body->setMass(static_cast<int>(ix), 0);
+    body->updateConstants();
     world.addSoftBody(body);
     auto step = [&] { world.stepSimulation(1.0f / 60, 2, 1.0f / 120); };
     for (int s = 0; s < kWarmup; ++s) step();
@@ -146,18 +222,17 @@ void BM_BulletSheetStep(benchmark::State& state) {
         state.SetIterationTime(seconds);
         best = std::min(best, seconds);
     }
-    // Worst strain over weft's stretch edges (same indices: Bullet's node iz·32 + ix is weft's
-    // authoring index iz·32 + ix, which `source` maps back to).
-    const ClothProxy& p = sheet();
     std::vector<Vec3> x(p.particle_count());
-    for (uint32_t i = 0; i < p.particle_count(); ++i) {
-        const btVector3& q = body->m_nodes[static_cast<int>(p.source[i])].m_x;
-        x[i] = {q.x(), q.y(), q.z()};
+    for (int i = 0; i < n; ++i) {
+        const btVector3& q = body->m_nodes[i].m_x;
+        x[static_cast<size_t>(i)] = {q.x(), q.y(), q.z()};
     }
     state.counters["frame_min_ms"] = best * 1e3;
     state.counters["worst_strain"] = worst_strain(x, p);
-    state.SetLabel("Bullet btSoftBody: " + std::to_string(body->m_nodes.size()) + " nodes, " +
-                   std::to_string(body->m_links.size()) + " links (incl. bending), piterations 4, 2 substeps");
+    state.SetLabel("Bullet btSoftBody, same sheet: " + std::to_string(body->m_nodes.size()) + " nodes, " +
+                   std::to_string(p.edges.size()) + " stretch links (kLST 1) + " + std::to_string(p.hinges.size()) +
+                   " bend links across weft's hinges (kLST " + std::to_string(bend / (1 + bend)) +
+                   "), float, piterations 4, 2 substeps");
     world.removeSoftBody(body);
     delete body;
 }

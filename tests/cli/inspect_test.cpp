@@ -225,9 +225,10 @@ TEST(InspectShared, GoalFlagIsTheFlagSlotNotThePole) {
     EXPECT_EQ(m["garments"][0]["class"], "flag");
     EXPECT_EQ(m["garments"][0]["triangles"], 136);  // MANIFEST: 136 tris, 73 distinct positions
     EXPECT_EQ(m["garments"][0]["body_bone"], nullptr);
-    // bake builds the sheet, and nothing holds it: it falls (NOTHING_HELD) until a config pins it.
+    // bake builds the sheet, held where it touches the pole (docs/proxy.md#pins).
     EXPECT_EQ(m["garments"][0]["verdict"],
-              "a sheet nothing holds: it falls (a static mesh, no bones; give it a config rule's \"pin\")");
+              "moves as a sheet held where it touches rigid geometry of its model (a static mesh, no bones; refused if "
+              "nothing touches it: give it a config rule's \"pin\")");
 }
 
 TEST(InspectShared, SpringBoneChainFromVrmc) {

@@ -159,6 +159,41 @@ TEST(FindGarments, MeshNameBeforeNodeName) {
     EXPECT_EQ(found.garments[0].verdict, "will not move: static mesh, no bones");
 }
 
+/// A closed box (every edge on two triangles) from `lo` to `hi`.
+Strip box(Vec3 lo, Vec3 hi) {
+    Strip b;
+    for (int k = 0; k < 8; ++k)
+        b.positions.push_back({(k & 1) ? hi.x : lo.x, (k & 2) ? hi.y : lo.y, (k & 4) ? hi.z : lo.z});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) b.indices.insert(b.indices.end(), {f[0], f[1], f[2], f[0], f[2], f[3]});
+    return b;
+}
+
+TEST(FindGarments, AClosedRodInACurtainsNodeHoldsItAndIsNotCloth) {
+    // Node "Curtain" carries the cloth and, on another material, the rod it hangs from: the rod is
+    // a closed solid, a holder, and stays out of the garment (the sheet builder hangs the cloth from it).
+    Scene s = test::empty_scene("curtain.glb");
+    int node = add_node(s, "Curtain", 0, {0, 0, 0});
+    const int rod = add_mesh(s, "Curtain-0", node, "Wood", box({-0.1, 2.0, -0.02}, {1.1, 2.04, 0.02}));
+    const int cloth = add_mesh(s, "Curtain-1", node, "Fabric", strip({0, 2.0, 0}, 1.0, 1.5, 6));
+    ModelGarments found = find_garments(s);
+    ASSERT_EQ(found.garments.size(), 1u);
+    const Garment& g = found.garments[0];
+    EXPECT_EQ(g.class_name, "curtain");
+    EXPECT_EQ(g.matched_by, "mesh");  // import names the primitives Curtain-0, Curtain-1: each a match
+    ASSERT_EQ(g.parts.size(), 1u);
+    EXPECT_EQ(g.parts[0].mesh, cloth);
+    EXPECT_EQ(g.holders, std::vector<int>{rod});
+    // A node of closed meshes only stays whole: a closed shell is not left with nothing.
+    Scene shell = test::empty_scene("shell.glb");
+    int shell_node = add_node(shell, "Curtain", 0, {0, 0, 0});
+    add_mesh(shell, "Curtain-0", shell_node, "Wood", box({0, 0, 0}, {1, 1, 0.2}));
+    ModelGarments whole = find_garments(shell);
+    ASSERT_EQ(whole.garments.size(), 1u);
+    EXPECT_EQ(whole.garments[0].parts.size(), 1u);
+    EXPECT_TRUE(whole.garments[0].holders.empty());
+}
+
 TEST(FindGarments, SlotsThatSayAClassStopTheMeshNameFallback) {
     // Goal_Flag: one mesh "Goal_Flag" with a Metal pole and a Flag cloth; the pole is not a flag.
     Scene s = test::empty_scene("Goal_Flag.glb");

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/body_shapes.h"
 #include "pipeline/rig_model.h"
 #include "pipeline/rig_validate.h"
 #include "support/paths.h"
@@ -122,7 +123,15 @@ TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
     ASSERT_TRUE(skirt.hang && skirt.idle);
     EXPECT_NEAR(skirt.hang->max_edge_stretch, 1.066, 0.02);
     EXPECT_LT(skirt.hang->max_scalp_displacement * 1000, 0.01);
-    EXPECT_TRUE(skirt.passed());
+    // Its mesh holds; the solver's gates pass but one: pressed against the legs' colliders in sprint,
+    // an edge of this limp fabric reaches 1.102 (STRAIN).
+    for (const MeshGateResult& g : skirt.mesh_gates) EXPECT_TRUE(g.passed) << g.message;
+    for (const GateResult& g : skirt.solver.gates)
+        if (!g.passed) {
+            EXPECT_EQ(g.gate, Gate::strain) << g.message;
+            EXPECT_EQ(g.scenario, Scenario::sprint) << g.message;
+            EXPECT_LT(*g.value, 1.11) << g.message;
+        }
     EXPECT_EQ(r.exit_code(), 1);
     size_t torn = 0, slid = 0;
     for (const Issue& i : r.issues) {
@@ -159,9 +168,11 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
     ASSERT_EQ(r.proxy_validation->proxies.size(), 2u);  // the grown hair and skirt
     ValidationReport from_disk;
     from_disk.limits = r.proxy_validation->limits;
+    ValidationOptions with_body;  // the model's body colliders, as rig_model validates with them
+    with_body.body = body_shapes(r.scene, r.body);
     for (const ProxyValidation& v : r.proxy_validation->proxies) {
         EXPECT_TRUE(fs::exists(out / v.file)) << v.file;
-        from_disk.proxies.push_back(validate_file(out / v.file, ValidationOptions{}));
+        from_disk.proxies.push_back(validate_file(out / v.file, with_body));
         from_disk.proxies.back().file = v.file;
     }
     EXPECT_EQ(report_json(from_disk, false).dump(1), report_json(*r.proxy_validation, false).dump(1));

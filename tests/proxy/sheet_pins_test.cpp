@@ -195,6 +195,89 @@ TEST(SheetPins, NearestHoldsTheHoistByTheHoldersNode) {
     EXPECT_EQ(build_pins_ok(s, g, wide).pins[0].particles.size(), 8u);
 }
 
+TEST(SheetPins, ByDefaultTheSheetIsHeldWhereItTouchesRigidGeometry) {
+    // No flag: the pole (an unskinned mesh outside the garment) is 1 cm from the hoist, within one
+    // median edge (10 cm), so it holds the hoist column, by its node.
+    Scene s = flag_and_pole();
+    SheetGarment g{"Flag", "flag", {0}, {}};
+    Issues issues;
+    ClothProxy p = build_pins_ok(s, g, {}, &issues);
+    ASSERT_EQ(p.pins.size(), 1u);
+    EXPECT_EQ(p.pins[0].holder, "Pole");
+    EXPECT_EQ(p.pins[0].particles, particles_of(p, {0, 5, 10, 15}));
+    EXPECT_NE(p.builder_options.find("\"pin\":\"touching\""), std::string::npos) << p.builder_options;
+    ASSERT_TRUE(has_code(issues, "HELD_WHERE_IT_TOUCHES"));
+    for (const Issue& i : issues)
+        if (i.code == "HELD_WHERE_IT_TOUCHES")
+            EXPECT_NE(i.message.find("node 'Pole' (mesh 'PoleMesh'): 4 particles within 0.035 m"), std::string::npos)
+                << i.message;
+    // The same rule by name.
+    EXPECT_EQ(build_pins_ok(s, g, rule("touching")).pins[0].particles, p.pins[0].particles);
+    // A skinned mesh is no holder: it moves with its bones, and the sheet would tear from it.
+    Scene skinned = flag_and_pole();
+    int bone = test::add_node(skinned, "Bone", 0, Mat4::identity());
+    skinned.skins.push_back({"Skin", {bone}, {Mat4::identity()}});
+    Mesh& pole = skinned.meshes[1];
+    pole.skin = 0;
+    pole.influence_offsets.push_back(0);
+    for (size_t v = 0; v < pole.positions.size(); ++v) {
+        pole.influences.push_back({0, 1.0f});
+        pole.influence_offsets.push_back(static_cast<uint32_t>(pole.influences.size()));
+    }
+    EXPECT_TRUE(has_code(build_sheet(skinned, g, {}).issues, "NOTHING_HELD"));
+}
+
+TEST(SheetPins, NothingTouchingIsAnErrorWithTheConfigEntryThatHangsIt) {
+    // The pole 0.5 m from the hoist is five median edges away: it does not touch, nothing holds
+    // the sheet, and nothing skins it: refused, with the weft.json rule that hangs it.
+    Scene s = flag_and_pole();
+    for (Vec3& x : s.meshes[1].positions) x = x + Vec3{-0.5, 0, 0};
+    SheetGarment g{"Flag", "flag", {0}, {}};
+    SheetBuildResult r = build_sheet(s, g, {});
+    EXPECT_FALSE(r.proxy.has_value());
+    ASSERT_TRUE(has_code(r.issues, "NOTHING_HELD"));
+    for (const Issue& i : r.issues)
+        if (i.code == "NOTHING_HELD") {
+            EXPECT_EQ(i.severity, Severity::error);
+            EXPECT_NE(i.message.find("touches no rigid geometry of its model (within one median edge, 0.1 m)"),
+                      std::string::npos)
+                << i.message;
+            EXPECT_NE(i.message.find(R"(weft.json (--config): {"garments": [{"file":"in_memory.glb","material":"Cloth","pin":"top"}]})"),
+                      std::string::npos)
+                << i.message;
+        }
+    // The pole 9 cm away (within the 10 cm median edge) touches again.
+    for (Vec3& x : s.meshes[1].positions) x = x + Vec3{0.42, 0, 0};
+    EXPECT_EQ(build_pins_ok(s, g, {}).pins[0].holder, "Pole");
+}
+
+TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
+    // A bracket (a closed box in the sheet's own mesh, like the banner's) pierces the top row
+    // between its vertices: it is held by the frame node, and holds the fabric nearest it.
+    TriMesh m = test::grid(4, 3, 0.1);
+    const uint32_t b = m.vertex_count();
+    for (int k = 0; k < 8; ++k)
+        m.positions.push_back({0.1 + 0.05 * (k & 1), 0.18 + 0.05 * ((k >> 1) & 1), -0.025 + 0.05 * (k >> 2)});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        m.add_triangle(b + f[0], b + f[1], b + f[2]);
+        m.add_triangle(b + f[0], b + f[2], b + f[3]);
+    }
+    Scene s = test::scene_of(m);
+    SheetGarment g{"Banner", "flag", {0}, {}};
+    Issues issues;
+    ClothProxy p = build_pins_ok(s, g, {}, &issues);
+    ASSERT_EQ(p.pins.size(), 1u);
+    EXPECT_EQ(p.pins[0].holder, "SheetNode");
+    // The box's 8 corners and the one top-row vertex on its face (0.1, 0.2): the next, (0.2, 0.2),
+    // is 5 cm from it, past the 2.5 cm band.
+    EXPECT_EQ(p.pins[0].particles.size(), 9u);
+    EXPECT_TRUE(p.held(test::particle_of(p, 9)));
+    EXPECT_FALSE(p.held(test::particle_of(p, 10)));
+    EXPECT_TRUE(has_code(issues, "CLOSED_ISLAND_HELD"));
+    EXPECT_TRUE(has_code(issues, "HELD_WHERE_IT_TOUCHES"));
+}
+
 TEST(SheetPins, PositionalRulesPickTheirEdge) {
     TriMesh m = test::grid(4, 3, 0.1);
     Scene s = test::scene_of(m);
@@ -215,12 +298,14 @@ TEST(SheetPins, PositionalRulesPickTheirEdge) {
     SheetOptions rod = rule("top");
     rod.pin_holder = "Rod";
     EXPECT_EQ(build_pins_ok(s, g, rod).pins[0].holder, "Rod");
-    // An unskinned sheet under no bone falls by default, and says so.
+    // Asked to hold nothing, it falls, and says so (a warning: it was asked for).
     Issues issues;
-    ClothProxy falls = build_pins_ok(s, g, {}, &issues);
+    ClothProxy falls = build_pins_ok(s, g, rule("none"), &issues);
     EXPECT_TRUE(falls.pins.empty());
-    EXPECT_TRUE(has_code(issues, "NOTHING_HELD"));
+    ASSERT_TRUE(has_code(issues, "NOTHING_HELD"));
     EXPECT_FALSE(has_code(issues, "EVERYTHING_HELD"));
+    for (const Issue& i : issues)
+        if (i.code == "NOTHING_HELD") EXPECT_EQ(i.severity, Severity::warning);
     // A band as tall as the sheet holds all of it: built, and said, because nothing will move.
     SheetOptions all = rule("top");
     all.pin_tolerance = 10;

@@ -35,7 +35,7 @@ TEST(SheetRefusal, EveryCodeIsInTheTable) {
     for (const char* code : {"EMPTY_GARMENT", "BAD_OPTION", "INDEX_OUT_OF_RANGE", "NON_FINITE_VERTEX",
                              "REPEATED_INDEX_TRIANGLE", "ZERO_AREA_TRIANGLE", "DUPLICATE_TRIANGLE", "NON_MANIFOLD_EDGE",
                              "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
-                             "PIN_HOLDER_NOT_FOUND", "NON_FINITE_FRAME", "CLOSED_ISLAND_HELD", "NOTHING_HELD", "EVERYTHING_HELD",
+                             "PIN_HOLDER_NOT_FOUND", "NON_FINITE_FRAME", "CLOSED_ISLAND_HELD", "HELD_WHERE_IT_TOUCHES", "NOTHING_HELD", "EVERYTHING_HELD",
                              "COLOURING_INVALID"})
         EXPECT_NE(find_sheet_code(code), nullptr) << code;
 }

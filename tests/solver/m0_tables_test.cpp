@@ -10,22 +10,11 @@
 #include <string>
 
 #include "solver/solver.h"
+#include "measures.h"
 #include "test_proxies.h"
 
 namespace weft {
 namespace {
-
-Fabric bare_chain_fabric(uint32_t iterations) {
-    Fabric f;
-    f.name = "bare";
-    f.substeps = 2;
-    f.iterations = iterations;
-    f.bend = 0;
-    f.slack = 1;
-    f.damping = 0;
-    f.strain_limit = false;
-    return f;
-}
 
 struct ChainCell {
     double residual = 0;  ///< worst |C|/L0 over the links after the last step
@@ -35,20 +24,15 @@ struct ChainCell {
 
 ChainCell hung_chain(uint32_t links, double mass, uint32_t iterations, double band_ratio, double alpha_gamma) {
     const ClothProxy chain = test::chain_proxy(links, 0.02, mass, {0, -1, 0}, false);
-    SolverConstants c;
-    c.tethers = false;
-    c.sleep = false;
+    SolverConstants c = test::bare_constants();
     c.alpha = alpha_gamma;  // γ = 1: the two act only through their product
     c.k_min_ratio = c.k_max_ratio = band_ratio;
-    Solver solver(chain, bare_chain_fabric(iterations), c);
+    Solver solver(chain, test::bare_fabric(2, iterations), c);
     StepInput in;
     for (int s = 0; s < 400; ++s) solver.step(in);
     ChainCell cell;
     for (const Vec3& x : solver.state().x) cell.finite = cell.finite && is_finite(x);
-    for (size_t e = 0; e < chain.edges.size(); ++e) {
-        const double l = distance(solver.state().x[chain.edges[e][0]], solver.state().x[chain.edges[e][1]]);
-        cell.residual = std::max(cell.residual, std::fabs(l - chain.rest_length[e]) / chain.rest_length[e]);
-    }
+    cell.residual = test::link_residual_now(solver, chain);
     cell.kinetic = solver.energy(in.gravity).kinetic;
     return cell;
 }

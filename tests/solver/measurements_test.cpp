@@ -5,31 +5,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "solver/solver.h"
+#include "measures.h"
 #include "test_proxies.h"
 
 namespace weft {
 namespace {
 
-using test::particle;
-
-/// Largest |x − x_hold| / d_geo over the free particles now.
-double tether_ratio_now(const Solver& solver, const ClothProxy& proxy) {
-    double worst = 0;
-    for (uint32_t i = 0; i < proxy.particle_count(); ++i)
-        if (proxy.inverse_mass[i] > 0)
-            worst = std::max(worst, distance(solver.state().x[i], solver.state().x[proxy.nearest_held[i]]) / proxy.d_geo[i]);
-    return worst;
-}
-
-/// Largest link length / rest length now.
-double link_ratio_now(const Solver& solver, const ClothProxy& proxy) {
-    double worst = 0;
-    for (size_t e = 0; e < proxy.edges.size(); ++e)
-        worst = std::max(worst, distance(solver.state().x[proxy.edges[e][0]], solver.state().x[proxy.edges[e][1]]) / proxy.rest_length[e]);
-    return worst;
-}
+using test::link_ratio_now;
+using test::sprint;
+using test::SprintRun;
+using test::tether_ratio_now;
 
 struct LeashRun {
     double worst = 0;  ///< over the whole run
@@ -210,34 +198,6 @@ TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
     EXPECT_LT(soft_rope_energy(1.0 * scale), 1e-10);
 }
 
-/// docs/measurements.md "Fast locomotion": the frame runs a square wave in velocity along x at
-/// `speed` — sprint, stop dead, sprint back, stop dead, one second a phase.
-double square_wave(int step, double dt, double speed) {
-    const int phase = static_cast<int>(step * dt) % 4;
-    return phase == 0 ? speed : phase == 2 ? -speed : 0.0;
-}
-
-struct SprintRun {
-    double peak = 0, clamp = 0, tether = 0;
-    int teleports = 0;
-};
-
-SprintRun sprint(const Fabric& f) {
-    static const ClothProxy rope = test::chain_proxy(20, 0.1, 0.05);
-    Solver solver(rope, f);
-    StepInput in;
-    SprintRun run;
-    for (int s = 0; s < 900; ++s) {
-        in.frame.position.x += square_wave(s, in.dt, 9.0) * in.dt;
-        const StepStats st = solver.step(in);
-        run.teleports += st.teleported != Teleported::none;
-        run.peak = std::max(run.peak, st.max_speed_unclamped);
-        run.clamp = st.velocity_clamp;
-        run.tether = std::max(run.tether, tether_ratio_now(solver, rope));
-    }
-    return run;
-}
-
 // docs/measurements.md, table M1: 20 links at 10 cm behind a ±9 m/s sprint for fifteen seconds. The
 // clamp column is exact (four times the correction authority); nothing teleports; the headroom is at
 // least the reference's smallest, 5.7x. Peaks and the tether column are asserted at weft's values
@@ -259,22 +219,37 @@ TEST(Measurements, SprintTableClampHeadroomAndReach) {
     }
 }
 
-/// The largest horizontal distance between the tip and the top of a 10-link rope at 10 cm behind a
-/// square wave at `speed` m/s, over 480 steps.
-double inertia_lag(double inertia, double speed) {
-    static const ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
-    Fabric f = *find_fabric("rope");
-    f.inertia = inertia;
-    Solver solver(rope, f);
-    StepInput in;
-    double lag = 0;
-    const uint32_t tip = particle(rope, 10), top = particle(rope, 0);
-    for (int s = 0; s < 480; ++s) {
-        in.frame.position.x += square_wave(s, in.dt, speed) * in.dt;
-        solver.step(in);
-        lag = std::max(lag, std::fabs(solver.state().x[tip].x - solver.state().x[top].x));
+// docs/measurements.md, table M1, the tether column: where weft's reach goes past the reference's
+// 0.35%. The excess is the yank of a frame that changes speed by 9 m/s in one step (a kick of up to
+// 9 m/s to every free particle at once, taken up by the top link within one step's sweeps): reaching
+// each speed over a fifth of a second (45 m/s², still a sprinter's start) brings every 2x4 and 2x6
+// fabric within the reference's bound. The two 2x2 fabrics stay past it, and their strain-limit row,
+// which shares the top link with the stretch and tether rows, doubles their excess: asserted at weft's
+// values so that a fix shows (the page says what was measured and why it is left).
+TEST(Measurements, SprintReachWithinTheReferenceBoundWhenSpeedIsReachedInAFifthOfASecond) {
+    struct Row {
+        const char* name;
+        double ramped;  ///< worst tether ratio, each speed reached over 12 steps
+    };
+    for (const Row& r : {Row{"silk", 1.0023}, Row{"cotton", 1.0017}, Row{"denim", 1.0049}, Row{"leather", 1.0042},
+                         Row{"rope", 1.0022}, Row{"chain", 1.0012}, Row{"hair", 1.0018}}) {
+        const Fabric f = *find_fabric(r.name);
+        const SprintRun run = sprint(f, 9.0, 12);
+        EXPECT_EQ(run.teleports, 0) << r.name;
+        EXPECT_NEAR(run.tether, r.ramped, 0.0005) << r.name;
+        if (f.iterations > 2) {
+            EXPECT_LE(run.tether, 1.0035) << r.name;
+        } else {
+            EXPECT_GT(run.tether, 1.0035) << r.name;
+        }
     }
-    return lag;
+    for (const auto& [name, with_row, without_row] : {std::tuple{"denim", 1.0056, 1.0029}, std::tuple{"leather", 1.0147, 1.0076}}) {
+        Fabric f = *find_fabric(name);
+        f.strain_limit = false;
+        const double without = sprint(f).tether;
+        EXPECT_NEAR(without, without_row, 0.0005) << name;
+        EXPECT_LT(without - 1, 0.6 * (with_row - 1)) << name;
+    }
 }
 
 // docs/measurements.md, table M2: behind a ±2 m/s square wave the tip lags the reference's four
@@ -283,17 +258,17 @@ double inertia_lag(double inertia, double speed) {
 // 4.5 m/s already swings a 1 m rope past horizontal, so its lag is its length at any inertia ≥ 0.5:
 // the page.)
 TEST(Measurements, InertiaLagMatchesTheReferenceAndIsADial) {
-    EXPECT_EQ(inertia_lag(0.0, 2.0), 0.0);
+    EXPECT_EQ(test::inertia_lag(0.0, 2.0), 0.0);
     const double reference[4] = {0.2031, 0.3681, 0.5249, 0.6522};
     double lag[4];
     for (int k = 0; k < 4; ++k) {
-        lag[k] = inertia_lag(0.25 * (k + 1), 2.0);
+        lag[k] = test::inertia_lag(0.25 * (k + 1), 2.0);
         EXPECT_NEAR(lag[k], reference[k], 0.02) << "inertia " << 0.25 * (k + 1);
     }
     EXPECT_NEAR(lag[1] / lag[3], 0.55, 0.05);
     EXPECT_NEAR(lag[0] / lag[3], 0.28, 0.05);
     // At a walk the dial is linear to within 5%.
-    const double walk_half = inertia_lag(0.5, 0.5), walk_full = inertia_lag(1.0, 0.5);
+    const double walk_half = test::inertia_lag(0.5, 0.5), walk_full = test::inertia_lag(1.0, 0.5);
     EXPECT_NEAR(walk_half / walk_full, 0.5, 0.025);
 }
 

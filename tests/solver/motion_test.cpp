@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solver/solver.h"
+#include "measures.h"
 #include "test_proxies.h"
 
 namespace weft {
@@ -12,35 +13,18 @@ namespace {
 
 using test::particle;
 
-/// Table M1's sprint (docs/measurements.md): the frame runs a square wave in velocity along x, sprint, stop dead, sprint back,
-/// stop dead, one second a phase.
-double sprint_velocity(int step, double dt) {
-    int phase = static_cast<int>(step * dt) % 4;
-    return phase == 0 ? 9.0 : phase == 2 ? -9.0 : 0.0;
-}
-
 // docs/measurements.md, table M1: nothing teleports, nothing is clamped, and the headroom over the
 // clamp is at least the reference's smallest, 5.7x, for every library entry (the bone-chain entries
 // too). 20 links at 10 cm, fifteen seconds; the table's cells are in measurements_test.
 TEST(Motion, SprintNeverReachesTheClamp) {
-    ClothProxy rope = test::chain_proxy(20, 0.1, 0.05);
     for (const Fabric& f : fabric_library()) {
-        Solver solver(rope, f);
-        StepInput in;
-        double peak = 0, clamp = 0;
-        for (int s = 0; s < 900; ++s) {
-            in.frame.position.x += sprint_velocity(s, in.dt) * in.dt;
-            StepStats st = solver.step(in);
-            ASSERT_EQ(st.teleported, Teleported::none) << f.name << " step " << s;
-            ASSERT_EQ(st.clamped, 0u) << f.name << " step " << s;
-            ASSERT_LE(st.max_speed_unclamped, st.velocity_clamp) << f.name << " step " << s;
-            peak = std::max(peak, st.max_speed_unclamped);
-            clamp = st.velocity_clamp;
-        }
+        const test::SprintRun run = test::sprint(f);
+        EXPECT_EQ(run.teleports, 0) << f.name;
+        EXPECT_EQ(run.clamped, 0u) << f.name;
         // The clamp is four times the correction authority shortest_row·substeps·iterations/dt.
-        EXPECT_NEAR(clamp / (4 * 0.1 * f.substeps * f.iterations * 60), 1.0, 1e-12);
-        EXPECT_GT(peak, 1.0) << f.name;  // it did swing
-        EXPECT_GE(clamp / peak, 5.7) << f.name << " peak " << peak;  // the reference's smallest headroom
+        EXPECT_NEAR(run.clamp / (4 * 0.1 * f.substeps * f.iterations * 60), 1.0, 1e-12) << f.name;
+        EXPECT_GT(run.peak, 1.0) << f.name;  // it did swing
+        EXPECT_GE(run.clamp / run.peak, 5.7) << f.name << " peak " << run.peak;  // the reference's smallest headroom
     }
 }
 
@@ -102,31 +86,14 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
 }
 
-/// Largest horizontal distance between the tip and the top, in the frame, over table M1's sprint profile.
-double tip_lag(double inertia, bool moving = true) {
-    ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
-    Fabric f = *find_fabric("rope");
-    f.inertia = inertia;
-    Solver solver(rope, f);
-    StepInput in;
-    double lag = 0;
-    const uint32_t tip = particle(rope, 10), top = particle(rope, 0);
-    for (int s = 0; s < 480; ++s) {
-        if (moving) in.frame.position.x += sprint_velocity(s, in.dt) * in.dt;
-        solver.step(in);
-        lag = std::max(lag, std::fabs(solver.state().x[tip].x - solver.state().x[top].x));
-    }
-    return lag;
-}
-
 // Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
 // the last digit".
 TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
-    EXPECT_EQ(tip_lag(0.0), 0.0);
-    EXPECT_EQ(tip_lag(0.0), tip_lag(0.0, false));
+    EXPECT_EQ(test::inertia_lag(0.0, 9.0), 0.0);
+    EXPECT_EQ(test::inertia_lag(0.0, 9.0), test::inertia_lag(0.0, 0.0));
     double previous = 0;
     for (double inertia : {0.25, 0.5, 0.75, 1.0}) {
-        double lag = tip_lag(inertia);
+        double lag = test::inertia_lag(inertia, 9.0);
         EXPECT_GT(lag, previous) << "inertia " << inertia;
         previous = lag;
     }

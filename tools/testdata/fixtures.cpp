@@ -21,6 +21,8 @@ std::vector<FixtureFile> good_fixtures() {
          "the mannequin with its skirt on the Body material (docs/growth.md#limits: not findable by slot)"},
         {"flag.glb", encode_glb(make_flag(), options),
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
+        {"sheets/curtain.glb", encode_glb(make_curtain(), options),
+         "a curtain and its closed rod, two primitives of mesh Curtain: the rod holds it"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
     };

@@ -29,6 +29,8 @@ std::vector<double> hair_strand_lengths();
 /// A static flag: a 2.6 m pole on `Pole` at node `Pole` (translated and turned about Y) and a
 /// 1.2 x 0.8 m sheet of 12 x 8 quads on `Flag` at node `Flag` (child of `Pole`), hoisted along the pole.
 Scene make_flag();
+/// A curtain and its rod, two primitives of one mesh on node `Curtain` (sheets/curtain.glb).
+Scene make_curtain();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

@@ -324,4 +324,38 @@ Scene make_flag() {
     return scene;
 }
 
+Scene make_curtain() {
+    Scene scene;
+    scene.source_path = "curtain";
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int curtain = add_node(scene, "Curtain", root, Mat4::translation({0, 2.2, 0}));
+    scene.materials = {"Wood", "Fabric"};
+
+    // One mesh "Curtain" of two primitives, as an exporter writes a curtain with its rod: the rod a
+    // closed 1.2 m cylinder of radius 15 mm along X (capped: a solid), the cloth 1.0 x 1.2 m of 10 x
+    // 12 quads whose top row runs 5 mm under the rod.
+    MeshBuilder rod;
+    rod.add_lathe({-0.1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {{0, 0}, {0, 0.015}, {1.2, 0.015}, {1.2, 0}}, 12, 1.0,
+                  [](const Vec3&) { return std::vector<Influence>{}; });
+    for (Vec3& p : rod.positions) p = scene.nodes[curtain].world.transform_point(p);
+    constexpr int kColumns = 10, kRows = 12;
+    MeshBuilder cloth;
+    for (int j = 0; j <= kRows; ++j)
+        for (int i = 0; i <= kColumns; ++i) {
+            const Vec3 local{1.0 * i / kColumns, -0.02 - 1.2 * j / kRows, 0};
+            cloth.add_vertex(scene.nodes[curtain].world.transform_point(local), {double(i) / kColumns, double(j) / kRows});
+        }
+    for (int j = 0; j < kRows; ++j)
+        for (int i = 0; i < kColumns; ++i) {
+            const uint32_t a = j * (kColumns + 1) + i, b = a + 1, c = a + kColumns + 1, d = c + 1;
+            cloth.add_triangle(a, c, b);
+            cloth.add_triangle(b, c, d);
+        }
+    scene.meshes.push_back(rod.finish("Curtain", curtain, 0, -1));
+    scene.meshes.push_back(cloth.finish("Curtain", curtain, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
 }  // namespace weft::testdata

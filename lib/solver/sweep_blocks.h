@@ -1,0 +1,48 @@
+// The sweep's layout: each colour cut into blocks of four consecutive particles that one vertex update
+// solves side by side (SIMD lanes, docs/solver.md#lanes), with their distance-row incidences laid out
+// lane by lane in the order the update reads them. Cooked once with the model.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "proxy/core/cloth_proxy.h"
+#include "solver/distance_rows.h"
+
+namespace weft {
+
+struct SweepBlocks {
+    static constexpr uint32_t lanes = 4;
+
+    std::vector<uint32_t> colour_blocks;  ///< colour c is blocks [colour_blocks[c], colour_blocks[c+1])
+    std::vector<uint32_t> first;          ///< per block: its first particle
+    std::vector<uint32_t> width;          ///< per block: particles in it, 1..lanes
+    std::vector<uint32_t> offsets;        ///< per block: start of its incidences, in groups of `lanes`
+    /// Incidence q of lane k of block b at (offsets[b] + q)·lanes + k: the other end's index into the
+    /// positions as doubles (3·particle) and the row's into the rows as doubles (LinkRow's fields in
+    /// order). A lane with fewer rows is padded with its own particle: a zero-length row, which the
+    /// update skips as it skips coincident ends.
+    std::vector<int32_t> other_coordinate;
+    std::vector<int32_t> row_field;
+    /// Pairs of particles of one colour that a row couples (a distance row or a hinge stencil). A
+    /// colouring lets held particles share a colour (they never move); while every such pair has a
+    /// kinematic end, the particles of a colour may be solved in any order, side by side or on several
+    /// threads, with the same result bit for bit. Otherwise the sweep goes one particle at a time.
+    std::vector<std::array<uint32_t, 2>> same_colour_pairs;
+
+    size_t blocks() const { return first.size(); }
+    /// Whether the particles of each colour are independent with `inverse_mass` (0 = kinematic).
+    bool independent(const std::vector<double>& inverse_mass) const {
+        for (const auto& p : same_colour_pairs)
+            if (inverse_mass[p[0]] != 0 && inverse_mass[p[1]] != 0) return false;
+        return true;
+    }
+};
+
+namespace sweep_blocks {
+
+/// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices.
+SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance);
+
+}  // namespace sweep_blocks
+}  // namespace weft

@@ -1,0 +1,58 @@
+#include "validate/body.h"
+
+#include <cmath>
+
+namespace weft {
+
+BodyShapes body_in_frame(const BodyShapes& body, const ClothProxy& proxy) {
+    const Mat4 to_frame = proxy.frame.rest_world.inverted();
+    BodyShapes out;
+    out.collide = body.collide;
+    for (const SphereCollider& s : body.spheres) out.spheres.push_back({to_frame.transform_point(s.centre), s.radius});
+    for (const CapsuleCollider& c : body.capsules)
+        out.capsules.push_back({to_frame.transform_point(c.a), to_frame.transform_point(c.b), c.radius});
+    return out;
+}
+
+BodyShapes body_clear_of_rest(const BodyShapes& rest, const ClothProxy& proxy, double thickness, size_t* left_out) {
+    auto clear = [&](const auto& shape) {
+        for (size_t i = 0; i < proxy.particle_count(); ++i)
+            if (!proxy.held(static_cast<uint32_t>(i)) && surface_point(shape, proxy.rest_position[i]).distance < thickness)
+                return false;
+        return true;
+    };
+    BodyShapes out;
+    out.collide = rest.collide;
+    for (const SphereCollider& s : rest.spheres)
+        if (clear(s)) out.spheres.push_back(s);
+    for (const CapsuleCollider& c : rest.capsules)
+        if (clear(c)) out.capsules.push_back(c);
+    if (left_out) *left_out = rest.spheres.size() + rest.capsules.size() - out.spheres.size() - out.capsules.size();
+    return out;
+}
+
+void place_body(const BodyShapes& rest, const Pose& holders, StepInput& in) {
+    in.spheres.resize(rest.spheres.size());
+    in.capsules.resize(rest.capsules.size());
+    for (size_t i = 0; i < rest.spheres.size(); ++i)
+        in.spheres[i] = {holders.apply(rest.spheres[i].centre), rest.spheres[i].radius};
+    for (size_t i = 0; i < rest.capsules.size(); ++i)
+        in.capsules[i] = {holders.apply(rest.capsules[i].a), holders.apply(rest.capsules[i].b), rest.capsules[i].radius};
+}
+
+Depth deepest_inside(const StepInput& in, std::span<const Vec3> positions, std::span<const double> inverse_mass) {
+    Depth out;
+    for (size_t i = 0; i < positions.size(); ++i) {
+        if (!inverse_mass.empty() && !(inverse_mass[i] > 0)) continue;
+        double d = 0;
+        for (const SphereCollider& s : in.spheres) d = std::fmin(d, surface_point(s, positions[i]).distance);
+        for (const CapsuleCollider& c : in.capsules) d = std::fmin(d, surface_point(c, positions[i]).distance);
+        if (-d > out.depth) {
+            out.depth = -d;
+            out.index = static_cast<uint32_t>(i);
+        }
+    }
+    return out;
+}
+
+}  // namespace weft

@@ -1,0 +1,120 @@
+// docs/solver.md#lanes: the particles of one colour solved side by side (SIMD lanes) or split over
+// threads give the one-at-a-time sweep's result bit for bit, and the sweep falls back to one at a
+// time when a release leaves two free particles of one colour on a row.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "solver/solver.h"
+#include "test_proxies.h"
+
+namespace weft {
+namespace {
+
+struct Swing {
+    std::vector<Vec3> x;
+    uint64_t vertex_updates = 0, capped_updates = 0;
+};
+
+/// The 32x32 sheet, full rows, dropped and swung for `steps` steps (the holder moves, so the rows stay
+/// busy: strain rows switch on and off, the trust region caps some updates); the first pin released
+/// half way when `release` is set.
+Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release = false) {
+    Fabric f = *find_fabric("cotton");
+    f.strain_limit = true;
+    f.slack = 0.5;
+    c.sleep = false;
+    Solver solver(sheet, f, c);
+    Swing run;
+    StepInput in;
+    in.holders.resize(sheet.pins.size());
+    for (int s = 0; s < steps; ++s) {
+        in.holders[0].position = {0.2 * std::sin(s * 0.05), 0, 0};
+        if (release && s == steps / 2) solver.release(0);
+        const StepStats stats = solver.step(in);
+        run.vertex_updates += stats.vertex_updates;
+        run.capped_updates += stats.capped_updates;
+    }
+    run.x = solver.state().x;
+    return run;
+}
+
+void expect_identical(const Swing& a, const Swing& b) {
+    ASSERT_EQ(a.x.size(), b.x.size());
+    EXPECT_EQ(std::memcmp(a.x.data(), b.x.data(), a.x.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
+    EXPECT_EQ(a.vertex_updates, b.vertex_updates);
+    EXPECT_EQ(a.capped_updates, b.capped_updates);
+    EXPECT_GT(a.vertex_updates, 0u);
+}
+
+TEST(Lanes, SimdMatchesOneAtATimeBitForBit) {
+    const ClothProxy sheet = test::grid_sheet_proxy(32, 32, 0.02, 0.5);
+    SolverConstants scalar;
+    scalar.simd = false;
+    const Swing a = swing(sheet, scalar, 120);
+    const Swing b = swing(sheet, SolverConstants{}, 120);
+    expect_identical(a, b);
+}
+
+TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
+    const ClothProxy sheet = test::grid_sheet_proxy(24, 20, 0.02, 0.4);
+    SolverConstants one;
+    SolverConstants three;
+    three.threads = 3;
+    three.thread_min_particles = 1;  // split even this sheet's colours
+    expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
+    three.simd = false;
+    one.simd = false;
+    expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
+}
+
+TEST(Lanes, ReleaseThatCouplesAColourMatchesOneAtATime) {
+    // The held top row shares colours along its edges; released, those particles are free neighbours
+    // of one colour, and the sweep must go one at a time again.
+    const ClothProxy sheet = test::grid_sheet_proxy(16, 12, 0.02, 0.2);
+    const auto model = SolverModel::build(sheet, *find_fabric("cotton"));
+    EXPECT_FALSE(model->sweep.same_colour_pairs.empty());
+    EXPECT_TRUE(model->sweep.independent(std::vector<double>(sheet.inverse_mass.begin(), sheet.inverse_mass.end())));
+    EXPECT_FALSE(model->sweep.independent(std::vector<double>(sheet.particle_count(), 1.0)));
+    SolverConstants scalar;
+    scalar.simd = false;
+    SolverConstants threads;
+    threads.threads = 2;
+    threads.thread_min_particles = 1;
+    const Swing a = swing(sheet, scalar, 60, true);
+    expect_identical(a, swing(sheet, SolverConstants{}, 60, true));
+    expect_identical(a, swing(sheet, threads, 60, true));
+}
+
+TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
+    const ClothProxy sheet = test::grid_sheet_proxy(13, 7, 0.02, 0.1);
+    const auto model = SolverModel::build(sheet, *find_fabric("cotton"));
+    const SweepBlocks& b = model->sweep;
+    const DistanceModel& d = model->distance;
+    ASSERT_EQ(b.colour_blocks.size(), sheet.colour_ranges.size());
+    std::vector<int> seen(sheet.particle_count(), 0);
+    for (size_t c = 0; c + 1 < sheet.colour_ranges.size(); ++c)
+        for (uint32_t k = b.colour_blocks[c]; k < b.colour_blocks[c + 1]; ++k) {
+            ASSERT_GE(b.width[k], 1u);
+            ASSERT_LE(b.width[k], SweepBlocks::lanes);
+            for (uint32_t lane = 0; lane < b.width[k]; ++lane) {
+                const uint32_t i = b.first[k] + lane;
+                EXPECT_GE(i, sheet.colour_ranges[c]);
+                EXPECT_LT(i, sheet.colour_ranges[c + 1]);
+                ++seen[i];
+                const uint32_t rows = d.offsets[i + 1] - d.offsets[i];
+                const uint32_t groups = b.offsets[k + 1] - b.offsets[k];
+                ASSERT_GE(groups, rows);
+                for (uint32_t q = 0; q < groups; ++q) {
+                    const size_t at = (b.offsets[k] + q) * SweepBlocks::lanes + lane;
+                    const LinkIncidence want = q < rows ? d.incidences[d.offsets[i] + q] : LinkIncidence{i, 0};
+                    EXPECT_EQ(b.other_coordinate[at], static_cast<int32_t>(want.other * 3));
+                    EXPECT_EQ(b.row_field[at], static_cast<int32_t>(want.link * 6));
+                }
+            }
+        }
+    for (uint32_t i = 0; i < sheet.particle_count(); ++i) EXPECT_EQ(seen[i], 1) << "particle " << i;
+}
+
+}  // namespace
+}  // namespace weft
