@@ -256,7 +256,7 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
                                        : !rule->mesh.empty()     ? mesh.name
                                                                  : mesh.node_name;
             Candidate c{rule->class_name, kMatchedByConfig, named, rule->pointer, rule->target(), rule->fabric,
-                        rule->pin, rule->class_name == kNotAGarment, {}, rule->repair};
+                        rule->pin, rule->class_name == kNotAGarment, {}, rule->repair, {}};
             if (c.not_garment || class_selected(options.selected, c.class_name))
                 add_to_candidate(candidates, std::move(c), static_cast<int>(i));
             continue;  // the config decided, whether or not its class is selected
@@ -269,7 +269,7 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
             if (c < 0) continue;
             const std::string& cls = classes[static_cast<size_t>(c)].name;
             if (class_selected(options.selected, cls))
-                add_to_candidate(candidates, Candidate{cls, by, *name, "", "", "", nullptr, false, {}},
+                add_to_candidate(candidates, Candidate{cls, by, *name, "", "", "", nullptr, false, {}, false, {}},
                                  static_cast<int>(i));
             break;  // the first name that says a class decides, selected or not
         }
