@@ -14,6 +14,20 @@ namespace {
 
 using test::TriMesh;
 
+/// Adds a closed 5 cm box (a bracket: a solid, no border) with its lowest corner at `corner`, its
+/// faces wound outward (corner k = x + 2y + 4z). Returns the index of its first corner.
+uint32_t add_pins_box(TriMesh& m, const Vec3& corner) {
+    const uint32_t b = m.vertex_count();
+    for (int k = 0; k < 8; ++k)
+        m.positions.push_back({corner.x + 0.05 * (k & 1), corner.y + 0.05 * ((k >> 1) & 1), corner.z + 0.05 * (k >> 2)});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        m.add_triangle(b + f[0], b + f[1], b + f[2]);
+        m.add_triangle(b + f[0], b + f[2], b + f[3]);
+    }
+    return b;
+}
+
 ClothProxy build_pins_ok(const Scene& scene, const SheetGarment& g, const SheetOptions& o, Issues* issues = nullptr) {
     SheetBuildResult r = build_sheet(scene, g, o);
     if (issues) *issues = r.issues;
@@ -255,14 +269,7 @@ TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
     // A bracket (a closed box in the sheet's own mesh, like the banner's) pierces the top row
     // between its vertices: it is held by the frame node, and holds the fabric nearest it.
     TriMesh m = test::grid(4, 3, 0.1);
-    const uint32_t b = m.vertex_count();
-    for (int k = 0; k < 8; ++k)
-        m.positions.push_back({0.1 + 0.05 * (k & 1), 0.18 + 0.05 * ((k >> 1) & 1), -0.025 + 0.05 * (k >> 2)});
-    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-    for (const auto& f : faces) {
-        m.add_triangle(b + f[0], b + f[1], b + f[2]);
-        m.add_triangle(b + f[0], b + f[2], b + f[3]);
-    }
+    add_pins_box(m, {0.1, 0.18, -0.025});
     Scene s = test::scene_of(m);
     SheetGarment g{"Banner", "flag", {0}, {}};
     Issues issues;
@@ -324,14 +331,7 @@ TEST(SheetPins, PositionalRulesPickTheirEdge) {
 TEST(SheetPins, ClosedPiecesAreHeldRigidAndTheRuleSkipsThem) {
     // A flag with a closed box above it in the same mesh, like the banner's brackets.
     TriMesh m = test::grid(4, 3, 0.1);
-    const uint32_t b = m.vertex_count();
-    for (int k = 0; k < 8; ++k) m.positions.push_back({0.1 + 0.05 * (k & 1), 0.5 + 0.05 * ((k >> 1) & 1), 0.05 * (k >> 2)});
-    // Outward-wound faces of the box (corner k = x + 2y + 4z).
-    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-    for (const auto& f : faces) {
-        m.add_triangle(b + f[0], b + f[1], b + f[2]);
-        m.add_triangle(b + f[0], b + f[2], b + f[3]);
-    }
+    const uint32_t b = add_pins_box(m, {0.1, 0.5, 0.0});
     Scene s = test::scene_of(m);
     SheetGarment g{"Banner", "flag", {0}, {}};
     Issues issues;
