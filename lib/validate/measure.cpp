@@ -204,13 +204,14 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     std::vector<Vec3> x_before;
     Pose previous_holders;
     double awake_seconds = 0;
+    // Where the body is each step, measured whether or not the solver sees it; one buffer for every step.
+    StepInput probe;
 
     for (uint32_t s = 0; s < steps; ++s) {
         const ScriptStep script = script_step(scenario, s, steps);
         const FramedStep step = framed(script, rest_frame);
         in.frame = step.frame;
         for (Pose& h : in.holders) h = step.holders;
-        StepInput probe;  // where the body is this step, measured whether or not the solver sees it
         if (body) {
             place_body(*body, step.holders, probe);
             if (body->collide) {
