@@ -66,7 +66,7 @@ void BM_Bake(benchmark::State& state, weft::BakeInput input) {
     const weft::BakeOptions o = bake_options(weft::test::binary_dir() / "bench-scratch" / "bake_model", 1);
     for (auto _ : state) {
         const weft::ModelRecord r = weft::bake_model(input.path, weft::bake_model_options(input, o));
-        if (r.status == ModelStatus::failed) state.SkipWithError(("bake_model failed: " + input.relative).c_str());
+        if (r.status == weft::ModelStatus::failed) state.SkipWithError(("bake_model failed: " + input.relative).c_str());
         benchmark::DoNotOptimize(r.outputs.data());
     }
 }
