@@ -15,7 +15,9 @@
 #include "pipeline/json_text.h"
 #include "pipeline/model_output.h"
 #include "pipeline/pipeline_codes.h"
-#include "pipeline/sheet_model.h"
+#include "pipeline/garment_names.h"
+#include "pipeline/sheet_report.h"
+#include "pipeline/sheet_selection.h"
 #include "pipeline/body_shapes.h"
 #include "pipeline/sidecar.h"
 #include "validate/validation_codes.h"
@@ -120,6 +122,7 @@ private:
             }
         }
         append(r_.issues, imported.issues);
+        r_.import_issues = imported.issues;
         r_.external_files = std::move(imported.external_files);
         if (!imported.ok()) return;
         r_.imported = true;
@@ -147,6 +150,10 @@ private:
     }
 
     void build_proxies() {
+        if (options_.sheet_only) {
+            build_selected_sheets(*options_.sheet_only);
+            return;
+        }
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
@@ -216,11 +223,54 @@ private:
             g.name = unique_name(garment.name);
             g.class_name = garment.class_name;
             g.found_by = garment.matched_by;
+            g.meshes = selection.garment.meshes;
             g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
             for (Issue& issue : g.built.issues) issue.message = bake_fix(issue.message);
-            append(r_.issues, g.built.issues);
-            r_.sheets.push_back(std::move(g));
+            add_sheet(std::move(g));
         }
+    }
+
+    /// sheet_only (weft sheet): the sheets it selects, each under its garment's own name (its file is
+    /// made unique when written); a selection that names nothing is NO_GARMENT_FOUND.
+    void build_selected_sheets(const SheetOnlyOptions& only) {
+        std::string& error = r_.sheet_selection_error;
+        const std::vector<SheetSelection> selected = select_sheets(r_.scene, r_.garments, only, options_.garments, error);
+        if (!error.empty()) add_issue(r_.issues, kNoGarmentFound, r_.model.string() + ": " + error);
+        for (const SheetSelection& selection : selected) {
+            SheetedGarment g;
+            g.name = selection.garment.name;
+            g.class_name = selection.garment.garment_class;
+            g.found_by = selection.matched_by;
+            g.meshes = selection.garment.meshes;
+            g.skip_reason = selection.skip_reason;
+            if (g.skip_reason.empty())
+                g.built = build_selected_sheet(r_.scene, selection, options_.sheet, !only.pin.empty(), r_.model.string());
+            add_sheet(std::move(g));
+        }
+    }
+
+    /// A sheet into the record: its build's findings its own and the model's.
+    void add_sheet(SheetedGarment g) {
+        g.issues = g.built.issues;
+        append(r_.issues, g.issues);
+        g.status = !g.skip_reason.empty()                          ? SheetStatus::skipped
+                   : g.built.proxy && !has_error(g.issues) ? SheetStatus::built
+                                                                   : SheetStatus::refused;
+        r_.sheets.push_back(std::move(g));
+    }
+
+    /// A sheet's proxy into the output folder as `stem`.clothproxy; a file that cannot be written
+    /// refuses the sheet.
+    void write_sheet(SheetedGarment& g, const std::string& stem) {
+        const std::string file = stem + ".clothproxy";
+        if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
+            const Issue unwritable = make_issue(kOutputUnwritable, why);
+            r_.issues.push_back(unwritable);
+            g.issues.push_back(unwritable);
+            g.status = SheetStatus::refused;
+            return;
+        }
+        g.proxy_file = file;
     }
 
     void collect_rigs() {
@@ -305,6 +355,16 @@ private:
     /// gets its report only in a folder that is there already (weft bake's): weft rig creates no
     /// folder for it.
     void write() {
+        if (options_.sheet_only) {
+            // weft sheet: the proxies only, each file unique among those written (report.json is the command's).
+            std::set<std::string> stems;
+            for (SheetedGarment& g : r_.sheets)
+                if (g.built.proxy) write_sheet(g, garment_file_stem(unique_garment_name(g.name, stems)));
+            if (options_.write_validation && r_.proxy_validation)
+                write_model_output(out_dir_ / "validation.json",
+                                   json_text(report_json(*r_.proxy_validation, options_.report_timings)), r_.issues);
+            return;
+        }
         if (r_.imported) write_model_files();
         std::error_code ec;
         if (!r_.imported && !fs::is_directory(out_dir_, ec)) return;
@@ -331,15 +391,8 @@ private:
             }
             g.proxy_file = file;
         }
-        for (SheetedGarment& g : r_.sheets) {
-            if (!g.built.proxy) continue;
-            const std::string file = garment_file_stem(g.name) + ".clothproxy";
-            if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, kOutputUnwritable, why);
-                continue;
-            }
-            g.proxy_file = file;
-        }
+        for (SheetedGarment& g : r_.sheets)
+            if (g.built.proxy) write_sheet(g, garment_file_stem(g.name));
         // The model is written where bones grew, and for every glTF-family model with a rig proxy so
         // its spring bones (spring_bones.h) reach the runtimes that read them.
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
@@ -417,6 +470,14 @@ double round6(double v) {
 }
 
 }  // namespace
+
+ModelOptions sheet_preset(SheetOnlyOptions only, SheetOptions sheet) {
+    ModelOptions o;
+    o.sheet_only = std::move(only);
+    o.sheet = std::move(sheet);
+    o.write_report = false;
+    return o;
+}
 
 ModelOptions bake_preset() {
     ModelOptions o;
