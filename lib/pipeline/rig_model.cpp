@@ -179,9 +179,9 @@ private:
         RigModelValidation rigs;
         rigs.limits = options.limits;
         rigs.mesh_limits = options_.validate_limits;
-        auto validate_one = [&](const std::string& name, const ClothProxy& proxy, const RiggedGarment* rig) {
+        auto validate_one = [&](const std::string& stem, const ClothProxy& proxy, const RiggedGarment* rig) {
             const auto start = std::chrono::steady_clock::now();
-            const std::string file = garment_file_stem(name) + ".clothproxy";
+            const std::string file = stem + ".clothproxy";
             ProxyValidation v = validate_proxy(proxy, options, (out_dir_ / file).string());
             v.file = file;  // the report names proxies relative to the model's folder, for any OUT
             const std::string where = r_.out_dir.string() + "/" + file;
@@ -201,9 +201,9 @@ private:
             report.proxies.push_back(std::move(v));
         };
         for (const RiggedGarment& g : r_.rigs)
-            if (g.built.proxy) validate_one(g.name, *g.built.proxy, &g);
-        for (const SheetedGarment& g : r_.sheets)
-            if (g.built.proxy) validate_one(g.name, *g.built.proxy, nullptr);
+            if (g.built.proxy) validate_one(garment_file_stem(g.name), *g.built.proxy, &g);
+        for (size_t i = 0; i < r_.sheets.size(); ++i)
+            if (r_.sheets[i].built.proxy) validate_one(sheet_stems_[i], *r_.sheets[i].built.proxy, nullptr);
         if (!rigs.proxies.empty()) r_.validation = std::move(rigs);
         r_.proxy_validation = std::move(report);
     }
@@ -226,13 +226,15 @@ private:
             g.meshes = selection.garment.meshes;
             g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
             for (Issue& issue : g.built.issues) issue.message = bake_fix(issue.message);
-            add_sheet(std::move(g));
+            const std::string stem = garment_file_stem(g.name);
+            add_sheet(std::move(g), stem);
         }
     }
 
-    /// sheet_only (weft sheet): the sheets it selects, each under its garment's own name (its file is
-    /// made unique when written); a selection that names nothing is NO_GARMENT_FOUND.
+    /// sheet_only (weft sheet): the sheets it selects, each under its garment's own name, its file
+    /// unique among the proxies built; a selection that names nothing is NO_GARMENT_FOUND.
     void build_selected_sheets(const SheetOnlyOptions& only) {
+        std::set<std::string> stems;
         std::string& error = r_.sheet_selection_error;
         const std::vector<SheetSelection> selected = select_sheets(r_.scene, r_.garments, only, options_.garments, error);
         if (!error.empty()) add_issue(r_.issues, kNoGarmentFound, r_.model.string() + ": " + error);
@@ -245,18 +247,24 @@ private:
             g.skip_reason = selection.skip_reason;
             if (g.skip_reason.empty())
                 g.built = build_selected_sheet(r_.scene, selection, options_.sheet, !only.pin.empty(), r_.model.string());
-            add_sheet(std::move(g));
+            const std::string stem = g.built.proxy ? garment_file_stem(unique_garment_name(g.name, stems)) : std::string();
+            add_sheet(std::move(g), stem);
         }
     }
 
-    /// A sheet into the record: its build's findings its own and the model's.
-    void add_sheet(SheetedGarment g) {
+    /// A sheet into the record, its proxy to be written as `stem`.clothproxy: its build's findings
+    /// its own and the model's.
+    void add_sheet(SheetedGarment g, const std::string& stem) {
         g.issues = g.built.issues;
         append(r_.issues, g.issues);
-        g.status = !g.skip_reason.empty()                          ? SheetStatus::skipped
-                   : g.built.proxy && !has_error(g.issues) ? SheetStatus::built
-                                                                   : SheetStatus::refused;
+        if (!g.skip_reason.empty())
+            g.status = SheetStatus::skipped;
+        else if (g.built.proxy && !has_error(g.issues))
+            g.status = SheetStatus::built;
+        else
+            g.status = SheetStatus::refused;
         r_.sheets.push_back(std::move(g));
+        sheet_stems_.push_back(stem);
     }
 
     /// A sheet's proxy into the output folder as `stem`.clothproxy; a file that cannot be written
@@ -356,10 +364,9 @@ private:
     /// folder for it.
     void write() {
         if (options_.sheet_only) {
-            // weft sheet: the proxies only, each file unique among those written (report.json is the command's).
-            std::set<std::string> stems;
-            for (SheetedGarment& g : r_.sheets)
-                if (g.built.proxy) write_sheet(g, garment_file_stem(unique_garment_name(g.name, stems)));
+            // weft sheet: the proxies only (report.json is the command's).
+            for (size_t i = 0; i < r_.sheets.size(); ++i)
+                if (r_.sheets[i].built.proxy) write_sheet(r_.sheets[i], sheet_stems_[i]);
             if (options_.write_validation && r_.proxy_validation)
                 write_model_output(out_dir_ / "validation.json",
                                    json_text(report_json(*r_.proxy_validation, options_.report_timings)), r_.issues);
@@ -391,8 +398,8 @@ private:
             }
             g.proxy_file = file;
         }
-        for (SheetedGarment& g : r_.sheets)
-            if (g.built.proxy) write_sheet(g, garment_file_stem(g.name));
+        for (size_t i = 0; i < r_.sheets.size(); ++i)
+            if (r_.sheets[i].built.proxy) write_sheet(r_.sheets[i], sheet_stems_[i]);
         // The model is written where bones grew, and for every glTF-family model with a rig proxy so
         // its spring bones (spring_bones.h) reach the runtimes that read them.
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
@@ -462,6 +469,7 @@ private:
     ModelRecord& r_;
     Scene original_;
     std::set<std::string> used_stems_;
+    std::vector<std::string> sheet_stems_;  ///< per r_.sheets: the file stem its proxy is validated and written under
 };
 
 double round6(double v) {
