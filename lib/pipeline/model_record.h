@@ -86,7 +86,7 @@ struct StageSeconds {
     double total = 0;     ///< the whole model, wall time
 };
 
-/// One model's bake: `weft rig`, `weft bake` and their tests read it; every file about the model is
+/// One model's bake: `weft sheet`, `weft rig`, `weft bake` and their tests read it; every file about the model is
 /// written from it.
 struct ModelRecord {
     std::filesystem::path source;       ///< the model file as given (where it and what it references are read)
