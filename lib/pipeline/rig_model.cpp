@@ -172,8 +172,6 @@ private:
     void validate(const ValidationOptions& given) {
         ValidationOptions options = given;  // the model's own body collides with its cloth
         options.body = body_shapes(r_.scene, r_.body);
-        ValidationOptions untraced = options;  // the mesh re-runs every scenario; traces are the page's
-        untraced.trace = {};
         ValidationReport report;
         report.limits = options.limits;
         RigModelValidation rigs;
@@ -182,7 +180,10 @@ private:
         auto validate_one = [&](const std::string& stem, const ClothProxy& proxy, const RiggedGarment* rig) {
             const auto start = std::chrono::steady_clock::now();
             const std::string file = stem + ".clothproxy";
-            ProxyValidation v = validate_proxy(proxy, options, (out_dir_ / file).string());
+            // A rig's mesh rides on its one validation run (rig_validate.h); a sheet is validate_proxy alone.
+            std::optional<RigProxyValidation> mesh;
+            if (rig) mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, options, options_.validate_limits, (out_dir_ / file).string());
+            ProxyValidation v = mesh ? mesh->solver : validate_proxy(proxy, options, (out_dir_ / file).string());
             v.file = file;  // the report names proxies relative to the model's folder, for any OUT
             const std::string where = r_.out_dir.string() + "/" + file;
             if (v.refused) {
@@ -191,12 +192,12 @@ private:
                 for (const GateResult& g : v.gates)
                     if (!g.passed) add_gate_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
             }
-            if (rig && !v.refused) {
-                RigProxyValidation mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, v, untraced, options_.validate_limits);
-                for (const MeshGateResult& g : mesh.mesh_gates)
+            if (mesh && !v.refused) {
+                mesh->solver.file = file;
+                for (const MeshGateResult& g : mesh->mesh_gates)
                     if (!g.passed) add_gate_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
-                mesh.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-                rigs.proxies.push_back(std::move(mesh));
+                mesh->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+                rigs.proxies.push_back(std::move(*mesh));
             }
             report.proxies.push_back(std::move(v));
         };
