@@ -1,5 +1,5 @@
-// One model's bake (docs/architecture.md#stages), the one per-model path of `weft rig` and
-// `weft bake` (presets of ModelOptions, rig_model.h):
+// One model's bake (docs/architecture.md#stages), the one per-model path of `weft sheet`,
+// `weft rig` and `weft bake` (presets of ModelOptions, rig_model.h):
 //
 //   hash      with a stamp: the model's bytes read once (hashed, then imported from the same bytes),
 //             the stamp read; a stamp that matches the inputs, options and tool version means the

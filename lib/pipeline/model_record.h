@@ -40,13 +40,37 @@ struct RiggedGarment {
     std::vector<RiggedChain> chains;  ///< per input.chains
 };
 
-/// One sheet proxy built beside the rigs (ModelOptions::sheets).
+/// What became of one selected sheet.
+enum class SheetStatus {
+    built,    ///< built and written, no error
+    refused,  ///< an error: not built, or not written
+    skipped,  ///< not a sheet (SheetedGarment::skip_reason): reported, not built
+};
+
+/// "built", "refused", "skipped".
+constexpr const char* sheet_status_name(SheetStatus s) {
+    switch (s) {
+        case SheetStatus::built: return "built";
+        case SheetStatus::refused: return "refused";
+        case SheetStatus::skipped: return "skipped";
+    }
+    return "refused";
+}
+
+/// One sheet proxy: built beside the rigs (ModelOptions::sheets), or one `weft sheet` selected
+/// (ModelOptions::sheet_only).
 struct SheetedGarment {
-    std::string name;             ///< the proxy's garment name, unique in the model among rigs and sheets
+    std::string name;             ///< the proxy's garment name: beside rigs unique in the model; sheet_only the
+                                  ///< garment's own (its file is made unique when written)
     std::string class_name;
-    std::string found_by;         ///< the garment's matched_by ("material", "mesh", "node", "config")
-    std::string proxy_file;       ///< file name in the output folder, "" when not built
+    std::string found_by;         ///< the garment's matched_by ("material", "mesh", "node", "config"); sheet_only: how it
+                                  ///< was selected ("garment": lib/garment found it, "material", "mesh")
+    std::vector<int> meshes;      ///< the scene's meshes it is made of
+    std::string skip_reason;      ///< non-empty: not a sheet (a garment found only by its chains), not built
+    SheetStatus status = SheetStatus::refused;
+    std::string proxy_file;       ///< file name in the output folder, "" when not built or not written
     SheetBuildResult built;
+    Issues issues;                ///< its build's and its file's findings (also in ModelRecord::issues)
 };
 
 /// Wall time of each stage of one model, seconds (reports keep timings in their own fields).
@@ -62,7 +86,7 @@ struct StageSeconds {
     double total = 0;     ///< the whole model, wall time
 };
 
-/// One model's bake: `weft rig`, `weft bake` and their tests read it; every file about the model is
+/// One model's bake: `weft sheet`, `weft rig`, `weft bake` and their tests read it; every file about the model is
 /// written from it.
 struct ModelRecord {
     std::filesystem::path source;       ///< the model file as given (where it and what it references are read)
@@ -78,7 +102,9 @@ struct ModelRecord {
     std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)
     std::vector<GarmentPlan> plans;     ///< per garments.garments: what was done with it (grow/plan.h, as weft inspect says)
     std::vector<RiggedGarment> rigs;
-    std::vector<SheetedGarment> sheets;  ///< with ModelOptions::sheets
+    std::vector<SheetedGarment> sheets;  ///< with ModelOptions::sheets or sheet_only
+    Issues import_issues;               ///< the import stage's own findings (also in issues): weft.sheet/1 lists them apart
+    std::string sheet_selection_error;  ///< sheet_only: why the selection names nothing ("no material is called ..."), else ""
     StageSeconds seconds;
     std::string grown_model_file;       ///< "<model>.glb" when written, else ""
     std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)

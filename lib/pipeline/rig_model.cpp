@@ -15,7 +15,9 @@
 #include "pipeline/json_text.h"
 #include "pipeline/model_output.h"
 #include "pipeline/pipeline_codes.h"
-#include "pipeline/sheet_model.h"
+#include "pipeline/garment_names.h"
+#include "pipeline/sheet_report.h"
+#include "pipeline/sheet_selection.h"
 #include "pipeline/body_shapes.h"
 #include "pipeline/sidecar.h"
 #include "validate/validation_codes.h"
@@ -120,6 +122,7 @@ private:
             }
         }
         append(r_.issues, imported.issues);
+        r_.import_issues = imported.issues;
         r_.external_files = std::move(imported.external_files);
         if (!imported.ok()) return;
         r_.imported = true;
@@ -147,6 +150,10 @@ private:
     }
 
     void build_proxies() {
+        if (options_.sheet_only) {
+            build_selected_sheets(*options_.sheet_only);
+            return;
+        }
         collect_rigs();
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
@@ -170,9 +177,9 @@ private:
         RigModelValidation rigs;
         rigs.limits = options.limits;
         rigs.mesh_limits = options_.validate_limits;
-        auto validate_one = [&](const std::string& name, const ClothProxy& proxy, const RiggedGarment* rig) {
+        auto validate_one = [&](const std::string& stem, const ClothProxy& proxy, const RiggedGarment* rig) {
             const auto start = std::chrono::steady_clock::now();
-            const std::string file = garment_file_stem(name) + ".clothproxy";
+            const std::string file = stem + ".clothproxy";
             // A rig's mesh rides on its one validation run (rig_validate.h); a sheet is validate_proxy alone.
             std::optional<RigProxyValidation> mesh;
             if (rig) mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, options, options_.validate_limits, (out_dir_ / file).string());
@@ -195,9 +202,9 @@ private:
             report.proxies.push_back(std::move(v));
         };
         for (const RiggedGarment& g : r_.rigs)
-            if (g.built.proxy) validate_one(g.name, *g.built.proxy, &g);
-        for (const SheetedGarment& g : r_.sheets)
-            if (g.built.proxy) validate_one(g.name, *g.built.proxy, nullptr);
+            if (g.built.proxy) validate_one(garment_file_stem(g.name), *g.built.proxy, &g);
+        for (size_t i = 0; i < r_.sheets.size(); ++i)
+            if (r_.sheets[i].built.proxy) validate_one(sheet_stems_[i], *r_.sheets[i].built.proxy, nullptr);
         if (!rigs.proxies.empty()) r_.validation = std::move(rigs);
         r_.proxy_validation = std::move(report);
     }
@@ -217,11 +224,62 @@ private:
             g.name = unique_name(garment.name);
             g.class_name = garment.class_name;
             g.found_by = garment.matched_by;
+            g.meshes = selection.garment.meshes;
             g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
             for (Issue& issue : g.built.issues) issue.message = bake_fix(issue.message);
-            append(r_.issues, g.built.issues);
-            r_.sheets.push_back(std::move(g));
+            const std::string stem = garment_file_stem(g.name);
+            add_sheet(std::move(g), stem);
         }
+    }
+
+    /// sheet_only (weft sheet): the sheets it selects, each under its garment's own name, its file
+    /// unique among the proxies built; a selection that names nothing is NO_GARMENT_FOUND.
+    void build_selected_sheets(const SheetOnlyOptions& only) {
+        std::set<std::string> stems;
+        std::string& error = r_.sheet_selection_error;
+        const std::vector<SheetSelection> selected = select_sheets(r_.scene, r_.garments, only, options_.garments, error);
+        if (!error.empty()) add_issue(r_.issues, kNoGarmentFound, r_.model.string() + ": " + error);
+        for (const SheetSelection& selection : selected) {
+            SheetedGarment g;
+            g.name = selection.garment.name;
+            g.class_name = selection.garment.garment_class;
+            g.found_by = selection.matched_by;
+            g.meshes = selection.garment.meshes;
+            g.skip_reason = selection.skip_reason;
+            if (g.skip_reason.empty())
+                g.built = build_selected_sheet(r_.scene, selection, options_.sheet, !only.pin.empty(), r_.model.string());
+            const std::string stem = g.built.proxy ? garment_file_stem(unique_garment_name(g.name, stems)) : std::string();
+            add_sheet(std::move(g), stem);
+        }
+    }
+
+    /// A sheet into the record, its proxy to be written as `stem`.clothproxy: its build's findings
+    /// its own and the model's.
+    void add_sheet(SheetedGarment g, const std::string& stem) {
+        g.issues = g.built.issues;
+        append(r_.issues, g.issues);
+        if (!g.skip_reason.empty())
+            g.status = SheetStatus::skipped;
+        else if (g.built.proxy && !has_error(g.issues))
+            g.status = SheetStatus::built;
+        else
+            g.status = SheetStatus::refused;
+        r_.sheets.push_back(std::move(g));
+        sheet_stems_.push_back(stem);
+    }
+
+    /// A sheet's proxy into the output folder as `stem`.clothproxy; a file that cannot be written
+    /// refuses the sheet.
+    void write_sheet(SheetedGarment& g, const std::string& stem) {
+        const std::string file = stem + ".clothproxy";
+        if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
+            const Issue unwritable = make_issue(kOutputUnwritable, why);
+            r_.issues.push_back(unwritable);
+            g.issues.push_back(unwritable);
+            g.status = SheetStatus::refused;
+            return;
+        }
+        g.proxy_file = file;
     }
 
     void collect_rigs() {
@@ -306,6 +364,15 @@ private:
     /// gets its report only in a folder that is there already (weft bake's): weft rig creates no
     /// folder for it.
     void write() {
+        if (options_.sheet_only) {
+            // weft sheet: the proxies only (report.json is the command's).
+            for (size_t i = 0; i < r_.sheets.size(); ++i)
+                if (r_.sheets[i].built.proxy) write_sheet(r_.sheets[i], sheet_stems_[i]);
+            if (options_.write_validation && r_.proxy_validation)
+                write_model_output(out_dir_ / "validation.json",
+                                   json_text(report_json(*r_.proxy_validation, options_.report_timings)), r_.issues);
+            return;
+        }
         if (r_.imported) write_model_files();
         std::error_code ec;
         if (!r_.imported && !fs::is_directory(out_dir_, ec)) return;
@@ -332,15 +399,8 @@ private:
             }
             g.proxy_file = file;
         }
-        for (SheetedGarment& g : r_.sheets) {
-            if (!g.built.proxy) continue;
-            const std::string file = garment_file_stem(g.name) + ".clothproxy";
-            if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, kOutputUnwritable, why);
-                continue;
-            }
-            g.proxy_file = file;
-        }
+        for (size_t i = 0; i < r_.sheets.size(); ++i)
+            if (r_.sheets[i].built.proxy) write_sheet(r_.sheets[i], sheet_stems_[i]);
         // The model is written where bones grew, and for every glTF-family model with a rig proxy so
         // its spring bones (spring_bones.h) reach the runtimes that read them.
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
@@ -410,6 +470,7 @@ private:
     ModelRecord& r_;
     Scene original_;
     std::set<std::string> used_stems_;
+    std::vector<std::string> sheet_stems_;  ///< per r_.sheets: the file stem its proxy is validated and written under
 };
 
 double round6(double v) {
@@ -418,6 +479,14 @@ double round6(double v) {
 }
 
 }  // namespace
+
+ModelOptions sheet_preset(SheetOnlyOptions only, SheetOptions sheet) {
+    ModelOptions o;
+    o.sheet_only = std::move(only);
+    o.sheet = std::move(sheet);
+    o.write_report = false;
+    return o;
+}
 
 ModelOptions bake_preset() {
     ModelOptions o;

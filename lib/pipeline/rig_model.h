@@ -9,18 +9,19 @@
 //              by class (proxy/rig_builder.h)
 //   sheets     with sheets (weft bake): a sheet proxy for every other garment found by name, so one
 //              pass writes a model's sheet and rig proxies and one sidecar lists both
-//              (sheet_model.h's selection and build)
+//              (sheet_selection.h's rule and build); with sheet_only (weft sheet): the sheets it
+//              selects instead of rigs plus sheets
 //   validate   with options.validate (--validate): every proxy built, in memory, through the solver's
 //              scenarios (validate/validate.h) and each rig proxy's skinned mesh posed from them
 //              (rig_validate.h); each failed gate an error issue under its own code
-//   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
+//   write      <garment>.clothproxy per proxy (sheet_only: nothing else but validation.json), <model>.glb where bones were grown (the source
 //              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
 //              <model>.cloth.json (sidecar.h), with write_validation validation.json, and
 //              report.json
 //
 // bake_model (bake_model.h) runs these stages between hashing the model and its page and stamp;
-// `weft rig` and `weft bake` are presets of ModelOptions.
+// `weft sheet`, `weft rig` and `weft bake` are presets of ModelOptions.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -36,6 +37,7 @@
 #include "grow/plan.h"
 #include "pipeline/model_record.h"
 #include "pipeline/rig_validate.h"
+#include "pipeline/sheet_selection.h"
 #include "scene/import.h"
 #include "io/issue.h"
 #include "proxy/rig_builder.h"
@@ -51,7 +53,9 @@ struct ModelOptions {
     GarmentOptions garments;     ///< config: classes, rules
     RigOptions rig;              ///< fabric override and densities
     bool sheets = false;         ///< also a sheet proxy for every garment found by name that no chain moves
-    SheetOptions sheet;          ///< used with sheets
+    SheetOptions sheet;          ///< used with sheets and sheet_only
+    std::optional<SheetOnlyOptions> sheet_only;  ///< set (weft sheet): only the sheets it selects, no rigs, no sidecar
+                                                 ///< or grown model (sheet_preset)
     bool write_files = true;     ///< false: build and report, write nothing (tests, dry runs)
     bool write_report = true;    ///< with write_files: report.json too (weft bake writes its own, with validation)
     std::optional<ValidationOptions> validate;  ///< set: validate every proxy built, in memory (--validate); each failed
@@ -77,6 +81,11 @@ struct ModelOptions {
 /// by name (one pass writes all of a model's proxies and one sidecar), report.json without
 /// timings beside validation.json, the page and the stamp. `weft rig` runs the defaults.
 ModelOptions bake_preset();
+
+/// `weft sheet`'s options: the sheets `only` selects, built with `sheet`, their proxies written and
+/// nothing else (the command writes report.json, schemas/sheet.schema.json, from the record:
+/// sheet_report.h).
+ModelOptions sheet_preset(SheetOnlyOptions only, SheetOptions sheet);
 
 /// A model file its caller already read: bake_model reads each model once, hashes it for its
 /// stamp and imports those same bytes.

@@ -9,10 +9,13 @@
 
 namespace weft {
 
+// Named where a caller outside the builder reports it too (a config rule's pin that does not parse).
+inline constexpr IssueCode kBadOption{"BAD_OPTION", Severity::error, "A builder option outside its range (a negative tolerance, a pin weight outside (0, 1], a density <= 0, an unknown fabric)."};
+
 inline constexpr IssueCode sheet_codes[] = {
     // The garment as asked for.
     {"EMPTY_GARMENT", Severity::error, "The garment names no mesh, a mesh the scene lacks, or has no triangle with area left."},
-    {"BAD_OPTION", Severity::error, "A builder option outside its range (a negative tolerance, a pin weight outside (0, 1], a density <= 0, an unknown fabric)."},
+    kBadOption,
     {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex its mesh does not have (or the index count is not a multiple of 3)."},
     // Authoring mistakes (docs/proxy.md#authoring-checks).
     {"NON_FINITE_VERTEX", Severity::error, "A vertex a triangle uses is NaN or infinite."},

@@ -8,9 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "garment/config.h"
 #include "pipeline/bake.h"
 #include "pipeline/bake_model.h"
 #include "pipeline/json_text.h"
+#include "pipeline/pipeline_codes.h"
+#include "pipeline/sheet_report.h"
+#include "proxy/sheet_codes.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -104,6 +108,93 @@ TEST(BakeModel, AModelNeverReadIsReportedOnlyWhereItsFolderIs) {
     EXPECT_EQ(b.status, ModelStatus::refused);
     EXPECT_TRUE(fs::exists(scratch / "out" / "not-a-model.glb" / "report.json"));
     EXPECT_EQ(file_text(scratch / "out" / "not-a-model.glb" / "bake-stamp.json"), json_text(bake_stamp_json(b)));
+}
+
+// weft sheet's preset: the sheets it selects and nothing else, no rig, no sidecar, no stamp; its
+// report, summary and messages read the record.
+TEST(BakeModel, TheSheetPresetBuildsTheSelectedSheetsOnly) {
+    const fs::path out = test::scratch_dir("bake-model-sheet");
+    SheetOnlyOptions only;
+    only.material = "Flag";
+    ModelOptions o = sheet_preset(only, SheetOptions{});
+    o.out_dir = out;
+    const ModelRecord r = bake_model(test::testdata_dir() / "flag.glb", o);
+    ASSERT_TRUE(r.imported);
+    EXPECT_TRUE(r.rigs.empty());
+    ASSERT_EQ(r.sheets.size(), 1u);
+    const SheetedGarment& flag = r.sheets[0];
+    EXPECT_EQ(flag.name, "Flag");
+    EXPECT_EQ(flag.found_by, "material");
+    EXPECT_EQ(flag.meshes.size(), 1u);
+    EXPECT_EQ(flag.status, SheetStatus::built);
+    EXPECT_EQ(flag.proxy_file, "Flag.clothproxy");
+    EXPECT_EQ(flag.built.stats.particles, 117);  // 12 x 8 quads, welded
+    std::vector<std::string> written;
+    for (const fs::directory_entry& e : fs::directory_iterator(out)) written.push_back(e.path().filename().string());
+    EXPECT_EQ(written, std::vector<std::string>{"Flag.clothproxy"});  // report.json is the command's
+
+    const json report = sheet_report_json(r, o);
+    EXPECT_EQ(report["schema"], "weft.sheet/1");
+    EXPECT_EQ(report["options"]["selection"], json({{"material", "Flag"}}));
+    EXPECT_EQ(report["built"], 1);
+    EXPECT_EQ(report["passed"], true);
+    EXPECT_EQ(report["garments"][0]["stats"]["particles"], 117);
+    EXPECT_EQ(test::schema_errors(report.dump(), "sheet.schema.json"), "");
+    EXPECT_NE(sheet_report_text(r).find("  Flag (flag): built Flag.clothproxy: 117 particles from"), std::string::npos)
+        << sheet_report_text(r);
+}
+
+// A selection that names nothing: NO_GARMENT_FOUND in the record, the report's error, one message,
+// nothing written.
+TEST(BakeModel, ASheetSelectionThatNamesNothingIsTheRecordsError) {
+    const fs::path out = test::scratch_dir("bake-model-sheet-none") / "out";
+    SheetOnlyOptions only;
+    only.mesh = "Velvet";
+    ModelOptions o = sheet_preset(only, SheetOptions{});
+    o.out_dir = out;
+    const ModelRecord r = bake_model(test::testdata_dir() / "flag.glb", o);
+    EXPECT_TRUE(r.sheets.empty());
+    EXPECT_EQ(r.sheet_selection_error, "no mesh or node is called 'Velvet'");
+    ASSERT_FALSE(r.issues.empty());
+    EXPECT_EQ(r.issues.back().code, kNoGarmentFound.code);
+    EXPECT_FALSE(sheet_report_passed(r));
+    EXPECT_EQ(sheet_report_json(r, o)["error"], "no mesh or node is called 'Velvet'");
+    const Issues messages = sheet_report_messages(r);
+    ASSERT_EQ(messages.size(), 1u);
+    EXPECT_NE(messages[0].message.find("no mesh or node is called 'Velvet'"), std::string::npos);
+    EXPECT_FALSE(fs::exists(out));
+}
+
+// A config rule's pin that does not parse refuses its garment with BAD_OPTION; a pin given on the
+// command line wins over the rule's, and the garment is built.
+TEST(BakeModel, TheConfigsPinRefusesUnlessAPinIsGiven) {
+    const fs::path dir = test::scratch_dir("bake-model-sheet-pin");
+    std::ofstream(dir / "weft.json")
+        << R"({"schema": "weft.config/1", "garments": [{"material": "Flag", "class": "flag", "pin": {"bogus": 1}}]})";
+    ConfigResult config = load_garment_config(dir / "weft.json");
+    ASSERT_EQ(config.error, "");
+    ModelOptions o = sheet_preset(SheetOnlyOptions{}, SheetOptions{});
+    o.garments.config = config.config;
+    o.write_files = false;
+    const ModelRecord refused = bake_model(test::testdata_dir() / "flag.glb", o);
+    ASSERT_EQ(refused.sheets.size(), 1u);
+    EXPECT_EQ(refused.sheets[0].status, SheetStatus::refused);
+    ASSERT_EQ(refused.sheets[0].issues.size(), 1u);
+    EXPECT_EQ(refused.sheets[0].issues[0].code, kBadOption.code);
+    EXPECT_EQ(refused.sheets[0].issues[0].severity, Severity::error);
+    EXPECT_NE(sheet_report_text(refused).find("Flag (flag): refused: 1 BAD_OPTION"), std::string::npos);
+
+    SheetOnlyOptions pinned;
+    pinned.pin = "top";
+    SheetOptions top;
+    ASSERT_EQ(parse_pin_rule("top", top), "");
+    ModelOptions given = sheet_preset(pinned, top);
+    given.garments.config = config.config;
+    given.write_files = false;
+    const ModelRecord built = bake_model(test::testdata_dir() / "flag.glb", given);
+    ASSERT_EQ(built.sheets.size(), 1u);
+    EXPECT_EQ(built.sheets[0].status, SheetStatus::built);
+    EXPECT_TRUE(built.sheets[0].issues.empty());
 }
 
 }  // namespace

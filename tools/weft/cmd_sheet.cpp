@@ -4,7 +4,9 @@
 // DIR/report.json (schemas/sheet.schema.json). A summary goes to standard output (the report
 // instead with --json); every error and warning to standard error, naming the file, mesh and
 // element. Exit 0 when every selected garment was built, 1 when any was refused (the others are
-// still built and written), 2 for a wrong command line.
+// still built and written), 2 for a wrong command line. One model's bake (pipeline/bake_model.h)
+// under sheet_preset: the sheets selected, their proxies written; the report, summary and
+// messages are functions of its record (pipeline/sheet_report.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -14,7 +16,8 @@
 #include "command.h"
 #include "garment/config.h"
 #include "io/atomic_file.h"
-#include "pipeline/sheet_model.h"
+#include "pipeline/bake_model.h"
+#include "pipeline/sheet_report.h"
 
 namespace weft::cli {
 namespace {
@@ -43,23 +46,23 @@ int run_sheet(const SheetCommandOptions& o) {
                   << " -o OUT` bakes every model in it\n";
         return exit_usage;
     }
-    SheetModelOptions options;
-    options.garment = o.garment;
-    options.material = o.material;
-    options.mesh = o.mesh;
-    options.pin = o.pin;
-    options.sheet.pin_weight = o.pin_weight;
-    options.sheet.weld_tolerance = o.weld_tolerance;
-    options.sheet.repair = o.repair;
-    options.config_label = o.config;
-    options.model_label = o.model;
-    options.out_label = o.out;
+    SheetOnlyOptions only;
+    only.garment = o.garment;
+    only.material = o.material;
+    only.mesh = o.mesh;
+    only.pin = o.pin;
+    only.config_label = o.config;
+    SheetOptions sheet;
+    sheet.pin_weight = o.pin_weight;
+    sheet.weld_tolerance = o.weld_tolerance;
+    sheet.repair = o.repair;
     if (!o.pin.empty()) {
-        if (std::string why = parse_pin_rule(o.pin, options.sheet); !why.empty()) {
+        if (std::string why = parse_pin_rule(o.pin, sheet); !why.empty()) {
             std::cerr << who << ": --pin: " << why << "\n";
             return exit_usage;
         }
     }
+    ModelOptions options = sheet_preset(std::move(only), std::move(sheet));
     if (!o.config.empty()) {
         ConfigResult loaded = load_garment_config(o.config);
         if (!loaded.error.empty()) {
@@ -68,28 +71,13 @@ int run_sheet(const SheetCommandOptions& o) {
         }
         options.garments.config = std::move(loaded.config);
     }
-
     options.import.allow_outside_folder = o.allow_outside_folder;
-    const SheetModelResult result = sheet_model(o.model, o.out, options);
-    // The builder's lines end in their code ("... [ZERO_AREA_TRIANGLE]"), warnings start "warning: ":
-    // read back as issues so they fold and obey -q like every command's.
-    Issues messages;
-    for (const std::string& line : result.messages) {
-        Issue i;
-        i.message = line;
-        if (line.starts_with("warning: ")) {
-            i.severity = Severity::warning;
-            i.message = line.substr(9);
-        }
-        if (const size_t open = i.message.rfind(" ["); open != std::string::npos && i.message.ends_with("]")) {
-            i.code = i.message.substr(open + 2, i.message.size() - open - 3);
-            i.message.resize(open);
-        }
-        messages.push_back(std::move(i));
-    }
-    print_issues(std::cerr, who, messages, o.verbosity);
-    const std::string text = result.report.dump(2) + "\n";
-    int status = result.passed ? exit_ok : exit_refused;
+    options.out_dir = o.out;
+
+    const ModelRecord record = bake_model(o.model, options);
+    print_issues(std::cerr, who, sheet_report_messages(record), o.verbosity);
+    const std::string text = sheet_report_json(record, options).dump(2) + "\n";
+    int status = sheet_report_passed(record) ? exit_ok : exit_refused;
     for (const fs::path& path : {fs::path(o.out) / "report.json", fs::path(o.report)}) {
         if (path.empty()) continue;
         if (std::string why = write_file_atomic(path, std::string_view(text)); !why.empty()) {
@@ -97,7 +85,7 @@ int run_sheet(const SheetCommandOptions& o) {
             status = exit_refused;
         }
     }
-    std::cout << (o.json ? text : result.summary);
+    std::cout << (o.json ? text : sheet_report_text(record));
     return status;
 }
 

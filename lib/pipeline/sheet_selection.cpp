@@ -1,0 +1,99 @@
+// The garment → sheet rule, weft sheet's selection and one sheet's build.
+#include "pipeline/sheet_selection.h"
+
+#include <set>
+
+#include "garment/classes.h"
+#include "proxy/sheet_codes.h"
+
+namespace weft {
+
+SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
+    SheetSelection s;
+    s.garment.name = g.name;
+    s.garment.garment_class = g.class_name;
+    s.matched_by = "garment";
+    s.fabric = g.fabric;
+    s.pin = g.pin;
+    s.repair = g.repair;
+    for (const GarmentPart& part : g.parts) s.garment.meshes.push_back(part.mesh);
+    std::set<int> bones;
+    for (int c : g.chains)
+        if (c >= 0 && static_cast<size_t>(c) < found.chains.size())
+            bones.insert(found.chains[c].joints.begin(), found.chains[c].joints.end());
+    s.garment.garment_bones.assign(bones.begin(), bones.end());
+    if (g.matched_by == kMatchedByChain)
+        s.skip_reason = "found by its authored chains, not by name: a rig garment (its joints are the particles), "
+                        "not a sheet";
+    return s;
+}
+
+SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& s, SheetOptions options, bool pin_given,
+                                      const std::string& model_label) {
+    if (!s.fabric.empty()) options.fabric = s.fabric;
+    if (s.repair) options.repair = true;
+    if (!pin_given && !s.pin.is_null()) {
+        if (std::string why = apply_pin_json(s.pin, options); !why.empty()) {
+            SheetBuildResult refused;
+            refused.issues.push_back(
+                make_issue(kBadOption, model_label + ": garment '" + s.garment.name + "': the config's pin: " + why));
+            return refused;
+        }
+    }
+    return build_sheet(scene, s.garment, options);
+}
+
+namespace {
+
+std::string class_of_name(const std::string& name, const std::vector<GarmentClass>& classes) {
+    const int c = classify_name(name, classes);
+    return c >= 0 ? classes[c].name : "sheet";
+}
+
+/// One sheet from every mesh with the material, or with the mesh or node name, `name`.
+std::vector<SheetSelection> select_by_mesh(const Scene& scene, bool by_material, const std::string& name,
+                                           const GarmentOptions& garments, std::string& error) {
+    SheetSelection s;
+    s.garment.name = name;
+    s.garment.garment_class = class_of_name(name, garments.config.classes);
+    s.matched_by = by_material ? "material" : "mesh";
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        const Mesh& mesh = scene.meshes[m];
+        const bool hit = by_material ? (mesh.material >= 0 && scene.materials[mesh.material] == name)
+                                     : (mesh.name == name || mesh.node_name == name);
+        if (hit) s.garment.meshes.push_back(static_cast<int>(m));
+    }
+    if (s.garment.meshes.empty()) {
+        error = std::string("no ") + (by_material ? "material" : "mesh or node") + " is called '" + name + "'";
+        return {};
+    }
+    return {std::move(s)};
+}
+
+}  // namespace
+
+std::vector<SheetSelection> select_sheets(const Scene& scene, const ModelGarments& found, const SheetOnlyOptions& o,
+                                          const GarmentOptions& garments, std::string& error) {
+    if (!o.material.empty()) return select_by_mesh(scene, true, o.material, garments, error);
+    if (!o.mesh.empty()) return select_by_mesh(scene, false, o.mesh, garments, error);
+    std::vector<SheetSelection> out;
+    for (const Garment& g : found.garments) {
+        if (!o.garment.empty() && g.name != o.garment) continue;
+        out.push_back(sheet_selection(g, found));
+    }
+    if (out.empty()) {
+        if (!o.garment.empty()) {
+            error = "no garment is called '" + o.garment + "'";
+            if (!found.garments.empty()) {
+                error += " (found:";
+                for (const Garment& g : found.garments) error += " '" + g.name + "'";
+                error += ")";
+            }
+        } else {
+            error = "no garment found by name (" + found.verdict + "); name the cloth with --material NAME or --mesh NAME";
+        }
+    }
+    return out;
+}
+
+}  // namespace weft
