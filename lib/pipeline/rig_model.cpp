@@ -16,6 +16,7 @@
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
 #include "pipeline/body_shapes.h"
+#include "pipeline/clip_motions.h"
 #include "pipeline/sidecar.h"
 #include "validate/validation_codes.h"
 #include "proxy/core/codec.h"
@@ -162,6 +163,7 @@ private:
     void validate(const ValidationOptions& given) {
         ValidationOptions options = given;  // the model's own body collides with its cloth
         options.body = body_shapes(r_.scene, r_.body);
+        add_clip_scenarios(r_.scene, r_.model.string(), options, r_.issues);  // docs/validation.md#clips
         ValidationOptions untraced = options;  // the mesh re-runs every scenario; traces are the page's
         untraced.trace = {};
         ValidationReport report;

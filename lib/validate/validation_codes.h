@@ -13,6 +13,10 @@ inline constexpr IssueCode validation_codes[] = {
     {"ENERGY_RISING", Severity::error, "Total energy rose over the undriven last third of a scenario: the step creates energy (docs/measurements.md, hostile regimes)."},
     {"PENETRATION", Severity::error, "A particle sank deeper into a body collider than the fabric's thickness allows (default: one thickness) in some scenario."},
     {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},
+    {"CLIP_NOT_FOUND", Severity::error, "--clips (or the config) names an animation clip the model does not have; the message lists the model's clips. Its clip scenarios were not run."},
+    {"CLIP_MODEL_UNREADABLE", Severity::error, "weft validate --clips: the model the proxy was built from (its source_file, or --model) cannot be read, so its clips cannot be played."},
 };
+
+inline constexpr const IssueCode& kClipNotFound = validation_codes[6];
 
 }  // namespace weft
