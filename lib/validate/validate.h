@@ -48,6 +48,8 @@ struct ValidationOptions {
     BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
     std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
     ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
+    bool body_collides = true;      ///< false: a caller fitting the body measures penetration without contact
+                                    ///< (BodyShapes::collide: how deep the cloth goes with no body to stop it)
 };
 
 /// Appends one Scenario::clip run per clip of `options` at clip_default_steps, or at `steps` when not 0.
