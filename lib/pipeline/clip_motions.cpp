@@ -86,6 +86,16 @@ ClipMotion sample_clip(const Scene& scene, const Clip& clip) {
     return out;
 }
 
+ClipChoice configured_clips(const GarmentConfig& config, const std::filesystem::path& model, const ClipChoice& given) {
+    if (given.mode != ClipChoice::defaults) return given;
+    for (const ClipRule& rule : config.clips) {
+        GarmentRule as_file_rule;
+        as_file_rule.file = rule.file;
+        if (rule_applies_to(as_file_rule, model)) return ClipChoice::parse(rule.clips);
+    }
+    return given;
+}
+
 void add_clip_scenarios(const Scene& scene, const std::string& model, ValidationOptions& options, Issues& issues,
                         uint32_t steps) {
     std::string error;

@@ -2,10 +2,12 @@
 // ClipChoice picks, each sampled from the scene at the step rate into plain poses
 // (validate/clip_motion.h). The one place the scene's clips become validation's data.
 #pragma once
+#include <filesystem>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "garment/config.h"
 #include "io/issue.h"
 #include "scene/scene.h"
 #include "validate/clip_motion.h"
@@ -24,6 +26,10 @@ std::vector<int> choose_clips(const Scene& scene, const ClipChoice& choice, cons
 /// motion from its bind placement (scale taken out), by the node's name (the first node of a name,
 /// as Scene::find_node).
 ClipMotion sample_clip(const Scene& scene, const Clip& clip);
+
+/// `given` unless it is the default (--clips named nothing) and a rule of `config` matches `model`:
+/// then that rule's clips.
+ClipChoice configured_clips(const GarmentConfig& config, const std::filesystem::path& model, const ClipChoice& given);
 
 /// What `weft bake --validate` and `weft validate --clips` do with a model's clips: the clips
 /// options.clip_choice picks, sampled into options.clips with one clip scenario each (add_clip_runs,

@@ -164,6 +164,7 @@ private:
         ValidationOptions options = given;  // the model's own body collides with its cloth
         options.body = body_shapes(r_.scene, r_.body);
         options.body.collide = given.body_collides;
+        options.clip_choice = configured_clips(options_.garments.config, r_.model, options.clip_choice);
         add_clip_scenarios(r_.scene, r_.model.string(), options, r_.issues);  // docs/validation.md#clips
         ValidationOptions untraced = options;  // the mesh re-runs every scenario; traces are the page's
         untraced.trace = {};

@@ -138,5 +138,20 @@ TEST(ClipChoiceTest, DefaultsAreTheClipsThatSayWalkRunIdleJump) {
     EXPECT_EQ(names, (std::vector<std::string>{"Walking_B", "Run", "idle", "Jump_Full_Long"}));
 }
 
+TEST(ClipChoiceTest, ConfigNamesClipsPerFileUnlessTheCommandLineDoes) {
+    const ConfigResult r = parse_garment_config(
+        R"({"schema": "weft.config/1", "clips": [{"file": "clip_*.glb", "clips": ["Wave", "Walk"]}, {"clips": "none"}]})",
+        "weft.json");
+    ASSERT_EQ(r.error, "");
+    const ClipChoice mine = configured_clips(r.config, "models/clip_skeleton.glb", ClipChoice::parse(""));
+    EXPECT_EQ(mine.mode, ClipChoice::named);
+    EXPECT_EQ(mine.names, (std::vector<std::string>{"Wave", "Walk"}));
+    EXPECT_EQ(configured_clips(r.config, "models/knight.glb", ClipChoice::parse("")).mode, ClipChoice::none);
+    EXPECT_EQ(configured_clips(r.config, "models/clip_skeleton.glb", ClipChoice::parse("all")).mode, ClipChoice::all);
+    EXPECT_EQ(configured_clips(GarmentConfig{}, "models/clip_skeleton.glb", ClipChoice::parse("")).mode, ClipChoice::defaults);
+    const ConfigResult bad = parse_garment_config(R"({"schema": "weft.config/1", "clips": [{"clips": "Walk"}]})", "weft.json");
+    EXPECT_NE(bad.error.find("/clips/0/clips: must be \"all\", \"none\" or a list of clip names"), std::string::npos) << bad.error;
+}
+
 }  // namespace
 }  // namespace weft
