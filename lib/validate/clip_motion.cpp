@@ -53,7 +53,7 @@ ClipChoice ClipChoice::parse(std::string_view text) {
 
 uint32_t clip_default_steps(const ClipMotion& clip) {
     const uint32_t moving = clip_blend_steps + static_cast<uint32_t>(clip.frames.size());
-    return moving + moving / 2;
+    return moving + std::max(moving / 2, clip_hold_min_steps);
 }
 
 std::vector<Pose> clip_step(const ClipMotion& clip, uint32_t step, bool* driven) {

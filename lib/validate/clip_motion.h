@@ -6,8 +6,8 @@
 // A clip scenario settles the cloth at the bind pose (the prelude every scenario but hang has),
 // blends from the bind pose into the clip's first frame over clip_blend_steps (a game blends into
 // an animation; a cut would be a teleport), plays the clip once, and holds its last frame for the
-// rest of the run: by default half as long again, so the last third is undriven and the energy
-// trend and sleep are measured there.
+// rest of the run: by default half as long again and at least clip_hold_min_steps, so the last
+// third is undriven and the energy trend and sleep are measured there.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,6 +21,11 @@
 namespace weft {
 
 inline constexpr uint32_t clip_blend_steps = 30;  ///< 0.5 s from the bind pose into the clip's first frame
+/// Shortest hold of the last frame: 2 s. When the body stops, cloth it left resting against a
+/// collider is still being pushed out to the fabric's thickness, and that push lifts it (the Knight's
+/// cape after a one-second walk cycle: +0.3% of its energy scale over the 46 steps a hold of half the
+/// motion left); the energy trend is fitted where that is over.
+inline constexpr uint32_t clip_hold_min_steps = 120;
 
 /// Which of a model's clips validation plays: `--clips all|none|NAME,...`, or by default the few
 /// whose names say walk, run, idle or jump (docs/validation.md#clips).
@@ -44,7 +49,7 @@ struct ClipMotion {
 };
 
 /// Steps a clip scenario runs unless told otherwise: the blend, every frame of the clip, then half
-/// of that again holding the last frame.
+/// of that again (at least clip_hold_min_steps) holding the last frame.
 uint32_t clip_default_steps(const ClipMotion& clip);
 
 /// The motion of every node of `clip` at `step` (0-based) of a run: the blend from the bind pose
