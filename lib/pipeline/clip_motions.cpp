@@ -35,18 +35,28 @@ std::vector<int> choose_clips(const Scene& scene, const ClipChoice& choice, cons
         case ClipChoice::all:
             for (size_t c = 0; c < scene.clips.size(); ++c) out.push_back(static_cast<int>(c));
             break;
-        case ClipChoice::defaults:
+        case ClipChoice::defaults: {
+            // How many default words a name says: "Jump_Idle" says two and is no jump.
+            const auto words_said = [](const std::string& name) {
+                int n = 0;
+                for (std::string_view w : default_clip_words) n += lower(name).find(w) != std::string::npos;
+                return n;
+            };
             for (std::string_view word : default_clip_words) {
                 int best = -1;
                 for (size_t c = 0; c < scene.clips.size(); ++c) {
                     const std::string& name = scene.clips[c].name;
                     if (lower(name).find(word) == std::string::npos) continue;
                     if (std::find(out.begin(), out.end(), static_cast<int>(c)) != out.end()) continue;
-                    if (best < 0 || name.size() < scene.clips[static_cast<size_t>(best)].name.size()) best = static_cast<int>(c);
+                    const auto rank = [&](size_t k) {
+                        return std::pair(words_said(scene.clips[k].name), scene.clips[k].name.size());
+                    };
+                    if (best < 0 || rank(c) < rank(static_cast<size_t>(best))) best = static_cast<int>(c);
                 }
                 if (best >= 0) out.push_back(best);
             }
             break;
+        }
         case ClipChoice::named:
             for (const std::string& name : choice.names) {
                 const int c = find_clip(scene, name);

@@ -16,9 +16,9 @@
 namespace weft {
 
 /// Indices into scene.clips that `choice` picks: every clip, none, the named ones in the order
-/// named, or by default for each of default_clip_words the clip with the shortest name that says it
-/// (case-insensitive; the most generic, "Idle" before "Idle_Sword"; file order breaks a tie), each
-/// clip once. A name the model lacks sets `error`: the model (`model`), the clip and the model's
+/// named, or by default for each of default_clip_words the clip whose name says it (case-insensitive)
+/// and says fewest of the others ("Jump_Land" before "Jump_Idle"), then the shortest such name (the
+/// most generic, "Idle" before "Idle_Sword"), file order breaking a tie; each clip once. A name the model lacks sets `error`: the model (`model`), the clip and the model's
 /// clips; then it returns {}.
 std::vector<int> choose_clips(const Scene& scene, const ClipChoice& choice, const std::string& model, std::string& error);
 

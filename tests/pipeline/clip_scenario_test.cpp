@@ -129,9 +129,10 @@ TEST(ClipChoiceTest, DefaultsAreTheClipsThatSayWalkRunIdleJump) {
     EXPECT_EQ(choose_clips(scene, ClipChoice::parse("all"), "m", error).size(), 2u);
     EXPECT_TRUE(choose_clips(scene, ClipChoice::parse("none"), "m", error).empty());
     EXPECT_TRUE(error.empty());
-    // The most generic name wins each word ("idle" before "Idle_Sword"); file order breaks a tie.
+    // The most generic name wins each word ("idle" before "Idle_Sword"), one that says no other word
+    // first ("Jump_Idle" is no jump); file order breaks a tie.
     Scene many;
-    for (const char* name : {"Idle_Sword", "Walking_B", "idle", "Walking_A", "Run_Left", "Run", "Jump_Full_Long", "Death"})
+    for (const char* name : {"Idle_Sword", "Walking_B", "idle", "Walking_A", "Run_Left", "Run", "Jump_Idle", "Jump_Full_Long", "Death"})
         many.clips.push_back(Clip{name, 1.0, {}});
     std::vector<std::string> names;
     for (int c : choose_clips(many, ClipChoice::parse(""), "m", error)) names.push_back(many.clips[static_cast<size_t>(c)].name);
