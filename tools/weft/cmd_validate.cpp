@@ -24,6 +24,7 @@
 #include "proxy/file/proxy_file.h"
 #include "scene/import.h"
 #include "validate/validate.h"
+#include "validate/validation_codes.h"
 
 namespace weft::cli {
 namespace {
@@ -78,7 +79,7 @@ bool validate_with_clips(const ValidateOptions& o, const ValidationOptions& base
                 why = i.code + ": " + i.message;
                 break;
             }
-        out.refused = Refusal{"CLIP_MODEL_UNREADABLE", path + ": --clips: its model '" + model.string() + "' " + why +
+        out.refused = Refusal{std::string(kClipModelUnreadable.code), path + ": --clips: its model '" + model.string() + "' " + why +
                                                       " (name it with --model)"};
         return true;
     }
