@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "pipeline/clip_motions.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/bake_model.h"
 
 namespace fs = std::filesystem;
 using namespace weft;
@@ -35,8 +35,9 @@ Run run(const fs::path& model, const ClipChoice& clips, bool collide) {
     v.clip_choice = clips;
     v.body_collides = collide;
     o.validate = v;
+    o.out_dir = fs::temp_directory_path() / "weft-bench-clips";
     const auto t0 = std::chrono::steady_clock::now();
-    Run r{rig_model(model, fs::temp_directory_path() / "weft-bench-clips", o), 0};
+    Run r{bake_model(model, o), 0};
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
 }
