@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
             one.names = {base.record.scene.clips[static_cast<size_t>(c)].name};
             const Run off = run(model, one, false);
             const Run on = run(model, one, true);
+            if (std::getenv("BENCH_CLIPS_DEBUG"))
+                for (const Issue& i : on.record.issues) std::fprintf(stderr, "%s %s\n", i.code.c_str(), i.message.c_str());
             const auto [p_off, v_off] = worst(off.record);
             const auto [p_on, v_on] = worst(on.record);
             uint32_t steps = 0;
