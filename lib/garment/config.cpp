@@ -196,8 +196,8 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
     if (!doc.is_object()) return fail("the config must be a JSON object");
     for (auto field = doc.begin(); field != doc.end(); ++field)
         if (field.key() != "schema" && field.key() != "classes" && field.key() != "garments" &&
-            field.key() != "min_garment_span")
-            return fail("/" + field.key() + ": unknown key (expected schema, classes, garments, min_garment_span)");
+            field.key() != "min_garment_span" && field.key() != "clips")
+            return fail("/" + field.key() + ": unknown key (expected schema, classes, garments, min_garment_span, clips)");
     if (!doc.contains("schema") || !doc["schema"].is_string() || doc["schema"].get<std::string>() != kConfigSchema)
         return fail("/schema: must be \"" + std::string(kConfigSchema) + "\"");
     if (doc.contains("classes"))
@@ -218,6 +218,38 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 100)
             return fail("/min_garment_span: must be a number of metres between 0 and 100");
         result.config.min_garment_span = v.get<double>();
+    }
+    if (doc.contains("clips")) {
+        const json& list = doc["clips"];
+        if (!list.is_array()) return fail("/clips: must be a list of {\"file\", \"clips\"} rules");
+        for (size_t i = 0; i < list.size(); ++i) {
+            const std::string at = "/clips/" + std::to_string(i);
+            const json& r = list[i];
+            if (!r.is_object()) return fail(at + ": must be an object with \"clips\" (and \"file\")");
+            for (auto f = r.begin(); f != r.end(); ++f)
+                if (f.key() != "file" && f.key() != "clips") return fail(at + "/" + f.key() + ": unknown key (expected file, clips)");
+            ClipRule rule;
+            rule.pointer = at;
+            if (r.contains("file")) {
+                if (!r["file"].is_string()) return fail(at + "/file: must be a file name glob");
+                rule.file = r["file"].get<std::string>();
+            }
+            const json* c = r.contains("clips") ? &r["clips"] : nullptr;
+            if (c && c->is_string() && (c->get<std::string>() == "all" || c->get<std::string>() == "none")) {
+                rule.clips = c->get<std::string>();
+            } else if (c && c->is_array() && !c->empty()) {
+                for (size_t k = 0; k < c->size(); ++k) {
+                    const json& name = (*c)[k];
+                    if (!name.is_string() || name.get<std::string>().empty() ||
+                        name.get<std::string>().find(',') != std::string::npos)
+                        return fail(at + "/clips/" + std::to_string(k) + ": must be a clip name (no commas)");
+                    rule.clips += (k ? "," : "") + name.get<std::string>();
+                }
+            } else {
+                return fail(at + "/clips: must be \"all\", \"none\" or a list of clip names");
+            }
+            result.config.clips.push_back(std::move(rule));
+        }
     }
     return result;
 }

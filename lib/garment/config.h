@@ -15,7 +15,11 @@
 //       { "node": "Knight_Cape", "class": "cape", "fabric": "leather" },
 //       { "file": "Witch*", "geometry": "skirt", "class": "dress" }   // what geometry found
 //     ],
-//     "min_garment_span": 0.1
+//     "min_garment_span": 0.1,
+//     "clips": [                                   // which animation clips bake --validate plays
+//       { "file": "kaykit_Knight*", "clips": ["Walking_A", "Idle"] },
+//       { "file": "Witch*", "clips": "all" }       // or "none"
+//     ]
 //   }
 #pragma once
 #include <filesystem>
@@ -48,11 +52,20 @@ struct GarmentRule {
     std::string target() const;
 };
 
+/// Which animation clips `weft bake --validate` plays for matching files when --clips names none
+/// (docs/validation.md#clips). Read here with the rest of the file; validation interprets it.
+struct ClipRule {
+    std::string file;     ///< glob as GarmentRule::file; "" = every file
+    std::string clips;    ///< "all", "none" or clip names joined by commas (as --clips takes them)
+    std::string pointer;  ///< "/clips/0"
+};
+
 struct GarmentConfig {
     std::string path;                     ///< the file it was read from ("" for the defaults)
     std::vector<GarmentClass> classes;    ///< defaults with the file's additions and replacements applied
     std::vector<GarmentRule> rules;       ///< in file order; the first rule that names a thing wins
     std::optional<double> min_garment_span;  ///< metres; overrides the default when set
+    std::vector<ClipRule> clips;          ///< in file order; the first whose file matches a model wins
 };
 
 struct ConfigResult {

@@ -19,6 +19,7 @@
 #include "pipeline/sheet_report.h"
 #include "pipeline/sheet_selection.h"
 #include "pipeline/body_shapes.h"
+#include "pipeline/clip_motions.h"
 #include "pipeline/sidecar.h"
 #include "validate/validation_codes.h"
 #include "proxy/core/codec.h"
@@ -172,6 +173,9 @@ private:
     void validate(const ValidationOptions& given) {
         ValidationOptions options = given;  // the model's own body collides with its cloth
         options.body = body_shapes(r_.scene, r_.body);
+        options.body.collide = given.body_collides;
+        options.clip_choice = configured_clips(options_.garments.config, r_.model, options.clip_choice);
+        add_clip_scenarios(r_.scene, r_.model.string(), options, r_.issues);  // docs/validation.md#clips
         ValidationReport report;
         report.limits = options.limits;
         RigModelValidation rigs;

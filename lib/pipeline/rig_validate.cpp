@@ -544,7 +544,7 @@ json rig_validation_json(const RigModelValidation& validation, bool timings) {
         json gates = json::array();
         for (const GateResult& g : v.gates)
             gates.push_back({{"gate", gate_code(g.gate)},
-                             {"scenario", scenario_name(g.scenario)},
+                             {"scenario", scenario_label(g.scenario, g.clip)},
                              {"passed", g.passed},
                              {"value", g.value ? number(*g.value) : json(nullptr)},
                              {"limit", g.limit ? number(*g.limit) : json(nullptr)},

@@ -43,6 +43,7 @@ inline constexpr IssueCode kUnweightedVertices{"UNWEIGHTED_VERTICES", Severity::
 inline constexpr IssueCode kNonFiniteNormal{"NON_FINITE_NORMAL", Severity::warning, "A normal was NaN, infinite or zero; the mesh's normals were dropped."};
 inline constexpr IssueCode kMeshNotInstanced{"MESH_NOT_INSTANCED", Severity::info, "A mesh no node of the scene instances; it is not part of the model at rest and was skipped."};
 inline constexpr IssueCode kSpringInvalid{"SPRING_INVALID", Severity::warning, "A declared spring or collider names a node that does not exist or is malformed; it was skipped."};
+inline constexpr IssueCode kClipInvalid{"CLIP_INVALID", Severity::warning, "An animation clip's channel names a node the scene lacks or repeats one, or a key is not finite, out of order or a zero rotation; the channel or key was skipped."};
 
 inline constexpr IssueCode import_codes[] = {
     // The file itself.
@@ -85,6 +86,7 @@ inline constexpr IssueCode import_codes[] = {
     kNonFiniteNormal,
     kMeshNotInstanced,
     kSpringInvalid,
+    kClipInvalid,
 };
 
 /// The table row for `code`, or nullptr.

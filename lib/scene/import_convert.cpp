@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include <assimp/anim.h>
 #include <assimp/material.h>
 #include <assimp/mesh.h>
 #include <assimp/metadata.h>
@@ -109,6 +110,7 @@ public:
         : ai_(ai), gltf_(gltf), options_(options), scene_(scene), report_(report), sources_(sources) {}
 
     bool run(const Mat4& correction, std::vector<int>& scene_of_gltf) {
+        scene_.correction = correction;
         build_nodes(correction);
         if (report_.failed()) return false;
         if (gltf_) map_gltf_nodes(scene_of_gltf);
@@ -116,8 +118,10 @@ public:
             if (scene_of_gltf[g] >= 0) scene_.nodes[size_t(scene_of_gltf[g])].source = int(g);
         build_materials();
         build_meshes();
-        for (unsigned i = 0; i < ai_.mNumAnimations; ++i)
+        for (unsigned i = 0; i < ai_.mNumAnimations; ++i) {
             scene_.animations.push_back(valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : ""));
+            scene_.clips.push_back(convert_clip(ai_.mAnimations[i], scene_.animations.back()));
+        }
         return !report_.failed();
     }
 
@@ -134,6 +138,43 @@ private:
     std::vector<int> gltf_of_scene_;                     ///< Scene node -> glTF node, -1 if none
     const std::vector<int>* scene_of_gltf_ = nullptr;
     std::vector<int> material_remap_;                    ///< aiMaterial -> Scene material, -1 if dropped
+
+    /// One aiAnimation as a Clip: key times from ticks to seconds, channels bound to Scene nodes by
+    /// name (Assimp names a channel by its node's name; the first node of that name, as springs
+    /// are). What the keys may still get wrong (a node the scene lacks, a NaN, times out of order) is
+    /// enforce_scene_invariants' to repair, so it is checked in one place for every importer.
+    Clip convert_clip(const aiAnimation* anim, const std::string& name) {
+        Clip clip;
+        clip.name = name;
+        if (!anim) return clip;
+        // Assimp: "0 if not specified in the imported file"; its own viewer then plays 25 ticks a second.
+        const double tps = anim->mTicksPerSecond > 0 && std::isfinite(anim->mTicksPerSecond) ? anim->mTicksPerSecond : 25.0;
+        const double duration = anim->mDuration / tps;
+        clip.duration = std::isfinite(duration) && duration > 0 ? duration : 0;
+        for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+            const aiNodeAnim* ch = anim->mChannels ? anim->mChannels[c] : nullptr;
+            if (!ch) continue;
+            ClipChannel out;
+            const auto it = first_by_name_.find(ch->mNodeName.C_Str());
+            out.node = it == first_by_name_.end() ? -1 : it->second;
+            for (unsigned k = 0; ch->mPositionKeys && k < ch->mNumPositionKeys; ++k)
+                out.translation.push_back({ch->mPositionKeys[k].mTime / tps, to_vec3(ch->mPositionKeys[k].mValue)});
+            for (unsigned k = 0; ch->mRotationKeys && k < ch->mNumRotationKeys; ++k) {
+                const aiQuaternion& q = ch->mRotationKeys[k].mValue;
+                out.rotation.push_back({ch->mRotationKeys[k].mTime / tps, Quat{double(q.x), double(q.y), double(q.z), double(q.w)}});
+            }
+            for (unsigned k = 0; ch->mScalingKeys && k < ch->mNumScalingKeys; ++k)
+                out.scale.push_back({ch->mScalingKeys[k].mTime / tps, to_vec3(ch->mScalingKeys[k].mValue)});
+            if (out.node < 0)
+                report_.add(kClipInvalid,
+                            "clip '" + name + "': channel " + std::to_string(c) + " moves node '" +
+                                valid_utf8(ch->mNodeName.C_Str()) + "', which the scene does not have; skipped",
+                            "/animations/" + name + "/channels/" + std::to_string(c));
+            else
+                clip.channels.push_back(std::move(out));
+        }
+        return clip;
+    }
 
     /// Depth-first, children in file order, so node indices are stable across runs.
     void build_nodes(const Mat4& correction) {

@@ -279,6 +279,77 @@ void check_springs(Scene& scene, Reporter& report) {
                                          " colliders ride nodes the scene does not have; skipped");
 }
 
+/// Keeps the keys a sampler can trust: finite, time in [0, ∞) strictly ascending (a repeated time
+/// keeps its first key), rotations of unit length (a zero one dropped). Returns how many went.
+template <class Key, class Valid>
+size_t keep_valid_keys(std::vector<Key>& keys, Valid valid) {
+    const size_t before = keys.size();
+    std::vector<Key> kept;
+    kept.reserve(keys.size());
+    for (const Key& k : keys)
+        if (std::isfinite(k.time) && k.time >= 0 && valid(k)) kept.push_back(k);
+    std::stable_sort(kept.begin(), kept.end(), [](const Key& a, const Key& b) { return a.time < b.time; });
+    kept.erase(std::unique(kept.begin(), kept.end(), [](const Key& a, const Key& b) { return a.time == b.time; }),
+               kept.end());
+    keys = std::move(kept);
+    return before - keys.size();
+}
+
+/// Clips name only nodes the scene has, once each, with keys a sampler can use as they are.
+void check_clips(Scene& scene, Reporter& report) {
+    const size_t n = scene.nodes.size();
+    for (Clip& clip : scene.clips) {
+        const std::string what = "clip '" + clip.name + "'";
+        const std::string pointer = "/animations/" + clip.name;
+        std::vector<char> seen(n, 0);
+        std::vector<ClipChannel> kept;
+        size_t dropped_keys = 0;
+        for (size_t c = 0; c < clip.channels.size(); ++c) {
+            ClipChannel& ch = clip.channels[c];
+            if (!in_range(ch.node, n) || seen[static_cast<size_t>(ch.node)]) {
+                report.add(kClipInvalid,
+                           what + ": channel " + std::to_string(c) +
+                               (in_range(ch.node, n) ? " moves " + node_label(scene, static_cast<size_t>(ch.node)) +
+                                                           " a second time"
+                                                     : " names node " + std::to_string(ch.node) + " of " + std::to_string(n)) +
+                               "; skipped",
+                           pointer + "/channels/" + std::to_string(c));
+                continue;
+            }
+            seen[static_cast<size_t>(ch.node)] = 1;
+            const auto finite_vec = [](const Vec3Key& k) { return is_finite(k.value); };
+            dropped_keys += keep_valid_keys(ch.translation, finite_vec);
+            dropped_keys += keep_valid_keys(ch.scale, finite_vec);
+            dropped_keys += keep_valid_keys(ch.rotation, [](const QuatKey& k) {
+                const double len = std::sqrt(k.value.x * k.value.x + k.value.y * k.value.y + k.value.z * k.value.z +
+                                             k.value.w * k.value.w);
+                return std::isfinite(len) && len > 1e-6;
+            });
+            for (QuatKey& k : ch.rotation) {
+                const Quat& q = k.value;
+                const double len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+                if (std::abs(len - 1) > 1e-12) k.value = {q.x / len, q.y / len, q.z / len, q.w / len};
+            }
+            kept.push_back(std::move(ch));
+        }
+        if (dropped_keys > 0)
+            report.add(kClipInvalid, what + ": " + std::to_string(dropped_keys) +
+                                           " keys not finite, before the clip's start, at a time already keyed or a zero "
+                                           "rotation; skipped",
+                       pointer);
+        std::sort(kept.begin(), kept.end(), [](const ClipChannel& a, const ClipChannel& b) { return a.node < b.node; });
+        clip.channels = std::move(kept);
+        // The clip lasts to its latest key, whatever the file declared.
+        double last = 0;
+        for (const ClipChannel& ch : clip.channels) {
+            if (!ch.translation.empty()) last = std::max(last, ch.translation.back().time);
+            if (!ch.rotation.empty()) last = std::max(last, ch.rotation.back().time);
+            if (!ch.scale.empty()) last = std::max(last, ch.scale.back().time);
+        }
+        if (!(std::isfinite(clip.duration) && clip.duration >= last)) clip.duration = last;
+    }
+}
+
 }  // namespace
 }  // namespace scene_invariants
 
@@ -289,6 +360,7 @@ bool enforce_scene_invariants(Scene& scene, Issues& issues) {
         !si::check_influences(scene, report))
         return false;
     si::check_springs(scene, report);
+    si::check_clips(scene, report);
     return true;
 }
 

@@ -37,6 +37,9 @@ inline constexpr double kWeightSumTolerance = 1e-3;
 ///   positions are already in the rest pose, which is what the importer's contract says);
 /// - influences on a mesh with no skin: dropped;
 /// - a declared spring or collider naming a node the scene lacks: the node dropped (SPRING_INVALID).
+/// - a clip channel naming a node the scene lacks or one already moved, a key not finite, before 0,
+///   at a time already keyed or a zero rotation: dropped (CLIP_INVALID); keys sorted by time,
+///   rotations normalised, channels in node order, a duration shorter than the latest key raised to it.
 /// Everything already keeping an invariant is left bit for bit as it was.
 bool enforce_scene_invariants(Scene& scene, Issues& issues);
 

@@ -6,6 +6,8 @@
 // - Indices in range: a node's parent (-1 for a root) and children, a node's meshes, a mesh's node,
 //   material (-1: none) and skin (-1: unskinned), a skin's joints, a declared spring's and collider's
 //   nodes all name what the Scene has. A node's children are exactly the nodes whose parent it is.
+// - Clips: each channel names a node the Scene has, at most one channel per node; every key is
+//   finite with its time in [0, duration], times strictly ascending, rotations of unit length.
 // - The hierarchy is a forest: following parents from any node reaches a root (no cycle). Parents
 //   usually come before their children, but nothing relies on it.
 // - Meshes: finite positions; every triangle index below the vertex count; normals and UVs empty or
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "geom/vec.h"
+#include "scene/clip.h"
 
 namespace weft {
 
@@ -121,9 +124,11 @@ struct Scene {
     std::vector<std::string> materials;    ///< material slot names, as the file names them
     std::vector<Skin> skins;
     std::vector<std::string> animations;   ///< animation names
+    std::vector<Clip> clips;               ///< the animations themselves, one per name, in the same order (scene/clip.h)
     std::vector<DeclaredSpring> springs;   ///< spring chains the file declares
     std::vector<SpringCollider> colliders; ///< spring-bone colliders the file declares
     double unit_scale = 1;                 ///< metres per source unit that import applied
+    Mat4 correction;                       ///< the unit/axis fix import premultiplied into every root's `local`
     std::string up_axis = "Y";             ///< the source's up axis before conversion
     std::vector<std::string> warnings;     ///< what import noticed and fixed (human-readable)
 

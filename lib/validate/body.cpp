@@ -8,6 +8,8 @@ BodyShapes body_in_frame(const BodyShapes& body, const ClothProxy& proxy) {
     const Mat4 to_frame = proxy.frame.rest_world.inverted();
     BodyShapes out;
     out.collide = body.collide;
+    out.sphere_bones = body.sphere_bones;
+    out.capsule_bones = body.capsule_bones;
     for (const SphereCollider& s : body.spheres) out.spheres.push_back({to_frame.transform_point(s.centre), s.radius});
     for (const CapsuleCollider& c : body.capsules)
         out.capsules.push_back({to_frame.transform_point(c.a), to_frame.transform_point(c.b), c.radius});
@@ -23,10 +25,16 @@ BodyShapes body_clear_of_rest(const BodyShapes& rest, const ClothProxy& proxy, d
     };
     BodyShapes out;
     out.collide = rest.collide;
-    for (const SphereCollider& s : rest.spheres)
-        if (clear(s)) out.spheres.push_back(s);
-    for (const CapsuleCollider& c : rest.capsules)
-        if (clear(c)) out.capsules.push_back(c);
+    for (size_t i = 0; i < rest.spheres.size(); ++i)
+        if (clear(rest.spheres[i])) {
+            out.spheres.push_back(rest.spheres[i]);
+            if (i < rest.sphere_bones.size()) out.sphere_bones.push_back(rest.sphere_bones[i]);
+        }
+    for (size_t i = 0; i < rest.capsules.size(); ++i)
+        if (clear(rest.capsules[i])) {
+            out.capsules.push_back(rest.capsules[i]);
+            if (i < rest.capsule_bones.size()) out.capsule_bones.push_back(rest.capsule_bones[i]);
+        }
     if (left_out) *left_out = rest.spheres.size() + rest.capsules.size() - out.spheres.size() - out.capsules.size();
     return out;
 }

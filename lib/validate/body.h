@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "proxy/core/cloth_proxy.h"
@@ -16,6 +17,8 @@ namespace weft {
 struct BodyShapes {
     std::vector<SphereCollider> spheres;
     std::vector<CapsuleCollider> capsules;
+    std::vector<std::string> sphere_bones;   ///< per sphere, the node it rides (a clip moves it with that node); may be empty
+    std::vector<std::string> capsule_bones;  ///< per capsule, likewise
     bool collide = true;  ///< false: the solver does not see them, penetration is only measured (how deep the
                           ///< cloth would go without a body)
 

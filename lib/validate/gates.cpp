@@ -14,10 +14,11 @@ std::string link_name(const LinkRef& link) {
                   link.b);
 }
 
-GateResult result(Gate gate, Scenario scenario) {
+GateResult result(Gate gate, const ScenarioStats& s) {
     GateResult r;
     r.gate = gate;
-    r.scenario = scenario;
+    r.scenario = s.scenario;
+    r.clip = s.clip;
     return r;
 }
 
@@ -38,9 +39,10 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                                        const GateLimits& limits, double thickness) {
     std::vector<GateResult> out;
     for (const ScenarioStats& s : scenarios) {
-        const char* name = scenario_name(s.scenario);
+        const std::string label = scenario_label(s.scenario, s.clip);
+        const char* name = label.c_str();
 
-        GateResult finite = result(Gate::non_finite, s.scenario);
+        GateResult finite = result(Gate::non_finite, s);
         finite.passed = !s.non_finite_step;
         if (s.non_finite_step) {
             finite.value = *s.non_finite_step;
@@ -55,7 +57,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         out.push_back(finite);
 
         if (s.scenario == Scenario::hang) {
-            GateResult sleep = result(Gate::never_slept, s.scenario);
+            GateResult sleep = result(Gate::never_slept, s);
             const uint32_t limit = limits.max_sleep_step.value_or(s.steps);
             sleep.limit = limit;
             if (s.sleep_step) sleep.value = *s.sleep_step;
@@ -68,7 +70,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             out.push_back(sleep);
         }
 
-        GateResult strain = result(Gate::strain, s.scenario);
+        GateResult strain = result(Gate::strain, s);
         strain.value = s.max_strain;
         strain.limit = limits.max_strain;
         strain.passed = s.max_strain <= limits.max_strain;
@@ -83,7 +85,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         out.push_back(strain);
 
         if (s.total_energy_trend) {
-            GateResult energy = result(Gate::energy_rising, s.scenario);
+            GateResult energy = result(Gate::energy_rising, s);
             const double fraction = *s.total_energy_trend / energy_scale;
             energy.value = fraction;
             energy.limit = limits.max_energy_rise;
@@ -96,7 +98,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         }
 
         if (s.max_penetration) {
-            GateResult pen = result(Gate::penetration, s.scenario);
+            GateResult pen = result(Gate::penetration, s);
             pen.value = *s.max_penetration;
             pen.limit = limits.max_penetration * thickness;
             pen.passed = *s.max_penetration <= *pen.limit;

@@ -37,6 +37,7 @@ const char* gate_code(Gate gate);
 struct GateResult {
     Gate gate = Gate::non_finite;
     Scenario scenario = Scenario::hang;
+    std::string clip;             ///< Scenario::clip: the clip's name (scenario_label); "" otherwise
     bool passed = true;
     std::optional<double> value;  ///< what was measured (NON_FINITE, NEVER_SLEPT: a 1-based step); none = never happened
     std::optional<double> limit;  ///< what it was held to; none for NON_FINITE (nothing non-finite is allowed)

@@ -108,7 +108,8 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 }
 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
-                           const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body) {
+                           const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
+                           const ClipMotion* clip) {
     const ClothProxy& proxy = solver.proxy();
     const ClothState& state = solver.state();
     const size_t n = proxy.particle_count();
@@ -116,6 +117,9 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
 
     ScenarioStats st;
     st.scenario = scenario;
+    if (scenario != Scenario::clip) clip = nullptr;
+    if (clip) st.clip = clip->name;
+    const ClipBinding clip_binding = clip ? bind_clip(*clip, proxy, body) : ClipBinding{};
     st.velocity_clamp = solver.velocity_clamp(validation_dt);
     st.settle_steps = settle_steps;
 
@@ -181,6 +185,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     if (trace && !trace_options.enabled()) trace = nullptr;
     if (trace) {
         trace->scenario = scenario;
+        trace->clip = st.clip;
         trace->steps.reserve(steps);
         if (trace_options.frame_every > 0) {
             const uint64_t by_size = trace_options.max_frame_values / std::max<uint64_t>(3 * n, 1);
@@ -208,12 +213,18 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     StepInput probe;
 
     for (uint32_t s = 0; s < steps; ++s) {
-        const ScriptStep script = script_step(scenario, s, steps);
-        const FramedStep step = framed(script, rest_frame);
-        in.frame = step.frame;
-        for (Pose& h : in.holders) h = step.holders;
+        ScriptStep script = script_step(scenario, s, steps);
+        FramedStep step = framed(script, rest_frame);
+        if (clip) {
+            place_clip_step(clip_step(*clip, s, &script.driven), clip_binding, rest_frame, body, in, probe);
+            step.frame = in.frame;
+            step.holders = in.holders.empty() ? Pose{} : in.holders.front();
+        } else {
+            in.frame = step.frame;
+            for (Pose& h : in.holders) h = step.holders;
+        }
         if (body) {
-            place_body(*body, step.holders, probe);
+            if (!clip) place_body(*body, step.holders, probe);
             if (body->collide) {
                 in.spheres = probe.spheres;
                 in.capsules = probe.capsules;

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "proxy/core/cloth_proxy.h"
 #include "fabric/fabric.h"
 #include "solver/solver.h"
 #include "validate/body.h"
+#include "validate/clip_motion.h"
 #include "validate/scenario.h"
 #include "validate/trace.h"
 
@@ -24,6 +26,7 @@ struct LinkRef {
 
 struct ScenarioStats {
     Scenario scenario = Scenario::hang;
+    std::string clip;               ///< Scenario::clip: the clip's name (reports say "clip:<name>"); "" otherwise
     uint32_t settle_steps = 0;      ///< steps of the unmeasured prelude (settles_first): up to settle_max_steps,
                                     ///< fewer when the cloth fell asleep; 0 for hang
     uint32_t steps = 0;             ///< scripted steps run: as asked, fewer only when a value went non-finite
@@ -132,9 +135,12 @@ using StepObserver = std::function<void(Scenario scenario, uint32_t step, const 
 /// solver for hang, one that settle() ran (`settle_steps` its return) for the others. The same
 /// figures, bit for bit, as the overload above, which builds and settles its own. With `body` (in the
 /// frame at rest, body_in_frame) the body rides the holders, collides with the cloth and
-/// max_penetration is measured.
+/// max_penetration is measured. Scenario::clip needs `clip` (else it is hang's stillness): the clip
+/// moves the frame, each pin's holder and each collider by its node (validate/clip_motion.h); the
+/// observer is given the first pin's holder.
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
-                           const StepObserver& observer = {}, const BodyShapes* body = nullptr);
+                           const StepObserver& observer = {}, const BodyShapes* body = nullptr,
+                           const ClipMotion* clip = nullptr);
 
 }  // namespace weft

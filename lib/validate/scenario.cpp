@@ -45,8 +45,14 @@ const char* scenario_name(Scenario s) {
         case Scenario::teleport_reset: return "teleport-reset";
         case Scenario::teleport_keep: return "teleport-keep";
         case Scenario::idle: return "idle";
+        case Scenario::clip: return "clip";
     }
     return "hang";
+}
+
+std::string scenario_label(Scenario scenario, const std::string& clip) {
+    if (scenario == Scenario::clip) return std::string(clip_label_prefix) + clip;
+    return scenario_name(scenario);
 }
 
 std::span<const Scenario> all_scenarios() { return kScenarios; }
@@ -66,6 +72,7 @@ uint32_t default_steps(Scenario s) {
         case Scenario::teleport_reset:
         case Scenario::teleport_keep: return 300;
         case Scenario::idle: return 600;     // 10 s: two and a half breaths
+        case Scenario::clip: return 0;       // as long as its clip: clip_default_steps
     }
     return 1500;
 }
@@ -91,7 +98,8 @@ bool settles_first(Scenario scenario) { return scenario != Scenario::hang; }
 ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps) {
     ScriptStep out;
     switch (scenario) {
-        case Scenario::hang: break;
+        case Scenario::hang:
+        case Scenario::clip: break;  // a clip is played by its motion (validate/clip_motion.h), not scripted
         case Scenario::swing:
             if (step == 0) {
                 out.kick = {0, 0, swing_kick_speed};

@@ -28,6 +28,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,7 +37,9 @@
 
 namespace weft {
 
-enum class Scenario : uint8_t { hang, swing, sprint, teleport_reset, teleport_keep, idle };
+//   clip            one of the model's own animation clips drives the frame, every holder and the body
+//                   colliders (docs/validation.md#clips; validate/clip_motion.h): reported as "clip:<name>".
+enum class Scenario : uint8_t { hang, swing, sprint, teleport_reset, teleport_keep, idle, clip };
 
 inline constexpr double validation_dt = 1.0 / 60.0;  ///< seconds per step (60 Hz frames)
 inline constexpr uint32_t settle_max_steps = 600;    ///< longest prelude before a scenario other than hang
@@ -52,10 +55,16 @@ inline constexpr double idle_frequency = 0.25;       ///< Hz
 inline constexpr double idle_sway = 0.003;           ///< metres side to side, at idle_frequency / 2
 inline constexpr double idle_turn_degrees = 0.2;     ///< the chest's turn about the vertical, at idle_frequency
 
-/// "hang", "swing", "sprint", "teleport-reset", "teleport-keep", "idle": stable, used in reports.
+/// "hang", "swing", "sprint", "teleport-reset", "teleport-keep", "idle", "clip": stable, used in reports.
 const char* scenario_name(Scenario scenario);
 
-/// Every scenario, in report order.
+/// How reports name a run: scenario_name, or "clip:<clip>" for a clip scenario.
+std::string scenario_label(Scenario scenario, const std::string& clip);
+
+/// The prefix of a clip scenario's label.
+inline constexpr std::string_view clip_label_prefix = "clip:";
+
+/// Every scripted scenario, in report order (clip scenarios come from a model: ValidationOptions::clips).
 std::span<const Scenario> all_scenarios();
 
 /// A name as a user types it: any scenario_name, or "teleport" for both teleport modes. Empty when

@@ -19,7 +19,7 @@ nlohmann::json trace_json(const ScenarioTrace& trace) {
         asleep.push_back(f.asleep);
         driven.push_back(f.driven);
     }
-    return {{"scenario", scenario_name(trace.scenario)},
+    return {{"scenario", scenario_label(trace.scenario, trace.clip)},
             {"steps",
              {{"step", step},
               {"max_speed", speed},
@@ -42,7 +42,7 @@ std::string trace_csv(const std::string& garment, const ScenarioTrace& trace, bo
     }
     char line[256];
     for (const StepFigures& f : trace.steps) {
-        std::snprintf(line, sizeof line, ",%s,%u,%.9g,%.9g,%.9g,%.9g,%d,%d\n", scenario_name(trace.scenario), f.step,
+        std::snprintf(line, sizeof line, ",%s,%u,%.9g,%.9g,%.9g,%.9g,%d,%d\n", scenario_label(trace.scenario, trace.clip).c_str(), f.step,
                       f.max_speed, f.max_strain, f.kinetic_energy, f.total_energy, f.asleep ? 1 : 0, f.driven ? 1 : 0);
         out += name;
         out += line;

@@ -42,6 +42,7 @@ struct StepFigures {
 /// A scenario's record.
 struct ScenarioTrace {
     Scenario scenario = Scenario::hang;
+    std::string clip;           ///< Scenario::clip: the clip's name; "" otherwise
     std::vector<StepFigures> steps;
     uint32_t frame_every = 0;   ///< steps between frames; 0 when none were recorded
     /// frame_steps[k] is the scripted step of frames[k] (0 = the starting pose, after any prelude);

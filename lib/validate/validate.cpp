@@ -33,7 +33,7 @@ json link_json(const LinkRef& link) {
 
 json scenario_json(const ScenarioStats& s, bool timings) {
     json j;
-    j["name"] = scenario_name(s.scenario);
+    j["name"] = scenario_label(s.scenario, s.clip);
     j["settle_steps"] = s.settle_steps;
     j["steps"] = s.steps;
     j["steps_awake"] = s.steps_awake;
@@ -76,7 +76,7 @@ json scenario_json(const ScenarioStats& s, bool timings) {
 }
 
 json gate_json(const GateResult& g) {
-    return {{"gate", gate_code(g.gate)},          {"scenario", scenario_name(g.scenario)},
+    return {{"gate", gate_code(g.gate)},          {"scenario", scenario_label(g.scenario, g.clip)},
             {"passed", g.passed},                 {"value", optional_number(g.value)},
             {"limit", optional_number(g.limit)},  {"message", g.message}};
 }
@@ -112,7 +112,7 @@ json proxy_json(const ProxyValidation& v, bool timings) {
 }
 
 std::string scenario_line(const ScenarioStats& s) {
-    std::string line = format_text("  %-15s", scenario_name(s.scenario));
+    std::string line = format_text("  %-15s", scenario_label(s.scenario, s.clip).c_str());
     if (s.non_finite_step) line += format_text(" NON-FINITE at step %u", *s.non_finite_step);
     line += s.sleep_step ? format_text(" slept at %-5u", *s.sleep_step) : std::string(" never slept  ");
     line += format_text(" strain %.4f", s.max_strain);
@@ -137,6 +137,11 @@ std::vector<ScenarioRun> default_scenario_runs() {
     std::vector<ScenarioRun> runs;
     for (Scenario s : all_scenarios()) runs.push_back({s, default_steps(s)});
     return runs;
+}
+
+void add_clip_runs(ValidationOptions& options, uint32_t steps) {
+    for (size_t c = 0; c < options.clips.size(); ++c)
+        options.scenarios.push_back({Scenario::clip, steps > 0 ? steps : clip_default_steps(options.clips[c]), c});
 }
 
 bool ValidationReport::passed() const {
@@ -185,6 +190,11 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         std::optional<Solver> settled;
         uint32_t settle_steps = 0;
         for (const ScenarioRun& run : options.scenarios) {
+            const ClipMotion* clip = nullptr;
+            if (run.scenario == Scenario::clip) {
+                if (run.clip >= options.clips.size()) continue;  // no such clip: nothing to play
+                clip = &options.clips[run.clip];
+            }
             ScenarioTrace* trace = nullptr;
             if (options.trace.enabled()) trace = &v.traces.emplace_back();
             if (settles_first(run.scenario) && !settled) {
@@ -193,7 +203,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
             }
             const Solver& start = settles_first(run.scenario) ? *settled : solver;
             v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
-                                               run.steps, trace, options.trace, options.observer, body));
+                                               run.steps, trace, options.trace, options.observer, body, clip));
         }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};

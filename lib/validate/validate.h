@@ -18,6 +18,7 @@
 #include "proxy/core/cloth_proxy.h"
 #include "fabric/fabric.h"
 #include "solver/solver.h"
+#include "validate/clip_motion.h"
 #include "validate/gates.h"
 #include "validate/measure.h"
 #include "validate/scenario.h"
@@ -31,6 +32,7 @@ inline constexpr const char* validation_json_schema = "weft.validation/1";
 struct ScenarioRun {
     Scenario scenario = Scenario::hang;
     uint32_t steps = 0;  ///< >= 1
+    size_t clip = 0;     ///< Scenario::clip: index into ValidationOptions::clips
 };
 
 /// Every scenario at its default step count (hang, swing, sprint, teleport-reset, teleport-keep,
@@ -44,7 +46,14 @@ struct ValidationOptions {
     TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
     StepObserver observer;  ///< called after every scripted step of every scenario (measure.h); none by default
     BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
+    std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
+    ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
+    bool body_collides = true;      ///< false: a caller fitting the body measures penetration without contact
+                                    ///< (BodyShapes::collide: how deep the cloth goes with no body to stop it)
 };
+
+/// Appends one Scenario::clip run per clip of `options` at clip_default_steps, or at `steps` when not 0.
+void add_clip_runs(ValidationOptions& options, uint32_t steps = 0);
 
 /// Why a proxy could not be validated at all.
 struct Refusal {

@@ -6,6 +6,9 @@
 
 namespace weft {
 
+inline constexpr IssueCode kClipNotFound{"CLIP_NOT_FOUND", Severity::error, "--clips (or the config) names an animation clip the model does not have; the message lists the model's clips. Its clip scenarios were not run."};
+inline constexpr IssueCode kClipModelUnreadable{"CLIP_MODEL_UNREADABLE", Severity::error, "weft validate --clips: the model the proxy was built from (its source_file, or --model) cannot be read, so its clips cannot be played."};
+
 inline constexpr IssueCode validation_codes[] = {
     {"NON_FINITE", Severity::error, "A position, velocity or energy went NaN or infinite in some scenario."},
     {"NEVER_SLEPT", Severity::error, "Hanging at rest, the cloth did not fall asleep by the step allowed (--max-sleep-step, default the scenario's last)."},
@@ -13,6 +16,8 @@ inline constexpr IssueCode validation_codes[] = {
     {"ENERGY_RISING", Severity::error, "Total energy rose over the undriven last third of a scenario: the step creates energy (docs/measurements.md, hostile regimes)."},
     {"PENETRATION", Severity::error, "A particle sank deeper into a body collider than the fabric's thickness allows (default: one thickness) in some scenario."},
     {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},
+    kClipNotFound,
+    kClipModelUnreadable,
 };
 
 }  // namespace weft

@@ -25,6 +25,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a curtain and its closed rod, two primitives of mesh Curtain: the rod holds it"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
+        {"clip_skeleton.glb", clip_skeleton_glb(options),
+         "a three-node skeleton whose clips Walk and Wave have a closed form (the hips walk, the arm turns)"},
     };
 }
 

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <cmath>
+
+#include "scene/gltf_write.h"
 #include "scene/scene.h"
 
 namespace weft::testdata {
@@ -35,6 +38,19 @@ Scene make_curtain();
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.
 std::string mannequin_cm_fbx();
+
+/// clip_skeleton.glb: nodes Hips (root, kClipHipsHeight up) <- Arm (kClipArmRise above it) <- Hand
+/// (kClipHandReach along +x from the arm), a small static plate on Hips, and two clips. "Walk"
+/// (kClipWalkSeconds): the hips move along +z at kClipWalkSpeed while the arm turns about +y at
+/// kClipArmTurnRate, keyed every kClipKeyStep, so the hand is at clip_skeleton_hand(t) exactly.
+/// "Wave" (1 s): the arm alone turns a quarter turn and back.
+inline constexpr double kClipHipsHeight = 1.0, kClipArmRise = 0.5, kClipHandReach = 0.5;
+inline constexpr double kClipWalkSpeed = 1.0;            ///< m/s
+inline constexpr double kClipArmTurnRate = M_PI / 2;     ///< rad/s about +y
+inline constexpr double kClipWalkSeconds = 2.0, kClipKeyStep = 0.25;
+std::vector<uint8_t> clip_skeleton_glb(const GlbOptions& options = {});
+/// Where "Walk" puts the hand at `t` seconds, world space.
+Vec3 clip_skeleton_hand(double t);
 
 /// One file the generator writes, relative to the testdata folder.
 struct FixtureFile {

@@ -41,6 +41,7 @@ struct BakeCommandOptions {
     bool no_grow = false;
     bool grow_cloth = false;  ///< the default now; kept so older build scripts still run
     bool validate = false;
+    std::string clips;  ///< --clips: "" = the defaults (walk, run, idle, jump), "all", "none" or names
     std::string classes = "hair,skirt";
     std::string config;
     std::string fabric;
@@ -63,7 +64,10 @@ int run_bake(const BakeCommandOptions& c) {
     o.out_dir = c.out;
     o.jobs = c.jobs;
     o.model.grow_cloth = !c.no_grow;
-    if (c.validate) o.model.validate = ValidationOptions{};
+    if (c.validate) {
+        o.model.validate = ValidationOptions{};
+        o.model.validate->clip_choice = ClipChoice::parse(c.clips);
+    }
     o.model.force = c.force;
     o.model.page = !c.no_page;
     o.isolate = !c.no_isolate;
@@ -108,7 +112,8 @@ int run_bake(const BakeCommandOptions& c) {
         return exit_usage;
     }
     o.model.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
-                     ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
+                     ";validate=" + (c.validate ? "1" : "0") +
+                     (c.validate && !c.clips.empty() ? ";clips=" + c.clips : std::string()) + ";page=" + (c.no_page ? "0" : "1");
 
     const bool quiet = c.verbosity.quiet;
     const bool tty = !quiet && isatty(STDERR_FILENO);
@@ -189,6 +194,9 @@ const CommandRegistration bake_registration{
             ->excludes(no_grow);
         app.add_flag("--validate", o->validate,
                      "Simulate every proxy written (every scenario of weft validate); a failed gate refuses the model");
+        app.add_option("--clips", o->clips,
+                       "With --validate: the model's animation clips to play as scenarios: all, none or NAME,... "
+                       "(default: the clips whose names say walk, run, idle or jump, one each)");
         app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,

@@ -1,10 +1,13 @@
 // weft validate PROXY... [--fabric F] [--scenario S]... [--steps N] [--json] [--report FILE]
 //                        [--max-strain X] [--max-energy-rise X] [--max-sleep-step N]
+//                        [--clips all|none|NAME,... [--model FILE]]
 // Simulates every proxy headless through the scenarios of lib/validate and gates on what it measured
 // (docs/validation.md). Text on standard output by default; --json puts the report (schemas/validation.schema.json)
 // there instead and nothing else; --report also writes it to FILE. A file the loader refuses is one
-// line on standard error naming it; the others are still validated. Exit 0 when every proxy loaded
-// and passed every gate, 1 otherwise, 2 for a bad command line.
+// line on standard error naming it; the others are still validated. --clips also plays the model's
+// own animation clips as scenarios (docs/validation.md#clips), reading the model the proxy was
+// built from (its source_file, as given or beside the proxy) or --model. Exit 0 when every proxy
+// loaded and passed every gate, 1 otherwise, 2 for a bad command line or a clip the model lacks.
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,7 +20,11 @@
 
 #include "command.h"
 #include "io/atomic_file.h"
+#include "pipeline/clip_motions.h"
+#include "proxy/file/proxy_file.h"
+#include "scene/import.h"
 #include "validate/validate.h"
+#include "validate/validation_codes.h"
 
 namespace weft::cli {
 namespace {
@@ -34,8 +41,59 @@ struct ValidateOptions {
     double max_energy_rise = GateLimits{}.max_energy_rise;
     uint32_t max_sleep_step = 0;  ///< 0 = by hang's last step
     std::string trace;            ///< "" = none; else the per-step figures, .csv or .json
+    std::string clips;            ///< --clips: "" = none (the proxy alone), else all, none or names
+    std::string model;            ///< --model: the model to read the clips from; "" = each proxy's source_file
     Verbosity verbosity;
 };
+
+/// The model a proxy was built from: --model, else its source_file as given (relative to the
+/// working directory, as bake gave it), else a file of that name beside the proxy.
+std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::path& proxy_path, const ClothProxy& proxy) {
+    namespace fs = std::filesystem;
+    if (!o.model.empty()) return o.model;
+    std::error_code ec;
+    const fs::path given = proxy.source_file;
+    if (!given.empty() && fs::is_regular_file(given, ec)) return given;
+    const fs::path beside = proxy_path.parent_path() / given.filename();
+    if (!given.empty() && fs::is_regular_file(beside, ec)) return beside;
+    return given;
+}
+
+/// The proxy at `path` validated with its model's clips (--clips). Returns false, after saying why
+/// on standard error, for a clip the model lacks (a command-line error).
+bool validate_with_clips(const ValidateOptions& o, const ValidationOptions& base, const std::string& path,
+                         ProxyValidation& out) {
+    DecodeResult loaded = load_proxy(path);
+    if (!loaded.ok()) {
+        out = validate_file(path, base);  // the loader's refusal, as without --clips
+        return true;
+    }
+    const std::filesystem::path model = model_of(o, path, *loaded.proxy);
+    ImportResult imported = import_scene(model);
+    if (!imported.ok()) {
+        out.file = path;
+        out.garment = loaded.proxy->garment;
+        std::string why = "cannot be read";
+        for (const Issue& i : imported.issues)
+            if (i.severity == Severity::error) {
+                why = i.code + ": " + i.message;
+                break;
+            }
+        out.refused = Refusal{std::string(kClipModelUnreadable.code), path + ": --clips: its model '" + model.string() + "' " + why +
+                                                      " (name it with --model)"};
+        return true;
+    }
+    ValidationOptions options = base;
+    options.clip_choice = ClipChoice::parse(o.clips);
+    Issues issues;
+    add_clip_scenarios(imported.scene, model.string(), options, issues, o.steps);
+    for (const Issue& i : issues) {
+        std::cerr << "weft validate: --clips: " << i.message << " [" << i.code << "]\n";
+        return false;
+    }
+    out = validate_proxy(*loaded.proxy, options, path);
+    return true;
+}
 
 int run_validate(const ValidateOptions& o) {
     ValidationOptions options;
@@ -74,7 +132,13 @@ int run_validate(const ValidateOptions& o) {
     ValidationReport report{options.limits, {}};
     for (size_t i = 0; i < o.proxies.size(); ++i) {
         if (progress) std::cerr << "validating " << (i + 1) << "/" << o.proxies.size() << ": " << o.proxies[i] << "\r" << std::flush;
-        ProxyValidation v = validate_file(o.proxies[i], options);
+        ProxyValidation v;
+        if (o.clips.empty() || o.clips == "none") {
+            v = validate_file(o.proxies[i], options);
+        } else if (!validate_with_clips(o, options, o.proxies[i], v)) {
+            if (progress) std::cerr << "\n";
+            return exit_usage;
+        }
         if (v.refused) {
             if (progress) std::cerr << "\n";
             std::cerr << "weft validate: " << v.refused->message << "\n";
@@ -119,7 +183,7 @@ int run_validate(const ValidateOptions& o) {
         char line[160];
         for (const ProxyValidation& v : report.proxies)
             for (const ScenarioStats& st : v.scenarios) {
-                std::cout << "positions " << v.file << " " << scenario_name(st.scenario) << " after " << st.steps << " steps\n";
+                std::cout << "positions " << v.file << " " << scenario_label(st.scenario, st.clip) << " after " << st.steps << " steps\n";
                 for (size_t i = 0; i < st.final_positions.size(); ++i) {
                     const Vec3& x = st.final_positions[i];
                     std::snprintf(line, sizeof line, "%zu %.17g %.17g %.17g\n", i, x.x, x.y, x.z);
@@ -159,6 +223,10 @@ const CommandRegistration validate_registration{
                        "Write every step's figures (speed, strain, energy) to FILE: CSV when it ends in .csv, else "
                        "JSON (schemas/trace.schema.json)")
             ->check(non_empty_path);
+        app.add_option("--clips", o->clips,
+                       "Also play the model's animation clips as scenarios (clip:NAME): all, none or NAME,... "
+                       "(default none); the model is the proxy's source_file or --model");
+        app.add_option("--model", o->model, "With --clips: the model to read the clips from")->check(non_empty_path);
         add_verbosity(app, o->verbosity);
         return [o] { return run_validate(*o); };
     }};

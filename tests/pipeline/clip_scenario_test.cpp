@@ -1,0 +1,158 @@
+// Clip scenarios (docs/validation.md#clips): a model's own animation, sampled at the step rate,
+// drives what holds the cloth. On the generated skeleton whose Walk has a closed form
+// (testdata/clip_skeleton.glb) the held end of a chain hanging from the hand follows the hand's
+// path at every sampled step; a clip the model lacks is refused with CLIP_NOT_FOUND.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/clip_motions.h"
+#include "scene/import.h"
+#include "support/paths.h"
+#include "solver/test_proxies.h"
+#include "testdata/fixtures.h"
+#include "validate/validate.h"
+
+namespace weft {
+namespace {
+
+Scene clip_skeleton() {
+    ImportResult r = import_scene(test::testdata_dir() / "clip_skeleton.glb");
+    EXPECT_TRUE(r.ok());
+    return r.scene;
+}
+
+/// A 4-link chain hanging from the hand (its particle 0 at the hand's bind position), in a frame on
+/// `frame_node` standing at `frame_rest`.
+ClothProxy chain_on_hand(const std::string& frame_node, const Vec3& frame_rest) {
+    ClothProxy p = test::chain_proxy(4, 0.05, 0.01);
+    const Vec3 hand_bind{testdata::kClipHandReach, testdata::kClipHipsHeight + testdata::kClipArmRise, 0};
+    p.frame.node = frame_node;
+    p.frame.rest_world = Mat4::translation(frame_rest);
+    for (Vec3& x : p.rest_position) x = x + (hand_bind - frame_rest);
+    p.pins.resize(1);
+    p.pins[0].holder = "Hand";
+    p.suggested_fabric = "cotton";
+    return p;
+}
+
+/// Runs Walk on `proxy` and returns, per scripted step, the held particle's world position.
+std::vector<Vec3> held_path(const ClothProxy& proxy, const std::function<Pose(uint32_t)>& frame_at, ProxyValidation* out) {
+    const Scene scene = clip_skeleton();
+    ValidationOptions options;
+    options.scenarios.clear();
+    options.clip_choice = ClipChoice::parse("Walk");
+    Issues issues;
+    add_clip_scenarios(scene, "clip_skeleton.glb", options, issues);
+    EXPECT_TRUE(issues.empty());
+    const uint32_t held = test::particle(proxy, 0);
+    std::vector<Vec3> path;
+    options.observer = [&](Scenario scenario, uint32_t step, const Pose&, const ClothState& state) {
+        EXPECT_EQ(scenario, Scenario::clip);
+        path.push_back(frame_at(step - 1).apply(state.x[held]));
+    };
+    *out = validate_proxy(proxy, options);
+    return path;
+}
+
+TEST(ClipScenario, HeldEndFollowsTheHandInClosedForm) {
+    const Vec3 frame_rest{0, 0.2, 0};
+    const ClothProxy proxy = chain_on_hand("", frame_rest);  // the frame is the model's root: it stands still
+    ProxyValidation v;
+    const std::vector<Vec3> path = held_path(proxy, [&](uint32_t) { return Pose{frame_rest, {}}; }, &v);
+    ASSERT_FALSE(v.refused);
+    ASSERT_EQ(v.scenarios.size(), 1u);
+    EXPECT_EQ(v.scenarios[0].clip, "Walk");
+    ValidationReport report;
+    report.proxies.push_back(v);
+    EXPECT_EQ(report_json(report)["proxies"][0]["scenarios"][0]["name"], "clip:Walk");
+    // Blend, 121 frames (2 s at 60 Hz, both ends), then 2 s holding the last (more than half of 151).
+    const uint32_t frames = 121;
+    ASSERT_EQ(path.size(), clip_blend_steps + frames + clip_hold_min_steps);
+    // The hand's first frame is its bind pose, so the blend holds still; then the hand's path.
+    for (uint32_t s = 0; s < path.size(); ++s) {
+        const double t = s < clip_blend_steps ? 0.0 : std::min<double>(s - clip_blend_steps, frames - 1) * validation_dt;
+        EXPECT_NEAR(distance(path[s], testdata::clip_skeleton_hand(t)), 0.0, 1e-6) << "step " << s << ", t = " << t;
+    }
+    // It walked 2 m and turned the arm a half turn: the hand ended 2.5 m from where it began.
+    EXPECT_NEAR(distance(path.back(), path.front()), std::hypot(1.0, 2.0), 1e-6);
+    EXPECT_GT(v.scenarios[0].peak_speed, 0.1);  // the chain swung
+}
+
+TEST(ClipScenario, FrameOnTheHipsRidesThem) {
+    const Vec3 hips_bind{0, testdata::kClipHipsHeight, 0};
+    const ClothProxy proxy = chain_on_hand("Hips", hips_bind);
+    ProxyValidation v;
+    const auto hips_at = [&](uint32_t s) {
+        const double t = s < clip_blend_steps ? 0.0 : std::min<double>(s - clip_blend_steps, 120) * validation_dt;
+        return Pose{hips_bind + Vec3{0, 0, testdata::kClipWalkSpeed * t}, {}};
+    };
+    const std::vector<Vec3> path = held_path(proxy, hips_at, &v);
+    ASSERT_FALSE(v.refused);
+    ASSERT_FALSE(path.empty());
+    for (uint32_t s = clip_blend_steps; s < path.size(); ++s) {
+        const double t = std::min<double>(s - clip_blend_steps, 120) * validation_dt;
+        EXPECT_NEAR(distance(path[s], testdata::clip_skeleton_hand(t)), 0.0, 1e-6) << "step " << s;
+    }
+    // In the hips' frame the walk's 1 m/s is the frame's motion, not the cloth's: the chain moves
+    // slower in it than in the standing frame, which sees the hand's whole path.
+    const Vec3 frame_rest{0, 0.2, 0};
+    ProxyValidation standing;
+    held_path(chain_on_hand("", frame_rest), [&](uint32_t) { return Pose{frame_rest, {}}; }, &standing);
+    ASSERT_FALSE(standing.refused);
+    EXPECT_LT(v.scenarios[0].peak_speed, standing.scenarios[0].peak_speed - 0.2);
+}
+
+TEST(ClipChoiceTest, UnknownClipIsRefusedByNameWithTheModelsClips) {
+    const Scene scene = clip_skeleton();
+    ValidationOptions options;
+    const size_t scripted = options.scenarios.size();
+    options.clip_choice = ClipChoice::parse("Walk, Sprint");
+    Issues issues;
+    add_clip_scenarios(scene, "models/clip_skeleton.glb", options, issues);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].code, "CLIP_NOT_FOUND");
+    EXPECT_EQ(issues[0].severity, Severity::error);
+    EXPECT_EQ(issues[0].message, "models/clip_skeleton.glb: no animation clip 'Sprint'; its 2 clips: Walk, Wave");
+    EXPECT_EQ(options.scenarios.size(), scripted);  // no clip scenario ran
+    EXPECT_TRUE(options.clips.empty());
+}
+
+TEST(ClipChoiceTest, DefaultsAreTheClipsThatSayWalkRunIdleJump) {
+    const Scene scene = clip_skeleton();
+    std::string error;
+    const std::vector<int> chosen = choose_clips(scene, ClipChoice::parse(""), "m", error);
+    ASSERT_EQ(chosen.size(), 1u);  // Wave says none of them
+    EXPECT_EQ(scene.clips[static_cast<size_t>(chosen[0])].name, "Walk");
+    EXPECT_EQ(choose_clips(scene, ClipChoice::parse("all"), "m", error).size(), 2u);
+    EXPECT_TRUE(choose_clips(scene, ClipChoice::parse("none"), "m", error).empty());
+    EXPECT_TRUE(error.empty());
+    // The most generic name wins each word ("idle" before "Idle_Sword"), one that says no other word
+    // first ("Jump_Idle" is no jump); file order breaks a tie.
+    Scene many;
+    for (const char* name : {"Idle_Sword", "Walking_B", "idle", "Walking_A", "Run_Left", "Run", "Jump_Idle", "Jump_Full_Long", "Death"})
+        many.clips.push_back(Clip{name, 1.0, {}});
+    std::vector<std::string> names;
+    for (int c : choose_clips(many, ClipChoice::parse(""), "m", error)) names.push_back(many.clips[static_cast<size_t>(c)].name);
+    EXPECT_EQ(names, (std::vector<std::string>{"Walking_B", "Run", "idle", "Jump_Full_Long"}));
+}
+
+TEST(ClipChoiceTest, ConfigNamesClipsPerFileUnlessTheCommandLineDoes) {
+    const ConfigResult r = parse_garment_config(
+        R"({"schema": "weft.config/1", "clips": [{"file": "clip_*.glb", "clips": ["Wave", "Walk"]}, {"clips": "none"}]})",
+        "weft.json");
+    ASSERT_EQ(r.error, "");
+    const ClipChoice mine = configured_clips(r.config, "models/clip_skeleton.glb", ClipChoice::parse(""));
+    EXPECT_EQ(mine.mode, ClipChoice::named);
+    EXPECT_EQ(mine.names, (std::vector<std::string>{"Wave", "Walk"}));
+    EXPECT_EQ(configured_clips(r.config, "models/knight.glb", ClipChoice::parse("")).mode, ClipChoice::none);
+    EXPECT_EQ(configured_clips(r.config, "models/clip_skeleton.glb", ClipChoice::parse("all")).mode, ClipChoice::all);
+    EXPECT_EQ(configured_clips(GarmentConfig{}, "models/clip_skeleton.glb", ClipChoice::parse("")).mode, ClipChoice::defaults);
+    const ConfigResult bad = parse_garment_config(R"({"schema": "weft.config/1", "clips": [{"clips": "Walk"}]})", "weft.json");
+    EXPECT_NE(bad.error.find("/clips/0/clips: must be \"all\", \"none\" or a list of clip names"), std::string::npos) << bad.error;
+}
+
+}  // namespace
+}  // namespace weft
