@@ -44,6 +44,8 @@ struct ValidationOptions {
     TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
     StepObserver observer;  ///< called after every scripted step of every scenario (measure.h); none by default
     BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
+    bool self_contact = true;  ///< the solve keeps the cloth a thickness clear of itself (SolverConstants::self_contact,
+                               ///< docs/solver.md#self-contact); off only to see what it prevents
 };
 
 /// Why a proxy could not be validated at all.
@@ -67,6 +69,7 @@ struct ProxyValidation {
     double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
     size_t body_colliders = 0;          ///< body colliders the scenarios ran with (ValidationOptions::body)
     size_t body_colliders_left_out = 0; ///< of ValidationOptions::body, those the cloth rests inside (body_clear_of_rest)
+    std::optional<uint32_t> rest_crossings; ///< crossing triangle pairs of the rest pose (crossings.h); none without triangles
     std::vector<ScenarioStats> scenarios;
     std::vector<GateResult> gates;
     std::vector<ScenarioTrace> traces;  ///< with ValidationOptions::trace: one per scenario, in order

@@ -1,0 +1,88 @@
+// Self-contact rows: a free particle kept a fabric thickness clear of the sheet's own triangles,
+// one-sided hard rows against the plane through the nearest point of a nearby triangle, linearised
+// where they are found each substep (docs/solver.md#self-contact). Found with a spatial hash of the
+// triangles, in particle and triangle order; topological neighbours at rest never collide. Their
+// build, detection, accumulation, energy and dual update are all here; they ride with the collider
+// contacts (contact_rows.h), which call them.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "proxy/core/cloth_proxy.h"
+#include "solver/row.h"
+
+namespace weft {
+
+inline constexpr int max_self_contacts = 4;  ///< self-contact rows per particle: the nearest triangles
+
+/// A one-sided row C = c0 + n·(x − anchor) >= 0, its plane through the triangle's nearest point.
+struct SelfContact {
+    uint32_t triangle = 0;  ///< into ClothProxy::triangles
+    Vec3 normal;            ///< unit, from the triangle towards the side the particle began the substep on
+    double c0 = 0;          ///< C at `anchor`: the signed distance from the triangle less the thickness
+    Vec3 anchor;            ///< where C was evaluated (the predicted position)
+    double lambda = 0;      ///< multiplier, <= 0 (pushes out)
+    double k = 0;           ///< penalty, N/m
+};
+
+/// Cooked once from the proxy: what collides with what.
+struct SelfContactModel {
+    bool enabled = false;                          ///< SolverConstants::self_contact and the proxy has triangles
+    double thickness = 0;                          ///< fabric.thickness, metres: the clearance kept
+    double cell = 0;                               ///< the hash's smallest cell edge, metres (thickness + mean edge)
+    std::vector<std::array<uint32_t, 3>> triangles;///< the proxy's
+    std::vector<Vec3> rest;                        ///< the proxy's rest positions
+    std::vector<uint32_t> near_offset, near;       ///< per particle, ascending: itself and every particle within
+                                                   ///< two edges of it (never in contact with it)
+};
+
+/// Each particle's rows this substep, and the last substep's (their multipliers carry over).
+struct SelfContactState {
+    std::vector<uint32_t> first;                   ///< per particle, into rows
+    std::vector<uint8_t> count;                    ///< per particle, <= max_self_contacts
+    std::vector<SelfContact> rows;
+    std::vector<uint32_t> previous_first;
+    std::vector<uint8_t> previous_count;
+    std::vector<SelfContact> previous_rows;
+    // The spatial hash, rebuilt every substep (kept to reuse its storage).
+    std::vector<uint32_t> bucket_offset, bucket_triangles;
+    std::vector<std::array<int64_t, 6>> cells;     ///< per triangle, its cell box (lo xyz, hi xyz)
+};
+
+/// What self-contact detection reads of the rest of the solver.
+struct SelfContactInputs {
+    const std::vector<uint32_t>& free_particles;   ///< ascending
+    const Vec3* x;                                 ///< the predicted positions
+    const Vec3* x_prev;                            ///< positions at the substep's start: which side each began on
+    const std::vector<double>& mass;
+    const std::vector<double>& trust_radius;
+    double reach;
+    double inv_h2;
+};
+
+namespace self_contact_rows {
+
+/// The model for `proxy` at `thickness`; disabled when `enabled` is false or the proxy has no triangles.
+SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled);
+/// Finds each free particle's nearest max_self_contacts triangles within thickness + its trust radius,
+/// carrying a row's multiplier over (scaled by α·γ) when its triangle stays. Returns the rows found.
+uint32_t detect(const SelfContactModel& model, SelfContactState& state, const SelfContactInputs& in,
+                const SolverConstants& constants);
+void reset(SelfContactState& state);
+void update_duals(SelfContactState& state, const std::vector<uint32_t>& free_particles, const Vec3* x);
+void add_local_energy(const SelfContactState& state, uint32_t i, const Vec3& xi, double& e);
+
+inline void accumulate(const SelfContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {
+    if (state.count.empty()) return;
+    for (uint32_t r = state.first[i], end = r + state.count[i]; r < end; ++r) {
+        const SelfContact& c = state.rows[r];
+        const double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
+        if (!(u < 0)) continue;
+        a.f -= c.normal * u;
+        a.h.add_outer(c.normal, c.k);
+    }
+}
+
+}  // namespace self_contact_rows
+}  // namespace weft
