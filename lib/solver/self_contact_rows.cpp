@@ -154,22 +154,24 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
     if (!m.enabled) return 0;
     const size_t n = m.rest.size();
     std::swap(s.first, s.previous_first);
-    std::swap(s.count, s.previous_count);
     std::swap(s.rows, s.previous_rows);
-    if (s.previous_count.size() != n) {  // the first detection: nothing to carry over
-        s.previous_first.assign(n, 0);
-        s.previous_count.assign(n, 0);
+    if (s.previous_first.size() != n + 1) {  // the first detection: nothing to carry over
+        s.previous_first.assign(n + 1, 0);
         s.previous_rows.clear();
     }
-    s.first.assign(n, 0);
-    s.count.assign(n, 0);
-    s.rows.clear();
+    s.found.clear();
+    std::vector<uint8_t> free(n, 0);
+    for (uint32_t i : in.free_particles) free[i] = 1;
     const double cell = build_hash(m, s, in.x);
     const size_t buckets = s.bucket_offset.size() - 1;
-    const double ag = constants.alpha * constants.gamma;
     std::vector<uint32_t> candidates;
+    struct Pair {
+        uint32_t triangle;
+        std::array<double, 3> weights;
+        Vec3 normal;
+        double c0;
+    };
     for (uint32_t i : in.free_particles) {
-        s.first[i] = static_cast<uint32_t>(s.rows.size());
         const Vec3& p = in.x[i];
         if (!is_finite(p)) continue;
         // Look a trust radius ahead, as the collider contacts do (contact_rows.cpp): the sweep moves
@@ -197,7 +199,7 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
         std::sort(candidates.begin(), candidates.end());
         candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
 
-        std::array<SelfContact, max_self_contacts> best{};
+        std::array<Pair, max_self_contacts> best{};
         int found = 0;
         for (uint32_t t : candidates) {
             const std::array<uint32_t, 3>& tri = m.triangles[t];
@@ -209,10 +211,8 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
             if (!(gap < radius)) continue;
             // Closer at rest than the clearance: the fabric's own fold, not a contact.
             const Vec3& r = m.rest[i];
-            const std::array<uint32_t, 3>& rt = tri;
-            if (length(r - blend(nearest_weights(r, m.rest[rt[0]], m.rest[rt[1]], m.rest[rt[2]]), m.rest[rt[0]],
-                                 m.rest[rt[1]], m.rest[rt[2]])) < m.thickness)
-                continue;
+            const Vec3 &ra = m.rest[tri[0]], &rb = m.rest[tri[1]], &rc = m.rest[tri[2]];
+            if (length(r - blend(nearest_weights(r, ra, rb, rc), ra, rb, rc)) < m.thickness) continue;
             // The side the particle began the substep on decides the normal: a particle the
             // prediction carried through the triangle is pushed back, not on through.
             const Vec3 before = in.x_prev[i] - blend(w, in.x_prev[tri[0]], in.x_prev[tri[1]], in.x_prev[tri[2]]);
@@ -223,51 +223,83 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
                 normal = -normal;
                 signed_gap = -gap;
             }
-            SelfContact row;
-            row.triangle = t;
-            row.normal = normal;
-            row.c0 = signed_gap - m.thickness;
-            row.anchor = p;
-            row.k = constants.k_min_ratio * in.mass[i] * in.inv_h2;
+            const Pair pair{t, w, normal, signed_gap - m.thickness};
             // Keep the nearest max_self_contacts; equal depths keep the lower triangle (found first).
             int slot = found < max_self_contacts ? found++ : -1;
             if (slot < 0) {
                 int worst = 0;
                 for (int k = 1; k < max_self_contacts; ++k)
                     if (best[k].c0 > best[worst].c0) worst = k;
-                if (row.c0 < best[worst].c0) slot = worst;
+                if (pair.c0 < best[worst].c0) slot = worst;
             }
-            if (slot >= 0) best[slot] = row;
+            if (slot >= 0) best[slot] = pair;
         }
-        for (int k = 0; k < found; ++k) {
-            for (uint32_t q = s.previous_first[i], end = q + s.previous_count[i]; q < end; ++q)
-                if (s.previous_rows[q].triangle == best[k].triangle) best[k].lambda = s.previous_rows[q].lambda * ag;
-            s.rows.push_back(best[k]);
+        // The pair's clearance C = n·(x_i − Σ w_k·x_k) − thickness is shared among its free particles
+        // as a projection would share it, by inverse mass times the square of each one's weight in C
+        // (1 for the particle, w_k for corner k): each gets a plane of its own, n for the particle and
+        // −n for a corner, offset by its share of C, so the rows together restore the whole clearance
+        // and a corner the contact point hardly touches is hardly asked to move.
+        for (int q = 0; q < found; ++q) {
+            const Pair& pair = best[q];
+            const std::array<uint32_t, 3>& tri = m.triangles[pair.triangle];
+            double shared = 1 / in.mass[i];
+            for (int k = 0; k < 3; ++k)
+                if (free[tri[k]]) shared += pair.weights[k] * pair.weights[k] / in.mass[tri[k]];
+            auto add = [&](uint32_t owner, const Vec3& normal, double weight) {
+                const double share = weight / in.mass[owner] / shared;
+                if (!(share > 1e-9)) return;  // a corner the contact point is not on
+                SelfContact row;
+                row.vertex = i;
+                row.triangle = pair.triangle;
+                row.gradient = normal;
+                row.c0 = pair.c0 * share;
+                row.anchor = in.x[owner];
+                row.k = constants.k_min_ratio * in.mass[owner] * in.inv_h2;
+                s.found.emplace_back(owner, row);
+            };
+            add(i, pair.normal, 1);
+            for (int k = 0; k < 3; ++k)
+                if (free[tri[k]]) add(tri[k], -pair.normal, pair.weights[k]);
         }
-        s.count[i] = static_cast<uint8_t>(found);
+    }
+    // Group by particle, keeping the order found (a counting sort: stable, so deterministic).
+    s.first.assign(n + 1, 0);
+    for (const auto& f : s.found) ++s.first[f.first + 1];
+    for (size_t i = 0; i < n; ++i) s.first[i + 1] += s.first[i];
+    s.rows.resize(s.found.size());
+    std::vector<uint32_t> fill(s.first.begin(), s.first.end() - 1);
+    const double ag = constants.alpha * constants.gamma;
+    for (const auto& [owner, row] : s.found) {
+        SelfContact& placed = s.rows[fill[owner]++];
+        placed = row;
+        for (uint32_t q = s.previous_first[owner]; q < s.previous_first[owner + 1]; ++q)
+            if (s.previous_rows[q].vertex == row.vertex && s.previous_rows[q].triangle == row.triangle)
+                placed.lambda = s.previous_rows[q].lambda * ag;
     }
     return static_cast<uint32_t>(s.rows.size());
 }
 
 void reset(SelfContactState& s) {
-    std::fill(s.count.begin(), s.count.end(), uint8_t{0});
-    std::fill(s.previous_count.begin(), s.previous_count.end(), uint8_t{0});
+    s.first.clear();
+    s.rows.clear();
+    s.previous_first.clear();
+    s.previous_rows.clear();
 }
 
 void update_duals(SelfContactState& s, const std::vector<uint32_t>& free_particles, const Vec3* x) {
-    if (s.count.empty()) return;
+    if (s.first.empty()) return;
     for (uint32_t i : free_particles)
-        for (uint32_t r = s.first[i], end = r + s.count[i]; r < end; ++r) {
+        for (uint32_t r = s.first[i]; r < s.first[i + 1]; ++r) {
             SelfContact& c = s.rows[r];
-            c.lambda = std::min(c.k * (c.c0 + dot(c.normal, x[i] - c.anchor)) + c.lambda, 0.0);
+            c.lambda = std::min(c.k * (c.c0 + dot(c.gradient, x[i] - c.anchor)) + c.lambda, 0.0);
         }
 }
 
 void add_local_energy(const SelfContactState& s, uint32_t i, const Vec3& xi, double& e) {
-    if (s.count.empty()) return;
-    for (uint32_t r = s.first[i], end = r + s.count[i]; r < end; ++r) {
+    if (s.first.empty()) return;
+    for (uint32_t r = s.first[i]; r < s.first[i + 1]; ++r) {
         const SelfContact& c = s.rows[r];
-        e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -solver_infinity, 0);
+        e += row_energy(c.k, c.lambda, c.c0 + dot(c.gradient, xi - c.anchor), -solver_infinity, 0);
     }
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "proxy/core/cloth_proxy.h"
@@ -16,13 +17,15 @@ namespace weft {
 
 inline constexpr int max_self_contacts = 4;  ///< self-contact rows per particle: the nearest triangles
 
-/// A one-sided row C = c0 + n·(x − anchor) >= 0, its plane through the triangle's nearest point.
+/// One particle's share of a vertex–triangle contact, C = c0 + g·(x − anchor) >= 0
+/// (docs/solver.md#self-contact).
 struct SelfContact {
-    uint32_t triangle = 0;  ///< into ClothProxy::triangles
-    Vec3 normal;            ///< unit, from the triangle towards the side the particle began the substep on
-    double c0 = 0;          ///< C at `anchor`: the signed distance from the triangle less the thickness
-    Vec3 anchor;            ///< where C was evaluated (the predicted position)
-    double lambda = 0;      ///< multiplier, <= 0 (pushes out)
+    uint32_t vertex = 0;    ///< the pair's particle
+    uint32_t triangle = 0;  ///< the pair's triangle, into ClothProxy::triangles
+    Vec3 gradient;          ///< unit: n for the pair's particle, −n for a corner of the triangle
+    double c0 = 0;          ///< C at `anchor`: this particle's share of the pair's clearance less the thickness
+    Vec3 anchor;            ///< this row's particle where C was evaluated (the predicted position)
+    double lambda = 0;      ///< multiplier, <= 0 (pushes apart)
     double k = 0;           ///< penalty, N/m
 };
 
@@ -39,12 +42,11 @@ struct SelfContactModel {
 
 /// Each particle's rows this substep, and the last substep's (their multipliers carry over).
 struct SelfContactState {
-    std::vector<uint32_t> first;                   ///< per particle, into rows
-    std::vector<uint8_t> count;                    ///< per particle, <= max_self_contacts
+    std::vector<uint32_t> first;                   ///< per particle and one past: its rows are [first[i], first[i+1])
     std::vector<SelfContact> rows;
     std::vector<uint32_t> previous_first;
-    std::vector<uint8_t> previous_count;
     std::vector<SelfContact> previous_rows;
+    std::vector<std::pair<uint32_t, SelfContact>> found;  ///< this detection's rows by particle, before grouping
     // The spatial hash, rebuilt every substep (kept to reuse its storage).
     std::vector<uint32_t> bucket_offset, bucket_triangles;
     std::vector<std::array<int64_t, 6>> cells;     ///< per triangle, its cell box (lo xyz, hi xyz)
@@ -65,8 +67,9 @@ namespace self_contact_rows {
 
 /// The model for `proxy` at `thickness`; disabled when `enabled` is false or the proxy has no triangles.
 SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled);
-/// Finds each free particle's nearest max_self_contacts triangles within thickness + its trust radius,
-/// carrying a row's multiplier over (scaled by α·γ) when its triangle stays. Returns the rows found.
+/// Finds each free particle's nearest max_self_contacts triangles within thickness + its trust radius;
+/// each pair gives a row to the particle and to every free corner of the triangle, carrying a row's
+/// multiplier over (scaled by α·γ) when its pair stays. Returns the rows found.
 uint32_t detect(const SelfContactModel& model, SelfContactState& state, const SelfContactInputs& in,
                 const SolverConstants& constants);
 void reset(SelfContactState& state);
@@ -74,13 +77,13 @@ void update_duals(SelfContactState& state, const std::vector<uint32_t>& free_par
 void add_local_energy(const SelfContactState& state, uint32_t i, const Vec3& xi, double& e);
 
 inline void accumulate(const SelfContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {
-    if (state.count.empty()) return;
-    for (uint32_t r = state.first[i], end = r + state.count[i]; r < end; ++r) {
+    if (state.first.empty()) return;
+    for (uint32_t r = state.first[i], end = state.first[i + 1]; r < end; ++r) {
         const SelfContact& c = state.rows[r];
-        const double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
+        const double u = c.k * (c.c0 + dot(c.gradient, xi - c.anchor)) + c.lambda;
         if (!(u < 0)) continue;
-        a.f -= c.normal * u;
-        a.h.add_outer(c.normal, c.k);
+        a.f -= c.gradient * u;
+        a.h.add_outer(c.gradient, c.k);
     }
 }
 
