@@ -209,10 +209,11 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
             const Vec3 away = p - blend(w, a, b, c);
             const double gap = length(away);
             if (!(gap < radius)) continue;
-            // Closer at rest than the clearance: the fabric's own fold, not a contact.
+            // As close at rest as a contact is looked for: the fabric's own neighbourhood (a
+            // coarse mesh's long triangles reach past two rings), not a contact.
             const Vec3& r = m.rest[i];
             const Vec3 &ra = m.rest[tri[0]], &rb = m.rest[tri[1]], &rc = m.rest[tri[2]];
-            if (length(r - blend(nearest_weights(r, ra, rb, rc), ra, rb, rc)) < m.thickness) continue;
+            if (length(r - blend(nearest_weights(r, ra, rb, rc), ra, rb, rc)) < radius) continue;
             // The side the particle began the substep on decides the normal: a particle the
             // prediction carried through the triangle is pushed back, not on through.
             const Vec3 before = in.x_prev[i] - blend(w, in.x_prev[tri[0]], in.x_prev[tri[1]], in.x_prev[tri[2]]);
