@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace weft::self_contact_rows {
 
@@ -53,9 +54,9 @@ uint64_t cell_hash(int64_t x, int64_t y, int64_t z) {
            (static_cast<uint64_t>(z) * 83492791u);
 }
 
-bool near_at_rest(const SelfContactModel& m, uint32_t i, uint32_t j) {
-    const auto begin = m.near.begin() + m.near_offset[i], end = m.near.begin() + m.near_offset[i + 1];
-    return std::binary_search(begin, end, j);
+bool excluded(const SelfContactModel& m, uint32_t i, uint32_t t) {
+    const auto begin = m.excluded.begin() + m.excluded_offset[i], end = m.excluded.begin() + m.excluded_offset[i + 1];
+    return std::binary_search(begin, end, t);
 }
 
 /// The hash of every triangle with finite corners, by the cells its box at `x` covers; returns the cell edge.
@@ -77,6 +78,7 @@ double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x)
         }
     }
     s.cells.resize(t_count);
+    s.boxes.resize(t_count);
     size_t entries = 0;
     for (size_t t = 0; t < t_count; ++t) {
         std::array<int64_t, 6>& box = s.cells[t];
@@ -86,8 +88,10 @@ double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x)
         }
         const Vec3 &a = x[m.triangles[t][0]], &b = x[m.triangles[t][1]], &c = x[m.triangles[t][2]];
         for (int k = 0; k < 3; ++k) {
-            box[k] = cell_of(std::min({a[k], b[k], c[k]}), cell);
-            box[k + 3] = cell_of(std::max({a[k], b[k], c[k]}), cell);
+            s.boxes[t][k] = std::min({a[k], b[k], c[k]});
+            s.boxes[t][k + 3] = std::max({a[k], b[k], c[k]});
+            box[k] = cell_of(s.boxes[t][k], cell);
+            box[k + 3] = cell_of(s.boxes[t][k + 3], cell);
         }
         entries += static_cast<size_t>((box[3] - box[0] + 1) * (box[4] - box[1] + 1) * (box[5] - box[2] + 1));
     }
@@ -108,6 +112,32 @@ double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x)
     for (size_t t = 0; t < t_count; ++t)
         each_cell(t, [&](uint64_t b) { s.bucket_triangles[fill[b]++] = static_cast<uint32_t>(t); });
     return cell;
+}
+
+/// The triangles whose box comes within `radius` of p, ascending, each once.
+void gather(const SelfContactState& s, double cell, const Vec3& p, double radius, std::vector<uint32_t>& out) {
+    const size_t buckets = s.bucket_offset.size() - 1;
+    std::array<int64_t, 6> query;
+    for (int k = 0; k < 3; ++k) {
+        query[k] = cell_of(p[k] - radius, cell);
+        query[k + 3] = cell_of(p[k] + radius, cell);
+    }
+    out.clear();
+    for (int64_t ix = query[0]; ix <= query[3]; ++ix)
+        for (int64_t iy = query[1]; iy <= query[4]; ++iy)
+            for (int64_t iz = query[2]; iz <= query[5]; ++iz) {
+                const uint64_t b = cell_hash(ix, iy, iz) & (buckets - 1);
+                for (uint32_t q = s.bucket_offset[b]; q < s.bucket_offset[b + 1]; ++q) {
+                    const uint32_t t = s.bucket_triangles[q];
+                    const std::array<double, 6>& box = s.boxes[t];
+                    if (s.cells[t][0] > s.cells[t][3]) continue;  // a non-finite triangle
+                    if (box[0] <= p.x + radius && p.x - radius <= box[3] && box[1] <= p.y + radius &&
+                        p.y - radius <= box[4] && box[2] <= p.z + radius && p.z - radius <= box[5])
+                        out.push_back(t);
+                }
+            }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
 }  // namespace
@@ -134,8 +164,21 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         }
     const double mean_edge = proxy.edges.empty() ? 0.0 : total / static_cast<double>(proxy.edges.size());
     m.cell = std::max(thickness + mean_edge, 1e-6);
-    m.near_offset.assign(n + 1, 0);
-    std::vector<uint32_t> ring;
+    // The distance a particle searches (detect): the thickness and its trust radius, the shortest
+    // distance row at it (docs/solver.md#trust-region), or the reach where it has none.
+    std::vector<double> band(n, std::numeric_limits<double>::infinity());
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        for (uint32_t end : proxy.edges[e]) band[end] = std::min(band[end], proxy.rest_length[e]);
+    for (size_t k = 0; k < proxy.skips.size(); ++k)
+        for (uint32_t end : proxy.skips[k]) band[end] = std::min(band[end], proxy.skip_rest_length[k]);
+    const double far = weft::reach(proxy);
+    SelfContactState at_rest;
+    const double cell = build_hash(m, at_rest, m.rest.data());
+    std::vector<std::vector<uint32_t>> corner_of(n);  // per particle, the triangles it is a corner of
+    for (uint32_t t = 0; t < m.triangles.size(); ++t)
+        for (uint32_t k : m.triangles[t]) corner_of[k].push_back(t);
+    m.excluded_offset.assign(n + 1, 0);
+    std::vector<uint32_t> ring, near, out;
     for (uint32_t i = 0; i < n; ++i) {
         ring.assign(1, i);
         for (uint32_t j : adjacent[i]) {
@@ -144,8 +187,19 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         }
         std::sort(ring.begin(), ring.end());
         ring.erase(std::unique(ring.begin(), ring.end()), ring.end());
-        m.near.insert(m.near.end(), ring.begin(), ring.end());
-        m.near_offset[i + 1] = static_cast<uint32_t>(m.near.size());
+        const double radius = thickness + (std::isfinite(band[i]) ? band[i] : far);
+        out.clear();
+        for (uint32_t j : ring) out.insert(out.end(), corner_of[j].begin(), corner_of[j].end());
+        gather(at_rest, cell, m.rest[i], radius, near);
+        for (uint32_t t : near) {
+            const std::array<uint32_t, 3>& tri = m.triangles[t];
+            const Vec3 &a = m.rest[tri[0]], &b = m.rest[tri[1]], &c = m.rest[tri[2]];
+            if (length(m.rest[i] - blend(nearest_weights(m.rest[i], a, b, c), a, b, c)) < radius) out.push_back(t);
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        m.excluded.insert(m.excluded.end(), out.begin(), out.end());
+        m.excluded_offset[i + 1] = static_cast<uint32_t>(m.excluded.size());
     }
     return m;
 }
@@ -163,7 +217,6 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
     std::vector<uint8_t> free(n, 0);
     for (uint32_t i : in.free_particles) free[i] = 1;
     const double cell = build_hash(m, s, in.x);
-    const size_t buckets = s.bucket_offset.size() - 1;
     std::vector<uint32_t> candidates;
     struct Pair {
         uint32_t triangle;
@@ -178,42 +231,18 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
         // a particle at most that far per iteration, and an inactive row costs one dot product.
         const double band = std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
         const double radius = m.thickness + band;
-        std::array<int64_t, 6> query;
-        for (int k = 0; k < 3; ++k) {
-            query[k] = cell_of(p[k] - radius, cell);
-            query[k + 3] = cell_of(p[k] + radius, cell);
-        }
-        candidates.clear();
-        for (int64_t ix = query[0]; ix <= query[3]; ++ix)
-            for (int64_t iy = query[1]; iy <= query[4]; ++iy)
-                for (int64_t iz = query[2]; iz <= query[5]; ++iz) {
-                    const uint64_t b = cell_hash(ix, iy, iz) & (buckets - 1);
-                    for (uint32_t q = s.bucket_offset[b]; q < s.bucket_offset[b + 1]; ++q) {
-                        const uint32_t t = s.bucket_triangles[q];
-                        const std::array<int64_t, 6>& box = s.cells[t];
-                        if (box[0] <= query[3] && query[0] <= box[3] && box[1] <= query[4] && query[1] <= box[4] &&
-                            box[2] <= query[5] && query[2] <= box[5])
-                            candidates.push_back(t);
-                    }
-                }
-        std::sort(candidates.begin(), candidates.end());
-        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        gather(s, cell, p, radius, candidates);
 
         std::array<Pair, max_self_contacts> best{};
         int found = 0;
         for (uint32_t t : candidates) {
             const std::array<uint32_t, 3>& tri = m.triangles[t];
-            if (near_at_rest(m, i, tri[0]) || near_at_rest(m, i, tri[1]) || near_at_rest(m, i, tri[2])) continue;
+            if (excluded(m, i, t)) continue;
             const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
             const std::array<double, 3> w = nearest_weights(p, a, b, c);
             const Vec3 away = p - blend(w, a, b, c);
             const double gap = length(away);
             if (!(gap < radius)) continue;
-            // As close at rest as a contact is looked for: the fabric's own neighbourhood (a
-            // coarse mesh's long triangles reach past two rings), not a contact.
-            const Vec3& r = m.rest[i];
-            const Vec3 &ra = m.rest[tri[0]], &rb = m.rest[tri[1]], &rc = m.rest[tri[2]];
-            if (length(r - blend(nearest_weights(r, ra, rb, rc), ra, rb, rc)) < radius) continue;
             // The side the particle began the substep on decides the normal: a particle the
             // prediction carried through the triangle is pushed back, not on through.
             const Vec3 before = in.x_prev[i] - blend(w, in.x_prev[tri[0]], in.x_prev[tri[1]], in.x_prev[tri[2]]);

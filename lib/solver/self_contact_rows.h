@@ -36,8 +36,9 @@ struct SelfContactModel {
     double cell = 0;                               ///< the hash's smallest cell edge, metres (thickness + mean edge)
     std::vector<std::array<uint32_t, 3>> triangles;///< the proxy's
     std::vector<Vec3> rest;                        ///< the proxy's rest positions
-    std::vector<uint32_t> near_offset, near;       ///< per particle, ascending: itself and every particle within
-                                                   ///< two edges of it (never in contact with it)
+    std::vector<uint32_t> excluded_offset, excluded;  ///< per particle, ascending: the triangles never in contact
+                                                      ///< with it (a corner within two edges of it, or nearer at
+                                                      ///< rest than the distance searched)
 };
 
 /// Each particle's rows this substep, and the last substep's (their multipliers carry over).
@@ -50,6 +51,7 @@ struct SelfContactState {
     // The spatial hash, rebuilt every substep (kept to reuse its storage).
     std::vector<uint32_t> bucket_offset, bucket_triangles;
     std::vector<std::array<int64_t, 6>> cells;     ///< per triangle, its cell box (lo xyz, hi xyz)
+    std::vector<std::array<double, 6>> boxes;      ///< per triangle, its box (lo xyz, hi xyz)
 };
 
 /// What self-contact detection reads of the rest of the solver.
