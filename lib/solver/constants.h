@@ -25,6 +25,9 @@ struct SolverConstants {
     /// at most max_iterations sweeps, instead of the fabric's fixed count (docs/solver.md#iterating-to-a-residual)
     double residual_tolerance = 0;
     uint32_t max_iterations = 32;     ///< the most sweeps a substep takes when iterating to a residual
+    /// keep the cloth a thickness clear of its own triangles (docs/solver.md#self-contact); validation
+    /// turns it on, a runtime leaves it off unless a garment folds onto itself
+    bool self_contact = false;
     bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow
 };
 

@@ -77,10 +77,14 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
         st.count[i] = static_cast<uint8_t>(found);
         rows += static_cast<uint32_t>(found);
     }
-    return rows;
+    const SelfContactInputs self_in{in.free_particles, in.x, in.x_prev, in.mass, in.trust_radius, in.reach, in.inv_h2};
+    return rows + self_contact_rows::detect(model.self, st.self, self_in, constants);
 }
 
-void reset(ContactState& s) { std::fill(s.count.begin(), s.count.end(), uint8_t{0}); }
+void reset(ContactState& s) {
+    std::fill(s.count.begin(), s.count.end(), uint8_t{0});
+    self_contact_rows::reset(s.self);
+}
 
 void update_duals(ContactState& s, const std::vector<uint32_t>& free_particles, const Vec3* x) {
     for (uint32_t i : free_particles)
@@ -88,6 +92,7 @@ void update_duals(ContactState& s, const std::vector<uint32_t>& free_particles, 
             Contact& c = s.rows[i][q];
             c.lambda = std::min(c.k * (c.c0 + dot(c.normal, x[i] - c.anchor)) + c.lambda, 0.0);
         }
+    self_contact_rows::update_duals(s.self, free_particles, x);
 }
 
 void add_local_energy(const ContactState& s, uint32_t i, const Vec3& xi, double& e) {
@@ -95,6 +100,7 @@ void add_local_energy(const ContactState& s, uint32_t i, const Vec3& xi, double&
         const Contact& c = s.rows[i][q];
         e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -solver_infinity, 0);
     }
+    self_contact_rows::add_local_energy(s.self, i, xi, e);
 }
 
 }  // namespace weft::contact_rows

@@ -8,6 +8,7 @@
 
 #include "solver/collider.h"
 #include "solver/row.h"
+#include "solver/self_contact_rows.h"
 #include "solver/step.h"
 
 namespace weft {
@@ -28,6 +29,7 @@ struct Contact {
 struct ContactModel {
     double thickness = 0;  ///< fabric.thickness, metres
     double friction = 0;   ///< fabric.friction
+    SelfContactModel self; ///< the cloth against its own triangles (docs/solver.md#self-contact)
 };
 
 /// The colliders of this step and the last (a substep sees them interpolated) and each particle's rows.
@@ -36,6 +38,7 @@ struct ContactState {
     std::vector<CapsuleCollider> capsules, capsules_prev;
     std::vector<uint8_t> count;
     std::vector<std::array<Contact, max_contacts>> rows;
+    SelfContactState self;
 };
 
 /// What contact detection reads of the rest of the solver.
@@ -53,8 +56,8 @@ namespace contact_rows {
 
 ContactState initial_state(size_t particles);
 /// Finds each free particle's deepest max_contacts rows at `fraction` of the step (the colliders
-/// interpolated from the last step's), carrying a row's multiplier over when its collider stays.
-/// Returns the rows found.
+/// interpolated from the last step's), carrying a row's multiplier over when its collider stays; then
+/// the self-contact rows where the model has them. Returns the rows found, both kinds.
 uint32_t detect(const ContactModel& model, ContactState& state, const ContactInputs& in, double fraction,
                 const SolverConstants& constants);
 void reset(ContactState& state);
@@ -79,6 +82,7 @@ inline void accumulate(const ContactModel& model, const ContactState& state, uin
         a.h.add_diagonal(kt);
         a.h.add_outer(c.normal, -kt);
     }
+    self_contact_rows::accumulate(state.self, i, xi, a);
 }
 
 }  // namespace contact_rows

@@ -142,7 +142,7 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     m->tethers = constants.tethers;
     m->slack = slack_rows::build(fabric);
     m->pose = pose_rows::build(fabric);
-    m->contact = {fabric.thickness, fabric.friction};
+    m->contact = {fabric.thickness, fabric.friction, self_contact_rows::build(p, fabric.thickness, constants.self_contact)};
     cook_trust_radius(*m);
     m->sweep = sweep_blocks::build(p, m->distance);
     m->reach = weft::reach(p);

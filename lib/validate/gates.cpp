@@ -31,12 +31,13 @@ const char* gate_code(Gate gate) {
         case Gate::strain: return "STRAIN";
         case Gate::energy_rising: return "ENERGY_RISING";
         case Gate::penetration: return "PENETRATION";
+        case Gate::self_intersection: return "SELF_INTERSECTION";
     }
     return "NON_FINITE";
 }
 
 std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
-                                       const GateLimits& limits, double thickness) {
+                                       const GateLimits& limits, double thickness, uint32_t rest_crossings) {
     std::vector<GateResult> out;
     for (const ScenarioStats& s : scenarios) {
         const std::string label = scenario_label(s.scenario, s.clip);
@@ -110,6 +111,16 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                                           name, s.max_penetration_particle, *s.max_penetration, s.max_penetration_step,
                                           *pen.limit, limits.max_penetration, thickness);
             out.push_back(pen);
+        }
+
+        if (s.crossings) {
+            GateResult self = result(Gate::self_intersection, s.scenario);
+            self.value = *s.crossings;
+            self.limit = static_cast<double>(rest_crossings) + limits.max_crossings;
+            self.passed = *s.crossings <= *self.limit;
+            self.message = format_text("%s: %u crossing triangle pairs at the end (limit %.0f: the rest pose's %u + %u)",
+                                       name, *s.crossings, *self.limit, rest_crossings, limits.max_crossings);
+            out.push_back(self);
         }
     }
     return out;

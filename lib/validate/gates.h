@@ -20,6 +20,8 @@ struct GateLimits {
                                              ///< (--max-sleep-step)
     double max_penetration = 1.0;            ///< deepest a free particle may sink into a body collider, in the
                                              ///< fabric's thicknesses (docs/validation.md#penetration)
+    uint32_t max_crossings = 0;              ///< crossing triangle pairs allowed at the end of a scenario beyond those
+                                             ///< of the rest pose (docs/validation.md#self-intersection)
 };
 
 /// Stable gate codes (gate_code gives the SCREAMING_SNAKE name reports use; never reworded).
@@ -30,6 +32,8 @@ enum class Gate : uint8_t {
     energy_rising,  ///< ENERGY_RISING: total energy rose over the undriven last third (every scenario that has one)
     penetration,    ///< PENETRATION: a free particle sank deeper than the limit into a body collider (every scenario
                     ///< run with a body)
+    self_intersection,  ///< SELF_INTERSECTION: more triangle pairs crossed at the end than at rest (every scenario of a
+                        ///< proxy with triangles)
 };
 
 const char* gate_code(Gate gate);
@@ -45,10 +49,12 @@ struct GateResult {
 };
 
 /// Every gate that applies to every scenario, in scenario order, then NON_FINITE, NEVER_SLEPT,
-/// STRAIN, ENERGY_RISING, PENETRATION. `energy_scale` is energy_scale(proxy), J; `thickness` the
-/// fabric's, metres (PENETRATION's limit is limits.max_penetration of it).
+/// STRAIN, ENERGY_RISING, PENETRATION, SELF_INTERSECTION. `energy_scale` is energy_scale(proxy), J;
+/// `thickness` the fabric's, metres (PENETRATION's limit is limits.max_penetration of it);
+/// `rest_crossings` the rest pose's crossing triangle pairs (SELF_INTERSECTION's limit is
+/// limits.max_crossings more).
 std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
-                                       const GateLimits& limits, double thickness = 0);
+                                       const GateLimits& limits, double thickness = 0, uint32_t rest_crossings = 0);
 
 /// True when no result failed.
 bool all_passed(std::span<const GateResult> results);

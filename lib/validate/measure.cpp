@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solver/solver.h"
+#include "validate/crossings.h"
 
 namespace weft {
 
@@ -351,6 +352,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     }
     st.ms_per_step = st.steps_awake > 0 ? awake_seconds * 1000 / st.steps_awake : 0;
     st.final_positions = state.x;
+    if (!proxy.triangles.empty()) st.crossings = count_crossing_triangles(state.x, proxy.triangles);
     return st;
 }
 

@@ -98,6 +98,12 @@ struct ScenarioStats {
     uint32_t max_penetration_particle = no_particle;  ///< where; no_particle when nothing went inside
     uint32_t max_penetration_step = 0;         ///< 1-based step of max_penetration; 0 when nothing went inside
 
+    // --- self-intersection (docs/validation.md#self-intersection): only for a proxy with triangles ---------
+    std::optional<uint32_t> crossings;         ///< pairs of triangles sharing no corner that cross each other after
+                                               ///< the last step (crossings.h); good: no more than the rest pose has
+                                               ///< (ProxyValidation::rest_crossings), bad: any more (the cloth passed
+                                               ///< through itself)
+
     // --- timing: machine-dependent, kept apart so everything above is deterministic ----------------
     double ms_per_step = 0;          ///< wall milliseconds per awake step, solver.step() only
 };

@@ -10,6 +10,7 @@
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "io/format_text.h"
+#include "validate/crossings.h"
 
 namespace weft {
 
@@ -71,6 +72,7 @@ json scenario_json(const ScenarioStats& s, bool timings) {
         j["max_penetration_particle"] = s.max_penetration_particle == no_particle ? json(nullptr) : json(s.max_penetration_particle);
         j["max_penetration_step"] = s.max_penetration_step;
     }
+    if (s.crossings) j["crossings"] = *s.crossings;  // only a proxy with triangles has them
     if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
     return j;
 }
@@ -102,6 +104,7 @@ json proxy_json(const ProxyValidation& v, bool timings) {
     j["energy_scale"] = simulated ? number(v.energy_scale) : json(nullptr);
     if (v.body_colliders + v.body_colliders_left_out > 0)  // only a run with a body has them
         j["body_colliders"] = {{"used", v.body_colliders}, {"left_out", v.body_colliders_left_out}};
+    if (v.rest_crossings) j["rest_crossings"] = *v.rest_crossings;
     json scenarios = json::array();
     for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s, timings));
     j["scenarios"] = std::move(scenarios);
@@ -127,6 +130,7 @@ std::string scenario_line(const ScenarioStats& s) {
     if (s.idle_jitter_mean)
         line += format_text("  jitter %.4f deg/frame (worst %.4f)", *s.idle_jitter_mean, *s.idle_jitter_worst);
     if (s.max_penetration) line += format_text("  penetration %.4f m", *s.max_penetration);
+    if (s.crossings) line += format_text("  crossings %u", *s.crossings);
     line += format_text("  %.3f ms/step\n", s.ms_per_step);
     return line;
 }
@@ -176,7 +180,9 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
     v.fabric = fabric.name;
     const std::string who = file.empty() ? "proxy '" + proxy.garment + "'" : file;
     try {
-        Solver solver(proxy, fabric);
+        SolverConstants constants;
+        constants.self_contact = options.self_contact;
+        Solver solver(proxy, fabric, constants);
         v.rows = solver.row_counts();
         v.reach = solver.reach();
         v.velocity_clamp = solver.velocity_clamp(validation_dt);
@@ -211,7 +217,8 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.traces.clear();
         return v;
     }
-    v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits, fabric.thickness);
+    if (!proxy.triangles.empty()) v.rest_crossings = count_crossing_triangles(proxy.rest_position, proxy.triangles);
+    v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits, fabric.thickness, v.rest_crossings.value_or(0));
     return v;
 }
 

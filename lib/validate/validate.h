@@ -50,6 +50,8 @@ struct ValidationOptions {
     ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
     bool body_collides = true;      ///< false: a caller fitting the body measures penetration without contact
                                     ///< (BodyShapes::collide: how deep the cloth goes with no body to stop it)
+    bool self_contact = true;  ///< the solve keeps the cloth a thickness clear of itself (SolverConstants::self_contact,
+                               ///< docs/solver.md#self-contact); off only to see what it prevents
 };
 
 /// Appends one Scenario::clip run per clip of `options` at clip_default_steps, or at `steps` when not 0.
@@ -76,6 +78,7 @@ struct ProxyValidation {
     double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
     size_t body_colliders = 0;          ///< body colliders the scenarios ran with (ValidationOptions::body)
     size_t body_colliders_left_out = 0; ///< of ValidationOptions::body, those the cloth rests inside (body_clear_of_rest)
+    std::optional<uint32_t> rest_crossings; ///< crossing triangle pairs of the rest pose (crossings.h); none without triangles
     std::vector<ScenarioStats> scenarios;
     std::vector<GateResult> gates;
     std::vector<ScenarioTrace> traces;  ///< with ValidationOptions::trace: one per scenario, in order

@@ -1,10 +1,16 @@
 // What `weft validate` costs: one proxy through every default scenario (about 4,900 scripted steps
 // plus the settling preludes), and what measuring adds on top of the solver's own steps.
-// Run: build/tests/bench/bench_validate (medians of 5 repetitions).
+// Run: build/tests/bench/bench_validate (medians of 5 repetitions). BM_ValidateEveryScenario's second
+// argument is ValidationOptions::self_contact (docs/solver.md#self-contact): its cost.
 #include <benchmark/benchmark.h>
+
+#include <array>
+#include <string>
+#include <vector>
 
 #include "solver/solver.h"
 #include "solver/test_proxies.h"
+#include "validate/crossings.h"
 #include "validate/validate.h"
 
 namespace weft {
@@ -14,20 +20,23 @@ ClothProxy workload(int which) {
     switch (which) {
         case 0: return test::chain_proxy(16, 0.1, 0.05);            // table M3's rope (docs/measurements.md), 17 particles
         case 1: return test::flag_proxy(8, 6, 0.05, 0.4);           // a flag at its hoist, 48 particles
-        default: return test::grid_sheet_proxy(16, 16, 0.03, 0.5); // a sheet at its top edge, 256 particles
+        case 2: return test::grid_sheet_proxy(16, 16, 0.03, 0.5); // a sheet at its top edge, 256 particles
+        default: return test::folded_sheet_proxy(16, 16, 0.02, 0); // layers in contact, 560 particles
     }
 }
 
 const char* workload_name(int which) {
-    static const char* names[] = {"rope16", "flag8x6", "sheet16x16"};
+    static const char* names[] = {"rope16", "flag8x6", "sheet16x16", "folded16x16"};
     return names[which];
 }
 
 /// Every default scenario on one proxy in its suggested fabric (cotton): what validate costs per proxy.
 void BM_ValidateEveryScenario(benchmark::State& state) {
     const ClothProxy proxy = workload(static_cast<int>(state.range(0)));
-    state.SetLabel(workload_name(static_cast<int>(state.range(0))));
-    const ValidationOptions options;
+    state.SetLabel(std::string(workload_name(static_cast<int>(state.range(0)))) +
+                   (state.range(1) ? " self-contact" : ""));
+    ValidationOptions options;
+    options.self_contact = state.range(1) != 0;
     uint64_t steps = 0;
     for (auto _ : state) {
         ProxyValidation v = validate_proxy(proxy, options);
@@ -36,8 +45,31 @@ void BM_ValidateEveryScenario(benchmark::State& state) {
     }
     state.counters["steps"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kAvgIterations);
 }
-BENCHMARK(BM_ValidateEveryScenario)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1)
+BENCHMARK(BM_ValidateEveryScenario)->ArgsProduct({{0, 1, 2, 3}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1)
     ->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// The crossing count at the end of a scenario on a 71x71 sheet (9,800 triangles), folded in half
+/// through itself so the broad phase has work: what SELF_INTERSECTION costs per scenario.
+void BM_CountCrossings(benchmark::State& state) {
+    const uint32_t n = 71;
+    std::vector<Vec3> x;
+    std::vector<std::array<uint32_t, 3>> triangles;
+    for (uint32_t j = 0; j < n; ++j)
+        for (uint32_t i = 0; i < n; ++i) {
+            const double u = i * 0.02, v = j * 0.02;
+            x.push_back(v < 0.7 ? Vec3{u, 0, v} : Vec3{u, (v - 0.7) * 0.3 - 0.05, 1.4 - v});  // the far half back through
+        }
+    for (uint32_t j = 0; j + 1 < n; ++j)
+        for (uint32_t i = 0; i + 1 < n; ++i) {
+            const uint32_t a = j * n + i;
+            triangles.push_back({a, a + 1, a + n + 1});
+            triangles.push_back({a, a + n + 1, a + n});
+        }
+    uint32_t crossing = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(crossing = count_crossing_triangles(x, triangles));
+    state.counters["crossing"] = crossing;
+}
+BENCHMARK(BM_CountCrossings)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 /// The swing scenario measured (strain, tether, energy, speed after every step) ...
 void BM_SwingMeasured(benchmark::State& state) {

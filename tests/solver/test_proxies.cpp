@@ -1,6 +1,8 @@
 #include "test_proxies.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -182,6 +184,56 @@ ClothProxy grid_sheet_proxy(uint32_t nx, uint32_t nz, double spacing, double tot
 
 ClothProxy flag_proxy(uint32_t nx, uint32_t ny, double spacing, double total_mass) {
     return finish_proxy(grid_draft(nx, ny, spacing, total_mass, true));
+}
+
+}  // namespace weft::test
+
+namespace weft::test {
+
+ClothProxy folded_sheet_proxy(uint32_t nx, uint32_t rows, double spacing, double arch) {
+    ProxyDraft d;
+    d.garment = "folded";
+    const uint32_t fold = 3;  // edges round the half-turn
+    const double radius = fold * spacing / std::numbers::pi;
+    const double span = (rows - 1) * spacing;
+    const uint32_t along = 2 * rows + fold - 1;  // particle rows from the lower layer's first to the upper's last
+    auto id = [&](uint32_t ix, uint32_t k) { return k * nx + ix; };
+    for (uint32_t k = 0; k < along; ++k)
+        for (uint32_t ix = 0; ix < nx; ++ix) {
+            Vec3 p{spacing * ix, 0, 0};
+            if (k < rows) {
+                p.z = spacing * k;
+            } else if (k < rows + fold) {
+                const double turn = std::numbers::pi * (k - rows + 1) / fold;
+                p.y = radius - radius * std::cos(turn);
+                p.z = span + radius * std::sin(turn);
+            } else {
+                const double z = span - spacing * (k - rows - fold + 1);
+                p.y = 2 * radius + arch * std::sin(std::numbers::pi * z / span);
+                p.z = z;
+            }
+            d.position.push_back(p);
+            d.mass.push_back(0.5 / (along * nx));
+            d.held.push_back(k < rows || k + 1 == along);
+        }
+    for (uint32_t k = 0; k < along; ++k)
+        for (uint32_t ix = 0; ix < nx; ++ix) {
+            if (ix + 1 < nx) d.edges.push_back({id(ix, k), id(ix + 1, k)});
+            if (k + 1 < along) d.edges.push_back({id(ix, k), id(ix, k + 1)});
+            if (ix + 1 < nx && k + 1 < along) {
+                d.edges.push_back({id(ix, k), id(ix + 1, k + 1)});
+                d.triangles.push_back({id(ix, k), id(ix + 1, k + 1), id(ix + 1, k)});
+                d.triangles.push_back({id(ix, k), id(ix, k + 1), id(ix + 1, k + 1)});
+            }
+        }
+    std::vector<uint32_t> pin;
+    for (uint32_t i = 0; i < d.held.size(); ++i)
+        if (d.held[i]) pin.push_back(i);
+    d.pins = {pin};
+    ClothProxy p = finish_proxy(d);
+    p.garment_class = "skirt";
+    p.suggested_fabric = "cotton";
+    return p;
 }
 
 }  // namespace weft::test

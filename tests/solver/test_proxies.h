@@ -55,3 +55,15 @@ ClothProxy grid_sheet_proxy(uint32_t nx, uint32_t nz, double spacing, double tot
 ClothProxy flag_proxy(uint32_t nx, uint32_t ny, double spacing, double total_mass);
 
 }  // namespace weft::test
+
+namespace weft::test {
+
+/// A sheet folded over on itself, `nx` particles wide along x at `spacing`: a lower layer of `rows`
+/// rows along +z at y = 0, held whole (a table); a half-turn fold of three edges at its far end
+/// (z = (rows − 1)·spacing) up to y = 6·spacing/π; and an upper layer of `rows` rows back along −z,
+/// arched `arch` metres up between the fold and its last row, which is held above the lower
+/// layer's first. The arch makes the upper layer longer than its span: falling, it must sag through
+/// the lower layer unless self-contact stops it (docs/solver.md#self-contact). 0.5 kg in all.
+ClothProxy folded_sheet_proxy(uint32_t nx, uint32_t rows, double spacing, double arch);
+
+}  // namespace weft::test
