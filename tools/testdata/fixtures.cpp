@@ -23,6 +23,12 @@ std::vector<FixtureFile> good_fixtures() {
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
         {"sheets/curtain.glb", encode_glb(make_curtain(), options),
          "a curtain and its closed rod, two primitives of mesh Curtain: the rod holds it"},
+        {"sheets/strips.glb", encode_glb(make_strips_sheet(), options),
+         "25 strips of one 4 m x 4 cm quad each under a rod: long thin triangles, resampled (docs/proxy.md#resampling)"},
+        {"sheets/dense.glb", encode_glb(make_dense_sheet(), options),
+         "a 6,160-vertex waved 1.2 x 1.2 m sheet under a rod: dense, simplified by resampling"},
+        {"sheets/holes.glb", encode_glb(make_holes_sheet(), options),
+         "a 16 x 16-quad sheet with two holes under a rod: holes survive resampling"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
     };
