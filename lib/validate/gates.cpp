@@ -30,6 +30,7 @@ const char* gate_code(Gate gate) {
         case Gate::strain: return "STRAIN";
         case Gate::energy_rising: return "ENERGY_RISING";
         case Gate::penetration: return "PENETRATION";
+        case Gate::mesh_stretch: return "MESH_STRETCH";
     }
     return "NON_FINITE";
 }
@@ -108,6 +109,18 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                                           name, s.max_penetration_particle, *s.max_penetration, s.max_penetration_step,
                                           *pen.limit, limits.max_penetration, thickness);
             out.push_back(pen);
+        }
+
+        if (s.max_mesh_stretch) {
+            GateResult mesh = result(Gate::mesh_stretch, s.scenario);
+            mesh.value = *s.max_mesh_stretch;
+            mesh.limit = limits.max_mesh_stretch;
+            mesh.passed = *s.max_mesh_stretch <= limits.max_mesh_stretch;
+            mesh.message = format_text("%s: worst render-mesh edge %.4fx its rest length, vertices %u-%u at step %u (limit %.4g)",
+                                       name, *s.max_mesh_stretch, s.max_mesh_stretch_vertices[0],
+                                       s.max_mesh_stretch_vertices[1], s.max_mesh_stretch_step, limits.max_mesh_stretch);
+            if (!mesh.passed) mesh.message += ": the visible garment tears while the proxy holds";
+            out.push_back(mesh);
         }
     }
     return out;

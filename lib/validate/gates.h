@@ -20,6 +20,8 @@ struct GateLimits {
                                              ///< (--max-sleep-step)
     double max_penetration = 1.0;            ///< deepest a free particle may sink into a body collider, in the
                                              ///< fabric's thicknesses (docs/validation.md#penetration)
+    double max_mesh_stretch = 1.10;          ///< worst posed/rest length of a bound render-mesh edge allowed in any scenario
+                                             ///< (docs/validation.md#the-bound-render-mesh), as the rig path's MESH_STRETCH
 };
 
 /// Stable gate codes (gate_code gives the SCREAMING_SNAKE name reports use; never reworded).
@@ -30,6 +32,8 @@ enum class Gate : uint8_t {
     energy_rising,  ///< ENERGY_RISING: total energy rose over the undriven last third (every scenario that has one)
     penetration,    ///< PENETRATION: a free particle sank deeper than the limit into a body collider (every scenario
                     ///< run with a body)
+    mesh_stretch,   ///< MESH_STRETCH: an edge of a sheet's bound render mesh stretched past the limit (every scenario
+                    ///< of a proxy with a binding)
 };
 
 const char* gate_code(Gate gate);
@@ -44,7 +48,7 @@ struct GateResult {
 };
 
 /// Every gate that applies to every scenario, in scenario order, then NON_FINITE, NEVER_SLEPT,
-/// STRAIN, ENERGY_RISING, PENETRATION. `energy_scale` is energy_scale(proxy), J; `thickness` the
+/// STRAIN, ENERGY_RISING, PENETRATION, MESH_STRETCH. `energy_scale` is energy_scale(proxy), J; `thickness` the
 /// fabric's, metres (PENETRATION's limit is limits.max_penetration of it).
 std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
                                        const GateLimits& limits, double thickness = 0);

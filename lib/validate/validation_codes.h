@@ -12,6 +12,7 @@ inline constexpr IssueCode validation_codes[] = {
     {"STRAIN", Severity::error, "A stretch edge stretched past the worst length/rest allowed (--max-strain, default 1.10) in some scenario."},
     {"ENERGY_RISING", Severity::error, "Total energy rose over the undriven last third of a scenario: the step creates energy (docs/measurements.md, hostile regimes)."},
     {"PENETRATION", Severity::error, "A particle sank deeper into a body collider than the fabric's thickness allows (default: one thickness) in some scenario."},
+    {"MESH_STRETCH", Severity::error, "Placed from the particles by its binding, an edge of a sheet's render mesh stretched past the worst length/rest allowed (default 1.10) in some scenario: the visible garment tears."},
     {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},
 };
 
