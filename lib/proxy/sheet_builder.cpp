@@ -590,7 +590,11 @@ void sheet_resample(SheetWork& work) {
     double area = 0;
     for (const auto& [a, b, c] : proxy.triangles)
         area += 0.5 * length(cross(work.scene_position[b] - work.scene_position[a], work.scene_position[c] - work.scene_position[a]));
-    double L = automatic_edge_length(area);
+    // Never finer than the artist's mesh: the fabrics' budgets (substeps x iterations) were fitted on
+    // proxies of the source's density, and a finer proxy of the same budget stretches more
+    // (docs/proxy.md#resampling).
+    double L = std::max(automatic_edge_length(area),
+                        std::sqrt(2 / std::sqrt(3.0) * area / std::max<double>(work.n, 4)));
     if (options.resolution == SheetResolution::edge_length) L = options.resolution_value;
     // An equilateral mesh of edge L has about 1.155 area / L² particles (2 triangles of sqrt(3)/4 L² each).
     if (options.resolution == SheetResolution::particles) L = std::sqrt(2 / std::sqrt(3.0) * area / options.resolution_value);
