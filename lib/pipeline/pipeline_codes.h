@@ -24,6 +24,7 @@ inline constexpr IssueCode kOutputClash{"OUTPUT_CLASH", Severity::error, "Two IN
 inline constexpr IssueCode kCrashed{"CRASHED", Severity::error, "The model's bake died on a signal (its worker process; the message names the signal and the stage); the other models were still baked."};
 inline constexpr IssueCode kOutOfMemory{"OUT_OF_MEMORY", Severity::error, "The model's bake needed more memory than --max-memory allows (the message names the stage); the other models were still baked."};
 inline constexpr IssueCode kTimedOut{"TIMED_OUT", Severity::error, "The model's bake ran longer than --time-limit seconds of wall time (a runaway simulation or import) and was stopped; the message names the stage."};
+inline constexpr IssueCode kNameNotUtf8{"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."};
 inline constexpr IssueCode kDepfileUnrepresentable{"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."};
 
 inline constexpr IssueCode model_codes[] = {
@@ -51,7 +52,7 @@ inline constexpr IssueCode bake_codes[] = {
     kCrashed,
     kOutOfMemory,
     kTimedOut,
-    {"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."},
+    kNameNotUtf8,
     kDepfileUnrepresentable,
 };
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipeline/body_shapes.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/bake_model.h"
 #include "pipeline/rig_validate.h"
 #include "support/paths.h"
 
@@ -28,7 +28,8 @@ ModelRecord rig_and_validate(const fs::path& model, const std::string& name, Val
     options.write_files = false;
     options.validate = std::move(validation);
     options.validate_limits = limits;
-    return rig_model(model, test::scratch_dir("rig-validate-" + name), options);
+    options.out_dir = test::scratch_dir("rig-validate-" + name);
+    return bake_model(model, options);
 }
 
 const ScenarioStats* scenario(const ProxyValidation& v, Scenario s) {
@@ -163,7 +164,8 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
     options.sheets = true;
     options.validate = ValidationOptions{};
     const fs::path out = test::scratch_dir("rig-validate-in-memory");
-    const ModelRecord r = rig_model(test::testdata_dir() / "mannequin.glb", out, options);
+    options.out_dir = out;
+    const ModelRecord r = bake_model(test::testdata_dir() / "mannequin.glb", options);
     ASSERT_TRUE(r.proxy_validation);
     ASSERT_EQ(r.proxy_validation->proxies.size(), 2u);  // the grown hair and skirt
     ValidationReport from_disk;
