@@ -82,7 +82,10 @@ struct SheetOptions {
     std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     std::string fabric;                    ///< library fabric; "" = the one the garment class suggests
     bool closed_islands_rigid = true;      ///< unskinned: a closed piece (no boundary edge) is held by the frame node
-    SheetResolution resolution = SheetResolution::automatic;
+    // `source` by default until the solver holds a resampled proxy as well as the artist's mesh: on the
+    // shared models the resampled cape, flag and banner still fail gates the source passes
+    // (docs/proxy.md#resampling). `automatic` is one option away (--resolution automatic).
+    SheetResolution resolution = SheetResolution::source;
     double resolution_value = 0;           ///< edge_length: metres; particles: a particle budget
 };
 

@@ -31,6 +31,12 @@ SheetGarment banner_of(const Scene& scene) {
     return g;
 }
 
+SheetOptions automatic() {
+    SheetOptions o;
+    o.resolution = SheetResolution::automatic;
+    return o;
+}
+
 SheetBuildResult build(const Scene& scene, const SheetGarment& g, const SheetOptions& o) {
     SheetBuildResult r = build_sheet(scene, g, o);
     for (const Issue& i : r.issues)
@@ -76,7 +82,7 @@ TEST(SheetResample, FixturesAreResampledWithinTheStatedBounds) {
         const Scene scene = import_ok(test::testdata_dir() / "sheets" / c.file);
         const SheetGarment g = banner_of(scene);
         const SheetBuildResult source = build(scene, g, source_resolution_options());
-        const SheetBuildResult r = build(scene, g, SheetOptions{});
+        const SheetBuildResult r = build(scene, g, automatic());
         ASSERT_TRUE(source.proxy && r.proxy);
         const ClothProxy& p = *r.proxy;
         EXPECT_EQ(r.stats.source_vertices, c.source_vertices);
@@ -138,11 +144,12 @@ TEST(SheetResample, OptionsSetTheResolution) {
     EXPECT_LT(b.proxy->particle_count(), 150u * 3);
     EXPECT_NE(c.proxy->builder_options.find("\"resolution\":\"edge:0.2\""), std::string::npos) << c.proxy->builder_options;
     SheetOptions o;
+    EXPECT_EQ(o.resolution, SheetResolution::source);  // the default, for now (docs/proxy.md#resampling)
     EXPECT_NE(parse_resolution("edge:-1", o), "");
     EXPECT_NE(parse_resolution("particles:2", o), "");
     EXPECT_NE(parse_resolution("fine", o), "");
-    EXPECT_EQ(parse_resolution("source", o), "");
-    EXPECT_EQ(o.resolution, SheetResolution::source);
+    EXPECT_EQ(parse_resolution("automatic", o), "");
+    EXPECT_EQ(o.resolution, SheetResolution::automatic);
 }
 
 TEST(SheetResample, ByteIdenticalOnAnyThread) {
@@ -150,12 +157,12 @@ TEST(SheetResample, ByteIdenticalOnAnyThread) {
     const SheetGarment g = banner_of(scene);
     std::vector<uint8_t> here, there;
     {
-        SheetBuildResult r = build_sheet(scene, g, SheetOptions{});
+        SheetBuildResult r = build_sheet(scene, g, automatic());
         ASSERT_TRUE(r.proxy);
         here = encode_proxy(*r.proxy);
     }
     std::thread t([&] {
-        SheetBuildResult r = build_sheet(scene, g, SheetOptions{});
+        SheetBuildResult r = build_sheet(scene, g, automatic());
         if (r.proxy) there = encode_proxy(*r.proxy);
     });
     t.join();
@@ -168,7 +175,7 @@ TEST(SheetResample, SharedModelsResampleWithinTheBounds) {
     SheetGarment g{"Flag", "flag", {}, {}};
     for (size_t m = 0; m < scene.meshes.size(); ++m)
         if (scene.meshes[m].material >= 0 && scene.materials[scene.meshes[m].material] == "Flag") g.meshes.push_back(static_cast<int>(m));
-    const SheetBuildResult r = build(scene, g, SheetOptions{});
+    const SheetBuildResult r = build(scene, g, automatic());
     ASSERT_TRUE(r.proxy);
     std::printf("Goal_Flag: %u vertices, %zu particles, aspect %.3f, mass ratio %.3f, binding error max %.3g mean %.3g\n",
                 r.stats.source_vertices, r.proxy->particle_count(), r.stats.worst_aspect, r.stats.worst_mass_ratio,
