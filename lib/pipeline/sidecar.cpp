@@ -101,8 +101,21 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
 json sidecar_json(const ModelRecord& result) {
     json garments = json::array();
     for (const RiggedGarment& g : result.rigs) garments.push_back(garment_json(result, g));
-    for (const SheetedGarment& g : result.sheets)
-        garments.push_back(garment_head(g.name, g.class_name, g.found_by, "sheet", g.built.proxy, g.proxy_file));
+    for (const SheetedGarment& g : result.sheets) {
+        json one = garment_head(g.name, g.class_name, g.found_by, "sheet", g.built.proxy, g.proxy_file);
+        // The render mesh bound to the particles (docs/proxy.md#binding): what the runtime deforms.
+        if (g.built.proxy) {
+            const SheetStats& st = g.built.stats;
+            one["binding"] = {{"render_vertices", g.built.proxy->binding_triangle.size()},
+                              {"render_triangles", g.built.proxy->render_triangles.size()},
+                              {"bound_vertices", st.bound_vertices},
+                              {"resolution", st.resolution},
+                              {"edge_length", micrometres(st.edge_length)},
+                              {"rest_error_max", micrometres(st.binding_error_max)},
+                              {"rest_error_mean", micrometres(st.binding_error_mean)}};
+        }
+        garments.push_back(std::move(one));
+    }
     json colliders = json::array();
     for (const SpringCollider& c : result.scene.colliders)
         colliders.push_back({{"shape", "sphere"},

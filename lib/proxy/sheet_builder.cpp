@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -14,6 +15,8 @@
 #include "proxy/sheet_detail.h"
 #include "fabric/fabric.h"
 #include "proxy/sheet_pins.h"
+#include "proxy/sheet_binding.h"
+#include "proxy/sheet_resample.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
 
@@ -56,6 +59,10 @@ bool check_options(const SheetOptions& o, const std::string& where, Issues& issu
         return bad("fabric '" + o.fabric +
                    "' is not in the library (" + fabric_library_names() + "); name one or give an areal density");
     if (o.pin == PinRule::nearest && o.pin_target.empty()) return bad("--pin nearest: needs a node, mesh or material name");
+    if (o.resolution == SheetResolution::edge_length && !(std::isfinite(o.resolution_value) && o.resolution_value > 0))
+        return bad("resolution edge length " + std::to_string(o.resolution_value) + " m: want a finite length > 0");
+    if (o.resolution == SheetResolution::particles && !(std::isfinite(o.resolution_value) && o.resolution_value >= 4))
+        return bad("resolution particle budget " + std::to_string(o.resolution_value) + ": want at least 4 particles");
     return true;
 }
 
@@ -572,6 +579,92 @@ bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
     return true;
 }
 
+/// The simulation mesh of its own (docs/proxy.md#resampling): the welded sheet resampled to the
+/// target edge length, every hold kept, its rows rebuilt. `source` leaves the sheet as welded.
+void sheet_resample(SheetWork& work) {
+    const SheetOptions& options = work.options;
+    SheetStats& stats = work.stats;
+    ClothProxy& proxy = work.proxy;
+    stats.welded_particles = work.n;
+    if (options.resolution == SheetResolution::source) return;
+    double area = 0;
+    for (const auto& [a, b, c] : proxy.triangles)
+        area += 0.5 * length(cross(work.scene_position[b] - work.scene_position[a], work.scene_position[c] - work.scene_position[a]));
+    // Never finer than the artist's mesh: the fabrics' budgets (substeps x iterations) were fitted on
+    // proxies of the source's density, and a finer proxy of the same budget stretches more
+    // (docs/proxy.md#resampling).
+    double L = std::max(automatic_edge_length(area),
+                        std::sqrt(2 / std::sqrt(3.0) * area / std::max<double>(work.n, 4)));
+    if (options.resolution == SheetResolution::edge_length) L = options.resolution_value;
+    // An equilateral mesh of edge L has about 1.155 area / L² particles (2 triangles of sqrt(3)/4 L² each).
+    if (options.resolution == SheetResolution::particles) L = std::sqrt(2 / std::sqrt(3.0) * area / options.resolution_value);
+    stats.edge_length = L;
+    stats.resolution = resolution_text(options);
+
+    ResampleMesh in;
+    in.position = work.scene_position;
+    in.triangles = proxy.triangles;
+    in.holder = work.pins.holder;
+    in.origin.resize(work.n);
+    for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
+    ResampleMesh out = resample_sheet(in, L);
+
+    const uint32_t n = static_cast<uint32_t>(out.position.size());
+    std::vector<uint32_t> new_of_old(work.n, none), particle_source(n, no_source);
+    for (uint32_t p = 0; p < n; ++p)
+        if (out.origin[p] != none) {
+            new_of_old[out.origin[p]] = p;
+            particle_source[p] = work.particle_source[out.origin[p]];
+        }
+    for (uint32_t& p : work.vertex_particle)
+        if (p != none) p = new_of_old[p];
+    work.particle_source = std::move(particle_source);
+    work.scene_position = std::move(out.position);
+    work.pins.holder = std::move(out.holder);
+    work.n = n;
+
+    // Rows of the new mesh, as sheet_build_rows makes them (docs/proxy.md#rows).
+    std::vector<uint32_t> flat;
+    flat.reserve(out.triangles.size() * 3);
+    for (const auto& t : out.triangles) flat.insert(flat.end(), t.begin(), t.end());
+    const EdgeTable table = build_edge_table(flat, n);
+    proxy.edges = table.edges;
+    proxy.hinges.clear();
+    stats.boundary_edges = 0;
+    for (uint32_t e = 0; e < table.edge_count(); ++e) {
+        const uint32_t faces = table.face_count(e);
+        if (faces == 1) ++stats.boundary_edges;
+        if (faces != 2) continue;
+        auto f = table.faces(e);
+        uint32_t k = 0;
+        while (table.triangle_edges[f[0]][k] != e) ++k;
+        const uint32_t x0 = flat[3 * f[0] + k], x1 = flat[3 * f[0] + (k + 1) % 3], x2 = flat[3 * f[0] + (k + 2) % 3];
+        uint32_t x3 = none;
+        for (int j = 0; j < 3; ++j)
+            if (flat[3 * f[1] + j] != x0 && flat[3 * f[1] + j] != x1) x3 = flat[3 * f[1] + j];
+        proxy.hinges.push_back({x0, x1, x2, x3});
+    }
+    proxy.triangles = std::move(out.triangles);
+    proxy.rest_length.resize(proxy.edges.size());
+    for (size_t e = 0; e < proxy.edges.size(); ++e)
+        proxy.rest_length[e] = distance(work.scene_position[proxy.edges[e][0]], work.scene_position[proxy.edges[e][1]]);
+}
+
+/// The bounds resampling keeps (docs/proxy.md#resampling), measured on the built proxy: the worst
+/// aspect of a triangle with a free corner and the worst mass ratio of two free neighbours.
+void sheet_conditioning(SheetWork& work, std::span<const double> mass) {
+    SheetStats& stats = work.stats;
+    const ClothProxy& proxy = work.proxy;
+    const std::vector<int>& holder = work.pins.holder;
+    for (const auto& [a, b, c] : proxy.triangles)
+        if (holder[a] < 0 || holder[b] < 0 || holder[c] < 0)
+            stats.worst_aspect = std::max(stats.worst_aspect,
+                                          triangle_aspect(proxy.rest_position[a], proxy.rest_position[b], proxy.rest_position[c]));
+    for (const auto& [a, b] : proxy.edges)
+        if (holder[a] < 0 && holder[b] < 0 && mass[a] > 0 && mass[b] > 0)
+            stats.worst_mass_ratio = std::max(stats.worst_mass_ratio, std::max(mass[a], mass[b]) / std::min(mass[a], mass[b]));
+}
+
 /// Particles into the frame, masses from the fabric's areal density, one pin per holder, d_geo.
 void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
     const Scene& scene = work.scene;
@@ -605,6 +698,7 @@ void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
         proxy.total_mass += mass[p];
         proxy.inverse_mass[p] = pins.holder[p] >= 0 ? 0.0 : 1.0 / mass[p];
     }
+    sheet_conditioning(work, mass);
 
     // Pins: one per holder, in node order.
     std::map<int, std::vector<uint32_t>> by_holder;
@@ -625,6 +719,26 @@ void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
 
     proxy.source = std::move(particle_source);
     proxy.vertex_particle = std::move(vertex_particle);
+}
+
+/// The render mesh: its kept triangles by source vertex, and every vertex they use bound to the
+/// proxy (docs/proxy.md#binding).
+void sheet_bind(SheetWork& work, const Mat4& to_frame) {
+    const Source& src = work.src;
+    ClothProxy& proxy = work.proxy;
+    std::vector<uint8_t> bind(work.vertex_count, 0);
+    proxy.render_triangles.reserve(work.kept.size());
+    for (uint32_t t : work.kept) {
+        proxy.render_triangles.push_back({src.indices[3 * t], src.indices[3 * t + 1], src.indices[3 * t + 2]});
+        for (int k = 0; k < 3; ++k) bind[src.indices[3 * t + k]] = 1;
+    }
+    std::vector<Vec3> position(work.vertex_count);
+    for (uint32_t v = 0; v < work.vertex_count; ++v)
+        if (bind[v]) position[v] = to_frame.transform_point(src.positions[v]);
+    const BindingStats b = bind_render_mesh(proxy, position, bind);
+    work.stats.bound_vertices = b.bound;
+    work.stats.binding_error_max = b.rest_error_max;
+    work.stats.binding_error_mean = b.rest_error_mean;
 }
 
 /// What the proxy is (garment, class, fabric, sources, the options used) and the build's figures.
@@ -663,6 +777,11 @@ void sheet_describe(SheetWork& work, const ColourResult& colours) {
     if (pins.tolerance > 0) used["pin_tolerance"] = pins.tolerance;
     if (pins.applied == PinRule::weights) used["pin_weight"] = options.pin_weight;
     if (!options.pin_holder.empty()) used["pin_holder"] = options.pin_holder;
+    // Absent for `source`: a proxy of one particle per vertex is what it was before resampling existed.
+    if (options.resolution != SheetResolution::source) {
+        used["resolution"] = stats.resolution;
+        used["edge_length"] = stats.edge_length;
+    }
     proxy.builder_options = used.dump();
 
     stats.particles = n;
@@ -695,6 +814,49 @@ std::string_view pin_rule_name(PinRule rule) {
         case PinRule::touching: return "touching";
     }
     return "none";
+}
+
+double automatic_edge_length(double area) {
+    const double L = std::sqrt(2 / std::sqrt(3.0) * std::max(area, 0.0) / kAutomaticParticles);
+    return std::clamp(L, kMinEdgeLength, kMaxEdgeLength);
+}
+
+std::string parse_resolution(std::string_view text, SheetOptions& options) {
+    if (text == "automatic" || text == "source") {
+        options.resolution = text == "source" ? SheetResolution::source : SheetResolution::automatic;
+        options.resolution_value = 0;
+        return "";
+    }
+    for (const auto& [prefix, kind] : {std::pair{std::string_view("edge:"), SheetResolution::edge_length},
+                                       std::pair{std::string_view("particles:"), SheetResolution::particles}}) {
+        if (!text.starts_with(prefix)) continue;
+        const std::string_view number = text.substr(prefix.size());
+        double v = 0;
+        auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+        if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !std::isfinite(v) ||
+            !(kind == SheetResolution::edge_length ? v > 0 : v >= 4))
+            return "resolution '" + std::string(text) + "': want " +
+                   (kind == SheetResolution::edge_length ? "edge:METRES with a length > 0" : "particles:N with N >= 4");
+        options.resolution = kind;
+        options.resolution_value = v;
+        return "";
+    }
+    return "unknown resolution '" + std::string(text) + "': want automatic, source, edge:METRES or particles:N";
+}
+
+std::string resolution_text(const SheetOptions& options) {
+    char number[32];
+    switch (options.resolution) {
+        case SheetResolution::automatic: return "automatic";
+        case SheetResolution::source: return "source";
+        case SheetResolution::edge_length:
+            std::snprintf(number, sizeof number, "%g", options.resolution_value);
+            return std::string("edge:") + number;
+        case SheetResolution::particles:
+            std::snprintf(number, sizeof number, "%g", options.resolution_value);
+            return std::string("particles:") + number;
+    }
+    return "automatic";
 }
 
 std::string parse_pin_rule(std::string_view text, SheetOptions& options) {
@@ -814,7 +976,10 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     sheet_build_rows(work);
     Mat4 frame_world;
     if (!sheet_place_frame(work, frame_world)) return result;
-    sheet_weigh(work, frame_world.inverted());
+    sheet_resample(work);
+    const Mat4 to_frame = frame_world.inverted();
+    sheet_weigh(work, to_frame);
+    sheet_bind(work, to_frame);
 
     // ---- colour and permute (docs/proxy.md#colouring) ----------------------------------------------
     const ColourResult colours = colour_and_permute(work.proxy);

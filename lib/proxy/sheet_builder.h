@@ -11,7 +11,11 @@
 //   frame     what the sheet rides; rest positions in it
 //   mass      areal density x area, a third to each corner (fabric/fabric.h)
 //   pins      who holds which particles (sheet_pins.h)
+//   resample  the simulation mesh of its own at a resolution from the garment's size, holds kept
+//             (sheet_resample.h, docs/proxy.md#resampling); `source` keeps one particle per vertex
 //   d_geo     geodesic distance to the nearest held particle (graph/geodesic.h, docs/proxy.md#geodesic-distance)
+//   bind      every render vertex to a proxy triangle: barycentric coordinates and an offset along the
+//             particle normal (sheet_binding.h, docs/proxy.md#binding)
 //   colour    coupling graph -> greedy colouring -> validated -> particles permuted into colour
 //             ranges (colour_permute.h, docs/proxy.md#colouring)
 #pragma once
@@ -57,6 +61,14 @@ enum class PinRule {
 /// "automatic", "top", "nearest", ...
 std::string_view pin_rule_name(PinRule rule);
 
+/// The simulation mesh's resolution (docs/proxy.md#resampling).
+enum class SheetResolution {
+    automatic,    ///< an edge length chosen from the garment's area (automatic_edge_length)
+    edge_length,  ///< resolution_value metres
+    particles,    ///< about resolution_value particles
+    source,       ///< one particle per welded render vertex, as the garment was modelled
+};
+
 struct SheetOptions {
     std::optional<double> weld_tolerance;  ///< metres; unset = weld_relative x the garment's bounding-box diagonal
     double weld_relative = 1e-5;           ///< see weld_tolerance_for: welds export rounding, never an edge
@@ -70,7 +82,33 @@ struct SheetOptions {
     std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     std::string fabric;                    ///< library fabric; "" = the one the garment class suggests
     bool closed_islands_rigid = true;      ///< unskinned: a closed piece (no boundary edge) is held by the frame node
+    // `source` by default until the solver holds a resampled proxy as well as the artist's mesh: on the
+    // shared models the resampled cape, flag and banner still fail gates the source passes
+    // (docs/proxy.md#resampling). `automatic` is one option away (--resolution automatic).
+    SheetResolution resolution = SheetResolution::source;
+    double resolution_value = 0;           ///< edge_length: metres; particles: a particle budget
 };
+
+/// Default options but one particle per welded vertex (SheetResolution::source).
+inline SheetOptions source_resolution_options() {
+    SheetOptions o;
+    o.resolution = SheetResolution::source;
+    return o;
+}
+
+/// Parses a resolution as the command line and config files write it: "automatic", "source",
+/// "edge:0.05" (metres) or "particles:600". Sets it in `options`; returns "" on success, else why not.
+std::string parse_resolution(std::string_view text, SheetOptions& options);
+
+/// The resolution as parse_resolution reads it ("automatic", "edge:0.05", ...).
+std::string resolution_text(const SheetOptions& options);
+
+/// The target edge length, metres, of a sheet of `area` m² (docs/proxy.md#resampling): about
+/// kAutomaticParticles particles of an equilateral mesh, within [kMinEdgeLength, kMaxEdgeLength].
+inline constexpr double kAutomaticParticles = 256;
+inline constexpr double kMinEdgeLength = 0.01;
+inline constexpr double kMaxEdgeLength = 0.25;
+double automatic_edge_length(double area);
 
 /// Parses a pin rule as the command line and config files write it: "automatic", "weights",
 /// "none", "top", "bottom", "left", "right", "touching", "nearest:NAME", "vertices:3,17,42". Sets the rule and
@@ -110,6 +148,16 @@ struct SheetStats {
     double area = 0;                      ///< m², kept triangles
     double total_mass = 0;                ///< kg
     double max_d_geo = 0;                 ///< metres, largest finite d_geo (0 when nothing is held)
+    // The simulation mesh (docs/proxy.md#resampling).
+    std::string resolution = "source";    ///< as resolution_text writes it
+    double edge_length = 0;               ///< metres, the target edge length (0 for source)
+    uint32_t welded_particles = 0;        ///< particles one per welded vertex would have made
+    double worst_aspect = 0;              ///< worst longest edge / height of a free triangle (one with a free corner)
+    double worst_mass_ratio = 0;          ///< worst mass ratio of two free particles sharing an edge (>= 1)
+    // The render mesh bound to it (docs/proxy.md#binding).
+    uint32_t bound_vertices = 0;          ///< source vertices with a binding (every one a kept triangle uses)
+    double binding_error_max = 0;         ///< metres: worst distance of a bound vertex, placed from the rest pose, from its source position
+    double binding_error_mean = 0;        ///< metres: the mean of that distance
 };
 
 struct SheetBuildResult {

@@ -11,9 +11,6 @@
 #include "scene/influences.h"
 
 namespace weft::sheet_detail {
-namespace {
-
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
     Vec3 ab = b - a;
@@ -50,6 +47,10 @@ Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3
     const double denom = 1 / (va + vb + vc);
     return a + ab * (vb * denom) + ac * (vc * denom);
 }
+
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
 
 // What nearest:NAME measures to: meshes outside the garment, or a node's origin.
 struct Target {

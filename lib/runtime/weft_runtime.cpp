@@ -8,6 +8,7 @@
 #include <string>
 
 #include "proxy/core/codec.h"
+#include "proxy/core/render_binding.h"
 #include "solver/solver.h"
 
 struct weft_runtime {
@@ -15,6 +16,7 @@ struct weft_runtime {
     std::optional<weft::Solver> solver;
     weft::StepInput in;
     std::vector<uint32_t> child;  ///< per particle: the chain's next particle, or no_particle
+    mutable std::vector<weft::Vec3> normals, render;  ///< scratch of weft_runtime_render_positions
 };
 
 namespace {
@@ -161,6 +163,31 @@ void weft_runtime_positions(const weft_runtime* rt, double* xyz) {
     if (!rt || !xyz) return;
     const auto& x = rt->solver->state().x;
     for (size_t i = 0; i < x.size(); ++i) xyz[3 * i] = x[i].x, xyz[3 * i + 1] = x[i].y, xyz[3 * i + 2] = x[i].z;
+}
+
+uint32_t weft_runtime_render_vertex_count(const weft_runtime* rt) {
+    return rt ? static_cast<uint32_t>(rt->proxy.binding_triangle.size()) : 0;
+}
+
+uint32_t weft_runtime_render_triangle_count(const weft_runtime* rt) {
+    return rt ? static_cast<uint32_t>(rt->proxy.render_triangles.size()) : 0;
+}
+
+int weft_runtime_render_triangles(const weft_runtime* rt, uint32_t* indices) {
+    if (!rt || (!indices && !rt->proxy.render_triangles.empty())) return -1;
+    for (size_t t = 0; t < rt->proxy.render_triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) indices[3 * t + k] = rt->proxy.render_triangles[t][k];
+    return 0;
+}
+
+int weft_runtime_render_positions(const weft_runtime* rt, double* xyz) {
+    if (!rt || (!xyz && !rt->proxy.binding_triangle.empty())) return -1;
+    rt->normals.resize(rt->proxy.particle_count());
+    rt->render.resize(rt->proxy.binding_triangle.size());
+    weft::deform_render_mesh(rt->proxy, rt->solver->state().x, rt->normals, rt->render);
+    for (size_t i = 0; i < rt->render.size(); ++i)
+        xyz[3 * i] = rt->render[i].x, xyz[3 * i + 1] = rt->render[i].y, xyz[3 * i + 2] = rt->render[i].z;
+    return 0;
 }
 
 int weft_runtime_joint_transform(const weft_runtime* rt, uint32_t particle, weft_pose* out) {

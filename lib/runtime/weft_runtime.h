@@ -11,6 +11,7 @@
  *       weft_runtime_set_holder(rt, pin, &holder_pose_in_frame);                  // identity: held particles at rest
  *       weft_runtime_step(rt, 1.0 / 60.0);
  *       weft_runtime_positions(rt, xyz);                                          // 3 doubles a particle, in the frame
+ *       weft_runtime_render_positions(rt, mesh_xyz);                              // a sheet: its render mesh, deformed
  *   }
  *   weft_runtime_free(rt);
  *
@@ -62,6 +63,16 @@ int weft_runtime_step(weft_runtime* runtime, double dt);
 
 /** Every particle's position in the frame, 3 doubles each, particle order, into `xyz`. */
 void weft_runtime_positions(const weft_runtime* runtime, double* xyz);
+/** Sheet proxies: the render mesh bound to the particles (docs/proxy.md#binding): its vertices (the
+ *  garment's source vertices, its meshes concatenated in the proxy's order; 0 for a rig) and its
+ *  triangles (3 vertex indices each). */
+uint32_t weft_runtime_render_vertex_count(const weft_runtime* runtime);
+uint32_t weft_runtime_render_triangle_count(const weft_runtime* runtime);
+int weft_runtime_render_triangles(const weft_runtime* runtime, uint32_t* indices);
+/** Every render vertex placed from the particles' current positions, 3 doubles each, in the frame:
+ *  its proxy triangle's corners weighted by its barycentric coordinates, plus its offset along the
+ *  particle normals interpolated there. A vertex with no binding is placed at the frame's origin. */
+int weft_runtime_render_positions(const weft_runtime* runtime, double* xyz);
 /** Rig proxies: a joint particle's placement in the frame: its position, and as rotation the turn
  *  from its bind: the shortest arc taking its rest segment to its child particle onto the current one
  *  (identity for a particle with no child). A joint's frame-space rotation is this turn times its

@@ -32,6 +32,7 @@ const char* gate_code(Gate gate) {
         case Gate::energy_rising: return "ENERGY_RISING";
         case Gate::penetration: return "PENETRATION";
         case Gate::self_intersection: return "SELF_INTERSECTION";
+        case Gate::mesh_stretch: return "MESH_STRETCH";
     }
     return "NON_FINITE";
 }
@@ -121,6 +122,17 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             self.message = format_text("%s: %u crossing triangle pairs at the end (limit %.0f: the rest pose's %u + %u)",
                                        name, *s.crossings, *self.limit, rest_crossings, limits.max_crossings);
             out.push_back(self);
+        }
+        if (s.max_mesh_stretch) {
+            GateResult mesh = result(Gate::mesh_stretch, s.scenario);
+            mesh.value = *s.max_mesh_stretch;
+            mesh.limit = limits.max_mesh_stretch;
+            mesh.passed = *s.max_mesh_stretch <= limits.max_mesh_stretch;
+            mesh.message = format_text("%s: worst render-mesh edge %.4fx its rest length, vertices %u-%u at step %u (limit %.4g)",
+                                       name, *s.max_mesh_stretch, s.max_mesh_stretch_vertices[0],
+                                       s.max_mesh_stretch_vertices[1], s.max_mesh_stretch_step, limits.max_mesh_stretch);
+            if (!mesh.passed) mesh.message += ": the visible garment tears while the proxy holds";
+            out.push_back(mesh);
         }
     }
     return out;

@@ -22,6 +22,8 @@ struct GateLimits {
                                              ///< fabric's thicknesses (docs/validation.md#penetration)
     uint32_t max_crossings = 0;              ///< crossing triangle pairs allowed at the end of a scenario beyond those
                                              ///< of the rest pose (docs/validation.md#self-intersection)
+    double max_mesh_stretch = 1.10;          ///< worst posed/rest length of a bound render-mesh edge allowed in any scenario
+                                             ///< (docs/validation.md#the-bound-render-mesh), as the rig path's MESH_STRETCH
 };
 
 /// Stable gate codes (gate_code gives the SCREAMING_SNAKE name reports use; never reworded).
@@ -34,6 +36,8 @@ enum class Gate : uint8_t {
                     ///< run with a body)
     self_intersection,  ///< SELF_INTERSECTION: more triangle pairs crossed at the end than at rest (every scenario of a
                         ///< proxy with triangles)
+    mesh_stretch,   ///< MESH_STRETCH: an edge of a sheet's bound render mesh stretched past the limit (every scenario
+                    ///< of a proxy with a binding)
 };
 
 const char* gate_code(Gate gate);
@@ -49,7 +53,7 @@ struct GateResult {
 };
 
 /// Every gate that applies to every scenario, in scenario order, then NON_FINITE, NEVER_SLEPT,
-/// STRAIN, ENERGY_RISING, PENETRATION, SELF_INTERSECTION. `energy_scale` is energy_scale(proxy), J;
+/// STRAIN, ENERGY_RISING, PENETRATION, SELF_INTERSECTION, MESH_STRETCH. `energy_scale` is energy_scale(proxy), J;
 /// `thickness` the fabric's, metres (PENETRATION's limit is limits.max_penetration of it);
 /// `rest_crossings` the rest pose's crossing triangle pairs (SELF_INTERSECTION's limit is
 /// limits.max_crossings more).

@@ -2,6 +2,7 @@
 // a number passes is gates.h's business. Each field says its unit and its good and bad range, as
 // meshopt_VertexCacheStatistics does.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -103,6 +104,12 @@ struct ScenarioStats {
                                                ///< the last step (crossings.h); good: no more than the rest pose has
                                                ///< (ProxyValidation::rest_crossings), bad: any more (the cloth passed
                                                ///< through itself)
+    // --- the bound render mesh (docs/validation.md#the-bound-render-mesh): a sheet with a binding only ---
+    std::optional<double> max_mesh_stretch;    ///< worst posed length / rest length of a render triangle edge, the render
+                                               ///< mesh placed from the particles after every step; good <= 1.02, bad >
+                                               ///< 1.10 (MESH_STRETCH: the visible garment tears)
+    std::array<uint32_t, 2> max_mesh_stretch_vertices{0, 0};  ///< where: its two source vertices
+    uint32_t max_mesh_stretch_step = 0;        ///< 1-based step of max_mesh_stretch
 
     // --- timing: machine-dependent, kept apart so everything above is deterministic ----------------
     double ms_per_step = 0;          ///< wall milliseconds per awake step, solver.step() only

@@ -1,6 +1,11 @@
 // Validation of whole proxies, and its report as JSON and as text (docs/validation.md).
 #include "validate/validate.h"
 
+#include <algorithm>
+#include <array>
+
+#include "proxy/core/render_binding.h"
+
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -73,6 +78,11 @@ json scenario_json(const ScenarioStats& s, bool timings) {
         j["max_penetration_step"] = s.max_penetration_step;
     }
     if (s.crossings) j["crossings"] = *s.crossings;  // only a proxy with triangles has them
+    if (s.max_mesh_stretch) {  // only a sheet with a bound render mesh measures it
+        j["max_mesh_stretch"] = number(*s.max_mesh_stretch);
+        j["max_mesh_stretch_vertices"] = {s.max_mesh_stretch_vertices[0], s.max_mesh_stretch_vertices[1]};
+        j["max_mesh_stretch_step"] = s.max_mesh_stretch_step;
+    }
     if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
     return j;
 }
@@ -131,6 +141,7 @@ std::string scenario_line(const ScenarioStats& s) {
         line += format_text("  jitter %.4f deg/frame (worst %.4f)", *s.idle_jitter_mean, *s.idle_jitter_worst);
     if (s.max_penetration) line += format_text("  penetration %.4f m", *s.max_penetration);
     if (s.crossings) line += format_text("  crossings %u", *s.crossings);
+    if (s.max_mesh_stretch) line += format_text("  mesh stretch %.4f", *s.max_mesh_stretch);
     line += format_text("  %.3f ms/step\n", s.ms_per_step);
     return line;
 }
@@ -164,6 +175,60 @@ Fabric suggested_fabric(const ClothProxy& proxy, std::string* source) {
                                                      : fabric_for_garment_class(proxy.garment_class));
 }
 
+namespace {
+
+// The render mesh a sheet's binding places (docs/validation.md#the-bound-render-mesh): every distinct
+// edge of its render triangles, measured against its length placed from the rest pose.
+class RenderMeshMeter {
+public:
+    explicit RenderMeshMeter(const ClothProxy& proxy) : proxy_(proxy) {
+        if (proxy.binding_triangle.empty() || proxy.render_triangles.empty()) return;
+        for (const auto& t : proxy.render_triangles)
+            for (int k = 0; k < 3; ++k) {
+                const uint32_t a = t[k], b = t[(k + 1) % 3];
+                if (a != b && proxy.binding_triangle[a] != no_triangle && proxy.binding_triangle[b] != no_triangle)
+                    edges_.push_back({std::min(a, b), std::max(a, b)});
+            }
+        std::sort(edges_.begin(), edges_.end());
+        edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
+        normals_.resize(proxy.particle_count());
+        placed_.resize(proxy.binding_triangle.size());
+        deform_render_mesh(proxy, proxy.rest_position, normals_, placed_);
+        std::vector<std::array<uint32_t, 2>> kept;
+        for (const auto& [a, b] : edges_) {
+            const double l = distance(placed_[a], placed_[b]);
+            if (!(l > 0)) continue;  // two vertices at one place (a seam): no length to stretch
+            kept.push_back({a, b});
+            rest_.push_back(l);
+        }
+        edges_ = std::move(kept);
+    }
+    bool active() const { return !edges_.empty(); }
+    void measure(uint32_t step, const ClothState& state, ScenarioStats& out) {
+        if (std::isnan(worst_)) return;  // torn already: the first non-finite pose stays the worst
+        deform_render_mesh(proxy_, state.x, normals_, placed_);
+        for (size_t e = 0; e < edges_.size(); ++e) {
+            const double ratio = distance(placed_[edges_[e][0]], placed_[edges_[e][1]]) / rest_[e];
+            if (!(ratio <= worst_)) {  // NaN is worst: a non-finite pose tears
+                worst_ = ratio;
+                out.max_mesh_stretch_vertices = edges_[e];
+                out.max_mesh_stretch_step = step;
+            }
+        }
+        out.max_mesh_stretch = worst_;
+    }
+    void reset() { worst_ = 0; }
+
+private:
+    const ClothProxy& proxy_;
+    std::vector<std::array<uint32_t, 2>> edges_;
+    std::vector<double> rest_;
+    std::vector<Vec3> normals_, placed_;
+    double worst_ = 0;
+};
+
+}  // namespace
+
 ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file) {
     ProxyValidation v;
     v.file = file;
@@ -195,6 +260,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
         std::optional<Solver> settled;
         uint32_t settle_steps = 0;
+        RenderMeshMeter meter(proxy);
         for (const ScenarioRun& run : options.scenarios) {
             const ClipMotion* clip = nullptr;
             if (run.scenario == Scenario::clip) {
@@ -208,8 +274,22 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
                 settle_steps = settle(*settled, body);
             }
             const Solver& start = settles_first(run.scenario) ? *settled : solver;
+            // The bound render mesh rides the same run, posed after every step (docs/validation.md#the-bound-render-mesh).
+            ScenarioStats mesh;
+            meter.reset();
+            StepObserver observer = options.observer;
+            if (meter.active())
+                observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
+                    if (options.observer) options.observer(scenario, step, holders, state);
+                    meter.measure(step, state, mesh);
+                };
             v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
-                                               run.steps, trace, options.trace, options.observer, body, clip));
+                                               run.steps, trace, options.trace, observer, body, clip));
+            if (meter.active()) {
+                v.scenarios.back().max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
+                v.scenarios.back().max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;
+                v.scenarios.back().max_mesh_stretch_step = mesh.max_mesh_stretch_step;
+            }
         }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
@@ -241,7 +321,8 @@ json report_json(const ValidationReport& report, bool timings) {
     j["dt"] = validation_dt;
     j["limits"] = {{"max_strain", report.limits.max_strain},
                    {"max_energy_rise", report.limits.max_energy_rise},
-                   {"max_sleep_step", optional_number(report.limits.max_sleep_step)}};
+                   {"max_sleep_step", optional_number(report.limits.max_sleep_step)},
+                   {"max_mesh_stretch", report.limits.max_mesh_stretch}};
     json proxies = json::array();
     for (const ProxyValidation& p : report.proxies) proxies.push_back(proxy_json(p, timings));
     j["proxies"] = std::move(proxies);

@@ -102,7 +102,7 @@ Scene grid_scene(uint32_t n) {
 SheetGarment grid_garment() { return {"Sheet", "flag", {0, 1}, {}}; }
 
 SheetOptions hung_from_top() {
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     o.pin = PinRule::top;
     return o;
 }

@@ -31,7 +31,7 @@ TEST(Dump, PrintsTheProxyAsSchemaValidJson) {
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(test::schema_errors(r.out, "clothproxy.schema.json"), "");
     json j = json::parse(r.out);
-    EXPECT_EQ(j["schema"], "weft.clothproxy/1");
+    EXPECT_EQ(j["schema"], "weft.clothproxy/2");
     EXPECT_EQ(j["kind"], "sheet");
     EXPECT_EQ(j["garment"], "Flag");
     EXPECT_EQ(j["class"], "flag");
@@ -72,7 +72,8 @@ TEST(Dump, KeysAreTheStableSet) {
         "schema", "kind", "garment", "class", "suggested_fabric", "source_file", "source_meshes",
         "builder_options", "frame", "total_mass", "particles", "rest_position", "inverse_mass", "source",
         "joint_name", "d_geo", "nearest_held", "colour_ranges", "edges", "rest_length", "skips",
-        "skip_rest_length", "hinges", "triangles", "pins", "vertex_particle"};
+        "skip_rest_length", "hinges", "triangles", "pins", "vertex_particle", "render_triangles", "binding_triangle",
+        "binding_coordinates"};
     EXPECT_EQ(keys, expected);
     EXPECT_EQ(j["kind"], "rig");
     EXPECT_EQ(j["joint_name"], json({"chest", "Hair1", "Hair2", "Hair3"}));
@@ -98,7 +99,7 @@ TEST(Dump, SchemaRejectsWhatTheCodeNeverWrites) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json good = json::parse(r.out);
     const std::vector<std::pair<const char*, std::function<void(json&)>>> edits = {
-        {"wrong schema", [](json& j) { j["schema"] = "weft.clothproxy/2"; }},
+        {"wrong schema", [](json& j) { j["schema"] = "weft.clothproxy/1"; }},
         {"unknown key", [](json& j) { j["colours"] = 3; }},
         {"missing key", [](json& j) { j.erase("d_geo"); }},
         {"inf as a string", [](json& j) { j["d_geo"][3] = "inf"; }},

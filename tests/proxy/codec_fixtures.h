@@ -45,6 +45,11 @@ inline ClothProxy small_proxy() {
     p.triangles = {{0, 2, 1}, {1, 2, 4}, {3, 5, 6}};
     p.pins = {{"Pole", {0, 1}}};
     p.vertex_particle = {0, 1, 2, 4, 1, 3, 5, 6};  // vertex 4 is a UV-seam copy of vertex 1
+    // The render mesh: each vertex on a corner of a triangle of its particle, vertex 3 off its
+    // triangle's middle by 1 cm along the normal (docs/proxy.md#binding).
+    p.render_triangles = {{0, 2, 1}, {4, 2, 3}, {5, 6, 7}};
+    p.binding_triangle = {0, 0, 0, 1, 0, 2, 2, 2};
+    p.binding_coordinates = {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0.25, 0.5, 0.01}, {0, 1, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
     return p;
 }
 

@@ -125,7 +125,7 @@ std::vector<uint8_t> assemble(const std::vector<RawSection>& sections) {
     std::vector<uint8_t> b(32 + 32 * sections.size(), 0);
     const uint8_t magic[8] = {0x89, 'W', 'C', 'P', 0x0D, 0x0A, 0x1A, 0x0A};
     std::memcpy(b.data(), magic, 8);
-    put32(b, 8, 1);
+    put32(b, 8, proxy_format_version);
     put32(b, 24, static_cast<uint32_t>(sections.size()));
     for (size_t i = 0; i < sections.size(); ++i) {
         size_t e = 32 + 32 * i;
@@ -208,11 +208,19 @@ TEST(CodecHostile, RejectsWrongMagicVersionAndChecksumByName) {
     EXPECT_EQ(r.offset, 1u);
     EXPECT_EQ(r.section, "header");
 
-    std::vector<uint8_t> v2 = golden();
-    put32(v2, 8, 2);
-    r = decode_exact(v2, v2.size());
+    std::vector<uint8_t> v3 = golden();
+    put32(v3, 8, 3);
+    r = decode_exact(v3, v3.size());
     EXPECT_EQ(r.code, ProxyError::unsupported_version);
-    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 2, this reader knows version 1 only");
+    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 3, this reader knows version 2 only");
+
+    // A file of the first version (before the render mesh was bound) is refused by name, with the fix.
+    std::vector<uint8_t> v1 = golden();
+    put32(v1, 8, 1);
+    r = decode_exact(v1, v1.size());
+    EXPECT_EQ(r.code, ProxyError::unsupported_version);
+    EXPECT_NE(r.error.find("format version 1, written before the render mesh was bound"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("Build the proxy again with this weft"), std::string::npos) << r.error;
 
     std::vector<uint8_t> crc = golden();
     put32(crc, 12, get32(crc, 12) ^ 1);
@@ -371,7 +379,7 @@ std::vector<Case> named_error_cases() {
         {ProxyError::duplicate_section, [] { return retabled([](auto& s) { s.insert(s.begin() + 1, s[0]); }); },
          at(32 + 32), "section table", "appears twice"},
         {ProxyError::missing_section, [] { return retabled([](auto& s) { s.pop_back(); }); }, at(24), "section table",
-         "VPRT (vertex_particle) is missing"},
+         "BCRD (binding_coordinates) is missing"},
         {ProxyError::missing_section, [] { return retabled([](auto& s) { s.erase(s.begin() + 2); }); }, at(32 + 2 * 32),
          "section table", "CLAS (class) is missing before it"},
         {ProxyError::bad_string, [] { return encoded([](ClothProxy& p) { p.garment = "Fl\xFF" "ag"; }); },

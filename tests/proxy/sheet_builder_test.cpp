@@ -23,7 +23,7 @@ SheetGarment garment_of(const Scene& s, std::string class_name = "flag") {
 }
 
 SheetOptions pinned(const std::string& rule) {
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     EXPECT_EQ(parse_pin_rule(rule, o), "");
     return o;
 }
@@ -301,7 +301,7 @@ TEST(SheetBuilder, RefusesBadOptionsByName) {
         EXPECT_FALSE(r.proxy.has_value());
         return r.issues.empty() ? std::string() : r.issues[0].code;
     };
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     o.weld_tolerance = -1.0;
     EXPECT_EQ(code_of(o), "BAD_OPTION");
     o = {};
@@ -315,15 +315,15 @@ TEST(SheetBuilder, RefusesBadOptionsByName) {
     EXPECT_EQ(code_of(o), "BAD_OPTION");
     SheetGarment g = garment_of(scene);
     g.meshes = {3};
-    SheetBuildResult r = build_sheet(scene, g, {});
+    SheetBuildResult r = build_sheet(scene, g, source_resolution_options());
     ASSERT_FALSE(r.issues.empty());
     EXPECT_EQ(r.issues[0].code, "EMPTY_GARMENT");
     g.meshes.clear();
-    EXPECT_EQ(build_sheet(scene, g, {}).issues.at(0).code, "EMPTY_GARMENT");
+    EXPECT_EQ(build_sheet(scene, g, source_resolution_options()).issues.at(0).code, "EMPTY_GARMENT");
 }
 
 TEST(PinRuleText, ParsesEveryForm) {
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     EXPECT_EQ(parse_pin_rule("top", o), "");
     EXPECT_EQ(o.pin, PinRule::top);
     EXPECT_EQ(parse_pin_rule("nearest:Pole", o), "");
@@ -341,7 +341,7 @@ TEST(PinRuleText, ParsesEveryForm) {
 }
 
 TEST(PinRuleText, AppliesConfigJson) {
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     EXPECT_EQ(apply_pin_json(nlohmann::json("left"), o), "");
     EXPECT_EQ(o.pin, PinRule::left);
     EXPECT_EQ(apply_pin_json(nlohmann::json::parse(R"({"vertices": [1, 2], "holder": "chest"})"), o), "");

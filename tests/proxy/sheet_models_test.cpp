@@ -65,7 +65,7 @@ TEST(SheetModels, GoalFlagHangsFromItsPole) {
     Scene scene = import_ok(file);
     SheetGarment g{"Flag", "flag", meshes_with_material(scene, "Flag"), {}};
     ASSERT_EQ(g.meshes.size(), 1u);
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     ASSERT_EQ(parse_pin_rule("nearest:Metal", o), "");  // the pole shares the flag's node: name its material
     SheetStats stats;
     ClothProxy p = build_model_ok(scene, g, o, stats);
@@ -95,7 +95,7 @@ TEST(SheetModels, BannerClothHangsAndItsBracketsAreRigid) {
     Scene scene = import_ok(file);
     ASSERT_EQ(scene.meshes.size(), 1u);
     SheetGarment g{"banner_blue", "flag", {0}, {}};
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     ASSERT_EQ(parse_pin_rule("top", o), "");
     SheetStats stats;
     Issues issues;
@@ -126,7 +126,7 @@ TEST(SheetModels, KnightCapeRidesTheChest) {
     ASSERT_EQ(cape.size(), 1u);
     SheetGarment g{"Knight_Cape", "cape", cape, {}};
     SheetStats stats;
-    ClothProxy p = build_model_ok(scene, g, {}, stats);
+    ClothProxy p = build_model_ok(scene, g, source_resolution_options(), stats);
     // MANIFEST.md: 56 vertices, 84 triangles, 26 boundary edges; unskinned, parented to `chest`.
     EXPECT_EQ(p.particle_count(), 56u);
     EXPECT_EQ(p.triangles.size(), 84u);
@@ -153,7 +153,7 @@ TEST(SheetModels, CouchIsRefusedWithEveryDefectNamed) {
     ASSERT_EQ(g.meshes.size(), 1u);
     // MANIFEST.md counted with exact-position welding: 17 triangles with repeated indices, 24
     // zero-area triangles, 23 edges shared by more than 2 triangles, 16 duplicated triangles.
-    SheetOptions exact;
+    SheetOptions exact = source_resolution_options();
     exact.weld_tolerance = 0.0;
     SheetBuildResult r = build_sheet(scene, g, exact);
     EXPECT_FALSE(r.proxy.has_value());
@@ -172,7 +172,7 @@ TEST(SheetModels, CouchIsRefusedWithEveryDefectNamed) {
     // The default weld (1e-5 of the couch's 5.2 m) also joins two pairs of positions 1.2e-7 m apart
     // that exact welding keeps: two more triangles collapse, three more duplicate and one more
     // edge is shared by three.
-    SheetBuildResult d = build_sheet(scene, g, {});
+    SheetBuildResult d = build_sheet(scene, g, source_resolution_options());
     EXPECT_FALSE(d.proxy.has_value());
     counts = count_codes(d.issues);
     EXPECT_EQ(counts["REPEATED_INDEX_TRIANGLE"], 17);
@@ -181,7 +181,7 @@ TEST(SheetModels, CouchIsRefusedWithEveryDefectNamed) {
     EXPECT_EQ(counts["DUPLICATE_TRIANGLE"], 19);
     // Repaired, the degenerate triangles go and every edge is manifold: the couch is five closed
     // cushions and frames, each a solid held rigid — nothing to simulate, but nothing refused.
-    SheetOptions repair;
+    SheetOptions repair = source_resolution_options();
     repair.repair = true;
     SheetStats stats;
     Issues issues;

@@ -42,7 +42,7 @@ ClothProxy build_pins_ok(const Scene& scene, const SheetGarment& g, const SheetO
 }
 
 SheetOptions rule(const std::string& text) {
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     EXPECT_EQ(parse_pin_rule(text, o), "");
     return o;
 }
@@ -98,7 +98,7 @@ Scene skinned_cape() {
 TEST(SheetPins, SkinnedGarmentIsHeldByItsBodyBones) {
     Scene s = skinned_cape();
     SheetGarment g{"Cape", "cape", {0}, {s.find_node("CapeBone")}};
-    ClothProxy p = build_pins_ok(s, g, {});
+    ClothProxy p = build_pins_ok(s, g, source_resolution_options());
     ASSERT_EQ(p.pins.size(), 2u);
     EXPECT_EQ(p.pins[0].holder, "Spine");  // pins in node order
     EXPECT_EQ(p.pins[1].holder, "Chest");
@@ -109,14 +109,14 @@ TEST(SheetPins, SkinnedGarmentIsHeldByItsBodyBones) {
     EXPECT_EQ(p.frame.node, "Spine");
     EXPECT_EQ(nlohmann::json::parse(p.builder_options)["pin"], "weights");
     // Row 1 is held once the threshold drops below its 0.9.
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     o.pin_weight = 0.89;
     ClothProxy q = build_pins_ok(s, g, o);
     EXPECT_TRUE(q.held(test::particle_of(q, 4)));
     EXPECT_FALSE(q.held(test::particle_of(q, 0)));
     // With no garment bones named, CapeBone counts as body too: every vertex is held.
     SheetGarment rigid{"Cape", "cape", {0}, {}};
-    ClothProxy r = build_pins_ok(s, rigid, {});
+    ClothProxy r = build_pins_ok(s, rigid, source_resolution_options());
     for (uint32_t i = 0; i < r.particle_count(); ++i) EXPECT_TRUE(r.held(i));
     EXPECT_NE(pin_of(r, "CapeBone"), nullptr);
 }
@@ -140,7 +140,7 @@ TEST(SheetPins, UnskinnedSheetUnderABoneRidesItAndHangsFromItsTop) {
     const Mat4 chest_world = Mat4::from_trs({0.1, 0.97, 0.05}, Quat::from_axis_angle({0, 1, 0}, 0.5), {1, 1, 1});
     Scene s = cape_on_a_bone(chest_world);
     SheetGarment g{"Cape", "cape", {0}, {}};
-    ClothProxy p = build_pins_ok(s, g, {});
+    ClothProxy p = build_pins_ok(s, g, source_resolution_options());
     EXPECT_EQ(p.frame.node, "chest");
     ASSERT_EQ(p.pins.size(), 1u);
     EXPECT_EQ(p.pins[0].holder, "chest");
@@ -215,7 +215,7 @@ TEST(SheetPins, ByDefaultTheSheetIsHeldWhereItTouchesRigidGeometry) {
     Scene s = flag_and_pole();
     SheetGarment g{"Flag", "flag", {0}, {}};
     Issues issues;
-    ClothProxy p = build_pins_ok(s, g, {}, &issues);
+    ClothProxy p = build_pins_ok(s, g, source_resolution_options(), &issues);
     ASSERT_EQ(p.pins.size(), 1u);
     EXPECT_EQ(p.pins[0].holder, "Pole");
     EXPECT_EQ(p.pins[0].particles, particles_of(p, {0, 5, 10, 15}));
@@ -238,7 +238,7 @@ TEST(SheetPins, ByDefaultTheSheetIsHeldWhereItTouchesRigidGeometry) {
         pole.influences.push_back({0, 1.0f});
         pole.influence_offsets.push_back(static_cast<uint32_t>(pole.influences.size()));
     }
-    EXPECT_TRUE(has_code(build_sheet(skinned, g, {}).issues, "NOTHING_HELD"));
+    EXPECT_TRUE(has_code(build_sheet(skinned, g, source_resolution_options()).issues, "NOTHING_HELD"));
 }
 
 TEST(SheetPins, NothingTouchingIsAnErrorWithTheConfigEntryThatHangsIt) {
@@ -247,7 +247,7 @@ TEST(SheetPins, NothingTouchingIsAnErrorWithTheConfigEntryThatHangsIt) {
     Scene s = flag_and_pole();
     for (Vec3& x : s.meshes[1].positions) x = x + Vec3{-0.5, 0, 0};
     SheetGarment g{"Flag", "flag", {0}, {}};
-    SheetBuildResult r = build_sheet(s, g, {});
+    SheetBuildResult r = build_sheet(s, g, source_resolution_options());
     EXPECT_FALSE(r.proxy.has_value());
     ASSERT_TRUE(has_code(r.issues, "NOTHING_HELD"));
     for (const Issue& i : r.issues)
@@ -262,7 +262,7 @@ TEST(SheetPins, NothingTouchingIsAnErrorWithTheConfigEntryThatHangsIt) {
         }
     // The pole 9 cm away (within the 10 cm median edge) touches again.
     for (Vec3& x : s.meshes[1].positions) x = x + Vec3{0.42, 0, 0};
-    EXPECT_EQ(build_pins_ok(s, g, {}).pins[0].holder, "Pole");
+    EXPECT_EQ(build_pins_ok(s, g, source_resolution_options()).pins[0].holder, "Pole");
 }
 
 TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
@@ -273,7 +273,7 @@ TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
     Scene s = test::scene_of(m);
     SheetGarment g{"Banner", "flag", {0}, {}};
     Issues issues;
-    ClothProxy p = build_pins_ok(s, g, {}, &issues);
+    ClothProxy p = build_pins_ok(s, g, source_resolution_options(), &issues);
     ASSERT_EQ(p.pins.size(), 1u);
     EXPECT_EQ(p.pins[0].holder, "SheetNode");
     // The box's 8 corners and the one top-row vertex on its face (0.1, 0.2): the next, (0.2, 0.2),
@@ -369,7 +369,7 @@ TEST(SheetPins, BadTargetsAreRefusedByName) {
     EXPECT_NE(unused.issues.back().message.find("is in no triangle"), std::string::npos) << unused.issues.back().message;
     // A config listing 400k bad vertices gets three messages and one "and N more like it", not
     // 400k lines; the rule's description lists the first eight and the count.
-    SheetOptions many;
+    SheetOptions many = source_resolution_options();
     many.pin = PinRule::vertices;
     for (uint32_t v = 0; v < 400000; ++v) many.pin_vertices.push_back(1000 + v);
     SheetBuildResult folded = build_sheet(s, g, many);

@@ -43,7 +43,7 @@ TEST(SheetRefusal, EveryCodeIsInTheTable) {
 TEST(SheetRefusal, MoebiusStripIsOneSided) {
     TriMesh m = test::moebius(12);
     Scene scene = test::scene_of(m, "Strip");
-    SheetBuildResult r = build_sheet(scene, all_meshes(scene), {});
+    SheetBuildResult r = build_sheet(scene, all_meshes(scene), source_resolution_options());
     EXPECT_FALSE(r.proxy.has_value());
     auto w = with_code(r, "INCONSISTENT_WINDING");
     ASSERT_EQ(w.size(), 1u);
@@ -57,7 +57,7 @@ TEST(SheetRefusal, MoebiusStripIsOneSided) {
     EXPECT_EQ(w[0].pointer, "/meshes/Strip/triangles/22");
     EXPECT_EQ(r.stats.inconsistent_edges, 1u);
     // --repair does not touch winding.
-    SheetOptions repair;
+    SheetOptions repair = source_resolution_options();
     repair.repair = true;
     EXPECT_FALSE(build_sheet(scene, all_meshes(scene), repair).proxy.has_value());
 }
@@ -66,7 +66,7 @@ TEST(SheetRefusal, OneFlippedTriangleIsNamedWithTheFix) {
     TriMesh m = test::grid(4, 4, 0.1);
     std::swap(m.indices[3 * 8 + 1], m.indices[3 * 8 + 2]);  // triangle 8, interior
     Scene scene = test::scene_of(m);
-    SheetBuildResult r = build_sheet(scene, all_meshes(scene), {});
+    SheetBuildResult r = build_sheet(scene, all_meshes(scene), source_resolution_options());
     EXPECT_FALSE(r.proxy.has_value());
     auto w = with_code(r, "INCONSISTENT_WINDING");
     ASSERT_EQ(w.size(), 3u);
@@ -77,7 +77,7 @@ TEST(SheetRefusal, FanOfThreeIsNonManifoldEvenWhenRepairing) {
     TriMesh m = test::fan_of_three();
     Scene scene = test::scene_of(m, "Fan");
     for (bool repair : {false, true}) {
-        SheetOptions o;
+        SheetOptions o = source_resolution_options();
         o.repair = repair;
         SheetBuildResult r = build_sheet(scene, all_meshes(scene), o);
         EXPECT_FALSE(r.proxy.has_value());
@@ -109,7 +109,7 @@ TriMesh grid_with_defects() {
 TEST(SheetRefusal, TriangleDefectsAreEachNamed) {
     TriMesh m = grid_with_defects();
     Scene scene = test::scene_of(m, "Cloth");
-    SheetBuildResult r = build_sheet(scene, all_meshes(scene), {});
+    SheetBuildResult r = build_sheet(scene, all_meshes(scene), source_resolution_options());
     EXPECT_FALSE(r.proxy.has_value());
     auto rep = with_code(r, "REPEATED_INDEX_TRIANGLE");
     ASSERT_EQ(rep.size(), 1u);
@@ -138,7 +138,7 @@ TEST(SheetRefusal, TriangleDefectsAreEachNamed) {
 TEST(SheetRefusal, RepairDropsTriangleDefectsAndCountsThem) {
     TriMesh m = grid_with_defects();
     Scene scene = test::scene_of(m, "Cloth");
-    SheetOptions o;
+    SheetOptions o = source_resolution_options();
     o.repair = true;
     EXPECT_EQ(parse_pin_rule("top", o), "");
     SheetBuildResult r = build_sheet(scene, all_meshes(scene), o);
@@ -162,7 +162,7 @@ TEST(SheetRefusal, NonFiniteVertexIsNamed) {
     m.positions[4] = {0.5, NAN, 0};
     m.positions.push_back({INFINITY, 0, 0});  // 9: in no triangle, so no finding
     Scene scene = test::scene_of(m, "Cloth");
-    SheetBuildResult r = build_sheet(scene, all_meshes(scene), {});
+    SheetBuildResult r = build_sheet(scene, all_meshes(scene), source_resolution_options());
     EXPECT_FALSE(r.proxy.has_value());
     auto nf = with_code(r, "NON_FINITE_VERTEX");
     ASSERT_EQ(nf.size(), 1u);
@@ -170,7 +170,7 @@ TEST(SheetRefusal, NonFiniteVertexIsNamed) {
     EXPECT_EQ(nf[0].pointer, "/meshes/Cloth/vertices/4");
     // The triangles round it are not also blamed for having no area.
     EXPECT_TRUE(with_code(r, "ZERO_AREA_TRIANGLE").empty());
-    SheetOptions repair;
+    SheetOptions repair = source_resolution_options();
     repair.repair = true;
     EXPECT_FALSE(build_sheet(scene, all_meshes(scene), repair).proxy.has_value());
 }
@@ -179,13 +179,13 @@ TEST(SheetRefusal, IndexOutOfRangeIsNamedNotRead) {
     TriMesh m = test::quad();
     m.add_triangle(0, 2, 99);
     Scene scene = test::scene_of(m, "Cloth");
-    SheetBuildResult r = build_sheet(scene, all_meshes(scene), {});
+    SheetBuildResult r = build_sheet(scene, all_meshes(scene), source_resolution_options());
     EXPECT_FALSE(r.proxy.has_value());
     auto bad = with_code(r, "INDEX_OUT_OF_RANGE");
     ASSERT_EQ(bad.size(), 1u);
     EXPECT_TRUE(mentions(bad[0], "mesh 'Cloth' triangle 2 names vertex 99, but the mesh has 4 vertices")) << bad[0].message;
     scene.meshes[0].indices.push_back(1);  // 10 indices
-    EXPECT_EQ(with_code(build_sheet(scene, all_meshes(scene), {}), "INDEX_OUT_OF_RANGE").size(), 2u);
+    EXPECT_EQ(with_code(build_sheet(scene, all_meshes(scene), source_resolution_options()), "INDEX_OUT_OF_RANGE").size(), 2u);
 }
 
 TEST(SheetRefusal, NothingLeftIsAnEmptyGarment) {
@@ -193,7 +193,7 @@ TEST(SheetRefusal, NothingLeftIsAnEmptyGarment) {
     m.positions = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
     m.add_triangle(0, 1, 2);
     Scene scene = test::scene_of(m);
-    SheetOptions repair;
+    SheetOptions repair = source_resolution_options();
     repair.repair = true;
     SheetBuildResult r = build_sheet(scene, all_meshes(scene), repair);
     EXPECT_FALSE(r.proxy.has_value());

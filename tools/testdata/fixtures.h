@@ -34,6 +34,12 @@ std::vector<double> hair_strand_lengths();
 Scene make_flag();
 /// A curtain and its rod, two primitives of one mesh on node `Curtain` (sheets/curtain.glb).
 Scene make_curtain();
+/// Sheets for resampling (docs/proxy.md#resampling), each on material `Banner` under a closed rod
+/// (node `Rod`) that holds its top edge: 25 strips of one 4 m x 4 cm quad each (sheets/strips.glb),
+/// a 6,160-vertex waved grid (sheets/dense.glb), a 16 x 16-quad sheet with two holes (sheets/holes.glb).
+Scene make_strips_sheet();
+Scene make_dense_sheet();
+Scene make_holes_sheet();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

@@ -1,4 +1,5 @@
 // The good fixture models: the mannequin in its three variants and the flag.
+#include <functional>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -356,6 +357,75 @@ Scene make_curtain() {
     scene.meshes.push_back(cloth.finish("Curtain", curtain, 1, -1));
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
     return scene;
+}
+
+namespace {
+
+// A hanging sheet on material `Banner` at node `Banner`, its top edge 5 mm under a closed rod of
+// radius 15 mm (node `Rod`, material `Wood`) that holds it where it touches (docs/proxy.md#pins).
+// `cloth` fills the sheet's builder in the banner's own frame: x across, y down from 0.
+Scene hanging_sheet(const std::string& name, double width, const std::function<void(MeshBuilder&)>& cloth) {
+    Scene scene;
+    scene.source_path = name;
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int rod_node = add_node(scene, "Rod", root, Mat4::translation({0, 2.5, 0}));
+    const int banner = add_node(scene, "Banner", root, Mat4::translation({0, 2.5, 0}));
+    scene.materials = {"Wood", "Banner"};
+    MeshBuilder rod;
+    rod.add_lathe({-0.1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {{0, 0}, {0, 0.015}, {width + 0.2, 0.015}, {width + 0.2, 0}}, 12, 1.0,
+                  [](const Vec3&) { return std::vector<Influence>{}; });
+    for (Vec3& p : rod.positions) p = scene.nodes[rod_node].world.transform_point(p);
+    MeshBuilder sheet;
+    cloth(sheet);
+    for (Vec3& p : sheet.positions) p = scene.nodes[banner].world.transform_point(p + Vec3{0, -0.02, 0});
+    scene.meshes.push_back(rod.finish("Rod", rod_node, 0, -1));
+    scene.meshes.push_back(sheet.finish("Banner", banner, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+// A grid of `columns` x `rows` quads over width x height, `skip(i, j)` leaving quad (i, j) out.
+void grid(MeshBuilder& b, int columns, int rows, double width, double height, const std::function<bool(int, int)>& skip,
+          const std::function<double(double, double)>& depth) {
+    for (int j = 0; j <= rows; ++j)
+        for (int i = 0; i <= columns; ++i) {
+            const double x = width * i / columns, y = -height * j / rows;
+            b.add_vertex({x, y, depth(x, y)}, {double(i) / columns, double(j) / rows});
+        }
+    for (int j = 0; j < rows; ++j)
+        for (int i = 0; i < columns; ++i) {
+            if (skip(i, j)) continue;
+            const uint32_t a = j * (columns + 1) + i, c = a + columns + 1;
+            b.add_triangle(a, c, a + 1);
+            b.add_triangle(a + 1, c, c + 1);
+        }
+}
+
+}  // namespace
+
+Scene make_strips_sheet() {
+    // 25 strips 4 cm wide and 4 m long, one quad each: edges of 4 m beside edges of 4 cm.
+    return hanging_sheet("strips", 1.0, [](MeshBuilder& b) {
+        grid(b, 25, 1, 1.0, 4.0, [](int, int) { return false; }, [](double, double) { return 0.0; });
+    });
+}
+
+Scene make_dense_sheet() {
+    // 76 x 79 quads over 1.2 x 1.2 m, gently waved: 6,160 vertices, edges of 15-16 mm.
+    return hanging_sheet("dense", 1.2, [](MeshBuilder& b) {
+        grid(b, 76, 79, 1.2, 1.2, [](int, int) { return false; },
+             [](double x, double y) { return 0.02 * std::sin(6 * x) * std::cos(4 * y); });
+    });
+}
+
+Scene make_holes_sheet() {
+    // 16 x 16 quads over 1 x 1 m with two holes: a 3 x 2-quad window and a 2 x 2-quad one.
+    return hanging_sheet("holes", 1.0, [](MeshBuilder& b) {
+        grid(b, 16, 16, 1.0, 1.0,
+             [](int i, int j) { return (i >= 3 && i < 6 && j >= 4 && j < 6) || (i >= 10 && i < 12 && j >= 9 && j < 11); },
+             [](double, double) { return 0.0; });
+    });
 }
 
 }  // namespace weft::testdata

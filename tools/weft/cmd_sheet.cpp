@@ -1,5 +1,5 @@
 // weft sheet MODEL -o DIR [--garment NAME|--material NAME|--mesh NAME] [--pin RULE] [--pin-weight W]
-// [--weld-tolerance T] [--repair] [--config FILE] [--json] [--report FILE]: builds a sheet proxy
+// [--weld-tolerance T] [--resolution R] [--repair] [--config FILE] [--json] [--report FILE]: builds a sheet proxy
 // (docs/proxy.md#sheet-proxy) for each garment of one model and writes DIR/<garment>.clothproxy plus
 // DIR/report.json (schemas/sheet.schema.json). A summary goes to standard output (the report
 // instead with --json); every error and warning to standard error, naming the file, mesh and
@@ -29,6 +29,7 @@ struct SheetCommandOptions {
     std::string out;
     std::string garment, material, mesh;
     std::string pin;
+    std::string resolution;
     double pin_weight = 0.99;
     std::optional<double> weld_tolerance;
     bool repair = false;
@@ -56,6 +57,11 @@ int run_sheet(const SheetCommandOptions& o) {
     sheet.pin_weight = o.pin_weight;
     sheet.weld_tolerance = o.weld_tolerance;
     sheet.repair = o.repair;
+    if (!o.resolution.empty())
+        if (std::string why = parse_resolution(o.resolution, sheet); !why.empty()) {
+            std::cerr << who << ": --resolution: " << why << "\n";
+            return exit_usage;
+        }
     if (!o.pin.empty()) {
         if (std::string why = parse_pin_rule(o.pin, sheet); !why.empty()) {
             std::cerr << who << ": --pin: " << why << "\n";
@@ -104,6 +110,9 @@ const CommandRegistration sheet_registration{
         app.add_option("--pin", o->pin,
                        "What holds it: automatic (default), weights, none, top, bottom, left, right, nearest:NAME "
                        "(node, mesh or material), vertices:I,J,...");
+        app.add_option("--resolution", o->resolution,
+                       "The simulation mesh (docs/proxy.md#resampling): automatic (default), edge:METRES, particles:N, "
+                       "or source (one particle per welded vertex)");
         app.add_option("--pin-weight", o->pin_weight, "Weight on body bones that holds a skinned vertex (default 0.99)")
             ->check(finite_number & CLI::Range(0.0, 1.0));
         app.add_option("--weld-tolerance", o->weld_tolerance,

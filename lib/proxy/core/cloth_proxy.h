@@ -19,6 +19,7 @@ enum class ProxyKind : uint32_t {
 
 inline constexpr uint32_t no_particle = std::numeric_limits<uint32_t>::max();
 inline constexpr uint32_t no_source = std::numeric_limits<uint32_t>::max();
+inline constexpr uint32_t no_triangle = std::numeric_limits<uint32_t>::max();
 
 /// What holds some particles: a bone or node of the model (docs/solver.md#holds).
 struct Pin {
@@ -71,7 +72,16 @@ struct ClothProxy {
     std::vector<Pin> pins;
 
     // --- write-back ----------------------------------------------------------------------------------
-    std::vector<uint32_t> vertex_particle;  ///< sheet: every source vertex (see source_meshes) to its particle
+    std::vector<uint32_t> vertex_particle;  ///< sheet: every source vertex (see source_meshes) to its particle; no_particle
+                                            ///< where resampling removed it (the binding places it then)
+
+    // --- the render mesh bound to the particles (docs/proxy.md#binding) -------------------------------
+    std::vector<std::array<uint32_t, 3>> render_triangles;  ///< sheet: the garment's triangles, by source vertex
+    std::vector<uint32_t> binding_triangle;  ///< sheet: per source vertex, the proxy triangle it rides; no_triangle for
+                                             ///< a vertex that could not be bound (non-finite, used by no triangle)
+    std::vector<Vec3> binding_coordinates;   ///< per source vertex: (u, v, h): weight u on the triangle's second corner,
+                                             ///< v on its third (1 - u - v on its first), and h metres along the
+                                             ///< interpolated particle normal
 
     size_t particle_count() const { return rest_position.size(); }
     size_t colour_count() const { return colour_ranges.empty() ? 0 : colour_ranges.size() - 1; }

@@ -63,7 +63,8 @@ enum Slot : size_t {
     mesh_range_slot, options_slot, frame_node_slot, frame_matrix_slot, position_slot, inverse_mass_slot,
     source_slot, joint_name_slot, d_geo_slot, nearest_held_slot, colour_ranges_slot, total_mass_slot,
     edges_slot, rest_length_slot, skips_slot, skip_rest_length_slot, hinges_slot, triangles_slot,
-    pin_holder_slot, pin_count_slot, pin_particles_slot, vertex_particle_slot, slot_count
+    pin_holder_slot, pin_count_slot, pin_particles_slot, vertex_particle_slot, render_triangles_slot,
+    binding_triangle_slot, binding_coordinates_slot, slot_count
 };
 
 struct SectionSpec {
@@ -73,7 +74,7 @@ struct SectionSpec {
     const char* field;     ///< the JSON key (proxy_to_json) of what it holds
 };
 
-// Every v1 section, in the order the encoder writes them. All are required.
+// Every section of version 2, in the order the encoder writes them. All are required.
 constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("KIND"), ElementType::u32, 1, "kind"},
     {fourcc("GRMT"), ElementType::u8, 0, "garment"},
@@ -104,6 +105,9 @@ constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("PINC"), ElementType::u32, 0, "pins"},
     {fourcc("PINP"), ElementType::u32, 0, "pins"},
     {fourcc("VPRT"), ElementType::u32, 0, "vertex_particle"},
+    {fourcc("RTRI"), ElementType::u32x3, 0, "render_triangles"},
+    {fourcc("BTRI"), ElementType::u32, 0, "binding_triangle"},
+    {fourcc("BCRD"), ElementType::f64x3, 0, "binding_coordinates"},
 };
 
 // Which section a find_proxy_fault field points into, for the byte offset of the fault.
@@ -121,6 +125,8 @@ Slot slot_of_field(std::string_view field) {
         {"total_mass", total_mass_slot}, {"edges", edges_slot},          {"rest_length", rest_length_slot},
         {"skips", skips_slot},         {"skip_rest_length", skip_rest_length_slot}, {"hinges", hinges_slot},
         {"triangles", triangles_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
+        {"render_triangles", render_triangles_slot}, {"binding_triangle", binding_triangle_slot},
+        {"binding_coordinates", binding_coordinates_slot},
     };
     for (const Entry& e : map)
         if (e.field == field) return e.slot;
@@ -235,7 +241,8 @@ Layout layout_of(const ClothProxy& proxy, const StringLists& lists) {
         proxy.inverse_mass.size(), proxy.source.size(), proxy.joint_name.size(), proxy.d_geo.size(),
         proxy.nearest_held.size(), proxy.colour_ranges.size(), 1, proxy.edges.size(), proxy.rest_length.size(),
         proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(),
-        proxy.pins.size(), proxy.pins.size(), pin_particles, proxy.vertex_particle.size()};
+        proxy.pins.size(), proxy.pins.size(), pin_particles, proxy.vertex_particle.size(),
+        proxy.render_triangles.size(), proxy.binding_triangle.size(), proxy.binding_coordinates.size()};
     for (size_t s = 0; s < slot_count; ++s) {
         l.count[s] = counts[s];
         l.size[s] = counts[s] * element_size(catalogue[s].type);
@@ -338,6 +345,20 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
         case vertex_particle_slot:
             for (uint32_t v : proxy.vertex_particle) w.u32(v);
             break;
+        case render_triangles_slot:
+            for (const auto& t : proxy.render_triangles)
+                for (uint32_t v : t) w.u32(v);
+            break;
+        case binding_triangle_slot:
+            for (uint32_t v : proxy.binding_triangle) w.u32(v);
+            break;
+        case binding_coordinates_slot:
+            for (const Vec3& k : proxy.binding_coordinates) {
+                w.f64(k.x);
+                w.f64(k.y);
+                w.f64(k.z);
+            }
+            break;
         case slot_count: break;
     }
 }
@@ -398,6 +419,11 @@ DecodeResult Decoder::read_header(uint64_t& section_count) {
                                  std::to_string(n));
     const uint8_t* h = bytes_.data();
     uint32_t version = get_u32(h + 8);
+    if (version == 1)
+        return fail(ProxyError::unsupported_version, 8, "header",
+                    "format version 1, written before the render mesh was bound to the particles; this reader "
+                    "knows version " + std::to_string(proxy_format_version) +
+                        " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
     if (version != proxy_format_version)
         return fail(ProxyError::unsupported_version, 8, "header",
                     "format version " + std::to_string(version) + ", this reader knows version " +
@@ -423,7 +449,7 @@ DecodeResult Decoder::read_header(uint64_t& section_count) {
     }
     if (uint32_t reserved = get_u32(h + 28); reserved != 0)
         return fail(ProxyError::bad_header, 28, "header",
-                    "reserved field is " + std::to_string(reserved) + ", must be 0 in version 1");
+                    "reserved field is " + std::to_string(reserved) + ", must be 0");
     section_count = get_u32(h + 24);
     if (section_count > (file_size_ - proxy_header_size) / proxy_section_entry_size)
         return fail(ProxyError::bad_section, 24, "section table",
@@ -603,6 +629,10 @@ DecodeResult Decoder::read_sections(ClothProxy& proxy) {
     read_array(proxy.hinges, data(hinges_slot), count(hinges_slot), 16, read_tuple<4>);
     read_array(proxy.triangles, data(triangles_slot), count(triangles_slot), 12, read_tuple<3>);
     read_array(proxy.vertex_particle, data(vertex_particle_slot), count(vertex_particle_slot), 4, get_u32);
+    read_array(proxy.render_triangles, data(render_triangles_slot), count(render_triangles_slot), 12, read_tuple<3>);
+    read_array(proxy.binding_triangle, data(binding_triangle_slot), count(binding_triangle_slot), 4, get_u32);
+    read_array(proxy.binding_coordinates, data(binding_coordinates_slot), count(binding_coordinates_slot), 24,
+               [](const uint8_t* p) { return Vec3{get_f64(p), get_f64(p + 8), get_f64(p + 16)}; });
 
     if (DecodeResult r = read_list(pin_holder_slot, holders); r.code != ProxyError::ok) return r;
     if (count(pin_count_slot) != count(pin_holder_slot))

@@ -280,6 +280,39 @@ ProxyFault check_write_back(const ClothProxy& proxy) {
     return {};
 }
 
+// docs/proxy.md#binding: a binding per source vertex (or none at all, a rig), each on a proxy
+// triangle with finite coordinates; render triangles name source vertices.
+ProxyFault check_binding(const ClothProxy& proxy) {
+    const size_t vertices = proxy.vertex_particle.size();
+    const bool bound = !proxy.binding_triangle.empty() || !proxy.binding_coordinates.empty();
+    if (bound && proxy.binding_triangle.size() != vertices)
+        return fault(ProxyError::count_mismatch, "binding_triangle", 0,
+                     "binding_triangle has " + std::to_string(proxy.binding_triangle.size()) + " entries for " +
+                         std::to_string(vertices) + " source vertices (vertex_particle)");
+    if (proxy.binding_coordinates.size() != proxy.binding_triangle.size())
+        return fault(ProxyError::count_mismatch, "binding_coordinates", 0,
+                     "binding_coordinates has " + std::to_string(proxy.binding_coordinates.size()) + " entries for " +
+                         std::to_string(proxy.binding_triangle.size()) + " bindings (binding_triangle)");
+    for (size_t v = 0; v < proxy.binding_triangle.size(); ++v) {
+        const uint32_t t = proxy.binding_triangle[v];
+        if (t != no_triangle && t >= proxy.triangles.size())
+            return fault(ProxyError::index_out_of_range, "binding_triangle", v,
+                         "binding_triangle[" + std::to_string(v) + "] = " + std::to_string(t) + " out of range (" +
+                             std::to_string(proxy.triangles.size()) + " triangles)");
+        const Vec3& k = proxy.binding_coordinates[v];
+        if (!is_finite(k))
+            return fault(ProxyError::non_finite, "binding_coordinates", v,
+                         "binding_coordinates[" + std::to_string(v) + "] is not finite");
+    }
+    for (size_t t = 0; t < proxy.render_triangles.size(); ++t)
+        for (uint32_t v : proxy.render_triangles[t])
+            if (v >= vertices)
+                return fault(ProxyError::index_out_of_range, "render_triangles", t,
+                             "render_triangles[" + std::to_string(t) + "] names vertex " + std::to_string(v) + " of " +
+                                 std::to_string(vertices) + " source vertices");
+    return {};
+}
+
 // docs/proxy.md#colouring: no row may couple two free particles of one colour. The coupling graph is every
 // pair a row touches (edges, skips, the six pairs of a hinge's stencil, a triangle's three), checked
 // with the same validator the builder uses; held particles never block a colour (colour_greedy).
@@ -383,7 +416,7 @@ ProxyFault find_proxy_fault(const ClothProxy& proxy) {
     using Step = ProxyFault (*)(const ClothProxy&);
     const Step steps[] = {check_strings, check_lengths,  check_numbers,    check_indices,
                           check_colour_ranges, check_pins, check_geodesic, check_write_back,
-                          check_colouring};
+                          check_binding,       check_colouring};
     for (Step step : steps)
         if (ProxyFault f = step(proxy); !f.ok()) return f;
     return {};

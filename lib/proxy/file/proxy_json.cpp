@@ -67,6 +67,11 @@ json proxy_to_json(const ClothProxy& proxy) {
     for (const Pin& p : proxy.pins) pins.push_back({{"holder", p.holder}, {"particles", p.particles}});
     j["pins"] = std::move(pins);
     j["vertex_particle"] = indices_or_null(proxy.vertex_particle, no_particle);
+    j["render_triangles"] = tuples(proxy.render_triangles);
+    j["binding_triangle"] = indices_or_null(proxy.binding_triangle, no_triangle);
+    json coordinates = json::array();
+    for (const Vec3& k : proxy.binding_coordinates) coordinates.push_back({k.x, k.y, k.z});
+    j["binding_coordinates"] = std::move(coordinates);
     return j;
 }
 

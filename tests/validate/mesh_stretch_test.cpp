@@ -1,0 +1,81 @@
+// Validation sees a sheet's bound render mesh (docs/validation.md#the-bound-render-mesh): every
+// scenario places it from the simulated particles and MESH_STRETCH gates its worst edge, so a proxy
+// that behaves while the visible garment tears is refused.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "proxy/codec_fixtures.h"
+#include "validate/validate.h"
+
+namespace weft {
+namespace {
+
+// The grid bound to itself: render vertex v is particle v, on a corner of its lowest triangle,
+// `offset(v)` metres along the particle normal.
+ClothProxy bound_grid(const std::function<double(uint32_t)>& offset) {
+    ClothProxy p = test::grid_proxy(8, 8, 0.05);
+    const uint32_t n = static_cast<uint32_t>(p.particle_count());
+    p.render_triangles = p.triangles;
+    p.binding_triangle.assign(n, no_triangle);
+    p.binding_coordinates.assign(n, Vec3{});
+    for (uint32_t t = 0; t < p.triangles.size(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t v = p.triangles[t][k];
+            if (p.binding_triangle[v] != no_triangle) continue;
+            p.binding_triangle[v] = t;
+            p.binding_coordinates[v] = {k == 1 ? 1.0 : 0.0, k == 2 ? 1.0 : 0.0, offset(v)};
+        }
+    return p;
+}
+
+ValidationOptions hang_and_swing() {
+    ValidationOptions o;
+    o.scenarios = {{Scenario::hang, 300}, {Scenario::swing, 300}};
+    return o;
+}
+
+const GateResult* gate(const ProxyValidation& v, Gate g, Scenario s) {
+    for (const GateResult& r : v.gates)
+        if (r.gate == g && r.scenario == s) return &r;
+    return nullptr;
+}
+
+TEST(MeshStretch, AFaithfulBindingPassesEveryScenario) {
+    const ProxyValidation v = validate_proxy(bound_grid([](uint32_t) { return 0.0; }), hang_and_swing());
+    ASSERT_FALSE(v.refused);
+    for (const ScenarioStats& s : v.scenarios) {
+        ASSERT_TRUE(s.max_mesh_stretch) << scenario_name(s.scenario);
+        // On its particles the render mesh stretches exactly as the proxy's edges do.
+        EXPECT_NEAR(*s.max_mesh_stretch, s.max_strain, 0.02) << scenario_name(s.scenario);
+    }
+    const GateResult* g = gate(v, Gate::mesh_stretch, Scenario::swing);
+    ASSERT_NE(g, nullptr);
+    EXPECT_TRUE(g->passed) << g->message;
+    EXPECT_EQ(g->limit, 1.10);
+}
+
+TEST(MeshStretch, ARenderMeshThatTearsIsRefusedWhileTheProxyBehaves) {
+    // Every other vertex 20 cm off the cloth on alternate sides: flat at rest, torn by any bend.
+    const ProxyValidation v = validate_proxy(bound_grid([](uint32_t q) { return q % 2 ? 0.2 : -0.2; }), hang_and_swing());
+    ASSERT_FALSE(v.refused);
+    const GateResult* strain = gate(v, Gate::strain, Scenario::swing);
+    const GateResult* mesh = gate(v, Gate::mesh_stretch, Scenario::swing);
+    ASSERT_NE(strain, nullptr);
+    ASSERT_NE(mesh, nullptr);
+    EXPECT_TRUE(strain->passed) << strain->message;
+    EXPECT_FALSE(mesh->passed) << mesh->message;
+    EXPECT_GT(*mesh->value, 1.10);
+    EXPECT_NE(mesh->message.find("the visible garment tears"), std::string::npos) << mesh->message;
+    EXPECT_FALSE(v.passed());
+}
+
+TEST(MeshStretch, ARigHasNoRenderMeshToMeasure) {
+    ClothProxy p = test::grid_proxy(4, 4, 0.05);  // no binding: nothing placed, no gate
+    const ProxyValidation v = validate_proxy(p, hang_and_swing());
+    for (const ScenarioStats& s : v.scenarios) EXPECT_FALSE(s.max_mesh_stretch);
+    EXPECT_EQ(gate(v, Gate::mesh_stretch, Scenario::swing), nullptr);
+}
+
+}  // namespace
+}  // namespace weft
