@@ -115,7 +115,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         }
 
         if (s.crossings) {
-            GateResult self = result(Gate::self_intersection, s.scenario);
+            GateResult self = result(Gate::self_intersection, s);
             self.value = *s.crossings;
             self.limit = static_cast<double>(rest_crossings) + limits.max_crossings;
             self.passed = *s.crossings <= *self.limit;
@@ -124,7 +124,7 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             out.push_back(self);
         }
         if (s.max_mesh_stretch) {
-            GateResult mesh = result(Gate::mesh_stretch, s.scenario);
+            GateResult mesh = result(Gate::mesh_stretch, s);
             mesh.value = *s.max_mesh_stretch;
             mesh.limit = limits.max_mesh_stretch;
             mesh.passed = *s.max_mesh_stretch <= limits.max_mesh_stretch;
