@@ -184,20 +184,48 @@ Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, c
     return Teleported::keep;
 }
 
+/// Substeps for a step whose frame kicks the free particles by dv + dw×x (frame axes, inertia
+/// applied): the fabric's, times the smallest split k for which one substep's share of the fastest
+/// kick, carried over one substep, moves a particle no further than frame_kick_ratio × the shortest
+/// row: (K/k)·(h/k) ≤ r·L (docs/solver.md#frame-acceleration). At most max_frame_split times.
+uint32_t frame_substeps(const SolverModel& m, const SolverState& s, const Vec3& dv, const Vec3& dw, double dt) {
+    const uint32_t base = m.fabric.substeps;
+    const double r = m.constants.frame_kick_ratio;
+    if (!(r > 0) || !std::isfinite(m.shortest_row) || (dv == Vec3{} && dw == Vec3{})) return base;
+    double kick = 0;
+    for (uint32_t i : s.free_particles) kick = std::max(kick, length(dv + cross(dw, s.cloth.x[i])));
+    const double travel = kick * dt / base;  // the whole kick carried over one of the fabric's substeps
+    const double k = std::ceil(std::sqrt(travel / (r * m.shortest_row)) - 1e-12);
+    return base * static_cast<uint32_t>(std::clamp(k, 1.0, static_cast<double>(std::max(m.constants.max_frame_split, 1u))));
+}
+
 /// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
 /// the fictitious accelerations: a change of frame velocity is a kick −ΔV − Δω×x, a turning frame adds
-/// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders.
-void feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
+/// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders. The kick is the frame's
+/// acceleration over the step, so each substep takes an equal share of it (kick_substep); a large one
+/// splits the step into more substeps (docs/solver.md#frame-acceleration). Returns the substeps.
+uint32_t feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
     const double inertia = m.fabric.inertia;
     const Quat to_frame = in.frame.rotation.conjugate();
+    uint32_t substeps = m.fabric.substeps;
+    Vec3 dv, dw;
     if (inertia > 0 && teleported != Teleported::reset) {
-        const Vec3 dv = to_frame.rotate(f.velocity - s.frame_velocity) * inertia;
-        const Vec3 dw = to_frame.rotate(f.omega - s.frame_omega) * inertia;
-        if (!(dv == Vec3{}) || !(dw == Vec3{}))
-            for (uint32_t i : s.free_particles) s.cloth.v[i] -= dv + cross(dw, s.cloth.x[i]);
+        dv = to_frame.rotate(f.velocity - s.frame_velocity) * inertia;
+        dw = to_frame.rotate(f.omega - s.frame_omega) * inertia;
+        substeps = frame_substeps(m, s, dv, dw, in.dt);
     }
+    s.substep.kick_velocity = dv / static_cast<double>(substeps);
+    s.substep.kick_spin = dw / static_cast<double>(substeps);
     s.substep.omega_local = to_frame.rotate(f.omega);
     s.substep.fictitious_inertia = (inertia > 0 && !(f.omega == Vec3{})) ? inertia : 0;
+    return substeps;
+}
+
+/// This substep's share of the frame's kick.
+void kick_substep(SolverState& s) {
+    const Vec3 dv = s.substep.kick_velocity, dw = s.substep.kick_spin;
+    if (dv == Vec3{} && dw == Vec3{}) return;
+    for (uint32_t i : s.free_particles) s.cloth.v[i] -= dv + cross(dw, s.cloth.x[i]);
 }
 
 /// Held particles: an equal share of what remains, exactly onto the target at the last substep; a
@@ -288,9 +316,10 @@ double finish_velocities(SolverState& s, double decay, double clamp, StepStats& 
 /// (docs/solver.md#the-step; AVBD's primal-dual iteration); then velocities.
 double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3& gravity, double decay, double clamp,
                StepStats& stats) {
-    const uint32_t substeps = m.fabric.substeps;
+    const uint32_t substeps = s.substep.count;
     s.cloth.x_prev = s.cloth.x;
     carry_held(m, s, substeps - index);
+    kick_substep(s);
     predict(s, gravity);
     warm_start(m, s);
     set_penalties(m, s);
@@ -358,7 +387,7 @@ StepStats Solver::step(const StepInput& in) {
     s.holder_pose = poses;
     set_targets(m, s, poses);
     tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());  // tethers only ever come in
-    feel_frame(m, s, in, motion, stats.teleported);
+    const uint32_t substeps = feel_frame(m, s, in, motion, stats.teleported);
 
     // The velocity clamp: clamp_ratio × the correction authority, ramped back from 0 after a reset.
     double clamp = motion.full_clamp;
@@ -366,7 +395,8 @@ StepStats Solver::step(const StepInput& in) {
         clamp *= static_cast<double>(s.steps_since_reset) / m.constants.reset_ramp_steps;
     stats.velocity_clamp = clamp;
 
-    const uint32_t substeps = m.fabric.substeps;
+    s.substep.count = substeps;
+    stats.substeps = substeps;
     s.substep.h = in.dt / substeps;
     s.substep.inv_h = 1 / s.substep.h;
     s.substep.inv_h2 = s.substep.inv_h * s.substep.inv_h;
