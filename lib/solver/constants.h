@@ -18,7 +18,11 @@ struct SolverConstants {
     /// > 0: a step whose frame kick would carry a particle further than this × the shortest row in one
     /// substep is split into more substeps (docs/solver.md#frame-acceleration); 0: never split
     double frame_kick_ratio = 0.1;
-    uint32_t max_frame_split = 8;     ///< the most times the frame's kick may multiply a step's substeps
+    /// > 0: a step in which the fastest particle would cross more than this × the shortest row in one
+    /// substep is split into more substeps (docs/solver.md#frame-acceleration); 0 (the default): never
+    /// split for speed (at 1 the fixed-budget reference tables of docs/measurements.md move: off until re-measured)
+    double speed_substep_ratio = 0;
+    uint32_t max_frame_split = 8;     ///< the most times a step's substeps may be multiplied (the two ratios above)
     bool tethers = true;      ///< build tether rows (off only to reproduce docs/measurements.md table L1's "no tether" column)
     bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)
     bool sleep = true;        ///< allow sleep

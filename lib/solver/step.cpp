@@ -184,19 +184,27 @@ Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, c
     return Teleported::keep;
 }
 
-/// Substeps for a step whose frame kicks the free particles by dv + dw×x (frame axes, inertia
-/// applied): the fabric's, times the smallest split k for which one substep's share of the fastest
-/// kick, carried over one substep, moves a particle no further than frame_kick_ratio × the shortest
-/// row: (K/k)·(h/k) ≤ r·L (docs/solver.md#frame-acceleration). At most max_frame_split times.
-uint32_t frame_substeps(const SolverModel& m, const SolverState& s, const Vec3& dv, const Vec3& dw, double dt) {
+/// Substeps for this step (docs/solver.md#frame-acceleration): the fabric's, times the smallest split k
+/// for which (1) one substep's share of the frame's fastest kick K (dv + dw×x, frame axes, inertia
+/// applied), carried over one substep, moves a particle no further than frame_kick_ratio × the
+/// shortest row, (K/k)·(h/k) ≤ r·L; and (2) the fastest free particle, at its speed V when the step
+/// begins plus the kick, crosses no more than speed_substep_ratio × the shortest row in a substep,
+/// (V + K)·h/k ≤ c·L. At most max_frame_split times.
+uint32_t step_substeps(const SolverModel& m, const SolverState& s, const Vec3& dv, const Vec3& dw, double dt) {
     const uint32_t base = m.fabric.substeps;
-    const double r = m.constants.frame_kick_ratio;
-    if (!(r > 0) || !std::isfinite(m.shortest_row) || (dv == Vec3{} && dw == Vec3{})) return base;
-    double kick = 0;
-    for (uint32_t i : s.free_particles) kick = std::max(kick, length(dv + cross(dw, s.cloth.x[i])));
-    const double travel = kick * dt / base;  // the whole kick carried over one of the fabric's substeps
-    const double k = std::ceil(std::sqrt(travel / (r * m.shortest_row)) - 1e-12);
-    return base * static_cast<uint32_t>(std::clamp(k, 1.0, static_cast<double>(std::max(m.constants.max_frame_split, 1u))));
+    const double r = m.constants.frame_kick_ratio, c = m.constants.speed_substep_ratio;
+    if (!std::isfinite(m.shortest_row) || !(m.shortest_row > 0)) return base;
+    const bool kicked = !(dv == Vec3{} && dw == Vec3{});
+    double kick = 0, speed = 0;
+    for (uint32_t i : s.free_particles) {
+        if (kicked) kick = std::max(kick, length(dv + cross(dw, s.cloth.x[i])));
+        speed = std::max(speed, length(s.cloth.v[i]));
+    }
+    const double h = dt / base;
+    double k = 1;
+    if (r > 0 && kick > 0) k = std::max(k, std::ceil(std::sqrt(kick * h / (r * m.shortest_row)) - 1e-12));
+    if (c > 0) k = std::max(k, std::ceil((speed + kick) * h / (c * m.shortest_row) - 1e-12));
+    return base * static_cast<uint32_t>(std::min(k, static_cast<double>(std::max(m.constants.max_frame_split, 1u))));
 }
 
 /// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
@@ -207,13 +215,12 @@ uint32_t frame_substeps(const SolverModel& m, const SolverState& s, const Vec3& 
 uint32_t feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
     const double inertia = m.fabric.inertia;
     const Quat to_frame = in.frame.rotation.conjugate();
-    uint32_t substeps = m.fabric.substeps;
     Vec3 dv, dw;
     if (inertia > 0 && teleported != Teleported::reset) {
         dv = to_frame.rotate(f.velocity - s.frame_velocity) * inertia;
         dw = to_frame.rotate(f.omega - s.frame_omega) * inertia;
-        substeps = frame_substeps(m, s, dv, dw, in.dt);
     }
+    const uint32_t substeps = step_substeps(m, s, dv, dw, in.dt);
     s.substep.kick_velocity = dv / static_cast<double>(substeps);
     s.substep.kick_spin = dw / static_cast<double>(substeps);
     s.substep.omega_local = to_frame.rotate(f.omega);

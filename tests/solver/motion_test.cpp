@@ -86,6 +86,25 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
 }
 
+// docs/solver.md#frame-acceleration, fast cloth: with speed_substep_ratio 1 a step whose fastest
+// particle would cross more than a shortest row in one substep is split. A 10-link rope of 10 cm links
+// (2x4) kicked 30 m/s sideways needs 30/120 = 0.25 m a substep, so its next step takes 3x its
+// substeps; at the default (0) it takes its own, and a still rope never splits.
+TEST(Motion, FastClothSplitsItsStepWhenAsked) {
+    const ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
+    const Fabric f = *find_fabric("rope");
+    SolverConstants fast;
+    fast.speed_substep_ratio = 1;
+    Solver split(rope, f, fast), plain(rope, f);
+    StepInput in;
+    EXPECT_EQ(split.step(in).substeps, f.substeps);
+    EXPECT_EQ(plain.step(in).substeps, f.substeps);
+    split.add_velocity({0, 0, 30});
+    plain.add_velocity({0, 0, 30});
+    EXPECT_EQ(split.step(in).substeps, 3 * f.substeps);
+    EXPECT_EQ(plain.step(in).substeps, f.substeps);
+}
+
 // Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
 // the last digit".
 TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
