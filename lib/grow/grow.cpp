@@ -29,9 +29,8 @@ std::string growth_of(const std::string& class_name) {
 
 // ---- small helpers ----------------------------------------------------------------------------
 
-void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    const IssueCode* c = find_grow_code(code);
-    issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
+void add_issue(Issues& issues, const IssueCode& code, std::string message, std::string pointer = {}) {
+    issues.push_back(make_issue(code, std::move(message), std::move(pointer)));
 }
 
 std::string node_name(const Scene& scene, int node) {
@@ -395,7 +394,7 @@ public:
                               std::to_string(report_.dropped_short) + " shorter than " +
                               millimetres(options_.min_strand_length) + ", " + std::to_string(report_.dropped_small) +
                               " with fewer than " + std::to_string(options_.min_strand_verts) + " vertices)";
-            add_issue(result_.issues, "GROW_NOTHING_GROWN",
+            add_issue(result_.issues, kGrowNothingGrown,
                       original_.source_path + ": garment '" + garment_.name + "' (" + garment_.class_name + "): " +
                           report_.outcome + "; it stays welded to " + node_name(original_, garment_.body_bone),
                       "/garments/" + garment_.name);
@@ -440,7 +439,7 @@ private:
                 const double width = angular_coverage(points, axis) * median;
                 if (width > a.length) {
                     report_.caps.push_back({island.island, static_cast<uint32_t>(island.vertices.size()), width, a.length});
-                    add_issue(result_.issues, "GROW_CAP_SPLIT",
+                    add_issue(result_.issues, kGrowCapSplit,
                               original_.source_path + ": garment '" + garment_.name + "' island " +
                                   std::to_string(island.island) + " (" + std::to_string(island.vertices.size()) +
                                   " vertices) is a cap, not a strand: " + millimetres(width) + " around " +
@@ -518,7 +517,7 @@ private:
     }
 
     void no_holder(size_t vertices, const std::string& what) {
-        add_issue(result_.issues, "GROW_NO_HOLDER",
+        add_issue(result_.issues, kGrowNoHolder,
                   original_.source_path + ": garment '" + garment_.name + "': " + what + " (" +
                       std::to_string(vertices) + " vertices) has no weight on any bone; no chain can hang from it",
                   "/garments/" + garment_.name);
@@ -528,7 +527,7 @@ private:
         for (size_t index = 0; index < report_.clumps.size(); ++index) {
             const ClumpReport& r = report_.clumps[index];
             if (r.dropped.empty() || r.dropped == "no_holder") continue;
-            add_issue(result_.issues, "GROW_CLUMP_DROPPED",
+            add_issue(result_.issues, kGrowClumpDropped,
                       original_.source_path + ": garment '" + garment_.name + "' clump " + std::to_string(index) + " (" +
                           clump_shape_name(r.shape) + " of island " + std::to_string(r.island) +
                           (r.wedge >= 0 ? ", panel " + std::to_string(r.wedge) : std::string()) + ") dropped: " + r.reason,
@@ -592,7 +591,7 @@ private:
         for (int n = 2;; ++n) {
             std::string stem = base + "x" + std::to_string(n);
             if (free(stem)) {
-                add_issue(result_.issues, "GROW_NAME_TAKEN",
+                add_issue(result_.issues, kGrowNameTaken,
                           original_.source_path + ": joint names " + base + "_<k> are taken; chain named " + stem,
                           "/nodes/" + base + "_0");
                 return stem;
@@ -840,7 +839,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
     GrowResult result;
     result.scene = scene;
     if (std::string why = grow_options_error(options); !why.empty()) {
-        result.issues.push_back({"GROW_OPTIONS", Severity::error, scene.source_path + ": " + why, ""});
+        add_issue(result.issues, kGrowOptions, scene.source_path + ": " + why);
         return result;
     }
     BoneGeometry bones(scene);
@@ -852,7 +851,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
         report.name = g.name;
         report.class_name = g.class_name;
         report.outcome = "not grown: not a garment: " + g.not_garment_reason;
-        add_issue(result.issues, "GROW_NOT_A_GARMENT",
+        add_issue(result.issues, kGrowNotAGarment,
                   scene.source_path + ": '" + g.name + "' (" + g.class_name + ", by " + g.matched_by + ") grows nothing: " +
                       g.not_garment_reason,
                   "/garments/" + g.name);
@@ -872,7 +871,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
         if (g.moves) {
             report.outcome = "not grown: moves on " + std::to_string(g.chains.size()) + " authored chain" +
                              (g.chains.size() == 1 ? "" : "s");
-            add_issue(result.issues, "GROW_HAS_CHAINS",
+            add_issue(result.issues, kGrowHasChains,
                       scene.source_path + ": garment '" + g.name + "' " + report.outcome.substr(11) + "; used as authored",
                       where);
             result.garments.push_back(std::move(report));
@@ -880,7 +879,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
         }
         if (growth_of(g.class_name) == "sheet") {
             report.outcome = "not grown: class '" + g.class_name + "' moves as a sheet (strands and wedges are grown)";
-            add_issue(result.issues, "GROW_NO_STRATEGY", scene.source_path + ": garment '" + g.name + "': " + report.outcome,
+            add_issue(result.issues, kGrowNoStrategy, scene.source_path + ": garment '" + g.name + "': " + report.outcome,
                       where);
             result.garments.push_back(std::move(report));
             continue;
@@ -896,7 +895,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
             }
         if (!unskinned.empty()) {
             report.outcome = "not grown: mesh '" + unskinned + "' has no skin weights to re-weight";
-            add_issue(result.issues, "GROW_NOT_SKINNED",
+            add_issue(result.issues, kGrowNotSkinned,
                       scene.source_path + ": garment '" + g.name + "': mesh '" + unskinned +
                           "' is not skinned (it rides its node rigidly); skin it to a bone to grow chains on it",
                       where);

@@ -32,17 +32,13 @@
 #include <assimp/types.h>
 
 #include "io/atomic_file.h"
-#include "io/content_hash.h"
 #include "io/format_text.h"
 #include "io/utf8_text.h"
 #include "pipeline/issue_json.h"
-#include "scene/import.h"
 #include "pipeline/json_text.h"
+#include "pipeline/bake_stage.h"
+#include "pipeline/model_output.h"
 #include "pipeline/process_memory.h"
-#include "pipeline/sidecar.h"
-#include "pipeline/view_page.h"
-#include "proxy/core/codec.h"
-#include "proxy/file/proxy_file.h"
 
 namespace weft {
 namespace {
@@ -72,162 +68,6 @@ const std::set<std::string>& model_extensions() {
         return out;
     }();
     return extensions;
-}
-
-bool is_under(const fs::path& path, const fs::path& dir) {
-    if (dir.empty()) return false;
-    std::error_code ec;
-    const fs::path p = fs::weakly_canonical(path, ec);
-    const fs::path d = fs::weakly_canonical(dir, ec);
-    auto [end, unused] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
-    (void)unused;
-    return end == d.end();
-}
-
-std::string hash_text(std::string_view text) {
-    return content_hash_text(xxh64({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
-}
-
-/// One line per file a model's outputs are made from, "<name> <hash>" (or "<name> missing", with
-/// INPUT_UNREADABLE); the input hash is the hash of the lines, model first, then the files it
-/// references, then the config file.
-void add_input_line(std::string& lines, const fs::path& file, Issues& issues) {
-    std::vector<uint8_t> bytes;
-    if (std::string why = read_file(file, bytes); !why.empty()) {
-        issues.push_back(make_issue(kInputUnreadable, why, ""));
-        lines += file.filename().string() + " missing\n";
-        return;
-    }
-    lines += file.filename().string() + " " + content_hash_text(xxh64(bytes)) + "\n";
-}
-
-std::string options_hash(const BakeOptions& o) {
-    return hash_text(o.options_text + (o.model.grow_cloth ? " grow" : "") + (o.model.validate ? " validate" : ""));
-}
-
-/// How a stamp names a file the model references: relative to the model's folder, so the stamp
-/// holds wherever the inputs are named from; absolute when the reference is.
-std::string stamp_reference(const fs::path& file, const fs::path& model) {
-    const fs::path relative = file.lexically_relative(model.parent_path());
-    return relative.empty() ? file.generic_string() : relative.generic_string();
-}
-
-/// The stamp's JSON, or null when there is none or it does not parse.
-json read_stamp(const fs::path& path) {
-    std::vector<uint8_t> bytes;
-    if (!read_file(path, bytes, uint64_t(64) << 20).empty()) return nullptr;
-    json stamp = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-    return stamp.is_object() ? stamp : json(nullptr);
-}
-
-/// The regular files of a model's folder by name, with their inode numbers: what was there before
-/// the bake. Every output is written by rename (io/atomic_file.h), so a file the bake wrote has a
-/// new inode and a file it did not write (an input stored there, anything else of the user's)
-/// keeps its own.
-using FolderFiles = std::map<std::string, uint64_t>;
-
-FolderFiles folder_files(const fs::path& dir) {
-    FolderFiles out;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        struct stat st{};
-        if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode))
-            out[it->path().filename().string()] = static_cast<uint64_t>(st.st_ino);
-    }
-    return out;
-}
-
-/// What the bake wrote into `dir`: regular files new since `before` or replaced (a new inode), not
-/// the stamp, not a temporary, never one of the model's inputs.
-std::vector<std::string> list_outputs(const fs::path& dir, const FolderFiles& before, const std::vector<fs::path>& inputs) {
-    std::vector<std::string> out;
-    for (const auto& [name, inode] : folder_files(dir)) {
-        if (name == "bake-stamp.json" || temporary_owner(name) != 0) continue;
-        if (auto was = before.find(name); was != before.end() && was->second == inode) continue;
-        bool input = false;
-        for (const fs::path& f : inputs) {
-            std::error_code ec;
-            input = input || fs::equivalent(dir / name, f, ec);
-        }
-        if (!input) out.push_back(name);
-    }
-    return out;  // sorted: a std::map's order
-}
-
-/// The stage a worker process is in, in a page it shares with the driver (bake's isolation): what
-/// a crash report names. Null in a process that bakes in its own threads.
-char* bake_stage_slot = nullptr;
-constexpr size_t bake_stage_size = 64;
-
-void set_bake_stage(const char* stage) {
-    if (!bake_stage_slot) return;
-    std::strncpy(bake_stage_slot, stage, bake_stage_size - 1);
-    bake_stage_slot[bake_stage_size - 1] = '\0';
-}
-
-/// Writes one of a model's outputs; a special file in the way is OUTPUT_NOT_REGULAR, any other
-/// failure OUTPUT_UNWRITABLE.
-bool write_model_output(const fs::path& path, const std::string& text, Issues& issues) {
-    if (std::string why = refuse_special_output(path); !why.empty()) {
-        issues.push_back(make_issue(kOutputNotRegular, utf8_escaped(why), ""));
-        return false;
-    }
-    if (std::string why = write_file_atomic(path, text); !why.empty()) {
-        issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(why), ""));
-        return false;
-    }
-    return true;
-}
-
-/// The model's page and the index's thumbnail of it (view_page.h), from the proxies as written.
-void write_view(const fs::path& dir, const ModelRecord& model, const std::vector<ProxyValidation>& validations,
-                const BakeOptions& o, BakeModelResult& r) {
-    ViewModel view;
-    view.name = r.input.relative;
-    view.status = model_status_name(has_error(r.issues) ? ModelStatus::refused : ModelStatus::built);
-    view.issues = r.issues;
-    view.scene = model.imported ? &model.scene : nullptr;
-    view.limits = (o.model.validate ? *o.model.validate : ValidationOptions{}).limits;
-    auto add = [&](const std::string& file) {
-        if (file.empty()) return;
-        DecodeResult loaded = load_proxy(dir / file);
-        if (!loaded.ok()) return;
-        const ProxyValidation* v = nullptr;
-        for (const ProxyValidation& candidate : validations)
-            if (candidate.file == file) v = &candidate;
-        view.proxies.push_back({file, std::move(*loaded.proxy), v});
-    };
-    for (const RiggedGarment& g : model.rigs) add(g.proxy_file);
-    for (const SheetedGarment& g : model.sheets) add(g.proxy_file);
-    for (const auto& [name, text] : {std::pair{"view.html", view_model_html(view)},
-                                     std::pair{"thumbnail.svg", view_thumbnail_svg(view)}})
-        write_model_output(dir / name, text, r.issues);
-}
-
-/// Returns the files the model references (ModelRecord::external_files).
-std::vector<fs::path> bake_one(const BakeInput& input, const ModelBytes* bytes, const fs::path& dir,
-                               const BakeOptions& o, BakeModelResult& r) {
-    ModelOptions options = o.model;
-    // The reports name the model and its folder by relative path, so they are the same for any OUT.
-    options.model_label = input.relative;
-    options.out_label = input.relative;
-    if (options.validate && o.page) options.validate->trace = view_trace_options();  // the page plays the scenarios back
-    set_bake_stage("build");
-    ModelRecord model = bytes ? rig_model(input.path, *bytes, dir, options) : rig_model(input.path, dir, options);
-    r.stages = model.seconds;
-    r.validate_seconds = model.seconds.validate;
-    r.issues = model.issues;
-    set_bake_stage("report");
-    if (model.proxy_validation)
-        write_model_output(dir / "validation.json", bake_json_text(report_json(*model.proxy_validation, false)), r.issues);
-    write_model_output(dir / "report.json", bake_json_text(rig_report_json(model, false)), r.issues);
-    if (o.page) {
-        set_bake_stage("page");
-        const auto start = std::chrono::steady_clock::now();
-        write_view(dir, model, model.proxy_validation ? model.proxy_validation->proxies : std::vector<ProxyValidation>{}, o, r);
-        r.page_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    return std::move(model.external_files);
 }
 
 }  // namespace
@@ -316,237 +156,17 @@ std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs
     return found;
 }
 
-namespace {
-/// A model that failed still depends on its file and the config: the build system re-runs the
-/// bake when either changes.
-void failed_depends(BakeModelResult& r, const BakeInput& input, const BakeOptions& o) {
-    if (!r.depends.empty()) return;
-    r.depends.push_back(input.path.generic_string());
-    if (!o.config_file.empty()) r.depends.push_back(o.config_file.generic_string());
-    std::sort(r.depends.begin(), r.depends.end());
-}
-}  // namespace
-
-namespace {
-/// What one model is made from: its bytes, read once (hashed here, imported from the same bytes),
-/// the stamp's input lines and every file the model is made from (never listed as an output,
-/// never removed). Filled in place: `model` views `bytes`.
-struct ModelInputs {
-    std::vector<uint8_t> bytes;
-    std::optional<ModelBytes> model;  ///< unset when the file could not be read
-    Issues hash_issues;
-    std::string input_lines;
-    std::vector<fs::path> files;
-};
-
-void read_model_inputs(const BakeInput& input, const BakeOptions& o, ModelInputs& in) {
-    // A file that cannot be read is handed to the import by path, which names what is wrong with it.
-    if (std::string why = read_file(input.path, in.bytes, ImportOptions{}.max_file_bytes); why.empty()) {
-        in.model = ModelBytes{in.bytes, content_hash_text(xxh64(in.bytes))};
-        in.input_lines = input.path.filename().string() + " " + in.model->content_hash + "\n";
-    } else {
-        in.hash_issues.push_back(make_issue(kInputUnreadable, why, ""));
-        in.input_lines = input.path.filename().string() + " missing\n";
-    }
-    in.files.push_back(input.path);
-    if (!o.config_file.empty()) in.files.push_back(o.config_file);
+ModelOptions bake_model_options(const BakeInput& input, const BakeOptions& o) {
+    ModelOptions options = o.model;
+    options.out_dir = o.out_dir / fs::path(input.relative);
+    options.out_root = o.out_dir;
+    options.model_label = input.relative;
+    options.out_label = input.relative;
+    return options;
 }
 
-/// Hashes the files the model references and the config, in the stamp's order; sets depends and
-/// the input hash.
-void finish_inputs(ModelInputs& in, const BakeInput& input, const BakeOptions& o, const std::vector<fs::path>& references,
-                   Issues& issues, BakeModelResult& r) {
-    std::string lines = in.input_lines;
-    std::vector<fs::path> depends{input.path};
-    for (const fs::path& f : references) {
-        add_input_line(lines, f, issues);
-        depends.push_back(f);
-        in.files.push_back(f);
-    }
-    if (!o.config_file.empty()) {
-        add_input_line(lines, o.config_file, issues);
-        depends.push_back(o.config_file);
-    }
-    r.depends.clear();
-    for (const fs::path& f : depends) r.depends.push_back(f.generic_string());
-    std::sort(r.depends.begin(), r.depends.end());
-    r.input_hash = hash_text(lines);
-}
-
-/// The files the model referenced when its stamp was written, resolved beside the model.
-std::vector<fs::path> stamp_references(const json& stamp, const BakeInput& input) {
-    std::vector<fs::path> references;
-    if (stamp.is_object() && stamp.contains("external_files") && stamp["external_files"].is_array())
-        for (const json& f : stamp["external_files"])
-            if (f.is_string()) references.push_back(input.path.parent_path() / fs::path(f.get<std::string>()));
-    return references;
-}
-
-/// Incremental: the same inputs, options and tool version mean the outputs on disk are already
-/// right. The files the model references are the ones its stamp lists: the model's bytes are in the
-/// hash, so an unchanged model names the same files, and no JSON is parsed to skip. True when `r`
-/// was filled from the stamp.
-bool skip_unchanged(const json& stamp, const std::vector<fs::path>& references, const std::string& opt_hash,
-                    ModelInputs& in, const BakeInput& input, const BakeOptions& o, const fs::path& dir,
-                    BakeModelResult& r) {
-    if (o.force || !in.hash_issues.empty() || !stamp.is_object() || stamp.value("schema", "") != bake_stamp_schema ||
-        stamp.value("weft_version", "") != WEFT_VERSION || stamp.value("options_hash", "") != opt_hash ||
-        !stamp.contains("external_files") || !stamp["external_files"].is_array() || !stamp.contains("outputs") ||
-        !stamp["outputs"].is_array() || !stamp.contains("issues") || !stamp["issues"].is_array())
-        return false;
-    bool match = references.size() == stamp["external_files"].size();
-    if (match) {
-        Issues reference_issues;  // a listed file gone: rebuild, and the build reports it
-        finish_inputs(in, input, o, references, reference_issues, r);
-        match = reference_issues.empty() && stamp.value("input_hash", "") == r.input_hash;
-    }
-    if (match)
-        for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(dir / f.get<std::string>());
-    if (!match) return false;
-    r.status = ModelStatus::skipped;
-    for (const json& f : stamp["outputs"]) r.outputs.push_back(f.get<std::string>());
-    for (const json& i : stamp["issues"]) r.issues.push_back(issue_from_json(i));
-    return true;
-}
-
-/// Rebuilding: what the last build wrote goes first, so an output these options no longer make (a
-/// grown model, validation.json) is not left behind and listed as current. Only the regular files
-/// its stamp names, and never one of the model's inputs (a stamp of an older weft may list a model
-/// stored in its own output folder).
-void remove_previous_outputs(const json& stamp, const fs::path& dir, const std::vector<fs::path>& input_files,
-                             const std::vector<fs::path>& references) {
-    if (!stamp.is_object() || !stamp.contains("outputs") || !stamp["outputs"].is_array()) return;
-    for (const json& f : stamp["outputs"]) {
-        if (!f.is_string() || fs::path(f.get<std::string>()).filename() != fs::path(f.get<std::string>())) continue;
-        const fs::path old = dir / f.get<std::string>();
-        struct stat st{};
-        if (::lstat(old.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-        bool input = false;
-        for (const fs::path& in : input_files) {
-            std::error_code eq;
-            input = input || fs::equivalent(old, in, eq);
-        }
-        for (const fs::path& in : references) {
-            std::error_code eq;
-            input = input || fs::equivalent(old, in, eq);
-        }
-        std::error_code rm;
-        if (!input) fs::remove(old, rm);
-    }
-}
-
-/// The stamp: a pure function of the model's bake row and what it was made from.
-json stamp_json(const BakeModelResult& r, const std::vector<fs::path>& references, const BakeInput& input,
-                const std::string& opt_hash) {
-    json external = json::array();
-    for (const fs::path& f : references) external.push_back(stamp_reference(f, input.path));
-    json stamp = {{"schema", bake_stamp_schema},
-                  {"weft_version", WEFT_VERSION},
-                  {"input_hash", r.input_hash},
-                  {"external_files", std::move(external)},
-                  {"options_hash", opt_hash},
-                  {"status", model_status_name(r.status)},
-                  {"outputs", r.outputs}};
-    json issues = json::array();
-    for (const Issue& i : r.issues) issues.push_back(issue_json(i));
-    stamp["issues"] = std::move(issues);
-    return stamp;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-/// One model's bake through its stages: read and hash, skip when unchanged, clear, build, stamp.
-void bake_model_stages(const BakeInput& input, const BakeOptions& o, std::chrono::steady_clock::time_point start,
-                       BakeModelResult& r) {
-    const fs::path dir = o.out_dir / fs::path(input.relative);
-    if (!is_valid_utf8(input.relative))
-        r.issues.push_back({"NAME_NOT_UTF8", Severity::warning,
-                            utf8_escaped(input.relative) + ": the path is not valid UTF-8; reports write each invalid byte as \\xHH", ""});
-    ModelInputs in;
-    read_model_inputs(input, o, in);
-    const std::string opt_hash = options_hash(o);
-
-    // The model's folder must be inside OUT: a symbolic link on the way (OUT/<a> -> /etc)
-    // would have the bake write, and its rebuild delete, elsewhere.
-    if (!o.out_dir.empty() && !is_under(dir, o.out_dir)) {
-        finish_inputs(in, input, o, {}, in.hash_issues, r);
-        r.issues.push_back(make_issue(kOutputOutsideOut, utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
-                                utf8_escaped(o.out_dir.string()) + " through a symbolic link; nothing written (remove the link)",
-                            ""));
-        r.status = ModelStatus::refused;
-        return;
-    }
-
-    // What a killed run left half-written is never renamed into place: clear it first.
-    remove_stale_temporaries(dir);
-
-    const fs::path stamp_path = dir / "bake-stamp.json";
-    const json stamp = read_stamp(stamp_path);
-    const std::vector<fs::path> old_references = stamp_references(stamp, input);
-    if (skip_unchanged(stamp, old_references, opt_hash, in, input, o, dir, r)) {
-        r.hash_seconds = seconds_since(start);
-        return;
-    }
-    remove_previous_outputs(stamp, dir, in.files, old_references);
-    std::error_code ec;
-    if (refuse_special_output(stamp_path).empty()) fs::remove(stamp_path, ec);
-    ec.clear();
-    fs::create_directories(dir, ec);
-    const FolderFiles before = folder_files(dir);
-    std::vector<fs::path> references;
-    if (ec) {
-        r.issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(dir.string()) + ": cannot create the folder: " + ec.message(), ""));
-    } else if (!in.model && !fs::exists(input.path)) {
-        r.issues.insert(r.issues.end(), in.hash_issues.begin(), in.hash_issues.end());
-    } else {
-        r.hash_seconds = seconds_since(start);
-        Issues name_issues = std::move(r.issues);
-        references = bake_one(input, in.model ? &*in.model : nullptr, dir, o, r);
-        r.issues.insert(r.issues.begin(), name_issues.begin(), name_issues.end());
-    }
-    set_bake_stage("stamp");
-    // The references come from the import's one parse of the model, so they are hashed after
-    // it: a referenced file edited during its own model's bake can leave a stamp newer than
-    // the outputs (the next --force run, or any edit, rebuilds it).
-    finish_inputs(in, input, o, references, in.hash_issues, r);
-    r.outputs = list_outputs(dir, before, in.files);
-    r.status = has_error(r.issues) ? ModelStatus::refused : ModelStatus::built;
-    for (const Issue& i : r.issues)
-        if (i.code == kOutputUnwritable.code || i.code == kOutputNotRegular.code) r.status = ModelStatus::failed;
-    // Written last: a run killed before this point leaves no stamp, so the model is rebuilt.
-    if (r.status != ModelStatus::failed && in.hash_issues.empty() &&
-        !write_model_output(stamp_path, bake_json_text(stamp_json(r, references, input, opt_hash)), r.issues))
-        r.status = ModelStatus::failed;
-}
-}  // namespace
-
-BakeModelResult bake_model(const BakeInput& input, const BakeOptions& o) {
-    const auto start = std::chrono::steady_clock::now();
-    BakeModelResult r;
-    r.input = input;
-    set_bake_stage("read");
-    try {
-        bake_model_stages(input, o, start, r);
-    } catch (const std::bad_alloc&) {
-        failed_depends(r, input, o);
-        r.issues.push_back(make_issue(kOutOfMemory, utf8_escaped(input.path.string()) + ": ran out of memory" +
-                                (bake_stage_slot ? std::string(" in stage ") + bake_stage_slot : std::string()) +
-                                "; raise --max-memory or simplify the model",
-                            ""));
-        r.status = ModelStatus::failed;
-    } catch (const std::exception& e) {
-        failed_depends(r, input, o);
-        r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": " + e.what(), ""));
-        r.status = ModelStatus::failed;
-    } catch (...) {
-        failed_depends(r, input, o);
-        r.issues.push_back(make_issue(kInternalError, utf8_escaped(input.path.string()) + ": unknown exception", ""));
-        r.status = ModelStatus::failed;
-    }
-    r.seconds = seconds_since(start);
-    return r;
+BakeModelResult bake_row(const BakeInput& input, const ModelRecord& r) {
+    return {input, r.status, r.issues, r.outputs, r.depends, r.input_hash, r.seconds};
 }
 
 int BakeResult::exit_code() const {
@@ -574,6 +194,11 @@ namespace {
 constexpr size_t worker_slot_bytes = 128;   // stage name [0, 64), out-of-memory flag at 64
 constexpr size_t worker_oom_flag = 64;
 
+/// A model baked here: its record reduced to its row.
+BakeModelResult bake_one(const BakeInput& input, const BakeOptions& o) {
+    return bake_row(input, bake_model(input.path, bake_model_options(input, o)));
+}
+
 json result_to_wire(const BakeModelResult& r, bool worker_exits) {
     json issues = json::array();
     for (const Issue& i : r.issues) issues.push_back({i.code, static_cast<int>(i.severity), i.message, i.pointer});
@@ -582,11 +207,8 @@ json result_to_wire(const BakeModelResult& r, bool worker_exits) {
             {"outputs", r.outputs},
             {"depends", r.depends},
             {"input_hash", r.input_hash},
-            {"seconds", r.seconds},
-            {"stages", {r.stages.import, r.stages.garments, r.stages.grow, r.stages.build, r.stages.validate, r.stages.write}},
-            {"hash_seconds", r.hash_seconds},
-            {"validate_seconds", r.validate_seconds},
-            {"page_seconds", r.page_seconds},
+            {"seconds", {r.seconds.hash, r.seconds.import, r.seconds.garments, r.seconds.grow, r.seconds.build, r.seconds.validate,
+                         r.seconds.write, r.seconds.page, r.seconds.total}},
             {"worker_exits", worker_exits}};
 }
 
@@ -598,13 +220,9 @@ void result_from_wire(const json& j, BakeModelResult& r) {
     r.outputs = j.at("outputs").get<std::vector<std::string>>();
     r.depends = j.at("depends").get<std::vector<std::string>>();
     r.input_hash = j.at("input_hash").get<std::string>();
-    r.seconds = j.at("seconds").get<double>();
-    const json& st = j.at("stages");
-    r.stages = {st.at(0).get<double>(), st.at(1).get<double>(), st.at(2).get<double>(),
-                st.at(3).get<double>(), st.at(4).get<double>(), st.at(5).get<double>()};
-    r.hash_seconds = j.at("hash_seconds").get<double>();
-    r.validate_seconds = j.at("validate_seconds").get<double>();
-    r.page_seconds = j.value("page_seconds", 0.0);
+    const json& st = j.at("seconds");
+    r.seconds = {st.at(0).get<double>(), st.at(1).get<double>(), st.at(2).get<double>(), st.at(3).get<double>(), st.at(4).get<double>(),
+                 st.at(5).get<double>(), st.at(6).get<double>(), st.at(7).get<double>(), st.at(8).get<double>()};
 }
 
 bool send_all(int fd, const void* data, size_t size) {
@@ -686,7 +304,7 @@ void worker_fault(const BakeInput& input) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != driver) ::_exit(0);
     set_temporary_owner(driver, static_cast<uint64_t>(::getpid()) * 1000000);
-    bake_stage_slot = slot;
+    set_bake_stage_slot(slot);
     worker_oom_slot = slot + worker_oom_flag;
     if (o.max_memory_bytes > 0 && address_space_limit_works()) {
         const rlimit limit{static_cast<rlim_t>(o.max_memory_bytes), static_cast<rlim_t>(o.max_memory_bytes)};
@@ -702,7 +320,7 @@ void worker_fault(const BakeInput& input) {
         std::vector<uint8_t> wire;
         try {
             worker_fault(inputs[k]);
-            BakeModelResult r = bake_model(inputs[k], o);
+            BakeModelResult r = bake_one(inputs[k], o);
             // After running out of memory the heap is in no state to trust: a fresh worker goes on.
             exits = *worker_oom_slot != 0;
             if (exits && std::none_of(r.issues.begin(), r.issues.end(), [](const Issue& i) { return i.code == kOutOfMemory.code; })) {
@@ -796,7 +414,7 @@ void bake_in_threads(const std::vector<BakeInput>& inputs, const std::vector<siz
     auto worker = [&] {
         for (size_t m = next++; m < order.size(); m = next++) {
             const size_t k = order[m];
-            BakeModelResult r = bake_model(inputs[k], o);
+            BakeModelResult r = bake_one(inputs[k], o);
             std::lock_guard<std::mutex> lock(mutex);
             result.models[k] = std::move(r);
             ++done;
@@ -894,8 +512,10 @@ private:
         BakeModelResult r;
         r.input = inputs_[k];
         r.status = ModelStatus::failed;
-        failed_depends(r, inputs_[k], o_);
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
+        r.depends.push_back(inputs_[k].path.generic_string());  // the build system re-runs the bake when either changes
+        if (!o_.model.config_file.empty()) r.depends.push_back(o_.model.config_file.generic_string());
+        std::sort(r.depends.begin(), r.depends.end());
+        r.seconds.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - w.start).count();
         const std::string stage = w.slot[0] ? std::string(w.slot, ::strnlen(w.slot, bake_stage_size)) : "start";
         r.issues.push_back(make_issue(code,
                                       utf8_escaped(inputs_[k].relative) + ": " + what + " in stage " + stage +
@@ -933,7 +553,7 @@ private:
             }
             ++next_;
             if (!sent) {  // no process to be had: this model bakes here, unisolated
-                store(k, bake_model(inputs_[k], o_));
+                store(k, bake_one(inputs_[k], o_));
                 continue;
             }
             w.model = k;
@@ -1069,16 +689,16 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
                           {"outputs", m.outputs},
                           {"issues", std::move(issues)}});
         timings.push_back({{"input", m.input.relative},
-                           {"seconds", m.seconds},
+                           {"seconds", m.seconds.total},
                            {"stages",
-                            {{"hash", m.hash_seconds},
-                             {"import", m.stages.import},
-                             {"garments", m.stages.garments},
-                             {"grow", m.stages.grow},
-                             {"build", m.stages.build},
-                             {"write", m.stages.write},
-                             {"validate", m.validate_seconds},
-                             {"page", m.page_seconds}}}});
+                            {{"hash", m.seconds.hash},
+                             {"import", m.seconds.import},
+                             {"garments", m.seconds.garments},
+                             {"grow", m.seconds.grow},
+                             {"build", m.seconds.build},
+                             {"write", m.seconds.write},
+                             {"validate", m.seconds.validate},
+                             {"page", m.seconds.page}}}});
     }
     report["issues"] = std::move(run_issues);
     report["models"] = std::move(models);

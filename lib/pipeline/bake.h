@@ -3,11 +3,11 @@
 //
 //   walk      INPUT files as given, folders recursively for every extension Assimp reads plus .vrm;
 //             sorted by relative path then input index, so the order never depends on the listing
-//   per model OUT/<relative path>/ gets one pass of rig_model.h with sheets: rig proxies from authored
+//   per model OUT/<relative path>/ gets one bake_model (bake_model.h) with sheets: rig proxies from authored
 //             chains (and, with grow_cloth, from chains grown where a garment has none), a sheet
 //             proxy for every other garment found by name, the grown model, one sidecar for all of
 //             them and report.json; with validate, validation.json (every proxy validated in memory by
-//             rig_model's validate stage, lib/validate); last bake-stamp.json (input hash,
+//             the validate stage, lib/validate); last bake-stamp.json (input hash,
 //             the files the model references, options hash, tool version). A stamp that matches
 //             means nothing is rebuilt (skipped)
 //   run       N worker processes take models in order (a crash, an out-of-memory or a runaway model
@@ -28,6 +28,7 @@
 
 #include "garment/garments.h"
 #include "io/issue.h"
+#include "pipeline/bake_model.h"
 #include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/rig_model.h"
@@ -37,18 +38,14 @@
 namespace weft {
 
 inline constexpr const char* bake_report_schema = "weft.bake-report/1";
-inline constexpr const char* bake_stamp_schema = "weft.bake-stamp/2";
 
 struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
     std::filesystem::path out_dir;
     int jobs = 1;                               ///< worker processes (threads without isolate), >= 1
-    ModelOptions model = bake_preset();      ///< every model's: grow_cloth, garments (the config), grow, rig and sheet
-                                                ///< options, validate (validation.json, gate codes as issues)
-    std::filesystem::path config_file;          ///< "" when none; hashed into every model's stamp
-    std::string options_text;                   ///< every option that changes outputs, canonical; hashed
-    bool force = false;                         ///< rebuild even when the stamp matches
-    bool page = true;                           ///< OUT/<model>/view.html and thumbnail.svg (view_page.h)
+    ModelOptions model = bake_preset();         ///< every model's: grow_cloth, garments (the config, config_file),
+                                                ///< grow, rig and sheet options, validate (validation.json, gate codes
+                                                ///< as issues), page, force, options_text (bake_model.h)
     bool isolate = true;                        ///< each model in a worker process (a crash fails only that model); false: threads
     uint64_t max_memory_bytes = uint64_t(4) << 30;  ///< with isolate: address space per worker (setrlimit), 0 = unlimited
     double time_limit_seconds = 300;            ///< with isolate: wall time per model before TIMED_OUT, 0 = unlimited
@@ -61,18 +58,16 @@ struct BakeInput {
     size_t input_index = 0;           ///< which INPUT found it
 };
 
+/// One model's row of the bake report: what bake_row keeps of its ModelRecord (the record itself,
+/// scene and all, stays in the process that baked it).
 struct BakeModelResult {
     BakeInput input;
     ModelStatus status = ModelStatus::failed;
     Issues issues;
     std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
     std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
-    std::string input_hash;           ///< "xxh64:..." over the model, every file it references and the config
-    double seconds = 0;               ///< wall time of this model (timings only)
-    StageSeconds stages;              ///< of rig_model (timings only)
-    double hash_seconds = 0;          ///< hashing the inputs and reading the stamp
-    double validate_seconds = 0;      ///< with validate
-    double page_seconds = 0;          ///< with page: view.html and thumbnail.svg
+    std::string input_hash;             ///< "xxh64:..." over the model, every file it references and the config
+    StageSeconds seconds;               ///< timings only
 };
 
 struct BakeResult {
@@ -93,8 +88,12 @@ std::vector<BakeInput> walk_inputs(const std::vector<std::filesystem::path>& inp
 /// Whether `path` has an extension Assimp reads or .vrm (case-insensitive).
 bool is_model_file(const std::filesystem::path& path);
 
-/// Bakes one model into out_dir/<relative>/. Never throws.
-BakeModelResult bake_model(const BakeInput& input, const BakeOptions& options);
+/// One model's options: options.model with its folder out_dir/<relative>/ inside out_dir, and the
+/// reports naming it and its folder by relative path (the same for any OUT).
+ModelOptions bake_model_options(const BakeInput& input, const BakeOptions& options);
+
+/// The bake report's row of one model: a pure function of its record.
+BakeModelResult bake_row(const BakeInput& input, const ModelRecord& record);
 
 /// Bakes every model; `progress` (may be empty) is called after each model, from worker threads
 /// but never two at a time.

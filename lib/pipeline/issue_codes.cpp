@@ -16,7 +16,7 @@ std::vector<StageCodes> every_issue_code() {
         {"grow", "Growing bone chains where a garment has none (grow/grow.h, --grow-cloth).", grow_codes},
         {"sheet", "Building a sheet proxy from a garment's meshes (proxy/sheet_builder.h).", sheet_codes},
         {"rig", "Building a rig proxy from chains of joints (proxy/rig_builder.h).", rig_codes},
-        {"model", "One model through the pipeline and its outputs (pipeline/rig_model.h, sheet_model.h).", model_codes},
+        {"model", "One model through the pipeline and its outputs (pipeline/bake_model.h, sheet_model.h).", model_codes},
         {"proxy_file", "Loading a .clothproxy file (proxy/file/proxy_file.h load_proxy): why a file is refused.", proxy_file_codes},
         {"validation", "Simulating a proxy headless (validate/validate.h: weft validate, weft bake --validate).", validation_codes},
         {"mesh", "A rig proxy's skinned mesh in its simulated pose (pipeline/rig_validate.h: weft rig --validate, weft bake --validate).", mesh_codes},

@@ -14,6 +14,7 @@
 #include "grow/grow.h"
 #include "grow/plan.h"
 #include "io/issue.h"
+#include "pipeline/model_status.h"
 #include "pipeline/rig_validate.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
@@ -50,17 +51,21 @@ struct SheetedGarment {
 
 /// Wall time of each stage of one model, seconds (reports keep timings in their own fields).
 struct StageSeconds {
+    double hash = 0;      ///< with a stamp: hashing the inputs and reading the stamp
     double import = 0;    ///< reading and hashing the file, Assimp, conversion
     double garments = 0;  ///< garments by slot and authored chains
     double grow = 0;      ///< growing chains
     double build = 0;     ///< rig and sheet proxies
     double validate = 0;  ///< every proxy, and the rig proxies' skinned mesh (ModelOptions::validate)
-    double write = 0;     ///< proxies, grown model, sidecar, report
+    double write = 0;     ///< proxies, grown model, sidecar, report.json, validation.json
+    double page = 0;      ///< with a page: view.html and thumbnail.svg
+    double total = 0;     ///< the whole model, wall time
 };
 
 /// One model's bake: `weft rig`, `weft bake` and their tests read it; every file about the model is
 /// written from it.
 struct ModelRecord {
+    std::filesystem::path source;       ///< the model file as given (where it and what it references are read)
     std::filesystem::path model;        ///< as given, or ModelOptions::model_label
     std::filesystem::path out_dir;      ///< as given, or ModelOptions::out_label
     std::string content_hash;           ///< "xxh64:<16 hex digits>" (io/content_hash.h) of the model file's bytes; "" when unreadable
@@ -84,6 +89,13 @@ struct ModelRecord {
     std::optional<RigModelValidation> validation;  ///< the rig proxies' (solver and skinned mesh), when options.validate was
     std::optional<ValidationReport> proxy_validation;  ///< every built proxy through the scenarios (validation.json), when options.validate was
     Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
+
+    // With a stamp (ModelOptions::stamp, weft bake): what the model's outputs are made from.
+    ModelStatus status = ModelStatus::failed;  ///< built, skipped (the stamp matched), refused or failed
+    std::string input_hash;             ///< "xxh64:..." over the model, every file it references and the config
+    std::string options_hash;           ///< "xxh64:..." over every option that changes outputs
+    std::vector<std::string> outputs;   ///< file names written into out_dir, sorted
+    std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
 
     /// 0: everything built, validated and written; 1: the model was refused, a garment could not be
     /// built or written, or a validation gate failed.

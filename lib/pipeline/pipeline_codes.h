@@ -10,8 +10,8 @@ inline constexpr IssueCode kNoGarmentFound{"NO_GARMENT_FOUND", Severity::warning
 inline constexpr IssueCode kModelRewritten{"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."};
 inline constexpr IssueCode kSpringsNotWritten{"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."};
 inline constexpr IssueCode kOutputIsInput{"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."};
-inline constexpr IssueCode kMeshStretch{"MESH_STRETCH", Severity::error, "Posed from a rig proxy's simulation (hang's settled end, every idle frame), a garment triangle edge of the skinned mesh stretched past the limit against its bind length (default 1.10): the mesh tears."};
-inline constexpr IssueCode kScalpDisplacement{"SCALP_DISPLACEMENT", Severity::error, "Posed the same way, a scalp or waistband vertex (at least half its weight on body bones) moved more than the limit from its bind position (default 2 mm)."};
+inline constexpr IssueCode kMeshStretch{"MESH_STRETCH", Severity::error, "Posed from a rig proxy's simulation at every step of every scenario, a garment triangle edge of the skinned mesh stretched past the limit against its bind length (default 1.10 in hang's settled end and idle, 10 in a driven scenario): the mesh tears."};
+inline constexpr IssueCode kScalpDisplacement{"SCALP_DISPLACEMENT", Severity::error, "Posed the same way, a scalp or waistband vertex (at least half its weight on body bones) moved more than the limit from its bind position (default 2 mm in hang's settled end and idle, 15 cm in a driven scenario)."};
 inline constexpr IssueCode kInputNotFound{"INPUT_NOT_FOUND", Severity::error, "An INPUT given on the command line does not exist."};
 inline constexpr IssueCode kInputUnreadable{"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."};
 inline constexpr IssueCode kOutputUnwritable{"OUTPUT_UNWRITABLE", Severity::error, "An output file or folder could not be written."};
@@ -24,6 +24,7 @@ inline constexpr IssueCode kOutputClash{"OUTPUT_CLASH", Severity::error, "Two IN
 inline constexpr IssueCode kCrashed{"CRASHED", Severity::error, "The model's bake died on a signal (its worker process; the message names the signal and the stage); the other models were still baked."};
 inline constexpr IssueCode kOutOfMemory{"OUT_OF_MEMORY", Severity::error, "The model's bake needed more memory than --max-memory allows (the message names the stage); the other models were still baked."};
 inline constexpr IssueCode kTimedOut{"TIMED_OUT", Severity::error, "The model's bake ran longer than --time-limit seconds of wall time (a runaway simulation or import) and was stopped; the message names the stage."};
+inline constexpr IssueCode kNameNotUtf8{"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."};
 inline constexpr IssueCode kDepfileUnrepresentable{"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."};
 
 inline constexpr IssueCode model_codes[] = {
@@ -51,7 +52,7 @@ inline constexpr IssueCode bake_codes[] = {
     kCrashed,
     kOutOfMemory,
     kTimedOut,
-    {"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."},
+    kNameNotUtf8,
     kDepfileUnrepresentable,
 };
 

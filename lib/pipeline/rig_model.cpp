@@ -13,6 +13,7 @@
 #include "io/utf8_text.h"
 #include "pipeline/issue_json.h"
 #include "pipeline/json_text.h"
+#include "pipeline/model_output.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_model.h"
 #include "pipeline/body_shapes.h"
@@ -71,23 +72,25 @@ std::string bake_fix(std::string message) {
 
 class ModelRigger {
 public:
-    ModelRigger(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir, const ModelOptions& options,
-                ModelRecord& r)
-        : model_(model), bytes_(bytes), out_dir_(out_dir), options_(options), r_(r) {}
+    ModelRigger(const fs::path& model, const ModelBytes* bytes, const ModelOptions& options, ModelRecord& r)
+        : model_(model), bytes_(bytes), out_dir_(options.out_dir), options_(options), r_(r) {}
 
-    /// The stages, each once and in this order; a model that does not import stops after import.
+    /// The stages, each once and in this order; a model that does not import goes from import to
+    /// its report.
     void run() {
+        r_.source = model_;
         r_.model = options_.model_label.empty() ? model_ : fs::path(options_.model_label);
         r_.out_dir = options_.out_label.empty() ? out_dir_ : fs::path(options_.out_label);
         timed(r_.seconds.import, [&] { import(); });
-        if (!r_.imported) return;
-        timed(r_.seconds.garments, [&] {
-            r_.garments = find_garments(original_, options_.garments);
-            r_.body = fit_body_colliders(original_, r_.garments, options_.body);  // the body before anything grows
-        });
-        timed(r_.seconds.grow, [&] { grow(); });
-        timed(r_.seconds.build, [&] { build_proxies(); });
-        if (options_.validate) timed(r_.seconds.validate, [&] { validate(*options_.validate); });
+        if (r_.imported) {
+            timed(r_.seconds.garments, [&] {
+                r_.garments = find_garments(original_, options_.garments);
+                r_.body = fit_body_colliders(original_, r_.garments, options_.body);  // the body before anything grows
+            });
+            timed(r_.seconds.grow, [&] { grow(); });
+            timed(r_.seconds.build, [&] { build_proxies(); });
+            if (options_.validate) timed(r_.seconds.validate, [&] { validate(*options_.validate); });
+        }
         if (options_.write_files) timed(r_.seconds.write, [&] { write(); });
     }
 
@@ -162,8 +165,6 @@ private:
     void validate(const ValidationOptions& given) {
         ValidationOptions options = given;  // the model's own body collides with its cloth
         options.body = body_shapes(r_.scene, r_.body);
-        ValidationOptions untraced = options;  // the mesh re-runs every scenario; traces are the page's
-        untraced.trace = {};
         ValidationReport report;
         report.limits = options.limits;
         RigModelValidation rigs;
@@ -172,7 +173,10 @@ private:
         auto validate_one = [&](const std::string& name, const ClothProxy& proxy, const RiggedGarment* rig) {
             const auto start = std::chrono::steady_clock::now();
             const std::string file = garment_file_stem(name) + ".clothproxy";
-            ProxyValidation v = validate_proxy(proxy, options, (out_dir_ / file).string());
+            // A rig's mesh rides on its one validation run (rig_validate.h); a sheet is validate_proxy alone.
+            std::optional<RigProxyValidation> mesh;
+            if (rig) mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, options, options_.validate_limits, (out_dir_ / file).string());
+            ProxyValidation v = mesh ? mesh->solver : validate_proxy(proxy, options, (out_dir_ / file).string());
             v.file = file;  // the report names proxies relative to the model's folder, for any OUT
             const std::string where = r_.out_dir.string() + "/" + file;
             if (v.refused) {
@@ -181,12 +185,12 @@ private:
                 for (const GateResult& g : v.gates)
                     if (!g.passed) add_gate_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
             }
-            if (rig && !v.refused) {
-                RigProxyValidation mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, v, untraced, options_.validate_limits);
-                for (const MeshGateResult& g : mesh.mesh_gates)
+            if (mesh && !v.refused) {
+                mesh->solver.file = file;
+                for (const MeshGateResult& g : mesh->mesh_gates)
                     if (!g.passed) add_gate_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
-                mesh.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-                rigs.proxies.push_back(std::move(mesh));
+                mesh->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+                rigs.proxies.push_back(std::move(*mesh));
             }
             report.proxies.push_back(std::move(v));
         };
@@ -298,7 +302,21 @@ private:
         }
     }
 
+    /// The model's files, then validation.json and report.json from the record. A model never read
+    /// gets its report only in a folder that is there already (weft bake's): weft rig creates no
+    /// folder for it.
     void write() {
+        if (r_.imported) write_model_files();
+        std::error_code ec;
+        if (!r_.imported && !fs::is_directory(out_dir_, ec)) return;
+        if (options_.write_validation && r_.proxy_validation)
+            write_model_output(out_dir_ / "validation.json", json_text(report_json(*r_.proxy_validation, options_.report_timings)),
+                               r_.issues);
+        if (options_.write_report)
+            write_model_output(out_dir_ / "report.json", json_text(rig_report_json(r_, options_.report_timings)), r_.issues);
+    }
+
+    void write_model_files() {
         std::error_code ec;
         fs::create_directories(out_dir_, ec);
         if (ec) {
@@ -404,32 +422,15 @@ double round6(double v) {
 ModelOptions bake_preset() {
     ModelOptions o;
     o.sheets = true;
-    o.write_report = false;
+    o.report_timings = false;
+    o.write_validation = true;
+    o.page = true;
+    o.stamp = true;
     return o;
 }
 
-namespace {
-
-ModelRecord run_rig_model(const fs::path& model, const ModelBytes* bytes, const fs::path& out_dir,
-                            const ModelOptions& options) {
-    ModelRecord result;
-    ModelRigger rigger(model, bytes, out_dir, options, result);
-    rigger.run();
-    if (options.write_files && options.write_report && result.imported)
-        if (std::string why = write_file_atomic(out_dir / "report.json", json_text(rig_report_json(result))); !why.empty())
-            result.issues.push_back(make_issue(kOutputUnwritable, why, ""));
-    return result;
-}
-
-}  // namespace
-
-ModelRecord rig_model(const fs::path& model, const fs::path& out_dir, const ModelOptions& options) {
-    return run_rig_model(model, nullptr, out_dir, options);
-}
-
-ModelRecord rig_model(const fs::path& model, const ModelBytes& bytes, const fs::path& out_dir,
-                      const ModelOptions& options) {
-    return run_rig_model(model, &bytes, out_dir, options);
+void run_model_stages(const fs::path& model, const ModelBytes* bytes, const ModelOptions& options, ModelRecord& record) {
+    ModelRigger(model, bytes, options, record).run();
 }
 
 namespace {

@@ -16,9 +16,11 @@
 //   write      <garment>.clothproxy per proxy, <model>.glb where bones were grown (the source
 //              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
 //              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
-//              <model>.cloth.json (sidecar.h) and report.json
+//              <model>.cloth.json (sidecar.h), with write_validation validation.json, and
+//              report.json
 //
-// `weft rig` runs it on one model; `weft bake --grow-cloth` runs it over folders.
+// bake_model (bake_model.h) runs these stages between hashing the model and its page and stamp;
+// `weft rig` and `weft bake` are presets of ModelOptions.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -58,29 +60,36 @@ struct ModelOptions {
     BodyColliderOptions body;                   ///< how body colliders are fitted, and the config's edits
     std::string model_label;                    ///< the model as reports and messages name it ("" = the path as given)
     std::string out_label;                      ///< the output folder as messages name it ("" = the path as given)
+
+    // Where the files go and what weft bake adds around the stages (pipeline/bake_model.h).
+    std::filesystem::path out_dir;              ///< the model's folder (created when missing)
+    std::filesystem::path out_root;             ///< "" or the folder out_dir must stay inside (weft bake's OUT)
+    bool report_timings = true;                 ///< report.json's validation timings (weft bake keeps them in bake-report.json)
+    bool write_validation = false;              ///< with validate: validation.json (validate/report.h) beside report.json
+    bool page = false;                          ///< view.html and thumbnail.svg (view_page.h), from the proxies as written
+    bool stamp = false;                         ///< bake-stamp.json: skip when the inputs, options and tool are unchanged, written last
+    bool force = false;                         ///< with stamp: rebuild even when the stamp matches
+    std::filesystem::path config_file;          ///< with stamp: "" or the config, hashed into the stamp
+    std::string options_text;                   ///< with stamp: every option that changes outputs, canonical; hashed
 };
 
 /// `weft bake`'s options for each model: a sheet proxy beside the rigs for every other garment found
-/// by name (one pass writes all of a model's proxies and one sidecar), report.json left to the bake
-/// (which writes it without timings, beside validation.json). `weft rig` runs the defaults.
+/// by name (one pass writes all of a model's proxies and one sidecar), report.json without
+/// timings beside validation.json, the page and the stamp. `weft rig` runs the defaults.
 ModelOptions bake_preset();
 
-/// Runs the rig path on one model, writing into `out_dir` (created when missing). Never throws for
-/// anything about the model: every problem is an Issue.
-ModelRecord rig_model(const std::filesystem::path& model, const std::filesystem::path& out_dir,
-                      const ModelOptions& options);
-
-/// A model file its caller already read: weft bake reads each model once to hash it for its stamp
-/// and imports those same bytes.
+/// A model file its caller already read: bake_model reads each model once, hashes it for its
+/// stamp and imports those same bytes.
 struct ModelBytes {
     std::span<const uint8_t> bytes;   ///< the whole file
     std::string content_hash;         ///< content_hash_text(xxh64(bytes))
 };
 
-/// The same from bytes already read (`model` still names the file in messages and locates what it
-/// references).
-ModelRecord rig_model(const std::filesystem::path& model, const ModelBytes& bytes,
-                      const std::filesystem::path& out_dir, const ModelOptions& options);
+/// The stages import → garments → grow → proxies → validate → write on one model, into `record`
+/// (bake_model runs them; `bytes` null: the import reads the file and names what is wrong with it).
+/// Never throws for anything about the model: every problem is an Issue.
+void run_model_stages(const std::filesystem::path& model, const ModelBytes* bytes, const ModelOptions& options,
+                      ModelRecord& record);
 
 /// The report (schemas/rig-report.schema.json, "schema": "weft.rig-report/1"); the validation's
 /// timings only with `timings` (weft bake keeps them in bake-report.json).

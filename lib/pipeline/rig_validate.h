@@ -2,9 +2,10 @@
 // mesh does not tear"): every rig proxy through the solver's scenarios (validate/validate.h), then the
 // garment's skinned mesh posed from what the solver did and measured against its bind pose.
 //
-//   validate   validate_proxy: hang, swing, sprint, teleport-*, idle; the solver gates (gates.h)
-//   pose       every scenario re-run (validate_proxy with a step observer: deterministic, the same
-//              states validate saw, body colliders included); at every frame each chain joint is posed from
+//   validate   validate_proxy: hang, swing, sprint, teleport-*, idle; the solver gates (gates.h); one run,
+//              the mesh riding on it (its StepObserver), so each scenario is simulated once per proxy
+//   pose       at every step of every scenario (the states the solver's gates saw, body colliders
+//              included) each chain joint is posed from
 //              its particle: translation = the particle, rotation = the shortest turn taking its
 //              bind segment (to the next particle of its chain) onto the simulated one; an end
 //              joint turns as the joint before it; a node with no particle keeps its bind transform
@@ -15,10 +16,14 @@
 //   measure    over every edge of every triangle that has such a vertex: worst posed length / bind
 //              length (MESH_STRETCH gates it at max_mesh_stretch); over the scalp / waistband
 //              vertices (weight at least half on body bones: the root blend's held end,
-//              docs/growth.md#root-blend): the worst distance from the bind position
+//              docs/growth.md#root-blend): the worst distance from the bind position; with body
+//              colliders, the deepest a vertex sinks into one beyond its bind depth
+//   gate       MESH_STRETCH, SCALP_DISPLACEMENT in every scenario (near-pose limits in hang and idle,
+//              motion limits elsewhere); a render vertex's depth past its own hull radius is measured
+//              against the particles' allowance and reported
 //
 // rig_model (rig_model.h) runs it in its validate stage, on the proxies in memory:
-//   RigProxyValidation v = validate_rig_mesh(scene, garment, built, validate_proxy(*built.proxy, options), options);
+//   RigProxyValidation v = validate_rig_mesh(scene, garment, built, options);   // v.solver: validate_proxy's
 //   v.passed();
 #pragma once
 #include <array>
@@ -40,6 +45,14 @@ inline constexpr double kMaxMeshStretch = 1.10;
 /// The default SCALP_DISPLACEMENT limit, metres: the scalp/waistband vertices stay where they were
 /// (docs/validation.md#scalp-displacement); a hair's breadth is a tenth of this.
 inline constexpr double kMaxScalpDisplacement = 0.002;
+/// MESH_STRETCH's limit in a driven scenario (swing, sprint, teleport-*): a broken rig (a joint posed from
+/// another's particle, weights on the wrong chain) stretches edges tens of times; the root blend, split
+/// between the body and a joint a 3 m/s kick or a 9 m/s yank moves centimetres a step, stretches its
+/// short edges up to 7.3x on the shared rigs (docs/validation.md#mesh-stretch).
+inline constexpr double kMaxMotionMeshStretch = 10.0;
+/// SCALP_DISPLACEMENT's limit in a driven scenario, metres: a scalp vertex farther than a head's radius
+/// from its bind position has left the head (docs/validation.md#scalp-displacement).
+inline constexpr double kMaxMotionScalpDisplacement = 0.15;
 /// A vertex whose weight on body bones is at least this share is scalp / waistband: the held end of
 /// the root blend (grow.h kRootBlend), which must stay on the skull and the hips.
 inline constexpr double kScalpBodyShare = 0.5;
@@ -60,6 +73,10 @@ struct MeshPoseStats {
                                             ///< frame; only with body colliders (ValidationOptions::body)
     std::string max_penetration_mesh;  ///< where: mesh name, "" when no vertex went inside
     uint32_t max_penetration_vertex = 0;
+    std::optional<double> max_penetration_past_hull;  ///< metres, the worst of a vertex's depth past its bind depth less
+                                                      ///< its own hull radius (reported against render_penetration_limit); with body colliders
+    std::string max_penetration_past_hull_mesh;       ///< where: mesh name, "" when none went past
+    uint32_t max_penetration_past_hull_vertex = 0;
 };
 
 /// One mesh gate result (the solver's own are in ProxyValidation::gates).
@@ -85,7 +102,11 @@ struct RigProxyValidation {
     std::vector<MeshPoseStats> poses;      ///< per scenario run, in order: its frame with the worst edge stretch, the
                                            ///< worst scalp displacement and render-vertex penetration over every frame
                                            ///< (hang and idle are two of these)
-    std::vector<MeshGateResult> mesh_gates;///< MESH_STRETCH then SCALP_DISPLACEMENT, hang then idle
+    double hull_radius = 0;                ///< metres, the farthest a garment vertex lies at bind from the nearest segment
+                                           ///< of a joint that moves it (docs/validation.md#render-vertex-penetration)
+    double render_penetration_limit = 0;   ///< metres, what a render vertex past its own hull radius is held to (reported,
+                                           ///< not gated): GateLimits::max_penetration fabric thicknesses; 0 without a body
+    std::vector<MeshGateResult> mesh_gates;///< per scenario run, in order: MESH_STRETCH then SCALP_DISPLACEMENT
     double ms = 0;                         ///< wall milliseconds for everything above (machine-dependent)
 
     bool passed() const;
@@ -94,6 +115,8 @@ struct RigProxyValidation {
 struct RigValidationLimits {
     double max_mesh_stretch = kMaxMeshStretch;  ///< MESH_STRETCH: worst garment edge posed/bind length allowed
     double max_scalp_displacement = kMaxScalpDisplacement;  ///< SCALP_DISPLACEMENT: metres a scalp/waistband vertex may move
+    double max_motion_mesh_stretch = kMaxMotionMeshStretch;  ///< MESH_STRETCH in a driven scenario
+    double max_motion_scalp_displacement = kMaxMotionScalpDisplacement;  ///< SCALP_DISPLACEMENT in a driven scenario, metres
 };
 
 struct RigModelValidation {
@@ -105,12 +128,12 @@ struct RigModelValidation {
 };
 
 /// Validates one rig proxy built from `garment` in `scene` (the scene it was built from: the grown
-/// one when bones were grown), whose solver validation `solver` (validate_proxy of `built.proxy`)
-/// was run already: every scenario re-run on `built.proxy` (the same runs, body colliders included),
-/// the skinned mesh posed and measured, the mesh gates added. Deterministic but for the timing.
+/// one when bones were grown): validate_proxy of `built.proxy` under `options` (`file` labels it), with
+/// the skinned mesh posed and measured at every step of that one run, and the mesh gates added.
+/// `options.observer`, if any, still sees every step. Deterministic but for the timing.
 RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
-                                     ProxyValidation solver, const ValidationOptions& options,
-                                     const RigValidationLimits& mesh_limits = {});
+                                     const ValidationOptions& options, const RigValidationLimits& mesh_limits = {},
+                                     const std::string& file = "");
 
 /// The validation as JSON: the "validation" object of schemas/rig-report.schema.json; each proxy's
 /// "timing" only with `timings` (its only machine-dependent part).

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/issue_json.h"
 #include "pipeline/json_text.h"
 #include "validate/gates.h"
 #include "validate/scenario.h"
@@ -303,9 +304,6 @@ TraceOptions view_trace_options() {
 }
 
 json view_model_json(const ViewModel& model) {
-    json issues = json::array();
-    for (const Issue& i : model.issues)
-        issues.push_back({{"code", i.code}, {"severity", severity_name(i.severity)}, {"message", i.message}});
     json proxies = json::array();
     for (const ViewProxy& p : model.proxies) proxies.push_back(proxy_json(p, model.scene));
     json out = {{"schema", view_json_schema},
@@ -314,7 +312,7 @@ json view_model_json(const ViewModel& model) {
                 {"dt", validation_dt},
                 {"limits",
                  {{"max_strain", model.limits.max_strain}, {"max_energy_rise", model.limits.max_energy_rise}}},
-                {"issues", issues},
+                {"issues", issues_json(model.issues)},
                 {"proxies", proxies}};
     if (model.scene) {
         out["mesh"] = mesh_json(*model.scene);

@@ -19,9 +19,8 @@
 namespace weft {
 namespace {
 
-void add_issue(Issues& issues, std::string_view code, std::string message, std::string pointer = {}) {
-    const IssueCode* c = find_rig_code(code);
-    issues.push_back({std::string(code), c ? c->severity : Severity::error, std::move(message), std::move(pointer)});
+void add_issue(Issues& issues, const IssueCode& code, std::string message, std::string pointer = {}) {
+    issues.push_back(make_issue(code, std::move(message), std::move(pointer)));
 }
 
 /// One particle before the colour permutation.
@@ -47,7 +46,7 @@ public:
         const std::optional<double> density =
             options_.areal_density ? options_.areal_density : fabric_areal_density(material);
         if (!density || !(*density >= 0) || !std::isfinite(*density)) {
-            add_issue(result_.issues, "RIG_UNKNOWN_FABRIC",
+            add_issue(result_.issues, kRigUnknownFabric,
                       where_ + ": fabric '" + fabric + "' is not in the library (" + fabric_library_names() + ")");
             return;
         }
@@ -64,7 +63,7 @@ private:
 
     bool check_chains() {
         if (garment_.chains.empty()) {
-            add_issue(result_.issues, "RIG_EMPTY", where_ + " has no chain to build a rig proxy from");
+            add_issue(result_.issues, kRigEmpty, where_ + " has no chain to build a rig proxy from");
             return false;
         }
         hanging_.assign(garment_.chains.size(), -1);
@@ -72,26 +71,26 @@ private:
             const RigChain& chain = garment_.chains[c];
             const std::string which = where_ + " chain '" + chain.name + "'";
             if (chain.joints.empty()) {
-                add_issue(result_.issues, "RIG_EMPTY", which + " has no joint");
+                add_issue(result_.issues, kRigEmpty, which + " has no joint");
                 return false;
             }
             for (size_t k = 0; k < chain.joints.size(); ++k) {
                 const int j = chain.joints[k];
                 if (!has_node(scene_, j)) {
-                    add_issue(result_.issues, "RIG_JOINT_INVALID",
+                    add_issue(result_.issues, kRigJointInvalid,
                               which + ": joint " + std::to_string(k) + " names node " + std::to_string(j) + " of " +
                                   std::to_string(scene_.nodes.size()));
                     return false;
                 }
                 if (!bind_world(scene_, j).is_finite()) {
-                    add_issue(result_.issues, "RIG_NON_FINITE",
+                    add_issue(result_.issues, kRigNonFinite,
                               which + ": joint '" + scene_.nodes[static_cast<size_t>(j)].name +
                                   "' has a NaN or infinite bind transform",
                               "/nodes/" + scene_.nodes[static_cast<size_t>(j)].name);
                     return false;
                 }
                 if (k > 0 && !is_below(scene_, j, chain.joints[k - 1])) {
-                    add_issue(result_.issues, "RIG_CHAIN_BROKEN",
+                    add_issue(result_.issues, kRigChainBroken,
                               which + ": joint '" + scene_.nodes[static_cast<size_t>(j)].name + "' does not hang below '" +
                                   scene_.nodes[static_cast<size_t>(chain.joints[k - 1])].name +
                                   "'; a chain runs root to tip down the hierarchy",
@@ -101,12 +100,12 @@ private:
             }
             int parent = chain.parent >= 0 ? chain.parent : scene_.nodes[static_cast<size_t>(chain.joints.front())].parent;
             if (chain.parent >= 0 && !has_node(scene_, chain.parent)) {
-                add_issue(result_.issues, "RIG_JOINT_INVALID",
+                add_issue(result_.issues, kRigJointInvalid,
                           which + ": hangs from node " + std::to_string(chain.parent) + " of " + std::to_string(scene_.nodes.size()));
                 return false;
             }
             if (has_node(scene_, parent) && !bind_world(scene_, parent).is_finite()) {
-                add_issue(result_.issues, "RIG_NON_FINITE",
+                add_issue(result_.issues, kRigNonFinite,
                           which + ": the bone it hangs from, '" + scene_.nodes[static_cast<size_t>(parent)].name +
                               "', has a NaN or infinite bind transform");
                 return false;
@@ -203,7 +202,7 @@ private:
         auto key = std::minmax(a, b);
         if (!seen.insert({key.first, key.second}).second) return true;
         if (distance(particles_[a].scene_position, particles_[b].scene_position) < 1e-7) {
-            add_issue(result_.issues, "RIG_ZERO_LENGTH_LINK",
+            add_issue(result_.issues, kRigZeroLengthLink,
                       where_ + " chain '" + chain + "': " + particle_text(a) + " and " + particle_text(b) +
                           " are at one position in the bind pose; move one of them or leave it out of the chain",
                       particles_[b].node >= 0 ? "/nodes/" + scene_.nodes[static_cast<size_t>(particles_[b].node)].name : "");
@@ -265,7 +264,7 @@ private:
         std::sort(hanging.begin(), hanging.end());
         hanging_bones_ = hanging;
         if (hanging.empty()) {
-            add_issue(result_.issues, "RIG_NOTHING_HELD",
+            add_issue(result_.issues, kRigNothingHeld,
                       where_ + ": no chain hangs from a bone, so nothing holds it and it falls");
             for (const RigChain& chain : garment_.chains) hanging.push_back(chain.joints.front());
         }
@@ -279,7 +278,7 @@ private:
         frame_node_ = has_node(scene_, frame) ? frame : -1;
         frame_world_ = frame_node_ >= 0 ? rigid_part(bind_world(scene_, frame_node_)) : Mat4::identity();
         if (!frame_world_.is_finite()) {
-            add_issue(result_.issues, "RIG_NON_FINITE",
+            add_issue(result_.issues, kRigNonFinite,
                       where_ + ": the frame node '" + scene_.nodes[static_cast<size_t>(frame_node_)].name +
                           "' has a degenerate bind transform (no rotation can be read from it)");
             return false;
@@ -490,7 +489,7 @@ private:
 
         const ColourResult colours = colour_and_permute(proxy);
         if (!colours.error.empty()) {
-            add_issue(result_.issues, "RIG_COLOURING_INVALID",
+            add_issue(result_.issues, kRigColouringInvalid,
                       where_ + ": the colouring failed its check (" + colours.error + "). This is a weft bug; please report it.");
             return;
         }
@@ -551,7 +550,7 @@ private:
 RigBuildResult build_rig(const Scene& scene, const RigGarment& garment, const RigOptions& options) {
     RigBuildResult result;
     if (!(options.linear_density > 0) || !std::isfinite(options.linear_density)) {
-        add_issue(result.issues, "RIG_UNKNOWN_FABRIC",
+        add_issue(result.issues, kRigUnknownFabric,
                   scene.source_path + ": garment '" + garment.name + "': linear_density must be a positive number of kg/m");
         return result;
     }

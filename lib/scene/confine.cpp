@@ -1,4 +1,5 @@
 #include "scene/confine.h"
+#include "scene/import_codes.h"
 
 #include <cerrno>
 #include <cstring>
@@ -34,7 +35,7 @@ ReferenceCheck check_reference(const fs::path& folder, const fs::path& name, boo
         const fs::path root = fs::weakly_canonical(fs::absolute(folder.empty() ? fs::path(".") : folder, ec), ec);
         const fs::path target = ec ? fs::path() : fs::weakly_canonical(fs::absolute(out.path, ec), ec);
         if (ec || !path_within(target, root)) {
-            out.code = "FILE_OUTSIDE_FOLDER";
+            out.code = &kFileOutsideFolder;
             out.problem = "resolves to " + (ec ? out.path.string() : target.string()) +
                           ", outside the model's folder " + (ec ? folder.string() : root.string()) +
                           "; a model reads only files in its own folder (pass --allow-outside-folder to trust it)";
@@ -44,13 +45,13 @@ ReferenceCheck check_reference(const fs::path& folder, const fs::path& name, boo
     struct stat st{};
     if (::stat(out.path.c_str(), &st) != 0) {
         const int err = errno;
-        out.code = "REFERENCED_FILE_MISSING";
+        out.code = &kReferencedFileMissing;
         out.problem = err == ENOENT || err == ENOTDIR ? "does not exist (looked for " + out.path.string() + ")"
                                                       : "cannot be looked at: " + std::string(std::strerror(err));
         return out;
     }
     if (!S_ISREG(st.st_mode)) {
-        out.code = "NOT_A_FILE";
+        out.code = &kNotAFile;
         out.problem = S_ISDIR(st.st_mode) ? "is a directory, not a file" : "is not a regular file (a FIFO, device or socket)";
         return out;
     }

@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <string>
 
+#include "io/issue.h"
+
 namespace weft {
 
-/// Why a referenced file cannot be read; `code` is "" when it can.
+/// Why a referenced file cannot be read; `code` is null when it can.
 struct ReferenceCheck {
     std::filesystem::path path;  ///< the file the name resolves to (folder / name, or name when absolute)
-    std::string code;            ///< "", FILE_OUTSIDE_FOLDER, NOT_A_FILE, REFERENCED_FILE_MISSING
+    const IssueCode* code = nullptr;  ///< null, kFileOutsideFolder, kNotAFile or kReferencedFileMissing (import_codes.h)
     std::string problem;         ///< "" or why, for a message: "resolves outside the model's folder ..."
 };
 

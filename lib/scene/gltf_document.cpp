@@ -167,7 +167,7 @@ GltfData::GltfData(const GltfDocument& doc, Reporter& report) : doc_(doc), repor
 }
 
 void GltfData::bad(const std::string& message, const std::string& pointer) {
-    report_.add("GLTF_REFERENCE_INVALID", message, pointer);
+    report_.add(kGltfReferenceInvalid, message, pointer);
 }
 
 /// Validates `object[key]` as an index into an array of `size`; reports and returns false
@@ -206,7 +206,7 @@ void GltfData::check_buffers() {
             }
             out.kind = Buffer::Kind::glb_bin;
             if (doc_.bin.size() < out.byte_length) {
-                report_.add("GLB_TRUNCATED",
+                report_.add(kGlbTruncated,
                             "the GLB's BIN chunk holds " + std::to_string(doc_.bin.size()) +
                                 " bytes but buffer 0 declares " + std::to_string(out.byte_length),
                             ptr);
@@ -238,26 +238,26 @@ void GltfData::check_buffers() {
         out.uri = percent_decode(text);
         const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(out.uri), doc_.allow_outside_folder);
         out.path = check.path;
-        if (check.code == "REFERENCED_FILE_MISSING") {
-            report_.add("BUFFER_MISSING", "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
+        if (check.code == &kReferencedFileMissing) {
+            report_.add(kBufferMissing, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
                         ptr + "/uri");
             continue;
         }
-        if (!check.code.empty()) {
-            report_.add(check.code, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
+        if (check.code) {
+            report_.add(*check.code, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
                         ptr + "/uri");
             continue;
         }
         std::error_code ec;
         const uint64_t size = fs::file_size(out.path, ec);
         if (ec || size < out.byte_length) {
-            report_.add("BUFFER_MISSING",
+            report_.add(kBufferMissing,
                         "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
                             " bytes but byteLength declares " + std::to_string(out.byte_length),
                         ptr + "/uri");
         } else if (out.byte_length > doc_.max_buffer_bytes) {
             // Assimp reads a buffer whole, so its declared length is what it allocates.
-            report_.add("BUFFER_MISSING",
+            report_.add(kBufferMissing,
                         "buffer " + std::to_string(i) + " file '" + out.uri + "' declares byteLength " +
                             std::to_string(out.byte_length) + ", more than the file limit of " +
                             std::to_string(doc_.max_buffer_bytes) + " bytes",
@@ -280,8 +280,8 @@ void GltfData::check_images() {
         if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
         const std::string name = percent_decode(u);
         const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(name), doc_.allow_outside_folder);
-        if (check.code.empty()) continue;
-        report_.add(check.code, name_of(images[i], i, "image") + " file '" + name + "' " + check.problem,
+        if (!check.code) continue;
+        report_.add(*check.code, name_of(images[i], i, "image") + " file '" + name + "' " + check.problem,
                     "/images/" + std::to_string(i) + "/uri");
     }
 }
@@ -401,7 +401,7 @@ bool GltfData::parse_element(std::string_view text, json& out, const std::string
     try {
         out = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {
-        report_.add("GLTF_JSON_INVALID", std::string("the glTF JSON does not parse: ") + e.what(), pointer);
+        report_.add(kGltfJsonInvalid, std::string("the glTF JSON does not parse: ") + e.what(), pointer);
         return false;
     }
     if (!out.is_object()) {
@@ -481,7 +481,7 @@ std::span<const uint8_t> GltfData::buffer_bytes(int index) {
         if (!b.load_failed && b.bytes.size() < b.byte_length) b.load_failed = true;
     }
     if (b.load_failed) {
-        report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " could not be read or decoded",
+        report_.add(kBufferMissing, "buffer " + std::to_string(index) + " could not be read or decoded",
                     "/buffers/" + std::to_string(index));
         return {};
     }
@@ -546,7 +546,7 @@ std::span<const uint8_t> GltfData::view_data(int index) {
             v.loaded = true;
             if (!read_range(b.path, v.offset, v.length, v.bytes)) {
                 b.load_failed = true;
-                report_.add("BUFFER_MISSING", "buffer " + std::to_string(v.buffer) + " could not be read",
+                report_.add(kBufferMissing, "buffer " + std::to_string(v.buffer) + " could not be read",
                             "/buffers/" + std::to_string(v.buffer));
             }
         }
@@ -606,7 +606,7 @@ std::span<const uint8_t> GltfData::buffer_data(int index) {
         b.loaded = true;
         if (!read_range(b.path, 0, b.byte_length, b.bytes)) {
             b.load_failed = true;
-            report_.add("BUFFER_MISSING", "buffer " + std::to_string(index) + " file '" + b.uri + "' could not be read",
+            report_.add(kBufferMissing, "buffer " + std::to_string(index) + " file '" + b.uri + "' could not be read",
                         "/buffers/" + std::to_string(index));
         }
     }
@@ -622,7 +622,7 @@ bool GltfData::uri_data(const std::string& uri, std::vector<uint8_t>& out, std::
         const std::string_view header = std::string_view(uri).substr(5, comma == std::string::npos ? 0 : comma - 5);
         const bool is_base64 = header.size() >= 7 && header.substr(header.size() - 7) == ";base64";
         if (comma == std::string::npos || !is_base64 || !base64_decode(std::string_view(uri).substr(comma + 1), out)) {
-            report_.add("BUFFER_MISSING", "a data URI is not base64 data", pointer);
+            report_.add(kBufferMissing, "a data URI is not base64 data", pointer);
             return false;
         }
         mime = std::string(header.substr(0, header.size() - 7));
@@ -630,15 +630,15 @@ bool GltfData::uri_data(const std::string& uri, std::vector<uint8_t>& out, std::
     }
     const std::string name = percent_decode(uri);
     const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(name), doc_.allow_outside_folder);
-    if (!check.code.empty()) {
-        report_.add(check.code == "REFERENCED_FILE_MISSING" ? "BUFFER_MISSING" : check.code,
+    if (check.code) {
+        report_.add(check.code == &kReferencedFileMissing ? kBufferMissing : *check.code,
                     "file '" + name + "' " + check.problem, pointer);
         return false;
     }
     std::error_code ec;
     const uint64_t size = fs::file_size(check.path, ec);
     if (ec || size > doc_.max_buffer_bytes || !read_range(check.path, 0, size, out)) {
-        report_.add("BUFFER_MISSING", "file '" + name + "' could not be read", pointer);
+        report_.add(kBufferMissing, "file '" + name + "' could not be read", pointer);
         return false;
     }
     return true;

@@ -41,12 +41,9 @@
 
 namespace weft {
 
-void import_detail::Reporter::add(std::string_view code, const std::string& message, std::string pointer) {
-    const IssueCode* row = find_import_code(code);
-    // A code missing from the table is a programming error, not a user's: keep it visible.
-    Severity severity = row ? row->severity : Severity::error;
+void import_detail::Reporter::add(const IssueCode& code, const std::string& message, std::string pointer) {
     // Names inside a message come from the file as raw bytes; reports are JSON (io/utf8_text.h).
-    issues_.push_back({std::string(code), severity, valid_utf8(file_ + ": " + message), valid_utf8(pointer)});
+    issues_.push_back(make_issue(code, valid_utf8(file_ + ": " + message), valid_utf8(pointer)));
 }
 
 namespace {
@@ -89,7 +86,9 @@ private:
 class ConfinedIOSystem : public Assimp::IOSystem {
 public:
     struct Refusal {
-        std::string name, code, problem;
+        std::string name;
+        const IssueCode* code;
+        std::string problem;
     };
 
     ConfinedIOSystem(fs::path folder, fs::path model, bool allow_outside)
@@ -97,7 +96,7 @@ public:
 
     bool Exists(const char* file) const override {
         const ReferenceCheck check = check_reference(folder_, fs::path(file), allow_outside_);
-        return check.code.empty();
+        return !check.code;
     }
     char getOsSeparator() const override { return '/'; }
 
@@ -108,13 +107,13 @@ public:
         ReferenceCheck check = check_reference(folder_, name, allow_outside_ || name == model_);
         std::string problem = check.problem;
         FILE* stream = nullptr;
-        if (check.code.empty()) {
+        if (!check.code) {
             const int fd = open_regular_file(check.path, problem);
             if (fd < 0) {
-                check.code = "REFERENCED_FILE_MISSING";
+                check.code = &kReferencedFileMissing;
             } else if (!(stream = ::fdopen(fd, "rb"))) {
                 ::close(fd);
-                check.code = "REFERENCED_FILE_MISSING";
+                check.code = &kReferencedFileMissing;
                 problem = std::string("cannot be read: ") + std::strerror(errno);
             }
         }
@@ -138,7 +137,7 @@ private:
     bool allow_outside_;
     std::vector<Refusal> refused_;
 
-    void note(std::string name, const std::string& code, const std::string& problem) {
+    void note(std::string name, const IssueCode* code, const std::string& problem) {
         for (const Refusal& r : refused_)
             if (r.name == name) return;
         refused_.push_back({std::move(name), code, problem});
@@ -160,35 +159,35 @@ bool read_model_file(const fs::path& file, uint64_t max_bytes, FileBytes& out, R
     if (::stat(file.c_str(), &st) != 0) {
         int err = errno;
         if (err == ENOENT || err == ENOTDIR)
-            report.add("FILE_NOT_FOUND", "no such file; check the path");
+            report.add(kFileNotFound, "no such file; check the path");
         else
-            report.add("FILE_UNREADABLE", std::string("cannot look at the file: ") + std::strerror(err));
+            report.add(kFileUnreadable, std::string("cannot look at the file: ") + std::strerror(err));
         return false;
     }
     if (S_ISDIR(st.st_mode)) {
-        report.add("NOT_A_FILE", "is a directory, not a model file");
+        report.add(kNotAFile, "is a directory, not a model file");
         return false;
     }
     if (!S_ISREG(st.st_mode)) {
-        report.add("NOT_A_FILE", "is not a regular file (a device, FIFO or socket)");
+        report.add(kNotAFile, "is not a regular file (a device, FIFO or socket)");
         return false;
     }
     int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
-        report.add("FILE_UNREADABLE", std::string("cannot open: ") + std::strerror(errno) + "; check its permissions");
+        report.add(kFileUnreadable, std::string("cannot open: ") + std::strerror(errno) + "; check its permissions");
         return false;
     }
     struct Closer { int fd; ~Closer() { ::close(fd); } } closer{fd};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        report.add("NOT_A_FILE", "is not a regular file");
+        report.add(kNotAFile, "is not a regular file");
         return false;
     }
     if (st.st_size == 0) {
-        report.add("FILE_EMPTY", "the file is empty (0 bytes)");
+        report.add(kFileEmpty, "the file is empty (0 bytes)");
         return false;
     }
     if (uint64_t(st.st_size) > max_bytes) {
-        report.add("FILE_TOO_LARGE", "the file has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
+        report.add(kFileTooLarge, "the file has " + std::to_string(st.st_size) + " bytes, more than the limit of " +
                                          std::to_string(max_bytes));
         return false;
     }
@@ -199,7 +198,7 @@ bool read_model_file(const fs::path& file, uint64_t max_bytes, FileBytes& out, R
         ssize_t n = ::read(fd, out.data.get() + done, size - done);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            report.add("FILE_UNREADABLE", std::string("cannot read: ") + std::strerror(errno));
+            report.add(kFileUnreadable, std::string("cannot read: ") + std::strerror(errno));
             return false;
         }
         if (n == 0) break;  // shrank while reading: parse what is there, the checks catch truncation
@@ -207,7 +206,7 @@ bool read_model_file(const fs::path& file, uint64_t max_bytes, FileBytes& out, R
     }
     out.size = done;
     if (out.size == 0) {
-        report.add("FILE_EMPTY", "the file is empty (0 bytes)");
+        report.add(kFileEmpty, "the file is empty (0 bytes)");
         return false;
     }
     return true;
@@ -257,7 +256,7 @@ std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& 
             if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
             const ReferenceCheck check =
                 check_reference(base_dir, fs::path(import_detail::percent_decode(u)), allow_outside);
-            if (check.code == "FILE_OUTSIDE_FOLDER" || check.code == "NOT_A_FILE") continue;
+            if (check.code == &kFileOutsideFolder || check.code == &kNotAFile) continue;
             out.push_back(check.path);
         }
     }
@@ -419,9 +418,9 @@ ImportResult import_scene(const fs::path& file, std::span<const uint8_t> bytes, 
     Reporter report(file.string(), result.issues);
     // The limits read_model_file applies, for bytes read elsewhere.
     if (bytes.empty()) {
-        report.add("FILE_EMPTY", "the file is empty (0 bytes)");
+        report.add(kFileEmpty, "the file is empty (0 bytes)");
     } else if (uint64_t(bytes.size()) > options.max_file_bytes) {
-        report.add("FILE_TOO_LARGE", "the file has " + std::to_string(bytes.size()) + " bytes, more than the limit of " +
+        report.add(kFileTooLarge, "the file has " + std::to_string(bytes.size()) + " bytes, more than the limit of " +
                                          std::to_string(options.max_file_bytes));
     } else {
         import_bytes(file, bytes, options, result);
@@ -464,7 +463,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             result.external_files = external_files(gltf.json, gltf.base_dir, options.allow_outside_folder);
             const auto asset = gltf.json.find("asset");
             if (asset == gltf.json.end() || !asset->is_object()) {
-                report.add("UNKNOWN_FORMAT", "JSON, but not glTF (no \"asset\" object)");
+                report.add(kUnknownFormat, "JSON, but not glTF (no \"asset\" object)");
                 return;
             }
             auto version = asset->find("version");
@@ -501,7 +500,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     // Every file Assimp was refused is an error naming it, whether Assimp failed or carried on.
     auto report_refused = [&] {
         for (const ConfinedIOSystem::Refusal& r : io->refused())
-            report.add(r.code, "the model names '" + r.name + "', which " + r.problem);
+            report.add(*r.code, "the model names '" + r.name + "', which " + r.problem);
         return !io->refused().empty();
     };
     const aiScene* ai = nullptr;
@@ -511,20 +510,20 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
         ai = memory_hint ? importer.ReadFileFromMemory(bytes.data(), bytes.size(), read_flags, memory_hint)
                          : importer.ReadFile(model_path.string(), read_flags);
     } catch (const std::exception& e) {
-        if (!report_refused()) report.add("IMPORT_FAILED", std::string("Assimp failed: ") + e.what());
+        if (!report_refused()) report.add(kImportFailed, std::string("Assimp failed: ") + e.what());
         return;
     }
     if (report_refused()) return;
     if (!ai) {
         std::string why = importer.GetErrorString();
         if (why.find("No suitable reader") != std::string::npos)
-            report.add("UNKNOWN_FORMAT", "not a model file any reader recognises (Assimp: " + why + ")");
+            report.add(kUnknownFormat, "not a model file any reader recognises (Assimp: " + why + ")");
         else
-            report.add("IMPORT_FAILED", "Assimp could not read it: " + why);
+            report.add(kImportFailed, "Assimp could not read it: " + why);
         return;
     }
     if (!ai->mRootNode || ai->mNumMeshes == 0) {
-        report.add("NO_MESHES", "the model has no meshes; nothing to build cloth from");
+        report.add(kNoMeshes, "the model has no meshes; nothing to build cloth from");
         return;
     }
     // Non-finite positions are refused before the join: JoinIdenticalVertices compares positions,
@@ -538,7 +537,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             const unsigned material = mesh->mMaterialIndex;
             const std::string material_name =
                 material < ai->mNumMaterials && ai->mMaterials[material] ? ai->mMaterials[material]->GetName().C_Str() : "";
-            report.add("NON_FINITE_POSITION",
+            report.add(kNonFinitePosition,
                        "mesh '" + std::string(mesh->mName.C_Str()) + "'" +
                            (material_name.empty() ? "" : " (material '" + material_name + "')") + ": vertex " +
                            std::to_string(v) + " position is (" + std::to_string(x.x) + ", " + std::to_string(x.y) +
@@ -555,7 +554,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
         ai = nullptr;
     }
     if (!ai) {
-        report.add("IMPORT_FAILED", std::string("Assimp could not join vertices: ") + importer.GetErrorString());
+        report.add(kImportFailed, std::string("Assimp could not join vertices: ") + importer.GetErrorString());
         return;
     }
 
@@ -573,7 +572,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     bool any_triangle = false;
     for (const Mesh& mesh : scene.meshes) any_triangle = any_triangle || mesh.triangle_count() > 0;
     if (!any_triangle) {
-        report.add("NO_MESHES", "the model has no triangles in its scene; nothing to build cloth from");
+        report.add(kNoMeshes, "the model has no triangles in its scene; nothing to build cloth from");
         return;
     }
     for (const Issue& issue : result.issues)

@@ -7,47 +7,84 @@
 
 namespace weft {
 
+inline constexpr IssueCode kFileNotFound{"FILE_NOT_FOUND", Severity::error, "The path does not exist."};
+inline constexpr IssueCode kNotAFile{"NOT_A_FILE", Severity::error, "The path is a directory or another non-regular file."};
+inline constexpr IssueCode kFileUnreadable{"FILE_UNREADABLE", Severity::error, "The file exists but cannot be opened or read (permissions, I/O error)."};
+inline constexpr IssueCode kFileEmpty{"FILE_EMPTY", Severity::error, "The file has no bytes."};
+inline constexpr IssueCode kFileTooLarge{"FILE_TOO_LARGE", Severity::error, "The file is larger than ImportOptions::max_file_bytes."};
+inline constexpr IssueCode kGlbTruncated{"GLB_TRUNCATED", Severity::error, "A GLB whose header or chunk lengths run past the end of the file."};
+inline constexpr IssueCode kGlbMalformed{"GLB_MALFORMED", Severity::error, "A GLB with a bad version, a first chunk that is not JSON, or a length field that contradicts itself."};
+inline constexpr IssueCode kGlbTrailingBytes{"GLB_TRAILING_BYTES", Severity::warning, "A GLB file longer than its header's length field; the extra bytes were ignored."};
+inline constexpr IssueCode kGltfJsonInvalid{"GLTF_JSON_INVALID", Severity::error, "The glTF JSON (or the GLB JSON chunk) does not parse as JSON."};
+inline constexpr IssueCode kGltfDuplicateKey{"GLTF_DUPLICATE_KEY", Severity::error, "A glTF JSON object writes one key twice; JSON readers disagree on which copy counts (Assimp reads the first, most others the last)."};
+inline constexpr IssueCode kGltfReferenceInvalid{"GLTF_REFERENCE_INVALID", Severity::error, "A glTF accessor, buffer view or buffer is missing, out of bounds or of the wrong type."};
+inline constexpr IssueCode kBufferMissing{"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."};
+inline constexpr IssueCode kFileOutsideFolder{"FILE_OUTSIDE_FOLDER", Severity::error, "A file the model names (buffer, image, material library...) resolves outside the model's folder: by `..`, an absolute path or a link. Refused unless --allow-outside-folder."};
+inline constexpr IssueCode kReferencedFileMissing{"REFERENCED_FILE_MISSING", Severity::error, "A file the model names (image, material library...) is missing, unreadable or not a regular file (a FIFO or device is never opened)."};
+inline constexpr IssueCode kCountTooLarge{"COUNT_TOO_LARGE", Severity::error, "A count in the file (PLY elements or list length, MD5 entries) is larger than the bytes that follow could hold; refused before anything is allocated for it."};
+inline constexpr IssueCode kModelIndexOutOfRange{"MODEL_INDEX_OUT_OF_RANGE", Severity::error, "An index inside a PLY, MD5 or Collada file (a weight range, a joint, an accessor over its array) points past what it indexes."};
+inline constexpr IssueCode kUnknownFormat{"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."};
+inline constexpr IssueCode kImportFailed{"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."};
+inline constexpr IssueCode kNoMeshes{"NO_MESHES", Severity::error, "The model has no triangle meshes."};
+inline constexpr IssueCode kNonFinitePosition{"NON_FINITE_POSITION", Severity::error, "A vertex position is NaN or infinite."};
+inline constexpr IssueCode kNonFiniteTransform{"NON_FINITE_TRANSFORM", Severity::error, "A node transform or inverse bind matrix is NaN or infinite."};
+inline constexpr IssueCode kIndexOutOfRange{"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex the primitive does not have."};
+inline constexpr IssueCode kIndexCountInvalid{"INDEX_COUNT_INVALID", Severity::error, "A triangle list whose index (or vertex) count is not a multiple of 3: its last triangle is incomplete."};
+inline constexpr IssueCode kWeightInvalid{"WEIGHT_INVALID", Severity::error, "A vertex weight is NaN, infinite or negative."};
+inline constexpr IssueCode kInverseBindSingular{"INVERSE_BIND_SINGULAR", Severity::error, "An inverse bind matrix of a weighting bone is singular (all zero, or a zero scale): it would collapse the mesh."};
+inline constexpr IssueCode kJointOutOfRange{"JOINT_OUT_OF_RANGE", Severity::error, "A vertex weight names a joint the skin does not have."};
+inline constexpr IssueCode kSceneReferenceInvalid{"SCENE_REFERENCE_INVALID", Severity::error, "The imported scene names a node, mesh, material, skin or joint it does not have, or its node parents form a cycle: an importer let a broken file through. Report it with the file."};
+inline constexpr IssueCode kUnitsConverted{"UNITS_CONVERTED", Severity::info, "Source units were not metres; everything was scaled to metres."};
+inline constexpr IssueCode kAxesConverted{"AXES_CONVERTED", Severity::info, "Source up axis was not +Y; everything was rotated to Y up."};
+inline constexpr IssueCode kDegenerateTriangles{"DEGENERATE_TRIANGLES", Severity::warning, "Triangles with a repeated corner or two corners at one position (kept, or dropped when asked)."};
+inline constexpr IssueCode kLinesDropped{"LINES_DROPPED", Severity::warning, "Line or point primitives beside the triangles were dropped (counted in Mesh::line_count)."};
+inline constexpr IssueCode kWeightsNormalised{"WEIGHTS_NORMALISED", Severity::info, "Vertex weights did not sum to 1 and were normalised."};
+inline constexpr IssueCode kUnweightedVertices{"UNWEIGHTED_VERTICES", Severity::warning, "Vertices of a skinned mesh with no weight at all (left at their node's rest pose)."};
+inline constexpr IssueCode kNonFiniteNormal{"NON_FINITE_NORMAL", Severity::warning, "A normal was NaN, infinite or zero; the mesh's normals were dropped."};
+inline constexpr IssueCode kMeshNotInstanced{"MESH_NOT_INSTANCED", Severity::info, "A mesh no node of the scene instances; it is not part of the model at rest and was skipped."};
+inline constexpr IssueCode kSpringInvalid{"SPRING_INVALID", Severity::warning, "A declared spring or collider names a node that does not exist or is malformed; it was skipped."};
+
 inline constexpr IssueCode import_codes[] = {
     // The file itself.
-    {"FILE_NOT_FOUND", Severity::error, "The path does not exist."},
-    {"NOT_A_FILE", Severity::error, "The path is a directory or another non-regular file."},
-    {"FILE_UNREADABLE", Severity::error, "The file exists but cannot be opened or read (permissions, I/O error)."},
-    {"FILE_EMPTY", Severity::error, "The file has no bytes."},
-    {"FILE_TOO_LARGE", Severity::error, "The file is larger than ImportOptions::max_file_bytes."},
+    kFileNotFound,
+    kNotAFile,
+    kFileUnreadable,
+    kFileEmpty,
+    kFileTooLarge,
     // Container structure, checked before Assimp sees the bytes.
-    {"GLB_TRUNCATED", Severity::error, "A GLB whose header or chunk lengths run past the end of the file."},
-    {"GLB_MALFORMED", Severity::error, "A GLB with a bad version, a first chunk that is not JSON, or a length field that contradicts itself."},
-    {"GLB_TRAILING_BYTES", Severity::warning, "A GLB file longer than its header's length field; the extra bytes were ignored."},
-    {"GLTF_JSON_INVALID", Severity::error, "The glTF JSON (or the GLB JSON chunk) does not parse as JSON."},
-    {"GLTF_DUPLICATE_KEY", Severity::error, "A glTF JSON object writes one key twice; JSON readers disagree on which copy counts (Assimp reads the first, most others the last)."},
-    {"GLTF_REFERENCE_INVALID", Severity::error, "A glTF accessor, buffer view or buffer is missing, out of bounds or of the wrong type."},
-    {"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."},
-    {"FILE_OUTSIDE_FOLDER", Severity::error, "A file the model names (buffer, image, material library...) resolves outside the model's folder: by `..`, an absolute path or a link. Refused unless --allow-outside-folder."},
-    {"REFERENCED_FILE_MISSING", Severity::error, "A file the model names (image, material library...) is missing, unreadable or not a regular file (a FIFO or device is never opened)."},
-    {"COUNT_TOO_LARGE", Severity::error, "A count in the file (PLY elements or list length, MD5 entries) is larger than the bytes that follow could hold; refused before anything is allocated for it."},
-    {"MODEL_INDEX_OUT_OF_RANGE", Severity::error, "An index inside a PLY, MD5 or Collada file (a weight range, a joint, an accessor over its array) points past what it indexes."},
-    {"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."},
-    {"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."},
+    kGlbTruncated,
+    kGlbMalformed,
+    kGlbTrailingBytes,
+    kGltfJsonInvalid,
+    kGltfDuplicateKey,
+    kGltfReferenceInvalid,
+    kBufferMissing,
+    kFileOutsideFolder,
+    kReferencedFileMissing,
+    kCountTooLarge,
+    kModelIndexOutOfRange,
+    kUnknownFormat,
+    kImportFailed,
     // Content.
-    {"NO_MESHES", Severity::error, "The model has no triangle meshes."},
-    {"NON_FINITE_POSITION", Severity::error, "A vertex position is NaN or infinite."},
-    {"NON_FINITE_TRANSFORM", Severity::error, "A node transform or inverse bind matrix is NaN or infinite."},
-    {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex the primitive does not have."},
-    {"INDEX_COUNT_INVALID", Severity::error, "A triangle list whose index (or vertex) count is not a multiple of 3: its last triangle is incomplete."},
-    {"WEIGHT_INVALID", Severity::error, "A vertex weight is NaN, infinite or negative."},
-    {"INVERSE_BIND_SINGULAR", Severity::error, "An inverse bind matrix of a weighting bone is singular (all zero, or a zero scale): it would collapse the mesh."},
-    {"JOINT_OUT_OF_RANGE", Severity::error, "A vertex weight names a joint the skin does not have."},
-    {"SCENE_REFERENCE_INVALID", Severity::error, "The imported scene names a node, mesh, material, skin or joint it does not have, or its node parents form a cycle: an importer let a broken file through. Report it with the file."},
+    kNoMeshes,
+    kNonFinitePosition,
+    kNonFiniteTransform,
+    kIndexOutOfRange,
+    kIndexCountInvalid,
+    kWeightInvalid,
+    kInverseBindSingular,
+    kJointOutOfRange,
+    kSceneReferenceInvalid,
     // Fixed or noticed while importing.
-    {"UNITS_CONVERTED", Severity::info, "Source units were not metres; everything was scaled to metres."},
-    {"AXES_CONVERTED", Severity::info, "Source up axis was not +Y; everything was rotated to Y up."},
-    {"DEGENERATE_TRIANGLES", Severity::warning, "Triangles with a repeated corner or two corners at one position (kept, or dropped when asked)."},
-    {"LINES_DROPPED", Severity::warning, "Line or point primitives beside the triangles were dropped (counted in Mesh::line_count)."},
-    {"WEIGHTS_NORMALISED", Severity::info, "Vertex weights did not sum to 1 and were normalised."},
-    {"UNWEIGHTED_VERTICES", Severity::warning, "Vertices of a skinned mesh with no weight at all (left at their node's rest pose)."},
-    {"NON_FINITE_NORMAL", Severity::warning, "A normal was NaN, infinite or zero; the mesh's normals were dropped."},
-    {"MESH_NOT_INSTANCED", Severity::info, "A mesh no node of the scene instances; it is not part of the model at rest and was skipped."},
-    {"SPRING_INVALID", Severity::warning, "A declared spring or collider names a node that does not exist or is malformed; it was skipped."},
+    kUnitsConverted,
+    kAxesConverted,
+    kDegenerateTriangles,
+    kLinesDropped,
+    kWeightsNormalised,
+    kUnweightedVertices,
+    kNonFiniteNormal,
+    kMeshNotInstanced,
+    kSpringInvalid,
 };
 
 /// The table row for `code`, or nullptr.

@@ -148,7 +148,7 @@ private:
             node.parent = item.parent;
             node.local = to_mat4(item.node->mTransformation);
             if (!node.local.is_finite())
-                report_.add("NON_FINITE_TRANSFORM", "node '" + node.name + "' has a NaN or infinite transform",
+                report_.add(kNonFiniteTransform, "node '" + node.name + "' has a NaN or infinite transform",
                             "/nodes/" + node.name);
             if (item.parent < 0) {
                 node.local = correction * node.local;  // the unit/axis fix lives in the root
@@ -158,7 +158,7 @@ private:
                 scene_.nodes[item.parent].children.push_back(index);
             }
             if (node.local.is_finite() && !node.world.is_finite())
-                report_.add("NON_FINITE_TRANSFORM",
+                report_.add(kNonFiniteTransform,
                             "node '" + node.name + "' world transform overflows (its scales multiply past the float range)",
                             "/nodes/" + node.name);
             scene_.nodes.push_back(std::move(node));
@@ -291,7 +291,7 @@ private:
         }
         for (unsigned m = 0; m < ai_.mNumMeshes; ++m)
             if (!instanced[m] && ai_.mMeshes[m])
-                report_.add("MESH_NOT_INSTANCED",
+                report_.add(kMeshNotInstanced,
                             "mesh '" + std::string(ai_.mMeshes[m]->mName.C_Str()) +
                                 "' is not instanced by any node of the scene; skipped",
                             "/meshes/" + std::string(ai_.mMeshes[m]->mName.C_Str()));
@@ -373,7 +373,7 @@ private:
         for (size_t v = 0; v < nv; ++v)
             if (!is_finite(to_vec3(am.mVertices[v])) && bad++ == 0) first_bad = v;
         if (bad > 0) {
-            report_.add("NON_FINITE_POSITION",
+            report_.add(kNonFinitePosition,
                         label + ": vertex " + std::to_string(first_bad) + " position is " +
                             vec_text(to_vec3(am.mVertices[first_bad])) + " (" + std::to_string(bad) +
                             " vertices not finite); fix the mesh in its authoring tool",
@@ -392,7 +392,7 @@ private:
             }
             uint32_t a = face.mIndices[0], b = face.mIndices[1], c = face.mIndices[2];
             if (a >= nv || b >= nv || c >= nv) {
-                report_.add("INDEX_OUT_OF_RANGE",
+                report_.add(kIndexOutOfRange,
                             label + ": triangle " + std::to_string(f) + " names vertex " +
                                 std::to_string(std::max({a, b, c})) + " but the mesh has " + std::to_string(nv) +
                                 " vertices; re-export the mesh",
@@ -408,7 +408,7 @@ private:
             mesh.indices.insert(mesh.indices.end(), {a, b, c});
         }
         if (degenerate > 0)
-            report_.add("DEGENERATE_TRIANGLES",
+            report_.add(kDegenerateTriangles,
                         label + ": " + std::to_string(degenerate) +
                             " triangles have a repeated corner or two corners at one position (first: triangle " +
                             std::to_string(first_degenerate) + ")" +
@@ -416,7 +416,7 @@ private:
                         pointer + "/triangles/" + std::to_string(first_degenerate));
         mesh.line_count = uint32_t(lines + (options_.keep_degenerate ? 0 : degenerate));
         if (lines > 0)
-            report_.add("LINES_DROPPED",
+            report_.add(kLinesDropped,
                         label + ": " + std::to_string(lines) + " line or point primitives beside the triangles were dropped",
                         pointer);
 
@@ -448,14 +448,14 @@ private:
         }
         for (size_t v = 0; v < nv; ++v)
             if (!is_finite(mesh.positions[v])) {
-                report_.add("NON_FINITE_POSITION",
+                report_.add(kNonFinitePosition,
                             label + ": vertex " + std::to_string(v) + " is not finite once transformed to scene space " +
                                 "(overflow in its node or joint transforms)",
                             pointer + "/vertices/" + std::to_string(v));
                 return false;
             }
         if (bad_normals > 0) {
-            report_.add("NON_FINITE_NORMAL",
+            report_.add(kNonFiniteNormal,
                         label + ": vertex " + std::to_string(first_bad_normal) + " has a zero or non-finite normal (" +
                             std::to_string(bad_normals) + " vertices); the mesh's normals were dropped",
                         pointer + "/vertices/" + std::to_string(first_bad_normal));
@@ -495,7 +495,7 @@ private:
                 if (bone->mWeights[w].mWeight > 0 && std::isfinite(bone->mWeights[w].mWeight)) carries = true;
             if (nodes[b] < 0) {
                 if (!carries) continue;  // an unweighted bone moves nothing; nothing to resolve
-                report_.add("JOINT_OUT_OF_RANGE",
+                report_.add(kJointOutOfRange,
                             label + ": bone " + std::to_string(b) + " '" + bone->mName.C_Str() +
                                 "' carries weights but names no node of the scene; re-export the skin",
                             pointer + "/bones/" + std::to_string(b));
@@ -503,7 +503,7 @@ private:
             }
             Mat4 offset = to_mat4(bone->mOffsetMatrix);
             if (!offset.is_finite()) {
-                report_.add("NON_FINITE_TRANSFORM",
+                report_.add(kNonFiniteTransform,
                             label + ": bone '" + std::string(bone->mName.C_Str()) + "' has a NaN or infinite inverse bind matrix",
                             pointer + "/bones/" + std::to_string(b));
                 return false;
@@ -511,7 +511,7 @@ private:
             if (carries && linear_part_singular(offset)) {
                 // An all-zero (or flattening) inverse bind collapses every vertex it weights onto a
                 // point or a plane: the mesh would be built and validated as zero-size cloth.
-                report_.add("INVERSE_BIND_SINGULAR",
+                report_.add(kInverseBindSingular,
                             label + ": bone '" + std::string(bone->mName.C_Str()) +
                                 "' has a singular inverse bind matrix (zero or flattening scale); re-export the skin",
                             pointer + "/bones/" + std::to_string(b));
@@ -523,7 +523,7 @@ private:
             for (unsigned w = 0; w < bone->mNumWeights; ++w) {
                 const aiVertexWeight& vw = bone->mWeights[w];
                 if (vw.mVertexId >= nv || (std::isfinite(vw.mWeight) && vw.mWeight >= 0)) continue;
-                report_.add("WEIGHT_INVALID",
+                report_.add(kWeightInvalid,
                             label + ": bone '" + std::string(bone->mName.C_Str()) + "' weight " + std::to_string(w) +
                                 " on vertex " + std::to_string(vw.mVertexId) + " is " + std::to_string(vw.mWeight) +
                                 " (NaN, infinite or negative); re-export the skin",
@@ -597,13 +597,13 @@ private:
             mesh.influence_offsets[v + 1] = uint32_t(mesh.influences.size());
         }
         if (unweighted > 0)
-            report_.add("UNWEIGHTED_VERTICES",
+            report_.add(kUnweightedVertices,
                         label + ": " + std::to_string(unweighted) + " of " + std::to_string(nv) +
                             " vertices have no joint weight (first: vertex " + std::to_string(first_unweighted) +
                             "); they stay at their node's rest pose",
                         pointer + "/vertices/" + std::to_string(first_unweighted));
         if (renormalised > 0)
-            report_.add("WEIGHTS_NORMALISED",
+            report_.add(kWeightsNormalised,
                         label + ": " + std::to_string(renormalised) + " vertices had weights not summing to 1; normalised",
                         pointer);
         return true;
@@ -656,11 +656,11 @@ Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report) {
         std::snprintf(buf, sizeof buf, "%g", scene.unit_scale);
         char factor[64];
         std::snprintf(factor, sizeof factor, "%g", cm_per_unit);
-        report.add("UNITS_CONVERTED", std::string("FBX units are ") + buf + " m (UnitScaleFactor " + factor +
+        report.add(kUnitsConverted, std::string("FBX units are ") + buf + " m (UnitScaleFactor " + factor +
                                           " cm); scaled to metres");
     }
     if (rotated)
-        report.add("AXES_CONVERTED", "FBX up axis is " + scene.up_axis + "; rotated to Y up (front +Z, right +X)");
+        report.add(kAxesConverted, "FBX up axis is " + scene.up_axis + "; rotated to Y up (front +Z, right +X)");
     return axes * Mat4::uniform_scale(scene.unit_scale);
 }
 

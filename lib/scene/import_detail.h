@@ -12,6 +12,7 @@
 
 #include "geom/vec.h"
 #include "io/issue.h"
+#include "scene/import_codes.h"
 #include "scene/import.h"
 
 struct aiScene;
@@ -31,7 +32,7 @@ inline const nlohmann::json* member(const nlohmann::json& object, const char* ke
 class Reporter {
 public:
     Reporter(std::string file, Issues& issues) : file_(std::move(file)), issues_(issues) {}
-    void add(std::string_view code, const std::string& message, std::string pointer = {});
+    void add(const IssueCode& code, const std::string& message, std::string pointer = {});
     const std::string& file() const { return file_; }
     bool failed() const { return has_error(issues_); }
 

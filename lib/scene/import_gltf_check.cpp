@@ -27,7 +27,7 @@ public:
     bool run() {
         const json& root = doc_.json;
         if (!root.is_object()) {
-            report_.add("GLTF_JSON_INVALID", "the glTF JSON is not an object");
+            report_.add(kGltfJsonInvalid, "the glTF JSON is not an object");
             return false;
         }
         data_.check_buffers();
@@ -123,7 +123,7 @@ private:
             if (ibm < 0) {
                 // Valid glTF (identity matrices), but Assimp 5.2.5 dereferences the missing
                 // accessor; refuse rather than crash.
-                report_.add("IMPORT_FAILED",
+                report_.add(kImportFailed,
                             where + " has no inverseBindMatrices, which Assimp 5.2.5 cannot read; "
                                     "re-export the model with inverse bind matrices",
                             ptr);
@@ -233,7 +233,7 @@ private:
                 // indices without a word, so a list cut short (or padded) would build silently.
                 const uint64_t corners = ia ? ia->count : pa->count;
                 if (triangles && corners % 3 != 0) {
-                    report_.add("INDEX_COUNT_INVALID",
+                    report_.add(kIndexCountInvalid,
                                 name_of(meshes[m], m, "mesh") + " primitive " + std::to_string(p) + " is a triangle list of " +
                                     std::to_string(corners) + (ia ? " indices" : " vertices") +
                                     ", not a multiple of 3: its last triangle is incomplete; re-export the mesh",
@@ -255,7 +255,7 @@ private:
                 std::string element = triangles ? "triangle " + std::to_string(first / 3) + " corner " +
                                                       std::to_string(first % 3)
                                                 : "index " + std::to_string(first);
-                report_.add("INDEX_OUT_OF_RANGE",
+                report_.add(kIndexOutOfRange,
                             name_of(meshes[m], m, "mesh") + " primitive " + std::to_string(p) + ": " + element +
                                 " names vertex " + std::to_string(first_value) + " but the primitive has " +
                                 std::to_string(positions.count) + " vertices (" + std::to_string(bad_count) +
@@ -318,7 +318,7 @@ private:
             for (uint32_t c = 0; c < 4; ++c) {
                 const double w = GltfData::component(wdata, weights, v, c, wstride);
                 if (std::isfinite(w) && w >= 0) continue;
-                report_.add("WEIGHT_INVALID",
+                report_.add(kWeightInvalid,
                             name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
                                 std::to_string(v) + " weight " + std::to_string(c) + " of " + set + " is " +
                                 std::to_string(w) + " (NaN, infinite or negative); re-export the skin",
@@ -334,7 +334,7 @@ private:
                 if (j >= joint_count && bad_count++ == 0) first_vertex = v, first_joint = j;
             }
         if (bad_count == 0) return;
-        report_.add("JOINT_OUT_OF_RANGE",
+        report_.add(kJointOutOfRange,
                     name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
                         std::to_string(first_vertex) + " is weighted to joint " + std::to_string(first_joint) +
                         " but " + name_of(skin, s, "skin") + " has " + std::to_string(joint_count) + " joints (" +
@@ -361,7 +361,7 @@ bool check_gltf1(const GltfDocument& doc, Reporter& report) {
     }
     std::vector<int> parent(ids.size(), -1);
     auto bad = [&](const std::string& message, const std::string& pointer) {
-        report.add("GLTF_REFERENCE_INVALID", message, pointer);
+        report.add(kGltfReferenceInvalid, message, pointer);
         return false;
     };
     int n = 0;

@@ -210,34 +210,34 @@ bool parse_buffer_with_data_uri(std::string_view text, nlohmann::json& out, std:
 bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std::span<const uint8_t>& bin,
                Reporter& report) {
     if (bytes.size() < 12) {
-        report.add("GLB_TRUNCATED", "GLB header needs 12 bytes, the file has " + std::to_string(bytes.size()));
+        report.add(kGlbTruncated, "GLB header needs 12 bytes, the file has " + std::to_string(bytes.size()));
         return false;
     }
     uint32_t version = read_u32(bytes, 4), length = read_u32(bytes, 8);
     if (read_u32(bytes, 0) != kGlbMagic || version != 2) {
-        report.add("GLB_MALFORMED", "GLB version " + std::to_string(version) + " (only version 2 is read)");
+        report.add(kGlbMalformed, "GLB version " + std::to_string(version) + " (only version 2 is read)");
         return false;
     }
     if (length > bytes.size()) {
-        report.add("GLB_TRUNCATED", "GLB header declares " + std::to_string(length) + " bytes but the file has " +
+        report.add(kGlbTruncated, "GLB header declares " + std::to_string(length) + " bytes but the file has " +
                                         std::to_string(bytes.size()) + "; the file was cut short");
         return false;
     }
     if (length < bytes.size())
-        report.add("GLB_TRAILING_BYTES", "GLB header declares " + std::to_string(length) + " bytes, the file has " +
+        report.add(kGlbTrailingBytes, "GLB header declares " + std::to_string(length) + " bytes, the file has " +
                                              std::to_string(bytes.size()) + "; the rest is ignored");
     bytes = bytes.first(length);
     if (length < 20) {
-        report.add("GLB_TRUNCATED", "GLB ends before its JSON chunk header");
+        report.add(kGlbTruncated, "GLB ends before its JSON chunk header");
         return false;
     }
     uint64_t json_length = read_u32(bytes, 12);
     if (read_u32(bytes, 16) != kChunkJson) {
-        report.add("GLB_MALFORMED", "the GLB's first chunk is not JSON");
+        report.add(kGlbMalformed, "the GLB's first chunk is not JSON");
         return false;
     }
     if (20 + json_length > length) {
-        report.add("GLB_TRUNCATED", "the GLB's JSON chunk declares " + std::to_string(json_length) +
+        report.add(kGlbTruncated, "the GLB's JSON chunk declares " + std::to_string(json_length) +
                                         " bytes but only " + std::to_string(length - 20) + " follow");
         return false;
     }
@@ -247,13 +247,13 @@ bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text, std:
     uint64_t at = 20 + json_length;
     while (at < length) {
         if (at + 8 > length) {
-            report.add("GLB_TRUNCATED", "the GLB ends inside a chunk header at byte " + std::to_string(at));
+            report.add(kGlbTruncated, "the GLB ends inside a chunk header at byte " + std::to_string(at));
             return false;
         }
         uint64_t chunk_length = read_u32(bytes, size_t(at));
         uint32_t type = read_u32(bytes, size_t(at + 4));
         if (at + 8 + chunk_length > length) {
-            report.add("GLB_TRUNCATED", "a GLB chunk at byte " + std::to_string(at) + " declares " +
+            report.add(kGlbTruncated, "a GLB chunk at byte " + std::to_string(at) + " declares " +
                                             std::to_string(chunk_length) + " bytes but only " +
                                             std::to_string(length - at - 8) + " follow");
             return false;
@@ -302,7 +302,7 @@ bool parse_buffers(std::string_view text, GltfDocument& doc) {
 
 bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report) {
     auto invalid = [&](const std::string& why) {
-        report.add("GLTF_JSON_INVALID", "the glTF JSON does not parse: " + why);
+        report.add(kGltfJsonInvalid, "the glTF JSON does not parse: " + why);
         return false;
     };
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -313,7 +313,7 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
     doc.data_uris.clear();
     auto scan_failed = [&] {
         if (scan.duplicate_key()) {
-            report.add("GLTF_DUPLICATE_KEY", scan.error());
+            report.add(kGltfDuplicateKey, scan.error());
             return false;
         }
         return invalid(scan.error());

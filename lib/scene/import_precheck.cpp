@@ -109,7 +109,7 @@ bool check_ply(std::span<const uint8_t> bytes, Reporter& report) {
     if (format < 0) return true;
     const std::span<const uint8_t> body = bytes.subspan(body_at + 1);
     auto too_large = [&](const PlyElement& e, uint64_t index, const std::string& what, uint64_t count, uint64_t left) {
-        report.add("COUNT_TOO_LARGE", "PLY element '" + e.name + "' " + std::to_string(index) + ": " + what + " of " +
+        report.add(kCountTooLarge, "PLY element '" + e.name + "' " + std::to_string(index) + ": " + what + " of " +
                                           std::to_string(count) + " but only " + std::to_string(left) +
                                           " bytes of the file follow; the file is corrupt or hostile");
         return false;
@@ -171,7 +171,7 @@ bool check_md5_mesh(std::span<const uint8_t> bytes, Reporter& report) {
     Tokens t{as_text(bytes)};
     uint64_t joints = 0, mesh = 0;
     auto bad = [&](const std::string& what) {
-        report.add("MODEL_INDEX_OUT_OF_RANGE", "MD5 mesh " + std::to_string(mesh) + ": " + what +
+        report.add(kModelIndexOutOfRange, "MD5 mesh " + std::to_string(mesh) + ": " + what +
                                                    "; the file is corrupt or hostile");
         return false;
     };
@@ -223,7 +223,7 @@ bool check_md5_mesh(std::span<const uint8_t> bytes, Reporter& report) {
             if (!to_i64(t.next(), signed_value) || signed_value < 0) return bad(std::string(w) + " is not a count");
             n = uint64_t(signed_value);
             if (n > bytes.size() / 8)
-                return report.add("COUNT_TOO_LARGE", "MD5 mesh " + std::to_string(mesh) + ": " + std::string(w) + " " +
+                return report.add(kCountTooLarge, "MD5 mesh " + std::to_string(mesh) + ": " + std::string(w) + " " +
                                                         std::to_string(n) + " in a file of " +
                                                         std::to_string(bytes.size()) + " bytes"),
                        false;
@@ -296,7 +296,7 @@ bool check_collada(std::span<const uint8_t> bytes, Reporter& report) {
             // count x stride + offset <= array count, without overflow.
             const bool fits = stride > 0 && offset <= n && count <= (n - offset) / stride;
             if (!fits) {
-                report.add("MODEL_INDEX_OUT_OF_RANGE",
+                report.add(kModelIndexOutOfRange,
                            "Collada accessor of '" + std::string(source) + "' reads " + std::to_string(count) +
                                " elements of stride " + std::to_string(stride) + " from offset " +
                                std::to_string(offset) + " but the array holds " + std::to_string(n) +

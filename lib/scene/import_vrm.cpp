@@ -93,7 +93,7 @@ public:
                 scene_.warnings.push_back(report_.file() + ": VRMC_springBone capsule collider " + std::to_string(c) +
                                           " is represented by its two end spheres");
             } else {
-                report_.add("SPRING_INVALID",
+                report_.add(kSpringInvalid,
                             "VRMC_springBone collider " + std::to_string(c) + " has neither a sphere nor a capsule shape; skipped",
                             ptr + "/shape");
             }
@@ -155,12 +155,12 @@ private:
         if (value && value->is_number_unsigned() && value->get<uint64_t>() < scene_of_gltf_.size()) {
             int node = scene_of_gltf_[value->get<size_t>()];
             if (node >= 0) return node;
-            report_.add("SPRING_INVALID", where + " names glTF node " + std::to_string(value->get<uint64_t>()) +
+            report_.add(kSpringInvalid, where + " names glTF node " + std::to_string(value->get<uint64_t>()) +
                                               ", which is not in the imported scene; skipped",
                         pointer);
             return -1;
         }
-        report_.add("SPRING_INVALID", where + " does not name a glTF node; skipped", pointer);
+        report_.add(kSpringInvalid, where + " does not name a glTF node; skipped", pointer);
         return -1;
     }
 };

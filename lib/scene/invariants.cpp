@@ -32,7 +32,7 @@ std::string mesh_label(const Scene& scene, const Mesh& mesh) {
 }
 
 bool refuse(Reporter& report, const std::string& what, const std::string& pointer = {}) {
-    report.add("SCENE_REFERENCE_INVALID", what + "; the importer should have refused the file: report it with the file",
+    report.add(kSceneReferenceInvalid, what + "; the importer should have refused the file: report it with the file",
                pointer);
     return false;
 }
@@ -106,13 +106,13 @@ bool check_meshes(Scene& scene, Reporter& report) {
                                       std::to_string(mesh.uvs.size()) + " UVs", pointer);
         for (size_t v = 0; v < nv; ++v)
             if (!is_finite(mesh.positions[v])) {
-                report.add("NON_FINITE_POSITION", label + ": vertex " + std::to_string(v) + " position is not finite",
+                report.add(kNonFinitePosition, label + ": vertex " + std::to_string(v) + " position is not finite",
                            pointer + "/vertices/" + std::to_string(v));
                 return false;
             }
         for (size_t k = 0; k < mesh.indices.size(); ++k)
             if (mesh.indices[k] >= nv) {
-                report.add("INDEX_OUT_OF_RANGE",
+                report.add(kIndexOutOfRange,
                            label + ": triangle " + std::to_string(k / 3) + " names vertex " +
                                std::to_string(mesh.indices[k]) + " but the mesh has " + std::to_string(nv) +
                                " vertices; re-export the mesh",
@@ -136,7 +136,7 @@ bool check_skins(Scene& scene, Reporter& report) {
                                           std::to_string(skin.joints[j]) + " of " + std::to_string(scene.nodes.size()));
             const Node& node = scene.nodes[static_cast<size_t>(skin.joints[j])];
             if (!skin.inverse_bind[j].is_finite()) {
-                report.add("NON_FINITE_TRANSFORM",
+                report.add(kNonFiniteTransform,
                            "skin '" + skin.name + "' joint '" + node.name + "' has a NaN or infinite inverse bind matrix",
                            "/nodes/" + node.name);
                 return false;
@@ -210,7 +210,7 @@ bool check_influences(Scene& scene, Reporter& report) {
                 const Influence& inf = mesh.influences[k];
                 const std::string where = pointer + "/vertices/" + std::to_string(v);
                 if (inf.joint >= joint_count) {
-                    report.add("JOINT_OUT_OF_RANGE",
+                    report.add(kJointOutOfRange,
                                label + ": vertex " + std::to_string(v) + " is weighted to joint " +
                                    std::to_string(inf.joint) + " but its skin has " + std::to_string(joint_count) +
                                    " joints; re-export the skin",
@@ -218,7 +218,7 @@ bool check_influences(Scene& scene, Reporter& report) {
                     return false;
                 }
                 if (!std::isfinite(inf.weight) || inf.weight < 0) {
-                    report.add("WEIGHT_INVALID",
+                    report.add(kWeightInvalid,
                                label + ": vertex " + std::to_string(v) + " weight on joint " + std::to_string(inf.joint) +
                                    " is " + std::to_string(inf.weight) + " (NaN, infinite or negative); re-export the skin",
                                where);
@@ -244,7 +244,7 @@ bool check_influences(Scene& scene, Reporter& report) {
         }
         mesh.influence_offsets = std::move(new_offsets);
         mesh.influences = std::move(new_influences);
-        report.add("WEIGHTS_NORMALISED",
+        report.add(kWeightsNormalised,
                    label + ": " + std::to_string(repaired) + " vertices had weights not summing to 1, a joint twice, a " +
                        "zero weight or more than " + std::to_string(kMaxInfluences) +
                        " influences; merged, trimmed to the heaviest and normalised (first: vertex " +
@@ -261,7 +261,7 @@ void check_springs(Scene& scene, Reporter& report) {
         const size_t before = nodes.size();
         nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [&](int i) { return !in_range(i, n); }), nodes.end());
         if (nodes.size() != before)
-            report.add("SPRING_INVALID", what + ": " + std::to_string(before - nodes.size()) +
+            report.add(kSpringInvalid, what + ": " + std::to_string(before - nodes.size()) +
                                              " nodes the scene does not have were skipped");
     };
     for (DeclaredSpring& spring : scene.springs) {
@@ -275,7 +275,7 @@ void check_springs(Scene& scene, Reporter& report) {
                                          [&](const SpringCollider& c) { return !in_range(c.node, n); }),
                           scene.colliders.end());
     if (scene.colliders.size() != before)
-        report.add("SPRING_INVALID", std::to_string(before - scene.colliders.size()) +
+        report.add(kSpringInvalid, std::to_string(before - scene.colliders.size()) +
                                          " colliders ride nodes the scene does not have; skipped");
 }
 

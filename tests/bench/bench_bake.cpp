@@ -53,8 +53,8 @@ weft::BakeOptions bake_options(const fs::path& out, int jobs) {
     o.inputs = {weft::test::shared_models_dir()};
     o.out_dir = out;
     o.jobs = jobs;
-    o.force = true;  // every iteration does the work; a stamp would skip it
-    o.options_text = "bench";
+    o.model.force = true;  // every iteration does the work; a stamp would skip it
+    o.model.options_text = "bench";
     return o;
 }
 
@@ -65,8 +65,8 @@ void BM_Assimp(benchmark::State& state, fs::path model) {
 void BM_Bake(benchmark::State& state, weft::BakeInput input) {
     const weft::BakeOptions o = bake_options(weft::test::binary_dir() / "bench-scratch" / "bake_model", 1);
     for (auto _ : state) {
-        weft::BakeModelResult r = weft::bake_model(input, o);
-        if (r.status == ModelStatus::failed) state.SkipWithError(("bake_model failed: " + input.relative).c_str());
+        const weft::ModelRecord r = weft::bake_model(input.path, weft::bake_model_options(input, o));
+        if (r.status == weft::ModelStatus::failed) state.SkipWithError(("bake_model failed: " + input.relative).c_str());
         benchmark::DoNotOptimize(r.outputs.data());
     }
 }

@@ -308,6 +308,8 @@ TEST(RigCommand, ValidateSimulatesEveryProxyAndPassesUnderTheSuggestedFabrics) {
     EXPECT_EQ(v["passed"], true);
     EXPECT_EQ(v["limits"]["max_mesh_stretch"], 1.1);
     EXPECT_EQ(v["limits"]["max_scalp_displacement"], 0.002);
+    EXPECT_EQ(v["limits"]["max_motion_mesh_stretch"], 10.0);
+    EXPECT_EQ(v["limits"]["max_motion_scalp_displacement"], 0.15);
     ASSERT_EQ(v["proxies"].size(), 2u);
     for (const json& p : v["proxies"]) {
         EXPECT_EQ(p["fabric"], p["garment"] == "Hair" ? "strand" : "panel");
@@ -320,7 +322,8 @@ TEST(RigCommand, ValidateSimulatesEveryProxyAndPassesUnderTheSuggestedFabrics) {
             mesh_gates += g["gate"] == "MESH_STRETCH" || g["gate"] == "SCALP_DISPLACEMENT";
             EXPECT_EQ(g["passed"], true) << g["message"];
         }
-        EXPECT_EQ(mesh_gates, 4u) << p["garment"];  // each, hang and idle
+        EXPECT_EQ(mesh_gates, 12u) << p["garment"];  // each, in all six scenarios
+        EXPECT_EQ(p["mesh"]["scenarios"].size(), 6u) << p["garment"];
     }
     EXPECT_NE(run.result.out.find("validate Hair: strand, slept at "), std::string::npos) << run.result.out;
     // Without --validate the report says so with null, and nothing is gated.

@@ -4,28 +4,40 @@
 # with its "timings" (the only machine-dependent part) removed. A change that alters an output on
 # purpose regenerates the manifest and says why in its commit.
 #
-#   golden_bake.sh WEFT MODELS SCRATCH                 check (exit 77, a ctest skip, without MODELS)
-#   golden_bake.sh --regenerate WEFT MODELS SCRATCH    rewrite the manifest from this run
+#   golden_bake.sh WEFT MODELS SCRATCH                 bake and check (exit 77, a ctest skip, without MODELS)
+#   golden_bake.sh --regenerate WEFT MODELS SCRATCH    bake and rewrite the manifest from this run
+#   golden_bake.sh --bake WEFT MODELS SCRATCH          bake only (ctest golden_bake_run, a fixture the
+#   golden_bake.sh --check WEFT MODELS SCRATCH         check only  page test reuses: one bake, two tests)
 #
 # The bake runs from SCRATCH/run with the models reached as ../models (a symlink), so messages that
 # name a model's path read the same wherever the models live. It runs with -j 2: outputs and
 # report do not depend on the order workers finish in.
 set -euo pipefail
-regenerate=0
-if [[ ${1:-} == --regenerate ]]; then regenerate=1; shift; fi
-if [[ $# -ne 3 ]]; then echo "usage: golden_bake.sh [--regenerate] WEFT MODELS SCRATCH" >&2; exit 2; fi
+regenerate=0 bake=1 check=1
+case ${1:-} in
+    --regenerate) regenerate=1; shift ;;
+    --bake) check=0; shift ;;
+    --check) bake=0; shift ;;
+esac
+if [[ $# -ne 3 ]]; then echo "usage: golden_bake.sh [--regenerate|--bake|--check] WEFT MODELS SCRATCH" >&2; exit 2; fi
 weft=$(realpath "$1") models=$2 scratch=$3
 manifest="$(cd "$(dirname "$0")" && pwd)/golden_bake.manifest"
 if [[ ! -d "$models" ]]; then echo "golden_bake: no models at $models: skipped"; exit 77; fi
 models=$(realpath "$models")
-rm -rf "$scratch"
-mkdir -p "$scratch/run"
-ln -s "$models" "$scratch/models"
-cd "$scratch/run"
-status=0
-"$weft" bake ../models -o out --grow-cloth --validate --report report.json -j 2 -q >stdout.txt 2>stderr.txt || status=$?
-# Exit 1 is expected: some of the models are refused on purpose (the manifest records which).
-if [[ $status -gt 1 ]]; then echo "golden_bake: weft bake exited $status"; cat stderr.txt; exit 1; fi
+if [[ $bake == 1 ]]; then
+    rm -rf "$scratch"
+    mkdir -p "$scratch/run"
+    ln -s "$models" "$scratch/models"
+    status=0
+    (cd "$scratch/run" && "$weft" bake ../models -o out --grow-cloth --validate --report report.json -j 2 -q \
+        >stdout.txt 2>stderr.txt) || status=$?
+    echo "$status" >"$scratch/run/status"
+    # Exit 1 is expected: some of the models are refused on purpose (the manifest records which).
+    if [[ $status -gt 1 ]]; then echo "golden_bake: weft bake exited $status"; cat "$scratch/run/stderr.txt"; exit 1; fi
+    if [[ $check == 0 ]]; then echo "golden_bake: baked into $scratch/run/out (exit $status)"; exit 0; fi
+fi
+cd "$scratch/run" 2>/dev/null || { echo "golden_bake: no bake in $scratch/run (golden_bake_run did not run)"; exit 1; }
+status=$(cat status)
 {
     echo "exit $status"
     echo "$(jq -S 'del(.timings)' report.json | sha256sum | cut -d' ' -f1)  report.json without timings"

@@ -64,25 +64,25 @@ int run_bake(const BakeCommandOptions& c) {
     o.jobs = c.jobs;
     o.model.grow_cloth = !c.no_grow;
     if (c.validate) o.model.validate = ValidationOptions{};
-    o.force = c.force;
-    o.page = !c.no_page;
+    o.model.force = c.force;
+    o.model.page = !c.no_page;
     o.isolate = !c.no_isolate;
     o.max_memory_bytes = c.max_memory_mib << 20;
     o.time_limit_seconds = c.time_limit;
     // The config: --config, else weft.json at the root of the first folder given (README, "Config file").
     if (!c.config.empty()) {
-        o.config_file = c.config;
+        o.model.config_file = c.config;
     } else {
         for (const fs::path& in : o.inputs) {
             std::error_code ec;
             if (fs::is_directory(in, ec)) {
-                if (fs::is_regular_file(in / "weft.json", ec)) o.config_file = in / "weft.json";
+                if (fs::is_regular_file(in / "weft.json", ec)) o.model.config_file = in / "weft.json";
                 break;
             }
         }
     }
-    if (!o.config_file.empty()) {
-        ConfigResult loaded = load_garment_config(o.config_file);
+    if (!o.model.config_file.empty()) {
+        ConfigResult loaded = load_garment_config(o.model.config_file);
         if (!loaded.error.empty()) {
             std::cerr << who << ": --config: " << loaded.error << "\n";
             return exit_usage;
@@ -107,7 +107,7 @@ int run_bake(const BakeCommandOptions& c) {
         std::cerr << who << ": " << why << "\n";
         return exit_usage;
     }
-    o.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
+    o.model.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
                      ";validate=" + (c.validate ? "1" : "0") + ";page=" + (c.no_page ? "0" : "1");
 
     const bool quiet = c.verbosity.quiet;

@@ -18,7 +18,7 @@
 #include "command.h"
 #include "garment/config.h"
 #include "io/atomic_file.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/bake_model.h"
 #include "fabric/fabric.h"
 
 namespace weft::cli {
@@ -84,7 +84,8 @@ int run_rig(const RigCommandOptions& o) {
     }
 
     options.import.allow_outside_folder = o.allow_outside_folder;
-    const ModelRecord result = rig_model(o.model, o.out_dir, options);
+    options.out_dir = o.out_dir;
+    const ModelRecord result = bake_model(o.model, options);
     const std::string report = rig_report_json(result).dump(2) + "\n";
     if (!o.report.empty())
         if (std::string why = write_file_atomic(o.report, std::string_view(report)); !why.empty()) {

@@ -104,7 +104,7 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     b.model.validate = ValidationOptions{};
     b.model.sheet.fabric = fabric;
     b.model.rig.fabric = fabric;
-    b.options_text = "classes=hair,skirt;fabric=" + fabric + ";grow_cloth=0;validate=1;page=1";
+    b.model.options_text = "classes=hair,skirt;fabric=" + fabric + ";grow_cloth=0;validate=1;page=1";
     tune_process_memory();
     const BakeResult result = bake(b, [&](const BakeModelResult& m, size_t done, size_t total) {
         if (!o.verbosity.quiet) std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << model_status_name(m.status) << "\n";

@@ -1,0 +1,33 @@
+#include "pipeline/model_output.h"
+
+#include <algorithm>
+
+#include "io/atomic_file.h"
+#include "io/utf8_text.h"
+#include "pipeline/pipeline_codes.h"
+
+namespace weft {
+
+bool write_model_output(const std::filesystem::path& path, const std::string& text, Issues& issues) {
+    if (std::string why = refuse_special_output(path); !why.empty()) {
+        issues.push_back(make_issue(kOutputNotRegular, utf8_escaped(why), ""));
+        return false;
+    }
+    if (std::string why = write_file_atomic(path, text); !why.empty()) {
+        issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(why), ""));
+        return false;
+    }
+    return true;
+}
+
+bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir) {
+    if (dir.empty()) return false;
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+    const std::filesystem::path d = std::filesystem::weakly_canonical(dir, ec);
+    auto [end, unused] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
+    (void)unused;
+    return end == d.end();
+}
+
+}  // namespace weft

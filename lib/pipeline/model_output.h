@@ -1,0 +1,18 @@
+// Writing one of a model's files (docs/bad-inputs.md): atomically, and only over a regular file.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "io/issue.h"
+
+namespace weft {
+
+/// Writes `text` to `path` by rename (io/atomic_file.h). A FIFO, a device, a link or a folder in
+/// the way is OUTPUT_NOT_REGULAR, any other failure OUTPUT_UNWRITABLE; false then.
+bool write_model_output(const std::filesystem::path& path, const std::string& text, Issues& issues);
+
+/// Whether `path`, resolved (links followed as far as they exist), is `dir` or inside it; false for
+/// an empty `dir`.
+bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir);
+
+}  // namespace weft
