@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     scene.meshes.push_back(pole_mesh);
     scene.nodes[2].meshes.push_back(static_cast<int>(scene.meshes.size()) - 1);
 
-    weft::SheetOptions options = source_resolution_options();
+    weft::SheetOptions options = weft::source_resolution_options();
     options.repair = (flags & 2) != 0;
     if (flags & 4) options.weld_tolerance = (flags >> 4) * 0.01;
     static const char* const rules[] = {"automatic", "none", "top", "bottom", "left", "right", "nearest:Pole",
