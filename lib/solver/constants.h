@@ -15,14 +15,6 @@ struct SolverConstants {
     uint32_t sleep_steps = 30;        ///< consecutive quiet steps before sleep (docs/solver.md#sleep)
     double clamp_ratio = 4;           ///< velocity clamp = this × correction authority (docs/solver.md#velocity-clamp)
     uint32_t reset_ramp_steps = 20;   ///< steps over which the clamp ramps back after a reset (docs/solver.md#velocity-clamp)
-    /// > 0: a step whose frame kick would carry a particle further than this × the shortest row in one
-    /// substep is split into more substeps (docs/solver.md#frame-acceleration); 0: never split
-    double frame_kick_ratio = 0.1;
-    /// > 0: a step in which the fastest particle would cross more than this × the shortest row in one
-    /// substep is split into more substeps (docs/solver.md#frame-acceleration); 0 (the default): never
-    /// split for speed (at 1 the fixed-budget reference tables of docs/measurements.md move: off until re-measured)
-    double speed_substep_ratio = 0;
-    uint32_t max_frame_split = 8;     ///< the most times a step's substeps may be multiplied (the two ratios above)
     bool tethers = true;      ///< build tether rows (off only to reproduce docs/measurements.md table L1's "no tether" column)
     bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)
     bool sleep = true;        ///< allow sleep

@@ -184,55 +184,20 @@ Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, c
     return Teleported::keep;
 }
 
-/// Substeps for this step (docs/solver.md#frame-acceleration): the fabric's, times the smallest split k
-/// for which (1) one substep's share of the frame's fastest kick K (dv + dw×x, frame axes, inertia
-/// applied), carried over one substep, moves a particle no further than frame_kick_ratio × the
-/// shortest row, (K/k)·(h/k) ≤ r·L; and (2) the fastest free particle, at its speed V when the step
-/// begins plus the kick, crosses no more than speed_substep_ratio × the shortest row in a substep,
-/// (V + K)·h/k ≤ c·L. At most max_frame_split times.
-uint32_t step_substeps(const SolverModel& m, const SolverState& s, const Vec3& dv, const Vec3& dw, double dt) {
-    const uint32_t base = m.fabric.substeps;
-    const double r = m.constants.frame_kick_ratio, c = m.constants.speed_substep_ratio;
-    if (!std::isfinite(m.shortest_row) || !(m.shortest_row > 0)) return base;
-    const bool kicked = !(dv == Vec3{} && dw == Vec3{});
-    double kick = 0, speed = 0;
-    for (uint32_t i : s.free_particles) {
-        if (kicked) kick = std::max(kick, length(dv + cross(dw, s.cloth.x[i])));
-        speed = std::max(speed, length(s.cloth.v[i]));
-    }
-    const double h = dt / base;
-    double k = 1;
-    if (r > 0 && kick > 0) k = std::max(k, std::ceil(std::sqrt(kick * h / (r * m.shortest_row)) - 1e-12));
-    if (c > 0) k = std::max(k, std::ceil((speed + kick) * h / (c * m.shortest_row) - 1e-12));
-    return base * static_cast<uint32_t>(std::min(k, static_cast<double>(std::max(m.constants.max_frame_split, 1u))));
-}
-
 /// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
 /// the fictitious accelerations: a change of frame velocity is a kick −ΔV − Δω×x, a turning frame adds
-/// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders. The kick is the frame's
-/// acceleration over the step, so each substep takes an equal share of it (kick_substep); a large one
-/// splits the step into more substeps (docs/solver.md#frame-acceleration). Returns the substeps.
-uint32_t feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
+/// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders.
+void feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const FrameMotion& f, Teleported teleported) {
     const double inertia = m.fabric.inertia;
     const Quat to_frame = in.frame.rotation.conjugate();
-    Vec3 dv, dw;
     if (inertia > 0 && teleported != Teleported::reset) {
-        dv = to_frame.rotate(f.velocity - s.frame_velocity) * inertia;
-        dw = to_frame.rotate(f.omega - s.frame_omega) * inertia;
+        const Vec3 dv = to_frame.rotate(f.velocity - s.frame_velocity) * inertia;
+        const Vec3 dw = to_frame.rotate(f.omega - s.frame_omega) * inertia;
+        if (!(dv == Vec3{}) || !(dw == Vec3{}))
+            for (uint32_t i : s.free_particles) s.cloth.v[i] -= dv + cross(dw, s.cloth.x[i]);
     }
-    const uint32_t substeps = step_substeps(m, s, dv, dw, in.dt);
-    s.substep.kick_velocity = dv / static_cast<double>(substeps);
-    s.substep.kick_spin = dw / static_cast<double>(substeps);
     s.substep.omega_local = to_frame.rotate(f.omega);
     s.substep.fictitious_inertia = (inertia > 0 && !(f.omega == Vec3{})) ? inertia : 0;
-    return substeps;
-}
-
-/// This substep's share of the frame's kick.
-void kick_substep(SolverState& s) {
-    const Vec3 dv = s.substep.kick_velocity, dw = s.substep.kick_spin;
-    if (dv == Vec3{} && dw == Vec3{}) return;
-    for (uint32_t i : s.free_particles) s.cloth.v[i] -= dv + cross(dw, s.cloth.x[i]);
 }
 
 /// Held particles: an equal share of what remains, exactly onto the target at the last substep; a
@@ -323,10 +288,9 @@ double finish_velocities(SolverState& s, double decay, double clamp, StepStats& 
 /// (docs/solver.md#the-step; AVBD's primal-dual iteration); then velocities.
 double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3& gravity, double decay, double clamp,
                StepStats& stats) {
-    const uint32_t substeps = s.substep.count;
+    const uint32_t substeps = m.fabric.substeps;
     s.cloth.x_prev = s.cloth.x;
     carry_held(m, s, substeps - index);
-    kick_substep(s);
     predict(s, gravity);
     warm_start(m, s);
     set_penalties(m, s);
@@ -394,7 +358,7 @@ StepStats Solver::step(const StepInput& in) {
     s.holder_pose = poses;
     set_targets(m, s, poses);
     tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());  // tethers only ever come in
-    const uint32_t substeps = feel_frame(m, s, in, motion, stats.teleported);
+    feel_frame(m, s, in, motion, stats.teleported);
 
     // The velocity clamp: clamp_ratio × the correction authority, ramped back from 0 after a reset.
     double clamp = motion.full_clamp;
@@ -402,8 +366,7 @@ StepStats Solver::step(const StepInput& in) {
         clamp *= static_cast<double>(s.steps_since_reset) / m.constants.reset_ramp_steps;
     stats.velocity_clamp = clamp;
 
-    s.substep.count = substeps;
-    stats.substeps = substeps;
+    const uint32_t substeps = m.fabric.substeps;
     s.substep.h = in.dt / substeps;
     s.substep.inv_h = 1 / s.substep.h;
     s.substep.inv_h2 = s.substep.inv_h * s.substep.inv_h;

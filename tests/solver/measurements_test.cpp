@@ -201,74 +201,54 @@ TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
 // docs/measurements.md, table M1: 20 links at 10 cm behind a ±9 m/s sprint for fifteen seconds. The
 // clamp column is exact (four times the correction authority); nothing teleports; the headroom is at
 // least the reference's smallest, 5.7x. Peaks and the tether column are asserted at weft's values
-// (peaks ±3%, tether ±0.0005) and differ from the reference's: the page says by how much and why.
-// With the frame's kick shared over substeps and a lurch split into more of them
-// (docs/solver.md#frame-acceleration), every 2x4 and 2x6 fabric stays within the reference's 0.35%
-// even behind a frame that changes speed by 9 m/s in one step; the 2x2 fabrics do not (the page).
+// (peaks ±3%, tether ±0.001) and differ from the reference's: the page says by how much and why.
 TEST(Measurements, SprintTableClampHeadroomAndReach) {
     struct Row {
         const char* name;
         double clamp, peak, tether;
     };
-    for (const Row& r : {Row{"silk", 192, 14.06, 1.0029}, Row{"cotton", 192, 9.25, 1.0018}, Row{"denim", 96, 6.80, 1.0054},
-                         Row{"leather", 96, 6.79, 1.0149}, Row{"rope", 192, 12.22, 1.0026}, Row{"chain", 288, 6.72, 1.0017},
-                         Row{"hair", 192, 9.10, 1.0024}}) {
-        const Fabric f = *find_fabric(r.name);
-        const SprintRun run = sprint(f);
+    for (const Row& r : {Row{"silk", 192, 13.85, 1.0045}, Row{"cotton", 192, 9.26, 1.0039}, Row{"denim", 96, 6.80, 1.0056},
+                         Row{"leather", 96, 6.84, 1.0147}, Row{"rope", 192, 9.86, 1.0044}, Row{"chain", 288, 6.76, 1.0033},
+                         Row{"hair", 192, 9.10, 1.0041}}) {
+        const SprintRun run = sprint(*find_fabric(r.name));
         EXPECT_EQ(run.teleports, 0) << r.name;
         EXPECT_NEAR(run.clamp, r.clamp, 1e-9) << r.name;
         EXPECT_GE(run.clamp / run.peak, 5.7) << r.name;
         EXPECT_NEAR(run.peak, r.peak, 0.03 * r.peak) << r.name;
-        EXPECT_NEAR(run.tether, r.tether, 0.0005) << r.name;
-        if (f.iterations > 2) EXPECT_LE(run.tether, 1.0035) << r.name;
+        EXPECT_NEAR(run.tether, r.tether, 0.001) << r.name;
     }
 }
 
-// docs/measurements.md, table M1, the tether column and what splits the step: the frame's 9 m/s
-// lurch, shared over the fabric's own substeps but not split (frame_kick_ratio 0), puts rope, silk,
-// cotton and hair past the reference's 0.35%; split they are within it. A split step is counted: 15 lurches in the run (one a second), each taking 3x the fabric's substeps for
-// the 2x4 fabrics (the square root of 7.2 m/s carried over 1/120 s against a tenth of a 10 cm link).
-TEST(Measurements, SprintLurchIsSplitIntoSubsteps) {
-    SolverConstants whole;
-    whole.frame_kick_ratio = 0;
-    for (const auto& [name, unsplit] : {std::pair{"silk", 1.0043}, std::pair{"cotton", 1.0044}, std::pair{"rope", 1.0104},
-                                        std::pair{"hair", 1.0038}}) {
-        const Fabric f = *find_fabric(name);
-        const SprintRun before = sprint(f, 9.0, 1, whole), after = sprint(f);
-        EXPECT_NEAR(before.tether, unsplit, 0.0005) << name;
-        EXPECT_GT(before.tether, 1.0035) << name;
-        EXPECT_LE(after.tether, 1.0035) << name;
-        EXPECT_EQ(before.substeps, 900u * f.substeps) << name;
-        EXPECT_EQ(after.substeps, 900u * f.substeps + 15u * 2 * f.substeps) << name;
-    }
-}
-
-// docs/measurements.md, table M1 at a sprinter's start: each speed reached over a fifth of a second
-// (12 steps, 45 m/s²) keeps every fabric within the reference's 0.35%, the 2x2 ones too, once the
-// frame's kick is shared over the substeps (before: denim 1.0049, leather 1.0042). No step of this
-// ramp is split. Behind the one-step square wave the 2x2 fabrics stay past it, and there leather's
-// strain-limit row is what takes it past: without the row 1.0023 (the page). The ramp hardly splits a
-// step (at most 1% more substeps: the helper's ramp rounds one phase edge into a 1.5 m/s step).
+// docs/measurements.md, table M1, the tether column: where weft's reach goes past the reference's
+// 0.35%. The excess is the yank of a frame that changes speed by 9 m/s in one step (a kick of up to
+// 9 m/s to every free particle at once, taken up by the top link within one step's sweeps): reaching
+// each speed over a fifth of a second (45 m/s², still a sprinter's start) brings every 2x4 and 2x6
+// fabric within the reference's bound. The two 2x2 fabrics stay past it, and their strain-limit row,
+// which shares the top link with the stretch and tether rows, doubles their excess: asserted at weft's
+// values so that a fix shows (the page says what was measured and why it is left).
 TEST(Measurements, SprintReachWithinTheReferenceBoundWhenSpeedIsReachedInAFifthOfASecond) {
     struct Row {
         const char* name;
         double ramped;  ///< worst tether ratio, each speed reached over 12 steps
     };
-    for (const Row& r : {Row{"silk", 1.0020}, Row{"cotton", 1.0017}, Row{"denim", 1.0027}, Row{"leather", 1.0023},
-                         Row{"rope", 1.0022}, Row{"chain", 1.0012}, Row{"hair", 1.0017}}) {
+    for (const Row& r : {Row{"silk", 1.0023}, Row{"cotton", 1.0017}, Row{"denim", 1.0049}, Row{"leather", 1.0042},
+                         Row{"rope", 1.0022}, Row{"chain", 1.0012}, Row{"hair", 1.0018}}) {
         const Fabric f = *find_fabric(r.name);
         const SprintRun run = sprint(f, 9.0, 12);
         EXPECT_EQ(run.teleports, 0) << r.name;
         EXPECT_NEAR(run.tether, r.ramped, 0.0005) << r.name;
-        EXPECT_LE(run.tether, 1.0035) << r.name;
-        EXPECT_LE(run.substeps, 909u * f.substeps) << r.name;
+        if (f.iterations > 2) {
+            EXPECT_LE(run.tether, 1.0035) << r.name;
+        } else {
+            EXPECT_GT(run.tether, 1.0035) << r.name;
+        }
     }
-    for (const auto& [name, with_row, without_row] : {std::tuple{"denim", 1.0054, 1.0044}, std::tuple{"leather", 1.0149, 1.0023}}) {
+    for (const auto& [name, with_row, without_row] : {std::tuple{"denim", 1.0056, 1.0029}, std::tuple{"leather", 1.0147, 1.0076}}) {
         Fabric f = *find_fabric(name);
         f.strain_limit = false;
         const double without = sprint(f).tether;
         EXPECT_NEAR(without, without_row, 0.0005) << name;
-        EXPECT_LT(without, with_row) << name;
+        EXPECT_LT(without - 1, 0.6 * (with_row - 1)) << name;
     }
 }
 

@@ -82,14 +82,13 @@ struct SprintRun {
     double tether = 0;   ///< worst tether ratio over the run
     int teleports = 0;   ///< steps that teleported
     uint32_t clamped = 0;///< particle-substeps the clamp caught
-    uint32_t substeps = 0;///< substeps taken over the run (docs/solver.md#frame-acceleration)
 };
 
 /// docs/measurements.md table M1: 20 links at 10 cm, 50 g a particle, 900 steps behind the square
 /// wave at `speed` m/s (reaching each speed over `ramp_steps` steps).
-inline SprintRun sprint(const Fabric& f, double speed = 9.0, int ramp_steps = 1, const SolverConstants& constants = {}) {
+inline SprintRun sprint(const Fabric& f, double speed = 9.0, int ramp_steps = 1) {
     static const ClothProxy rope = chain_proxy(20, 0.1, 0.05);
-    Solver solver(rope, f, constants);
+    Solver solver(rope, f);
     StepInput in;
     SprintRun run;
     for (int s = 0; s < 900; ++s) {
@@ -97,7 +96,6 @@ inline SprintRun sprint(const Fabric& f, double speed = 9.0, int ramp_steps = 1,
         const StepStats st = solver.step(in);
         run.teleports += st.teleported != Teleported::none;
         run.clamped += st.clamped;
-        run.substeps += st.substeps;
         run.peak = std::max(run.peak, st.max_speed_unclamped);
         run.clamp = st.velocity_clamp;
         run.tether = std::max(run.tether, tether_ratio_now(solver, rope));
