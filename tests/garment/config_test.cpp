@@ -62,7 +62,7 @@ TEST(GarmentConfig, ErrorsNameTheFileAndThePointer) {
     EXPECT_NE(error_of("{").find("cfg.json: not valid JSON"), std::string::npos);
     EXPECT_EQ(error_of(R"({"classes": {}})"), "cfg.json: /schema: must be \"weft.config/1\"");
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "clases": {}})"),
-              "cfg.json: /clases: unknown key (expected schema, classes, garments, min_garment_span)");
+              "cfg.json: /clases: unknown key (expected schema, classes, garments, min_garment_span, clips)");
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "node": "B", "class": "hair"}]})"),
               "cfg.json: /garments/0: needs exactly one of \"material\", \"mesh\", \"node\", \"geometry\"");
     EXPECT_NE(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "gown"}]})")
