@@ -149,17 +149,10 @@ ClothProxy strand_rig_proxy(uint32_t strands, uint32_t links, double spacing, do
     return finish_proxy(d);
 }
 
-ProxyDraft grid_draft(uint32_t nx, uint32_t ny, double spacing, double total_mass, bool vertical) {
-    ProxyDraft d;
-    d.garment = vertical ? "flag" : "sheet";
-    const double m = total_mass / (nx * ny);
+/// The rows of an nx × ny grid of particles numbered row by row: the edges along and across, one
+/// diagonal per cell (two triangles), and every held particle in one pin.
+static void grid_rows(ProxyDraft& d, uint32_t nx, uint32_t ny) {
     auto id = [&](uint32_t ix, uint32_t iy) { return iy * nx + ix; };
-    for (uint32_t iy = 0; iy < ny; ++iy)
-        for (uint32_t ix = 0; ix < nx; ++ix) {
-            d.position.push_back(vertical ? Vec3{spacing * ix, -spacing * iy, 0} : Vec3{spacing * ix, 0, spacing * iy});
-            d.mass.push_back(m);
-            d.held.push_back(vertical ? ix == 0 : iy == 0);
-        }
     for (uint32_t iy = 0; iy < ny; ++iy)
         for (uint32_t ix = 0; ix < nx; ++ix) {
             if (ix + 1 < nx) d.edges.push_back({id(ix, iy), id(ix + 1, iy)});
@@ -174,6 +167,19 @@ ProxyDraft grid_draft(uint32_t nx, uint32_t ny, double spacing, double total_mas
     for (uint32_t i = 0; i < d.held.size(); ++i)
         if (d.held[i]) pin.push_back(i);
     d.pins = {pin};
+}
+
+ProxyDraft grid_draft(uint32_t nx, uint32_t ny, double spacing, double total_mass, bool vertical) {
+    ProxyDraft d;
+    d.garment = vertical ? "flag" : "sheet";
+    const double m = total_mass / (nx * ny);
+    for (uint32_t iy = 0; iy < ny; ++iy)
+        for (uint32_t ix = 0; ix < nx; ++ix) {
+            d.position.push_back(vertical ? Vec3{spacing * ix, -spacing * iy, 0} : Vec3{spacing * ix, 0, spacing * iy});
+            d.mass.push_back(m);
+            d.held.push_back(vertical ? ix == 0 : iy == 0);
+        }
+    grid_rows(d, nx, ny);
     return d;
 }
 
@@ -197,7 +203,6 @@ ClothProxy folded_sheet_proxy(uint32_t nx, uint32_t rows, double spacing, double
     const double radius = fold * spacing / std::numbers::pi;
     const double span = (rows - 1) * spacing;
     const uint32_t along = 2 * rows + fold - 1;  // particle rows from the lower layer's first to the upper's last
-    auto id = [&](uint32_t ix, uint32_t k) { return k * nx + ix; };
     for (uint32_t k = 0; k < along; ++k)
         for (uint32_t ix = 0; ix < nx; ++ix) {
             Vec3 p{spacing * ix, 0, 0};
@@ -216,20 +221,7 @@ ClothProxy folded_sheet_proxy(uint32_t nx, uint32_t rows, double spacing, double
             d.mass.push_back(0.5 / (along * nx));
             d.held.push_back(k < rows || k + 1 == along);
         }
-    for (uint32_t k = 0; k < along; ++k)
-        for (uint32_t ix = 0; ix < nx; ++ix) {
-            if (ix + 1 < nx) d.edges.push_back({id(ix, k), id(ix + 1, k)});
-            if (k + 1 < along) d.edges.push_back({id(ix, k), id(ix, k + 1)});
-            if (ix + 1 < nx && k + 1 < along) {
-                d.edges.push_back({id(ix, k), id(ix + 1, k + 1)});
-                d.triangles.push_back({id(ix, k), id(ix + 1, k + 1), id(ix + 1, k)});
-                d.triangles.push_back({id(ix, k), id(ix, k + 1), id(ix + 1, k + 1)});
-            }
-        }
-    std::vector<uint32_t> pin;
-    for (uint32_t i = 0; i < d.held.size(); ++i)
-        if (d.held[i]) pin.push_back(i);
-    d.pins = {pin};
+    grid_rows(d, nx, along);
     ClothProxy p = finish_proxy(d);
     p.garment_class = "skirt";
     p.suggested_fabric = "cotton";
