@@ -104,7 +104,7 @@ TEST(BakeHostile, CrashOfOneModelFailsOnlyItAndTheRunWritesEverything) {
         ASSERT_TRUE(has_code((*b)["issues"], "CRASHED")) << (*b)["issues"].dump();
         const std::string why = issue_message((*b)["issues"], "CRASHED");
         // Under the sanitizers their own handler catches the signal and exits with an error status.
-        if (!sanitized_build()) EXPECT_NE(why.find(kind == "segv" ? "SIGSEGV" : "SIGABRT"), std::string::npos) << why;
+        if (!sanitized_build()) { EXPECT_NE(why.find(kind == "segv" ? "SIGSEGV" : "SIGABRT"), std::string::npos) << why; }
         EXPECT_NE(why.find("in stage build"), std::string::npos) << why;
         // The others were baked and stamped; the crashed one has no stamp, so the next run retries it.
         EXPECT_TRUE(fs::exists(out / "a.glb" / "bake-stamp.json"));
@@ -191,7 +191,7 @@ TEST(BakeHostile, ReportAndDepfileNeverReplaceAFifoALinkOrADevice) {
     std::vector<uint8_t> bytes;
     ASSERT_EQ(read_file(target, bytes), "");
     EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "keep me\n");
-    if (specials.size() == 3) EXPECT_TRUE(fs::is_character_file(fs::symlink_status(device)));
+    if (specials.size() == 3) { EXPECT_TRUE(fs::is_character_file(fs::symlink_status(device))); }
     // bake-report.json itself in OUT, and a model's own output, as FIFOs.
     const fs::path out = dir / "out2";
     fs::create_directories(out / "flag.glb");

@@ -215,7 +215,7 @@ TEST(BakeModel, ACurtainHangsFromTheRodInItsOwnMesh) {
     EXPECT_EQ(validation["passed"], true);
     for (const json& s : validation["proxies"][0]["scenarios"]) {
         EXPECT_LE(s["max_strain"].get<double>(), 1.1) << s["name"];
-        if (s["name"] == "hang") EXPECT_LE(s["sleep_step"].get<int>(), 1500);
+        if (s["name"] == "hang") { EXPECT_LE(s["sleep_step"].get<int>(), 1500); }
     }
 }
 
@@ -232,7 +232,7 @@ TEST(BakeShared, TheBannerHangsFromItsBracketsAndPassesEveryScenario) {
     EXPECT_EQ(validation["proxies"][0]["passed"], true);
     for (const json& s : validation["proxies"][0]["scenarios"]) {
         EXPECT_LE(s["max_strain"].get<double>(), 1.1) << s["name"];
-        if (s["name"] == "hang") EXPECT_LE(s["sleep_step"].get<int>(), 1500);
+        if (s["name"] == "hang") { EXPECT_LE(s["sleep_step"].get<int>(), 1500); }
     }
 }
 

@@ -222,9 +222,10 @@ TEST(SheetPins, ByDefaultTheSheetIsHeldWhereItTouchesRigidGeometry) {
     EXPECT_NE(p.builder_options.find("\"pin\":\"touching\""), std::string::npos) << p.builder_options;
     ASSERT_TRUE(has_code(issues, "HELD_WHERE_IT_TOUCHES"));
     for (const Issue& i : issues)
-        if (i.code == "HELD_WHERE_IT_TOUCHES")
+        if (i.code == "HELD_WHERE_IT_TOUCHES") {
             EXPECT_NE(i.message.find("node 'Pole' (mesh 'PoleMesh'): 4 particles within 0.035 m"), std::string::npos)
                 << i.message;
+        }
     // The same rule by name.
     EXPECT_EQ(build_pins_ok(s, g, rule("touching")).pins[0].particles, p.pins[0].particles);
     // A skinned mesh is no holder: it moves with its bones, and the sheet would tear from it.
@@ -312,7 +313,7 @@ TEST(SheetPins, PositionalRulesPickTheirEdge) {
     ASSERT_TRUE(has_code(issues, "NOTHING_HELD"));
     EXPECT_FALSE(has_code(issues, "EVERYTHING_HELD"));
     for (const Issue& i : issues)
-        if (i.code == "NOTHING_HELD") EXPECT_EQ(i.severity, Severity::warning);
+        if (i.code == "NOTHING_HELD") { EXPECT_EQ(i.severity, Severity::warning); }
     // A band as tall as the sheet holds all of it: built, and said, because nothing will move.
     SheetOptions all = rule("top");
     all.pin_tolerance = 10;

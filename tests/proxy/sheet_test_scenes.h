@@ -144,7 +144,7 @@ inline void expect_vertices_map_to_their_particles(const ClothProxy& p, std::spa
         EXPECT_LE(distance(at, scene_positions[v]), tolerance * (1 + 1e-9) + 1e-12) << "vertex " << v;
     }
     for (size_t q = 0; q < p.particle_count(); ++q)
-        if (p.source[q] != no_source) EXPECT_EQ(p.vertex_particle[p.source[q]], q);
+        if (p.source[q] != no_source) { EXPECT_EQ(p.vertex_particle[p.source[q]], q); }
 }
 
 }  // namespace weft::test

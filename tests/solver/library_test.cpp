@@ -25,8 +25,8 @@ TEST(Library, EveryFabricsKickedChainSleeps) {
             if (solver.step(in).fell_asleep) slept = s;
         EXPECT_GT(slept, 0) << f.name << " never slept";
         EXPECT_TRUE(solver.asleep()) << f.name;
-        if (f.name == "strand") EXPECT_NEAR(slept, 258, 0.02 * 258);
-        if (f.name == "panel") EXPECT_NEAR(slept, 318, 0.02 * 318);
+        if (f.name == "strand") { EXPECT_NEAR(slept, 258, 0.02 * 258); }
+        if (f.name == "panel") { EXPECT_NEAR(slept, 318, 0.02 * 318); }
     }
 }
 

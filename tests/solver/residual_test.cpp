@@ -58,7 +58,7 @@ TEST(Residual, TighterToleranceSweepsMoreAndStretchesLess) {
     // Every substep stopped on its tolerance or its cap, and the last sweep's move is the residual.
     EXPECT_LE(b.last_iterations, 2u * 64);
     EXPECT_GE(b.last_iterations, 2u);
-    if (b.last_iterations < 2u * 64) EXPECT_LE(b.last_move, 1e-5 * 0.02);
+    if (b.last_iterations < 2u * 64) { EXPECT_LE(b.last_move, 1e-5 * 0.02); }
 }
 
 TEST(Residual, CapBoundsTheSweeps) {
