@@ -16,12 +16,6 @@
 namespace weft {
 namespace {
 
-Scene import_ok(const std::filesystem::path& file) {
-    ImportResult r = import_scene(file);
-    EXPECT_TRUE(r.ok()) << file;
-    return std::move(r.scene);
-}
-
 std::vector<int> meshes_where(const Scene& s, const std::function<bool(const Mesh&)>& keep) {
     std::vector<int> out;
     for (size_t m = 0; m < s.meshes.size(); ++m)
@@ -62,7 +56,7 @@ std::map<std::string, int> count_codes(const Issues& issues) {
 
 TEST(SheetModels, GoalFlagHangsFromItsPole) {
     WEFT_REQUIRE_SHARED_MODEL(file, "quaternius_Goal_Flag.glb");
-    Scene scene = import_ok(file);
+    Scene scene = test::import_ok(file);
     SheetGarment g{"Flag", "flag", meshes_with_material(scene, "Flag"), {}};
     ASSERT_EQ(g.meshes.size(), 1u);
     SheetOptions o = source_resolution_options();
@@ -92,7 +86,7 @@ TEST(SheetModels, BannerClothHangsAndItsBracketsAreRigid) {
     // each) in the banner's mesh. A closed piece is a solid, held rigid by the frame; the cloth,
     // one open piece, hangs from its top row.
     WEFT_REQUIRE_SHARED_MODEL(file, "kaykit_banner_blue/banner_blue.gltf");
-    Scene scene = import_ok(file);
+    Scene scene = test::import_ok(file);
     ASSERT_EQ(scene.meshes.size(), 1u);
     SheetGarment g{"banner_blue", "flag", {0}, {}};
     SheetOptions o = source_resolution_options();
@@ -121,7 +115,7 @@ TEST(SheetModels, BannerClothHangsAndItsBracketsAreRigid) {
 
 TEST(SheetModels, KnightCapeRidesTheChest) {
     WEFT_REQUIRE_SHARED_MODEL(file, "kaykit_Knight.glb");
-    Scene scene = import_ok(file);
+    Scene scene = test::import_ok(file);
     std::vector<int> cape = meshes_where(scene, [](const Mesh& m) { return m.node_name == "Knight_Cape"; });
     ASSERT_EQ(cape.size(), 1u);
     SheetGarment g{"Knight_Cape", "cape", cape, {}};
@@ -148,7 +142,7 @@ TEST(SheetModels, KnightCapeRidesTheChest) {
 
 TEST(SheetModels, CouchIsRefusedWithEveryDefectNamed) {
     WEFT_REQUIRE_SHARED_MODEL(file, "quaternius_Couch_Medium2.glb");
-    Scene scene = import_ok(file);
+    Scene scene = test::import_ok(file);
     SheetGarment g{"Couch", "curtain", meshes_with_material(scene, "Couch_Mustard"), {}};
     ASSERT_EQ(g.meshes.size(), 1u);
     // MANIFEST.md counted with exact-position welding: 17 triangles with repeated indices, 24

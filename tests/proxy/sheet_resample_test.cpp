@@ -12,17 +12,12 @@
 #include "proxy/core/proxy_check.h"
 #include "proxy/core/render_binding.h"
 #include "proxy/sheet_builder.h"
+#include "proxy/sheet_test_scenes.h"
 #include "scene/import.h"
 #include "support/paths.h"
 
 namespace weft {
 namespace {
-
-Scene import_ok(const std::filesystem::path& file) {
-    ImportResult r = import_scene(file);
-    EXPECT_TRUE(r.ok()) << file;
-    return std::move(r.scene);
-}
 
 SheetGarment banner_of(const Scene& scene) {
     SheetGarment g{"Banner", "banner", {}, {}};
@@ -41,7 +36,7 @@ SheetBuildResult build(const Scene& scene, const SheetGarment& g, const SheetOpt
     SheetBuildResult r = build_sheet(scene, g, o);
     for (const Issue& i : r.issues)
         if (i.severity == Severity::error) ADD_FAILURE() << i.code << ": " << i.message;
-    if (r.proxy) EXPECT_EQ(check_proxy(*r.proxy), "");
+    if (r.proxy) { EXPECT_EQ(check_proxy(*r.proxy), ""); }
     return r;
 }
 
@@ -79,7 +74,7 @@ constexpr double kMassRatioBound = 20.0;
 TEST(SheetResample, FixturesAreResampledWithinTheStatedBounds) {
     for (const Case& c : {Case{"strips.glb", 52}, Case{"dense.glb", 6160}, Case{"holes.glb", 286}}) {
         SCOPED_TRACE(c.file);
-        const Scene scene = import_ok(test::testdata_dir() / "sheets" / c.file);
+        const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / c.file);
         const SheetGarment g = banner_of(scene);
         const SheetBuildResult source = build(scene, g, source_resolution_options());
         const SheetBuildResult r = build(scene, g, automatic());
@@ -114,7 +109,7 @@ TEST(SheetResample, FixturesAreResampledWithinTheStatedBounds) {
 }
 
 TEST(SheetResample, SourceKeepsOneParticlePerVertexBoundExactly) {
-    const Scene scene = import_ok(test::testdata_dir() / "sheets" / "strips.glb");
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "strips.glb");
     const SheetBuildResult r = build(scene, banner_of(scene), source_resolution_options());
     ASSERT_TRUE(r.proxy);
     EXPECT_EQ(r.proxy->particle_count(), 52u);
@@ -130,7 +125,7 @@ TEST(SheetResample, SourceKeepsOneParticlePerVertexBoundExactly) {
 }
 
 TEST(SheetResample, OptionsSetTheResolution) {
-    const Scene scene = import_ok(test::testdata_dir() / "sheets" / "holes.glb");
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "holes.glb");
     SheetOptions coarse, fine, budget;
     ASSERT_EQ(parse_resolution("edge:0.2", coarse), "");
     ASSERT_EQ(parse_resolution("edge:0.05", fine), "");
@@ -153,7 +148,7 @@ TEST(SheetResample, OptionsSetTheResolution) {
 }
 
 TEST(SheetResample, ByteIdenticalOnAnyThread) {
-    const Scene scene = import_ok(test::testdata_dir() / "sheets" / "dense.glb");
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "dense.glb");
     const SheetGarment g = banner_of(scene);
     std::vector<uint8_t> here, there;
     {
@@ -171,7 +166,7 @@ TEST(SheetResample, ByteIdenticalOnAnyThread) {
 
 TEST(SheetResample, SharedModelsResampleWithinTheBounds) {
     WEFT_REQUIRE_SHARED_MODEL(flag, "quaternius_Goal_Flag.glb");
-    const Scene scene = import_ok(flag);
+    const Scene scene = test::import_ok(flag);
     SheetGarment g{"Flag", "flag", {}, {}};
     for (size_t m = 0; m < scene.meshes.size(); ++m)
         if (scene.meshes[m].material >= 0 && scene.materials[scene.meshes[m].material] == "Flag") g.meshes.push_back(static_cast<int>(m));

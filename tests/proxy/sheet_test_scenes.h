@@ -12,9 +12,17 @@
 
 #include "geom/test_meshes.h"
 #include "proxy/core/cloth_proxy.h"
+#include "scene/import.h"
 #include "scene/scene.h"
 
 namespace weft::test {
+
+/// A model the test expects to import: its Scene (a failure names the file).
+inline Scene import_ok(const std::filesystem::path& file) {
+    ImportResult r = import_scene(file);
+    EXPECT_TRUE(r.ok()) << file;
+    return std::move(r.scene);
+}
 
 /// Root (node 0) -> "SheetNode" (node 1) carrying `mesh` as mesh 0, material "Cloth", in model space.
 inline Scene scene_of(const TriMesh& mesh, const std::string& mesh_name = "Sheet") {
