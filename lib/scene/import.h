@@ -13,6 +13,12 @@
 
 namespace weft {
 
+/// Which reader turns a glTF 2.0 file (.gltf, .glb, VRM) into the Scene.
+enum class GltfReader {
+    native,  ///< lib/scene's own, on the document the checks read (import_gltf.cpp)
+    assimp,  ///< Assimp 5.2.5's glTF reader, kept to hold the native one to the same Scene (tests, bench_import)
+};
+
 struct ImportOptions {
     /// Keep triangles with a repeated corner (or two corners at one position) as triangles, so
     /// the sheet builder can refuse them by name. When false they are dropped from the mesh and
@@ -25,6 +31,8 @@ struct ImportOptions {
     /// or material library named by `..`, an absolute path or a link out (scene/confine.h). A
     /// referenced FIFO, device or directory is refused either way.
     bool allow_outside_folder = false;
+    /// glTF 1.0 and every other format go to Assimp whatever this says.
+    GltfReader gltf_reader = GltfReader::native;
 };
 
 struct ImportResult {
