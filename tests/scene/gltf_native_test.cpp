@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <set>
 #include <sstream>
 
 #include <fstream>
@@ -236,6 +238,70 @@ void expect_same_scene(const fs::path& file) {
     SceneDiff d;
     compare(native.scene, assimp.scene, gltf_json(file), renormalised, d);
     EXPECT_EQ(d.first, "") << "first difference";
+}
+
+std::string base64(const std::vector<uint8_t>& bytes) {
+    static const char* const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        const uint32_t n = uint32_t(bytes[i]) << 16 | (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0) |
+                           (i + 2 < bytes.size() ? uint32_t(bytes[i + 2]) : 0);
+        out += digits[n >> 18 & 63];
+        out += digits[n >> 12 & 63];
+        out += i + 1 < bytes.size() ? digits[n >> 6 & 63] : '=';
+        out += i + 2 < bytes.size() ? digits[n & 63] : '=';
+    }
+    return out;
+}
+
+template <typename T>
+void append(std::vector<uint8_t>& out, std::initializer_list<T> values) {
+    for (T v : values) {
+        uint8_t b[sizeof(T)];
+        std::memcpy(b, &v, sizeof(T));
+        out.insert(out.end(), b, b + sizeof(T));
+    }
+}
+
+// What the models above do not hold: unnamed nodes and meshes (and an animation of an unnamed
+// node), two scene roots, a matrix node, strips, fans, a list with a vertex left over, no
+// indices, a primitive without a material, an unused unnamed material.
+TEST(GltfNative, SameSceneAsAssimpForTheCornersTheModelsMiss) {
+    std::vector<uint8_t> bin;
+    append<float>(bin, {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0});  // 48 bytes: a unit quad
+    append<uint16_t>(bin, {0, 1, 2, 3});                       // 8 bytes
+    append<float>(bin, {0, 1});                                 // 8 bytes: key times
+    append<float>(bin, {0, 0, 0, 0, 0.5f, 0});                  // 24 bytes: translations
+    const std::string gltf = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1]}],
+      "nodes":[{"mesh":0,"matrix":[1,0,0,0, 0,0,-1,0, 0,1,0,0, 2,0,0,1]},
+               {"name":"B","mesh":1,"translation":[0,1,0],"rotation":[0,0.38268343,0,0.92387953],"scale":[2,2,2],"children":[2]},
+               {"translation":[0,0.25,0]}],
+      "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":5},{"attributes":{"POSITION":0}}]},
+                {"name":"Fan","primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":6,"material":0}]}],
+      "materials":[{"name":"Cloth"},{}],
+      "animations":[{"channels":[{"sampler":0,"target":{"node":2,"path":"translation"}}],
+                     "samplers":[{"input":2,"output":3}]}],
+      "accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
+                   {"bufferView":1,"componentType":5123,"count":4,"type":"SCALAR"},
+                   {"bufferView":2,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
+                   {"bufferView":3,"componentType":5126,"count":2,"type":"VEC3"}],
+      "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":48},{"buffer":0,"byteOffset":48,"byteLength":8},
+                     {"buffer":0,"byteOffset":56,"byteLength":8},{"buffer":0,"byteOffset":64,"byteLength":24}],
+      "buffers":[{"byteLength":88,"uri":"data:application/octet-stream;base64,)" +
+                             base64(bin) + R"("}]})";
+    const fs::path file = scratch_dir("GltfNativeCorners") / "corners.gltf";
+    std::ofstream(file, std::ios::binary) << gltf;
+    expect_same_scene(file);
+    const ImportResult r = import_scene(file);
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    ASSERT_EQ(r.scene.nodes.size(), 4u);
+    EXPECT_EQ(r.scene.nodes[1].name, "nodes_0");
+    EXPECT_EQ(r.scene.nodes[3].name, "nodes_2");
+    EXPECT_EQ(r.scene.meshes.size(), 3u);
+    EXPECT_EQ(r.scene.materials, (std::vector<std::string>{"Cloth", ""}));
+    ASSERT_EQ(r.scene.clips.size(), 1u);
+    ASSERT_EQ(r.scene.clips[0].channels.size(), 1u);
+    EXPECT_EQ(r.scene.clips[0].channels[0].node, 3);
 }
 
 TEST(GltfNative, SameSceneAsAssimpForEveryTestdataModel) {
