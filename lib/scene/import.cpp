@@ -445,6 +445,7 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     gltf.max_buffer_bytes = options.max_file_bytes;
     const bool native = options.gltf_reader == GltfReader::native;
     gltf.keep_animations = native;  // the native reader's clips
+    gltf.animations_as_text = native;
     bool have_gltf = false;     // a glTF 2.0 document whose JSON was checked
     const char* memory_hint = nullptr;
     Container container = sniff(bytes);

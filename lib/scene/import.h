@@ -52,7 +52,7 @@ struct ImportResult {
 /// What the Scene holds, beyond scene/scene.h:
 /// - Nodes: depth-first from the root, children in file order. The unit/axis correction is
 ///   premultiplied into node 0's `local` (so every `world` carries it). For glTF the root is the
-///   single scene root, or a node "ROOT" above several; an unnamed glTF node i is "nodes_i" (the
+///   single scene root, or a node "ROOT" above several; an unnamed glTF node i is "nodes[i]" (the
 ///   names Assimp gave them); each node's `source` is its glTF index.
 /// - Meshes: one per Assimp mesh (glTF primitive) per instancing node, a primitive named
 ///   "<mesh>-<primitive>" when its glTF mesh has several; only the vertices its faces use, identical

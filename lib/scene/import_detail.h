@@ -58,6 +58,10 @@ struct GltfDocument {
     /// `animations` is parsed only when set (the grown-model writer keeps them; the import leaves
     /// them to Assimp).
     bool keep_animations = false;
+    /// With keep_animations, keep `animations` as its JSON text in animations_text instead (the
+    /// native reader reads it without a DOM).
+    bool animations_as_text = false;
+    std::string_view animations_text;
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against

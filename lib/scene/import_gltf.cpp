@@ -106,6 +106,131 @@ bool near(const float* a, const float* b, int n) {
     return !(sum > kSquareEpsilon);
 }
 
+/// A glTF animation as the reader needs it: channels and samplers by index.
+struct AnimationEntry {
+    struct Channel { int sampler = -1, node = -1; std::string path; };
+    struct Sampler { int input = -1, output = -1; std::string interpolation; };
+    std::string name;
+    std::vector<Channel> channels;
+    std::vector<Sampler> samplers;
+};
+
+/// The animations array in its usual shape read without a DOM (a big file has thousands of
+/// channels and samplers: the Knight 8,712 of each): objects of unsigned integers and strings
+/// without escapes, and the nesting glTF gives them. Anything else (extensions, extras, escapes,
+/// another shape) returns false, and the array is read through nlohmann instead.
+class PlainAnimations {
+public:
+    explicit PlainAnimations(std::string_view text) : t_(text) {}
+
+    bool read(std::vector<AnimationEntry>& out) {
+        if (!array([&] {
+                AnimationEntry a;
+                if (!object([&](std::string_view key) {
+                        if (key == "name") return string(a.name);
+                        if (key == "channels")
+                            return array([&] {
+                                AnimationEntry::Channel c;
+                                const bool ok = object([&](std::string_view k) {
+                                    if (k == "sampler") return index(c.sampler);
+                                    if (k == "target")
+                                        return object([&](std::string_view tk) {
+                                            if (tk == "node") return index(c.node);
+                                            if (tk == "path") return string(c.path);
+                                            return false;
+                                        });
+                                    return false;
+                                });
+                                a.channels.push_back(std::move(c));
+                                return ok;
+                            });
+                        if (key == "samplers")
+                            return array([&] {
+                                AnimationEntry::Sampler s;
+                                const bool ok = object([&](std::string_view k) {
+                                    if (k == "input") return index(s.input);
+                                    if (k == "output") return index(s.output);
+                                    if (k == "interpolation") return string(s.interpolation);
+                                    return false;
+                                });
+                                a.samplers.push_back(std::move(s));
+                                return ok;
+                            });
+                        return false;
+                    }))
+                    return false;
+                out.push_back(std::move(a));
+                return true;
+            }))
+            return false;
+        space();
+        return i_ == t_.size();
+    }
+
+private:
+    std::string_view t_;
+    size_t i_ = 0;
+
+    void space() {
+        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+    }
+    bool take(char c) {
+        space();
+        if (i_ < t_.size() && t_[i_] == c) {
+            ++i_;
+            return true;
+        }
+        return false;
+    }
+    bool string(std::string& out) {
+        space();
+        if (i_ >= t_.size() || t_[i_] != '"') return false;
+        const size_t begin = ++i_;
+        for (; i_ < t_.size() && t_[i_] != '"'; ++i_) {
+            const unsigned char c = static_cast<unsigned char>(t_[i_]);
+            if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+        }
+        if (i_ >= t_.size()) return false;
+        out.assign(t_.substr(begin, i_ - begin));
+        ++i_;
+        return true;
+    }
+    bool index(int& out) {
+        space();
+        const size_t begin = i_;
+        uint64_t v = 0;
+        while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9' && i_ - begin < 10) v = v * 10 + uint64_t(t_[i_++] - '0');
+        if (i_ == begin || v >= uint64_t(INT32_MAX) || (t_[begin] == '0' && i_ - begin > 1)) return false;
+        if (i_ < t_.size() && (t_[i_] == '.' || t_[i_] == 'e' || t_[i_] == 'E' || (t_[i_] >= '0' && t_[i_] <= '9')))
+            return false;
+        out = int(v);
+        return true;
+    }
+    template <typename F>
+    bool array(F each) {
+        if (!take('[')) return false;
+        if (take(']')) return true;
+        do {
+            if (!each()) return false;
+        } while (take(','));
+        return take(']');
+    }
+    template <typename F>
+    bool object(F member) {
+        if (!take('{')) return false;
+        if (take('}')) return true;
+        std::vector<std::string> seen;
+        do {
+            std::string key;
+            if (!string(key) || !take(':')) return false;
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) return false;  // nlohmann decides
+            seen.push_back(key);
+            if (!member(std::string_view(key))) return false;
+        } while (take(','));
+        return take('}');
+    }
+};
+
 /// One primitive read, checked and joined, before any node instances it.
 struct Primitive {
     SourceMesh mesh;                       ///< without bones (they depend on the instancing node's skin)
@@ -189,7 +314,7 @@ private:
 
     std::string mesh_name(const json& mesh, size_t m) const {
         std::string name = string_member(mesh, "name");
-        return name.empty() ? "meshes_" + std::to_string(m) : name;
+        return name.empty() ? "meshes[" + std::to_string(m) + "]" : name;
     }
 
     /// Reads every primitive of every mesh, refuses a non-finite position, and joins identical
@@ -451,7 +576,7 @@ private:
             const json& gnode = nodes[size_t(item.gltf)];
             Node node;
             node.name = string_member(gnode, "name");
-            if (node.name.empty()) node.name = "nodes_" + std::to_string(item.gltf);
+            if (node.name.empty()) node.name = "nodes[" + std::to_string(item.gltf) + "]";
             node.parent = item.parent;
             node.source = item.gltf;
             node.local = node_local(gnode);
@@ -624,24 +749,60 @@ private:
 
     /// Each animation as a Clip: per node its translation, rotation and scale keys (the middle
     /// value of a cubic spline's triple; a missing part keyed once with the node's rest value).
+    /// The animations, read plain when they have the usual shape, else through nlohmann.
+    bool animation_entries(std::vector<AnimationEntry>& out) {
+        json parsed;
+        const json* dom = member(doc_.json, "animations");
+        if (!doc_.animations_text.empty()) {
+            if (PlainAnimations(doc_.animations_text).read(out)) return true;
+            out.clear();
+            try {
+                parsed = json::parse(doc_.animations_text.begin(), doc_.animations_text.end());
+            } catch (const json::exception& e) {
+                report_.add(kGltfJsonInvalid, std::string("the glTF JSON does not parse: member \"animations\": ") + e.what());
+                return false;
+            }
+            dom = &parsed;
+        }
+        if (!dom || !dom->is_array()) return true;
+        for (const json& anim : *dom) {
+            AnimationEntry a;
+            a.name = string_member(anim, "name");
+            for (const json& c : array_or_empty(anim, "channels")) {
+                AnimationEntry::Channel ch;
+                ch.sampler = index_of(c, "sampler");
+                if (const json* target = member(c, "target")) {
+                    ch.node = index_of(*target, "node");
+                    ch.path = string_member(*target, "path");
+                } else {
+                    ch.sampler = -1;
+                }
+                a.channels.push_back(std::move(ch));
+            }
+            for (const json& sm : array_or_empty(anim, "samplers"))
+                a.samplers.push_back({index_of(sm, "input"), index_of(sm, "output"), string_member(sm, "interpolation")});
+            out.push_back(std::move(a));
+        }
+        return true;
+    }
+
     void build_clips(const std::vector<int>& scene_of_gltf) {
-        const json& animations = array_or_empty(doc_.json, "animations");
+        std::vector<AnimationEntry> animations;
+        if (!animation_entries(animations)) return;
         const json& nodes = array_or_empty(doc_.json, "nodes");
         for (size_t a = 0; a < animations.size(); ++a) {
-            const json& anim = animations[a];
+            const AnimationEntry& anim = animations[a];
             Clip clip;
-            clip.name = string_member(anim, "name");
-            const json& samplers = array_or_empty(anim, "samplers");
-            const json& channels = array_or_empty(anim, "channels");
+            clip.name = valid_utf8(anim.name);
+            const std::vector<AnimationEntry::Sampler>& samplers = anim.samplers;
             struct Parts { int t = -1, r = -1, s = -1; };
             std::vector<std::pair<int, Parts>> by_node;  // glTF node -> samplers, first-channel order
             double last_ms = 0;                          // the latest key in milliseconds, as Assimp times them
-            for (size_t c = 0; c < channels.size(); ++c) {
-                const int sampler = index_of(channels[c], "sampler");
-                const json* target = member(channels[c], "target");
-                if (sampler < 0 || size_t(sampler) >= samplers.size() || !target) continue;
-                const int node = index_of(*target, "node");
-                const std::string path = string_member(*target, "path");
+            for (size_t c = 0; c < anim.channels.size(); ++c) {
+                const int sampler = anim.channels[c].sampler;
+                if (sampler < 0 || size_t(sampler) >= samplers.size()) continue;
+                const int node = anim.channels[c].node;
+                const std::string& path = anim.channels[c].path;
                 if (node < 0 || size_t(node) >= nodes.size()) {
                     report_.add(kClipInvalid,
                                 "clip '" + clip.name + "': channel " + std::to_string(c) +
@@ -651,7 +812,7 @@ private:
                 }
                 if (path == "weights") {
                     std::vector<float> times;
-                    const int input = index_of(samplers[size_t(sampler)], "input");
+                    const int input = samplers[size_t(sampler)].input;
                     if (input >= 0 && floats(input, 1, times, "clip '" + clip.name + "' input") && !times.empty())
                         last_ms = std::max(last_ms, double(times.back() * 1000.f));
                     continue;
@@ -696,13 +857,13 @@ private:
 
     /// A sampler's keys: times through milliseconds in single precision, as the Assimp path
     /// timed them, so a clip samples to the same bits.
-    bool sampler_data(const json& sampler, uint32_t components, const std::string& what, std::vector<float>& times,
-                      std::vector<float>& values, size_t& step, size_t& first) {
-        const int input = index_of(sampler, "input"), output = index_of(sampler, "output");
+    bool sampler_data(const AnimationEntry::Sampler& sampler, uint32_t components, const std::string& what,
+                      std::vector<float>& times, std::vector<float>& values, size_t& step, size_t& first) {
+        const int input = sampler.input, output = sampler.output;
         if (input < 0 || output < 0) return false;
         if (!floats(input, 1, times, what + " input") || !floats(output, components, values, what + " output"))
             return false;
-        const bool cubic = string_member(sampler, "interpolation") == "CUBICSPLINE";
+        const bool cubic = sampler.interpolation == "CUBICSPLINE";
         step = cubic ? 3 : 1;
         first = cubic ? 1 : 0;
         if (times.size() * step * components > values.size()) {
@@ -721,7 +882,7 @@ private:
         return double(ms) / 1000.0;
     }
 
-    void vec3_keys(const json& sampler, const std::string& what, std::vector<Vec3Key>& out, double& last_ms) {
+    void vec3_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<Vec3Key>& out, double& last_ms) {
         std::vector<float> times, values;
         size_t step = 1, first = 0;
         if (!sampler_data(sampler, 3, what, times, values, step, first)) return;
@@ -733,7 +894,7 @@ private:
         if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
     }
 
-    void quat_keys(const json& sampler, const std::string& what, std::vector<QuatKey>& out, double& last_ms) {
+    void quat_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<QuatKey>& out, double& last_ms) {
         std::vector<float> times, values;
         size_t step = 1, first = 0;
         if (!sampler_data(sampler, 4, what, times, values, step, first)) return;

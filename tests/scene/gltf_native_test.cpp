@@ -104,7 +104,7 @@ bool label_names_mesh(const nlohmann::json& doc, const Mesh& mesh) {
     if (mesh.source_mesh < 0 || !doc.contains("meshes") || size_t(mesh.source_mesh) >= doc["meshes"].size()) return false;
     const nlohmann::json& m = doc["meshes"][size_t(mesh.source_mesh)];
     std::string name = m.value("name", std::string());
-    if (name.empty()) name = "meshes_" + std::to_string(mesh.source_mesh);
+    if (name.empty()) name = "meshes[" + std::to_string(mesh.source_mesh) + "]";
     if (m["primitives"].size() > 1) name += "-" + std::to_string(mesh.source_primitive);
     return name == mesh.name && mesh.source_primitive >= 0 && size_t(mesh.source_primitive) < m["primitives"].size();
 }
@@ -264,8 +264,8 @@ void append(std::vector<uint8_t>& out, std::initializer_list<T> values) {
 }
 
 // What the models above do not hold: unnamed nodes and meshes (and an animation of an unnamed
-// node), two scene roots, a matrix node, strips, fans, a list with a vertex left over, no
-// indices, a primitive without a material, an unused unnamed material.
+// node), two scene roots, a matrix node, strips, fans, a primitive of points without
+// indices (points), a primitive without a material, an unused unnamed material.
 TEST(GltfNative, SameSceneAsAssimpForTheCornersTheModelsMiss) {
     std::vector<uint8_t> bin;
     append<float>(bin, {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0});  // 48 bytes: a unit quad
@@ -276,7 +276,7 @@ TEST(GltfNative, SameSceneAsAssimpForTheCornersTheModelsMiss) {
       "nodes":[{"mesh":0,"matrix":[1,0,0,0, 0,0,-1,0, 0,1,0,0, 2,0,0,1]},
                {"name":"B","mesh":1,"translation":[0,1,0],"rotation":[0,0.38268343,0,0.92387953],"scale":[2,2,2],"children":[2]},
                {"translation":[0,0.25,0]}],
-      "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":5},{"attributes":{"POSITION":0}}]},
+      "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":5},{"attributes":{"POSITION":0},"mode":0}]},
                 {"name":"Fan","primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":6,"material":0}]}],
       "materials":[{"name":"Cloth"},{}],
       "animations":[{"channels":[{"sampler":0,"target":{"node":2,"path":"translation"}}],
@@ -295,8 +295,8 @@ TEST(GltfNative, SameSceneAsAssimpForTheCornersTheModelsMiss) {
     const ImportResult r = import_scene(file);
     ASSERT_TRUE(r.ok()) << issues_text(r);
     ASSERT_EQ(r.scene.nodes.size(), 4u);
-    EXPECT_EQ(r.scene.nodes[1].name, "nodes_0");
-    EXPECT_EQ(r.scene.nodes[3].name, "nodes_2");
+    EXPECT_EQ(r.scene.nodes[1].name, "nodes[0]");
+    EXPECT_EQ(r.scene.nodes[3].name, "nodes[2]");
     EXPECT_EQ(r.scene.meshes.size(), 3u);
     EXPECT_EQ(r.scene.materials, (std::vector<std::string>{"Cloth", ""}));
     ASSERT_EQ(r.scene.clips.size(), 1u);
