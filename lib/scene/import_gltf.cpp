@@ -1,4 +1,4 @@
-// The native glTF 2.0 reader (docs/architecture.md#stages): a checked GltfDocument into the Scene,
+// The native glTF 2.0 reader (docs/architecture.md#reading-gltf): a checked GltfDocument into the Scene,
 // with no second parser. Node i of the file is the Scene node whose `source` is i, a mesh's
 // vertices map to the file's by index (Mesh::source_vertices), so nothing is matched afterwards.
 //
