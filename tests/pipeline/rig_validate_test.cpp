@@ -38,8 +38,8 @@ const ScenarioStats* scenario(const ProxyValidation& v, Scenario s) {
     return nullptr;
 }
 
-/// Every proxy under its suggested fabric passes every gate: it sleeps in hang (at once: the bind pose
-/// is its equilibrium), idles quietly, and its skinned mesh measures within `max_stretch` of its bind
+/// Every proxy under its suggested fabric passes every gate: kicked at the start of hang it swings back
+/// to its pose (the bind pose is its equilibrium) and sleeps, idles quietly, and its skinned mesh measures within `max_stretch` of its bind
 /// lengths with the scalp within half a millimetre. Prints the numbers the issue quotes.
 void expect_validated(const ModelRecord& r, const std::string& name, const std::vector<std::string>& garments,
                       double max_stretch = 1.01) {
@@ -73,8 +73,11 @@ void expect_validated(const ModelRecord& r, const std::string& name, const std::
             EXPECT_LT(st.max_edge_stretch, near_pose ? kMaxMeshStretch : kMaxMotionMeshStretch) << who << " " << scenario_name(st.scenario);
         }
         EXPECT_TRUE(p.passed()) << who;
+        // Kicked 1 m/s sideways (docs/validation.md#hang), it swings back to its pose and sleeps: measured
+        // 198 steps (Fox's tail) to 347 (the Witch's skirt); hung from rest it slept at 30-60, testing nothing.
         ASSERT_TRUE(hang->sleep_step) << who;
-        EXPECT_LE(*hang->sleep_step, 60u) << who;
+        EXPECT_GT(*hang->sleep_step, 120u) << who;
+        EXPECT_LE(*hang->sleep_step, 400u) << who;
         EXPECT_LT(*idle->idle_jitter_mean, 0.02) << who;  // docs/growth.md#idle-stability
         EXPECT_LT(*idle->idle_jitter_worst, 0.02) << who;
         if (p.mesh_edges == 0) {  // a spring over unskinned geometry carries it rigidly: nothing to tear
@@ -190,8 +193,9 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
 
 TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
     // After one step the chains have moved g·dt² (2.7 mm) at most: a posing or skinning mistake (a
-    // joint posed from another's particle, a bone not at bind) would tear the mesh here already.
-    ValidationOptions one_step;
+    // joint posed from another's particle, a bone not at bind) would tear the mesh here already. In
+    // cotton, which has no pose rows, hang starts from rest (with them it starts kicked).
+    ValidationOptions one_step = under("cotton");
     one_step.scenarios = {{Scenario::hang, 1}, {Scenario::idle, 1}};
     const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-one-step", one_step);
     ASSERT_TRUE(r.validation);
@@ -201,7 +205,7 @@ TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
         EXPECT_EQ(p.hang->step, 1u);
         EXPECT_GE(p.hang->max_edge_stretch, 1.0) << p.garment;
         EXPECT_LT(p.hang->max_edge_stretch, 1.03) << p.garment;  // measured 1.013 (Skirt)
-        EXPECT_LT(p.hang->max_scalp_displacement, 0.5e-3) << p.garment;
+        EXPECT_LT(p.hang->max_scalp_displacement, 1e-3) << p.garment;  // 0.55 mm: nothing holds a cotton chain's pose
         ASSERT_FALSE(p.mesh_gates.empty());
         EXPECT_EQ(p.mesh_gates[0].scenario, Scenario::hang);
         EXPECT_TRUE(p.mesh_gates[0].passed) << p.mesh_gates[0].message;  // idle starts from the settled cloth
