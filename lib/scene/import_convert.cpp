@@ -3,6 +3,7 @@
 // weights as normalised per-vertex influences, materials kept by name.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 #include <assimp/anim.h>
@@ -19,6 +20,10 @@ namespace weft::import_detail {
 namespace {
 
 /// Whether the 3x3 part of a column-major matrix is singular, relative to its columns' lengths.
+/// DEFAULT_POSE_OFF_BIND's threshold: an A-pose against a T-pose bind turns joints tens of degrees,
+/// an exporter's rounding hundredths of one.
+constexpr double kDefaultPoseOffBindDegrees = 10.0;
+
 bool linear_part_singular(const Mat4& a) {
     const Vec3 c0{a.m[0], a.m[1], a.m[2]}, c1{a.m[4], a.m[5], a.m[6]}, c2{a.m[8], a.m[9], a.m[10]};
     const double det = c0.x * (c1.y * c2.z - c1.z * c2.y) - c0.y * (c1.x * c2.z - c1.z * c2.x) +
@@ -118,6 +123,7 @@ public:
             if (scene_of_gltf[g] >= 0) scene_.nodes[size_t(scene_of_gltf[g])].source = int(g);
         build_materials();
         build_meshes();
+        warn_default_pose_off_bind();
         for (unsigned i = 0; i < ai_.mNumAnimations; ++i) {
             scene_.animations.push_back(valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : ""));
             scene_.clips.push_back(convert_clip(ai_.mAnimations[i], scene_.animations.back()));
@@ -126,6 +132,41 @@ public:
     }
 
 private:
+    /// DEFAULT_POSE_OFF_BIND (docs/growth.md#default-pose): positions are baked at the default pose, so
+    /// a joint whose default turn differs from its bind one moves what it weights from where the file's
+    /// bind pose had it. Each joint's own turn (against its parent joint's, so a turned hip is not
+    /// counted again in every bone below it); a root joint's carries the mesh's placement and is skipped.
+    void warn_default_pose_off_bind() {
+        double worst = 0;
+        int worst_node = -1;
+        size_t turned = 0;
+        for (const auto& [n, moved] : bind_to_rest_) {
+            const int parent = scene_.nodes[size_t(n)].parent;
+            const auto up = bind_to_rest_.find(parent);
+            if (up == bind_to_rest_.end()) continue;
+            Mat4 up_inverse;
+            if (!up->second.inverse(up_inverse)) continue;
+            Vec3 t, s;
+            Quat turn;
+            (up_inverse * moved).decompose(t, turn, s);
+            const double degrees = 2 * std::acos(std::min(1.0, std::fabs(turn.w))) * 180 / M_PI;
+            if (!(degrees > kDefaultPoseOffBindDegrees)) continue;
+            ++turned;
+            if (degrees > worst) {
+                worst = degrees;
+                worst_node = n;
+            }
+        }
+        if (turned == 0) return;
+        const Node& node = scene_.nodes[size_t(worst_node)];
+        report_.add(kDefaultPoseOffBind,
+                    "the default pose is not the bind pose: joint '" + node.name + "' (under '" +
+                        scene_.nodes[size_t(node.parent)].name + "') is turned " + std::to_string(int(std::lround(worst))) +
+                        " degrees from it" +
+                        (turned > 1 ? " (" + std::to_string(turned) + " joints more than 10)" : std::string()) +
+                        "; garments are grown and proxies built at the default pose, as the file's nodes stand");
+    }
+
     const aiScene& ai_;
     const GltfDocument* gltf_;
     const ImportOptions& options_;
@@ -133,6 +174,7 @@ private:
     Reporter& report_;
     std::span<const MeshSource> sources_;                ///< per aiMesh, for glTF
     std::vector<const aiNode*> ai_nodes_;                ///< per Scene node
+    std::map<int, Mat4> bind_to_rest_;                   ///< per skin joint: its world at the default pose times the file's inverse bind
     std::unordered_map<const aiNode*, int> scene_index_;  ///< aiNode -> Scene node
     std::unordered_map<std::string, int> first_by_name_;  ///< node name -> first Scene node
     std::vector<int> gltf_of_scene_;                     ///< Scene node -> glTF node, -1 if none
@@ -572,6 +614,7 @@ private:
                 return false;
             }
             bone_matrix[b] = scene_.nodes[size_t(nodes[b])].world * offset;
+            bind_to_rest_.emplace(nodes[b], bone_matrix[b]);
             auto it = std::find(joints.begin(), joints.end(), nodes[b]);
             bone_joint[b] = uint32_t(it - joints.begin());
             if (it == joints.end()) joints.push_back(nodes[b]);
