@@ -288,9 +288,13 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 }
 
 bool rule_applies_to(const GarmentRule& rule, const std::filesystem::path& model_path) {
-    if (rule.file.empty()) return true;
-    if (rule.file.find('/') != std::string::npos) return glob_match(rule.file, model_path.generic_string());
-    return glob_match(rule.file, model_path.filename().string());
+    return file_matches(rule.file, model_path);
+}
+
+bool file_matches(std::string_view file_glob, const std::filesystem::path& model_path) {
+    if (file_glob.empty()) return true;
+    if (file_glob.find('/') != std::string_view::npos) return glob_match(file_glob, model_path.generic_string());
+    return glob_match(file_glob, model_path.filename().string());
 }
 
 std::vector<std::string> select_classes(std::string_view list, const std::vector<GarmentClass>& classes,

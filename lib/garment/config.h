@@ -92,6 +92,10 @@ ConfigResult load_garment_config(const std::filesystem::path& path);
 /// Whether a rule applies to the model at `model_path` (see GarmentRule::file).
 bool rule_applies_to(const GarmentRule& rule, const std::filesystem::path& model_path);
 
+/// Whether a rule's `file` glob names the model at `model_path`: "" every file; with a `/` the glob
+/// is matched against the path, else against the file name (GarmentRule::file, ClipRule::file).
+bool file_matches(std::string_view file_glob, const std::filesystem::path& model_path);
+
 /// Shell-style glob: `*` any run, `?` one byte, everything else literal (case-sensitive).
 bool glob_match(std::string_view pattern, std::string_view text);
 

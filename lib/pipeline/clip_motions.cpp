@@ -98,11 +98,8 @@ ClipMotion sample_clip(const Scene& scene, const Clip& clip) {
 
 ClipChoice configured_clips(const GarmentConfig& config, const std::filesystem::path& model, const ClipChoice& given) {
     if (given.mode != ClipChoice::defaults) return given;
-    for (const ClipRule& rule : config.clips) {
-        GarmentRule as_file_rule;
-        as_file_rule.file = rule.file;
-        if (rule_applies_to(as_file_rule, model)) return ClipChoice::parse(rule.clips);
-    }
+    for (const ClipRule& rule : config.clips)
+        if (file_matches(rule.file, model)) return ClipChoice::parse(rule.clips);
     return given;
 }
 

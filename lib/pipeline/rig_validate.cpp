@@ -46,8 +46,21 @@ struct MeshPart {
     std::vector<uint32_t> first;                 ///< per vertex + 1: offsets into moved_joint / moved_weight
     std::vector<uint32_t> moved_joint;           ///< posed joint of each moving influence
     std::vector<double> moved_weight;
+    std::vector<int> moved_node;                 ///< the bone of each moving influence (a clip's own pose of it)
+    // A clip moves the body's bones too: their influences, kept apart for it (fixed is their bind share).
+    std::vector<uint32_t> body_first;            ///< per vertex + 1: offsets into body_node / body_weight
+    std::vector<int> body_node;
+    std::vector<double> body_weight;
     std::vector<double> hull;                    ///< per vertex: metres at bind from the nearest segment of a joint
                                                  ///< that moves it (0 when none does)
+};
+
+/// A clip scenario's body at one step (docs/validation.md#clips): every bone as the clip moves it, and
+/// the colliders where the clip puts them.
+struct ClipBody {
+    std::vector<Mat4> bone;   ///< per scene node: its rigid motion from the bind pose, model space (identity: not moved)
+    Pose frame;               ///< the proxy's frame now, model space (compose(motion of its node, rest frame))
+    const StepInput* colliders = nullptr;  ///< in the moving frame; none without a body
 };
 
 /// Everything needed to pose and skin the garment, built once per proxy.
@@ -104,16 +117,23 @@ public:
     double hull_radius() const { return hull_radius_; }
 
     /// Poses the joints from `x` (particle positions in the frame, relative to the holders), skins
-    /// and measures.
-    MeshPoseStats measure(const std::vector<Vec3>& x, uint32_t step, const StepInput* body = nullptr) {
-        pose(x);
+    /// and measures; `body` is the body at rest in the frame. With `clip`, `x` is in the clip's moving
+    /// frame, the body's bones skin as the clip moves them and its colliders are where the clip puts
+    /// them; the scalp is measured from where the clip's own skinning puts it.
+    MeshPoseStats measure(const std::vector<Vec3>& x, uint32_t step, const StepInput* body = nullptr,
+                          const ClipBody* clip = nullptr) {
+        // The particles to model space: the frame as the clip moves it (its rest placement's scale kept, as rest_ has it).
+        pose(x, clip ? pose_matrix(clip->frame) * rest_frame_inverse_ * frame_ : frame_);
+        clip_ = clip;
         MeshPoseStats st;
         st.step = step;
         if (body) st.max_penetration = st.max_penetration_past_hull = 0.0;
+        const Mat4 to_frame = clip ? to_frame_ * rest_frame_ * pose_matrix(inverse(clip->frame)) : to_frame_;
+        const StepInput* colliders = clip ? clip->colliders : body;
         for (const MeshPart& part : parts_) {
             const Mesh& mesh = scene_.meshes[static_cast<size_t>(part.mesh)];
             skin(part, mesh);
-            if (body) penetration(part, mesh, *body, st);
+            if (body && colliders) penetration(part, mesh, *body, *colliders, to_frame, st);
             for (size_t e = 0; e < part.edges.size(); ++e) {
                 const double ratio = distance(skinned_[part.edges[e][0]], skinned_[part.edges[e][1]]) / part.bind_length[e];
                 if (ratio > st.max_edge_stretch || st.max_edge_stretch_mesh.empty()) {
@@ -124,7 +144,7 @@ public:
             }
             for (size_t i = 0; i < part.vertices.size(); ++i) {
                 if (!part.scalp[i]) continue;
-                const double d = distance(skinned_[i], mesh.positions[part.vertices[i]]);
+                const double d = distance(skinned_[i], clip ? clip_skinned(part, mesh, i) : mesh.positions[part.vertices[i]]);
                 if (d > st.max_scalp_displacement || st.max_scalp_mesh.empty()) {
                     st.max_scalp_displacement = d;
                     st.max_scalp_mesh = mesh.name;
@@ -136,9 +156,29 @@ public:
     }
 
 private:
-    /// The deepest a skinned vertex of `part` (skinned_) sits inside `body` (the body at rest in the
-    /// frame; the skinned mesh is relative to the holders, model space) beyond where it was bound.
-    void penetration(const MeshPart& part, const Mesh& mesh, const StepInput& body, MeshPoseStats& st) {
+    static Mat4 pose_matrix(const Pose& p) { return Mat4::from_trs(p.position, p.rotation, {1, 1, 1}); }
+
+    /// Where the clip's own skinning puts vertex i of `part`: every bone, the chain's too, as the clip
+    /// moves it (the pose a game without cloth would show).
+    Vec3 clip_skinned(const MeshPart& part, const Mesh& mesh, size_t i) const {
+        const Vec3& p = mesh.positions[part.vertices[i]];
+        Vec3 sum{};
+        double total = 0;
+        for (uint32_t k = part.body_first[i]; k < part.body_first[i + 1]; ++k) {
+            sum = sum + part.body_weight[k] * clip_->bone[static_cast<size_t>(part.body_node[k])].transform_point(p);
+            total += part.body_weight[k];
+        }
+        for (uint32_t k = part.first[i]; k < part.first[i + 1]; ++k) {
+            sum = sum + part.moved_weight[k] * clip_->bone[static_cast<size_t>(part.moved_node[k])].transform_point(p);
+            total += part.moved_weight[k];
+        }
+        return total > 0 ? (1 / total) * sum : p;
+    }
+
+    /// The deepest a skinned vertex of `part` (skinned_, model space) sits inside `body` (seen through
+    /// `to_frame`) beyond where it was bound in `rest_body` (the body at rest in the frame).
+    void penetration(const MeshPart& part, const Mesh& mesh, const StepInput& rest_body, const StepInput& body,
+                     const Mat4& to_frame, MeshPoseStats& st) {
         // Deeper than it was bound: the colliders stand for the skin with its mean radius,
         // so a vertex on the skin at the garment's edge may start a little inside.
         std::vector<double>& bound = bind_depth_[part.mesh];
@@ -146,15 +186,15 @@ private:
             bound.resize(part.vertices.size());
             for (size_t i = 0; i < part.vertices.size(); ++i) {
                 const Vec3 at = to_frame_.transform_point(mesh.positions[part.vertices[i]]);
-                bound[i] = deepest_inside(body, std::span(&at, 1)).depth;
+                bound[i] = deepest_inside(rest_body, std::span(&at, 1)).depth;
             }
         }
         // Only the colliders whose box meets the posed part's can hold a vertex: the rest are
         // left out of this frame (a vertex inside none has depth 0, never past its bind depth).
-        Vec3 lo = to_frame_.transform_point(skinned_[0]), hi = lo;
+        Vec3 lo = to_frame.transform_point(skinned_[0]), hi = lo;
         frame_skinned_.resize(skinned_.size());
         for (size_t i = 0; i < skinned_.size(); ++i) {
-            frame_skinned_[i] = to_frame_.transform_point(skinned_[i]);
+            frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
             lo = min(lo, frame_skinned_[i]);
             hi = max(hi, frame_skinned_[i]);
         }
@@ -221,6 +261,7 @@ private:
                     flatten(part, mesh, v, body < kScalpBodyShare);
                 }
             part.first.push_back(static_cast<uint32_t>(part.moved_joint.size()));
+            part.body_first.push_back(static_cast<uint32_t>(part.body_node.size()));
             std::sort(edges.begin(), edges.end());  // (a, b) pairs: the order is total, no tie to break
             edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
             for (const auto& e : edges) {
@@ -243,15 +284,19 @@ private:
         Vec3 fixed{};
         double total = 0, nearest = INFINITY;
         part.first.push_back(static_cast<uint32_t>(part.moved_joint.size()));
+        part.body_first.push_back(static_cast<uint32_t>(part.body_node.size()));
         for (const BoneWeight& bw : influences(scene_, mesh, v)) {
             total += bw.weight;
             const int j = mover_[static_cast<size_t>(bw.bone)];
             if (j < 0) {
                 fixed = fixed + static_cast<double>(bw.weight) * p;
+                part.body_node.push_back(bw.bone);
+                part.body_weight.push_back(bw.weight);
                 continue;
             }
             part.moved_joint.push_back(static_cast<uint32_t>(j));
             part.moved_weight.push_back(bw.weight);
+            part.moved_node.push_back(bw.bone);
             const PosedJoint& pj = joints_[static_cast<size_t>(j)];
             const Vec3 a = rest_[pj.particle], b = pj.next == no_particle ? a : rest_[pj.next];
             const Vec3 ab = b - a;
@@ -275,16 +320,23 @@ private:
         for (size_t i = 0; i < part.vertices.size(); ++i) {
             const Vec3& p = mesh.positions[part.vertices[i]];
             Vec3 sum = part.fixed[i];
+            if (clip_) {  // the body's bones where the clip has them
+                sum = Vec3{};
+                for (uint32_t k = part.body_first[i]; k < part.body_first[i + 1]; ++k)
+                    sum = sum + part.body_weight[k] * clip_->bone[static_cast<size_t>(part.body_node[k])].transform_point(p);
+                if (part.body_first[i] == part.body_first[i + 1] && part.first[i] == part.first[i + 1]) sum = p;  // unweighted
+            }
             for (uint32_t k = part.first[i]; k < part.first[i + 1]; ++k)
                 sum = sum + part.moved_weight[k] * skinning_[part.moved_joint[k]].transform_point(p);
             skinned_[i] = (1 / part.total[i]) * sum;
         }
     }
 
-    /// Each posed joint's skinning matrix: T(x)·R·T(−b), its posed world times its inverse bind.
-    void pose(const std::vector<Vec3>& x) {
+    /// Each posed joint's skinning matrix: T(x)·R·T(−b), its posed world times its inverse bind;
+    /// `world` takes the particles from the frame to model space.
+    void pose(const std::vector<Vec3>& x, const Mat4& world) {
         std::vector<Vec3> p(x.size());
-        for (size_t i = 0; i < x.size(); ++i) p[i] = frame_.transform_point(x[i]);
+        for (size_t i = 0; i < x.size(); ++i) p[i] = world.transform_point(x[i]);
         turn_.assign(joints_.size(), Quat{});
         std::vector<uint8_t> has_turn(joints_.size(), 0);
         for (size_t j = 0; j < joints_.size(); ++j) {
@@ -324,6 +376,9 @@ private:
     std::vector<Mat4> skinning_;
     std::vector<Vec3> skinned_;
     const Mat4 to_frame_ = frame_.inverted();
+    const Mat4 rest_frame_ = pose_matrix(rest_frame_pose(proxy_));   ///< frame_'s rigid part (what the solver's frame is)
+    const Mat4 rest_frame_inverse_ = rest_frame_.inverted();
+    const ClipBody* clip_ = nullptr;   ///< the clip's body while measuring a clip step
     std::map<int, std::vector<double>> bind_depth_;  ///< per mesh part, each vertex's depth in the body at bind
     std::vector<Vec3> frame_skinned_;  ///< skinned_ in the frame
     StepInput near_;                   ///< the body colliders a frame's posed part can reach
@@ -361,24 +416,51 @@ void fold_mesh_frame(const MeshPoseStats& st, Scenario scenario, MeshPoseStats& 
 
 /// The skinned mesh measured at every scripted step of every scenario, riding on validate_proxy's one
 /// run (its StepObserver): per scenario, the frame whose mesh stretches most, with the worst scalp
-/// displacement and render-vertex penetration over every frame.
+/// displacement and render-vertex penetration over every frame. In a clip scenario the body's bones
+/// and colliders move as the clip moves them (docs/validation.md#clips); elsewhere the body stands
+/// at bind and the mesh is posed relative to the holders.
 class MeshObserver {
 public:
-    MeshObserver(MeshPoser& poser, const StepInput* body) : poser_(poser), body_(body) {}
+    MeshObserver(MeshPoser& poser, const Scene& scene, const ClothProxy& proxy, const BodyShapes* body,
+                 const StepInput* rest_body)
+        : poser_(poser), scene_(scene), proxy_(proxy), body_(body), rest_body_(rest_body), rest_frame_(rest_frame_pose(proxy)) {}
+
+    /// A run starts (ValidationOptions::run_observer): its clip, if it plays one.
+    void start(const ScenarioRun& run, const ValidationOptions& options) {
+        out_.emplace_back();
+        out_.back().scenario = run.scenario;
+        relative_.clear();
+        key_ = -1;
+        clip_ = run.scenario == Scenario::clip && run.clip < options.clips.size() ? &options.clips[run.clip] : nullptr;
+        if (!clip_) return;
+        out_.back().clip = clip_->name;
+        binding_ = bind_clip(*clip_, proxy_, body_);
+        node_in_clip_.assign(scene_.nodes.size(), -1);
+        for (size_t n = 0; n < scene_.nodes.size(); ++n) {
+            const auto it = std::find(clip_->nodes.begin(), clip_->nodes.end(), scene_.nodes[n].name);
+            if (it != clip_->nodes.end()) node_in_clip_[n] = static_cast<int>(it - clip_->nodes.begin());
+        }
+        clip_body_.bone.assign(scene_.nodes.size(), Mat4{});
+    }
 
     void operator()(Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-        if (out_.empty() || out_.back().scenario != scenario || step == 1) {
+        if (out_.empty() || out_.back().scenario != scenario) {  // a run start() was not told of: no clip
             out_.emplace_back();
             out_.back().scenario = scenario;
             relative_.clear();
+            clip_ = nullptr;
         }
         if (!std::all_of(state.x.begin(), state.x.end(), [](const Vec3& v) { return is_finite(v); })) return;
-        now_.resize(state.x.size());
-        for (size_t i = 0; i < state.x.size(); ++i) now_[i] = holders.rotation.conjugate().rotate(state.x[i] - holders.position);
-        // Asleep or held still, the cloth did not move relative to the body: the same pose, measured once.
-        if (now_ != relative_) {
-            relative_.swap(now_);
-            last_ = poser_.measure(relative_, step, body_);
+        if (clip_) {
+            measure_clip_step(step, state);
+        } else {
+            now_.resize(state.x.size());
+            for (size_t i = 0; i < state.x.size(); ++i) now_[i] = holders.rotation.conjugate().rotate(state.x[i] - holders.position);
+            // Asleep or held still, the cloth did not move relative to the body: the same pose, measured once.
+            if (now_ != relative_) {
+                relative_.swap(now_);
+                last_ = poser_.measure(relative_, step, rest_body_);
+            }
         }
         MeshPoseStats st = last_;
         st.step = step;
@@ -393,20 +475,56 @@ public:
     }
 
 private:
+    /// Scripted step `step` (1-based) of a clip run: the clip's pose of every bone and collider at that
+    /// step, as the solver's run placed the frame, holders and colliders (clip_step, place_clip_step).
+    void measure_clip_step(uint32_t step, const ClothState& state) {
+        const uint32_t s = step - 1;
+        const uint32_t frames = static_cast<uint32_t>(clip_->frames.size());
+        // The clip's frame this step shows: holding the last frame, the body stands still.
+        const int64_t key = s < clip_blend_steps || frames == 0 ? s : clip_blend_steps + std::min(s - clip_blend_steps, frames - 1);
+        if (key == key_ && state.x == relative_) return;
+        key_ = key;
+        relative_ = state.x;
+        const std::vector<Pose> motion = clip_step(*clip_, s);
+        StepInput in;
+        place_clip_step(motion, binding_, rest_frame_, body_, in, colliders_);
+        clip_body_.frame = in.frame;
+        clip_body_.colliders = body_ ? &colliders_ : nullptr;
+        for (size_t n = 0; n < node_in_clip_.size(); ++n) {
+            const int k = node_in_clip_[n];
+            clip_body_.bone[n] = k >= 0 && static_cast<size_t>(k) < motion.size()
+                                     ? Mat4::from_trs(motion[static_cast<size_t>(k)].position, motion[static_cast<size_t>(k)].rotation, {1, 1, 1})
+                                     : Mat4{};
+        }
+        last_ = poser_.measure(state.x, step, rest_body_, &clip_body_);
+    }
+
     MeshPoser& poser_;
-    const StepInput* body_;
+    const Scene& scene_;
+    const ClothProxy& proxy_;
+    const BodyShapes* body_;        // the body at rest in the frame, as validate_proxy runs it; none without one
+    const StepInput* rest_body_;    // the same placed at rest
+    const Pose rest_frame_;
     std::vector<MeshPoseStats> out_;
-    std::vector<Vec3> relative_, now_;  // the last pose measured (particles relative to the holders), this step's
+    std::vector<Vec3> relative_, now_;  // the last pose measured (particles relative to the holders; a clip's: in its frame), this step's
     MeshPoseStats last_;                // what the last pose measured
+    // The clip this run plays, if any.
+    const ClipMotion* clip_ = nullptr;
+    ClipBinding binding_;
+    std::vector<int> node_in_clip_;     // per scene node, its node in clip_ (-1: the clip leaves it at bind)
+    ClipBody clip_body_;
+    StepInput colliders_;
+    int64_t key_ = -1;                  // the clip frame last measured
 };
 
 /// One mesh gate: `value` against `limit`; `what` says what was measured and where, `failure` what a
 /// failure means.
-MeshGateResult mesh_gate(const char* gate, Scenario scenario, double value, double limit, std::string what,
+MeshGateResult mesh_gate(const char* gate, const MeshPoseStats& st, double value, double limit, std::string what,
                          const char* failure) {
     MeshGateResult g;
     g.gate = gate;
-    g.scenario = scenario;
+    g.scenario = st.scenario;
+    g.clip = st.clip;
     g.value = value;
     g.limit = limit;
     g.passed = value <= limit;
@@ -415,22 +533,24 @@ MeshGateResult mesh_gate(const char* gate, Scenario scenario, double value, doub
     return g;
 }
 
-MeshGateResult stretch_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+MeshGateResult stretch_gate(const std::string& garment, const MeshPoseStats& st, double limit) {
     std::string what = format_text("garment '%s' %s (step %u): worst garment edge %.4fx its bind length (limit %.2f)",
-                                   garment.c_str(), scenario_name(scenario), st.step, st.max_edge_stretch, limit);
+                                   garment.c_str(), scenario_label(st.scenario, st.clip).c_str(), st.step,
+                                   st.max_edge_stretch, limit);
     if (!st.max_edge_stretch_mesh.empty())
         what += format_text(", mesh '%s' vertices %u-%u", st.max_edge_stretch_mesh.c_str(), st.max_edge_stretch_vertices[0],
                             st.max_edge_stretch_vertices[1]);
     what += format_text("; scalp/waistband moved %.2f mm", st.max_scalp_displacement * 1000);
-    return mesh_gate("MESH_STRETCH", scenario, st.max_edge_stretch, limit, std::move(what),
+    return mesh_gate("MESH_STRETCH", st, st.max_edge_stretch, limit, std::move(what),
                      ": the skinned mesh tears; check the grown weights or the chain's rows");
 }
 
-MeshGateResult scalp_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+MeshGateResult scalp_gate(const std::string& garment, const MeshPoseStats& st, double limit) {
     std::string what = format_text("garment '%s' %s: scalp/waistband moved %.2f mm from its bind position (limit %.2f mm)",
-                                   garment.c_str(), scenario_name(scenario), st.max_scalp_displacement * 1000, limit * 1000);
+                                   garment.c_str(), scenario_label(st.scenario, st.clip).c_str(),
+                                   st.max_scalp_displacement * 1000, limit * 1000);
     if (!st.max_scalp_mesh.empty()) what += format_text(", mesh '%s' vertex %u", st.max_scalp_mesh.c_str(), st.max_scalp_vertex);
-    return mesh_gate("SCALP_DISPLACEMENT", scenario, st.max_scalp_displacement, limit, std::move(what),
+    return mesh_gate("SCALP_DISPLACEMENT", st, st.max_scalp_displacement, limit, std::move(what),
                      ": the held end of the garment slides off the body; check the root blend's weights");
 }
 
@@ -445,7 +565,7 @@ json pose_json(const std::optional<MeshPoseStats>& st, bool named = false) {
             {"max_scalp_displacement", number(st->max_scalp_displacement)},
             {"max_scalp_vertex", st->max_scalp_mesh.empty() ? json(nullptr)
                                                             : json{{"mesh", st->max_scalp_mesh}, {"vertex", st->max_scalp_vertex}}}};
-    if (named) j["scenario"] = scenario_name(st->scenario);
+    if (named) j["scenario"] = scenario_label(st->scenario, st->clip);
     if (st->max_penetration) {  // only with body colliders
         j["max_penetration"] = number(*st->max_penetration);
         j["max_penetration_vertex"] = st->max_penetration_mesh.empty()
@@ -500,12 +620,16 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
     const BodyShapes body = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness);
     StepInput rest_body;
     place_body(body, Pose{}, rest_body);
-    MeshObserver mesh(poser, options.body.empty() ? nullptr : &rest_body);
+    MeshObserver mesh(poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body);
     // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy).
     ValidationOptions observed = options;
     observed.observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
         if (options.observer) options.observer(scenario, step, holders, state);
         mesh(scenario, step, holders, state);
+    };
+    observed.run_observer = [&](const ScenarioRun& run) {
+        if (options.run_observer) options.run_observer(run);
+        mesh.start(run, options);
     };
     out.solver = validate_proxy(proxy, observed, file);
     if (!out.solver.refused) {
@@ -518,10 +642,10 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
             // near-pose limits, every other (driven) scenario against the motion limits
             // (docs/validation.md#mesh-stretch, docs/validation.md#scalp-displacement).
             const bool near_pose = st.scenario == Scenario::hang || st.scenario == Scenario::idle;
-            out.mesh_gates.push_back(stretch_gate(garment.name, st.scenario, st,
+            out.mesh_gates.push_back(stretch_gate(garment.name, st,
                                                   near_pose ? mesh_limits.max_mesh_stretch : mesh_limits.max_motion_mesh_stretch));
             out.mesh_gates.push_back(scalp_gate(
-                garment.name, st.scenario, st,
+                garment.name, st,
                 near_pose ? mesh_limits.max_scalp_displacement : mesh_limits.max_motion_scalp_displacement));
             // A render vertex past its own hull radius plus the particles' allowance is measured against
             // render_penetration_limit and reported, not gated: in sprint the Witch's skirt (12 mm) and the
@@ -551,7 +675,7 @@ json rig_validation_json(const RigModelValidation& validation, bool timings) {
                              {"message", g.message}});
         for (const MeshGateResult& g : p.mesh_gates)
             gates.push_back({{"gate", g.gate},
-                             {"scenario", scenario_name(g.scenario)},
+                             {"scenario", scenario_label(g.scenario, g.clip)},
                              {"passed", g.passed},
                              {"value", number(g.value)},
                              {"limit", number(g.limit)},

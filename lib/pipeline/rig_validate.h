@@ -9,15 +9,18 @@
 //              its particle: translation = the particle, rotation = the shortest turn taking its
 //              bind segment (to the next particle of its chain) onto the simulated one; an end
 //              joint turns as the joint before it; a node with no particle keeps its bind transform
-//              relative to its parent; the body (every bone no chain joint sits above) stays at bind
+//              relative to its parent; the body (every bone no chain joint sits above) stays at bind,
+//              but in a clip scenario, where it takes the clip's pose of that step (and the particles
+//              are placed by the frame as the clip moves it)
 //   skin       linear blend skinning of every vertex of a skinned mesh some free chain joint of the
 //              proxy weights, with the scene's weights; a joint's skinning matrix is its posed world
 //              times its inverse bind (T(x)·R·T(−bind position))
 //   measure    over every edge of every triangle that has such a vertex: worst posed length / bind
 //              length (MESH_STRETCH gates it at max_mesh_stretch); over the scalp / waistband
 //              vertices (weight at least half on body bones: the root blend's held end,
-//              docs/growth.md#root-blend): the worst distance from the bind position; with body
-//              colliders, the deepest a vertex sinks into one beyond its bind depth
+//              docs/growth.md#root-blend): the worst distance from the bind position (in a clip
+//              scenario: from where the clip's own skinning puts it); with body colliders, the
+//              deepest a vertex sinks into one (where the step has it) beyond its bind depth
 //   gate       MESH_STRETCH, SCALP_DISPLACEMENT in every scenario (near-pose limits in hang and idle,
 //              motion limits elsewhere); a render vertex's depth past its own hull radius is measured
 //              against the particles' allowance and reported
@@ -69,6 +72,7 @@ struct MeshPoseStats {
     std::string max_scalp_mesh;       ///< where: mesh name, "" when there is no scalp vertex
     uint32_t max_scalp_vertex = 0;    ///< where: that mesh's vertex
     Scenario scenario = Scenario::hang;  ///< the scenario this pose is from
+    std::string clip;                    ///< Scenario::clip: the clip's name (labelled clip:<name>)
     std::optional<double> max_penetration;  ///< metres, deepest garment vertex inside a body collider over every
                                             ///< frame; only with body colliders (ValidationOptions::body)
     std::string max_penetration_mesh;  ///< where: mesh name, "" when no vertex went inside
@@ -83,6 +87,7 @@ struct MeshPoseStats {
 struct MeshGateResult {
     std::string gate;    ///< "MESH_STRETCH" (value: max_edge_stretch) or "SCALP_DISPLACEMENT" (metres)
     Scenario scenario = Scenario::hang;
+    std::string clip;    ///< Scenario::clip: the clip's name
     bool passed = true;
     double value = 0;
     double limit = 0;

@@ -43,6 +43,7 @@ inline constexpr IssueCode kUnweightedVertices{"UNWEIGHTED_VERTICES", Severity::
 inline constexpr IssueCode kNonFiniteNormal{"NON_FINITE_NORMAL", Severity::warning, "A normal was NaN, infinite or zero; the mesh's normals were dropped."};
 inline constexpr IssueCode kMeshNotInstanced{"MESH_NOT_INSTANCED", Severity::info, "A mesh no node of the scene instances; it is not part of the model at rest and was skipped."};
 inline constexpr IssueCode kSpringInvalid{"SPRING_INVALID", Severity::warning, "A declared spring or collider names a node that does not exist or is malformed; it was skipped."};
+inline constexpr IssueCode kDefaultPoseOffBind{"DEFAULT_POSE_OFF_BIND", Severity::warning, "The file's default (node) pose turns a skin joint more than 10 degrees from its bind pose (the inverse bind matrices): weft works at the default pose, so grown garments are fitted there and a viewer showing the bind pose shows them off the body (docs/growth.md#default-pose)."};
 inline constexpr IssueCode kClipInvalid{"CLIP_INVALID", Severity::warning, "An animation clip's channel names a node the scene lacks or repeats one, or a key is not finite, out of order or a zero rotation; the channel or key was skipped."};
 
 inline constexpr IssueCode import_codes[] = {
@@ -87,6 +88,7 @@ inline constexpr IssueCode import_codes[] = {
     kMeshNotInstanced,
     kSpringInvalid,
     kClipInvalid,
+    kDefaultPoseOffBind,
 };
 
 /// The table row for `code`, or nullptr.

@@ -108,8 +108,8 @@ const json* gltf_object(const json& doc, const char* list, int index) {
 /// arithmetic puts it in scene space, so every reader's Scene agrees to the last bit.
 class MeshFinisher {
 public:
-    MeshFinisher(const ImportOptions& options, Scene& scene, Reporter& report)
-        : options_(options), scene_(scene), report_(report) {}
+    MeshFinisher(const ImportOptions& options, Scene& scene, Reporter& report, BindToRest& bind_to_rest)
+        : options_(options), scene_(scene), report_(report), bind_to_rest_(bind_to_rest) {}
 
     int skin_for(const std::vector<int>& joints, const std::string& name) {
         for (size_t s = 0; s < scene_.skins.size(); ++s)
@@ -303,6 +303,7 @@ public:
                 return false;
             }
             bone_matrix[b] = scene_.nodes[size_t(bone->node)].world * offset;
+            bind_to_rest_.emplace(bone->node, bone_matrix[b]);
             auto it = std::find(joints.begin(), joints.end(), bone->node);
             bone_joint[b] = uint32_t(it - joints.begin());
             if (it == joints.end()) joints.push_back(bone->node);
@@ -385,6 +386,7 @@ private:
     const ImportOptions& options_;
     Scene& scene_;
     Reporter& report_;
+    BindToRest& bind_to_rest_;
 };
 
 class Converter {
@@ -402,6 +404,7 @@ public:
             if (scene_of_gltf[g] >= 0) scene_.nodes[size_t(scene_of_gltf[g])].source = int(g);
         build_materials();
         build_meshes();
+        warn_default_pose_off_bind(bind_to_rest_, scene_, report_);
         for (unsigned i = 0; i < ai_.mNumAnimations; ++i) {
             scene_.animations.push_back(valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : ""));
             scene_.clips.push_back(convert_clip(ai_.mAnimations[i], scene_.animations.back()));
@@ -415,6 +418,7 @@ private:
     const ImportOptions& options_;
     Scene& scene_;
     Reporter& report_;
+    BindToRest bind_to_rest_;
     std::span<const MeshSource> sources_;                ///< per aiMesh, for glTF
     std::vector<const aiNode*> ai_nodes_;                ///< per Scene node
     std::unordered_map<const aiNode*, int> scene_index_;  ///< aiNode -> Scene node
@@ -608,7 +612,7 @@ private:
                     mesh.source_primitive = sources_[m].primitive;
                     mesh.source_vertices = sources_[m].vertex_of;
                 }
-                if (finish_mesh(source_mesh(*ai_.mMeshes[m], int(n)), int(n), options_, scene_, mesh, report_)) {
+                if (finish_mesh(source_mesh(*ai_.mMeshes[m], int(n)), int(n), options_, scene_, mesh, report_, bind_to_rest_)) {
                     scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
                     scene_.meshes.push_back(std::move(mesh));
                 }
@@ -760,8 +764,42 @@ Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report) {
 }
 
 bool finish_mesh(const SourceMesh& source, int node, const ImportOptions& options, Scene& scene, Mesh& mesh,
-                 Reporter& report) {
-    return MeshFinisher(options, scene, report).finish(source, node, mesh);
+                 Reporter& report, BindToRest& bind_to_rest) {
+    return MeshFinisher(options, scene, report, bind_to_rest).finish(source, node, mesh);
+}
+
+void warn_default_pose_off_bind(const BindToRest& bind_to_rest, const Scene& scene, Reporter& report) {
+    // An A-pose against a T-pose bind turns joints tens of degrees, an exporter's rounding
+    // hundredths of one.
+    constexpr double kOffBindDegrees = 10.0;
+    double worst = 0;
+    int worst_node = -1;
+    size_t turned = 0;
+    for (const auto& [n, moved] : bind_to_rest) {
+        const int parent = scene.nodes[size_t(n)].parent;
+        const auto up = bind_to_rest.find(parent);
+        if (up == bind_to_rest.end()) continue;
+        Mat4 up_inverse;
+        if (!up->second.inverse(up_inverse)) continue;
+        Vec3 t, s;
+        Quat turn;
+        (up_inverse * moved).decompose(t, turn, s);
+        const double degrees = 2 * std::acos(std::min(1.0, std::fabs(turn.w))) * 180 / M_PI;
+        if (!(degrees > kOffBindDegrees)) continue;
+        ++turned;
+        if (degrees > worst) {
+            worst = degrees;
+            worst_node = n;
+        }
+    }
+    if (turned == 0) return;
+    const Node& node = scene.nodes[size_t(worst_node)];
+    report.add(kDefaultPoseOffBind,
+               "the default pose is not the bind pose: joint '" + node.name + "' (under '" +
+                   scene.nodes[size_t(node.parent)].name + "') is turned " + std::to_string(int(std::lround(worst))) +
+                   " degrees from it" +
+                   (turned > 1 ? " (" + std::to_string(turned) + " joints more than 10)" : std::string()) +
+                   "; garments are grown and proxies built at the default pose, as the file's nodes stand");
 }
 
 bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction, const ImportOptions& options,

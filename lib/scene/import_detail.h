@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <utility>
 #include <filesystem>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -138,8 +139,16 @@ struct SourceMesh {
 /// Puts `source`, instanced at scene.nodes[node], into `mesh` in scene space (static: through the
 /// node's world transform; skinned: posed by the rest skeleton) with triangles, normals, UVs and
 /// normalised influences, finding or adding its Skin in `scene`. False (reported) when refused.
+/// Per skin joint `bind_to_rest` gains, on first sight, its world at the default pose times the
+/// file's inverse bind: the identity where the default pose is the bind pose.
+using BindToRest = std::map<int, Mat4>;
 bool finish_mesh(const SourceMesh& source, int node, const ImportOptions& options, Scene& scene, Mesh& mesh,
-                 Reporter& report);
+                 Reporter& report, BindToRest& bind_to_rest);
+
+/// DEFAULT_POSE_OFF_BIND (docs/growth.md#default-pose), once every mesh is finished: each joint's own
+/// turn from its bind pose (against its parent joint's, so a turned hip is not counted again in every
+/// bone below it); a root joint's carries the mesh's placement and is skipped.
+void warn_default_pose_off_bind(const BindToRest& bind_to_rest, const Scene& scene, Reporter& report);
 
 /// Natively reads a checked glTF 2.0 document (check_gltf passed) into `scene`: nodes, materials,
 /// meshes, skins and clips, with node and vertex identity by index (import_gltf.cpp).

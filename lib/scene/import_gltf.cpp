@@ -253,6 +253,7 @@ public:
         if (!build_nodes(scene_of_gltf)) return false;
         build_materials();
         build_meshes(scene_of_gltf);
+        warn_default_pose_off_bind(bind_to_rest_, scene_, report_);
         if (report_.failed()) return false;
         build_clips(scene_of_gltf);
         return !report_.failed();
@@ -264,6 +265,7 @@ private:
     const ImportOptions& options_;
     Scene& scene_;
     Reporter& report_;
+    BindToRest bind_to_rest_;
     std::vector<std::vector<Primitive>> primitives_;  ///< per glTF mesh, per primitive
     std::vector<int> material_of_gltf_;               ///< glTF material -> Scene material, -1 if dropped
     int default_material_ = -1;                       ///< the Scene material of primitives without one
@@ -684,7 +686,7 @@ private:
                 mesh.source_mesh = m;
                 mesh.source_primitive = int(p);
                 mesh.source_vertices = prim.joined_of_file;
-                if (finish_mesh(prim.mesh, int(n), options_, scene_, mesh, report_)) {
+                if (finish_mesh(prim.mesh, int(n), options_, scene_, mesh, report_, bind_to_rest_)) {
                     scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
                     scene_.meshes.push_back(std::move(mesh));
                 }

@@ -130,6 +130,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     in.holders.assign(proxy.pins.size(), Pose{});
     const Pose rest_frame = rest_frame_pose(proxy);
     in.frame = rest_frame;
+    const bool holds_pose = solver.row_counts().pose > 0;  // hang from rest would test nothing: disturb it
 
     if (settle_steps > 0 && !state_finite(state)) {  // the prelude blew up: nothing to measure
         st.non_finite_step = 0;
@@ -214,7 +215,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
     StepInput probe;
 
     for (uint32_t s = 0; s < steps; ++s) {
-        ScriptStep script = script_step(scenario, s, steps);
+        ScriptStep script = script_step(scenario, s, steps, holds_pose);
         FramedStep step = framed(script, rest_frame);
         if (clip) {
             place_clip_step(clip_step(*clip, s, &script.driven), clip_binding, rest_frame, body, in, probe);

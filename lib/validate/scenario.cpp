@@ -93,6 +93,15 @@ FramedStep framed(const ScriptStep& script, const Pose& rest_frame) {
     return out;
 }
 
+ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps, bool holds_pose) {
+    ScriptStep out = script_step(scenario, step, steps);
+    if (scenario == Scenario::hang && holds_pose && step == 0) {
+        out.kick = {rig_hang_kick_speed, 0, 0};
+        out.driven = true;
+    }
+    return out;
+}
+
 bool settles_first(Scenario scenario) { return scenario != Scenario::hang; }
 
 ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps) {

@@ -3,7 +3,8 @@
 // reproducible from its name and step count alone.
 //
 //   hang            start at the rest pose, fall under gravity, settle (docs/validation.md#hang: a
-//                   12-link silk chain needs ~770 steps to sleep, so 1500 by default).
+//                   12-link silk chain needs ~770 steps to sleep, so 1500 by default). A cloth whose pose
+//                   rows hold its rest pose (a rig's) starts it kicked sideways (rig_hang_kick_speed).
 //
 // Every other scenario starts from the cloth hanging settled: a prelude of hang, up to
 // settle_max_steps or until the cloth sleeps, that is not measured. Otherwise a sheet authored flat
@@ -54,6 +55,9 @@ inline constexpr double idle_amplitude = 0.003;      ///< metres, a breath
 inline constexpr double idle_frequency = 0.25;       ///< Hz
 inline constexpr double idle_sway = 0.003;           ///< metres side to side, at idle_frequency / 2
 inline constexpr double idle_turn_degrees = 0.2;     ///< the chest's turn about the vertical, at idle_frequency
+inline constexpr double rig_hang_kick_speed = 1.0;   ///< m/s sideways (+x) every free particle starts hang with when
+                                                     ///< pose rows hold the rest pose (a rig's): hung from rest it
+                                                     ///< would sleep at once and test nothing (docs/validation.md#hang)
 
 /// "hang", "swing", "sprint", "teleport-reset", "teleport-keep", "idle", "clip": stable, used in reports.
 const char* scenario_name(Scenario scenario);
@@ -102,6 +106,11 @@ FramedStep framed(const ScriptStep& script, const Pose& rest_frame);
 /// The script of `scenario` at `step` (0-based) of a run of `steps`. Step 0 is where every hold and
 /// the frame begin; a scenario's motion starts at step 1.
 ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps);
+
+/// script_step for a cloth whose rows hold its rest pose (`holds_pose`: pose rows, a rig's strand or
+/// panel fabric): its hang starts disturbed (rig_hang_kick_speed sideways at step 0, a driven step),
+/// since hung from rest it would only go quiet. Every other script is the same.
+ScriptStep script_step(Scenario scenario, uint32_t step, uint32_t steps, bool holds_pose);
 
 /// True for every scenario that starts from the settled cloth (all but hang).
 bool settles_first(Scenario scenario);

@@ -113,7 +113,7 @@ json proxy_json(const ProxyValidation& v, bool timings) {
     j["velocity_clamp"] = simulated ? number(v.velocity_clamp) : json(nullptr);
     j["energy_scale"] = simulated ? number(v.energy_scale) : json(nullptr);
     if (v.body_colliders + v.body_colliders_left_out > 0)  // only a run with a body has them
-        j["body_colliders"] = {{"used", v.body_colliders}, {"left_out", v.body_colliders_left_out}};
+        j["body_colliders"] = {{"used", v.body_colliders}, {"left_out", v.body_colliders_left_out}, {"simulated", v.body_simulated}};
     if (v.rest_crossings) j["rest_crossings"] = *v.rest_crossings;
     json scenarios = json::array();
     for (const ScenarioStats& s : v.scenarios) scenarios.push_back(scenario_json(s, timings));
@@ -258,6 +258,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
                                                         &v.body_colliders_left_out);
         const BodyShapes* body = options.body.empty() ? nullptr : &body_rest;
         v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
+        v.body_simulated = options.body.collide;
         std::optional<Solver> settled;
         uint32_t settle_steps = 0;
         RenderMeshMeter meter(proxy);
@@ -267,6 +268,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
                 if (run.clip >= options.clips.size()) continue;  // no such clip: nothing to play
                 clip = &options.clips[run.clip];
             }
+            if (options.run_observer) options.run_observer(run);
             ScenarioTrace* trace = nullptr;
             if (options.trace.enabled()) trace = &v.traces.emplace_back();
             if (settles_first(run.scenario) && !settled) {

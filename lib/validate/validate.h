@@ -9,6 +9,7 @@
 //   return report.passed() ? 0 : 1;
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct ValidationOptions {
     GateLimits limits;
     TraceOptions trace;  ///< record each scenario step by step (ProxyValidation::traces); off by default
     StepObserver observer;  ///< called after every scripted step of every scenario (measure.h); none by default
+    /// Called as each run starts, before `observer` sees its first step: which run it is (a clip run's
+    /// clip) for an observer that poses more than the solver sees; none by default.
+    std::function<void(const ScenarioRun& run)> run_observer;
     BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
     std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
     ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
@@ -78,6 +82,7 @@ struct ProxyValidation {
     double energy_scale = 0;           ///< J, what ENERGY_RISING's fraction is of
     size_t body_colliders = 0;          ///< body colliders the scenarios ran with (ValidationOptions::body)
     size_t body_colliders_left_out = 0; ///< of ValidationOptions::body, those the cloth rests inside (body_clear_of_rest)
+    bool body_simulated = true;         ///< false: the colliders were measured against, not simulated (BodyShapes::collide)
     std::optional<uint32_t> rest_crossings; ///< crossing triangle pairs of the rest pose (crossings.h); none without triangles
     std::vector<ScenarioStats> scenarios;
     std::vector<GateResult> gates;

@@ -163,6 +163,32 @@ TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
     EXPECT_EQ(load_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
 }
 
+TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
+    // docs/validation.md#penetration: with the colliders measured only, the mannequin's hair and skirt
+    // swing into the body in sprint (84 and 52 mm) and PENETRATION says so; the report says the body
+    // was not simulated, and baking with it simulated is another bake, not a skip.
+    const fs::path in = fixture_folder("bake_no_collide", {"mannequin.glb"});
+    const fs::path out = in.parent_path() / "out";
+    const std::vector<std::string> args = {"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--validate", "--clips", "none"};
+    std::vector<std::string> measured = args;
+    measured.push_back("--no-collide");
+    const auto r = test::run_weft(measured);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("[PENETRATION]"), std::string::npos) << r.err;
+    const json validation = load_json(out / "mannequin.glb" / "validation.json");
+    ASSERT_EQ(validation["proxies"].size(), 2u);
+    for (const json& p : validation["proxies"]) {
+        EXPECT_EQ(p["body_colliders"]["simulated"], false) << p["file"];
+        for (const json& s : p["scenarios"])
+            if (s["name"] == "sprint") { EXPECT_GT(s["max_penetration"].get<double>(), 0.03) << p["file"]; }
+    }
+    const auto simulated = test::run_weft(args);
+    EXPECT_EQ(simulated.exit_code, 0) << simulated.err;
+    EXPECT_EQ(load_json(out / "bake-report.json")["totals"]["built"], 1);
+    for (const json& p : load_json(out / "mannequin.glb" / "validation.json")["proxies"])
+        EXPECT_EQ(p["body_colliders"]["simulated"], true) << p["file"];
+}
+
 TEST(BakeModel, ValidateRefusesAProxyThatFails) {
     // Held by nothing (a config asks for it), the flag falls for ever: it never sleeps, and the
     // model is refused under the gate's code with the numbers, while the proxy itself is still written.

@@ -110,6 +110,14 @@ TEST(GlobMatch, StarsAndQuestionMarks) {
     EXPECT_FALSE(rule_applies_to(by_path, "banner_blue.gltf"));
 }
 
+TEST(GlobMatch, FileGlobMatchesTheNameOrWithASlashThePath) {
+    EXPECT_TRUE(file_matches("", "models/any.glb"));             // no glob: every file
+    EXPECT_TRUE(file_matches("clip_*.glb", "testdata/clip_skeleton.glb"));  // the name alone
+    EXPECT_FALSE(file_matches("testdata*", "testdata/clip_skeleton.glb"));
+    EXPECT_TRUE(file_matches("testdata/*.glb", "testdata/clip_skeleton.glb"));  // a slash: the path
+    EXPECT_FALSE(file_matches("testdata/*.glb", "clip_skeleton.glb"));
+}
+
 TEST(SelectClasses, KnownNamesInOrderUnknownRefused) {
     const auto classes = default_garment_config().classes;
     std::string error;

@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "garment/scene_builder.h"
 #include "pipeline/clip_motions.h"
+#include "pipeline/rig_validate.h"
 #include "scene/import.h"
 #include "support/paths.h"
 #include "solver/test_proxies.h"
@@ -103,6 +105,86 @@ TEST(ClipScenario, FrameOnTheHipsRidesThem) {
     held_path(chain_on_hand("", frame_rest), [&](uint32_t) { return Pose{frame_rest, {}}; }, &standing);
     ASSERT_FALSE(standing.refused);
     EXPECT_LT(v.scenarios[0].peak_speed, standing.scenarios[0].peak_speed - 0.2);
+}
+
+/// The clip skeleton with a 3-joint tail hanging from the hand and a skinned ribbon on it: its top
+/// row on the hand, one vertex `hips_vertex` on the hips (body bones both), the rest on the tail.
+struct TailedSkeleton {
+    Scene scene;
+    RigGarment garment;
+    Vec3 hips_vertex;
+};
+TailedSkeleton tailed_skeleton() {
+    TailedSkeleton t;
+    t.scene = clip_skeleton();
+    Scene& s = t.scene;
+    const int hips = s.find_node("Hips"), arm = s.find_node("Arm"), hand = s.find_node("Hand");
+    int parent = hand;
+    std::vector<int> tail;
+    for (const char* name : {"Tail0", "Tail1", "Tail2"}) parent = test::add_node(s, name, parent, {0, -0.05, 0}), tail.push_back(parent);
+    const int skin = test::add_skin(s, {hips, arm, hand, tail[0], tail[1], tail[2]});
+    const Vec3 hand_bind{testdata::kClipHandReach, testdata::kClipHipsHeight + testdata::kClipArmRise, 0};
+    test::Strip ribbon = test::strip(hand_bind, 0.02, 0.15, 3);  // rows at the hand and each tail joint
+    t.hips_vertex = hand_bind - Vec3{0, 0.5, 0};
+    ribbon.positions.push_back(t.hips_vertex);
+    const uint32_t h = static_cast<uint32_t>(ribbon.positions.size() - 1);
+    ribbon.indices.insert(ribbon.indices.end(), {h, 2, 0});  // hips, the tail's first row, the hand
+    test::add_skinned_mesh(s, "Ribbon", hips, "Ribbon", skin, ribbon, [&](uint32_t v) {
+        if (v == h) return std::vector<std::pair<int, double>>{{0, 1.0}};
+        return std::vector<std::pair<int, double>>{{2 + static_cast<int>(v / 2), 1.0}};  // row 0: the hand, row k: Tail(k-1)
+    });
+    t.garment.name = "Ribbon";
+    t.garment.garment_class = "ribbon";
+    RigChain chain;
+    chain.name = "Tail0";
+    chain.joints = tail;
+    t.garment.chains.push_back(chain);
+    return t;
+}
+
+// In a clip scenario the skinned mesh is posed with the body's bones where the clip has them, not at
+// bind (docs/validation.md#clips). Walk turns the arm a half turn about the hips while they walk 2 m,
+// so at its last frame the hand stands where it began mirrored through the hips' axis: a sphere on the
+// hips at that spot holds the hand's vertex at its centre, and the edge from the hips' vertex (0.5 m
+// below the hand at bind) to the hand's reaches sqrt(0.5² + 1²) / 0.5 of its bind length.
+TEST(ClipScenario, SkinnedMeshFollowsTheClipsSkeleton) {
+    const TailedSkeleton t = tailed_skeleton();
+    const RigBuildResult built = build_rig(t.scene, t.garment);
+    ASSERT_TRUE(built.proxy) << (built.issues.empty() ? "" : built.issues[0].message);
+    ValidationOptions options;
+    options.scenarios.clear();
+    options.clip_choice = ClipChoice::parse("Walk");
+    Issues issues;
+    add_clip_scenarios(t.scene, "clip_skeleton.glb", options, issues);
+    ASSERT_TRUE(issues.empty());
+    const double radius = 0.1;
+    options.body.spheres.push_back({{-testdata::kClipHandReach, testdata::kClipHipsHeight + testdata::kClipArmRise, 0}, radius});
+    options.body.sphere_bones.push_back("Hips");
+    options.body.collide = false;  // measured only: the chain's particles pass through it freely
+    const RigProxyValidation v = validate_rig_mesh(t.scene, t.garment, built, options);
+    ASSERT_FALSE(v.solver.refused) << v.solver.refused->message;
+    ASSERT_EQ(v.poses.size(), 1u);
+    const MeshPoseStats& walk = v.poses[0];
+    EXPECT_EQ(walk.scenario, Scenario::clip);
+    EXPECT_EQ(walk.clip, "Walk");
+    ASSERT_TRUE(walk.max_penetration);
+    EXPECT_NEAR(*walk.max_penetration, radius, 1e-5);  // the hand's vertex at the sphere's centre
+    EXPECT_EQ(walk.max_penetration_mesh, "Ribbon");
+    EXPECT_EQ(walk.max_penetration_vertex, 0u);
+    EXPECT_GE(walk.max_edge_stretch, std::hypot(0.5, 1.0) / 0.5 - 1e-5);  // the hips' vertex and the hand's
+    // The tail's vertices ride the particles the moving frame carries: a tail left where it was bound
+    // while the hand walks 2 m would stretch its 5 cm edges forty times.
+    EXPECT_LT(walk.max_edge_stretch, 3.5);
+    // The hand's and the hips' vertices are on body bones alone: where the clip's own skinning puts them.
+    EXPECT_LT(walk.max_scalp_displacement, 1e-6);
+    ASSERT_EQ(v.mesh_gates.size(), 2u);
+    EXPECT_EQ(v.mesh_gates[0].clip, "Walk");
+    RigModelValidation model;
+    model.proxies.push_back(v);
+    const nlohmann::json j = rig_validation_json(model);
+    EXPECT_EQ(j["proxies"][0]["mesh"]["scenarios"][0]["scenario"], "clip:Walk");
+    EXPECT_EQ(j["proxies"][0]["gates"].back()["scenario"], "clip:Walk");
+    EXPECT_NE(v.mesh_gates[0].message.find("garment 'Ribbon' clip:Walk (step "), std::string::npos) << v.mesh_gates[0].message;
 }
 
 TEST(ClipChoiceTest, UnknownClipIsRefusedByNameWithTheModelsClips) {

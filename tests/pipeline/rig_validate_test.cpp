@@ -38,8 +38,8 @@ const ScenarioStats* scenario(const ProxyValidation& v, Scenario s) {
     return nullptr;
 }
 
-/// Every proxy under its suggested fabric passes every gate: it sleeps in hang (at once: the bind pose
-/// is its equilibrium), idles quietly, and its skinned mesh measures within `max_stretch` of its bind
+/// Every proxy under its suggested fabric passes every gate: kicked at the start of hang it swings back
+/// to its pose (the bind pose is its equilibrium) and sleeps, idles quietly, and its skinned mesh measures within `max_stretch` of its bind
 /// lengths with the scalp within half a millimetre. Prints the numbers the issue quotes.
 void expect_validated(const ModelRecord& r, const std::string& name, const std::vector<std::string>& garments,
                       double max_stretch = 1.01) {
@@ -73,8 +73,11 @@ void expect_validated(const ModelRecord& r, const std::string& name, const std::
             EXPECT_LT(st.max_edge_stretch, near_pose ? kMaxMeshStretch : kMaxMotionMeshStretch) << who << " " << scenario_name(st.scenario);
         }
         EXPECT_TRUE(p.passed()) << who;
+        // Kicked 1 m/s sideways (docs/validation.md#hang), it swings back to its pose and sleeps: measured
+        // 198 steps (Fox's tail) to 347 (the Witch's skirt); hung from rest it slept at 30-60, testing nothing.
         ASSERT_TRUE(hang->sleep_step) << who;
-        EXPECT_LE(*hang->sleep_step, 60u) << who;
+        EXPECT_GT(*hang->sleep_step, 120u) << who;
+        EXPECT_LE(*hang->sleep_step, 400u) << who;
         EXPECT_LT(*idle->idle_jitter_mean, 0.02) << who;  // docs/growth.md#idle-stability
         EXPECT_LT(*idle->idle_jitter_worst, 0.02) << who;
         if (p.mesh_edges == 0) {  // a spring over unskinned geometry carries it rigidly: nothing to tear
@@ -190,8 +193,9 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
 
 TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
     // After one step the chains have moved g·dt² (2.7 mm) at most: a posing or skinning mistake (a
-    // joint posed from another's particle, a bone not at bind) would tear the mesh here already.
-    ValidationOptions one_step;
+    // joint posed from another's particle, a bone not at bind) would tear the mesh here already. In
+    // cotton, which has no pose rows, hang starts from rest (with them it starts kicked).
+    ValidationOptions one_step = under("cotton");
     one_step.scenarios = {{Scenario::hang, 1}, {Scenario::idle, 1}};
     const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-one-step", one_step);
     ASSERT_TRUE(r.validation);
@@ -201,7 +205,7 @@ TEST(RigValidate, OneStepFromTheBindPoseTheMeshIsWhole) {
         EXPECT_EQ(p.hang->step, 1u);
         EXPECT_GE(p.hang->max_edge_stretch, 1.0) << p.garment;
         EXPECT_LT(p.hang->max_edge_stretch, 1.03) << p.garment;  // measured 1.013 (Skirt)
-        EXPECT_LT(p.hang->max_scalp_displacement, 0.5e-3) << p.garment;
+        EXPECT_LT(p.hang->max_scalp_displacement, 1e-3) << p.garment;  // 0.55 mm: nothing holds a cotton chain's pose
         ASSERT_FALSE(p.mesh_gates.empty());
         EXPECT_EQ(p.mesh_gates[0].scenario, Scenario::hang);
         EXPECT_TRUE(p.mesh_gates[0].passed) << p.mesh_gates[0].message;  // idle starts from the settled cloth
@@ -297,6 +301,56 @@ TEST(RigValidateShared, GrownHair) {
         WEFT_REQUIRE_SHARED_MODEL(model, file);
         expect_validated(rig_and_validate(model, fs::path(file).stem().string()), file, garments);
     }
+}
+
+// The Witch's skirt in her Walk (docs/validation.md#clips, docs/validation.md#penetration): its mesh
+// poses and gates say clip:Walk, its waistband stays on the hips as the clip moves them, and with the
+// colliders measured but not simulated (bake --no-collide) its particles pass into the legs where
+// with them simulated they do not.
+TEST(RigValidateShared, WitchSkirtInHerWalkWithAndWithoutColliders) {
+    WEFT_REQUIRE_SHARED_MODEL(model, "quaternius_umw_Witch.gltf");
+    const auto walk_of = [&](bool collide, const char* name) {
+        ValidationOptions v;
+        v.scenarios.clear();
+        v.clip_choice = ClipChoice::parse("Walk");
+        v.body_collides = collide;
+        return rig_and_validate(model, name, v);
+    };
+    const ModelRecord with = walk_of(true, "witch-walk"), without = walk_of(false, "witch-walk-no-collide");
+    ASSERT_TRUE(with.validation && without.validation);
+    ASSERT_EQ(with.validation->proxies.size(), 2u);
+    ASSERT_EQ(without.validation->proxies.size(), 2u);
+    const RigProxyValidation& skirt = with.validation->proxies[1];
+    const RigProxyValidation& loose = without.validation->proxies[1];
+    ASSERT_EQ(skirt.garment, "skirt");
+    ASSERT_EQ(skirt.poses.size(), 1u);
+    ASSERT_EQ(loose.poses.size(), 1u);
+    EXPECT_EQ(skirt.poses[0].clip, "Walk");
+    for (const MeshGateResult& g : skirt.mesh_gates) {
+        EXPECT_EQ(g.clip, "Walk");
+        EXPECT_NE(g.message.find(" clip:Walk"), std::string::npos) << g.message;
+    }
+    const nlohmann::json j = rig_validation_json(*with.validation);
+    EXPECT_EQ(j["proxies"][1]["mesh"]["scenarios"][0]["scenario"], "clip:Walk");
+    EXPECT_EQ(test::schema_errors(rig_report_json(with).dump(), "rig-report.schema.json"), "");
+    // The waistband rides the hips the clip carries forward: measured from where the clip's own
+    // skinning puts it, it moves only by its share of the swinging root joints (measured 12.9 mm; a
+    // waistband left at bind would be a stride away).
+    EXPECT_LT(skirt.poses[0].max_scalp_displacement, 0.03);
+    // Particles: 10.8 mm into a leg with nothing to stop them, none deeper than the limit with colliders.
+    const ScenarioStats& in = with.proxy_validation->proxies[1].scenarios.at(0);
+    const ScenarioStats& out = without.proxy_validation->proxies[1].scenarios.at(0);
+    ASSERT_TRUE(in.max_penetration && out.max_penetration);
+    EXPECT_GT(*out.max_penetration, 0.005);
+    EXPECT_LT(*in.max_penetration, 0.001);
+    EXPECT_TRUE(with.proxy_validation->proxies[1].body_simulated);
+    EXPECT_FALSE(without.proxy_validation->proxies[1].body_simulated);
+    const nlohmann::json report = report_json(*without.proxy_validation);
+    EXPECT_EQ(report["proxies"][1]["body_colliders"]["simulated"], false);
+    EXPECT_EQ(test::schema_errors(report.dump(), "validation.schema.json"), "");
+    std::printf("Witch skirt Walk: particles %.1f mm without colliders, %.1f mm with; render %.1f / %.1f mm; scalp %.3f mm\n",
+                *out.max_penetration * 1000, *in.max_penetration * 1000, loose.poses[0].max_penetration.value_or(-1) * 1000,
+                skirt.poses[0].max_penetration.value_or(-1) * 1000, skirt.poses[0].max_scalp_displacement * 1000);
 }
 
 TEST(RigValidateShared, AuthoredChains) {

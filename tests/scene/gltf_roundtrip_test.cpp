@@ -279,3 +279,51 @@ TEST(GltfRoundTrip, UnreadableFileIsRefused) {
 
 }  // namespace
 }  // namespace weft
+
+namespace weft {
+namespace {
+
+// docs/growth.md#default-pose: a file whose default (node) pose turns a joint off its bind pose (the
+// inverse binds) imports with DEFAULT_POSE_OFF_BIND naming it; at its bind pose it imports without.
+TEST(GltfRoundTrip, ADefaultPoseOffTheBindPoseIsWarnedAbout) {
+    const fs::path dir = test::scratch_dir("gltf_default_pose");
+    Scene scene = testdata::make_mannequin();
+    ASSERT_FALSE(scene.skins.empty());
+    const std::vector<int>& joints = scene.skins[0].joints;
+    int leaf = -1;  // a joint under a joint, with nothing below it: turning it moves no other node
+    for (int j : joints)
+        if (scene.nodes[size_t(j)].children.empty() &&
+            std::find(joints.begin(), joints.end(), scene.nodes[size_t(j)].parent) != joints.end())
+            leaf = j;
+    ASSERT_GE(leaf, 0);
+    const auto imported = [&](const Scene& s, const char* name) {
+        const fs::path file = dir / name;
+        const std::vector<uint8_t> bytes = encode_glb(s);
+        std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        return import_scene(file);
+    };
+    const auto warnings = [](const ImportResult& r) {
+        std::vector<std::string> out;
+        for (const Issue& i : r.issues)
+            if (i.code == "DEFAULT_POSE_OFF_BIND") out.push_back(i.message);
+        return out;
+    };
+    const ImportResult at_bind = imported(scene, "at_bind.glb");
+    ASSERT_TRUE(at_bind.ok());
+    EXPECT_TRUE(warnings(at_bind).empty());
+    // 30 degrees about x in the default pose; the inverse binds keep the bind pose.
+    Node& node = scene.nodes[size_t(leaf)];
+    node.local = node.local * Mat4::from_trs({}, Quat::from_axis_angle({1, 0, 0}, 30 * M_PI / 180), {1, 1, 1});
+    node.world = scene.nodes[size_t(node.parent)].world * node.local;
+    const ImportResult turned = imported(scene, "turned.glb");
+    ASSERT_TRUE(turned.ok());
+    const std::vector<std::string> w = warnings(turned);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_NE(w[0].find("turned.glb: the default pose is not the bind pose: joint '" + node.name + "' (under '" +
+                        scene.nodes[size_t(node.parent)].name + "') is turned 30 degrees from it;"),
+              std::string::npos)
+        << w[0];
+}
+
+}  // namespace
+}  // namespace weft

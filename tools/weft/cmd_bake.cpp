@@ -42,6 +42,7 @@ struct BakeCommandOptions {
     bool grow_cloth = false;  ///< the default now; kept so older build scripts still run
     bool validate = false;
     std::string clips;  ///< --clips: "" = the defaults (walk, run, idle, jump), "all", "none" or names
+    bool no_collide = false;  ///< --no-collide: the body's colliders measured, not simulated
     std::string classes = "hair,skirt";
     std::string config;
     std::string fabric;
@@ -67,6 +68,7 @@ int run_bake(const BakeCommandOptions& c) {
     if (c.validate) {
         o.model.validate = ValidationOptions{};
         o.model.validate->clip_choice = ClipChoice::parse(c.clips);
+        o.model.validate->body_collides = !c.no_collide;
     }
     o.model.force = c.force;
     o.model.page = !c.no_page;
@@ -113,7 +115,8 @@ int run_bake(const BakeCommandOptions& c) {
     }
     o.model.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
                      ";validate=" + (c.validate ? "1" : "0") +
-                     (c.validate && !c.clips.empty() ? ";clips=" + c.clips : std::string()) + ";page=" + (c.no_page ? "0" : "1");
+                     (c.validate && !c.clips.empty() ? ";clips=" + c.clips : std::string()) +
+                     (c.validate && c.no_collide ? ";collide=0" : std::string()) + ";page=" + (c.no_page ? "0" : "1");
 
     const bool quiet = c.verbosity.quiet;
     const bool tty = !quiet && isatty(STDERR_FILENO);
@@ -197,6 +200,9 @@ const CommandRegistration bake_registration{
         app.add_option("--clips", o->clips,
                        "With --validate: the model's animation clips to play as scenarios: all, none or NAME,... "
                        "(default: the clips whose names say walk, run, idle or jump, one each)");
+        app.add_flag("--no-collide", o->no_collide,
+                     "With --validate: the body's colliders are measured against but not simulated: how deep the cloth "
+                     "goes with no body to stop it (PENETRATION then fails where it does)");
         app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,
