@@ -1,8 +1,8 @@
 // Self-contact rows: a free particle kept a fabric thickness clear of the sheet's own triangles,
 // one-sided hard rows against the plane through the nearest point of a nearby triangle, linearised
 // where they are found each substep (docs/solver.md#self-contact). Found among each particle's
-// candidate list, made again only when the particles drift through its margin, in particle and triangle order; topological neighbours at rest never collide. Their
-// build, detection, accumulation, energy and dual update are all here; they ride with the collider
+// candidate list, made again only when the particles drift through its margin, in particle and
+// triangle order; topological neighbours at rest never collide. Their build, detection, accumulation, energy and dual update are all here; they ride with the collider
 // contacts (contact_rows.h), which call them.
 #pragma once
 #include <array>
