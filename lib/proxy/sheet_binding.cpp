@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "geom/nearest_on_triangle.h"
 #include "proxy/core/render_binding.h"
 #include "proxy/sheet_detail.h"
 
@@ -65,7 +66,7 @@ BindingStats bind_render_mesh(ClothProxy& proxy, std::span<const Vec3> position,
             const Vec3 outside = max(max(box[t].lo - q, q - box[t].hi), Vec3{});
             if (length_squared(outside) >= best_d2) continue;
             const auto& [a, b, c] = proxy.triangles[t];
-            const double d2 = length_squared(closest_on_triangle(q, x[a], x[b], x[c]) - q);
+            const double d2 = length_squared(nearest_on_triangle(q, x[a], x[b], x[c]).point - q);
             if (d2 < best_d2) best_d2 = d2, best = t;
         }
         if (best == no_triangle) continue;

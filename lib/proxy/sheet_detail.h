@@ -40,11 +40,6 @@ struct Source {
     std::string edge_pointer(uint32_t a, uint32_t b) const;  ///< "/meshes/Couch_Mustard/edges/12-40" (by source vertices)
 };
 
-/// The point of segment ab nearest p.
-Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& b);
-/// The point of triangle abc nearest p (a triangle with no area: of its sides).
-Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
-
 /// "(0.1, 0.25, -1)" with six significant digits.
 std::string position_text(const Vec3& p);
 /// A length for a message: "5.2e-05 m", "0.0312 m".

@@ -7,46 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "geom/nearest_on_triangle.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
 
 namespace weft::sheet_detail {
-
-Vec3 closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
-    Vec3 ab = b - a;
-    double l2 = length_squared(ab);
-    if (!(l2 > 0)) return a;
-    double t = std::clamp(dot(p - a, ab) / l2, 0.0, 1.0);
-    return a + ab * t;
-}
-
-// Ericson, "Real-Time Collision Detection" (2005), section 5.1.5: the Voronoi regions of the corners, then
-// the edges, then the face. A triangle with no area has no face region; its sides answer.
-Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-    const Vec3 ab = b - a, ac = c - a, ap = p - a;
-    if (!(length_squared(cross(ab, ac)) > 0)) {
-        Vec3 best = closest_on_segment(p, a, b);
-        for (const Vec3& q : {closest_on_segment(p, b, c), closest_on_segment(p, c, a)})
-            if (length_squared(q - p) < length_squared(best - p)) best = q;
-        return best;
-    }
-    const double d1 = dot(ab, ap), d2 = dot(ac, ap);
-    if (d1 <= 0 && d2 <= 0) return a;
-    const Vec3 bp = p - b;
-    const double d3 = dot(ab, bp), d4 = dot(ac, bp);
-    if (d3 >= 0 && d4 <= d3) return b;
-    const double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
-    const Vec3 cp = p - c;
-    const double d5 = dot(ab, cp), d6 = dot(ac, cp);
-    if (d6 >= 0 && d5 <= d6) return c;
-    const double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
-    const double va = d3 * d6 - d5 * d4;
-    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    const double denom = 1 / (va + vb + vc);
-    return a + ab * (vb * denom) + ac * (vc * denom);
-}
 
 namespace {
 
@@ -99,7 +64,7 @@ double distance_to(const Scene& scene, const Target& t, const Vec3& p) {
         for (size_t k = 0; k + 2 < mesh.indices.size(); k += 3) {
             uint32_t a = mesh.indices[k], b = mesh.indices[k + 1], c = mesh.indices[k + 2];
             if (a >= nv || b >= nv || c >= nv) continue;
-            double d = distance(p, closest_on_triangle(p, mesh.positions[a], mesh.positions[b], mesh.positions[c]));
+            double d = distance(p, nearest_on_triangle(p, mesh.positions[a], mesh.positions[b], mesh.positions[c]).point);
             if (d < best) best = d;
         }
     }
@@ -303,7 +268,7 @@ void hold_touching(const PinContext& ctx, PinAssignment& a, const std::vector<ui
             d[p] = inf;
             if (!fabric[p]) continue;
             const Vec3& x = ctx.particle_position[p];
-            for (const auto& t : h.triangles) d[p] = std::min(d[p], distance(x, closest_on_triangle(x, t[0], t[1], t[2])));
+            for (const auto& t : h.triangles) d[p] = std::min(d[p], distance(x, nearest_on_triangle(x, t[0], t[1], t[2]).point));
             nearest = std::min(nearest, d[p]);
         }
         if (!(nearest <= touch)) continue;

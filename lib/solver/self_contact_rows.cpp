@@ -1,5 +1,7 @@
 #include "solver/self_contact_rows.h"
 
+#include "geom/nearest_on_triangle.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,39 +9,6 @@
 namespace weft::self_contact_rows {
 
 namespace {
-
-/// The point of triangle (a, b, c) nearest to p, as barycentric weights of a, b, c (Christer Ericson,
-/// "Real-Time Collision Detection", 2005, the closest point on a triangle by its Voronoi regions).
-std::array<double, 3> nearest_weights(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-    const Vec3 ab = b - a, ac = c - a, ap = p - a;
-    const double d1 = dot(ab, ap), d2 = dot(ac, ap);
-    if (d1 <= 0 && d2 <= 0) return {1, 0, 0};
-    const Vec3 bp = p - b;
-    const double d3 = dot(ab, bp), d4 = dot(ac, bp);
-    if (d3 >= 0 && d4 <= d3) return {0, 1, 0};
-    const double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-        const double v = d1 / (d1 - d3);
-        return {1 - v, v, 0};
-    }
-    const Vec3 cp = p - c;
-    const double d5 = dot(ab, cp), d6 = dot(ac, cp);
-    if (d6 >= 0 && d5 <= d6) return {0, 0, 1};
-    const double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-        const double w = d2 / (d2 - d6);
-        return {1 - w, 0, w};
-    }
-    const double va = d3 * d6 - d5 * d4;
-    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
-        const double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return {0, 1 - w, w};
-    }
-    const double denom = va + vb + vc;
-    if (!(denom > 0)) return {1, 0, 0};  // a degenerate triangle: its first corner
-    const double v = vb / denom, w = vc / denom;
-    return {1 - v - w, v, w};
-}
 
 Vec3 blend(const std::array<double, 3>& w, const Vec3& a, const Vec3& b, const Vec3& c) {
     return a * w[0] + b * w[1] + c * w[2];
@@ -164,6 +133,7 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         }
     const double mean_edge = proxy.edges.empty() ? 0.0 : total / static_cast<double>(proxy.edges.size());
     m.cell = std::max(thickness + mean_edge, 1e-6);
+    m.margin = thickness;
     // The distance a particle searches (detect): the thickness and its trust radius, the shortest
     // distance row at it (docs/solver.md#trust-region), or the reach where it has none.
     std::vector<double> band(n, std::numeric_limits<double>::infinity());
@@ -194,7 +164,7 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         for (uint32_t t : near) {
             const std::array<uint32_t, 3>& tri = m.triangles[t];
             const Vec3 &a = m.rest[tri[0]], &b = m.rest[tri[1]], &c = m.rest[tri[2]];
-            if (length(m.rest[i] - blend(nearest_weights(m.rest[i], a, b, c), a, b, c)) < radius) out.push_back(t);
+            if (length(m.rest[i] - nearest_on_triangle(m.rest[i], a, b, c).point) < radius) out.push_back(t);
         }
         std::sort(out.begin(), out.end());
         out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -203,6 +173,115 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
     }
     return m;
 }
+
+namespace {
+/// The search distance of particle i: the thickness and a trust radius ahead, as the collider contacts
+/// look (contact_rows.cpp): the sweep moves a particle at most that far per iteration, and an inactive
+/// row costs one dot product.
+double search_distance(const SelfContactModel& m, const SelfContactInputs& in, uint32_t i) {
+    return m.thickness + (std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach);
+}
+
+/// Whether the candidate lists still hold every triangle within each particle's search distance. A
+/// particle's distance to a triangle changes by at most its own displacement plus the largest of the
+/// corners', both taken relative to any common translation (which moves nothing closer): the middle
+/// of the displacements' box. While twice the largest such drift stays inside the margin, no triangle
+/// off a list can have come within the search distance (Loup Verlet, "Computer experiments on
+/// classical fluids", 1967: the neighbour list with a skin).
+bool lists_hold(const SelfContactModel& m, const SelfContactState& s, const SelfContactInputs& in, size_t n) {
+    if (s.listed_at.size() != n || s.listed_for != in.free_particles) return false;
+    Vec3 lo{solver_infinity, solver_infinity, solver_infinity}, hi = -lo;
+    for (size_t i = 0; i < n; ++i) {
+        const Vec3 d = in.x[i] - s.listed_at[i];
+        if (!is_finite(d)) return false;
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = std::min(lo[k], d[k]);
+            hi[k] = std::max(hi[k], d[k]);
+        }
+    }
+    const Vec3 common = (lo + hi) * 0.5;
+    double drift2 = 0;
+    for (size_t i = 0; i < n; ++i) drift2 = std::max(drift2, length_squared(in.x[i] - s.listed_at[i] - common));
+    // A tenth of the margin spare: the distances are computed in floating point.
+    return 2 * std::sqrt(drift2) <= 0.9 * m.margin;
+}
+
+/// Lists each free particle's candidates at the predicted positions: the free particles go into a
+/// spatial hash (one cell each), each triangle visits the cells its box covers grown by the farthest
+/// reach, and the pairs found are grouped by particle. Triangles are visited in ascending order and the
+/// grouping is stable, so each list is ascending whatever the hash order.
+void list_candidates(const SelfContactModel& m, SelfContactState& s, const SelfContactInputs& in, size_t n) {
+    s.listed_at.assign(in.x, in.x + n);
+    s.listed_for = in.free_particles;
+    double reach_max = 0;
+    for (uint32_t i : in.free_particles) reach_max = std::max(reach_max, search_distance(m, in, i) + m.margin);
+    // A cell no smaller than the reach, nor than half the largest triangle, so a triangle's grown box
+    // covers a few cells a side even when the cloth is torn apart.
+    double cell = std::max(reach_max, 1e-6);
+    for (const std::array<uint32_t, 3>& tri : m.triangles) {
+        const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
+        for (int k = 0; k < 3; ++k) {
+            const double extent = std::max({a[k], b[k], c[k]}) - std::min({a[k], b[k], c[k]});
+            if (std::isfinite(extent)) cell = std::max(cell, extent / 2);
+        }
+    }
+    size_t hashed = 0;
+    for (uint32_t i : in.free_particles) hashed += is_finite(in.x[i]);
+    size_t buckets = 1;
+    while (buckets < 2 * hashed) buckets *= 2;
+    auto bucket_of = [&](int64_t x, int64_t y, int64_t z) { return cell_hash(x, y, z) & (buckets - 1); };
+    auto bucket_at = [&](const Vec3& p) { return bucket_of(cell_of(p.x, cell), cell_of(p.y, cell), cell_of(p.z, cell)); };
+    s.bucket_offset.assign(buckets + 1, 0);
+    for (uint32_t i : in.free_particles)
+        if (is_finite(in.x[i])) ++s.bucket_offset[bucket_at(in.x[i]) + 1];
+    for (size_t b = 0; b < buckets; ++b) s.bucket_offset[b + 1] += s.bucket_offset[b];
+    s.bucket_particles.resize(hashed);
+    std::vector<uint32_t> fill(s.bucket_offset.begin(), s.bucket_offset.end() - 1);
+    for (uint32_t i : in.free_particles)
+        if (is_finite(in.x[i])) s.bucket_particles[fill[bucket_at(in.x[i])]++] = i;
+    // Pairs by triangle, then grouped by particle; `seen` keeps a particle whose bucket two cells share
+    // from being paired twice with one triangle.
+    s.pairs.clear();
+    s.seen.assign(n, UINT32_MAX);
+    for (uint32_t t = 0; t < m.triangles.size(); ++t) {
+        const std::array<uint32_t, 3>& tri = m.triangles[t];
+        const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
+        if (!is_finite(a) || !is_finite(b) || !is_finite(c)) continue;
+        Vec3 lo, hi;
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = std::min({a[k], b[k], c[k]});
+            hi[k] = std::max({a[k], b[k], c[k]});
+        }
+        const int64_t x0 = cell_of(lo.x - reach_max, cell), x1 = cell_of(hi.x + reach_max, cell);
+        const int64_t y0 = cell_of(lo.y - reach_max, cell), y1 = cell_of(hi.y + reach_max, cell);
+        const int64_t z0 = cell_of(lo.z - reach_max, cell), z1 = cell_of(hi.z + reach_max, cell);
+        for (int64_t ix = x0; ix <= x1; ++ix)
+            for (int64_t iy = y0; iy <= y1; ++iy)
+                for (int64_t iz = z0; iz <= z1; ++iz) {
+                    const uint64_t bucket = bucket_of(ix, iy, iz);
+                    for (uint32_t q = s.bucket_offset[bucket]; q < s.bucket_offset[bucket + 1]; ++q) {
+                        const uint32_t i = s.bucket_particles[q];
+                        if (s.seen[i] == t) continue;
+                        s.seen[i] = t;
+                        const Vec3& p = in.x[i];
+                        const double reach = search_distance(m, in, i) + m.margin;
+                        if (p.x < lo.x - reach || p.x > hi.x + reach || p.y < lo.y - reach || p.y > hi.y + reach ||
+                            p.z < lo.z - reach || p.z > hi.z + reach)
+                            continue;
+                        if (excluded(m, i, t)) continue;
+                        if (length(p - nearest_on_triangle(p, a, b, c).point) < reach) s.pairs.emplace_back(i, t);
+                    }
+                }
+    }
+    s.candidate_first.assign(n + 1, 0);
+    for (const auto& [i, t] : s.pairs) ++s.candidate_first[i + 1];
+    for (size_t i = 0; i < n; ++i) s.candidate_first[i + 1] += s.candidate_first[i];
+    s.candidates.resize(s.pairs.size());
+    fill.assign(s.candidate_first.begin(), s.candidate_first.end() - 1);
+    for (const auto& [i, t] : s.pairs) s.candidates[fill[i]++] = t;
+}
+
+}  // namespace
 
 uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContactInputs& in, const SolverConstants& constants) {
     if (!m.enabled) return 0;
@@ -214,10 +293,10 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
         s.previous_rows.clear();
     }
     s.found.clear();
-    std::vector<uint8_t> free(n, 0);
-    for (uint32_t i : in.free_particles) free[i] = 1;
-    const double cell = build_hash(m, s, in.x);
-    std::vector<uint32_t> candidates;
+    s.free.assign(n, 0);
+    for (uint32_t i : in.free_particles) s.free[i] = 1;
+    const std::vector<uint8_t>& free = s.free;
+    if (!lists_hold(m, s, in, n)) list_candidates(m, s, in, n);
     struct Pair {
         uint32_t triangle;
         std::array<double, 3> weights;
@@ -227,20 +306,16 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
     for (uint32_t i : in.free_particles) {
         const Vec3& p = in.x[i];
         if (!is_finite(p)) continue;
-        // Look a trust radius ahead, as the collider contacts do (contact_rows.cpp): the sweep moves
-        // a particle at most that far per iteration, and an inactive row costs one dot product.
-        const double band = std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
-        const double radius = m.thickness + band;
-        gather(s, cell, p, radius, candidates);
-
+        const double radius = search_distance(m, in, i);
         std::array<Pair, max_self_contacts> best{};
         int found = 0;
-        for (uint32_t t : candidates) {
+        for (uint32_t q = s.candidate_first[i]; q < s.candidate_first[i + 1]; ++q) {
+            const uint32_t t = s.candidates[q];
             const std::array<uint32_t, 3>& tri = m.triangles[t];
-            if (excluded(m, i, t)) continue;
             const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
-            const std::array<double, 3> w = nearest_weights(p, a, b, c);
-            const Vec3 away = p - blend(w, a, b, c);
+            const TrianglePoint near = nearest_on_triangle(p, a, b, c);
+            const std::array<double, 3>& w = near.weights;
+            const Vec3 away = p - near.point;
             const double gap = length(away);
             if (!(gap < radius)) continue;
             // The side the particle began the substep on decides the normal: a particle the
@@ -310,6 +385,7 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
 }
 
 void reset(SelfContactState& s) {
+    s.listed_at.clear();
     s.first.clear();
     s.rows.clear();
     s.previous_first.clear();

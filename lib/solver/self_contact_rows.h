@@ -1,8 +1,8 @@
 // Self-contact rows: a free particle kept a fabric thickness clear of the sheet's own triangles,
 // one-sided hard rows against the plane through the nearest point of a nearby triangle, linearised
-// where they are found each substep (docs/solver.md#self-contact). Found with a spatial hash of the
-// triangles, in particle and triangle order; topological neighbours at rest never collide. Their
-// build, detection, accumulation, energy and dual update are all here; they ride with the collider
+// where they are found each substep (docs/solver.md#self-contact). Found among each particle's
+// candidate list, made again only when the particles drift through its margin, in particle and
+// triangle order; topological neighbours at rest never collide. Their build, detection, accumulation, energy and dual update are all here; they ride with the collider
 // contacts (contact_rows.h), which call them.
 #pragma once
 #include <array>
@@ -34,6 +34,8 @@ struct SelfContactModel {
     bool enabled = false;                          ///< SolverConstants::self_contact and the proxy has triangles
     double thickness = 0;                          ///< fabric.thickness, metres: the clearance kept
     double cell = 0;                               ///< the hash's smallest cell edge, metres (thickness + mean edge)
+    double margin = 0;                             ///< how much farther than its search distance a particle's
+                                                   ///< candidate list reaches, metres (docs/solver.md#self-contact)
     std::vector<std::array<uint32_t, 3>> triangles;///< the proxy's
     std::vector<Vec3> rest;                        ///< the proxy's rest positions
     std::vector<uint32_t> excluded_offset, excluded;  ///< per particle, ascending: the triangles never in contact
@@ -48,7 +50,17 @@ struct SelfContactState {
     std::vector<uint32_t> previous_first;
     std::vector<SelfContact> previous_rows;
     std::vector<std::pair<uint32_t, SelfContact>> found;  ///< this detection's rows by particle, before grouping
-    // The spatial hash, rebuilt every substep (kept to reuse its storage).
+    // Each free particle's candidates: the triangles not excluded within its search distance plus the
+    // margin where they were listed (`listed_at`), ascending; listed again once the particles have
+    // drifted, relative to their common translation, far enough to use up the margin.
+    std::vector<uint32_t> candidate_first, candidates;
+    std::vector<Vec3> listed_at;
+    std::vector<uint32_t> listed_for;              ///< the free particles the lists were made for
+    std::vector<uint8_t> free;                     ///< per particle: free (kept to reuse its storage)
+    // The listing's spatial hash of the free particles and its pairs (kept to reuse their storage).
+    std::vector<uint32_t> bucket_particles, seen;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;  ///< (particle, triangle), by triangle
+    // The hash of the triangles at rest (build), kept to reuse its storage.
     std::vector<uint32_t> bucket_offset, bucket_triangles;
     std::vector<std::array<int64_t, 6>> cells;     ///< per triangle, its cell box (lo xyz, hi xyz)
     std::vector<std::array<double, 6>> boxes;      ///< per triangle, its box (lo xyz, hi xyz)
