@@ -195,7 +195,8 @@ uint32_t step_substeps(const SolverModel& m, const SolverState& s, double dt) {
     double speed2 = 0;
     for (uint32_t i : s.free_particles) speed2 = std::max(speed2, dot(s.cloth.v[i], s.cloth.v[i]));
     const double k = std::ceil(std::sqrt(speed2) * dt / base / (c * m.shortest_row) - 1e-12);
-    return base * static_cast<uint32_t>(std::clamp(k, 1.0, static_cast<double>(std::max(m.constants.max_speed_split, 1u))));
+    if (!(k > 1)) return base;  // slow enough, or a non-finite state (the caller's NON_FINITE, not a split)
+    return base * static_cast<uint32_t>(std::min(k, static_cast<double>(std::max(m.constants.max_speed_split, 1u))));
 }
 
 /// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
