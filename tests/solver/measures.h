@@ -84,7 +84,7 @@ struct SprintRun {
     double tether = 0;   ///< worst tether ratio over the run
     int teleports = 0;   ///< steps that teleported
     uint32_t clamped = 0;///< particle-substeps the clamp caught
-    uint32_t substeps = 0;///< substeps taken over the run (docs/solver.md#frame-acceleration)
+    uint32_t substeps = 0;///< substeps taken over the run (docs/solver.md#fast-cloth)
 };
 
 /// docs/measurements.md table M1: 20 links at 10 cm, 50 g a particle, 900 steps behind the square
