@@ -35,6 +35,7 @@ struct Energy {
 /// The current substep's scalars and what the hold-line turn found.
 struct SubstepState {
     double h = 0, inv_h = 0, inv_h2 = 0;
+    uint32_t count = 0;                   ///< substeps this step: the fabric's, or more for fast cloth (docs/solver.md#fast-cloth)
     double fictitious_inertia = 0;        ///< fabric.inertia while the frame turns, else 0
     Vec3 omega_local;                     ///< the frame's angular velocity in its own axes
     bool hold_line_ok = false;            ///< the held particles lie on one line this substep

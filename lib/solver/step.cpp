@@ -184,6 +184,21 @@ Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, c
     return Teleported::keep;
 }
 
+/// Substeps for this step (docs/solver.md#fast-cloth): the fabric's, times the smallest k for which
+/// the fastest free particle, at its speed once the frame's kick is felt, crosses no more than
+/// speed_substep_ratio × the shortest row in one substep: V·h/k ≤ c·L (a Courant number). At most
+/// max_speed_split times.
+uint32_t step_substeps(const SolverModel& m, const SolverState& s, double dt) {
+    const uint32_t base = m.fabric.substeps;
+    const double c = m.constants.speed_substep_ratio;
+    if (!(c > 0) || !std::isfinite(m.shortest_row) || !(m.shortest_row > 0)) return base;
+    double speed2 = 0;
+    for (uint32_t i : s.free_particles) speed2 = std::max(speed2, dot(s.cloth.v[i], s.cloth.v[i]));
+    const double k = std::ceil(std::sqrt(speed2) * dt / base / (c * m.shortest_row) - 1e-12);
+    if (!(k > 1)) return base;  // slow enough, or a non-finite state (the caller's NON_FINITE, not a split)
+    return base * static_cast<uint32_t>(std::min(k, static_cast<double>(std::max(m.constants.max_speed_split, 1u))));
+}
+
 /// Inertia (docs/solver.md#inertia): the cloth feels `inertia` of the frame's world motion. In the frame that is
 /// the fictitious accelerations: a change of frame velocity is a kick −ΔV − Δω×x, a turning frame adds
 /// −ω×(ω×x) − 2ω×v every substep. Held particles belong to their holders.
@@ -288,7 +303,7 @@ double finish_velocities(SolverState& s, double decay, double clamp, StepStats& 
 /// (docs/solver.md#the-step; AVBD's primal-dual iteration); then velocities.
 double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3& gravity, double decay, double clamp,
                StepStats& stats) {
-    const uint32_t substeps = m.fabric.substeps;
+    const uint32_t substeps = s.substep.count;
     s.cloth.x_prev = s.cloth.x;
     carry_held(m, s, substeps - index);
     predict(s, gravity);
@@ -359,6 +374,7 @@ StepStats Solver::step(const StepInput& in) {
     set_targets(m, s, poses);
     tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());  // tethers only ever come in
     feel_frame(m, s, in, motion, stats.teleported);
+    const uint32_t substeps = step_substeps(m, s, in.dt);  // after the kick: the speeds this step starts with
 
     // The velocity clamp: clamp_ratio × the correction authority, ramped back from 0 after a reset.
     double clamp = motion.full_clamp;
@@ -366,7 +382,8 @@ StepStats Solver::step(const StepInput& in) {
         clamp *= static_cast<double>(s.steps_since_reset) / m.constants.reset_ramp_steps;
     stats.velocity_clamp = clamp;
 
-    const uint32_t substeps = m.fabric.substeps;
+    s.substep.count = substeps;
+    stats.substeps = substeps;
     s.substep.h = in.dt / substeps;
     s.substep.inv_h = 1 / s.substep.h;
     s.substep.inv_h2 = s.substep.inv_h * s.substep.inv_h;

@@ -65,6 +65,7 @@ struct StepStats {
     uint64_t climbing_updates = 0; ///< energy audit only: updates that raised their local energy
     double worst_climb = 0;        ///< energy audit only: largest rise / local energy scale
     uint32_t contacts = 0;         ///< contact rows active in the last substep
+    uint32_t substeps = 0;         ///< substeps taken: the fabric's, more for fast cloth (docs/solver.md#fast-cloth)
     uint32_t iterations = 0;       ///< colour sweeps taken, summed over the substeps (docs/solver.md#iterating-to-a-residual)
     double largest_move = 0;       ///< metres, the largest vertex move of the last sweep: the residual
 };

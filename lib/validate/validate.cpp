@@ -194,6 +194,10 @@ public:
         normals_.resize(proxy.particle_count());
         placed_.resize(proxy.binding_triangle.size());
         deform_render_mesh(proxy, proxy.rest_position, normals_, placed_);
+        if (binding_is_identity()) {  // its render mesh is its particles: STRAIN measures every edge already
+            edges_.clear();
+            return;
+        }
         std::vector<std::array<uint32_t, 2>> kept;
         for (const auto& [a, b] : edges_) {
             const double l = distance(placed_[a], placed_[b]);
@@ -220,6 +224,32 @@ public:
     void reset() { worst_ = 0; }
 
 private:
+    /// A binding is the identity when every bound render vertex is a particle (vertex_particle), placed
+    /// on it at rest, and every render edge joins two particles a stretch row joins (or one particle):
+    /// a `source` sheet's (docs/validation.md#the-bound-render-mesh). Its edges stretch exactly as the
+    /// proxy's do, so MESH_STRETCH would only repeat STRAIN's number.
+    bool binding_is_identity() const {
+        const ClothProxy& p = proxy_;
+        if (p.vertex_particle.size() != p.binding_triangle.size()) return false;
+        for (size_t v = 0; v < placed_.size(); ++v) {
+            if (p.binding_triangle[v] == no_triangle) continue;
+            const uint32_t q = p.vertex_particle[v];
+            if (q == no_particle || q >= p.particle_count()) return false;
+            if (distance(placed_[v], p.rest_position[q]) > 1e-9 * (1 + length(p.rest_position[q]))) return false;
+        }
+        std::vector<std::array<uint32_t, 2>> rows;
+        rows.reserve(p.edges.size());
+        for (const auto& e : p.edges) rows.push_back({std::min(e[0], e[1]), std::max(e[0], e[1])});
+        std::sort(rows.begin(), rows.end());
+        for (const auto& [a, b] : edges_) {
+            const uint32_t qa = p.vertex_particle[a], qb = p.vertex_particle[b];
+            if (qa == qb) continue;
+            if (!std::binary_search(rows.begin(), rows.end(), std::array<uint32_t, 2>{std::min(qa, qb), std::max(qa, qb)}))
+                return false;
+        }
+        return true;
+    }
+
     const ClothProxy& proxy_;
     std::vector<std::array<uint32_t, 2>> edges_;
     std::vector<double> rest_;

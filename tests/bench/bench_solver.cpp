@@ -14,6 +14,11 @@
 // the fabric's bend ratio, the top edge fixed, 2 substeps of 4 position iterations; time per frame and
 // the worst strain over the same links after the drop, side by side with weft's.
 //
+// BM_SheetSprint carries the full-rows 1k sheet behind validation's sprint (the frame at +9 m/s, dead
+// stop, -9 m/s, dead stop, a second each: 240 timed frames a round, after 120 untimed ones hanging) at
+// the fabric's own substeps every step (arg 0) and with fast steps split (arg 1, the default,
+// docs/solver.md#fast-cloth): the split's cost is the ratio of their mean frames, and its substeps a frame.
+//
 // BM_SheetScaling steps the 1k sheet and a 256x256 one (65,536 particles) on 1 and 2 threads and
 // reports the ratio of their median frames (linear in size is a ratio of 64).
 #include <benchmark/benchmark.h>
@@ -120,6 +125,42 @@ BENCHMARK(BM_SheetStep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->ComputeStatistics("min", min_of);
+
+void BM_SheetSprint(benchmark::State& state) {
+    Fabric f = *find_fabric("cotton");
+    f.substeps = 2;
+    f.iterations = 4;
+    f.slack = 0.5;
+    SolverConstants c;
+    c.sleep = false;
+    if (state.range(0) == 0) c.speed_substep_ratio = 0;
+    double frame_ms = 0, strain = 0;
+    uint64_t substeps = 0, frames = 0;
+    for (auto _ : state) {
+        Solver solver(sheet(), f, c);
+        StepInput in;
+        for (int s = 0; s < 120; ++s) solver.step(in);
+        double seconds = 0;
+        for (int s = 0; s < 240; ++s) {
+            const int phase = s / 60;  // +9, stop, -9, stop
+            in.frame.position.x += (phase == 0 ? 9.0 : phase == 2 ? -9.0 : 0.0) * in.dt;
+            const auto t0 = std::chrono::steady_clock::now();
+            const StepStats st = solver.step(in);
+            seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            substeps += st.substeps;
+            strain = std::max(strain, worst_strain(solver.state().x, sheet()));
+        }
+        frames += 240;
+        frame_ms += seconds * 1e3;
+        state.SetIterationTime(seconds);
+    }
+    state.counters["frame_mean_ms"] = frame_ms / static_cast<double>(frames);
+    state.counters["substeps_per_frame"] = static_cast<double>(substeps) / static_cast<double>(frames);
+    state.counters["worst_strain"] = strain;
+    state.SetLabel(state.range(0) == 0 ? "fabric's substeps every step" : "fast steps split (speed_substep_ratio 0.5)");
+}
+
+BENCHMARK(BM_SheetSprint)->Arg(0)->Arg(1)->Iterations(1)->Repetitions(kRounds)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 /// The median frame, ms, of the full-rows workload on a side x side sheet (same spacing, the same
 /// areal density as the 1k sheet) on `threads` threads: `warmup` untimed frames, then `frames` timed.

@@ -259,8 +259,8 @@ TEST(RigValidate, TheMeshGatesRunInEveryScenarioWithTheirMotionLimits) {
     const RigProxyValidation& hair = r.validation->proxies[0];
     const RigProxyValidation& skirt = r.validation->proxies[1];
     EXPECT_NEAR(hair.poses[1].max_edge_stretch, 1.642, 0.02);  // swing
-    EXPECT_NEAR(hair.poses[2].max_edge_stretch, 1.765, 0.02);  // sprint
-    EXPECT_NEAR(skirt.poses[2].max_edge_stretch, 1.531, 0.02);
+    EXPECT_NEAR(hair.poses[2].max_edge_stretch, 1.692, 0.02);  // sprint (fast steps split: docs/solver.md#fast-cloth)
+    EXPECT_NEAR(skirt.poses[2].max_edge_stretch, 1.637, 0.02);
     EXPECT_NEAR(skirt.poses[1].max_edge_stretch, 1.390, 0.02);
     EXPECT_EQ(r.exit_code(), 1);
 }
@@ -269,7 +269,7 @@ TEST(RigValidate, TheMeshGatesRunInEveryScenarioWithTheirMotionLimits) {
 // chain segment that moves it): the chain's particles collide at the fabric's thickness, and a
 // segment between two particles kept outside can still cut a limb. Measured on the mannequin's skirt
 // (hull radius 66 mm, panel 6 mm thick): 19.3 mm deep in swing but within its hull (0), in sprint
-// 49.6 mm deep and 13.8 mm past its hull, over the 6 mm allowance; hang and idle 0.
+// 46.3 mm deep and 10.5 mm past its hull, over the 6 mm allowance; hang and idle 0.
 TEST(RigValidate, RenderVertexPenetrationIsMeasuredPastItsHullRadius) {
     const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-penetration");
     ASSERT_TRUE(r.validation);
@@ -282,13 +282,13 @@ TEST(RigValidate, RenderVertexPenetrationIsMeasuredPastItsHullRadius) {
     EXPECT_EQ(*skirt.poses[0].max_penetration, 0.0);  // hang
     EXPECT_NEAR(*skirt.poses[1].max_penetration, 0.0193, 0.002);
     EXPECT_EQ(*skirt.poses[1].max_penetration_past_hull, 0.0);
-    EXPECT_NEAR(*skirt.poses[2].max_penetration, 0.0496, 0.003);
-    EXPECT_NEAR(*skirt.poses[2].max_penetration_past_hull, 0.0138, 0.002);
+    EXPECT_NEAR(*skirt.poses[2].max_penetration, 0.0463, 0.003);
+    EXPECT_NEAR(*skirt.poses[2].max_penetration_past_hull, 0.0105, 0.002);
     EXPECT_GT(*skirt.poses[2].max_penetration_past_hull, skirt.render_penetration_limit);
     EXPECT_EQ(*skirt.poses[5].max_penetration, 0.0);  // idle
     const nlohmann::json j = rig_validation_json(*r.validation);
     EXPECT_NEAR(j["proxies"][1]["mesh"]["penetration_limit"].get<double>(), 0.006, 1e-9);
-    EXPECT_NEAR(j["proxies"][1]["mesh"]["scenarios"][2]["max_penetration_past_hull"].get<double>(), 0.0138, 0.002);
+    EXPECT_NEAR(j["proxies"][1]["mesh"]["scenarios"][2]["max_penetration_past_hull"].get<double>(), 0.0105, 0.002);
 }
 
 TEST(RigValidateShared, GrownHair) {

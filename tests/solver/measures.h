@@ -41,7 +41,8 @@ inline double link_residual_now(const Solver& solver, const ClothProxy& proxy) {
 }
 
 /// The bare solver of the reference's first tables: hard stretch rows only, no damping, no bend, no
-/// slack, no strain-limit row (with bare_constants: no tether, no sleep either).
+/// slack, no strain-limit row (with bare_constants: no tether, no sleep, and the fabric's substeps in
+/// every step, docs/measurements.md#the-budget-is-fixed: these tables vary the budget itself).
 inline Fabric bare_fabric(uint32_t substeps, uint32_t iterations) {
     Fabric f;
     f.name = "bare";
@@ -58,6 +59,7 @@ inline SolverConstants bare_constants() {
     SolverConstants c;
     c.tethers = false;
     c.sleep = false;
+    c.speed_substep_ratio = 0;
     return c;
 }
 
@@ -82,13 +84,14 @@ struct SprintRun {
     double tether = 0;   ///< worst tether ratio over the run
     int teleports = 0;   ///< steps that teleported
     uint32_t clamped = 0;///< particle-substeps the clamp caught
+    uint32_t substeps = 0;///< substeps taken over the run (docs/solver.md#fast-cloth)
 };
 
 /// docs/measurements.md table M1: 20 links at 10 cm, 50 g a particle, 900 steps behind the square
 /// wave at `speed` m/s (reaching each speed over `ramp_steps` steps).
-inline SprintRun sprint(const Fabric& f, double speed = 9.0, int ramp_steps = 1) {
+inline SprintRun sprint(const Fabric& f, double speed = 9.0, int ramp_steps = 1, const SolverConstants& constants = {}) {
     static const ClothProxy rope = chain_proxy(20, 0.1, 0.05);
-    Solver solver(rope, f);
+    Solver solver(rope, f, constants);
     StepInput in;
     SprintRun run;
     for (int s = 0; s < 900; ++s) {
@@ -96,6 +99,7 @@ inline SprintRun sprint(const Fabric& f, double speed = 9.0, int ramp_steps = 1)
         const StepStats st = solver.step(in);
         run.teleports += st.teleported != Teleported::none;
         run.clamped += st.clamped;
+        run.substeps += st.substeps;
         run.peak = std::max(run.peak, st.max_speed_unclamped);
         run.clamp = st.velocity_clamp;
         run.tether = std::max(run.tether, tether_ratio_now(solver, rope));

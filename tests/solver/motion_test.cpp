@@ -86,6 +86,35 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
 }
 
+// docs/solver.md#fast-cloth: a step whose fastest particle would cross more than speed_substep_ratio
+// (0.5) × the shortest row in one substep is split. A 10-link rope of 10 cm links (2x4): still, it
+// takes its own 2 substeps; kicked 20 m/s sideways it would cross 0.167 m a substep against 0.05 m, so
+// its next step takes 4x; kicked 100 m/s, the cap (8x); the frame lurching from rest to 9 m/s
+// kicks it inertia × 9 = 7.2 m/s (0.06 m a substep), 2x — the kick counts in the step it is felt.
+// At ratio 0 nothing splits.
+TEST(Motion, FastClothSplitsItsStep) {
+    const ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
+    const Fabric f = *find_fabric("rope");
+    SolverConstants fixed;
+    fixed.speed_substep_ratio = 0;
+    Solver split(rope, f), plain(rope, f, fixed);
+    StepInput in;
+    EXPECT_EQ(split.step(in).substeps, f.substeps);
+    EXPECT_EQ(plain.step(in).substeps, f.substeps);
+    split.add_velocity({0, 0, 20});
+    plain.add_velocity({0, 0, 20});
+    EXPECT_EQ(split.step(in).substeps, 4 * f.substeps);
+    EXPECT_EQ(plain.step(in).substeps, f.substeps);
+    Solver fastest(rope, f), lurch(rope, f);
+    fastest.step(in);
+    fastest.add_velocity({0, 0, 100});
+    EXPECT_EQ(fastest.step(in).substeps, SolverConstants{}.max_speed_split * f.substeps);
+    lurch.step(in);
+    StepInput moving = in;
+    moving.frame.position = {9.0 / 60, 0, 0};
+    EXPECT_EQ(lurch.step(moving).substeps, 2 * f.substeps);
+}
+
 // Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
 // the last digit".
 TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {

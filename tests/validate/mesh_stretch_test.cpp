@@ -70,6 +70,27 @@ TEST(MeshStretch, ARenderMeshThatTearsIsRefusedWhileTheProxyBehaves) {
     EXPECT_FALSE(v.passed());
 }
 
+// A `source` sheet's binding is the identity: every render vertex is a particle (vertex_particle) and
+// sits on it, every render edge is a stretch row. Its render mesh stretches exactly as the proxy does,
+// so MESH_STRETCH is neither measured nor gated (STRAIN is); the same grid with its vertices lifted
+// off their particles is measured again.
+TEST(MeshStretch, AnIdentityBindingIsLeftToStrain) {
+    ClothProxy identity = bound_grid([](uint32_t) { return 0.0; });
+    identity.vertex_particle.resize(identity.particle_count());
+    for (uint32_t v = 0; v < identity.vertex_particle.size(); ++v) identity.vertex_particle[v] = v;
+    const ProxyValidation v = validate_proxy(identity, hang_and_swing());
+    ASSERT_FALSE(v.refused);
+    for (const ScenarioStats& s : v.scenarios) EXPECT_FALSE(s.max_mesh_stretch) << scenario_name(s.scenario);
+    EXPECT_EQ(gate(v, Gate::mesh_stretch, Scenario::swing), nullptr);
+    ASSERT_NE(gate(v, Gate::strain, Scenario::swing), nullptr);
+
+    ClothProxy lifted = bound_grid([](uint32_t q) { return q % 2 ? 0.01 : -0.01; });
+    lifted.vertex_particle = identity.vertex_particle;
+    const ProxyValidation w = validate_proxy(lifted, hang_and_swing());
+    for (const ScenarioStats& s : w.scenarios) EXPECT_TRUE(s.max_mesh_stretch) << scenario_name(s.scenario);
+    EXPECT_NE(gate(w, Gate::mesh_stretch, Scenario::swing), nullptr);
+}
+
 TEST(MeshStretch, ARigHasNoRenderMeshToMeasure) {
     ClothProxy p = test::grid_proxy(4, 4, 0.05);  // no binding: nothing placed, no gate
     const ProxyValidation v = validate_proxy(p, hang_and_swing());
