@@ -7,7 +7,9 @@
 // chain hangs from its root like a rope, 40-60 degrees off its bind direction, and both mesh gates say so.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -41,8 +43,36 @@ const ScenarioStats* scenario(const ProxyValidation& v, Scenario s) {
 /// Every proxy under its suggested fabric passes every gate: it sleeps in hang (at once: the bind pose
 /// is its equilibrium), idles quietly, and its skinned mesh measures within `max_stretch` of its bind
 /// lengths with the scalp within half a millimetre. Prints the numbers the issue quotes.
+/// A garment the render-vertex gate refuses (docs/validation.md#render-vertex-penetration): it fails
+/// PENETRATION of its render mesh in `scenario`, its worst vertex `depth` metres deeper than bound, and
+/// fails nothing but PENETRATION and STRAIN.
+struct Refused {
+    std::string garment;
+    Scenario scenario;
+    double depth;
+};
+
+void expect_refused(const RigProxyValidation& p, const Refused& want, const std::string& who) {
+    EXPECT_FALSE(p.passed()) << who;
+    bool found = false;
+    for (const MeshGateResult& g : p.mesh_gates) {
+        if (g.passed) continue;
+        EXPECT_EQ(g.gate, "PENETRATION") << who << " " << g.message;
+        if (g.scenario == want.scenario) {
+            found = true;
+            EXPECT_NEAR(g.value, want.depth, 0.0015) << who << " " << g.message;
+            EXPECT_GT(g.value, g.limit) << who;
+        }
+    }
+    EXPECT_TRUE(found) << who << ": no PENETRATION in " << scenario_name(want.scenario);
+    for (const GateResult& g : p.solver.gates)
+        if (!g.passed) {
+            EXPECT_TRUE(g.gate == Gate::strain) << who << " " << g.message;
+        }
+}
+
 void expect_validated(const ModelRecord& r, const std::string& name, const std::vector<std::string>& garments,
-                      double max_stretch = 1.01) {
+                      double max_stretch = 1.01, const std::vector<Refused>& refused = {}) {
     ASSERT_TRUE(r.imported) << name;
     ASSERT_TRUE(r.validation.has_value()) << name;
     EXPECT_EQ(test::schema_errors(rig_report_json(r).dump(), "rig-report.schema.json"), "") << name;
@@ -52,6 +82,11 @@ void expect_validated(const ModelRecord& r, const std::string& name, const std::
         const std::string who = name + " " + p.garment;
         EXPECT_EQ(p.garment, garments[i]) << name;
         ASSERT_FALSE(p.solver.refused) << who << ": " << p.solver.refused->message;
+        auto refusal = std::find_if(refused.begin(), refused.end(), [&](const Refused& f) { return f.garment == p.garment; });
+        if (refusal != refused.end()) {
+            expect_refused(p, *refusal, who);
+            continue;
+        }
         const ScenarioStats* hang = scenario(p.solver, Scenario::hang);
         const ScenarioStats* idle = scenario(p.solver, Scenario::idle);
         ASSERT_TRUE(hang && idle) << who;
@@ -87,8 +122,8 @@ void expect_validated(const ModelRecord& r, const std::string& name, const std::
         EXPECT_LT(p.idle->max_edge_stretch, max_stretch) << who << " " << p.idle->max_edge_stretch_mesh;
         EXPECT_LT(p.idle->max_scalp_displacement, 0.5e-3) << who;
     }
-    EXPECT_TRUE(r.validation->passed()) << name;
-    EXPECT_EQ(r.exit_code(), 0) << name;
+    EXPECT_EQ(r.validation->passed(), refused.empty()) << name;
+    EXPECT_EQ(r.exit_code(), refused.empty() ? 0 : 1) << name;
 }
 
 ValidationOptions under(const char* fabric) {
@@ -282,7 +317,9 @@ TEST(RigValidate, RenderVerticesStayOutOfTheBodyWhenParticlesCollideAtTheirRadiu
     ASSERT_EQ(proxy.collision_radius.size(), proxy.particle_count());
     double widest = 0;
     for (uint32_t i = 0; i < proxy.particle_count(); ++i) {
-        if (proxy.held(i)) EXPECT_EQ(proxy.collision_radius[i], 0.0) << i;
+        if (proxy.held(i)) {
+            EXPECT_EQ(proxy.collision_radius[i], 0.0) << i;
+        }
         widest = std::max(widest, proxy.collision_radius[i]);
     }
     EXPECT_GT(widest, 0.02);
@@ -312,27 +349,32 @@ TEST(RigValidate, RenderVerticesStayOutOfTheBodyWhenParticlesCollideAtTheirRadiu
     EXPECT_NEAR(j["proxies"][0]["mesh"]["penetration_limit"].get<double>(), 0.006, 1e-9);
 }
 
+// The Witch's skirt (found by geometry) is refused: its front chains have millimetres of room over
+// the thighs at rest, so their collision radius is cut to that, and in sprint a panel still cuts a
+// thigh 11.9 mm deeper than it was bound (limit 6 mm; docs/validation.md#render-vertex-penetration).
 TEST(RigValidateShared, GrownHair) {
-    const std::vector<std::pair<const char*, std::vector<std::string>>> models = {
-        {"quaternius_umw_Witch.gltf", {"Hair_Black", "skirt"}},  // the skirt found by geometry
-        {"quaternius_men_Casual.glb", {"Hair"}},
-        {"quaternius_Hair_Long.fbx", {"MI_Hair_2"}},
+    const std::vector<std::tuple<const char*, std::vector<std::string>, std::vector<Refused>>> models = {
+        {"quaternius_umw_Witch.gltf", {"Hair_Black", "skirt"}, {{"skirt", Scenario::sprint, 0.0119}}},
+        {"quaternius_men_Casual.glb", {"Hair"}, {}},
+        {"quaternius_Hair_Long.fbx", {"MI_Hair_2"}, {}},
     };
-    for (const auto& [file, garments] : models) {
+    for (const auto& [file, garments, refused] : models) {
         WEFT_REQUIRE_SHARED_MODEL(model, file);
-        expect_validated(rig_and_validate(model, fs::path(file).stem().string()), file, garments);
+        expect_validated(rig_and_validate(model, fs::path(file).stem().string()), file, garments, 1.01, refused);
     }
 }
 
+// Godette's hair ball is refused: at a teleport's jump its mesh goes 11.8 mm into the head
+// (limit 5 mm), where it went 30.5 mm in sprint with points (docs/validation.md#render-vertex-penetration).
 TEST(RigValidateShared, AuthoredChains) {
-    const std::vector<std::pair<const char*, std::vector<std::string>>> models = {
-        {"quaternius_animals_Fox.glb", {"Tail1"}},
-        {"Godette_vrm_v4.vrm", {"HairBall_Center", "Ribbon"}},
-        {"threevrm_sphere_collider/sphere-collider.gltf", {"Spring A"}},
+    const std::vector<std::tuple<const char*, std::vector<std::string>, std::vector<Refused>>> models = {
+        {"quaternius_animals_Fox.glb", {"Tail1"}, {}},
+        {"Godette_vrm_v4.vrm", {"HairBall_Center", "Ribbon"}, {{"HairBall_Center", Scenario::teleport_reset, 0.0118}}},
+        {"threevrm_sphere_collider/sphere-collider.gltf", {"Spring A"}, {}},
     };
-    for (const auto& [file, garments] : models) {
+    for (const auto& [file, garments, refused] : models) {
         WEFT_REQUIRE_SHARED_MODEL(model, file);
-        expect_validated(rig_and_validate(model, fs::path(file).stem().string()), file, garments);
+        expect_validated(rig_and_validate(model, fs::path(file).stem().string()), file, garments, 1.01, refused);
     }
 }
 
