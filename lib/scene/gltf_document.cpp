@@ -397,7 +397,136 @@ const GltfData::Accessor* GltfData::accessor(int i) {
     return &out;
 }
 
+namespace {
+
+/// An accessor or buffer view in its usual shape, read without nlohmann's lexer: one object of
+/// unsigned integers, strings without escapes, booleans and arrays of numbers (min and max, which
+/// nothing here reads, so they are checked and dropped), each key once. A big file has thousands of
+/// them (the Knight 8,839 accessors), and json::parse building each through its lexer was most of
+/// a native import. Anything else returns false, and json::parse reads it and names what is wrong.
+bool parse_plain_object(std::string_view t, json& out) {
+    size_t i = 0;
+    const auto space = [&] {
+        while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
+    };
+    const auto digit = [&] { return i < t.size() && t[i] >= '0' && t[i] <= '9'; };
+    const auto string = [&](std::string_view& s) {
+        if (i >= t.size() || t[i] != '"') return false;
+        const size_t begin = ++i;
+        for (; i < t.size() && t[i] != '"'; ++i) {
+            const unsigned char c = static_cast<unsigned char>(t[i]);
+            if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+        }
+        if (i >= t.size()) return false;
+        s = t.substr(begin, i - begin);
+        ++i;
+        return true;
+    };
+    const auto number = [&] {  // RFC 8259 number grammar
+        if (i < t.size() && t[i] == '-') ++i;
+        if (i < t.size() && t[i] == '0') {
+            ++i;
+        } else {
+            if (!digit()) return false;
+            while (digit()) ++i;
+        }
+        if (i < t.size() && t[i] == '.') {
+            ++i;
+            if (!digit()) return false;
+            while (digit()) ++i;
+        }
+        if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+            ++i;
+            if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+            if (!digit()) return false;
+            while (digit()) ++i;
+        }
+        return true;
+    };
+    space();
+    if (i >= t.size() || t[i] != '{') return false;
+    ++i;
+    out = json::object();
+    space();
+    if (i < t.size() && t[i] == '}') {
+        ++i;
+        space();
+        return i == t.size();
+    }
+    std::vector<std::string_view> dropped;
+    for (;;) {
+        space();
+        std::string_view key;
+        if (!string(key)) return false;
+        space();
+        if (i >= t.size() || t[i] != ':') return false;
+        ++i;
+        space();
+        if (i >= t.size()) return false;
+        const std::string name(key);
+        if (out.contains(name) || std::find(dropped.begin(), dropped.end(), key) != dropped.end()) return false;
+        const char c = t[i];
+        if (c == '"') {
+            std::string_view value;
+            if (!string(value)) return false;
+            out[name] = std::string(value);
+        } else if (t.substr(i, 4) == "true") {
+            i += 4;
+            out[name] = true;
+        } else if (t.substr(i, 5) == "false") {
+            i += 5;
+            out[name] = false;
+        } else if (c >= '0' && c <= '9') {
+            const size_t begin = i;
+            if (!number()) return false;
+            const std::string_view text = t.substr(begin, i - begin);
+            if (text.size() > 18 || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
+            uint64_t v = 0;
+            for (char d : text) v = v * 10 + uint64_t(d - '0');
+            out[name] = v;
+        } else if (c == '[') {
+            ++i;
+            space();
+            if (i < t.size() && t[i] == ']') {
+                ++i;
+            } else {
+                for (;;) {
+                    space();
+                    if (!number()) return false;
+                    space();
+                    if (i < t.size() && t[i] == ',') {
+                        ++i;
+                        continue;
+                    }
+                    if (i < t.size() && t[i] == ']') {
+                        ++i;
+                        break;
+                    }
+                    return false;
+                }
+            }
+            dropped.push_back(key);
+        } else {
+            return false;
+        }
+        space();
+        if (i < t.size() && t[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (i < t.size() && t[i] == '}') {
+            ++i;
+            space();
+            return i == t.size();
+        }
+        return false;
+    }
+}
+
+}  // namespace
+
 bool GltfData::parse_element(std::string_view text, json& out, const std::string& pointer) {
+    if (parse_plain_object(text, out)) return true;
     try {
         out = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {

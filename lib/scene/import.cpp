@@ -268,6 +268,7 @@ std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& 
 
 void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const ImportOptions& options,
                   ImportResult& result);
+void finish_scene(ImportResult& result, Reporter& report);
 
 /// Vertex identity of a glTF import through Assimp, established by index: Assimp's glTF reader
 /// makes one aiMesh per primitive (meshes in order, primitives in order) whose vertices are the
@@ -442,6 +443,9 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     gltf.base_dir = file.parent_path();
     gltf.allow_outside_folder = options.allow_outside_folder;
     gltf.max_buffer_bytes = options.max_file_bytes;
+    const bool native = options.gltf_reader == GltfReader::native;
+    gltf.keep_animations = native;  // the native reader's clips
+    gltf.animations_as_text = native;
     bool have_gltf = false;     // a glTF 2.0 document whose JSON was checked
     const char* memory_hint = nullptr;
     Container container = sniff(bytes);
@@ -488,6 +492,17 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     if (have_gltf) {
         gltf_data.emplace(gltf, report);
         if (!import_detail::check_gltf(gltf, *gltf_data, report)) return;
+        if (native) {
+            std::vector<int> scene_of_gltf;
+            if (!import_detail::read_gltf_scene(gltf, *gltf_data, options, scene, scene_of_gltf, report)) {
+                if (!report.failed())  // every refusal names its element; this only guards that promise
+                    report.add(kImportFailed, "a buffer the glTF's meshes, skins or animations need could not be read");
+                return;
+            }
+            import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
+            finish_scene(result, report);
+            return;
+        }
     }
 
     Assimp::Importer importer;
@@ -566,6 +581,13 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
                                       report, sources))
         return;
     if (have_gltf) import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
+    finish_scene(result, report);
+}
+
+/// What every reader's Scene goes through last: the invariants, at least one triangle, and the
+/// warnings the Scene keeps.
+void finish_scene(ImportResult& result, Reporter& report) {
+    Scene& scene = result.scene;
     if (!enforce_scene_invariants(scene, result.issues)) return;
     // Meshes with only lines or points stay (their line_count says what was dropped), but a
     // model needs at least one triangle.

@@ -1,7 +1,8 @@
 // Reading a model file into the Scene (docs/architecture.md#stages): glTF 2.0 (.gltf with
-// external or data-URI buffers, .glb), VRM (GLB bytes, recognised by content whatever the
-// extension), FBX binary and ASCII, and anything else Assimp 5.2.5 reads. The result is in metres,
-// Y up, right-handed; skinned meshes are in their bind pose. Only lib/scene/*.cpp include Assimp.
+// external or data-URI buffers, .glb) and VRM (GLB bytes, recognised by content whatever the
+// extension) by weft's own reader on the checked glTF document; FBX binary and ASCII, glTF 1.0
+// and anything else Assimp 5.2.5 reads through Assimp. The result is in metres, Y up,
+// right-handed; skinned meshes are in their bind pose. Only lib/scene/*.cpp include Assimp.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -12,6 +13,12 @@
 #include "scene/scene.h"
 
 namespace weft {
+
+/// Which reader turns a glTF 2.0 file (.gltf, .glb, VRM) into the Scene.
+enum class GltfReader {
+    native,  ///< lib/scene's own, on the document the checks read (import_gltf.cpp)
+    assimp,  ///< Assimp 5.2.5's glTF reader, kept to hold the native one to the same Scene (tests, bench_import)
+};
 
 struct ImportOptions {
     /// Keep triangles with a repeated corner (or two corners at one position) as triangles, so
@@ -25,6 +32,11 @@ struct ImportOptions {
     /// or material library named by `..`, an absolute path or a link out (scene/confine.h). A
     /// referenced FIFO, device or directory is refused either way.
     bool allow_outside_folder = false;
+    /// glTF 1.0 and every other format go to Assimp whatever this says. Still Assimp by default:
+    /// the native reader gives each vertex the file's own weights, where Assimp 5.2.5 handed a
+    /// primitive sharing its vertex buffer the weights of its siblings' vertices (Godette's
+    /// BodyMesh), and Godette's HairBall_Center then fails its sprint SCALP_DISPLACEMENT gate.
+    GltfReader gltf_reader = GltfReader::assimp;
 };
 
 struct ImportResult {
@@ -41,19 +53,21 @@ struct ImportResult {
 /// every problem becomes an Issue whose message names the file (and mesh, vertex, joint...).
 ///
 /// What the Scene holds, beyond scene/scene.h:
-/// - Nodes: depth-first from Assimp's root, children in file order. The unit/axis correction is
-///   premultiplied into node 0's `local` (so every `world` carries it). For glTF, Assimp's root
-///   is the single scene root, or a node "ROOT" it adds above several; unnamed glTF nodes carry
-///   the names Assimp gives them.
-/// - Meshes: one per Assimp mesh per instancing node (a glTF primitive is a mesh, named
-///   "<mesh>-<primitive>" when its glTF mesh has several); only the vertices its triangles use;
-///   UVs with a top-left origin as glTF stores them; positions and normals in scene space.
+/// - Nodes: depth-first from the root, children in file order. The unit/axis correction is
+///   premultiplied into node 0's `local` (so every `world` carries it). For glTF the root is the
+///   single scene root, or a node "ROOT" above several; an unnamed glTF node i is "nodes[i]" (the
+///   names Assimp gave them); each node's `source` is its glTF index.
+/// - Meshes: one per Assimp mesh (glTF primitive) per instancing node, a primitive named
+///   "<mesh>-<primitive>" when its glTF mesh has several; only the vertices its faces use, identical
+///   ones joined (Assimp's JoinIdenticalVertices; the native reader joins the same ones), each
+///   glTF mesh's vertices mapped to the file's by index (Mesh::source_vertices); UVs with a
+///   top-left origin as glTF stores them; positions and normals in scene space.
 /// - Skins: one per distinct joint list (several glTF skins over one skeleton become one). The
 ///   positions are the mesh posed by the rest skeleton, Σ w·(jointWorld·inverseBind)·v, so
 ///   `inverse_bind` is the inverse of each joint's rest `world`: writing the Scene back out with
 ///   them reproduces the same positions.
 /// - Springs/colliders: from the VRM 0.x and VRMC_springBone extensions, glTF node indices
-///   mapped to Scene nodes by walking both hierarchies in step. VRM 0.x collider offsets have
+///   mapped to Scene nodes by index (the Assimp reader: by walking both hierarchies in step). VRM 0.x collider offsets have
 ///   their z negated back (UniVRM stores them mirrored); radii are as the file gives them.
 ImportResult import_scene(const std::filesystem::path& file, const ImportOptions& options = {});
 

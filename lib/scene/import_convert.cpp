@@ -43,6 +43,7 @@ Mat4 to_mat4(const aiMatrix4x4& a) {
 }
 
 Vec3 to_vec3(const aiVector3D& v) { return {double(v.x), double(v.y), double(v.z)}; }
+Vec3 to_vec3(const std::array<float, 3>& v) { return {double(v[0]), double(v[1]), double(v[2])}; }
 
 std::string vec_text(const Vec3& v) {
     char buf[96];
@@ -102,6 +103,289 @@ const json* gltf_object(const json& doc, const char* list, int index) {
     const json* l = member(doc, list);
     return l && l->is_array() && index >= 0 && size_t(index) < l->size() ? &(*l)[size_t(index)] : nullptr;
 }
+
+/// One SourceMesh into a Scene mesh (finish_mesh): whatever reader produced it, the same
+/// arithmetic puts it in scene space, so every reader's Scene agrees to the last bit.
+class MeshFinisher {
+public:
+    MeshFinisher(const ImportOptions& options, Scene& scene, Reporter& report)
+        : options_(options), scene_(scene), report_(report) {}
+
+    int skin_for(const std::vector<int>& joints, const std::string& name) {
+        for (size_t s = 0; s < scene_.skins.size(); ++s)
+            if (scene_.skins[s].joints == joints) return int(s);
+        Skin skin;
+        skin.name = name;
+        skin.joints = joints;
+        for (int j : joints) {
+            // Positions are baked in the rest pose, so the bind matrix that reproduces them is
+            // the inverse of each joint's rest world transform (scene space).
+            Mat4 inv;
+            if (!scene_.nodes[size_t(j)].world.inverse(inv)) {
+                scene_.warnings.push_back(report_.file() + ": joint '" + scene_.nodes[size_t(j)].name +
+                                          "' has a singular rest transform; its inverse bind is the identity");
+                inv = Mat4::identity();
+            }
+            skin.inverse_bind.push_back(inv);
+        }
+        scene_.skins.push_back(std::move(skin));
+        return int(scene_.skins.size() - 1);
+    }
+
+    bool finish(const SourceMesh& am, int node_index, Mesh& mesh) {
+        const Node& node = scene_.nodes[size_t(node_index)];
+        mesh.name = am.name;
+        mesh.node_name = node.name;
+        mesh.node = node_index;
+        mesh.material = am.material;
+        mesh.morph_target_count = am.morph_target_count;
+        const std::string label = "mesh '" + mesh.name + "' (node '" + node.name + "'" +
+                                  (mesh.material >= 0 ? ", material '" + scene_.materials[size_t(mesh.material)] + "'" : "") +
+                                  ")";
+        const std::string pointer = "/meshes/" + mesh.name;
+        const size_t nv = am.positions.size();
+
+        // Positions must be finite before anything is computed from them.
+        size_t bad = 0, first_bad = 0;
+        for (size_t v = 0; v < nv; ++v)
+            if (!is_finite(to_vec3(am.positions[v])) && bad++ == 0) first_bad = v;
+        if (bad > 0) {
+            report_.add(kNonFinitePosition,
+                        label + ": vertex " + std::to_string(first_bad) + " position is " +
+                            vec_text(to_vec3(am.positions[first_bad])) + " (" + std::to_string(bad) +
+                            " vertices not finite); fix the mesh in its authoring tool",
+                        pointer + "/vertices/" + std::to_string(first_bad));
+            return false;
+        }
+
+        // Triangles; lines and points beside them are counted, not kept.
+        mesh.indices.reserve(am.triangles.size());
+        size_t degenerate = 0, first_degenerate = 0;
+        const size_t lines = am.lines;  // Triangulate leaves only points and lines beside the triangles
+        for (size_t f = 0; f + 2 < am.triangles.size(); f += 3) {
+            uint32_t a = am.triangles[f], b = am.triangles[f + 1], c = am.triangles[f + 2];
+            if (a >= nv || b >= nv || c >= nv) {
+                report_.add(kIndexOutOfRange,
+                            label + ": triangle " + std::to_string(f / 3) + " names vertex " +
+                                std::to_string(std::max({a, b, c})) + " but the mesh has " + std::to_string(nv) +
+                                " vertices; re-export the mesh",
+                            pointer + "/triangles/" + std::to_string(f / 3));
+                return false;
+            }
+            const std::array<float, 3>&pa = am.positions[a], &pb = am.positions[b], &pc = am.positions[c];
+            if (a == b || b == c || a == c || pa == pb || pb == pc || pa == pc) {
+                size_t t = mesh.indices.size() / 3;
+                if (degenerate++ == 0) first_degenerate = t;
+                if (!options_.keep_degenerate) continue;
+            }
+            mesh.indices.insert(mesh.indices.end(), {a, b, c});
+        }
+        if (degenerate > 0)
+            report_.add(kDegenerateTriangles,
+                        label + ": " + std::to_string(degenerate) +
+                            " triangles have a repeated corner or two corners at one position (first: triangle " +
+                            std::to_string(first_degenerate) + ")" +
+                            (options_.keep_degenerate ? "; kept as triangles" : "; dropped"),
+                        pointer + "/triangles/" + std::to_string(first_degenerate));
+        mesh.line_count = uint32_t(lines + (options_.keep_degenerate ? 0 : degenerate));
+        if (lines > 0)
+            report_.add(kLinesDropped,
+                        label + ": " + std::to_string(lines) + " line or point primitives beside the triangles were dropped",
+                        pointer);
+
+        // Per-vertex transforms: the node's world transform, or the blend of the joints.
+        std::vector<Mat4> vertex_matrix;  // empty: every vertex uses node.world
+        if (!am.bones.empty() && !skin_vertices(am, node_index, label, pointer, mesh, vertex_matrix)) return false;
+
+        const bool has_normals = !am.normals.empty();
+        mesh.positions.resize(nv);
+        if (has_normals) mesh.normals.resize(nv);
+        std::vector<bool> mirrored(nv, false);
+        const Mat3 node_cof = cofactor(node.world.linear_part());
+        const bool node_mirrored = determinant(node.world.linear_part()) < 0;
+        size_t bad_normals = 0, first_bad_normal = 0;
+        for (size_t v = 0; v < nv; ++v) {
+            const Mat4& m = vertex_matrix.empty() ? node.world : vertex_matrix[v];
+            mesh.positions[v] = m.transform_point(to_vec3(am.positions[v]));
+            Mat3 cof = vertex_matrix.empty() ? node_cof : cofactor(m.linear_part());
+            mirrored[v] = vertex_matrix.empty() ? node_mirrored : determinant(m.linear_part()) < 0;
+            if (has_normals) {
+                Vec3 n = cof * to_vec3(am.normals[v]);
+                double len = length(n);
+                if (!(len > 0) || !std::isfinite(len)) {
+                    if (bad_normals++ == 0) first_bad_normal = v;
+                } else {
+                    mesh.normals[v] = n / len;
+                }
+            }
+        }
+        for (size_t v = 0; v < nv; ++v)
+            if (!is_finite(mesh.positions[v])) {
+                report_.add(kNonFinitePosition,
+                            label + ": vertex " + std::to_string(v) + " is not finite once transformed to scene space " +
+                                "(overflow in its node or joint transforms)",
+                            pointer + "/vertices/" + std::to_string(v));
+                return false;
+            }
+        if (bad_normals > 0) {
+            report_.add(kNonFiniteNormal,
+                        label + ": vertex " + std::to_string(first_bad_normal) + " has a zero or non-finite normal (" +
+                            std::to_string(bad_normals) + " vertices); the mesh's normals were dropped",
+                        pointer + "/vertices/" + std::to_string(first_bad_normal));
+            mesh.normals.clear();
+        }
+        // A mirroring transform turns counter-clockwise triangles clockwise (glTF 2.0 specification 3.7.4);
+        // swapping two corners keeps the front faces front in scene space.
+        for (size_t t = 0; t < mesh.indices.size(); t += 3)
+            if (mirrored[mesh.indices[t]]) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
+
+        if (!am.uvs.empty()) {
+            mesh.uvs.resize(nv);
+            for (size_t v = 0; v < nv; ++v) mesh.uvs[v] = {double(am.uvs[v][0]), double(am.uvs[v][1])};
+        }
+        return true;
+    }
+
+    /// Fills the mesh's skin and influences and, per vertex, the blended matrix
+    /// Σ w·(jointWorld·offset). Assimp's offset matrix is the file's inverse bind (glTF) or the
+    /// one that returns the mesh to its bind pose (FBX), so this is the mesh posed by the rest
+    /// skeleton; for FBX2glTF exports it is the only place the true size lives. A mesh whose
+    /// bones carry no weight at all stays static.
+    bool skin_vertices(const SourceMesh& am, int node_index, const std::string& label, const std::string& pointer,
+                       Mesh& mesh, std::vector<Mat4>& vertex_matrix) {
+        const size_t nv = am.positions.size();
+        const size_t bone_count = am.bones.size();
+        std::vector<int> joints;           // unique Scene nodes, in bone order
+        std::vector<uint32_t> bone_joint(bone_count, 0);
+        std::vector<Mat4> bone_matrix(bone_count);
+        std::vector<uint32_t> count(nv + 1, 0);
+        size_t weighted = 0;
+        for (size_t b = 0; b < bone_count; ++b) {
+            const SourceBone* bone = &am.bones[b];
+            bool carries = false;
+            for (const auto& [vertex, weight] : bone->weights)
+                if (weight > 0 && std::isfinite(weight)) carries = true;
+            if (bone->node < 0) {
+                if (!carries) continue;  // an unweighted bone moves nothing; nothing to resolve
+                report_.add(kJointOutOfRange,
+                            label + ": bone " + std::to_string(b) + " '" + bone->name +
+                                "' carries weights but names no node of the scene; re-export the skin",
+                            pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            const Mat4& offset = bone->offset;
+            if (!offset.is_finite()) {
+                report_.add(kNonFiniteTransform,
+                            label + ": bone '" + bone->name + "' has a NaN or infinite inverse bind matrix",
+                            pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            if (carries && linear_part_singular(offset)) {
+                // An all-zero (or flattening) inverse bind collapses every vertex it weights onto a
+                // point or a plane: the mesh would be built and validated as zero-size cloth.
+                report_.add(kInverseBindSingular,
+                            label + ": bone '" + bone->name +
+                                "' has a singular inverse bind matrix (zero or flattening scale); re-export the skin",
+                            pointer + "/bones/" + std::to_string(b));
+                return false;
+            }
+            // A weight naming a vertex past the mesh is skipped below, not refused: Assimp 5.2.5's
+            // glTF reader gives such weights for primitives that share one vertex buffer (the
+            // shared Godette model has them), and they belong to a sibling primitive.
+            for (size_t w = 0; w < bone->weights.size(); ++w) {
+                const auto [vertex, weight] = bone->weights[w];
+                if (vertex >= nv || (std::isfinite(weight) && weight >= 0)) continue;
+                report_.add(kWeightInvalid,
+                            label + ": bone '" + bone->name + "' weight " + std::to_string(w) +
+                                " on vertex " + std::to_string(vertex) + " is " + std::to_string(weight) +
+                                " (NaN, infinite or negative); re-export the skin",
+                            pointer + "/bones/" + std::to_string(b) + "/weights/" + std::to_string(w));
+                return false;
+            }
+            bone_matrix[b] = scene_.nodes[size_t(bone->node)].world * offset;
+            auto it = std::find(joints.begin(), joints.end(), bone->node);
+            bone_joint[b] = uint32_t(it - joints.begin());
+            if (it == joints.end()) joints.push_back(bone->node);
+            for (size_t w = 0; w < bone->weights.size(); ++w) {
+                const auto [vertex, weight] = bone->weights[w];
+                if (!(weight > 0) || !std::isfinite(weight) || vertex >= nv) continue;
+                ++count[vertex + 1];
+                ++weighted;
+            }
+        }
+        if (weighted == 0) return true;
+
+        // Influences in CSR form: count, prefix sum, fill (then merge and sort per vertex).
+        for (size_t v = 0; v < nv; ++v) count[v + 1] += count[v];
+        std::vector<Influence> raw(count[nv]);
+        std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+        std::vector<Mat4> blend(nv, Mat4{});
+        for (Mat4& m : blend) m.m.fill(0);
+        for (size_t b = 0; b < bone_count; ++b) {
+            const SourceBone* bone = &am.bones[b];
+            if (bone->node < 0) continue;
+            for (size_t w = 0; w < bone->weights.size(); ++w) {
+                const auto [vertex, weight] = bone->weights[w];
+                if (!(weight > 0) || !std::isfinite(weight) || vertex >= nv) continue;
+                raw[fill[vertex]++] = {bone_joint[b], weight};
+                for (int k = 0; k < 16; ++k) blend[vertex].m[k] += double(weight) * bone_matrix[b].m[k];
+            }
+        }
+        mesh.skin = skin_for(joints, am.skin_name);
+        mesh.influence_offsets.assign(nv + 1, 0);
+        mesh.influences.reserve(raw.size());
+        vertex_matrix.resize(nv);
+        size_t unweighted = 0, first_unweighted = 0, renormalised = 0;
+        const Mat4& node_world = scene_.nodes[size_t(node_index)].world;
+        for (size_t v = 0; v < nv; ++v) {
+            auto begin = raw.begin() + count[v], end = raw.begin() + count[v + 1];
+            // Two bones on one node (possible in FBX) become one influence. Stable, so equal
+            // joints keep bone order and their weights always sum in the same order.
+            std::stable_sort(begin, end, [](const Influence& x, const Influence& y) { return x.joint < y.joint; });
+            size_t first = mesh.influences.size();
+            double sum = 0;
+            for (auto it = begin; it != end; ++it) {
+                if (mesh.influences.size() > first && mesh.influences.back().joint == it->joint)
+                    mesh.influences.back().weight += it->weight;
+                else
+                    mesh.influences.push_back(*it);
+                sum += it->weight;
+            }
+            if (sum <= 0) {
+                // No joint holds this vertex: it stays where its node puts it.
+                if (unweighted++ == 0) first_unweighted = v;
+                vertex_matrix[v] = node_world;
+            } else {
+                if (std::abs(sum - 1) > 1e-3) ++renormalised;
+                for (size_t i = first; i < mesh.influences.size(); ++i)
+                    mesh.influences[i].weight = float(mesh.influences[i].weight / sum);
+                for (int k = 0; k < 16; ++k) vertex_matrix[v].m[k] = blend[v].m[k] / sum;
+            }
+            // Heaviest first; the joint index breaks ties so the order never depends on the sort.
+            std::sort(mesh.influences.begin() + long(first), mesh.influences.end(),
+                      [](const Influence& x, const Influence& y) {
+                          return x.weight != y.weight ? x.weight > y.weight : x.joint < y.joint;
+                      });
+            mesh.influence_offsets[v + 1] = uint32_t(mesh.influences.size());
+        }
+        if (unweighted > 0)
+            report_.add(kUnweightedVertices,
+                        label + ": " + std::to_string(unweighted) + " of " + std::to_string(nv) +
+                            " vertices have no joint weight (first: vertex " + std::to_string(first_unweighted) +
+                            "); they stay at their node's rest pose",
+                        pointer + "/vertices/" + std::to_string(first_unweighted));
+        if (renormalised > 0)
+            report_.add(kWeightsNormalised,
+                        label + ": " + std::to_string(renormalised) + " vertices had weights not summing to 1; normalised",
+                        pointer);
+        return true;
+    }
+
+private:
+    const ImportOptions& options_;
+    Scene& scene_;
+    Reporter& report_;
+};
 
 class Converter {
 public:
@@ -324,7 +608,7 @@ private:
                     mesh.source_primitive = sources_[m].primitive;
                     mesh.source_vertices = sources_[m].vertex_of;
                 }
-                if (convert_mesh(*ai_.mMeshes[m], int(n), mesh)) {
+                if (finish_mesh(source_mesh(*ai_.mMeshes[m], int(n)), int(n), options_, scene_, mesh, report_)) {
                     scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
                     scene_.meshes.push_back(std::move(mesh));
                 }
@@ -336,6 +620,51 @@ private:
                             "mesh '" + std::string(ai_.mMeshes[m]->mName.C_Str()) +
                                 "' is not instanced by any node of the scene; skipped",
                             "/meshes/" + std::string(ai_.mMeshes[m]->mName.C_Str()));
+    }
+
+    /// Assimp's mesh as the finisher reads it.
+    SourceMesh source_mesh(const aiMesh& am, int node_index) {
+        SourceMesh out;
+        out.name = valid_utf8(am.mName.C_Str());
+        out.material = am.mMaterialIndex < material_remap_.size() ? material_remap_[am.mMaterialIndex] : -1;
+        out.morph_target_count = int(am.mNumAnimMeshes);
+        const size_t nv = am.mVertices ? am.mNumVertices : 0;
+        out.positions.resize(nv);
+        for (size_t v = 0; v < nv; ++v) out.positions[v] = {am.mVertices[v].x, am.mVertices[v].y, am.mVertices[v].z};
+        if (am.mNormals) {
+            out.normals.resize(nv);
+            for (size_t v = 0; v < nv; ++v) out.normals[v] = {am.mNormals[v].x, am.mNormals[v].y, am.mNormals[v].z};
+        }
+        if (am.mTextureCoords[0]) {
+            out.uvs.resize(nv);
+            for (size_t v = 0; v < nv; ++v) out.uvs[v] = {am.mTextureCoords[0][v].x, am.mTextureCoords[0][v].y};
+        }
+        out.triangles.reserve(size_t(am.mNumFaces) * 3);
+        for (unsigned f = 0; f < am.mNumFaces; ++f) {
+            const aiFace& face = am.mFaces[f];
+            if (face.mNumIndices != 3) {
+                ++out.lines;
+                continue;
+            }
+            out.triangles.insert(out.triangles.end(), {face.mIndices[0], face.mIndices[1], face.mIndices[2]});
+        }
+        if (am.mNumBones > 0) {
+            const std::vector<int> nodes = bone_nodes(am, node_index);
+            out.skin_name = skin_name(node_index);
+            for (unsigned b = 0; b < am.mNumBones; ++b) {
+                SourceBone bone;
+                if (const aiBone* ab = am.mBones[b]) {
+                    bone.name = ab->mName.C_Str();
+                    bone.node = nodes[b];
+                    bone.offset = to_mat4(ab->mOffsetMatrix);
+                    bone.weights.reserve(ab->mNumWeights);
+                    for (unsigned w = 0; w < ab->mNumWeights; ++w)
+                        bone.weights.emplace_back(ab->mWeights[w].mVertexId, ab->mWeights[w].mWeight);
+                }
+                out.bones.push_back(std::move(bone));
+            }
+        }
+        return out;
     }
 
     /// The Scene node each bone of `am` drives, or -1. glTF bones follow the instancing node's
@@ -374,281 +703,6 @@ private:
     }
 
     /// The Skin with exactly these joints, created on first use.
-    int skin_for(const std::vector<int>& joints, const std::string& name) {
-        for (size_t s = 0; s < scene_.skins.size(); ++s)
-            if (scene_.skins[s].joints == joints) return int(s);
-        Skin skin;
-        skin.name = name;
-        skin.joints = joints;
-        for (int j : joints) {
-            // Positions are baked in the rest pose, so the bind matrix that reproduces them is
-            // the inverse of each joint's rest world transform (scene space).
-            Mat4 inv;
-            if (!scene_.nodes[size_t(j)].world.inverse(inv)) {
-                scene_.warnings.push_back(report_.file() + ": joint '" + scene_.nodes[size_t(j)].name +
-                                          "' has a singular rest transform; its inverse bind is the identity");
-                inv = Mat4::identity();
-            }
-            skin.inverse_bind.push_back(inv);
-        }
-        scene_.skins.push_back(std::move(skin));
-        return int(scene_.skins.size() - 1);
-    }
-
-    bool convert_mesh(const aiMesh& am, int node_index, Mesh& mesh) {
-        const Node& node = scene_.nodes[size_t(node_index)];
-        mesh.name = valid_utf8(am.mName.C_Str());
-        mesh.node_name = node.name;
-        mesh.node = node_index;
-        mesh.material = am.mMaterialIndex < material_remap_.size() ? material_remap_[am.mMaterialIndex] : -1;
-        mesh.morph_target_count = int(am.mNumAnimMeshes);
-        const std::string label = "mesh '" + mesh.name + "' (node '" + node.name + "'" +
-                                  (mesh.material >= 0 ? ", material '" + scene_.materials[size_t(mesh.material)] + "'" : "") +
-                                  ")";
-        const std::string pointer = "/meshes/" + mesh.name;
-        const size_t nv = am.mNumVertices;
-        if (nv > 0 && !am.mVertices) return false;
-
-        // Positions must be finite before anything is computed from them.
-        size_t bad = 0, first_bad = 0;
-        for (size_t v = 0; v < nv; ++v)
-            if (!is_finite(to_vec3(am.mVertices[v])) && bad++ == 0) first_bad = v;
-        if (bad > 0) {
-            report_.add(kNonFinitePosition,
-                        label + ": vertex " + std::to_string(first_bad) + " position is " +
-                            vec_text(to_vec3(am.mVertices[first_bad])) + " (" + std::to_string(bad) +
-                            " vertices not finite); fix the mesh in its authoring tool",
-                        pointer + "/vertices/" + std::to_string(first_bad));
-            return false;
-        }
-
-        // Triangles; lines and points beside them are counted, not kept.
-        mesh.indices.reserve(size_t(am.mNumFaces) * 3);
-        size_t degenerate = 0, first_degenerate = 0, lines = 0;
-        for (unsigned f = 0; f < am.mNumFaces; ++f) {
-            const aiFace& face = am.mFaces[f];
-            if (face.mNumIndices != 3) {
-                ++lines;  // Triangulate leaves only points and lines here
-                continue;
-            }
-            uint32_t a = face.mIndices[0], b = face.mIndices[1], c = face.mIndices[2];
-            if (a >= nv || b >= nv || c >= nv) {
-                report_.add(kIndexOutOfRange,
-                            label + ": triangle " + std::to_string(f) + " names vertex " +
-                                std::to_string(std::max({a, b, c})) + " but the mesh has " + std::to_string(nv) +
-                                " vertices; re-export the mesh",
-                            pointer + "/triangles/" + std::to_string(f));
-                return false;
-            }
-            const aiVector3D &pa = am.mVertices[a], &pb = am.mVertices[b], &pc = am.mVertices[c];
-            if (a == b || b == c || a == c || pa == pb || pb == pc || pa == pc) {
-                size_t t = mesh.indices.size() / 3;
-                if (degenerate++ == 0) first_degenerate = t;
-                if (!options_.keep_degenerate) continue;
-            }
-            mesh.indices.insert(mesh.indices.end(), {a, b, c});
-        }
-        if (degenerate > 0)
-            report_.add(kDegenerateTriangles,
-                        label + ": " + std::to_string(degenerate) +
-                            " triangles have a repeated corner or two corners at one position (first: triangle " +
-                            std::to_string(first_degenerate) + ")" +
-                            (options_.keep_degenerate ? "; kept as triangles" : "; dropped"),
-                        pointer + "/triangles/" + std::to_string(first_degenerate));
-        mesh.line_count = uint32_t(lines + (options_.keep_degenerate ? 0 : degenerate));
-        if (lines > 0)
-            report_.add(kLinesDropped,
-                        label + ": " + std::to_string(lines) + " line or point primitives beside the triangles were dropped",
-                        pointer);
-
-        // Per-vertex transforms: the node's world transform, or the blend of the joints.
-        std::vector<Mat4> vertex_matrix;  // empty: every vertex uses node.world
-        if (am.mNumBones > 0 && !skin_vertices(am, node_index, label, pointer, mesh, vertex_matrix)) return false;
-
-        const bool has_normals = am.mNormals != nullptr;
-        mesh.positions.resize(nv);
-        if (has_normals) mesh.normals.resize(nv);
-        std::vector<bool> mirrored(nv, false);
-        const Mat3 node_cof = cofactor(node.world.linear_part());
-        const bool node_mirrored = determinant(node.world.linear_part()) < 0;
-        size_t bad_normals = 0, first_bad_normal = 0;
-        for (size_t v = 0; v < nv; ++v) {
-            const Mat4& m = vertex_matrix.empty() ? node.world : vertex_matrix[v];
-            mesh.positions[v] = m.transform_point(to_vec3(am.mVertices[v]));
-            Mat3 cof = vertex_matrix.empty() ? node_cof : cofactor(m.linear_part());
-            mirrored[v] = vertex_matrix.empty() ? node_mirrored : determinant(m.linear_part()) < 0;
-            if (has_normals) {
-                Vec3 n = cof * to_vec3(am.mNormals[v]);
-                double len = length(n);
-                if (!(len > 0) || !std::isfinite(len)) {
-                    if (bad_normals++ == 0) first_bad_normal = v;
-                } else {
-                    mesh.normals[v] = n / len;
-                }
-            }
-        }
-        for (size_t v = 0; v < nv; ++v)
-            if (!is_finite(mesh.positions[v])) {
-                report_.add(kNonFinitePosition,
-                            label + ": vertex " + std::to_string(v) + " is not finite once transformed to scene space " +
-                                "(overflow in its node or joint transforms)",
-                            pointer + "/vertices/" + std::to_string(v));
-                return false;
-            }
-        if (bad_normals > 0) {
-            report_.add(kNonFiniteNormal,
-                        label + ": vertex " + std::to_string(first_bad_normal) + " has a zero or non-finite normal (" +
-                            std::to_string(bad_normals) + " vertices); the mesh's normals were dropped",
-                        pointer + "/vertices/" + std::to_string(first_bad_normal));
-            mesh.normals.clear();
-        }
-        // A mirroring transform turns counter-clockwise triangles clockwise (glTF 2.0 specification 3.7.4);
-        // swapping two corners keeps the front faces front in scene space.
-        for (size_t t = 0; t < mesh.indices.size(); t += 3)
-            if (mirrored[mesh.indices[t]]) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
-
-        if (am.mTextureCoords[0]) {
-            mesh.uvs.resize(nv);
-            for (size_t v = 0; v < nv; ++v) mesh.uvs[v] = {double(am.mTextureCoords[0][v].x), double(am.mTextureCoords[0][v].y)};
-        }
-        return true;
-    }
-
-    /// Fills the mesh's skin and influences and, per vertex, the blended matrix
-    /// Σ w·(jointWorld·offset). Assimp's offset matrix is the file's inverse bind (glTF) or the
-    /// one that returns the mesh to its bind pose (FBX), so this is the mesh posed by the rest
-    /// skeleton; for FBX2glTF exports it is the only place the true size lives. A mesh whose
-    /// bones carry no weight at all stays static.
-    bool skin_vertices(const aiMesh& am, int node_index, const std::string& label, const std::string& pointer,
-                       Mesh& mesh, std::vector<Mat4>& vertex_matrix) {
-        const size_t nv = am.mNumVertices;
-        std::vector<int> nodes = bone_nodes(am, node_index);
-        std::vector<int> joints;           // unique Scene nodes, in bone order
-        std::vector<uint32_t> bone_joint(am.mNumBones, 0);
-        std::vector<Mat4> bone_matrix(am.mNumBones);
-        std::vector<uint32_t> count(nv + 1, 0);
-        size_t weighted = 0;
-        for (unsigned b = 0; b < am.mNumBones; ++b) {
-            const aiBone* bone = am.mBones[b];
-            if (!bone) continue;
-            bool carries = false;
-            for (unsigned w = 0; w < bone->mNumWeights; ++w)
-                if (bone->mWeights[w].mWeight > 0 && std::isfinite(bone->mWeights[w].mWeight)) carries = true;
-            if (nodes[b] < 0) {
-                if (!carries) continue;  // an unweighted bone moves nothing; nothing to resolve
-                report_.add(kJointOutOfRange,
-                            label + ": bone " + std::to_string(b) + " '" + bone->mName.C_Str() +
-                                "' carries weights but names no node of the scene; re-export the skin",
-                            pointer + "/bones/" + std::to_string(b));
-                return false;
-            }
-            Mat4 offset = to_mat4(bone->mOffsetMatrix);
-            if (!offset.is_finite()) {
-                report_.add(kNonFiniteTransform,
-                            label + ": bone '" + std::string(bone->mName.C_Str()) + "' has a NaN or infinite inverse bind matrix",
-                            pointer + "/bones/" + std::to_string(b));
-                return false;
-            }
-            if (carries && linear_part_singular(offset)) {
-                // An all-zero (or flattening) inverse bind collapses every vertex it weights onto a
-                // point or a plane: the mesh would be built and validated as zero-size cloth.
-                report_.add(kInverseBindSingular,
-                            label + ": bone '" + std::string(bone->mName.C_Str()) +
-                                "' has a singular inverse bind matrix (zero or flattening scale); re-export the skin",
-                            pointer + "/bones/" + std::to_string(b));
-                return false;
-            }
-            // A weight naming a vertex past the mesh is skipped below, not refused: Assimp 5.2.5's
-            // glTF reader gives such weights for primitives that share one vertex buffer (the
-            // shared Godette model has them), and they belong to a sibling primitive.
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                const aiVertexWeight& vw = bone->mWeights[w];
-                if (vw.mVertexId >= nv || (std::isfinite(vw.mWeight) && vw.mWeight >= 0)) continue;
-                report_.add(kWeightInvalid,
-                            label + ": bone '" + std::string(bone->mName.C_Str()) + "' weight " + std::to_string(w) +
-                                " on vertex " + std::to_string(vw.mVertexId) + " is " + std::to_string(vw.mWeight) +
-                                " (NaN, infinite or negative); re-export the skin",
-                            pointer + "/bones/" + std::to_string(b) + "/weights/" + std::to_string(w));
-                return false;
-            }
-            bone_matrix[b] = scene_.nodes[size_t(nodes[b])].world * offset;
-            auto it = std::find(joints.begin(), joints.end(), nodes[b]);
-            bone_joint[b] = uint32_t(it - joints.begin());
-            if (it == joints.end()) joints.push_back(nodes[b]);
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                const aiVertexWeight& vw = bone->mWeights[w];
-                if (!(vw.mWeight > 0) || !std::isfinite(vw.mWeight) || vw.mVertexId >= nv) continue;
-                ++count[vw.mVertexId + 1];
-                ++weighted;
-            }
-        }
-        if (weighted == 0) return true;
-
-        // Influences in CSR form: count, prefix sum, fill (then merge and sort per vertex).
-        for (size_t v = 0; v < nv; ++v) count[v + 1] += count[v];
-        std::vector<Influence> raw(count[nv]);
-        std::vector<uint32_t> fill(count.begin(), count.end() - 1);
-        std::vector<Mat4> blend(nv, Mat4{});
-        for (Mat4& m : blend) m.m.fill(0);
-        for (unsigned b = 0; b < am.mNumBones; ++b) {
-            const aiBone* bone = am.mBones[b];
-            if (!bone || nodes[b] < 0) continue;
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                const aiVertexWeight& vw = bone->mWeights[w];
-                if (!(vw.mWeight > 0) || !std::isfinite(vw.mWeight) || vw.mVertexId >= nv) continue;
-                raw[fill[vw.mVertexId]++] = {bone_joint[b], vw.mWeight};
-                for (int k = 0; k < 16; ++k) blend[vw.mVertexId].m[k] += double(vw.mWeight) * bone_matrix[b].m[k];
-            }
-        }
-        mesh.skin = skin_for(joints, skin_name(node_index));
-        mesh.influence_offsets.assign(nv + 1, 0);
-        mesh.influences.reserve(raw.size());
-        vertex_matrix.resize(nv);
-        size_t unweighted = 0, first_unweighted = 0, renormalised = 0;
-        const Mat4& node_world = scene_.nodes[size_t(node_index)].world;
-        for (size_t v = 0; v < nv; ++v) {
-            auto begin = raw.begin() + count[v], end = raw.begin() + count[v + 1];
-            // Two bones on one node (possible in FBX) become one influence. Stable, so equal
-            // joints keep bone order and their weights always sum in the same order.
-            std::stable_sort(begin, end, [](const Influence& x, const Influence& y) { return x.joint < y.joint; });
-            size_t first = mesh.influences.size();
-            double sum = 0;
-            for (auto it = begin; it != end; ++it) {
-                if (mesh.influences.size() > first && mesh.influences.back().joint == it->joint)
-                    mesh.influences.back().weight += it->weight;
-                else
-                    mesh.influences.push_back(*it);
-                sum += it->weight;
-            }
-            if (sum <= 0) {
-                // No joint holds this vertex: it stays where its node puts it.
-                if (unweighted++ == 0) first_unweighted = v;
-                vertex_matrix[v] = node_world;
-            } else {
-                if (std::abs(sum - 1) > 1e-3) ++renormalised;
-                for (size_t i = first; i < mesh.influences.size(); ++i)
-                    mesh.influences[i].weight = float(mesh.influences[i].weight / sum);
-                for (int k = 0; k < 16; ++k) vertex_matrix[v].m[k] = blend[v].m[k] / sum;
-            }
-            // Heaviest first; the joint index breaks ties so the order never depends on the sort.
-            std::sort(mesh.influences.begin() + long(first), mesh.influences.end(),
-                      [](const Influence& x, const Influence& y) {
-                          return x.weight != y.weight ? x.weight > y.weight : x.joint < y.joint;
-                      });
-            mesh.influence_offsets[v + 1] = uint32_t(mesh.influences.size());
-        }
-        if (unweighted > 0)
-            report_.add(kUnweightedVertices,
-                        label + ": " + std::to_string(unweighted) + " of " + std::to_string(nv) +
-                            " vertices have no joint weight (first: vertex " + std::to_string(first_unweighted) +
-                            "); they stay at their node's rest pose",
-                        pointer + "/vertices/" + std::to_string(first_unweighted));
-        if (renormalised > 0)
-            report_.add(kWeightsNormalised,
-                        label + ": " + std::to_string(renormalised) + " vertices had weights not summing to 1; normalised",
-                        pointer);
-        return true;
-    }
 };
 
 }  // namespace
@@ -703,6 +757,11 @@ Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report) {
     if (rotated)
         report.add(kAxesConverted, "FBX up axis is " + scene.up_axis + "; rotated to Y up (front +Z, right +X)");
     return axes * Mat4::uniform_scale(scene.unit_scale);
+}
+
+bool finish_mesh(const SourceMesh& source, int node, const ImportOptions& options, Scene& scene, Mesh& mesh,
+                 Reporter& report) {
+    return MeshFinisher(options, scene, report).finish(source, node, mesh);
 }
 
 bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction, const ImportOptions& options,

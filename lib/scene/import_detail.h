@@ -1,7 +1,9 @@
 // Internal to the importer (lib/scene/import*.cpp): the steps import_scene strings together.
 // Nothing outside lib/scene includes this header; the public API is scene/import.h.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <utility>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -56,6 +58,10 @@ struct GltfDocument {
     /// `animations` is parsed only when set (the grown-model writer keeps them; the import leaves
     /// them to Assimp).
     bool keep_animations = false;
+    /// With keep_animations, keep `animations` as its JSON text in animations_text instead (the
+    /// native reader reads it without a DOM).
+    bool animations_as_text = false;
+    std::string_view animations_text;
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
     std::filesystem::path base_dir;      ///< folder relative buffer URIs resolve against
@@ -103,6 +109,43 @@ struct MeshSource {
     int mesh = -1, primitive = -1;
     std::vector<uint32_t> vertex_of;
 };
+
+/// One joint's pull on a SourceMesh: the Scene node it is (-1: none found), the matrix that takes
+/// the mesh from its own space to the joint's (the file's inverse bind), and its weights by vertex.
+struct SourceBone {
+    std::string name;
+    int node = -1;
+    Mat4 offset;
+    std::vector<std::pair<uint32_t, float>> weights;  ///< (vertex, weight), as the file gives them
+};
+
+/// One mesh as a reader hands it over before it is put in scene space: single-precision data in the
+/// mesh's own space, exactly as read (Assimp's arrays, or a glTF primitive's accessors after the
+/// vertex join of import_gltf.cpp), so every reader's meshes are finished by one function.
+struct SourceMesh {
+    std::string name;
+    int material = -1;                          ///< index into Scene::materials
+    std::vector<std::array<float, 3>> positions;
+    std::vector<std::array<float, 3>> normals;  ///< empty or one per vertex
+    std::vector<std::array<float, 2>> uvs;      ///< empty or one per vertex (top-left origin)
+    std::vector<uint32_t> triangles;            ///< three corners per triangle, in face order
+    size_t lines = 0;                           ///< point and line faces beside the triangles
+    int morph_target_count = 0;
+    std::vector<SourceBone> bones;              ///< empty when unskinned
+    std::string skin_name;                      ///< the file's name for the skin, when it has one
+};
+
+/// Puts `source`, instanced at scene.nodes[node], into `mesh` in scene space (static: through the
+/// node's world transform; skinned: posed by the rest skeleton) with triangles, normals, UVs and
+/// normalised influences, finding or adding its Skin in `scene`. False (reported) when refused.
+bool finish_mesh(const SourceMesh& source, int node, const ImportOptions& options, Scene& scene, Mesh& mesh,
+                 Reporter& report);
+
+/// Natively reads a checked glTF 2.0 document (check_gltf passed) into `scene`: nodes, materials,
+/// meshes, skins and clips, with node and vertex identity by index (import_gltf.cpp).
+/// `scene_of_gltf` receives, per glTF node, its Scene node. False when an error was reported.
+bool read_gltf_scene(const GltfDocument& doc, GltfData& data, const ImportOptions& options, Scene& scene,
+                     std::vector<int>& scene_of_gltf, Reporter& report);
 
 /// The correction that takes the source's units and axes to metres, Y up, right-handed (the
 /// identity for glTF). Reads FBX's UnitScaleFactor (centimetres per unit) and its Up/Front/Coord

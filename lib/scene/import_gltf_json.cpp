@@ -341,6 +341,10 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
             if (!scan.value(value, 1)) return scan_failed();
             // Assimp reads the animations; nothing here needs them.
             if (key == "animations" && !doc.keep_animations) continue;
+            if (key == "animations" && doc.animations_as_text) {
+                doc.animations_text = value;
+                continue;
+            }
             if (key == "buffers" && parse_buffers(value, doc)) continue;
             try {
                 doc.json[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());

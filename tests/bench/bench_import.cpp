@@ -1,7 +1,8 @@
-// What import_scene costs beyond Assimp's own ReadFile, on the largest shared model
-// (kaykit_Knight.glb, 3.5 MiB: 15 meshes, 41 joints, 76 animations, an embedded PNG atlas).
-// Both read with the same post-processing flags; the difference is the file read, the GLB and
-// glTF checks, the JSON parse, the conversion to the Scene and the VRM extension pass.
+// glTF import, native against Assimp, on the largest shared model (kaykit_Knight.glb, 3.5 MiB:
+// 15 meshes, 41 joints, 76 animations, an embedded PNG atlas): Assimp's own ReadFile with the
+// post-processing flags the Assimp path used; import_scene with the Assimp reader (the file read,
+// the checks, Assimp, the conversion); import_scene with the native reader (the same Scene,
+// tests/scene/gltf_native_test.cpp).
 // Run: build-*/tests/bench/bench_import --benchmark_repetitions=9 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -34,18 +35,21 @@ void BM_AssimpReadFile(benchmark::State& state) {
 }
 BENCHMARK(BM_AssimpReadFile)->Unit(benchmark::kMillisecond);
 
-void BM_ImportScene(benchmark::State& state) {
+void BM_ImportScene(benchmark::State& state, weft::GltfReader reader) {
     if (knight().empty()) {
         state.SkipWithError("kaykit_Knight.glb not present in WEFT_SHARED_MODELS");
         return;
     }
+    weft::ImportOptions options;
+    options.gltf_reader = reader;
     for (auto _ : state) {
-        weft::ImportResult result = weft::import_scene(knight());
+        weft::ImportResult result = weft::import_scene(knight(), options);
         if (!result.ok()) state.SkipWithError("import_scene refused the Knight");
         benchmark::DoNotOptimize(result.scene.meshes.data());
     }
 }
-BENCHMARK(BM_ImportScene)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ImportScene, assimp, weft::GltfReader::assimp)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ImportScene, native, weft::GltfReader::native)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -1,0 +1,917 @@
+// The native glTF 2.0 reader (docs/architecture.md#reading-gltf): a checked GltfDocument into the Scene,
+// with no second parser. Node i of the file is the Scene node whose `source` is i, a mesh's
+// vertices map to the file's by index (Mesh::source_vertices), so nothing is matched afterwards.
+//
+// The Scene is the one the Assimp 5.2.5 path produced for the same file, field for field
+// (tests/scene/gltf_native_test.cpp holds the two side by side): the same node order (depth-first
+// from the scene's roots, a node "ROOT" above several), names, transforms composed in single
+// precision as Assimp's glTF reader composes them, the vertices JoinIdenticalVertices keeps in
+// the order it keeps them, and key times through the same milliseconds. Meshes are put in scene
+// space by the same finish_mesh as Assimp's. Where the two readers differ on purpose: animation
+// channels name their node by index (Assimp by the node's name, so two nodes of one name drew
+// the first's animation), and integer or normalised accessors are read as the specification
+// says (Assimp 5.2.5 copies their bytes into floats).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+
+#include <assimp/types.h>  // header-only math (vectors, matrices, quaternions and their .inl)
+
+#include "io/utf8_text.h"
+#include "scene/gltf_document.h"
+#include "scene/import_detail.h"
+
+namespace weft::import_detail {
+namespace {
+
+using nlohmann::json;
+
+/// A glTF numeric member as single precision, the precision the file's floats have.
+bool read_floats(const json& object, const char* key, size_t n, float* out) {
+    const json* m = member(object, key);
+    if (!m || !m->is_array() || m->size() != n) return false;
+    for (size_t i = 0; i < n; ++i) {
+        if (!(*m)[i].is_number()) return false;
+        out[i] = float((*m)[i].get<double>());
+    }
+    return true;
+}
+
+Mat4 to_mat4(const aiMatrix4x4& a) {
+    Mat4 r;
+    const ai_real* rows[4] = {&a.a1, &a.b1, &a.c1, &a.d1};
+    for (int row = 0; row < 4; ++row)
+        for (int col = 0; col < 4; ++col) r.at(row, col) = double(rows[row][col]);
+    return r;
+}
+
+/// A node's rest transform: its matrix, or T·R·S composed in single precision, in that order
+/// (glTF 2.0 specification 3.5.3); the float arithmetic is Assimp's own header math, so a
+/// transform is the one the Assimp path read to the last bit.
+Mat4 node_local(const json& node) {
+    float m[16];
+    if (read_floats(node, "matrix", 16, m)) {
+        Mat4 r;
+        for (int row = 0; row < 4; ++row)
+            for (int col = 0; col < 4; ++col) r.at(row, col) = double(m[col * 4 + row]);  // column-major
+        return r;
+    }
+    aiMatrix4x4 matrix;
+    float t[3], q[4], s[3];
+    if (read_floats(node, "translation", 3, t)) {
+        aiMatrix4x4 tm;
+        aiMatrix4x4::Translation(aiVector3D(t[0], t[1], t[2]), tm);
+        matrix = matrix * tm;
+    }
+    if (read_floats(node, "rotation", 4, q)) {
+        const aiQuaternion rot(q[3], q[0], q[1], q[2]);  // file order x, y, z, w
+        matrix = matrix * aiMatrix4x4(rot.GetMatrix());
+    }
+    if (read_floats(node, "scale", 3, s)) {
+        aiMatrix4x4 sm;
+        aiMatrix4x4::Scaling(aiVector3D(s[0], s[1], s[2]), sm);
+        matrix = matrix * sm;
+    }
+    return to_mat4(matrix);
+}
+
+std::string string_member(const json& object, const char* key) {
+    const json* m = member(object, key);
+    return m && m->is_string() ? valid_utf8(m->get<std::string>()) : std::string();
+}
+
+int index_of(const json& object, const char* key) {
+    const std::optional<int64_t> v = optional_uint(object, key);
+    return v && *v >= 0 && *v < INT32_MAX ? int(*v) : -1;
+}
+
+/// What JoinIdenticalVertices compares beyond the position: two vertices are one when each of
+/// these differs by at most 1e-5 (squared distance, single precision).
+struct VertexKey {
+    std::array<float, 3> normal{};
+    std::array<float, 2> uv{};
+    std::vector<std::array<float, 6>> morphs;  ///< per morph target: displaced position, normal
+};
+
+bool near(const float* a, const float* b, int n) {
+    constexpr float kSquareEpsilon = 1e-5f * 1e-5f;
+    float sum = 0;
+    for (int i = 0; i < n; ++i) {
+        const float d = a[i] - b[i];
+        sum += d * d;
+    }
+    return !(sum > kSquareEpsilon);
+}
+
+/// A glTF animation as the reader needs it: channels and samplers by index.
+struct AnimationEntry {
+    struct Channel { int sampler = -1, node = -1; std::string path; };
+    struct Sampler { int input = -1, output = -1; std::string interpolation; };
+    std::string name;
+    std::vector<Channel> channels;
+    std::vector<Sampler> samplers;
+};
+
+/// The animations array in its usual shape read without a DOM (a big file has thousands of
+/// channels and samplers: the Knight 8,712 of each): objects of unsigned integers and strings
+/// without escapes, and the nesting glTF gives them. Anything else (extensions, extras, escapes,
+/// another shape) returns false, and the array is read through nlohmann instead.
+class PlainAnimations {
+public:
+    explicit PlainAnimations(std::string_view text) : t_(text) {}
+
+    bool read(std::vector<AnimationEntry>& out) {
+        if (!array([&] {
+                AnimationEntry a;
+                if (!object([&](std::string_view key) {
+                        if (key == "name") return string(a.name);
+                        if (key == "channels")
+                            return array([&] {
+                                AnimationEntry::Channel c;
+                                const bool ok = object([&](std::string_view k) {
+                                    if (k == "sampler") return index(c.sampler);
+                                    if (k == "target")
+                                        return object([&](std::string_view tk) {
+                                            if (tk == "node") return index(c.node);
+                                            if (tk == "path") return string(c.path);
+                                            return false;
+                                        });
+                                    return false;
+                                });
+                                a.channels.push_back(std::move(c));
+                                return ok;
+                            });
+                        if (key == "samplers")
+                            return array([&] {
+                                AnimationEntry::Sampler s;
+                                const bool ok = object([&](std::string_view k) {
+                                    if (k == "input") return index(s.input);
+                                    if (k == "output") return index(s.output);
+                                    if (k == "interpolation") return string(s.interpolation);
+                                    return false;
+                                });
+                                a.samplers.push_back(std::move(s));
+                                return ok;
+                            });
+                        return false;
+                    }))
+                    return false;
+                out.push_back(std::move(a));
+                return true;
+            }))
+            return false;
+        space();
+        return i_ == t_.size();
+    }
+
+private:
+    std::string_view t_;
+    size_t i_ = 0;
+
+    void space() {
+        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+    }
+    bool take(char c) {
+        space();
+        if (i_ < t_.size() && t_[i_] == c) {
+            ++i_;
+            return true;
+        }
+        return false;
+    }
+    bool string(std::string& out) {
+        space();
+        if (i_ >= t_.size() || t_[i_] != '"') return false;
+        const size_t begin = ++i_;
+        for (; i_ < t_.size() && t_[i_] != '"'; ++i_) {
+            const unsigned char c = static_cast<unsigned char>(t_[i_]);
+            if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+        }
+        if (i_ >= t_.size()) return false;
+        out.assign(t_.substr(begin, i_ - begin));
+        ++i_;
+        return true;
+    }
+    bool index(int& out) {
+        space();
+        const size_t begin = i_;
+        uint64_t v = 0;
+        while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9' && i_ - begin < 10) v = v * 10 + uint64_t(t_[i_++] - '0');
+        if (i_ == begin || v >= uint64_t(INT32_MAX) || (t_[begin] == '0' && i_ - begin > 1)) return false;
+        if (i_ < t_.size() && (t_[i_] == '.' || t_[i_] == 'e' || t_[i_] == 'E' || (t_[i_] >= '0' && t_[i_] <= '9')))
+            return false;
+        out = int(v);
+        return true;
+    }
+    template <typename F>
+    bool array(F each) {
+        if (!take('[')) return false;
+        if (take(']')) return true;
+        do {
+            if (!each()) return false;
+        } while (take(','));
+        return take(']');
+    }
+    template <typename F>
+    bool object(F member) {
+        if (!take('{')) return false;
+        if (take('}')) return true;
+        std::vector<std::string> seen;
+        do {
+            std::string key;
+            if (!string(key) || !take(':')) return false;
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) return false;  // nlohmann decides
+            seen.push_back(key);
+            if (!member(std::string_view(key))) return false;
+        } while (take(','));
+        return take('}');
+    }
+};
+
+/// One primitive read, checked and joined, before any node instances it.
+struct Primitive {
+    SourceMesh mesh;                       ///< without bones (they depend on the instancing node's skin)
+    std::vector<uint32_t> joined_of_file;  ///< file vertex -> joined vertex, UINT32_MAX when unused
+    std::vector<uint32_t> file_of_joined;  ///< joined vertex -> the file vertex it kept
+    std::vector<std::pair<int, int>> weight_sets;  ///< JOINTS_n / WEIGHTS_n accessors, n = 0, 1, ...
+    bool uses_default_material = false;
+};
+
+class GltfReader {
+public:
+    GltfReader(const GltfDocument& doc, GltfData& data, const ImportOptions& options, Scene& scene, Reporter& report)
+        : doc_(doc), data_(data), options_(options), scene_(scene), report_(report) {}
+
+    bool run(std::vector<int>& scene_of_gltf) {
+        scene_.correction = Mat4::identity();
+        scene_.unit_scale = 1;
+        scene_.up_axis = "Y";
+        if (!read_primitives()) return false;
+        if (!build_nodes(scene_of_gltf)) return false;
+        build_materials();
+        build_meshes(scene_of_gltf);
+        if (report_.failed()) return false;
+        build_clips(scene_of_gltf);
+        return !report_.failed();
+    }
+
+private:
+    const GltfDocument& doc_;
+    GltfData& data_;
+    const ImportOptions& options_;
+    Scene& scene_;
+    Reporter& report_;
+    std::vector<std::vector<Primitive>> primitives_;  ///< per glTF mesh, per primitive
+    std::vector<int> material_of_gltf_;               ///< glTF material -> Scene material, -1 if dropped
+    int default_material_ = -1;                       ///< the Scene material of primitives without one
+
+    /// Every element of accessor `index` as `n` floats each (sparse substitutions applied);
+    /// false (reported) when it cannot be read or has fewer components.
+    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what) {
+        const GltfData::Accessor* a = data_.accessor(index);
+        if (!a) return false;
+        if (a->components < n) {
+            data_.bad(what + " accessor " + std::to_string(index) + " has " + std::to_string(a->components) +
+                          " components per element, fewer than " + std::to_string(n),
+                      "/accessors/" + std::to_string(index));
+            return false;
+        }
+        out.assign(size_t(a->count) * n, 0.f);
+        if (a->view >= 0) {
+            uint64_t stride = 0;
+            const std::span<const uint8_t> bytes = data_.accessor_data(*a, stride);
+            if (bytes.empty() && a->count > 0) return false;
+            for (uint64_t e = 0; e < a->count; ++e)
+                for (uint32_t c = 0; c < n; ++c) out[size_t(e) * n + c] = float(GltfData::component(bytes, *a, e, c, stride));
+        }
+        if (!a->sparse) return true;
+        std::vector<uint32_t> targets;
+        GltfData::Accessor index_type;
+        index_type.component_type = a->sparse_index_type;
+        const std::span<const uint8_t> idata = data_.view_data(a->sparse_index_view);
+        const std::span<const uint8_t> vdata = data_.view_data(a->sparse_value_view);
+        if (idata.size() < a->sparse_index_offset || vdata.size() < a->sparse_value_offset) return false;
+        const uint64_t isize = gltf_component_size(a->sparse_index_type);
+        for (uint64_t k = 0; k < a->sparse_count; ++k) {
+            const uint64_t target =
+                uint64_t(GltfData::component(idata.subspan(a->sparse_index_offset), index_type, k, 0, isize));
+            if (target >= a->count) {
+                data_.bad(what + " accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) +
+                              " names element " + std::to_string(target) + " but the accessor has " +
+                              std::to_string(a->count),
+                          "/accessors/" + std::to_string(index) + "/sparse/indices");
+                return false;
+            }
+            for (uint32_t c = 0; c < n; ++c)
+                out[size_t(target) * n + c] =
+                    float(GltfData::component(vdata.subspan(a->sparse_value_offset), *a, k, c, a->element_size));
+        }
+        return true;
+    }
+
+    std::string mesh_name(const json& mesh, size_t m) const {
+        std::string name = string_member(mesh, "name");
+        return name.empty() ? "meshes[" + std::to_string(m) + "]" : name;
+    }
+
+    /// Reads every primitive of every mesh, refuses a non-finite position, and joins identical
+    /// vertices as JoinIdenticalVertices does.
+    bool read_primitives() {
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        primitives_.resize(meshes.size());
+        size_t total = 0;
+        for (size_t m = 0; m < meshes.size(); ++m) {
+            const json& prims = array_or_empty(meshes[m], "primitives");
+            primitives_[m].resize(prims.size());
+            for (size_t p = 0; p < prims.size(); ++p, ++total) {
+                std::string name = mesh_name(meshes[m], m);
+                if (prims.size() > 1) name += "-" + std::to_string(p);
+                if (!read_primitive(prims[p], name, primitives_[m][p])) return false;
+            }
+        }
+        if (total == 0) {
+            report_.add(kNoMeshes, "the model has no meshes; nothing to build cloth from");
+            return false;
+        }
+        return true;
+    }
+
+    bool read_primitive(const json& prim, const std::string& name, Primitive& out) {
+        static const json empty = json::object();
+        const json* attributes = member(prim, "attributes");
+        const json& attr = attributes && attributes->is_object() ? *attributes : empty;
+        const std::string where = "mesh '" + name + "'";
+        std::vector<float> pos, nrm, uv;
+        const int position = index_of(attr, "POSITION");
+        if (position >= 0 && !floats(position, 3, pos, where + " POSITION")) return false;
+        const size_t n = pos.size() / 3;
+        const int normal = index_of(attr, "NORMAL");
+        if (normal >= 0) {
+            if (!floats(normal, 3, nrm, where + " NORMAL")) return false;
+            if (nrm.size() != n * 3) nrm.clear();  // Assimp ignores normals of another count
+        }
+        const int texcoord = index_of(attr, "TEXCOORD_0");
+        if (texcoord >= 0) {
+            if (!floats(texcoord, 2, uv, where + " TEXCOORD_0")) return false;
+            if (uv.size() != n * 2) uv.clear();
+        }
+        for (int set = 0;; ++set) {
+            const int j = index_of(attr, ("JOINTS_" + std::to_string(set)).c_str());
+            const int w = index_of(attr, ("WEIGHTS_" + std::to_string(set)).c_str());
+            if (j < 0 || w < 0) break;
+            out.weight_sets.push_back({j, w});
+        }
+        SourceMesh& mesh = out.mesh;
+        mesh.name = name;
+        mesh.material = -1;
+        out.uses_default_material = index_of(prim, "material") < 0;
+
+        // Non-finite positions are refused before the join, which compares positions.
+        for (size_t v = 0; v < n; ++v) {
+            const float x = pos[3 * v], y = pos[3 * v + 1], z = pos[3 * v + 2];
+            if (std::isfinite(x) && std::isfinite(y) && std::isfinite(z)) continue;
+            const int mat = index_of(prim, "material");
+            const json* material = mat >= 0 ? gltf_object("materials", mat) : nullptr;
+            const std::string material_name = material ? string_member(*material, "name") : "";
+            report_.add(kNonFinitePosition,
+                        where + (material_name.empty() ? "" : " (material '" + material_name + "')") + ": vertex " +
+                            std::to_string(v) + " position is (" + std::to_string(x) + ", " + std::to_string(y) +
+                            ", " + std::to_string(z) + "); fix the mesh in its authoring tool",
+                        "/meshes/" + name + "/vertices/" + std::to_string(v));
+            return false;
+        }
+
+        // Faces: triangles (lists, strips, fans) and the points or lines other modes make.
+        std::vector<uint32_t> indices;
+        const int index_accessor = index_of(prim, "indices");
+        if (index_accessor >= 0) {
+            const GltfData::Accessor* a = data_.accessor(index_accessor);
+            if (!a || !data_.scalar_values(*a, index_accessor, indices)) return false;
+        } else {
+            indices.resize(n);
+            for (size_t v = 0; v < n; ++v) indices[v] = uint32_t(v);
+        }
+        const json* mode_member = member(prim, "mode");
+        const int mode = mode_member && mode_member->is_number_unsigned() ? int(mode_member->get<uint64_t>()) : 4;
+        std::vector<uint32_t> triangles;
+        std::vector<uint32_t> other;  // corners of point and line faces, for the used-vertex set
+        size_t faces = 0;
+        auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
+            if (a >= n || b >= n || c >= n) return;  // Assimp drops such a face
+            triangles.insert(triangles.end(), {a, b, c});
+            ++faces;
+        };
+        auto line = [&](std::initializer_list<uint32_t> corners) {
+            for (uint32_t c : corners)
+                if (c >= n) return;
+            other.insert(other.end(), corners);
+            ++mesh.lines;
+            ++faces;
+        };
+        const size_t count = indices.size();
+        switch (mode) {
+            case 0:
+                for (size_t i = 0; i < count; ++i) line({indices[i]});
+                break;
+            case 1:
+                for (size_t i = 0; i + 1 < count; i += 2) line({indices[i], indices[i + 1]});
+                break;
+            case 2:
+            case 3:
+                if (count >= 2) line({indices[0], indices[1]});
+                for (size_t i = 2; i < count; ++i) line({indices[i - 1], indices[i]});
+                if (mode == 2 && count >= 2) line({indices[count - 1], indices[0]});
+                break;
+            case 4:
+                for (size_t i = 0; i + 2 < count; i += 3) tri(indices[i], indices[i + 1], indices[i + 2]);
+                break;
+            case 5:
+                for (size_t i = 0; i + 2 < count; ++i)
+                    if ((i + 1) % 2 == 0)
+                        tri(indices[i + 1], indices[i], indices[i + 2]);
+                    else
+                        tri(indices[i], indices[i + 1], indices[i + 2]);
+                break;
+            case 6:
+                for (size_t i = 0; i + 2 < count; ++i) tri(indices[0], indices[i + 1], indices[i + 2]);
+                break;
+            default:
+                break;
+        }
+        if (faces == 0) {
+            report_.add(kImportFailed, where + " has no faces; re-export the mesh", "/meshes/" + name);
+            return false;
+        }
+
+        // Morph targets: their displaced positions and normals must agree too for two vertices
+        // to be joined (a morph would otherwise move one of them wrongly).
+        const json& targets = array_or_empty(prim, "targets");
+        mesh.morph_target_count = int(targets.size());
+        std::vector<std::vector<float>> morph_pos(targets.size()), morph_nrm(targets.size());
+        for (size_t t = 0; t < targets.size(); ++t) {
+            const int tp = index_of(targets[t], "POSITION"), tn = index_of(targets[t], "NORMAL");
+            const std::string what = where + " morph target " + std::to_string(t);
+            if (tp >= 0 && (!floats(tp, 3, morph_pos[t], what + " POSITION"))) return false;
+            if (tn >= 0 && !nrm.empty() && (!floats(tn, 3, morph_nrm[t], what + " NORMAL"))) return false;
+            if (morph_pos[t].size() != n * 3) morph_pos[t].clear();
+            if (morph_nrm[t].size() != n * 3) morph_nrm[t].clear();
+        }
+
+        join(pos, nrm, uv, morph_pos, morph_nrm, triangles, other, out);
+        return true;
+    }
+
+    /// JoinIdenticalVertices: only vertices a face uses, in file order; a vertex is joined to the
+    /// first kept one at the same position whose other attributes are within 1e-5.
+    static void join(const std::vector<float>& pos, const std::vector<float>& nrm, const std::vector<float>& uv,
+                     const std::vector<std::vector<float>>& morph_pos, const std::vector<std::vector<float>>& morph_nrm,
+                     const std::vector<uint32_t>& triangles, const std::vector<uint32_t>& other, Primitive& out) {
+        const size_t n = pos.size() / 3;
+        std::vector<char> used(n, 0);
+        for (uint32_t v : triangles) used[v] = 1;
+        for (uint32_t v : other) used[v] = 1;
+        auto key_of = [&](size_t v) {
+            VertexKey k;
+            if (!nrm.empty()) k.normal = {nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]};
+            // Both readers hold UVs with a top-left origin; Assimp flipped V twice on the way.
+            if (!uv.empty()) k.uv = {uv[2 * v], 1.f - (1.f - uv[2 * v + 1])};
+            k.morphs.resize(morph_pos.size());
+            for (size_t t = 0; t < morph_pos.size(); ++t) {
+                std::array<float, 6>& m = k.morphs[t];
+                m.fill(0.f);
+                if (!morph_pos[t].empty())
+                    for (int c = 0; c < 3; ++c) m[size_t(c)] = pos[3 * v + size_t(c)] + morph_pos[t][3 * v + size_t(c)];
+                if (!morph_nrm[t].empty())
+                    for (int c = 0; c < 3; ++c) m[size_t(3 + c)] = nrm[3 * v + size_t(c)] + morph_nrm[t][3 * v + size_t(c)];
+            }
+            return k;
+        };
+        auto same = [](const VertexKey& a, const VertexKey& b) {
+            if (!near(a.normal.data(), b.normal.data(), 3) || !near(a.uv.data(), b.uv.data(), 2)) return false;
+            for (size_t t = 0; t < a.morphs.size(); ++t)
+                if (!near(a.morphs[t].data(), b.morphs[t].data(), 3))
+                    return false;
+            return true;
+        };
+        struct PositionHash {
+            size_t operator()(const std::array<float, 3>& p) const {
+                size_t h = 0;
+                for (float f : p) {
+                    const float g = f == 0.f ? 0.f : f;  // -0 and +0 are one position
+                    uint32_t bits;
+                    std::memcpy(&bits, &g, 4);
+                    h = h * 1000003u ^ bits;
+                }
+                return h;
+            }
+        };
+        std::unordered_map<std::array<float, 3>, std::vector<uint32_t>, PositionHash> at_position;
+        at_position.reserve(n);
+        std::vector<VertexKey> kept_keys;
+        out.joined_of_file.assign(n, UINT32_MAX);
+        SourceMesh& mesh = out.mesh;
+        for (size_t v = 0; v < n; ++v) {
+            if (!used[v]) continue;
+            const std::array<float, 3> p{pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]};
+            VertexKey key = key_of(v);
+            std::vector<uint32_t>& candidates = at_position[p];
+            uint32_t match = UINT32_MAX;
+            for (uint32_t u : candidates)
+                if (same(key, kept_keys[u])) {
+                    match = u;
+                    break;
+                }
+            if (match == UINT32_MAX) {
+                match = uint32_t(mesh.positions.size());
+                candidates.push_back(match);
+                mesh.positions.push_back(p);
+                if (!nrm.empty()) mesh.normals.push_back(key.normal);
+                if (!uv.empty()) mesh.uvs.push_back(key.uv);
+                out.file_of_joined.push_back(uint32_t(v));
+                kept_keys.push_back(std::move(key));
+            }
+            out.joined_of_file[v] = match;
+        }
+        mesh.triangles.reserve(triangles.size());
+        for (uint32_t v : triangles) mesh.triangles.push_back(out.joined_of_file[v]);
+    }
+
+    const json* gltf_object(const char* list, int index) const {
+        const json& l = array_or_empty(doc_.json, list);
+        return index >= 0 && size_t(index) < l.size() ? &l[size_t(index)] : nullptr;
+    }
+
+    /// Depth-first from the default scene's roots, children in file order; a node "ROOT" above
+    /// several roots (or alone, for a scene without any).
+    bool build_nodes(std::vector<int>& scene_of_gltf) {
+        const json& nodes = array_or_empty(doc_.json, "nodes");
+        scene_of_gltf.assign(nodes.size(), -1);
+        const json& scenes = array_or_empty(doc_.json, "scenes");
+        int which = index_of(doc_.json, "scene");
+        if (which < 0) which = 0;
+        if (size_t(which) >= scenes.size()) {
+            report_.add(kImportFailed, "the glTF has no scene to show; re-export it with one", "/scene");
+            return false;
+        }
+        std::vector<int> roots;
+        for (const json& r : array_or_empty(scenes[size_t(which)], "nodes"))
+            if (r.is_number_unsigned() && r.get<uint64_t>() < nodes.size()) roots.push_back(int(r.get<uint64_t>()));
+        struct Item { int gltf; int parent; };
+        std::vector<Item> stack;
+        if (roots.size() == 1) {
+            stack.push_back({roots[0], -1});
+        } else {
+            Node root;
+            root.name = "ROOT";
+            scene_.nodes.push_back(std::move(root));
+            for (size_t r = roots.size(); r-- > 0;) stack.push_back({roots[r], 0});
+        }
+        while (!stack.empty()) {
+            const Item item = stack.back();
+            stack.pop_back();
+            const int index = int(scene_.nodes.size());
+            const json& gnode = nodes[size_t(item.gltf)];
+            Node node;
+            node.name = string_member(gnode, "name");
+            if (node.name.empty()) node.name = "nodes[" + std::to_string(item.gltf) + "]";
+            node.parent = item.parent;
+            node.source = item.gltf;
+            node.local = node_local(gnode);
+            if (!node.local.is_finite())
+                report_.add(kNonFiniteTransform, "node '" + node.name + "' has a NaN or infinite transform",
+                            "/nodes/" + node.name);
+            node.world = item.parent < 0 ? node.local : scene_.nodes[size_t(item.parent)].world * node.local;
+            if (item.parent >= 0) scene_.nodes[size_t(item.parent)].children.push_back(index);
+            if (node.local.is_finite() && !node.world.is_finite())
+                report_.add(kNonFiniteTransform,
+                            "node '" + node.name + "' world transform overflows (its scales multiply past the float range)",
+                            "/nodes/" + node.name);
+            scene_.nodes.push_back(std::move(node));
+            scene_of_gltf[size_t(item.gltf)] = index;
+            const json& children = array_or_empty(gnode, "children");
+            for (size_t c = children.size(); c-- > 0;)
+                if (children[c].is_number_unsigned() && children[c].get<uint64_t>() < nodes.size())
+                    stack.push_back({int(children[c].get<uint64_t>()), index});
+        }
+        return !report_.failed();
+    }
+
+    /// Material slot names: the materials the meshes of the model use, in the order the file is
+    /// first seen to use them (Assimp's order: a node's children before its own mesh, the scene's
+    /// nodes, then skin joints and animated nodes outside it), then an unnamed one standing for
+    /// primitives without a material.
+    void build_materials() {
+        const json& nodes = array_or_empty(doc_.json, "nodes");
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        const json& materials = array_or_empty(doc_.json, "materials");
+        material_of_gltf_.assign(materials.size(), -1);
+        std::vector<char> node_seen(nodes.size(), 0), mesh_seen(meshes.size(), 0);
+        bool default_used = false;
+        auto use_mesh = [&](int m) {
+            if (m < 0 || size_t(m) >= meshes.size() || mesh_seen[size_t(m)]) return;
+            mesh_seen[size_t(m)] = 1;
+            for (const json& prim : array_or_empty(meshes[size_t(m)], "primitives")) {
+                const int k = index_of(prim, "material");
+                if (k < 0 || size_t(k) >= materials.size()) {
+                    default_used = true;
+                } else if (material_of_gltf_[size_t(k)] < 0) {
+                    material_of_gltf_[size_t(k)] = int(scene_.materials.size());
+                    scene_.materials.push_back(string_member(materials[size_t(k)], "name"));
+                }
+            }
+        };
+        // Children first, then the node's mesh; check_gltf made the hierarchy a bounded forest.
+        auto visit = [&](int root) {
+            std::vector<std::pair<int, size_t>> stack;  // node, next child
+            auto enter = [&](int g) {
+                if (g < 0 || size_t(g) >= nodes.size() || node_seen[size_t(g)]) return;
+                node_seen[size_t(g)] = 1;
+                stack.push_back({g, 0});
+            };
+            enter(root);
+            while (!stack.empty()) {
+                auto& [g, next] = stack.back();
+                const json& children = array_or_empty(nodes[size_t(g)], "children");
+                if (next < children.size()) {
+                    const json& c = children[next++];
+                    if (c.is_number_unsigned() && c.get<uint64_t>() < nodes.size()) enter(int(c.get<uint64_t>()));
+                    continue;
+                }
+                use_mesh(index_of(nodes[size_t(g)], "mesh"));
+                stack.pop_back();
+            }
+        };
+        for (const Node& node : scene_.nodes)
+            if (node.parent <= 0 && node.source >= 0) visit(node.source);
+        for (const json& skin : array_or_empty(doc_.json, "skins")) {
+            visit(index_of(skin, "skeleton"));
+            for (const json& j : array_or_empty(skin, "joints"))
+                if (j.is_number_unsigned() && j.get<uint64_t>() < nodes.size()) visit(int(j.get<uint64_t>()));
+        }
+        for (const json& anim : array_or_empty(doc_.json, "animations"))
+            for (const json& channel : array_or_empty(anim, "channels"))
+                if (const json* target = member(channel, "target")) visit(index_of(*target, "node"));
+        if (default_used) {
+            default_material_ = int(scene_.materials.size());
+            scene_.materials.emplace_back();
+        }
+    }
+
+    void build_meshes(const std::vector<int>& scene_of_gltf) {
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        std::vector<char> instanced(meshes.size(), 0);
+        for (size_t n = 0; n < scene_.nodes.size(); ++n) {
+            const int g = scene_.nodes[n].source;
+            const json* gnode = g >= 0 ? gltf_object("nodes", g) : nullptr;
+            const int m = gnode ? index_of(*gnode, "mesh") : -1;
+            if (m < 0 || size_t(m) >= meshes.size()) continue;
+            instanced[size_t(m)] = 1;
+            const json* skin = gltf_object("skins", index_of(*gnode, "skin"));
+            const json& prims = array_or_empty(meshes[size_t(m)], "primitives");
+            for (size_t p = 0; p < primitives_[size_t(m)].size(); ++p) {
+                Primitive& prim = primitives_[size_t(m)][p];
+                const int material = index_of(prims[p], "material");
+                prim.mesh.material = material >= 0 && size_t(material) < material_of_gltf_.size()
+                                         ? material_of_gltf_[size_t(material)]
+                                         : default_material_;
+                prim.mesh.bones.clear();
+                prim.mesh.skin_name.clear();
+                if (skin && !skin_bones(*skin, prim, scene_of_gltf)) return;
+                Mesh mesh;
+                mesh.source_mesh = m;
+                mesh.source_primitive = int(p);
+                mesh.source_vertices = prim.joined_of_file;
+                if (finish_mesh(prim.mesh, int(n), options_, scene_, mesh, report_)) {
+                    scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
+                    scene_.meshes.push_back(std::move(mesh));
+                }
+            }
+        }
+        for (size_t m = 0; m < meshes.size(); ++m)
+            if (!instanced[m])
+                for (const Primitive& prim : primitives_[m])
+                    report_.add(kMeshNotInstanced,
+                                "mesh '" + prim.mesh.name + "' is not instanced by any node of the scene; skipped",
+                                "/meshes/" + prim.mesh.name);
+    }
+
+    /// One bone per joint of the skin, in joint order, with the file's inverse bind and the
+    /// weights every JOINTS_n/WEIGHTS_n pair gives the kept vertices.
+    bool skin_bones(const json& skin, Primitive& prim, const std::vector<int>& scene_of_gltf) {
+        SourceMesh& mesh = prim.mesh;
+        mesh.skin_name = string_member(skin, "name");
+        const json& joints = array_or_empty(skin, "joints");
+        std::vector<float> ibm;
+        const int ibm_accessor = index_of(skin, "inverseBindMatrices");
+        if (ibm_accessor >= 0 && !floats(ibm_accessor, 16, ibm, "skin '" + mesh.skin_name + "' inverseBindMatrices"))
+            return false;
+        mesh.bones.resize(joints.size());
+        for (size_t j = 0; j < joints.size(); ++j) {
+            SourceBone& bone = mesh.bones[j];
+            const int g = joints[j].is_number_unsigned() && joints[j].get<uint64_t>() < scene_of_gltf.size()
+                              ? int(joints[j].get<uint64_t>())
+                              : -1;
+            const json* gnode = g >= 0 ? gltf_object("nodes", g) : nullptr;
+            bone.name = gnode ? string_member(*gnode, "name") : "";
+            if (bone.name.empty()) bone.name = "bone_" + std::to_string(j);
+            bone.node = g >= 0 ? scene_of_gltf[size_t(g)] : -1;
+            bone.offset = Mat4::identity();
+            if ((j + 1) * 16 <= ibm.size())
+                for (int row = 0; row < 4; ++row)
+                    for (int col = 0; col < 4; ++col) bone.offset.at(row, col) = double(ibm[j * 16 + size_t(col * 4 + row)]);
+        }
+        if (prim.weight_sets.empty()) return true;
+        std::vector<std::vector<float>> jv(prim.weight_sets.size()), wv(prim.weight_sets.size());
+        for (size_t set = 0; set < prim.weight_sets.size(); ++set) {
+            const std::string n = std::to_string(set);
+            if (!floats(prim.weight_sets[set].first, 4, jv[set], "mesh '" + mesh.name + "' JOINTS_" + n) ||
+                !floats(prim.weight_sets[set].second, 4, wv[set], "mesh '" + mesh.name + "' WEIGHTS_" + n))
+                return false;
+            if (jv[set].size() != wv[set].size() || wv[set].size() != wv[0].size()) return true;  // Assimp reads none then
+        }
+        // A kept vertex carries its own weights; a vertex joined into another adds none.
+        for (size_t k = 0; k < prim.file_of_joined.size(); ++k) {
+            const size_t v = prim.file_of_joined[k];
+            if (4 * v + 3 >= wv[0].size()) continue;
+            for (size_t set = 0; set < wv.size(); ++set)
+                for (size_t c = 0; c < 4; ++c) {
+                    const float w = wv[set][4 * v + c];
+                    const float j = jv[set][4 * v + c];
+                    if (w > 0 && j >= 0 && size_t(j) < mesh.bones.size())
+                        mesh.bones[size_t(j)].weights.emplace_back(uint32_t(k), w);
+                }
+        }
+        return true;
+    }
+
+    /// Each animation as a Clip: per node its translation, rotation and scale keys (the middle
+    /// value of a cubic spline's triple; a missing part keyed once with the node's rest value).
+    /// The animations, read plain when they have the usual shape, else through nlohmann.
+    bool animation_entries(std::vector<AnimationEntry>& out) {
+        json parsed;
+        const json* dom = member(doc_.json, "animations");
+        if (!doc_.animations_text.empty()) {
+            if (PlainAnimations(doc_.animations_text).read(out)) return true;
+            out.clear();
+            try {
+                parsed = json::parse(doc_.animations_text.begin(), doc_.animations_text.end());
+            } catch (const json::exception& e) {
+                report_.add(kGltfJsonInvalid, std::string("the glTF JSON does not parse: member \"animations\": ") + e.what());
+                return false;
+            }
+            dom = &parsed;
+        }
+        if (!dom || !dom->is_array()) return true;
+        for (const json& anim : *dom) {
+            AnimationEntry a;
+            a.name = string_member(anim, "name");
+            for (const json& c : array_or_empty(anim, "channels")) {
+                AnimationEntry::Channel ch;
+                ch.sampler = index_of(c, "sampler");
+                if (const json* target = member(c, "target")) {
+                    ch.node = index_of(*target, "node");
+                    ch.path = string_member(*target, "path");
+                } else {
+                    ch.sampler = -1;
+                }
+                a.channels.push_back(std::move(ch));
+            }
+            for (const json& sm : array_or_empty(anim, "samplers"))
+                a.samplers.push_back({index_of(sm, "input"), index_of(sm, "output"), string_member(sm, "interpolation")});
+            out.push_back(std::move(a));
+        }
+        return true;
+    }
+
+    void build_clips(const std::vector<int>& scene_of_gltf) {
+        std::vector<AnimationEntry> animations;
+        if (!animation_entries(animations)) return;
+        const json& nodes = array_or_empty(doc_.json, "nodes");
+        for (size_t a = 0; a < animations.size(); ++a) {
+            const AnimationEntry& anim = animations[a];
+            Clip clip;
+            clip.name = valid_utf8(anim.name);
+            const std::vector<AnimationEntry::Sampler>& samplers = anim.samplers;
+            struct Parts { int t = -1, r = -1, s = -1; };
+            std::vector<std::pair<int, Parts>> by_node;  // glTF node -> samplers, first-channel order
+            double last_ms = 0;                          // the latest key in milliseconds, as Assimp times them
+            for (size_t c = 0; c < anim.channels.size(); ++c) {
+                const int sampler = anim.channels[c].sampler;
+                if (sampler < 0 || size_t(sampler) >= samplers.size()) continue;
+                const int node = anim.channels[c].node;
+                const std::string& path = anim.channels[c].path;
+                if (node < 0 || size_t(node) >= nodes.size()) {
+                    report_.add(kClipInvalid,
+                                "clip '" + clip.name + "': channel " + std::to_string(c) +
+                                    " moves a node the file does not have; skipped",
+                                "/animations/" + std::to_string(a) + "/channels/" + std::to_string(c));
+                    continue;
+                }
+                if (path == "weights") {
+                    std::vector<float> times;
+                    const int input = samplers[size_t(sampler)].input;
+                    if (input >= 0 && floats(input, 1, times, "clip '" + clip.name + "' input") && !times.empty())
+                        last_ms = std::max(last_ms, double(times.back() * 1000.f));
+                    continue;
+                }
+                auto it = std::find_if(by_node.begin(), by_node.end(), [&](const auto& e) { return e.first == node; });
+                if (it == by_node.end()) it = by_node.insert(by_node.end(), {node, Parts{}});
+                if (path == "translation") it->second.t = sampler;
+                else if (path == "rotation") it->second.r = sampler;
+                else if (path == "scale") it->second.s = sampler;
+            }
+            for (const auto& [g, parts] : by_node) {
+                if (parts.t < 0 && parts.r < 0 && parts.s < 0) continue;
+                ClipChannel ch;
+                ch.node = scene_of_gltf[size_t(g)];
+                const json& gnode = nodes[size_t(g)];
+                const std::string what = "clip '" + clip.name + "'";
+                // A part the clip does not animate is keyed once with the node's rest value (the
+                // glTF default when the node has none), as Assimp keyed it.
+                float t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
+                read_floats(gnode, "translation", 3, t);
+                read_floats(gnode, "rotation", 4, r);
+                read_floats(gnode, "scale", 3, sc);
+                if (parts.t >= 0) vec3_keys(samplers[size_t(parts.t)], what, ch.translation, last_ms);
+                else ch.translation.push_back({0, {t[0], t[1], t[2]}});
+                if (parts.r >= 0) quat_keys(samplers[size_t(parts.r)], what, ch.rotation, last_ms);
+                else ch.rotation.push_back({0, Quat{r[0], r[1], r[2], r[3]}});
+                if (parts.s >= 0) vec3_keys(samplers[size_t(parts.s)], what, ch.scale, last_ms);
+                else ch.scale.push_back({0, {sc[0], sc[1], sc[2]}});
+                if (ch.node < 0) {
+                    report_.add(kClipInvalid, what + " moves node '" + string_member(gnode, "name") +
+                                                  "', which is not in the scene shown; skipped",
+                                "/animations/" + std::to_string(a));
+                    continue;
+                }
+                clip.channels.push_back(std::move(ch));
+            }
+            clip.duration = last_ms / 1000.0;
+            scene_.animations.push_back(clip.name);
+            scene_.clips.push_back(std::move(clip));
+        }
+    }
+
+    /// A sampler's keys: times through milliseconds in single precision, as the Assimp path
+    /// timed them, so a clip samples to the same bits.
+    bool sampler_data(const AnimationEntry::Sampler& sampler, uint32_t components, const std::string& what,
+                      std::vector<float>& times, std::vector<float>& values, size_t& step, size_t& first) {
+        const int input = sampler.input, output = sampler.output;
+        if (input < 0 || output < 0) return false;
+        if (!floats(input, 1, times, what + " input") || !floats(output, components, values, what + " output"))
+            return false;
+        const bool cubic = sampler.interpolation == "CUBICSPLINE";
+        step = cubic ? 3 : 1;
+        first = cubic ? 1 : 0;
+        if (times.size() * step * components > values.size()) {
+            report_.add(kClipInvalid,
+                        what + ": a sampler has " + std::to_string(times.size()) + " key times but " +
+                            std::to_string(values.size() / components) + " values; skipped",
+                        "/accessors/" + std::to_string(output));
+            return false;
+        }
+        return true;
+    }
+
+    static double key_time(float t, double& last_ms) {
+        const float ms = t * 1000.f;
+        last_ms = std::max(last_ms, double(ms));
+        return double(ms) / 1000.0;
+    }
+
+    void vec3_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<Vec3Key>& out, double& last_ms) {
+        std::vector<float> times, values;
+        size_t step = 1, first = 0;
+        if (!sampler_data(sampler, 3, what, times, values, step, first)) return;
+        double last = 0;
+        for (size_t k = 0; k < times.size(); ++k) {
+            const size_t i = (first + k * step) * 3;
+            out.push_back({key_time(times[k], last), {values[i], values[i + 1], values[i + 2]}});
+        }
+        if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
+    }
+
+    void quat_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<QuatKey>& out, double& last_ms) {
+        std::vector<float> times, values;
+        size_t step = 1, first = 0;
+        if (!sampler_data(sampler, 4, what, times, values, step, first)) return;
+        double last = 0;
+        for (size_t k = 0; k < times.size(); ++k) {
+            const size_t i = (first + k * step) * 4;
+            out.push_back({key_time(times[k], last), Quat{values[i], values[i + 1], values[i + 2], values[i + 3]}});
+        }
+        if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
+    }
+};
+
+}  // namespace
+
+bool read_gltf_scene(const GltfDocument& doc, GltfData& data, const ImportOptions& options, Scene& scene,
+                     std::vector<int>& scene_of_gltf, Reporter& report) {
+    return GltfReader(doc, data, options, scene, report).run(scene_of_gltf);
+}
+
+}  // namespace weft::import_detail
