@@ -301,16 +301,17 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
     // Config edits, in the order given.
     for (const ColliderEdit& e : options.edits) {
         const int node = scene.find_node(e.bone);
+        const std::string from = e.origin.empty() ? "" : e.origin + ": ";
         auto at = std::find_if(out.colliders.begin(), out.colliders.end(),
                                [&](const BodyCollider& c) { return c.bone == e.bone; });
         if (node < 0) {
-            out.warnings.push_back("collider edit names bone '" + e.bone + "', which the model does not have; skipped");
+            out.warnings.push_back(from + "collider edit names bone '" + e.bone + "', which the model does not have; skipped");
             continue;
         }
         switch (e.kind) {
             case ColliderEdit::remove:
                 if (at == out.colliders.end()) {
-                    out.warnings.push_back("collider edit removes bone '" + e.bone + "', which has no collider; skipped");
+                    out.warnings.push_back(from + "collider edit removes bone '" + e.bone + "', which has no collider; skipped");
                     break;
                 }
                 out.left_out.push_back({e.bone, "removed by the config"});
@@ -318,7 +319,7 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
                 break;
             case ColliderEdit::resize:
                 if (at == out.colliders.end()) {
-                    out.warnings.push_back("collider edit resizes bone '" + e.bone + "', which has no collider; skipped");
+                    out.warnings.push_back(from + "collider edit resizes bone '" + e.bone + "', which has no collider; skipped");
                     break;
                 }
                 if (e.radius) at->radius = *e.radius;

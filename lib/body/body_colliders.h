@@ -65,6 +65,7 @@ struct ColliderEdit {
     std::optional<double> scale;    ///< resize: radius multiplied by this
     ColliderShape shape = ColliderShape::sphere;  ///< add
     Vec3 a, b;                      ///< add: ends in the bone's rigid space (b ignored for a sphere)
+    std::string origin;             ///< where the edit comes from, for warnings ("cfg.json /colliders/2"); may be ""
 };
 
 struct BodyColliderOptions {
@@ -78,7 +79,8 @@ struct BodyColliderOptions {
 struct BodyColliders {
     std::vector<BodyCollider> colliders;     ///< in node order; declared ones after fitted ones
     std::vector<LeftOutCollider> left_out;   ///< in node order
-    std::vector<std::string> warnings;       ///< config edits naming bones the model lacks
+    std::vector<std::string> warnings;       ///< config edits skipped (a bone the model lacks, or with no collider), each
+                                             ///< starting with the edit's origin when it has one
 };
 
 /// Fits, filters and edits the body colliders of one model (see the file comment). `garments` is

@@ -129,6 +129,83 @@ GarmentConfig default_garment_config() {
     return config;
 }
 
+namespace {
+
+/// One "colliders" entry (docs/colliders.md#config): what it edits, on which bone, and the numbers the
+/// edit needs, every one checked here so lib/body gets only sound edits.
+std::string read_collider_rule(const json& r, const std::string& at, ColliderRule& rule) {
+    rule.pointer = at;
+    if (!r.is_object()) return at + ": must be an object with \"bone\" and \"edit\"";
+    for (auto f = r.begin(); f != r.end(); ++f)
+        if (f.key() != "file" && f.key() != "bone" && f.key() != "edit" && f.key() != "shape" && f.key() != "radius" &&
+            f.key() != "scale" && f.key() != "a" && f.key() != "b")
+            return at + "/" + f.key() + ": unknown key (expected file, bone, edit, shape, radius, scale, a, b)";
+    if (r.contains("file")) {
+        if (!r["file"].is_string()) return at + "/file: must be a file name glob";
+        rule.file = r["file"].get<std::string>();
+    }
+    if (!r.contains("bone") || !r["bone"].is_string() || r["bone"].get<std::string>().empty())
+        return at + "/bone: must name the bone the collider rides";
+    rule.bone = r["bone"].get<std::string>();
+    if (!r.contains("edit") || !r["edit"].is_string()) return at + "/edit: must be \"add\", \"remove\" or \"resize\"";
+    rule.edit = r["edit"].get<std::string>();
+    if (rule.edit != "add" && rule.edit != "remove" && rule.edit != "resize")
+        return at + "/edit: \"" + rule.edit + "\" is not \"add\", \"remove\" or \"resize\"";
+    // A length or factor: positive and at most 100 (metres, or times).
+    auto positive = [&](const char* key, std::optional<double>& into) -> std::string {
+        if (!r.contains(key)) return {};
+        const json& v = r[key];
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || !(v.get<double>() > 0) || v.get<double>() > 100)
+            return at + "/" + key + ": must be a number above 0 and at most 100";
+        into = v.get<double>();
+        return {};
+    };
+    auto point = [&](const char* key, std::array<double, 3>& into) -> std::string {
+        const json& v = r[key];
+        if (!v.is_array() || v.size() != 3) return at + "/" + key + ": must be [x, y, z] in metres";
+        for (size_t k = 0; k < 3; ++k) {
+            if (!v[k].is_number() || !std::isfinite(v[k].get<double>()) || std::abs(v[k].get<double>()) > 100)
+                return at + "/" + key + "/" + std::to_string(k) + ": must be a number of metres between -100 and 100";
+            into[k] = v[k].get<double>();
+        }
+        return {};
+    };
+    if (std::string why = positive("radius", rule.radius); !why.empty()) return why;
+    if (std::string why = positive("scale", rule.scale); !why.empty()) return why;
+    auto only = [&](std::initializer_list<const char*> allowed) -> std::string {
+        for (const char* key : {"shape", "radius", "scale", "a", "b"}) {
+            bool ok = false;
+            for (const char* a : allowed) ok = ok || std::string_view(a) == key;
+            if (!ok && r.contains(key)) return at + "/" + key + ": a \"" + rule.edit + "\" edit takes no " + key;
+        }
+        return {};
+    };
+    if (rule.edit == "remove") return only({});
+    if (rule.edit == "resize") {
+        if (std::string why = only({"radius", "scale"}); !why.empty()) return why;
+        if (rule.radius.has_value() == rule.scale.has_value())
+            return at + ": a \"resize\" edit takes one of \"radius\" (metres) or \"scale\" (a factor)";
+        return {};
+    }
+    if (std::string why = only({"shape", "radius", "a", "b"}); !why.empty()) return why;
+    if (!r.contains("shape") || !r["shape"].is_string() ||
+        (r["shape"].get<std::string>() != "sphere" && r["shape"].get<std::string>() != "capsule"))
+        return at + "/shape: must be \"sphere\" or \"capsule\"";
+    rule.shape = r["shape"].get<std::string>();
+    if (!rule.radius) return at + "/radius: an \"add\" edit needs the radius in metres";
+    if (!r.contains("a")) return at + "/a: an \"add\" edit needs \"a\", [x, y, z] in the bone's space";
+    if (std::string why = point("a", rule.a); !why.empty()) return why;
+    if (rule.shape == "capsule") {
+        if (!r.contains("b")) return at + "/b: a capsule needs its other end \"b\", [x, y, z] in the bone's space";
+        if (std::string why = point("b", rule.b); !why.empty()) return why;
+    } else if (r.contains("b")) {
+        return at + "/b: a sphere has one point, \"a\" (its centre)";
+    }
+    return {};
+}
+
+}  // namespace
+
 ConfigResult parse_garment_config(std::string_view text, const std::string& origin) {
     ConfigResult result;
     result.config = default_garment_config();
@@ -196,8 +273,9 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
     if (!doc.is_object()) return fail("the config must be a JSON object");
     for (auto field = doc.begin(); field != doc.end(); ++field)
         if (field.key() != "schema" && field.key() != "classes" && field.key() != "garments" &&
-            field.key() != "min_garment_span" && field.key() != "clips")
-            return fail("/" + field.key() + ": unknown key (expected schema, classes, garments, min_garment_span, clips)");
+            field.key() != "min_garment_span" && field.key() != "clips" && field.key() != "colliders")
+            return fail("/" + field.key() +
+                        ": unknown key (expected schema, classes, garments, min_garment_span, clips, colliders)");
     if (!doc.contains("schema") || !doc["schema"].is_string() || doc["schema"].get<std::string>() != kConfigSchema)
         return fail("/schema: must be \"" + std::string(kConfigSchema) + "\"");
     if (doc.contains("classes"))
@@ -249,6 +327,16 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
                 return fail(at + "/clips: must be \"all\", \"none\" or a list of clip names");
             }
             result.config.clips.push_back(std::move(rule));
+        }
+    }
+    if (doc.contains("colliders")) {
+        const json& list = doc["colliders"];
+        if (!list.is_array()) return fail("/colliders: must be a list of collider edits");
+        for (size_t i = 0; i < list.size(); ++i) {
+            ColliderRule rule;
+            if (std::string why = read_collider_rule(list[i], "/colliders/" + std::to_string(i), rule); !why.empty())
+                return fail(why);
+            result.config.colliders.push_back(std::move(rule));
         }
     }
     return result;

@@ -19,9 +19,15 @@
 //     "clips": [                                   // which animation clips bake --validate plays
 //       { "file": "kaykit_Knight*", "clips": ["Walking_A", "Idle"] },
 //       { "file": "Witch*", "clips": "all" }       // or "none"
+//     ],
+//     "colliders": [                               // edits to the fitted body colliders
+//       { "file": "Witch*", "bone": "Head", "edit": "remove" },
+//       { "bone": "Spine", "edit": "resize", "scale": 0.9 },   // or "radius": 0.12
+//       { "bone": "Hips", "edit": "add", "shape": "capsule", "radius": 0.1, "a": [-0.08, 0, 0], "b": [0.08, 0, 0] }
 //     ]
 //   }
 #pragma once
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -60,12 +66,26 @@ struct ClipRule {
     std::string pointer;  ///< "/clips/0"
 };
 
+/// One edit to a matching model's body colliders after fitting (docs/colliders.md#config). Read here
+/// with the rest of the file; the pipeline hands it to lib/body as a ColliderEdit.
+struct ColliderRule {
+    std::string file;              ///< glob as GarmentRule::file; "" = every file
+    std::string edit;              ///< "add", "remove" or "resize"
+    std::string bone;              ///< the node the collider rides, by name
+    std::string shape;             ///< add: "sphere" or "capsule"
+    std::optional<double> radius;  ///< metres; add: required; resize: the new radius
+    std::optional<double> scale;   ///< resize: the radius times this
+    std::array<double, 3> a{}, b{};///< add: ends in the bone's rigid space, metres (a sphere: `a` is its centre)
+    std::string pointer;           ///< "/colliders/0"
+};
+
 struct GarmentConfig {
     std::string path;                     ///< the file it was read from ("" for the defaults)
     std::vector<GarmentClass> classes;    ///< defaults with the file's additions and replacements applied
     std::vector<GarmentRule> rules;       ///< in file order; the first rule that names a thing wins
     std::optional<double> min_garment_span;  ///< metres; overrides the default when set
     std::vector<ClipRule> clips;          ///< in file order; the first whose file matches a model wins
+    std::vector<ColliderRule> colliders;  ///< in file order; every one whose file matches a model applies, in order
 };
 
 struct ConfigResult {

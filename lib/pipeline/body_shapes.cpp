@@ -21,4 +21,24 @@ BodyShapes body_shapes(const Scene& scene, const BodyColliders& body) {
     return out;
 }
 
+std::vector<ColliderEdit> collider_edits(const GarmentConfig& config, const std::filesystem::path& model) {
+    std::vector<ColliderEdit> edits;
+    for (const ColliderRule& rule : config.colliders) {
+        GarmentRule as_file_rule;
+        as_file_rule.file = rule.file;
+        if (!rule_applies_to(as_file_rule, model)) continue;
+        ColliderEdit e;
+        e.kind = rule.edit == "add" ? ColliderEdit::add : rule.edit == "remove" ? ColliderEdit::remove : ColliderEdit::resize;
+        e.bone = rule.bone;
+        e.radius = rule.radius;
+        e.scale = rule.scale;
+        e.shape = rule.shape == "capsule" ? ColliderShape::capsule : ColliderShape::sphere;
+        e.a = {rule.a[0], rule.a[1], rule.a[2]};
+        e.b = {rule.b[0], rule.b[1], rule.b[2]};
+        e.origin = (config.path.empty() ? std::string("config") : config.path) + " " + rule.pointer;
+        edits.push_back(std::move(e));
+    }
+    return edits;
+}
+
 }  // namespace weft

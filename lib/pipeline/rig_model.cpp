@@ -88,7 +88,10 @@ public:
         if (r_.imported) {
             timed(r_.seconds.garments, [&] {
                 r_.garments = find_garments(original_, options_.garments);
-                r_.body = fit_body_colliders(original_, r_.garments, options_.body);  // the body before anything grows
+                BodyColliderOptions body = options_.body;  // with the config's edits for this model (docs/colliders.md#config)
+                for (ColliderEdit& e : collider_edits(options_.garments.config, r_.model)) body.edits.push_back(std::move(e));
+                r_.body = fit_body_colliders(original_, r_.garments, body);  // the body before anything grows
+                for (const std::string& w : r_.body.warnings) add_issue(r_.issues, kColliderEditSkipped, r_.model.string() + ": " + w, "/colliders");
             });
             timed(r_.seconds.grow, [&] { grow(); });
             timed(r_.seconds.build, [&] { build_proxies(); });
@@ -156,9 +159,16 @@ private:
             return;
         }
         collect_rigs();
+        // Each rig particle collides with the hull round it, cut to the room the body leaves it at rest
+        // (docs/proxy.md#collision-radius): the body the proxy is validated against and written with.
+        const BodyShapes body = body_shapes(r_.scene, r_.body);
         for (RiggedGarment& g : r_.rigs) {
             g.built = build_rig(r_.scene, g.input, options_.rig);
             append(r_.issues, g.built.issues);
+            if (!g.built.proxy) continue;
+            ClothProxy& proxy = *g.built.proxy;
+            const double thickness = suggested_fabric(proxy).thickness;
+            fit_collision_radius(proxy, body_clear_of_rest(body_in_frame(body, proxy), proxy, thickness), thickness);
         }
         if (options_.sheets) build_sheets();
         // With sheets every garment found by name gets a proxy: none means nothing was found.

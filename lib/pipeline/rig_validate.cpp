@@ -210,6 +210,9 @@ private:
             if (meets(c.a, c.b, c.radius)) near_.capsules.push_back(c);
         if (near_.spheres.empty() && near_.capsules.empty()) return;
         for (size_t i = 0; i < skinned_.size(); ++i) {
+            // A scalp / waistband vertex is the body's end of the root blend, held by SCALP_DISPLACEMENT; a
+            // body mesh's vertex a hair joint weights a little is the body's (docs/validation.md#render-vertex-penetration).
+            if (part.scalp[i]) continue;
             const double d = deepest_inside(near_, std::span(&frame_skinned_[i], 1)).depth - bound[i];
             if (d > *st.max_penetration) {
                 st.max_penetration = d;
@@ -554,6 +557,17 @@ MeshGateResult scalp_gate(const std::string& garment, const MeshPoseStats& st, d
                      ": the held end of the garment slides off the body; check the root blend's weights");
 }
 
+MeshGateResult render_penetration_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+    std::string what = format_text("garment '%s' %s: a render vertex sank %.2f mm deeper into a body collider than it was "
+                                   "bound (limit %.2f mm)",
+                                   garment.c_str(), scenario_name(scenario), *st.max_penetration * 1000, limit * 1000);
+    if (!st.max_penetration_mesh.empty())
+        what += format_text(", mesh '%s' vertex %u", st.max_penetration_mesh.c_str(), st.max_penetration_vertex);
+    return mesh_gate("PENETRATION", scenario, *st.max_penetration, limit, std::move(what),
+                     ": the skin round the chain cuts the body; check the chain's collision radius "
+                     "(docs/proxy.md#collision-radius) and the colliders (docs/colliders.md)");
+}
+
 json pose_json(const std::optional<MeshPoseStats>& st, bool named = false) {
     if (!st) return nullptr;
     json j = {{"step", st->step},
@@ -647,10 +661,10 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
             out.mesh_gates.push_back(scalp_gate(
                 garment.name, st,
                 near_pose ? mesh_limits.max_scalp_displacement : mesh_limits.max_motion_scalp_displacement));
-            // A render vertex past its own hull radius plus the particles' allowance is measured against
-            // render_penetration_limit and reported, not gated: in sprint the Witch's skirt (12 mm) and the
-            // mannequin's (14 mm) pass it where a chain segment between two particles kept outside cuts a
-            // thigh (docs/validation.md#render-vertex-penetration).
+            // With a body, no render vertex sinks deeper than the particles may: the particles collide at
+            // their collision radius, so the skin round them stays out (docs/validation.md#render-vertex-penetration).
+            if (st.max_penetration)
+                out.mesh_gates.push_back(render_penetration_gate(garment.name, st.scenario, st, out.render_penetration_limit));
         }
     }
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

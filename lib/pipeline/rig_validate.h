@@ -22,8 +22,8 @@
 //              scenario: from where the clip's own skinning puts it); with body colliders, the
 //              deepest a vertex sinks into one (where the step has it) beyond its bind depth
 //   gate       MESH_STRETCH, SCALP_DISPLACEMENT in every scenario (near-pose limits in hang and idle,
-//              motion limits elsewhere); a render vertex's depth past its own hull radius is measured
-//              against the particles' allowance and reported
+//              motion limits elsewhere); with a body, PENETRATION: a garment render vertex's depth beyond
+//              its bind depth against the particles' allowance (docs/validation.md#render-vertex-penetration)
 //
 // rig_model (rig_model.h) runs it in its validate stage, on the proxies in memory:
 //   RigProxyValidation v = validate_rig_mesh(scene, garment, built, options);   // v.solver: validate_proxy's
@@ -85,7 +85,7 @@ struct MeshPoseStats {
 
 /// One mesh gate result (the solver's own are in ProxyValidation::gates).
 struct MeshGateResult {
-    std::string gate;    ///< "MESH_STRETCH" (value: max_edge_stretch) or "SCALP_DISPLACEMENT" (metres)
+    std::string gate;    ///< "MESH_STRETCH" (value: max_edge_stretch), "SCALP_DISPLACEMENT" or "PENETRATION" (metres)
     Scenario scenario = Scenario::hang;
     std::string clip;    ///< Scenario::clip: the clip's name
     bool passed = true;
@@ -109,9 +109,9 @@ struct RigProxyValidation {
                                            ///< (hang and idle are two of these)
     double hull_radius = 0;                ///< metres, the farthest a garment vertex lies at bind from the nearest segment
                                            ///< of a joint that moves it (docs/validation.md#render-vertex-penetration)
-    double render_penetration_limit = 0;   ///< metres, what a render vertex past its own hull radius is held to (reported,
-                                           ///< not gated): GateLimits::max_penetration fabric thicknesses; 0 without a body
-    std::vector<MeshGateResult> mesh_gates;///< per scenario run, in order: MESH_STRETCH then SCALP_DISPLACEMENT
+    double render_penetration_limit = 0;   ///< metres, what a render vertex's depth (max_penetration) is held to by
+                                           ///< PENETRATION: GateLimits::max_penetration fabric thicknesses; 0 without a body
+    std::vector<MeshGateResult> mesh_gates;///< per scenario run, in order: MESH_STRETCH, SCALP_DISPLACEMENT, then (with a body) PENETRATION
     double ms = 0;                         ///< wall milliseconds for everything above (machine-dependent)
 
     bool passed() const;

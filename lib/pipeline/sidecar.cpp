@@ -80,6 +80,11 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
         for (double r : info.hull_radius) radius.push_back(micrometres(r));
         json particles = json::array();
         for (uint32_t p : info.particles) p == no_particle ? particles.push_back(nullptr) : particles.push_back(p);
+        // What each of them collides with beyond the fabric's thickness, as the proxy holds it
+        // (docs/proxy.md#collision-radius): what an engine placing its own colliders keeps clear.
+        json collision_radius = json::array();
+        for (uint32_t p : info.particles)
+            collision_radius.push_back(p < g.built.proxy->collision_radius.size() ? micrometres(g.built.proxy->collision_radius[p]) : 0.0);
         chains.push_back({{"name", in.name},
                           {"origin", g.chains[c].origin},
                           {"found_by", g.chains[c].found_by},
@@ -90,6 +95,7 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
                           {"hull", {{"kind", "capsules"}, {"radius", radius}}},
                           {"neighbours", neighbours},
                           {"particles", particles},
+                          {"collision_radius", collision_radius},
                           {"mass", std::round(info.mass * 1e9) / 1e9}});
     }
     out["chains"] = chains;

@@ -41,6 +41,7 @@ void permute_particles(ClothProxy& proxy, const std::vector<uint32_t>& new_of_ol
     permute_array(proxy.source, new_of_old);
     permute_array(proxy.joint_name, new_of_old);
     permute_array(proxy.d_geo, new_of_old);
+    if (!proxy.collision_radius.empty()) permute_array(proxy.collision_radius, new_of_old);
     permute_array(proxy.nearest_held, new_of_old);
     for (uint32_t& h : proxy.nearest_held)
         if (h != no_particle) h = new_of_old[h];

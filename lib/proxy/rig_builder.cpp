@@ -405,6 +405,44 @@ private:
                 info.hull_radius[k] = radius;
             }
         }
+        // Collision radius (docs/proxy.md#collision-radius): how far the skin a joint carries lies from
+        // the cloth's own edges round its segment (its chain links and the links to neighbouring
+        // chains at either end), given to both particles that end the segment. A panel between two
+        // chains lies along the link between them, so only what stands off the cloth's edges counts.
+        std::vector<std::vector<uint32_t>> incident(particles_.size());
+        for (const auto& e : edges_) {
+            incident[e[0]].push_back(e[1]);
+            incident[e[1]].push_back(e[0]);
+        }
+        collision_radius_.assign(particles_.size(), 0.0);
+        for (size_t c = 0; c < garment_.chains.size(); ++c) {
+            const RigChain& chain = garment_.chains[c];
+            const std::vector<uint32_t>& seq = sequences_[c];
+            const size_t joints = chain.joints.size() + (result_.chains[c].has_tip ? 1 : 0);
+            if (seq.size() < joints) continue;
+            const size_t first = seq.size() - joints;  // the chain's root joint in seq
+            for (size_t k = 0; k < chain.joints.size(); ++k) {
+                const uint32_t a = seq[first + k];
+                const uint32_t b = first + k + 1 < seq.size() ? seq[first + k + 1] : a;
+                double radius = 0;
+                for_each_carried([&](int heaviest, const Vec3& x, double) {
+                    if (heaviest != chain.joints[k]) return;
+                    double nearest = distance_to_segment(x, a, b);
+                    for (uint32_t end : {a, b})
+                        for (uint32_t q : incident[end]) nearest = std::min(nearest, distance_to_segment(x, end, q));
+                    radius = std::max(radius, nearest);
+                });
+                for (uint32_t end : {a, b}) collision_radius_[end] = std::max(collision_radius_[end], radius);
+            }
+        }
+    }
+
+    /// Metres from x to the segment between particles a and b at bind.
+    double distance_to_segment(const Vec3& x, uint32_t a, uint32_t b) const {
+        const Vec3 pa = particles_[a].scene_position, d = particles_[b].scene_position - pa;
+        const double len2 = length_squared(d);
+        const double t = len2 > 0 ? std::clamp(dot(x - pa, d) / len2, 0.0, 1.0) : 0.0;
+        return distance(x, pa + d * t);
     }
 
     void assign_masses() {
@@ -473,6 +511,10 @@ private:
             proxy.pins.push_back(std::move(pin));
         }
 
+        proxy.collision_radius = collision_radius_;
+        for (uint32_t p = 0; p < n; ++p)
+            if (particles_[p].held) proxy.collision_radius[p] = 0;
+
         GeodesicResult geo = geodesic_distance(n, proxy.edges, proxy.rest_length, held);
         proxy.d_geo = std::move(geo.distance);
         proxy.nearest_held = std::move(geo.nearest);
@@ -537,6 +579,7 @@ private:
     std::map<int, uint32_t> particle_of_node_;
     std::vector<std::vector<uint32_t>> sequences_;  ///< per chain: [bone,] joints..., [tip]
     std::vector<std::array<uint32_t, 2>> edges_, skips_;
+    std::vector<double> collision_radius_;  ///< per particle, metres (docs/proxy.md#collision-radius)
     size_t chain_edge_count_ = 0;
     int frame_node_ = -1;
     Mat4 frame_world_;

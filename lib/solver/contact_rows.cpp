@@ -43,6 +43,8 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
         st.count[i] = 0;
         if (total == 0) continue;
         const Vec3& xi = in.x[i];
+        // The particle stands for the skin round it: it keeps its collision radius clear as well.
+        const double clearance = model.thickness + (i < model.radius.size() ? model.radius[i] : 0.0);
         // Look a trust radius ahead: a particle predicted just clear can be pulled in by its rows
         // during the sweep, and an inactive one-sided row costs one dot product.
         double band = std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
@@ -50,7 +52,7 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
         int found = 0;
         for (size_t c = 0; c < total; ++c) {
             const SurfacePoint sp = collider_surface(st, c, fraction, xi);
-            double c0 = sp.distance - model.thickness;
+            double c0 = sp.distance - clearance;
             if (!(c0 < band)) continue;
             Contact contact;
             contact.collider = static_cast<uint32_t>(c);

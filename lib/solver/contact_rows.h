@@ -1,4 +1,4 @@
-// Contact rows: one-sided hard rows C = φ(x) − thickness ≥ 0 against sphere and capsule colliders,
+// Contact rows: one-sided hard rows C = φ(x) − thickness − radius ≥ 0 against sphere and capsule colliders,
 // linearised where they are found each substep, with Coulomb friction bounded by μ·|λ_n| (docs/solver.md#rows,
 // "Contact rows"). Their detection, their accumulation, their energy and their dual update are all here.
 #pragma once
@@ -30,6 +30,8 @@ struct ContactModel {
     double thickness = 0;  ///< fabric.thickness, metres
     double friction = 0;   ///< fabric.friction
     SelfContactModel self; ///< the cloth against its own triangles (docs/solver.md#self-contact)
+    std::vector<double> radius;  ///< per particle, metres it collides with beyond `thickness` (ClothProxy::collision_radius,
+                                 ///< docs/solver.md#contacts); empty = 0 for every particle
 };
 
 /// The colliders of this step and the last (a substep sees them interpolated) and each particle's rows.

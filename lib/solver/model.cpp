@@ -22,6 +22,11 @@ std::string particle_error(const ClothProxy& p, const std::string& who) {
     for (std::string e : {size_is(p.inverse_mass.size(), n, "inverse_mass"), size_is(p.d_geo.size(), n, "d_geo"),
                           size_is(p.nearest_held.size(), n, "nearest_held")})
         if (!e.empty()) return e;
+    if (!p.collision_radius.empty() && p.collision_radius.size() != n)
+        return solver_message(who, "collision_radius has ", p.collision_radius.size(), " entries for ", n, " particles");
+    for (size_t i = 0; i < p.collision_radius.size(); ++i)
+        if (!(p.collision_radius[i] >= 0 && std::isfinite(p.collision_radius[i])))
+            return solver_message(who, "particle ", i, " has collision radius ", p.collision_radius[i]);
     if (p.rest_length.size() != p.edges.size())
         return solver_message(who, "rest_length has ", p.rest_length.size(), " entries for ", p.edges.size(), " edges");
     if (p.skip_rest_length.size() != p.skips.size())
@@ -142,7 +147,8 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     m->tethers = constants.tethers;
     m->slack = slack_rows::build(fabric);
     m->pose = pose_rows::build(fabric);
-    m->contact = {fabric.thickness, fabric.friction, self_contact_rows::build(p, fabric.thickness, constants.self_contact)};
+    m->contact = {fabric.thickness, fabric.friction, self_contact_rows::build(p, fabric.thickness, constants.self_contact),
+                  p.collision_radius};
     cook_trust_radius(*m);
     m->sweep = sweep_blocks::build(p, m->distance);
     m->reach = weft::reach(p);

@@ -1,5 +1,6 @@
 #include "validate/body.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace weft {
@@ -37,6 +38,29 @@ BodyShapes body_clear_of_rest(const BodyShapes& rest, const ClothProxy& proxy, d
         }
     if (left_out) *left_out = rest.spheres.size() + rest.capsules.size() - out.spheres.size() - out.capsules.size();
     return out;
+}
+
+void fit_collision_radius(ClothProxy& proxy, const BodyShapes& rest, double thickness) {
+    for (size_t i = 0; i < proxy.collision_radius.size() && i < proxy.particle_count(); ++i) {
+        if (proxy.held(static_cast<uint32_t>(i))) continue;
+        double& r = proxy.collision_radius[i];
+        const Vec3& x = proxy.rest_position[i];
+        for (const SphereCollider& s : rest.spheres) r = std::min(r, surface_point(s, x).distance - thickness);
+        for (const CapsuleCollider& c : rest.capsules) r = std::min(r, surface_point(c, x).distance - thickness);
+        r = std::max(r, 0.0);
+    }
+}
+
+std::optional<ClothProxy> collision_radius_fitted(const ClothProxy& proxy, const BodyShapes& rest, double thickness) {
+    ClothProxy probe;  // the radii and what fitting reads, to see whether any would shrink
+    probe.rest_position = proxy.rest_position;
+    probe.inverse_mass = proxy.inverse_mass;
+    probe.collision_radius = proxy.collision_radius;
+    fit_collision_radius(probe, rest, thickness);
+    if (probe.collision_radius == proxy.collision_radius) return std::nullopt;
+    ClothProxy fitted = proxy;
+    fitted.collision_radius = std::move(probe.collision_radius);
+    return fitted;
 }
 
 void place_body(const BodyShapes& rest, const Pose& holders, StepInput& in) {

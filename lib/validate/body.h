@@ -3,6 +3,7 @@
 // as it gets any collider (StepInput's spheres and capsules); nothing here knows the scene.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,6 +35,16 @@ BodyShapes body_in_frame(const BodyShapes& body, const ClothProxy& proxy);
 /// keeping it would push the cloth off its own rest pose. `left_out` receives how many went.
 BodyShapes body_clear_of_rest(const BodyShapes& rest_in_frame, const ClothProxy& proxy, double thickness,
                               size_t* left_out = nullptr);
+
+/// `proxy`'s collision radii (ClothProxy::collision_radius) cut to what the body leaves at rest: no free
+/// particle's radius reaches past its rest clearance from a collider of `rest_in_frame` (the body
+/// clear of the rest pose, body_clear_of_rest) less `thickness`, so the rest pose stays where contact
+/// holds it (docs/proxy.md#collision-radius). The same rule as a spring bone's hitRadius.
+void fit_collision_radius(ClothProxy& proxy, const BodyShapes& rest_in_frame, double thickness);
+
+/// `proxy` with its collision radii fitted as above when some must shrink (a fabric thicker than the one
+/// it was written for, a body it was not fitted to); none when they already fit.
+std::optional<ClothProxy> collision_radius_fitted(const ClothProxy& proxy, const BodyShapes& rest_in_frame, double thickness);
 
 /// The colliders of one step: the body at rest in the frame moved by `holders` (the body is what
 /// holds the cloth, so it moves with the holders), into `in`'s spheres and capsules.

@@ -275,17 +275,21 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
     v.fabric = fabric.name;
     const std::string who = file.empty() ? "proxy '" + proxy.garment + "'" : file;
     try {
+        // The body first: a particle's collision radius never reaches past its room at rest in this fabric
+        // (docs/proxy.md#collision-radius), whatever fabric the proxy was written for.
+        const BodyShapes body_rest = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness,
+                                                        &v.body_colliders_left_out);
+        const std::optional<ClothProxy> fitted =
+            options.body.empty() ? std::nullopt : collision_radius_fitted(proxy, body_rest, fabric.thickness);
         SolverConstants constants;
         constants.self_contact = options.self_contact;
-        Solver solver(proxy, fabric, constants);
+        Solver solver(fitted ? *fitted : proxy, fabric, constants);
         v.rows = solver.row_counts();
         v.reach = solver.reach();
         v.velocity_clamp = solver.velocity_clamp(validation_dt);
         v.energy_scale = energy_scale(proxy);
         // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
         // one settled state (the prelude is the same run for all of them).
-        const BodyShapes body_rest = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness,
-                                                        &v.body_colliders_left_out);
         const BodyShapes* body = options.body.empty() ? nullptr : &body_rest;
         v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
         v.body_simulated = options.body.collide;

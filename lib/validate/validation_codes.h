@@ -14,7 +14,7 @@ inline constexpr IssueCode validation_codes[] = {
     {"NEVER_SLEPT", Severity::error, "Hanging at rest, the cloth did not fall asleep by the step allowed (--max-sleep-step, default the scenario's last)."},
     {"STRAIN", Severity::error, "A stretch edge stretched past the worst length/rest allowed (--max-strain, default 1.10) in some scenario."},
     {"ENERGY_RISING", Severity::error, "Total energy rose over the undriven last third of a scenario: the step creates energy (docs/measurements.md, hostile regimes)."},
-    {"PENETRATION", Severity::error, "A particle sank deeper into a body collider than the fabric's thickness allows (default: one thickness) in some scenario."},
+    {"PENETRATION", Severity::error, "A particle, or a rig garment's render vertex posed from the particles, sank deeper into a body collider than the fabric's thickness allows (default: one thickness) in some scenario."},
     {"SELF_INTERSECTION", Severity::error, "At the end of some scenario more pairs of the sheet's triangles crossed each other than in its rest pose: the cloth passed through itself."},
     {"MESH_STRETCH", Severity::error, "Placed from the particles by its binding, an edge of a sheet's render mesh stretched past the worst length/rest allowed (default 1.10) in some scenario: the visible garment tears."},
     {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},

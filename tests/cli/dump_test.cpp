@@ -31,7 +31,7 @@ TEST(Dump, PrintsTheProxyAsSchemaValidJson) {
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(test::schema_errors(r.out, "clothproxy.schema.json"), "");
     json j = json::parse(r.out);
-    EXPECT_EQ(j["schema"], "weft.clothproxy/2");
+    EXPECT_EQ(j["schema"], "weft.clothproxy/3");
     EXPECT_EQ(j["kind"], "sheet");
     EXPECT_EQ(j["garment"], "Flag");
     EXPECT_EQ(j["class"], "flag");
@@ -71,10 +71,11 @@ TEST(Dump, KeysAreTheStableSet) {
     const std::set<std::string> expected{
         "schema", "kind", "garment", "class", "suggested_fabric", "source_file", "source_meshes",
         "builder_options", "frame", "total_mass", "particles", "rest_position", "inverse_mass", "source",
-        "joint_name", "d_geo", "nearest_held", "colour_ranges", "edges", "rest_length", "skips",
+        "joint_name", "d_geo", "nearest_held", "collision_radius", "colour_ranges", "edges", "rest_length", "skips",
         "skip_rest_length", "hinges", "triangles", "pins", "vertex_particle", "render_triangles", "binding_triangle",
         "binding_coordinates"};
     EXPECT_EQ(keys, expected);
+    EXPECT_EQ(j["collision_radius"], json({0, 0.012, 0.015, 0.015}));
     EXPECT_EQ(j["kind"], "rig");
     EXPECT_EQ(j["joint_name"], json({"chest", "Hair1", "Hair2", "Hair3"}));
     EXPECT_EQ(j["skips"], json({{0, 2}, {1, 3}}));

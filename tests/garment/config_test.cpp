@@ -62,7 +62,7 @@ TEST(GarmentConfig, ErrorsNameTheFileAndThePointer) {
     EXPECT_NE(error_of("{").find("cfg.json: not valid JSON"), std::string::npos);
     EXPECT_EQ(error_of(R"({"classes": {}})"), "cfg.json: /schema: must be \"weft.config/1\"");
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "clases": {}})"),
-              "cfg.json: /clases: unknown key (expected schema, classes, garments, min_garment_span, clips)");
+              "cfg.json: /clases: unknown key (expected schema, classes, garments, min_garment_span, clips, colliders)");
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "node": "B", "class": "hair"}]})"),
               "cfg.json: /garments/0: needs exactly one of \"material\", \"mesh\", \"node\", \"geometry\"");
     EXPECT_NE(error_of(R"({"schema": "weft.config/1", "garments": [{"material": "A", "class": "gown"}]})")
@@ -83,6 +83,65 @@ TEST(GarmentConfig, ErrorsNameTheFileAndThePointer) {
     EXPECT_EQ(error_of(R"({"schema": "weft.config/1", "classes": {"veil": {"patterns": ["veil"]}},
                            "garments": [{"material": "Tulle", "class": "veil"}]})"),
               "");
+}
+
+// "colliders" edits the fitted body colliders (docs/colliders.md#config): read in order, each with its
+// pointer; the same document validates against the schema.
+TEST(GarmentConfig, ColliderEditsAreReadInOrder) {
+    const std::string text = R"({
+        "schema": "weft.config/1",
+        "colliders": [
+            {"file": "Witch*", "bone": "Head", "edit": "remove"},
+            {"bone": "Spine", "edit": "resize", "scale": 0.9},
+            {"bone": "LeftUpLeg", "edit": "resize", "radius": 0.07},
+            {"bone": "Hips", "edit": "add", "shape": "capsule", "radius": 0.1, "a": [-0.08, 0, 0], "b": [0.08, 0, 0.01]},
+            {"bone": "Neck", "edit": "add", "shape": "sphere", "radius": 0.05, "a": [0, 0.02, 0]}
+        ]
+    })";
+    EXPECT_EQ(test::schema_errors(text, "config.schema.json"), "");
+    ConfigResult r = parse_garment_config(text, "cfg.json");
+    ASSERT_EQ(r.error, "");
+    ASSERT_EQ(r.config.colliders.size(), 5u);
+    const std::vector<ColliderRule>& c = r.config.colliders;
+    EXPECT_EQ(c[0].file, "Witch*");
+    EXPECT_EQ(c[0].edit, "remove");
+    EXPECT_EQ(c[0].bone, "Head");
+    EXPECT_EQ(c[1].scale, 0.9);
+    EXPECT_FALSE(c[1].radius);
+    EXPECT_EQ(c[2].radius, 0.07);
+    EXPECT_EQ(c[3].shape, "capsule");
+    EXPECT_EQ(c[3].a, (std::array<double, 3>{-0.08, 0, 0}));
+    EXPECT_EQ(c[3].b, (std::array<double, 3>{0.08, 0, 0.01}));
+    EXPECT_EQ(c[4].shape, "sphere");
+    EXPECT_EQ(c[4].pointer, "/colliders/4");
+}
+
+TEST(GarmentConfig, ColliderEditErrorsNameTheFileAndTheEntry) {
+    auto error_of = [](const std::string& colliders) {
+        const std::string text = R"({"schema": "weft.config/1", "colliders": )" + colliders + "}";
+        EXPECT_NE(test::schema_errors(text, "config.schema.json"), "") << colliders;  // the schema refuses it too
+        return parse_garment_config(text, "cfg.json").error;
+    };
+    EXPECT_EQ(error_of(R"({"bone": "Head"})"), "cfg.json: /colliders: must be a list of collider edits");
+    EXPECT_EQ(error_of(R"([{"edit": "remove"}])"), "cfg.json: /colliders/0/bone: must name the bone the collider rides");
+    EXPECT_EQ(error_of(R"([{"bone": "Head", "edit": "delete"}])"),
+              "cfg.json: /colliders/0/edit: \"delete\" is not \"add\", \"remove\" or \"resize\"");
+    EXPECT_EQ(error_of(R"([{"bone": "Head", "edit": "remove", "colour": 1}])"),
+              "cfg.json: /colliders/0/colour: unknown key (expected file, bone, edit, shape, radius, scale, a, b)");
+    EXPECT_EQ(error_of(R"([{"bone": "Head", "edit": "remove", "radius": 0.1}])"),
+              "cfg.json: /colliders/0/radius: a \"remove\" edit takes no radius");
+    EXPECT_EQ(error_of(R"([{"bone": "Head", "edit": "remove"}, {"bone": "Spine", "edit": "resize"}])"),
+              "cfg.json: /colliders/1: a \"resize\" edit takes one of \"radius\" (metres) or \"scale\" (a factor)");
+    EXPECT_EQ(error_of(R"([{"bone": "Spine", "edit": "resize", "scale": -1}])"),
+              "cfg.json: /colliders/0/scale: must be a number above 0 and at most 100");
+    EXPECT_EQ(error_of(R"([{"bone": "Hips", "edit": "add", "shape": "box", "radius": 0.1, "a": [0, 0, 0]}])"),
+              "cfg.json: /colliders/0/shape: must be \"sphere\" or \"capsule\"");
+    EXPECT_EQ(error_of(R"([{"bone": "Hips", "edit": "add", "shape": "capsule", "radius": 0.1, "a": [0, 0, 0]}])"),
+              "cfg.json: /colliders/0/b: a capsule needs its other end \"b\", [x, y, z] in the bone's space");
+    EXPECT_EQ(error_of(R"([{"bone": "Hips", "edit": "add", "shape": "sphere", "a": [0, 0, 0]}])"),
+              "cfg.json: /colliders/0/radius: an \"add\" edit needs the radius in metres");
+    EXPECT_EQ(error_of(R"([{"bone": "Hips", "edit": "add", "shape": "sphere", "radius": 0.1, "a": [0, "x", 0]}])"),
+              "cfg.json: /colliders/0/a/1: must be a number of metres between -100 and 100");
 }
 
 TEST(GarmentConfig, LoadNamesAMissingFile) {

@@ -52,6 +52,7 @@ TEST(CheckProxy, ArraysThatDisagreeInLength) {
         {"rest_length short", [](ClothProxy& p) { p.rest_length.pop_back(); }, ProxyError::count_mismatch, "rest_length", 0, "7 entries for 8 edges"},
         {"skip_rest_length without skips", [](ClothProxy& p) { p.skip_rest_length = {1}; }, ProxyError::count_mismatch, "skip_rest_length", 0, "1 entries for 0 skips"},
         {"joint_name partial", [](ClothProxy& p) { p.joint_name = {"a", "b"}; }, ProxyError::count_mismatch, "joint_name", 0, "either empty or one per particle"},
+        {"collision_radius partial", [](ClothProxy& p) { p.collision_radius = {0.01}; }, ProxyError::count_mismatch, "collision_radius", 0, "either empty or one per particle"},
         {"vertex_particle beyond source meshes", [](ClothProxy& p) { p.vertex_particle.push_back(0); }, ProxyError::count_mismatch, "vertex_particle", 0, "9 entries but source_meshes cover 8"},
         {"vertex_particle without source meshes", [](ClothProxy& p) { p.source_meshes.clear(); }, ProxyError::count_mismatch, "vertex_particle", 0, "cover 0 vertices"},
     };
@@ -70,6 +71,8 @@ TEST(CheckProxy, NumbersThatAreNotFiniteOrNegative) {
         {"negative rest length", [](ClothProxy& p) { p.rest_length[1] = -1; }, ProxyError::bad_value, "rest_length", 1, "negative"},
         {"NaN d_geo", [](ClothProxy& p) { p.d_geo[2] = NAN; }, ProxyError::non_finite, "d_geo", 2, "only +inf is allowed"},
         {"negative d_geo", [](ClothProxy& p) { p.d_geo[2] = -1; }, ProxyError::bad_value, "d_geo", 2, "d_geo[2] = -1 is negative"},
+        {"NaN collision radius", [](ClothProxy& p) { p.collision_radius.assign(7, 0.0); p.collision_radius[4] = NAN; }, ProxyError::non_finite, "collision_radius", 4, "collision_radius[4] = nan"},
+        {"negative collision radius", [](ClothProxy& p) { p.collision_radius.assign(7, 0.0); p.collision_radius[3] = -0.01; }, ProxyError::bad_value, "collision_radius", 3, "negative"},
         {"NaN total mass", [](ClothProxy& p) { p.total_mass = NAN; }, ProxyError::non_finite, "total_mass", 0, "total_mass = nan"},
         {"negative total mass", [](ClothProxy& p) { p.total_mass = -1; }, ProxyError::bad_value, "total_mass", 0, "negative"},
         {"inf frame", [](ClothProxy& p) { p.frame.rest_world.m[3] = INFINITY; }, ProxyError::non_finite, "frame", 3, "frame.rest_world[3] = inf"},

@@ -75,6 +75,7 @@ inline ClothProxy rig_proxy() {
     p.d_geo = {0, p.rest_length[0], p.rest_length[0] + p.rest_length[1],
                p.rest_length[0] + p.rest_length[1] + p.rest_length[2]};
     p.nearest_held = {0, 0, 0, 0};
+    p.collision_radius = {0, 0.012, 0.015, 0.015};  // each joint's hull (docs/proxy.md#collision-radius)
     p.colour_ranges = {0, 2, 3, 4};
     p.total_mass = 3 * 0.02;
     p.pins = {{"chest", {0}}};

@@ -208,11 +208,20 @@ TEST(CodecHostile, RejectsWrongMagicVersionAndChecksumByName) {
     EXPECT_EQ(r.offset, 1u);
     EXPECT_EQ(r.section, "header");
 
-    std::vector<uint8_t> v3 = golden();
-    put32(v3, 8, 3);
-    r = decode_exact(v3, v3.size());
+    std::vector<uint8_t> v4 = golden();
+    put32(v4, 8, 4);
+    r = decode_exact(v4, v4.size());
     EXPECT_EQ(r.code, ProxyError::unsupported_version);
-    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 3, this reader knows version 2 only");
+    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 4, this reader knows version 3 only");
+
+    // A file of the second version (before particles carried a collision radius) is refused by name, with the fix.
+    std::vector<uint8_t> v2 = golden();
+    put32(v2, 8, 2);
+    r = decode_exact(v2, v2.size());
+    EXPECT_EQ(r.code, ProxyError::unsupported_version);
+    EXPECT_NE(r.error.find("format version 2, written before particles carried a collision radius"), std::string::npos)
+        << r.error;
+    EXPECT_NE(r.error.find("Build the proxy again with this weft"), std::string::npos) << r.error;
 
     // A file of the first version (before the render mesh was bound) is refused by name, with the fix.
     std::vector<uint8_t> v1 = golden();

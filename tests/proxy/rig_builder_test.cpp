@@ -152,6 +152,11 @@ TEST(RigBuilder, ALastJointThatCarriesGeometryGetsATipWhereTheGeometryEnds) {
     EXPECT_FALSE(p.held(tip));
     // Its hull: the capsule along Tail3's segment bounds the strip's 1 cm half width.
     EXPECT_NEAR(r.chains[0].hull_radius[2], 0.01, 1e-9);
+    // Both particles that end that segment collide at it (docs/proxy.md#collision-radius); a chain
+    // with no neighbours has no other edge the strip lies along.
+    ASSERT_EQ(p.collision_radius.size(), p.particle_count());
+    EXPECT_NEAR(p.collision_radius[tip], 0.01, 1e-9);
+    EXPECT_NEAR(p.collision_radius[r.chains[0].particles[r.chains[0].particles.size() - 2]], 0.01, 1e-9);
     // Mass: the strip's area (0.12 x 0.02 m) at hair's 0.25 kg/m², half of Tail3's share to the tip.
     EXPECT_NEAR(r.stats.carried_area, 0.0024, 1e-12);
     const double carried = 0.0024 * 0.25;

@@ -58,6 +58,9 @@ struct ClothProxy {
     std::vector<std::string> joint_name;///< rig: the joint's node name per particle; empty for a sheet
     std::vector<double> d_geo;          ///< metres along the fabric to the nearest held particle; +inf where no hold reaches
     std::vector<uint32_t> nearest_held; ///< the held particle d_geo is measured to (the tether's centre); no_particle where none
+    std::vector<double> collision_radius;///< metres a free particle collides with beyond the fabric's thickness: how far
+                                        ///< the render mesh it carries stands out round it (a rig joint's hull,
+                                        ///< docs/proxy.md#collision-radius); empty = 0 for every particle (a sheet)
     std::vector<uint32_t> colour_ranges;///< colour c is particles [colour_ranges[c], colour_ranges[c+1]); size colours+1
     double total_mass = 0;              ///< kg, every particle including held ones
 

@@ -61,7 +61,7 @@ constexpr uint32_t fourcc(const char (&s)[5]) {
 enum Slot : size_t {
     kind_slot, garment_slot, class_slot, fabric_slot, source_file_slot, mesh_name_slot, mesh_material_slot,
     mesh_range_slot, options_slot, frame_node_slot, frame_matrix_slot, position_slot, inverse_mass_slot,
-    source_slot, joint_name_slot, d_geo_slot, nearest_held_slot, colour_ranges_slot, total_mass_slot,
+    source_slot, joint_name_slot, d_geo_slot, nearest_held_slot, collision_radius_slot, colour_ranges_slot, total_mass_slot,
     edges_slot, rest_length_slot, skips_slot, skip_rest_length_slot, hinges_slot, triangles_slot,
     pin_holder_slot, pin_count_slot, pin_particles_slot, vertex_particle_slot, render_triangles_slot,
     binding_triangle_slot, binding_coordinates_slot, slot_count
@@ -74,7 +74,7 @@ struct SectionSpec {
     const char* field;     ///< the JSON key (proxy_to_json) of what it holds
 };
 
-// Every section of version 2, in the order the encoder writes them. All are required.
+// Every section of version 3, in the order the encoder writes them. All are required.
 constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("KIND"), ElementType::u32, 1, "kind"},
     {fourcc("GRMT"), ElementType::u8, 0, "garment"},
@@ -93,6 +93,7 @@ constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("JNTN"), ElementType::str, 0, "joint_name"},
     {fourcc("DGEO"), ElementType::f64, 0, "d_geo"},
     {fourcc("NHLD"), ElementType::u32, 0, "nearest_held"},
+    {fourcc("CRAD"), ElementType::f64, 0, "collision_radius"},
     {fourcc("COLR"), ElementType::u32, 0, "colour_ranges"},
     {fourcc("MASS"), ElementType::f64, 1, "total_mass"},
     {fourcc("EDGE"), ElementType::u32x2, 0, "edges"},
@@ -121,7 +122,8 @@ Slot slot_of_field(std::string_view field) {
         {"suggested_fabric", fabric_slot}, {"source_file", source_file_slot}, {"source_meshes", mesh_range_slot},
         {"builder_options", options_slot}, {"frame", frame_matrix_slot}, {"rest_position", position_slot},
         {"inverse_mass", inverse_mass_slot}, {"source", source_slot},    {"joint_name", joint_name_slot},
-        {"d_geo", d_geo_slot},         {"nearest_held", nearest_held_slot}, {"colour_ranges", colour_ranges_slot},
+        {"d_geo", d_geo_slot},         {"nearest_held", nearest_held_slot}, {"collision_radius", collision_radius_slot},
+        {"colour_ranges", colour_ranges_slot},
         {"total_mass", total_mass_slot}, {"edges", edges_slot},          {"rest_length", rest_length_slot},
         {"skips", skips_slot},         {"skip_rest_length", skip_rest_length_slot}, {"hinges", hinges_slot},
         {"triangles", triangles_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
@@ -239,7 +241,7 @@ Layout layout_of(const ClothProxy& proxy, const StringLists& lists) {
         proxy.source_meshes.size(), proxy.source_meshes.size(), proxy.source_meshes.size(),
         proxy.builder_options.size(), proxy.frame.node.size(), 16, proxy.rest_position.size(),
         proxy.inverse_mass.size(), proxy.source.size(), proxy.joint_name.size(), proxy.d_geo.size(),
-        proxy.nearest_held.size(), proxy.colour_ranges.size(), 1, proxy.edges.size(), proxy.rest_length.size(),
+        proxy.nearest_held.size(), proxy.collision_radius.size(), proxy.colour_ranges.size(), 1, proxy.edges.size(), proxy.rest_length.size(),
         proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(),
         proxy.pins.size(), proxy.pins.size(), pin_particles, proxy.vertex_particle.size(),
         proxy.render_triangles.size(), proxy.binding_triangle.size(), proxy.binding_coordinates.size()};
@@ -300,6 +302,9 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
             break;
         case nearest_held_slot:
             for (uint32_t v : proxy.nearest_held) w.u32(v);
+            break;
+        case collision_radius_slot:
+            for (double v : proxy.collision_radius) w.f64(v);
             break;
         case colour_ranges_slot:
             for (uint32_t v : proxy.colour_ranges) w.u32(v);
@@ -422,6 +427,11 @@ DecodeResult Decoder::read_header(uint64_t& section_count) {
     if (version == 1)
         return fail(ProxyError::unsupported_version, 8, "header",
                     "format version 1, written before the render mesh was bound to the particles; this reader "
+                    "knows version " + std::to_string(proxy_format_version) +
+                        " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
+    if (version == 2)
+        return fail(ProxyError::unsupported_version, 8, "header",
+                    "format version 2, written before particles carried a collision radius; this reader "
                     "knows version " + std::to_string(proxy_format_version) +
                         " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
     if (version != proxy_format_version)
@@ -621,6 +631,7 @@ DecodeResult Decoder::read_sections(ClothProxy& proxy) {
     if (DecodeResult r = read_list(joint_name_slot, proxy.joint_name); r.code != ProxyError::ok) return r;
     read_array(proxy.d_geo, data(d_geo_slot), count(d_geo_slot), 8, get_f64);
     read_array(proxy.nearest_held, data(nearest_held_slot), count(nearest_held_slot), 4, get_u32);
+    read_array(proxy.collision_radius, data(collision_radius_slot), count(collision_radius_slot), 8, get_f64);
     read_array(proxy.colour_ranges, data(colour_ranges_slot), count(colour_ranges_slot), 4, get_u32);
     read_array(proxy.edges, data(edges_slot), count(edges_slot), 8, read_tuple<2>);
     read_array(proxy.rest_length, data(rest_length_slot), count(rest_length_slot), 8, get_f64);

@@ -86,6 +86,10 @@ ProxyFault check_lengths(const ClothProxy& proxy) {
             return fault(ProxyError::count_mismatch, a.field, 0,
                          std::string(a.field) + " has " + std::to_string(a.size) + " entries for " +
                              std::to_string(a.expected) + " " + a.of);
+    if (!proxy.collision_radius.empty() && proxy.collision_radius.size() != n)
+        return fault(ProxyError::count_mismatch, "collision_radius", 0,
+                     "collision_radius has " + std::to_string(proxy.collision_radius.size()) + " entries for " +
+                         std::to_string(n) + " particles (it is either empty or one per particle)");
     if (!proxy.joint_name.empty() && proxy.joint_name.size() != n)
         return fault(ProxyError::count_mismatch, "joint_name", 0,
                      "joint_name has " + std::to_string(proxy.joint_name.size()) + " entries for " +
@@ -130,6 +134,7 @@ ProxyFault check_numbers(const ClothProxy& proxy) {
     if (ProxyFault f = check_non_negative(proxy.inverse_mass, "inverse_mass"); !f.ok()) return f;
     if (ProxyFault f = check_non_negative(proxy.rest_length, "rest_length"); !f.ok()) return f;
     if (ProxyFault f = check_non_negative(proxy.skip_rest_length, "skip_rest_length"); !f.ok()) return f;
+    if (ProxyFault f = check_non_negative(proxy.collision_radius, "collision_radius"); !f.ok()) return f;
     for (size_t i = 0; i < proxy.d_geo.size(); ++i) {
         double d = proxy.d_geo[i];
         // +inf is d_geo's sentinel for "no hold reaches" (docs/proxy.md#geodesic-distance); NaN and -inf are not.

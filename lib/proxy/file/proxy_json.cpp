@@ -55,6 +55,7 @@ json proxy_to_json(const ClothProxy& proxy) {
     for (double d : proxy.d_geo) d_geo.push_back(d == INFINITY ? json(nullptr) : json(d));
     j["d_geo"] = std::move(d_geo);
     j["nearest_held"] = indices_or_null(proxy.nearest_held, no_particle);
+    j["collision_radius"] = proxy.collision_radius;
     j["colour_ranges"] = proxy.colour_ranges;
 
     j["edges"] = tuples(proxy.edges);

@@ -1,6 +1,6 @@
 // The JSON form of a ClothProxy (docs/architecture.md#files): what `weft dump` prints and what
 // <garment>.clothproxy.json holds, for people, diffs and tests. Schema:
-// schemas/clothproxy.schema.json ("schema": "weft.clothproxy/2"). Keys are the ClothProxy field
+// schemas/clothproxy.schema.json ("schema": "weft.clothproxy/3"). Keys are the ClothProxy field
 // names (`class` for garment_class); arrays are in particle order.
 #pragma once
 #include <nlohmann/json_fwd.hpp>
@@ -9,7 +9,7 @@
 
 namespace weft {
 
-inline constexpr const char* proxy_json_schema = "weft.clothproxy/2";
+inline constexpr const char* proxy_json_schema = "weft.clothproxy/3";
 
 /// The proxy as JSON. Sentinels become null: d_geo's +inf (no hold reaches, as JSON.stringify writes
 /// Infinity), nearest_held's and vertex_particle's no_particle, source's no_source. Doubles are
