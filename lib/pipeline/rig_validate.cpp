@@ -557,13 +557,14 @@ MeshGateResult scalp_gate(const std::string& garment, const MeshPoseStats& st, d
                      ": the held end of the garment slides off the body; check the root blend's weights");
 }
 
-MeshGateResult render_penetration_gate(const std::string& garment, Scenario scenario, const MeshPoseStats& st, double limit) {
+MeshGateResult render_penetration_gate(const std::string& garment, const MeshPoseStats& st, double limit) {
     std::string what = format_text("garment '%s' %s: a render vertex sank %.2f mm deeper into a body collider than it was "
                                    "bound (limit %.2f mm)",
-                                   garment.c_str(), scenario_name(scenario), *st.max_penetration * 1000, limit * 1000);
+                                   garment.c_str(), scenario_label(st.scenario, st.clip).c_str(), *st.max_penetration * 1000,
+                                   limit * 1000);
     if (!st.max_penetration_mesh.empty())
         what += format_text(", mesh '%s' vertex %u", st.max_penetration_mesh.c_str(), st.max_penetration_vertex);
-    return mesh_gate("PENETRATION", scenario, *st.max_penetration, limit, std::move(what),
+    return mesh_gate("PENETRATION", st, *st.max_penetration, limit, std::move(what),
                      ": the skin round the chain cuts the body; check the chain's collision radius "
                      "(docs/proxy.md#collision-radius) and the colliders (docs/colliders.md)");
 }
@@ -664,7 +665,7 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
             // With a body, no render vertex sinks deeper than the particles may: the particles collide at
             // their collision radius, so the skin round them stays out (docs/validation.md#render-vertex-penetration).
             if (st.max_penetration)
-                out.mesh_gates.push_back(render_penetration_gate(garment.name, st.scenario, st, out.render_penetration_limit));
+                out.mesh_gates.push_back(render_penetration_gate(garment.name, st, out.render_penetration_limit));
         }
     }
     out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -223,10 +223,13 @@ TEST(Measure, AStepThatCreatesEnergyFailsEnergyRising) {
     Fabric soft = *find_fabric("cotton");
     soft.stretch_stiffness = 1e6;
     soft.damping = 0;
-    ProxyValidation bad = validate_proxy(p, only({{Scenario::hang, 1500}}, soft));
+    // 600 steps: the blow-up climbs until the velocity clamp bounds it, and past that its energy only
+    // churns, so a trend fitted there has either sign (measured at 900 and 1500 steps: -24 and -6 J
+    // a run, against +12.5 J at 600, +8 J at 300).
+    ProxyValidation bad = validate_proxy(p, only({{Scenario::hang, 600}}, soft));
     ASSERT_FALSE(bad.refused);
     const ScenarioStats& hang = stats_of(bad, Scenario::hang);
-    EXPECT_EQ(hang.trend_steps, 500u);
+    EXPECT_EQ(hang.trend_steps, 200u);
     ASSERT_TRUE(hang.total_energy_trend);
     EXPECT_GT(*hang.total_energy_trend, 0.1 * bad.energy_scale);  // a tenth of its whole fall, and climbing
     EXPECT_GT(hang.max_energy_step_rise, 0.0);
