@@ -34,14 +34,6 @@ namespace {
 
 using nlohmann::json;
 
-Mat4 to_mat4(const aiMatrix4x4& a) {
-    Mat4 r;
-    const ai_real* rows[4] = {&a.a1, &a.b1, &a.c1, &a.d1};
-    for (int row = 0; row < 4; ++row)
-        for (int col = 0; col < 4; ++col) r.at(row, col) = double(rows[row][col]);
-    return r;
-}
-
 Vec3 to_vec3(const aiVector3D& v) { return {double(v.x), double(v.y), double(v.z)}; }
 Vec3 to_vec3(const std::array<float, 3>& v) { return {double(v[0]), double(v[1]), double(v[2])}; }
 
@@ -761,6 +753,14 @@ Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report) {
     if (rotated)
         report.add(kAxesConverted, "FBX up axis is " + scene.up_axis + "; rotated to Y up (front +Z, right +X)");
     return axes * Mat4::uniform_scale(scene.unit_scale);
+}
+
+Mat4 to_mat4(const aiMatrix4x4& a) {
+    Mat4 r;
+    const ai_real* rows[4] = {&a.a1, &a.b1, &a.c1, &a.d1};
+    for (int row = 0; row < 4; ++row)
+        for (int col = 0; col < 4; ++col) r.at(row, col) = double(rows[row][col]);
+    return r;
 }
 
 bool finish_mesh(const SourceMesh& source, int node, const ImportOptions& options, Scene& scene, Mesh& mesh,

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <assimp/matrix4x4.h>
 #include <nlohmann/json.hpp>
 
 #include "geom/vec.h"
@@ -139,6 +140,10 @@ struct SourceMesh {
 /// Puts `source`, instanced at scene.nodes[node], into `mesh` in scene space (static: through the
 /// node's world transform; skinned: posed by the rest skeleton) with triangles, normals, UVs and
 /// normalised influences, finding or adding its Skin in `scene`. False (reported) when refused.
+/// An Assimp matrix (row-major, ai_real) as weft's Mat4: both readers compose node transforms in
+/// Assimp's single precision, so their Scenes agree to the last bit.
+Mat4 to_mat4(const aiMatrix4x4& a);
+
 /// Per skin joint `bind_to_rest` gains, on first sight, its world at the default pose times the
 /// file's inverse bind: the identity where the default pose is the bind pose.
 using BindToRest = std::map<int, Mat4>;

@@ -40,14 +40,6 @@ bool read_floats(const json& object, const char* key, size_t n, float* out) {
     return true;
 }
 
-Mat4 to_mat4(const aiMatrix4x4& a) {
-    Mat4 r;
-    const ai_real* rows[4] = {&a.a1, &a.b1, &a.c1, &a.d1};
-    for (int row = 0; row < 4; ++row)
-        for (int col = 0; col < 4; ++col) r.at(row, col) = double(rows[row][col]);
-    return r;
-}
-
 /// A node's rest transform: its matrix, or T·R·S composed in single precision, in that order
 /// (glTF 2.0 specification 3.5.3); the float arithmetic is Assimp's own header math, so a
 /// transform is the one the Assimp path read to the last bit.
