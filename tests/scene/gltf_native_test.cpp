@@ -27,6 +27,7 @@
 #include "scene/import.h"
 #include "scene/import_helpers.h"
 #include "support/paths.h"
+#include "support/base64.h"
 
 namespace weft::test {
 namespace {
@@ -238,20 +239,6 @@ void expect_same_scene(const fs::path& file) {
     SceneDiff d;
     compare(native.scene, assimp.scene, gltf_json(file), renormalised, d);
     EXPECT_EQ(d.first, "") << "first difference";
-}
-
-std::string base64(const std::vector<uint8_t>& bytes) {
-    static const char* const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (size_t i = 0; i < bytes.size(); i += 3) {
-        const uint32_t n = uint32_t(bytes[i]) << 16 | (i + 1 < bytes.size() ? uint32_t(bytes[i + 1]) << 8 : 0) |
-                           (i + 2 < bytes.size() ? uint32_t(bytes[i + 2]) : 0);
-        out += digits[n >> 18 & 63];
-        out += digits[n >> 12 & 63];
-        out += i + 1 < bytes.size() ? digits[n >> 6 & 63] : '=';
-        out += i + 2 < bytes.size() ? digits[n & 63] : '=';
-    }
-    return out;
 }
 
 template <typename T>

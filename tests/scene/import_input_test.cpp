@@ -19,6 +19,7 @@
 #include "scene/import_codes.h"
 #include "scene/import_helpers.h"
 #include "support/paths.h"
+#include "support/base64.h"
 
 namespace weft::test {
 namespace {
@@ -34,21 +35,6 @@ void write_text(const fs::path& path, const std::string& text) { write_bytes(pat
 std::vector<uint8_t> read_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
-}
-
-std::string base64(const std::vector<uint8_t>& bytes) {
-    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (size_t i = 0; i < bytes.size(); i += 3) {
-        uint32_t v = uint32_t(bytes[i]) << 16;
-        if (i + 1 < bytes.size()) v |= uint32_t(bytes[i + 1]) << 8;
-        if (i + 2 < bytes.size()) v |= bytes[i + 2];
-        out += table[(v >> 18) & 63];
-        out += table[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? table[v & 63] : '=';
-    }
-    return out;
 }
 
 /// A glTF document assembled in memory: data appended to one buffer, accessors over it.
