@@ -185,7 +185,8 @@ TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
     const auto simulated = test::run_weft(args);
     EXPECT_EQ(simulated.exit_code, 0) << simulated.err;
     EXPECT_EQ(load_json(out / "bake-report.json")["totals"]["built"], 1);
-    for (const json& p : load_json(out / "mannequin.glb" / "validation.json")["proxies"])
+    const json collided = load_json(out / "mannequin.glb" / "validation.json");  // named: a range-for over a
+    for (const json& p : collided["proxies"])                                    // temporary's member dangles
         EXPECT_EQ(p["body_colliders"]["simulated"], true) << p["file"];
 }
 
