@@ -1,4 +1,5 @@
 #include "garment/classes.h"
+#include "io/utf8_text.h"
 
 namespace weft {
 
@@ -17,12 +18,6 @@ CharKind kind_of(unsigned char c) {
 bool is_letter(CharKind k) { return k == CharKind::lower || k == CharKind::upper; }
 
 char to_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lowered(std::string_view s) {
-    std::string r(s);
-    for (char& c : r) c = to_lower(c);
-    return r;
-}
 
 bool has_non_ascii(std::string_view s) {
     for (unsigned char c : s)
@@ -134,21 +129,21 @@ std::vector<std::string> split_words(std::string_view name) {
 
 int match_pattern(std::string_view pattern, std::string_view name) {
     if (has_non_ascii(pattern)) {
-        std::string p = lowered(pattern);
-        return !p.empty() && lowered(name).find(p) != std::string::npos ? 1 : 0;
+        std::string p = ascii_lower(pattern);
+        return !p.empty() && ascii_lower(name).find(p) != std::string::npos ? 1 : 0;
     }
     return match_words(pattern_words(pattern), split_words(name));
 }
 
 int classify_name(std::string_view name, const std::vector<GarmentClass>& classes) {
     std::vector<std::string> words = split_words(name);
-    std::string lower_name = lowered(name);
+    std::string lower_name = ascii_lower(name);
     int best = -1, best_words = 0;
     for (size_t c = 0; c < classes.size(); ++c) {
         for (const std::string& pattern : classes[c].patterns) {
             int n = 0;
             if (has_non_ascii(pattern)) {
-                std::string p = lowered(pattern);
+                std::string p = ascii_lower(pattern);
                 n = !p.empty() && lower_name.find(p) != std::string::npos ? 1 : 0;
             } else {
                 n = match_words(pattern_words(pattern), words);

@@ -23,4 +23,8 @@ std::string utf8_escaped(std::string_view text);
 /// `text` with every ill-formed sequence replaced by U+FFFD; valid text comes back unchanged.
 std::string valid_utf8(std::string_view text);
 
+/// `text` with A-Z lowered and every other byte kept: names are compared case-insensitively this way,
+/// whatever the machine's locale.
+std::string ascii_lower(std::string_view text);
+
 }  // namespace weft

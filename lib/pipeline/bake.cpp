@@ -46,12 +46,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string lower(std::string s) {
-    for (char& c : s)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-}
-
 /// Assimp's extensions (".obj", ...) and .vrm, lower case; read once.
 const std::set<std::string>& model_extensions() {
     static const std::set<std::string> extensions = [] {
@@ -63,7 +57,7 @@ const std::set<std::string>& model_extensions() {
         std::string item;
         while (std::getline(in, item, ';')) {
             const size_t dot = item.find('.');
-            if (dot != std::string::npos) out.insert(lower(item.substr(dot)));
+            if (dot != std::string::npos) out.insert(ascii_lower(item.substr(dot)));
         }
         return out;
     }();
@@ -73,7 +67,7 @@ const std::set<std::string>& model_extensions() {
 }  // namespace
 
 bool is_model_file(const fs::path& path) {
-    return model_extensions().count(lower(path.extension().string())) > 0;
+    return model_extensions().count(ascii_lower(path.extension().string())) > 0;
 }
 
 namespace {

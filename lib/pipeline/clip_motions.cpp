@@ -7,16 +7,11 @@
 #include "scene/bind_pose.h"
 #include "validate/scenario.h"
 #include "validate/validation_codes.h"
+#include "io/utf8_text.h"
 
 namespace weft {
 
 namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 /// The rigid part of a placement: scale and any reflection taken out.
 Pose rigid_pose(const Mat4& m) {
@@ -39,14 +34,14 @@ std::vector<int> choose_clips(const Scene& scene, const ClipChoice& choice, cons
             // How many default words a name says: "Jump_Idle" says two and is no jump.
             const auto words_said = [](const std::string& name) {
                 int n = 0;
-                for (std::string_view w : default_clip_words) n += lower(name).find(w) != std::string::npos;
+                for (std::string_view w : default_clip_words) n += ascii_lower(name).find(w) != std::string::npos;
                 return n;
             };
             for (std::string_view word : default_clip_words) {
                 int best = -1;
                 for (size_t c = 0; c < scene.clips.size(); ++c) {
                     const std::string& name = scene.clips[c].name;
-                    if (lower(name).find(word) == std::string::npos) continue;
+                    if (ascii_lower(name).find(word) == std::string::npos) continue;
                     if (std::find(out.begin(), out.end(), static_cast<int>(c)) != out.end()) continue;
                     const auto rank = [&](size_t k) {
                         return std::pair(words_said(scene.clips[k].name), scene.clips[k].name.size());

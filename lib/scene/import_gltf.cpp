@@ -870,34 +870,25 @@ private:
         return true;
     }
 
-    static double key_time(float t, double& last_ms) {
-        const float ms = t * 1000.f;
-        last_ms = std::max(last_ms, double(ms));
-        return double(ms) / 1000.0;
+    /// A sampler's keys, `n` floats each, as {time, value(first float)}; the time passes through
+    /// milliseconds in single precision, as Assimp's keys do.
+    template <class Key, class Value>
+    void sampler_keys(const AnimationEntry::Sampler& sampler, uint32_t n, const std::string& what, std::vector<Key>& out,
+                      double& last_ms, Value value) {
+        std::vector<float> times, values;
+        size_t step = 1, first = 0;
+        if (!sampler_data(sampler, n, what, times, values, step, first)) return;
+        for (size_t k = 0; k < times.size(); ++k)
+            out.push_back({double(times[k] * 1000.f) / 1000.0, value(&values[(first + k * step) * n])});
+        if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
     }
 
     void vec3_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<Vec3Key>& out, double& last_ms) {
-        std::vector<float> times, values;
-        size_t step = 1, first = 0;
-        if (!sampler_data(sampler, 3, what, times, values, step, first)) return;
-        double last = 0;
-        for (size_t k = 0; k < times.size(); ++k) {
-            const size_t i = (first + k * step) * 3;
-            out.push_back({key_time(times[k], last), {values[i], values[i + 1], values[i + 2]}});
-        }
-        if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
+        sampler_keys(sampler, 3, what, out, last_ms, [](const float* v) { return Vec3{v[0], v[1], v[2]}; });
     }
 
     void quat_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<QuatKey>& out, double& last_ms) {
-        std::vector<float> times, values;
-        size_t step = 1, first = 0;
-        if (!sampler_data(sampler, 4, what, times, values, step, first)) return;
-        double last = 0;
-        for (size_t k = 0; k < times.size(); ++k) {
-            const size_t i = (first + k * step) * 4;
-            out.push_back({key_time(times[k], last), Quat{values[i], values[i + 1], values[i + 2], values[i + 3]}});
-        }
-        if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
+        sampler_keys(sampler, 4, what, out, last_ms, [](const float* v) { return Quat{v[0], v[1], v[2], v[3]}; });
     }
 };
 
