@@ -14,15 +14,29 @@ namespace weft {
 
 namespace {
 
-/// The bone weighting a vertex most (the first of equals, as the mesh stores them); -1 when none.
+/// Weights closer than this are a tie: a file format stores weights as float or double and may
+/// renormalise them, so two equal weights can arrive a few ulps apart.
+constexpr float kWeightTie = 1e-4f;
+
+/// The bone weighting a vertex most; -1 when none. Equal weights (a vertex on the joint between
+/// two bones) go to the bone whose bind-pose origin is nearest the vertex, then to the lesser node
+/// name: never to the order the file stores them in, so one character in two formats fits the
+/// same colliders.
 int dominant_bone(const Scene& scene, const Mesh& mesh, uint32_t v) {
-    int best = -1;
     float best_w = 0;
-    for (const BoneWeight& bw : influences(scene, mesh, v))
-        if (bw.weight > best_w) {
-            best_w = bw.weight;
+    for (const BoneWeight& bw : influences(scene, mesh, v)) best_w = std::max(best_w, bw.weight);
+    if (!(best_w > 0)) return -1;
+    int best = -1;
+    double best_d = 0;
+    for (const BoneWeight& bw : influences(scene, mesh, v)) {
+        if (bw.weight < best_w - kWeightTie) continue;
+        const double d = distance(bind_world(scene, bw.bone).translation_part(), mesh.positions[v]);
+        if (best < 0 || d < best_d ||
+            (d == best_d && scene.nodes[static_cast<size_t>(bw.bone)].name < scene.nodes[static_cast<size_t>(best)].name)) {
             best = bw.bone;
+            best_d = d;
         }
+    }
     return best;
 }
 

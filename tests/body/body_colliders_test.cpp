@@ -107,6 +107,39 @@ TEST(BodyColliders, CapsuleFittedToACylinderLimbIsWithinTwoPercentOfItsRadius) {
     EXPECT_LT(collider_distance(*thigh, rigid, mid + out * (0.5 * Body::thigh_radius)), 0);
 }
 
+TEST(BodyColliders, EqualWeightsGoToTheNearestJointWhateverOrderTheFileStoresThem) {
+    // The tube's top ring sits on the Thigh's joint, weighted half Hips, half Thigh (a writer's
+    // float rounding a few ulps apart); a file may store either bone first. Both orders fit one
+    // collider, and the ring belongs to the Thigh, whose origin it rings.
+    auto fit = [](bool hips_first, float tilt) {
+        Scene scene = empty_scene();
+        const int hips = add_node(scene, "Hips", 0, {0, 1.3, 0});
+        const int thigh = add_node(scene, "Thigh", hips, {0.1, -0.3, 0});
+        const int skin = add_skin(scene, {hips, thigh});
+        add_skinned_mesh(scene, "Leg", 0, "Body", skin, tube({0.1, 1, 0}, {0, -1, 0}, Body::thigh_radius, 0.42, 32, 15),
+                         [hips_first, tilt](uint32_t v) {
+                             if (v >= 32) return std::vector<std::pair<int, double>>{{1, 1.0}};
+                             const double hips = 0.5 + tilt, thigh = 0.5 - tilt;
+                             return hips_first ? std::vector<std::pair<int, double>>{{0, hips}, {1, thigh}}
+                                               : std::vector<std::pair<int, double>>{{1, thigh}, {0, hips}};
+                         });
+        return fit_body_colliders(scene, find_garments(scene));
+    };
+    for (float tilt : {0.0f, 3e-6f, -3e-6f}) {
+        const BodyColliders one = fit(true, tilt), other = fit(false, tilt);
+        const BodyCollider* a = on(one, "Thigh");
+        const BodyCollider* b = on(other, "Thigh");
+        ASSERT_NE(a, nullptr);
+        ASSERT_NE(b, nullptr);
+        EXPECT_EQ(a->vertices, 32u * 15u) << "tilt " << tilt;
+        EXPECT_EQ(b->vertices, 32u * 15u) << "tilt " << tilt;
+        EXPECT_EQ(a->radius, b->radius);
+        EXPECT_EQ(distance(a->a, b->a), 0.0);
+        EXPECT_EQ(distance(a->b, b->b), 0.0);
+        EXPECT_EQ(on(one, "Hips"), nullptr);
+    }
+}
+
 TEST(BodyColliders, RoundPartGetsASphere) {
     Body b;
     BodyColliders body = fit_body_colliders(b.scene, find_garments(b.scene));
