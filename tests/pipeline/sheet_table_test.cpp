@@ -77,7 +77,7 @@ void check_sheet(const TableSheet& g) {
         const fs::path file = g.shared ? test::shared_models_dir() / g.model : test::testdata_dir() / g.model;
         if (!fs::exists(file)) GTEST_SKIP() << file << " not found";
         const std::string label = fs::path(g.model).filename().string();
-        const fs::path out = test::scratch_dir("sheet-table") / label;
+        const fs::path out = test::scratch_dir("sheet-table-" + label) / label;  // one folder per test: run at once
         fs::remove_all(out);
         ModelOptions o = bake_preset();
         o.out_dir = out;
