@@ -41,8 +41,9 @@ cmake --build "$build" --target "${harnesses[@]}" -j "$(nproc)"
 if [[ -z "$seconds" ]]; then
   # All at once rather than in rounds of one per core: rounds leave cores idle (the third round of
   # five harnesses on two cores runs one), while all at once keeps every core fuzzing for the whole
-  # minute, so each harness gets more executions in less wall time. libFuzzer's -timeout is wall
-  # time, and a harness gets at least 1/5 of a core here: 10 s still means no input takes 2 s of CPU.
+  # minute, so each harness gets more executions in less wall time (5 on 2 cores: 24 s of a core
+  # each instead of 20). libFuzzer's -timeout is wall time: sharing the cores, -timeout=10 flags an
+  # input that takes about 4 s of CPU, still far above the slowest input seen (under a second).
   seconds=60
   parallel=${WEFT_FUZZ_JOBS:-${#harnesses[@]}}
 fi
