@@ -193,7 +193,9 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
         if (pts.empty()) continue;
         Bounds box;
         for (const Vec3& p : pts) box.add(p);
-        if (pts.size() >= options.min_vertices && box.diagonal() >= options.min_bone_span) continue;
+        if (pts.size() >= options.min_vertices && box.diagonal() >= options.min_bone_span &&
+            fit_collider(pts, bone_rigid_placement(scene, n)).radius >= options.min_radius)
+            continue;
         int to = -1;
         for (int a : ancestors(scene, n))
             if (body_bone[static_cast<size_t>(a)]) {
