@@ -208,6 +208,21 @@ TEST(BodyColliders, BonesThinnerThanTheMinimumRadiusMergeIntoTheirParent) {
     ASSERT_NE(on(fingers, "Finger1"), nullptr);
     EXPECT_NEAR(on(fingers, "Finger1")->radius, 0.008, 0.02 * 0.008);
     EXPECT_TRUE(on(fingers, "Hand")->merged.empty());
+
+    // A thin part longer than the collider it would join is a limb, not a digit: a stick arm 9 mm round
+    // and 40 cm long off the 20 cm head keeps its own capsule, and the head's sphere stays round.
+    Body stick;
+    const int arm = add_node(stick.scene, "Arm", stick.head, {0.1, 0, 0});
+    stick.scene.skins[0].joints.push_back(arm);
+    stick.scene.skins[0].inverse_bind.push_back(stick.scene.nodes[size_t(arm)].world.inverted());
+    add_skinned_mesh(stick.scene, "Arm", 0, "Body", 0, tube({0.1, 1.6, 0}, {1, 0, 0}, 0.009, 0.4, 8, 20),
+                     [](uint32_t) { return std::vector<std::pair<int, double>>{{4, 1.0}}; });
+    BodyColliders limb = fit_body_colliders(stick.scene, find_garments(stick.scene));
+    ASSERT_NE(on(limb, "Arm"), nullptr);
+    EXPECT_NEAR(on(limb, "Arm")->radius, 0.009, 0.02 * 0.009);
+    ASSERT_NE(on(limb, "Head"), nullptr);
+    EXPECT_EQ(on(limb, "Head")->shape, ColliderShape::sphere);
+    EXPECT_NEAR(on(limb, "Head")->radius, Body::head_radius, 0.02 * Body::head_radius);
 }
 
 TEST(BodyColliders, TheBoneAGarmentHangsFromIsLeftOutWhereItWouldTrapItsRoots) {
