@@ -20,15 +20,13 @@
 namespace weft {
 namespace {
 
-using namespace weft::test;
-
 constexpr uint32_t kAround = 24, kDown = 9;
 constexpr double kWaist = 0.2, kDrop = 0.05;
 
 /// A tube skirt of radius kWaist hanging from its held waist ring at the origin, particles 5.2 cm apart
 /// round it; its render mesh is bound at each triangle's edge midpoints and centroid, between particles.
 ClothProxy bound_tube_skirt() {
-    ProxyDraft d;
+    test::ProxyDraft d;
     d.garment = "skirt";
     auto id = [](uint32_t a, uint32_t k) { return k * kAround + a % kAround; };
     for (uint32_t k = 0; k < kDown; ++k)
@@ -51,7 +49,7 @@ ClothProxy bound_tube_skirt() {
     std::vector<uint32_t> pin;
     for (uint32_t i = 0; i < kAround; ++i) pin.push_back(i);
     d.pins = {pin};
-    ClothProxy p = finish_proxy(d);
+    ClothProxy p = test::finish_proxy(d);
     p.garment_class = "skirt";
     p.suggested_fabric = "cotton";
     const Vec3 at[4] = {{0.5, 0, 0}, {0.5, 0.5, 0}, {0, 0.5, 0}, {1.0 / 3, 1.0 / 3, 0}};
@@ -70,25 +68,25 @@ ClothProxy bound_tube_skirt() {
 /// A hand hanging in front of the skirt's hem, 4 cm clear of it: a palm and four fingers 8 mm round,
 /// 2.2 cm apart across the skirt, each finger's bone below the palm's.
 struct Hand {
-    Scene scene = empty_scene();
+    Scene scene = test::empty_scene();
     Hand() {
-        const int root = add_node(scene, "Root", -1, {0, 0, 0});
-        const int hand = add_node(scene, "Hand", root, {0, -0.2, 0.27});
+        const int root = test::add_node(scene, "Root", -1, {0, 0, 0});
+        const int hand = test::add_node(scene, "Hand", root, {0, -0.2, 0.27});
         std::vector<int> joints = {root, hand};
-        for (int f = 0; f < 4; ++f) joints.push_back(add_node(scene, "Finger" + std::to_string(f + 1), hand, {0.022 * (f - 1.5), -0.08, 0}));
-        const int skin = add_skin(scene, joints);
-        add_skinned_mesh(scene, "Palm", 0, "Body", skin, tube({0, -0.2, 0.27}, {0, -1, 0}, 0.03, 0.08, 16, 6),
+        for (int f = 0; f < 4; ++f) joints.push_back(test::add_node(scene, "Finger" + std::to_string(f + 1), hand, {0.022 * (f - 1.5), -0.08, 0}));
+        const int skin = test::add_skin(scene, joints);
+        test::add_skinned_mesh(scene, "Palm", 0, "Body", skin, tube({0, -0.2, 0.27}, {0, -1, 0}, 0.03, 0.08, 16, 6),
                          [](uint32_t) { return std::vector<std::pair<int, double>>{{1, 1.0}}; });
         for (int f = 0; f < 4; ++f)
-            add_skinned_mesh(scene, "Finger" + std::to_string(f + 1), 0, "Body", skin,
+            test::add_skinned_mesh(scene, "Finger" + std::to_string(f + 1), 0, "Body", skin,
                              tube({0.022 * (f - 1.5), -0.28, 0.27}, {0, -1, 0}, 0.008, 0.09, 8, 10),
                              [f](uint32_t) { return std::vector<std::pair<int, double>>{{2 + f, 1.0}}; });
     }
     /// An open tube as the body tests make it: radius r from base along unit axis for len.
-    static Strip tube(Vec3 base, Vec3 axis, double r, double len, int segments, int rings) {
+    static test::Strip tube(Vec3 base, Vec3 axis, double r, double len, int segments, int rings) {
         Vec3 side = normalize(cross(axis, std::fabs(axis.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 0, 1}));
         Vec3 up = cross(axis, side);
-        Strip st;
+        test::Strip st;
         for (int k = 0; k < rings; ++k)
             for (int s = 0; s < segments; ++s) {
                 const double a = 2 * std::numbers::pi * s / segments;
@@ -136,8 +134,8 @@ TEST(HandCollider, AHandRestingAgainstASkirtIsLeftOutAsAWholeNotFingerByFinger) 
     // The Witch's pose: the hand hangs against the skirt. Each finger shrinks to clear it and stays;
     // the palm reaches through it.
     Hand h;
-    Strip skirt = Hand::tube({0, -0.15, 0}, {0, -1, 0}, 0.245, 0.3, 48, 8);
-    add_skinned_mesh(h.scene, "Skirt", 0, "Skirt", 0, skirt, [](uint32_t) { return std::vector<std::pair<int, double>>{{0, 1.0}}; });
+    test::Strip skirt = Hand::tube({0, -0.15, 0}, {0, -1, 0}, 0.245, 0.3, 48, 8);
+    test::add_skinned_mesh(h.scene, "Skirt", 0, "Skirt", 0, skirt, [](uint32_t) { return std::vector<std::pair<int, double>>{{0, 1.0}}; });
     const ModelGarments garments = find_garments(h.scene);
     ASSERT_EQ(garments.garments.size(), 1u);
     BodyColliderOptions per_finger;
