@@ -193,7 +193,8 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
         if (pts.empty()) continue;
         Bounds box;
         for (const Vec3& p : pts) box.add(p);
-        if (pts.size() >= options.min_vertices && box.diagonal() >= options.min_bone_span) continue;
+        const bool small = pts.size() < options.min_vertices || box.diagonal() < options.min_bone_span;
+        if (!small && fit_collider(pts, bone_rigid_placement(scene, n)).radius >= options.min_radius) continue;
         int to = -1;
         for (int a : ancestors(scene, n))
             if (body_bone[static_cast<size_t>(a)]) {
@@ -202,6 +203,16 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
             }
         if (to < 0) continue;  // a root with too little skin: kept as it is
         std::vector<Vec3>& dst = points[static_cast<size_t>(to)];
+        if (!small && !dst.empty()) {
+            // A thin part shorter than what it hangs from is a digit of it and joins it (fingers into a hand);
+            // one longer than a collider it would join is a limb (a stick arm on a stylised body): joined
+            // to the chest it would turn the chest's capsule along the arms, so it keeps its own.
+            Bounds parent;
+            for (const Vec3& p : dst) parent.add(p);
+            if (box.diagonal() > parent.diagonal() &&
+                fit_collider(dst, bone_rigid_placement(scene, to)).radius >= options.min_radius)
+                continue;
+        }
         dst.insert(dst.end(), pts.begin(), pts.end());
         pts.clear();
         std::vector<std::string>& into = merged[static_cast<size_t>(to)];

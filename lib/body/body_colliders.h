@@ -71,6 +71,7 @@ struct ColliderEdit {
 struct BodyColliderOptions {
     double min_bone_span = 0.06;    ///< metres: a bone whose vertices span less merges into its parent
     uint32_t min_vertices = 8;      ///< a bone with fewer vertices merges into its parent
+    double min_radius = 0.02;       ///< metres: a bone whose collider would be thinner merges into its parent
     double rest_clearance = 0.02;   ///< metres every garment vertex and chain joint stays outside a fitted
                                     ///< collider at rest: the thickest library fabric's contact (leather)
     std::vector<ColliderEdit> edits;

@@ -113,6 +113,22 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                                           *pen.limit, limits.max_penetration, thickness);
             out.push_back(pen);
         }
+        if (s.max_render_penetration) {  // a bound sheet's render vertices (docs/validation.md#bound-sheets)
+            GateResult pen = result(Gate::penetration, s);
+            pen.value = *s.max_render_penetration;
+            pen.limit = limits.max_penetration * thickness;
+            pen.passed = *s.max_render_penetration <= *pen.limit;
+            if (s.max_render_penetration_step == 0)
+                pen.message = format_text("%s: no render vertex deeper in a body collider than at rest (limit %.4g m)", name,
+                                          *pen.limit);
+            else
+                pen.message = format_text("%s: render vertex %u %.4g m deeper in a body collider than at rest at step %u "
+                                          "(limit %.4g m)",
+                                          name, s.max_render_penetration_vertex, *s.max_render_penetration,
+                                          s.max_render_penetration_step, *pen.limit);
+            if (!pen.passed) pen.message += ": the render mesh between the particles cuts the body";
+            out.push_back(pen);
+        }
 
         if (s.crossings) {
             GateResult self = result(Gate::self_intersection, s);

@@ -110,7 +110,7 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
                            const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
-                           const ClipMotion* clip) {
+                           const ClipMotion* clip, const BodyObserver& body_observer) {
     const ClothProxy& proxy = solver.proxy();
     const ClothState& state = solver.state();
     const size_t n = proxy.particle_count();
@@ -244,6 +244,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
         const uint32_t step_number = s + 1;
         st.steps = step_number;
         if (observer) observer(scenario, step_number, step.holders, state);
+        if (body && body_observer) body_observer(step_number, probe);
 
         if (!ss.asleep) {
             ++st.steps_awake;

@@ -110,6 +110,13 @@ struct ScenarioStats {
                                                ///< 1.10 (MESH_STRETCH: the visible garment tears)
     std::array<uint32_t, 2> max_mesh_stretch_vertices{0, 0};  ///< where: its two source vertices
     uint32_t max_mesh_stretch_step = 0;        ///< 1-based step of max_mesh_stretch
+    std::optional<double> max_render_penetration;  ///< metres, the deepest a bound render vertex, placed from the
+                                               ///< particles after every step, sank into a body collider beyond
+                                               ///< where it was bound; only with a body; good: 0, bad: past the
+                                               ///< fabric's thickness (PENETRATION: the skin between particles cuts
+                                               ///< the body, docs/validation.md#bound-sheets)
+    uint32_t max_render_penetration_vertex = 0;  ///< where: its source vertex
+    uint32_t max_render_penetration_step = 0;    ///< 1-based step of max_render_penetration; 0 when none went deeper
 
     // --- timing: machine-dependent, kept apart so everything above is deterministic ----------------
     double ms_per_step = 0;          ///< wall milliseconds per awake step, solver.step() only
@@ -144,6 +151,10 @@ uint32_t settle(Solver& solver, const BodyShapes* body = nullptr);
 /// skinned mesh) rides on the same run instead of simulating the scenario again.
 using StepObserver = std::function<void(Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state)>;
 
+/// Called after every scripted step of a run with a body, after the StepObserver: the body's colliders
+/// as that step placed them, in the solver's space (the particles'), whether or not the solver saw them.
+using BodyObserver = std::function<void(uint32_t step, const StepInput& body)>;
+
 /// Runs `scenario` from `solver` as it stands, `steps` scripted steps, and measures them: a fresh
 /// solver for hang, one that settle() ran (`settle_steps` its return) for the others. The same
 /// figures, bit for bit, as the overload above, which builds and settles its own. With `body` (in the
@@ -154,6 +165,6 @@ using StepObserver = std::function<void(Scenario scenario, uint32_t step, const 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
                            const StepObserver& observer = {}, const BodyShapes* body = nullptr,
-                           const ClipMotion* clip = nullptr);
+                           const ClipMotion* clip = nullptr, const BodyObserver& body_observer = {});
 
 }  // namespace weft

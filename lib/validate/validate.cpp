@@ -83,6 +83,11 @@ json scenario_json(const ScenarioStats& s, bool timings) {
         j["max_mesh_stretch_vertices"] = {s.max_mesh_stretch_vertices[0], s.max_mesh_stretch_vertices[1]};
         j["max_mesh_stretch_step"] = s.max_mesh_stretch_step;
     }
+    if (s.max_render_penetration) {  // only a sheet with a bound render mesh, run with a body
+        j["max_render_penetration"] = number(*s.max_render_penetration);
+        j["max_render_penetration_vertex"] = s.max_render_penetration_vertex;
+        j["max_render_penetration_step"] = s.max_render_penetration_step;
+    }
     if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
     return j;
 }
@@ -142,6 +147,7 @@ std::string scenario_line(const ScenarioStats& s) {
     if (s.max_penetration) line += format_text("  penetration %.4f m", *s.max_penetration);
     if (s.crossings) line += format_text("  crossings %u", *s.crossings);
     if (s.max_mesh_stretch) line += format_text("  mesh stretch %.4f", *s.max_mesh_stretch);
+    if (s.max_render_penetration) line += format_text("  render penetration %.4f m", *s.max_render_penetration);
     line += format_text("  %.3f ms/step\n", s.ms_per_step);
     return line;
 }
@@ -194,8 +200,9 @@ public:
         normals_.resize(proxy.particle_count());
         placed_.resize(proxy.binding_triangle.size());
         deform_render_mesh(proxy, proxy.rest_position, normals_, placed_);
-        if (binding_is_identity()) {  // its render mesh is its particles: STRAIN measures every edge already
+        if (binding_is_identity()) {  // its render mesh is its particles: STRAIN and PENETRATION measure it already
             edges_.clear();
+            identity_ = true;
             return;
         }
         std::vector<std::array<uint32_t, 2>> kept;
@@ -207,7 +214,33 @@ public:
         }
         edges_ = std::move(kept);
     }
+    /// With a body (`rest`: at rest, as the first step would place it unmoved), render vertices are measured
+    /// for depth too: each against its own depth at rest, as a rig's skin is
+    /// (docs/validation.md#bound-sheets).
+    void set_body(const BodyShapes& rest) {
+        if (identity_ || placed_.empty()) return;
+        StepInput at_rest;
+        place_body(rest, Pose{}, at_rest);
+        bound_depth_.assign(placed_.size(), 0.0);
+        for (size_t v = 0; v < placed_.size(); ++v)
+            if (proxy_.binding_triangle[v] != no_triangle)
+                bound_depth_[v] = deepest_inside(at_rest, std::span(&placed_[v], 1)).depth;
+    }
     bool active() const { return !edges_.empty(); }
+    bool measures_depth() const { return !bound_depth_.empty(); }
+    /// The deepest placed render vertex (placed by the last measure()) inside `body` past its bound depth.
+    void measure_depth(uint32_t step, const StepInput& body, ScenarioStats& out) {
+        if (!out.max_render_penetration) out.max_render_penetration = 0.0;
+        for (size_t v = 0; v < placed_.size(); ++v) {
+            if (proxy_.binding_triangle[v] == no_triangle) continue;
+            const double d = deepest_inside(body, std::span(&placed_[v], 1)).depth - bound_depth_[v];
+            if (d > *out.max_render_penetration) {
+                out.max_render_penetration = d;
+                out.max_render_penetration_vertex = static_cast<uint32_t>(v);
+                out.max_render_penetration_step = step;
+            }
+        }
+    }
     void measure(uint32_t step, const ClothState& state, ScenarioStats& out) {
         if (std::isnan(worst_)) return;  // torn already: the first non-finite pose stays the worst
         deform_render_mesh(proxy_, state.x, normals_, placed_);
@@ -254,6 +287,8 @@ private:
     std::vector<std::array<uint32_t, 2>> edges_;
     std::vector<double> rest_;
     std::vector<Vec3> normals_, placed_;
+    std::vector<double> bound_depth_;  ///< per render vertex, metres inside the body at rest; empty: no body
+    bool identity_ = false;
     double worst_ = 0;
 };
 
@@ -296,6 +331,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         std::optional<Solver> settled;
         uint32_t settle_steps = 0;
         RenderMeshMeter meter(proxy);
+        if (body) meter.set_body(*body);
         for (const ScenarioRun& run : options.scenarios) {
             const ClipMotion* clip = nullptr;
             if (run.scenario == Scenario::clip) {
@@ -314,13 +350,22 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
             ScenarioStats mesh;
             meter.reset();
             StepObserver observer = options.observer;
-            if (meter.active())
+            if (meter.active() || meter.measures_depth())
                 observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
                     if (options.observer) options.observer(scenario, step, holders, state);
                     meter.measure(step, state, mesh);
                 };
+            ScenarioStats depth;
+            BodyObserver body_observer;
+            if (meter.measures_depth())
+                body_observer = [&](uint32_t step, const StepInput& placed) { meter.measure_depth(step, placed, depth); };
             v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
-                                               run.steps, trace, options.trace, observer, body, clip));
+                                               run.steps, trace, options.trace, observer, body, clip, body_observer));
+            if (meter.measures_depth()) {
+                v.scenarios.back().max_render_penetration = depth.max_render_penetration.value_or(0.0);
+                v.scenarios.back().max_render_penetration_vertex = depth.max_render_penetration_vertex;
+                v.scenarios.back().max_render_penetration_step = depth.max_render_penetration_step;
+            }
             if (meter.active()) {
                 v.scenarios.back().max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
                 v.scenarios.back().max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;

@@ -168,6 +168,63 @@ TEST(BodyColliders, SmallBonesMergeIntoTheirParent) {
     EXPECT_EQ(thigh->vertices, 32u * 15u + 24u);
 }
 
+TEST(BodyColliders, BonesThinnerThanTheMinimumRadiusMergeIntoTheirParent) {
+    // A hand 30 cm beside the hips: a palm 3 cm round and two fingers 8 mm round, each finger long
+    // and dense enough to pass the span and count rules. Cloth particles centimetres apart pass
+    // either side of a finger, so the fingers become part of the hand's collider.
+    auto hand_body = [](Body& b, int& hand) {
+        hand = add_node(b.scene, "Hand", b.hips, {0.3, 0, 0});
+        const int f1 = add_node(b.scene, "Finger1", hand, {0.015, -0.08, 0});
+        const int f2 = add_node(b.scene, "Finger2", hand, {-0.015, -0.08, 0});
+        for (int n : {hand, f1, f2}) {
+            b.scene.skins[0].joints.push_back(n);
+            b.scene.skins[0].inverse_bind.push_back(b.scene.nodes[size_t(n)].world.inverted());
+        }
+        add_skinned_mesh(b.scene, "Palm", 0, "Body", 0, tube({0.3, 1, 0}, {0, -1, 0}, 0.03, 0.08, 16, 6),
+                         [](uint32_t) { return std::vector<std::pair<int, double>>{{4, 1.0}}; });
+        add_skinned_mesh(b.scene, "Finger1", 0, "Body", 0, tube({0.315, 0.92, 0}, {0, -1, 0}, 0.008, 0.07, 8, 8),
+                         [](uint32_t) { return std::vector<std::pair<int, double>>{{5, 1.0}}; });
+        add_skinned_mesh(b.scene, "Finger2", 0, "Body", 0, tube({0.285, 0.92, 0}, {0, -1, 0}, 0.008, 0.07, 8, 8),
+                         [](uint32_t) { return std::vector<std::pair<int, double>>{{6, 1.0}}; });
+    };
+    Body b;
+    int hand = -1;
+    hand_body(b, hand);
+    BodyColliders body = fit_body_colliders(b.scene, find_garments(b.scene));
+    EXPECT_EQ(on(body, "Finger1"), nullptr);
+    EXPECT_EQ(on(body, "Finger2"), nullptr);
+    const BodyCollider* h = on(body, "Hand");
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h->merged, (std::vector<std::string>{"Finger1", "Finger2"}));
+    EXPECT_EQ(h->vertices, 16u * 6u + 2u * 8u * 8u);
+    EXPECT_GE(h->radius, BodyColliderOptions{}.min_radius);
+
+    // Without the rule each finger keeps a collider 8 mm round.
+    Body bare;
+    hand_body(bare, hand);
+    BodyColliderOptions no_minimum;
+    no_minimum.min_radius = 0;
+    BodyColliders fingers = fit_body_colliders(bare.scene, find_garments(bare.scene), no_minimum);
+    ASSERT_NE(on(fingers, "Finger1"), nullptr);
+    EXPECT_NEAR(on(fingers, "Finger1")->radius, 0.008, 0.02 * 0.008);
+    EXPECT_TRUE(on(fingers, "Hand")->merged.empty());
+
+    // A thin part longer than the collider it would join is a limb, not a digit: a stick arm 9 mm round
+    // and 40 cm long off the 20 cm head keeps its own capsule, and the head's sphere stays round.
+    Body stick;
+    const int arm = add_node(stick.scene, "Arm", stick.head, {0.1, 0, 0});
+    stick.scene.skins[0].joints.push_back(arm);
+    stick.scene.skins[0].inverse_bind.push_back(stick.scene.nodes[size_t(arm)].world.inverted());
+    add_skinned_mesh(stick.scene, "Arm", 0, "Body", 0, tube({0.1, 1.6, 0}, {1, 0, 0}, 0.009, 0.4, 8, 20),
+                     [](uint32_t) { return std::vector<std::pair<int, double>>{{4, 1.0}}; });
+    BodyColliders limb = fit_body_colliders(stick.scene, find_garments(stick.scene));
+    ASSERT_NE(on(limb, "Arm"), nullptr);
+    EXPECT_NEAR(on(limb, "Arm")->radius, 0.009, 0.02 * 0.009);
+    ASSERT_NE(on(limb, "Head"), nullptr);
+    EXPECT_EQ(on(limb, "Head")->shape, ColliderShape::sphere);
+    EXPECT_NEAR(on(limb, "Head")->radius, Body::head_radius, 0.02 * Body::head_radius);
+}
+
 TEST(BodyColliders, TheBoneAGarmentHangsFromIsLeftOutWhereItWouldTrapItsRoots) {
     Body b;
     // A skirt round the hips, skinned to them, its waist inside the hips' skin.

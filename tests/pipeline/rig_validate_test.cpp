@@ -353,12 +353,12 @@ TEST(RigValidate, RenderVerticesStayOutOfTheBodyWhenParticlesCollideAtTheirRadiu
     EXPECT_NEAR(j["proxies"][0]["mesh"]["penetration_limit"].get<double>(), 0.006, 1e-9);
 }
 
-// The Witch's skirt (found by geometry) is refused: its front chains have millimetres of room over
-// the thighs at rest, so their collision radius is cut to that, and in sprint a panel still cuts a
-// thigh 11.9 mm deeper than it was bound (limit 6 mm; docs/validation.md#render-vertex-penetration).
+// The Witch's skirt (found by geometry) passes: its render vertices went 6.5-8.6 mm into her finger
+// capsules, which its particles passed either side of; her fingers now join her hand, which rests
+// against the skirt and is left out as her thighs are (docs/colliders.md#fit).
 TEST(RigValidateShared, GrownHair) {
     const std::vector<std::tuple<const char*, std::vector<std::string>, std::vector<Refused>>> models = {
-        {"quaternius_umw_Witch.gltf", {"Hair_Black", "skirt"}, {{"skirt", Scenario::sprint, 0.0086}}},
+        {"quaternius_umw_Witch.gltf", {"Hair_Black", "skirt"}, {}},
         {"quaternius_men_Casual.glb", {"Hair"}, {}},
         {"quaternius_Hair_Long.fbx", {"MI_Hair_2"}, {}},
     };

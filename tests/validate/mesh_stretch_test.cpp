@@ -5,7 +5,9 @@
 
 #include <functional>
 
+#include "fabric/fabric.h"
 #include "proxy/codec_fixtures.h"
+#include "validate/body.h"
 #include "validate/validate.h"
 
 namespace weft {
@@ -74,6 +76,48 @@ TEST(MeshStretch, ARenderMeshThatTearsIsRefusedWhileTheProxyBehaves) {
 // sits on it, every render edge is a stretch row. Its render mesh stretches exactly as the proxy does,
 // so MESH_STRETCH is neither measured nor gated (STRAIN is); the same grid with its vertices lifted
 // off their particles is measured again.
+// The render mesh stands off the particles toward a body: the particles are held a thickness out of
+// it, the render vertices between and beside them are not, and PENETRATION sees them
+// (docs/validation.md#bound-sheets). The same sheet with its render mesh on the particles passes.
+TEST(MeshStretch, ABoundRenderMeshSinkingIntoTheBodyIsRefusedWhileItsParticlesStayOut) {
+    // A ball in front of the hanging 35 x 35 cm grid (its normal is +z), 3 cm clear of it at rest.
+    BodyShapes body;
+    body.spheres.push_back({{0.175, -0.175, 0.33}, 0.3});
+    ValidationOptions o;
+    o.scenarios = {{Scenario::swing, 200}};  // kicked 3 m/s forward, into the ball
+    o.body = body;
+    const double thickness = suggested_fabric(test::grid_proxy(8, 8, 0.05)).thickness;
+    ASSERT_LT(thickness, 0.02);
+
+    // Render vertices 2 cm in front of their particles: 1 cm clear of the ball at rest.
+    const ProxyValidation off = validate_proxy(bound_grid([](uint32_t) { return 0.02; }), o);
+    ASSERT_FALSE(off.refused);
+    ASSERT_EQ(off.scenarios.size(), 1u);
+    const ScenarioStats& s = off.scenarios[0];
+    ASSERT_TRUE(s.max_penetration);
+    ASSERT_TRUE(s.max_render_penetration);
+    EXPECT_LE(*s.max_penetration, thickness);                  // the particles stay out
+    EXPECT_GT(*s.max_render_penetration, 0.02 - thickness - 0.003);  // the skin goes in by about its offset less a thickness
+    EXPECT_GT(s.max_render_penetration_step, 0u);
+    const GateResult* pen = nullptr;
+    for (const GateResult& g : off.gates)
+        if (g.gate == Gate::penetration && g.value == s.max_render_penetration) pen = &g;
+    ASSERT_NE(pen, nullptr);
+    EXPECT_FALSE(pen->passed) << pen->message;
+    EXPECT_DOUBLE_EQ(*pen->limit, thickness);
+    EXPECT_NE(pen->message.find("render vertex"), std::string::npos) << pen->message;
+    EXPECT_FALSE(off.passed());
+
+    // On its particles the render mesh goes no deeper than they do, and passes.
+    const ProxyValidation on = validate_proxy(bound_grid([](uint32_t) { return 0.0; }), o);
+    ASSERT_TRUE(on.scenarios[0].max_render_penetration);
+    EXPECT_LE(*on.scenarios[0].max_render_penetration, thickness);
+    EXPECT_TRUE(on.passed());
+
+    // No body, no depth.
+    EXPECT_FALSE(validate_proxy(bound_grid([](uint32_t) { return 0.02; }), hang_and_swing()).scenarios[0].max_render_penetration);
+}
+
 TEST(MeshStretch, AnIdentityBindingIsLeftToStrain) {
     ClothProxy identity = bound_grid([](uint32_t) { return 0.0; });
     identity.vertex_particle.resize(identity.particle_count());
