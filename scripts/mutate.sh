@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation pass over the solver, graph, grow and proxy stages (docs/mutation.md). Slow (one rebuild and
+# Mutation pass over the solver, graph, grow, proxy and validate stages (docs/mutation.md). Slow (one rebuild and
 # one suite run per mutation): not part of CI. Usage:
 #   scripts/mutate.sh [build-dir] [id ...]     e.g. scripts/mutate.sh build-dev S01 G03
 # The build dir must be configured already (see README, "Build"). Each mutation in
