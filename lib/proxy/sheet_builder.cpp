@@ -598,6 +598,17 @@ void sheet_resample(SheetWork& work) {
     if (options.resolution == SheetResolution::edge_length) L = options.resolution_value;
     // An equilateral mesh of edge L has about 1.155 area / L² particles (2 triangles of sqrt(3)/4 L² each).
     if (options.resolution == SheetResolution::particles) L = std::sqrt(2 / std::sqrt(3.0) * area / options.resolution_value);
+    // `automatic` coarsens a dense sheet and keeps any other as the artist made it: a sheet whose median
+    // edge is at least the collapse threshold would only be split and flipped, which on the shared
+    // models' low-poly sheets stretches and tangles what their own vertices hold (docs/proxy.md#resampling).
+    if (options.resolution == SheetResolution::automatic) {
+        std::vector<double> lengths;
+        lengths.reserve(proxy.edges.size());
+        for (const auto& [a, b] : proxy.edges) lengths.push_back(distance(work.scene_position[a], work.scene_position[b]));
+        if (lengths.empty()) return;
+        std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+        if (lengths[lengths.size() / 2] >= kCollapseBelow * L) return;
+    }
     stats.edge_length = L;
     stats.resolution = resolution_text(options);
 
@@ -777,8 +788,9 @@ void sheet_describe(SheetWork& work, const ColourResult& colours) {
     if (pins.tolerance > 0) used["pin_tolerance"] = pins.tolerance;
     if (pins.applied == PinRule::weights) used["pin_weight"] = options.pin_weight;
     if (!options.pin_holder.empty()) used["pin_holder"] = options.pin_holder;
-    // Absent for `source`: a proxy of one particle per vertex is what it was before resampling existed.
-    if (options.resolution != SheetResolution::source) {
+    // Absent where the sheet was not resampled (`source`, or `automatic` keeping a sheet that is not
+    // dense): a proxy of one particle per vertex is what it was before resampling existed.
+    if (stats.resolution != "source") {
         used["resolution"] = stats.resolution;
         used["edge_length"] = stats.edge_length;
     }

@@ -63,7 +63,7 @@ std::string_view pin_rule_name(PinRule rule);
 
 /// The simulation mesh's resolution (docs/proxy.md#resampling).
 enum class SheetResolution {
-    automatic,    ///< an edge length chosen from the garment's area (automatic_edge_length)
+    automatic,    ///< an edge length chosen from the garment's area (automatic_edge_length), where the sheet is denser
     edge_length,  ///< resolution_value metres
     particles,    ///< about resolution_value particles
     source,       ///< one particle per welded render vertex, as the garment was modelled
@@ -82,10 +82,9 @@ struct SheetOptions {
     std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     std::string fabric;                    ///< library fabric; "" = the one the garment class suggests
     bool closed_islands_rigid = true;      ///< unskinned: a closed piece (no boundary edge) is held by the frame node
-    // `source` by default until the solver holds a resampled proxy as well as the artist's mesh: on the
-    // shared models the resampled cape, flag and banner still fail gates the source passes
-    // (docs/proxy.md#resampling). `automatic` is one option away (--resolution automatic).
-    SheetResolution resolution = SheetResolution::source;
+    // `automatic`: a dense sheet is coarsened to about kAutomaticParticles, any other kept as modelled
+    // (docs/proxy.md#resampling).
+    SheetResolution resolution = SheetResolution::automatic;
     double resolution_value = 0;           ///< edge_length: metres; particles: a particle budget
 };
 
@@ -149,7 +148,7 @@ struct SheetStats {
     double total_mass = 0;                ///< kg
     double max_d_geo = 0;                 ///< metres, largest finite d_geo (0 when nothing is held)
     // The simulation mesh (docs/proxy.md#resampling).
-    std::string resolution = "source";    ///< as resolution_text writes it
+    std::string resolution = "source";    ///< as resolution_text writes it; "source" where nothing was resampled
     double edge_length = 0;               ///< metres, the target edge length (0 for source)
     uint32_t welded_particles = 0;        ///< particles one per welded vertex would have made
     double worst_aspect = 0;              ///< worst longest edge / height of a free triangle (one with a free corner)

@@ -65,6 +65,7 @@ uint32_t boundary_loops(const ClothProxy& p) {
 struct Case {
     const char* file;
     uint32_t source_vertices;
+    const char* resolution;  ///< strips and holes are not dense: `automatic` keeps them, so resample them by name
 };
 
 // The bounds docs/proxy.md#resampling states for an automatic proxy.
@@ -72,12 +73,16 @@ constexpr double kAspectBound = 4.5;
 constexpr double kMassRatioBound = 20.0;
 
 TEST(SheetResample, FixturesAreResampledWithinTheStatedBounds) {
-    for (const Case& c : {Case{"strips.glb", 52}, Case{"dense.glb", 6160}, Case{"holes.glb", 286}}) {
+    for (const Case& c : {Case{"strips.glb", 52, "edge:0.3"}, Case{"dense.glb", 6160, "automatic"},
+                          Case{"holes.glb", 286, "edge:0.066"}}) {
         SCOPED_TRACE(c.file);
         const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / c.file);
         const SheetGarment g = banner_of(scene);
         const SheetBuildResult source = build(scene, g, source_resolution_options());
-        const SheetBuildResult r = build(scene, g, automatic());
+        SheetOptions o;
+        ASSERT_EQ(parse_resolution(c.resolution, o), "");
+        const SheetBuildResult r = build(scene, g, o);
+        EXPECT_EQ(r.stats.resolution, c.resolution);
         ASSERT_TRUE(source.proxy && r.proxy);
         const ClothProxy& p = *r.proxy;
         EXPECT_EQ(r.stats.source_vertices, c.source_vertices);
@@ -139,12 +144,49 @@ TEST(SheetResample, OptionsSetTheResolution) {
     EXPECT_LT(b.proxy->particle_count(), 150u * 3);
     EXPECT_NE(c.proxy->builder_options.find("\"resolution\":\"edge:0.2\""), std::string::npos) << c.proxy->builder_options;
     SheetOptions o;
-    EXPECT_EQ(o.resolution, SheetResolution::source);  // the default, for now (docs/proxy.md#resampling)
+    EXPECT_EQ(o.resolution, SheetResolution::automatic);  // the default (docs/proxy.md#resampling)
     EXPECT_NE(parse_resolution("edge:-1", o), "");
     EXPECT_NE(parse_resolution("particles:2", o), "");
     EXPECT_NE(parse_resolution("fine", o), "");
     EXPECT_EQ(parse_resolution("automatic", o), "");
     EXPECT_EQ(o.resolution, SheetResolution::automatic);
+}
+
+// The default, `automatic`, coarsens a dense sheet and keeps every other as modelled: the 6,160-vertex
+// sheet becomes a proxy of a quarter its vertices or fewer, bound within a millimetre; the strips, the
+// holes, testdata/flag.glb and the curtain are their welded vertices, bound exactly, their files what
+// `source` writes (docs/proxy.md#resampling).
+TEST(SheetResample, AutomaticCoarsensOnlyADenseSheet) {
+    {
+        const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "dense.glb");
+        const SheetBuildResult r = build(scene, banner_of(scene), SheetOptions{});
+        ASSERT_TRUE(r.proxy);
+        EXPECT_EQ(r.stats.resolution, "automatic");
+        EXPECT_EQ(r.stats.welded_particles, 6160u);
+        EXPECT_LT(r.proxy->particle_count(), 6160u / 4);
+        EXPECT_GT(r.stats.edge_length, 0.05);
+        EXPECT_LT(r.stats.binding_error_max, 1e-3);
+        EXPECT_NE(r.proxy->builder_options.find("\"resolution\":\"automatic\""), std::string::npos);
+    }
+    struct Kept {
+        const char* file;
+        const char* garment;  ///< a material
+    };
+    for (const Kept& k : {Kept{"sheets/strips.glb", "Banner"}, Kept{"sheets/holes.glb", "Banner"}, Kept{"flag.glb", "Flag"},
+                          Kept{"sheets/curtain.glb", "Fabric"}}) {
+        SCOPED_TRACE(k.file);
+        const Scene scene = test::import_ok(test::testdata_dir() / k.file);
+        SheetGarment g{"G", "sheet", {}, {}};
+        for (size_t m = 0; m < scene.meshes.size(); ++m)
+            if (scene.meshes[m].material >= 0 && scene.materials[scene.meshes[m].material] == k.garment)
+                g.meshes.push_back(static_cast<int>(m));
+        const SheetBuildResult r = build(scene, g, SheetOptions{}), s = build(scene, g, source_resolution_options());
+        ASSERT_TRUE(r.proxy && s.proxy);
+        EXPECT_EQ(r.stats.resolution, "source");
+        EXPECT_EQ(r.proxy->particle_count(), r.stats.welded_particles);
+        EXPECT_EQ(r.stats.binding_error_max, 0.0);
+        EXPECT_EQ(encode_proxy(*r.proxy), encode_proxy(*s.proxy));
+    }
 }
 
 TEST(SheetResample, ByteIdenticalOnAnyThread) {
@@ -170,8 +212,12 @@ TEST(SheetResample, SharedModelsResampleWithinTheBounds) {
     SheetGarment g{"Flag", "flag", {}, {}};
     for (size_t m = 0; m < scene.meshes.size(); ++m)
         if (scene.meshes[m].material >= 0 && scene.materials[scene.meshes[m].material] == "Flag") g.meshes.push_back(static_cast<int>(m));
-    const SheetBuildResult r = build(scene, g, automatic());
+    // Not dense (median edge 12 cm), so `automatic` keeps it; resampled by name at its own count.
+    SheetOptions o;
+    ASSERT_EQ(parse_resolution("particles:73", o), "");
+    const SheetBuildResult r = build(scene, g, o);
     ASSERT_TRUE(r.proxy);
+    EXPECT_EQ(build(scene, g, SheetOptions{}).stats.resolution, "source");
     std::printf("Goal_Flag: %u vertices, %zu particles, aspect %.3f, mass ratio %.3f, binding error max %.3g mean %.3g\n",
                 r.stats.source_vertices, r.proxy->particle_count(), r.stats.worst_aspect, r.stats.worst_mass_ratio,
                 r.stats.binding_error_max, r.stats.binding_error_mean);

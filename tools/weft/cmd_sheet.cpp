@@ -111,8 +111,9 @@ const CommandRegistration sheet_registration{
                        "What holds it: automatic (default), weights, none, top, bottom, left, right, nearest:NAME "
                        "(node, mesh or material), vertices:I,J,...");
         app.add_option("--resolution", o->resolution,
-                       "The simulation mesh (docs/proxy.md#resampling): automatic (default), edge:METRES, particles:N, "
-                       "or source (one particle per welded vertex)");
+                       "The simulation mesh (docs/proxy.md#resampling): automatic (default: a dense sheet coarsened to "
+                       "about 256 particles, any other kept), edge:METRES, particles:N, or source (one particle per "
+                       "welded vertex)");
         app.add_option("--pin-weight", o->pin_weight, "Weight on body bones that holds a skinned vertex (default 0.99)")
             ->check(finite_number & CLI::Range(0.0, 1.0));
         app.add_option("--weld-tolerance", o->weld_tolerance,

@@ -1,0 +1,165 @@
+// The sheets table of docs/measurements.md#sheets-on-real-meshes: every sheet garment of the shared
+// models and of the generated fixtures, baked with bake's defaults (the resolution `automatic`: a dense
+// sheet coarsened, any other kept as modelled) and validated in every scenario in its suggested fabric,
+// then hang and sprint in cotton, denim and rope. It prints the table's rows and asserts their bounds:
+// particles, the binding's rest error, hang's sleep, the worst strain of the proxy and of the bound
+// render mesh per scenario.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fabric/fabric.h"
+#include "pipeline/bake_model.h"
+#include "proxy/file/proxy_file.h"
+#include "support/paths.h"
+#include "validate/validate.h"
+
+namespace weft {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct TableSheet {
+    const char* model;      ///< under testdata/ or, with shared, under the shared models
+    bool shared;
+    const char* proxy;      ///< the .clothproxy bake writes
+    uint32_t min_particles, max_particles;
+    double strain;          ///< the worst strain allowed, proxy and render mesh, outside teleport (1.10 = the gate)
+    double teleport_strain; ///< in teleport-reset and teleport-keep
+    bool sleeps_in_every_fabric;  ///< hang sleeps in cotton, denim and rope
+};
+
+// Every shared sheet passes every gate. The fixtures that do not are held to their measured figures,
+// so a change for the worse is seen (docs/measurements.md#sheets-on-real-meshes says why they fail):
+// holes and dense strain past the gate in teleport's sway; dense's resampled proxy stretches past it
+// in every scenario and never sleeps in rope; testdata/flag.glb never sleeps in denim.
+constexpr TableSheet kTableSheets[] = {
+    {"quaternius_Goal_Flag.glb", true, "Flag.clothproxy", 73, 73, 1.10, 1.10, true},
+    {"kaykit_banner_blue/banner_blue.gltf", true, "banner_blue.clothproxy", 67, 67, 1.10, 1.10, true},
+    {"kaykit_Knight.glb", true, "Knight_Cape.clothproxy", 56, 56, 1.10, 1.10, true},
+    {"flag.glb", false, "Flag.clothproxy", 117, 117, 1.10, 1.10, false},
+    {"sheets/strips.glb", false, "Banner.clothproxy", 52, 52, 1.10, 1.10, true},
+    {"sheets/holes.glb", false, "Banner.clothproxy", 286, 286, 1.10, 1.41, true},
+    {"sheets/dense.glb", false, "Banner.clothproxy", 1000, 6160 / 4, 1.18, 1.20, false},
+};
+
+json table_sidecar_garment(const fs::path& dir, const std::string& name) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string file = entry.path().filename().string();
+        if (file.size() < 11 || file.substr(file.size() - 11) != ".cloth.json") continue;
+        std::ifstream in(entry.path());
+        const json sidecar = json::parse(in);
+        for (const json& g : sidecar["garments"])
+            if (g.value("proxy", json()).is_string() && g["proxy"].get<std::string>() == name) return g;
+    }
+    return {};
+}
+
+const ScenarioStats* table_scenario(const ProxyValidation& v, Scenario s) {
+    for (const ScenarioStats& st : v.scenarios)
+        if (st.scenario == s) return &st;
+    return nullptr;
+}
+
+// One sheet: baked, validated, its row printed, its bounds asserted. One test per sheet, so ctest runs
+// them side by side (the dense sheet is most of the cost).
+void check_sheet(const TableSheet& g) {
+    std::string table;
+    {
+        SCOPED_TRACE(g.model);
+        const fs::path file = g.shared ? test::shared_models_dir() / g.model : test::testdata_dir() / g.model;
+        if (!fs::exists(file)) GTEST_SKIP() << file << " not found";
+        const std::string label = fs::path(g.model).filename().string();
+        const fs::path out = test::scratch_dir("sheet-table-" + label) / label;  // one folder per test: run at once
+        fs::remove_all(out);
+        ModelOptions o = bake_preset();
+        o.out_dir = out;
+        o.out_root = out.parent_path();
+        o.model_label = o.out_label = label;
+        o.options_text = "test";
+        bake_model(file, o);
+        const fs::path proxy_file = out / g.proxy;
+        ASSERT_TRUE(fs::exists(proxy_file)) << proxy_file;
+        const json side = table_sidecar_garment(out, g.proxy);
+        ASSERT_TRUE(side.contains("binding")) << side.dump();
+        const json& binding = side["binding"];
+        const DecodeResult loaded = load_proxy(proxy_file);
+        ASSERT_TRUE(loaded.proxy) << loaded.error;
+        const size_t particles = loaded.proxy->particle_count();
+        EXPECT_GE(particles, g.min_particles);
+        EXPECT_LE(particles, g.max_particles);
+        // Every render vertex bound; the rest pose gives it back within a millimetre (exactly where kept).
+        EXPECT_EQ(binding["bound_vertices"], binding["render_vertices"]);
+        const double error_max = binding["rest_error_max"].get<double>(), error_mean = binding["rest_error_mean"].get<double>();
+        EXPECT_LT(error_max, 1e-3);
+        if (binding["resolution"] == "source") { EXPECT_EQ(error_max, 0.0); }
+
+        ValidationOptions v;  // every scenario, suggested fabric, self-contact on: as bake validates
+        const ProxyValidation r = validate_file(proxy_file, v);
+        ASSERT_FALSE(r.refused);
+        const ScenarioStats* hang = table_scenario(r, Scenario::hang);
+        ASSERT_TRUE(hang);
+        EXPECT_TRUE(hang->sleep_step) << "hang never slept";
+        char row[512];
+        std::snprintf(row, sizeof row, "| %s %s | %s | %s | %u | %zu (%s) | %.3f / %.3f | %s |", label.c_str(),
+                      side["name"].get<std::string>().c_str(), r.fabric.c_str(), g.shared ? "shared" : "fixture",
+                      binding["render_vertices"].get<uint32_t>(), particles, binding["resolution"].get<std::string>().c_str(),
+                      error_max * 1e3, error_mean * 1e3, hang->sleep_step ? std::to_string(*hang->sleep_step).c_str() : "never");
+        table += row;
+        for (const Scenario s : {Scenario::hang, Scenario::swing, Scenario::sprint, Scenario::teleport_reset,
+                                 Scenario::teleport_keep, Scenario::idle}) {
+            const ScenarioStats* st = table_scenario(r, s);
+            ASSERT_TRUE(st) << scenario_name(s);
+            const double mesh = st->max_mesh_stretch.value_or(st->max_strain);
+            std::snprintf(row, sizeof row, " %.3f / %.3f |", st->max_strain, mesh);
+            table += row;
+            const bool teleport = s == Scenario::teleport_reset || s == Scenario::teleport_keep;
+            const double limit = teleport ? g.teleport_strain : g.strain;
+            EXPECT_LE(st->max_strain, limit) << scenario_name(s);
+            EXPECT_LE(mesh, limit) << scenario_name(s) << " (render mesh)";
+        }
+        table += "\n";
+
+        // The criterion in the other fabrics: hang sleeps, sprint strains at most 10%.
+        for (const char* fabric : {"cotton", "denim", "rope"}) {
+            ValidationOptions f;
+            f.fabric = find_fabric(fabric);
+            f.scenarios.clear();
+            for (const ScenarioRun& run : default_scenario_runs())
+                if (run.scenario == Scenario::hang || run.scenario == Scenario::sprint) f.scenarios.push_back(run);
+            const ProxyValidation fr = validate_file(proxy_file, f);
+            ASSERT_FALSE(fr.refused) << fabric;
+            const ScenarioStats *fh = table_scenario(fr, Scenario::hang), *fsprint = table_scenario(fr, Scenario::sprint);
+            ASSERT_TRUE(fh && fsprint) << fabric;
+            if (g.sleeps_in_every_fabric) {
+                EXPECT_TRUE(fh->sleep_step) << fabric << ": hang never slept";
+            }
+            EXPECT_LE(fsprint->max_strain, g.strain) << fabric;
+            EXPECT_LE(fsprint->max_mesh_stretch.value_or(fsprint->max_strain), g.strain) << fabric << " (render mesh)";
+            std::printf("%s %s: hang sleeps at %s, sprint %.3f / %.3f\n", label.c_str(), fabric,
+                        fh->sleep_step ? std::to_string(*fh->sleep_step).c_str() : "never", fsprint->max_strain,
+                        fsprint->max_mesh_stretch.value_or(fsprint->max_strain));
+        }
+    }
+    std::printf("| garment | fabric | model | source vertices | particles (resolution) | binding error worst / mean, mm | "
+                "hang sleep | hang | swing | sprint | teleport-reset | teleport-keep | idle |\n%s",
+                table.c_str());
+}
+
+TEST(SheetTable, GoalFlag) { check_sheet(kTableSheets[0]); }
+TEST(SheetTable, BannerBlue) { check_sheet(kTableSheets[1]); }
+TEST(SheetTable, KnightCape) { check_sheet(kTableSheets[2]); }
+TEST(SheetTable, FlagFixture) { check_sheet(kTableSheets[3]); }
+TEST(SheetTable, Strips) { check_sheet(kTableSheets[4]); }
+TEST(SheetTable, Holes) { check_sheet(kTableSheets[5]); }
+TEST(SheetTable, Dense) { check_sheet(kTableSheets[6]); }
+
+}  // namespace
+}  // namespace weft
