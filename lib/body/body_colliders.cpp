@@ -356,8 +356,8 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
         }
     }
 
-    // What the file declares, as declared (a sphere on its node; radius in the node's scale, as the
-    // spring bones weft writes read it).
+    // What the file declares, as declared (a sphere or a VRMC_springBone capsule on its node; radius in
+    // the node's scale, as the spring bones weft writes read it).
     for (const SpringCollider& d : scene.colliders) {
         if (!has_node(scene, d.node)) continue;
         const Mat4 world = bind_world(scene, d.node);
@@ -365,9 +365,10 @@ BodyColliders fit_body_colliders(const Scene& scene, const ModelGarments& garmen
         BodyCollider c;
         c.bone = scene.nodes[size_t(d.node)].name;
         c.node = d.node;
-        c.shape = ColliderShape::sphere;
+        c.shape = d.tail ? ColliderShape::capsule : ColliderShape::sphere;
         c.radius = d.radius * length(world.transform_vector({1, 0, 0}));
         c.a = c.b = r.inverted().transform_point(world.transform_point(d.offset));
+        if (d.tail) c.b = r.inverted().transform_point(world.transform_point(*d.tail));
         c.origin = "declared";
         out.colliders.push_back(std::move(c));
     }

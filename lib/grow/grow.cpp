@@ -13,6 +13,7 @@
 #include "scene/influences.h"
 #include "garment/clumps.h"
 #include "garment/geometry.h"
+#include "geom/nearest_on_triangle.h"
 #include "grow/grow_codes.h"
 
 namespace weft {
@@ -805,6 +806,83 @@ bool selected(const GrowOptions& options, const std::string& class_name) {
     return std::find(options.classes.begin(), options.classes.end(), class_name) != options.classes.end();
 }
 
+/// docs/growth.md#stray-weights: an authored chain joint's weight on a vertex farther from the chain
+/// than the chain's reach is a stray brush stroke (Godette's backpack vertex half on a fringe joint
+/// 30 cm above it): the vertex would follow the chain by that share in any runtime. Its share goes
+/// to the vertex's other bones, the mesh is listed as changed (so the written model carries the
+/// repair) and each (mesh, joint) is reported once. A vertex the chain alone moves keeps its weight.
+void drop_stray_chain_weights(const ModelGarments& found, GrowResult& result) {
+    Scene& scene = result.scene;
+    // Per node: the chains it is a joint of, as polylines in the bind pose, and their reach.
+    struct Reach { std::vector<Vec3> line; double reach = 0; };
+    std::map<int, std::vector<Reach>> chains_of;
+    for (const Chain& c : found.chains) {
+        Reach r;
+        for (int j : c.joints) r.line.push_back(bind_world(scene, j).translation_part());
+        r.reach = std::max(c.length, kStrayWeightMinReach);
+        for (int j : c.joints) chains_of[j].push_back(r);
+    }
+    if (chains_of.empty()) return;
+    const auto within_reach = [](const std::vector<Reach>& reaches, const Vec3& p, double& nearest) {
+        nearest = INFINITY;
+        bool within = false;
+        for (const Reach& r : reaches) {
+            double d = distance(p, r.line.front());
+            for (size_t k = 1; k < r.line.size(); ++k)
+                d = std::min(d, distance(p, nearest_on_segment(p, r.line[k - 1], r.line[k]).point));
+            nearest = std::min(nearest, d);
+            within = within || d <= r.reach;
+        }
+        return within;
+    };
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        Mesh& mesh = scene.meshes[m];
+        if (!is_skinned(mesh)) continue;
+        const Skin& skin = scene.skins[static_cast<size_t>(mesh.skin)];
+        struct Found { uint32_t vertices = 0, first = 0; double farthest = 0; float weight = 0; };
+        std::map<int, Found> stray;  // by node
+        for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+            const uint32_t begin = mesh.influence_offsets[v], end = mesh.influence_offsets[v + 1];
+            float kept = 0;
+            std::vector<std::pair<uint32_t, double>> drop;  // influence, its joint's distance from its chains
+            for (uint32_t k = begin; k < end; ++k) {
+                const Influence& in = mesh.influences[k];
+                if (!(in.weight > 0)) continue;
+                const auto it = chains_of.find(skin.joints[in.joint]);
+                double nearest = 0;
+                if (it == chains_of.end() || within_reach(it->second, mesh.positions[v], nearest))
+                    kept += in.weight;
+                else
+                    drop.push_back({k, nearest});
+            }
+            if (drop.empty() || !(kept > 0)) continue;  // nothing else moves it: the chain's weight is all it has
+            for (const auto& [k, nearest] : drop) {
+                Found& f = stray[skin.joints[mesh.influences[k].joint]];
+                if (f.vertices++ == 0) f.first = v;
+                if (nearest > f.farthest) {
+                    f.farthest = nearest;
+                    f.weight = mesh.influences[k].weight;
+                }
+                mesh.influences[k].weight = 0;
+            }
+            for (uint32_t k = begin; k < end; ++k) mesh.influences[k].weight /= kept;
+        }
+        bool changed = false;
+        for (const auto& [node, f] : stray) {
+            changed = true;
+            char text[160];
+            std::snprintf(text, sizeof text, "weighs %u vertex%s up to %.0f mm from its chain (vertex %u: %.2f)",
+                          f.vertices, f.vertices == 1 ? "" : "es", f.farthest * 1000, f.first, double(f.weight));
+            add_issue(result.issues, kGrowStrayWeight,
+                      scene.source_path + ": mesh '" + mesh.name + "': chain joint '" +
+                          scene.nodes[static_cast<size_t>(node)].name + "' " + text +
+                          ", farther than the chain reaches; that share goes to the vertices' other bones",
+                      "/meshes/" + mesh.name);
+        }
+        if (changed) result.changed_meshes.push_back(static_cast<int>(m));
+    }
+}
+
 }  // namespace
 
 const char* clump_shape_name(ClumpShape shape) {
@@ -908,6 +986,7 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
         growers.push_back(std::move(grower));
     }
     for (auto& grower : growers) grower->commit_weights();
+    drop_stray_chain_weights(found, result);
     std::sort(result.changed_meshes.begin(), result.changed_meshes.end());
     result.changed_meshes.erase(std::unique(result.changed_meshes.begin(), result.changed_meshes.end()),
                                 result.changed_meshes.end());

@@ -18,6 +18,9 @@
 //              round they sit, so the weights are continuous across panel borders (a dropped panel
 //              carries with the body's weights); normalised, at most max_influences per vertex
 //
+//   stray      an authored chain joint's weight on a vertex beyond the chain's reach goes to the
+//              vertex's other bones (GROW_STRAY_WEIGHT)
+//
 // The result is a copy of the scene with the new nodes appended (after every original node, so
 // original indices stay valid), the new joints appended to each garment mesh's skin with their
 // inverse bind matrices, and the garment vertices' influences rewritten.
@@ -39,6 +42,9 @@ inline constexpr uint32_t kMinStrandVerts = 12;     ///< welded vertices
 /// Share of a chain, from its anchored end, over which the original body weight is handed over to
 /// the chain, so the scalp stays on the skull and the waistband on the hips (docs/growth.md#weights).
 inline constexpr double kRootBlend = 0.22;
+/// docs/growth.md#stray-weights: the least reach of an authored chain, metres (a head's radius); a
+/// longer chain reaches its own length. A chain joint's weight on a vertex farther away is a stray one.
+inline constexpr double kStrayWeightMinReach = 0.10;
 
 struct GrowOptions {
     std::vector<std::string> classes{"hair", "skirt"};  ///< garment classes to grow (--classes)

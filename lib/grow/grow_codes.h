@@ -18,6 +18,8 @@ inline constexpr IssueCode kGrowClumpDropped{"GROW_CLUMP_DROPPED", Severity::inf
 inline constexpr IssueCode kGrowNothingGrown{"GROW_NOTHING_GROWN", Severity::warning, "Every clump of the garment was dropped: it stays welded to the bone that holds it."};
 inline constexpr IssueCode kGrowNameTaken{"GROW_NAME_TAKEN", Severity::info, "A grown joint's name was already a node of the model; the chain was given a numbered name instead."};
 
+inline constexpr IssueCode kGrowStrayWeight{"GROW_STRAY_WEIGHT", Severity::warning, "An authored chain's joint weighs a vertex farther from the chain than the chain reaches (its length, at least 10 cm): a stray weight, moved to the vertex's other bones in the grown model."};
+
 inline constexpr IssueCode grow_codes[] = {
     kGrowOptions,
     kGrowHasChains,
@@ -29,6 +31,7 @@ inline constexpr IssueCode grow_codes[] = {
     kGrowClumpDropped,
     kGrowNothingGrown,
     kGrowNameTaken,
+    kGrowStrayWeight,
 };
 
 /// The table row for `code`, or nullptr.

@@ -441,7 +441,8 @@ private:
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
         if (gltf) {
             const SpringBones springs = spring_bones(r_);
-            const bool grew = r_.grow && r_.grow->grew();
+            // Grown chains, or stray chain weights moved to the body (docs/growth.md#stray-weights).
+            const bool grew = r_.grow && (r_.grow->grew() || !r_.grow->changed_meshes.empty());
             const GltfPatchResult patch = patch_gltf(model_, r_.grow ? original_ : r_.scene, r_.scene,
                                                      grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs,
                                                      options_.import.allow_outside_folder);

@@ -123,12 +123,15 @@ json sidecar_json(const ModelRecord& result) {
         garments.push_back(std::move(one));
     }
     json colliders = json::array();
-    for (const SpringCollider& c : result.scene.colliders)
-        colliders.push_back({{"shape", "sphere"},
-                             {"node", node_name(result.scene, c.node)},
-                             {"offset", point(c.offset)},
-                             {"radius", micrometres(c.radius)},
-                             {"origin", "declared"}});
+    for (const SpringCollider& c : result.scene.colliders) {
+        json one = {{"shape", c.tail ? "capsule" : "sphere"},
+                    {"node", node_name(result.scene, c.node)},
+                    {"offset", point(c.offset)}};
+        if (c.tail) one["tail"] = point(*c.tail);
+        one["radius"] = micrometres(c.radius);
+        one["origin"] = "declared";
+        colliders.push_back(std::move(one));
+    }
     // Fitted (and config-edited) colliders: the declared ones are listed above as the file gives them.
     for (const BodyCollider& c : result.body.colliders) {
         if (c.origin == "declared") continue;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "geom/nearest_on_triangle.h"
 #include "scene/hierarchy.h"
 #include "validate/validate.h"
 
@@ -55,7 +56,8 @@ SpringBones spring_bones(const ModelRecord& result) {
                 for (const SpringCollider& c : scene.colliders) {
                     const Mat4& world = scene.nodes[static_cast<size_t>(c.node)].world;
                     const double scale = length_of_column(world);
-                    const double clearance = distance(world.transform_point(c.offset), tail) - c.radius * scale;
+                    const Vec3 a = world.transform_point(c.offset), b = c.tail ? world.transform_point(*c.tail) : a;
+                    const double clearance = distance(nearest_on_segment(tail, a, b).point, tail) - c.radius * scale;
                     settings.hit_radius = std::max(0.0, std::min(settings.hit_radius, clearance));
                 }
                 chain.settings.push_back(settings);

@@ -318,14 +318,17 @@ json view_model_json(const ViewModel& model) {
         out["mesh"] = mesh_json(*model.scene);
         json colliders = json::array();
         for (const SpringCollider& c : model.scene->colliders) {
-            const auto& m = model.scene->nodes[c.node].world.m;
-            const Vec3 o = c.offset;
-            const Vec3 w{m[0] * o.x + m[4] * o.y + m[8] * o.z + m[12], m[1] * o.x + m[5] * o.y + m[9] * o.z + m[13],
-                         m[2] * o.x + m[6] * o.y + m[10] * o.z + m[14]};
-            colliders.push_back({{"kind", "sphere"},
-                                 {"node", model.scene->nodes[c.node].name},
-                                 {"centre", {short_number(w.x), short_number(w.y), short_number(w.z)}},
-                                 {"radius", short_number(c.radius)}});
+            const Mat4& world = model.scene->nodes[c.node].world;
+            const Vec3 w = world.transform_point(c.offset);
+            json one = {{"kind", c.tail ? "capsule" : "sphere"},
+                        {"node", model.scene->nodes[c.node].name},
+                        {"centre", {short_number(w.x), short_number(w.y), short_number(w.z)}},
+                        {"radius", short_number(c.radius)}};
+            if (c.tail) {  // the capsule's other end; "centre" is its head end
+                const Vec3 t = world.transform_point(*c.tail);
+                one["tail"] = {short_number(t.x), short_number(t.y), short_number(t.z)};
+            }
+            colliders.push_back(std::move(one));
         }
         out["colliders"] = std::move(colliders);
     }

@@ -32,11 +32,10 @@ struct ImportOptions {
     /// or material library named by `..`, an absolute path or a link out (scene/confine.h). A
     /// referenced FIFO, device or directory is refused either way.
     bool allow_outside_folder = false;
-    /// glTF 1.0 and every other format go to Assimp whatever this says. Still Assimp by default:
-    /// the native reader gives each vertex the file's own weights, where Assimp 5.2.5 handed a
-    /// primitive sharing its vertex buffer the weights of its siblings' vertices (Godette's
-    /// BodyMesh), and Godette's HairBall_Center then fails its sprint SCALP_DISPLACEMENT gate.
-    GltfReader gltf_reader = GltfReader::assimp;
+    /// glTF 1.0 and every other format go to Assimp whatever this says. Native by default: it gives
+    /// each vertex the file's own weights, where Assimp 5.2.5 handed a primitive sharing its vertex
+    /// buffer the weights of its siblings' vertices (Godette's BodyMesh: 204 vertices).
+    GltfReader gltf_reader = GltfReader::native;
 };
 
 struct ImportResult {

@@ -71,7 +71,8 @@ public:
         }
     }
 
-    /// VRM 1.0: springs list every joint root to tip; colliders are spheres or capsules.
+    /// VRM 1.0: springs list every joint root to tip; colliders are spheres or capsules (offset to
+    /// tail, both in the node's space), kept as capsules.
     void read_vrmc(const json& ext) {
         const json& colliders = array_or_empty(&ext, "colliders");
         std::vector<int> collider_node(colliders.size(), -1);
@@ -86,12 +87,8 @@ public:
             if (sphere) {
                 add_collider(node, vec3(member(*sphere, "offset")), number_or(member(*sphere, "radius"), 0));
             } else if (capsule) {
-                // The Scene has spheres only: a capsule is represented by its two end spheres.
-                double r = number_or(member(*capsule, "radius"), 0);
-                add_collider(node, vec3(member(*capsule, "offset")), r);
-                add_collider(node, vec3(member(*capsule, "tail")), r);
-                scene_.warnings.push_back(report_.file() + ": VRMC_springBone capsule collider " + std::to_string(c) +
-                                          " is represented by its two end spheres");
+                add_collider(node, vec3(member(*capsule, "offset")), number_or(member(*capsule, "radius"), 0),
+                             vec3(member(*capsule, "tail")));
             } else {
                 report_.add(kSpringInvalid,
                             "VRMC_springBone collider " + std::to_string(c) + " has neither a sphere nor a capsule shape; skipped",
@@ -140,10 +137,11 @@ private:
         return {number_or(&(*array)[0], 0), number_or(&(*array)[1], 0), number_or(&(*array)[2], 0)};
     }
 
-    void add_collider(int node, const Vec3& offset, double radius) {
+    void add_collider(int node, const Vec3& offset, double radius, std::optional<Vec3> tail = {}) {
         SpringCollider c;
         c.node = node;
         c.offset = offset;
+        c.tail = tail;
         // Radii are world metres, not scaled by the node: three-vrm uses them as they are, and
         // its sphere-collider sample sizes a 0.5 radius to match a mesh drawn under scale 0.5.
         c.radius = std::max(0.0, radius);

@@ -27,6 +27,7 @@
 // influence walk passes over it).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,8 +113,9 @@ struct DeclaredSpring {
 
 struct SpringCollider {
     int node = -1;       ///< the node the collider rides
-    Vec3 offset;         ///< in the node's space
+    Vec3 offset;         ///< in the node's space: a sphere's centre, a capsule's head end
     double radius = 0;   ///< metres
+    std::optional<Vec3> tail;  ///< a capsule's other end in the node's space (VRMC_springBone); none for a sphere
 };
 
 struct Scene {

@@ -238,13 +238,29 @@ TEST(BodyColliders, ConfigAddsRemovesAndResizes) {
 
 TEST(BodyColliders, DeclaredCollidersAreUsedAsDeclared) {
     Body b;
-    b.scene.colliders.push_back({b.head, {0, 0.1, 0.02}, 0.09});
+    b.scene.colliders.push_back({b.head, {0, 0.1, 0.02}, 0.09, {}});
     BodyColliders body = fit_body_colliders(b.scene, find_garments(b.scene));
     const BodyCollider& last = body.colliders.back();
     EXPECT_EQ(last.origin, "declared");
     EXPECT_EQ(last.bone, "Head");
     EXPECT_EQ(last.radius, 0.09);
     EXPECT_NEAR(distance(last.a, {0, 0.1, 0.02}), 0, 1e-12);
+    EXPECT_EQ(last.shape, ColliderShape::sphere);
+    EXPECT_EQ(last.a, last.b);
+
+    // A VRMC_springBone capsule stays a capsule from its offset to its tail, in the bone's space.
+    b.scene.colliders.push_back({b.head, {-0.05, 0.1, 0}, 0.04, Vec3{0.05, 0.1, 0}});
+    body = fit_body_colliders(b.scene, find_garments(b.scene));
+    const BodyCollider& capsule = body.colliders.back();
+    EXPECT_EQ(capsule.origin, "declared");
+    EXPECT_EQ(capsule.shape, ColliderShape::capsule);
+    EXPECT_EQ(capsule.radius, 0.04);
+    EXPECT_NEAR(distance(capsule.a, {-0.05, 0.1, 0}), 0, 1e-12);
+    EXPECT_NEAR(distance(capsule.b, {0.05, 0.1, 0}), 0, 1e-12);
+    // Its middle is inside: two end spheres would leave a point on the axis half way 2 cm outside both.
+    const Mat4 head = bone_rigid_placement(b.scene, b.head);
+    const Vec3 middle = head.transform_point({0, 0.1, 0.035});
+    EXPECT_NEAR(collider_distance(capsule, head, middle), -0.005, 1e-9);
 }
 
 }  // namespace

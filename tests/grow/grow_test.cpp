@@ -260,6 +260,50 @@ TEST(Grow, GarmentsThatMoveOrCannotBeGrownAreReportedNotGrown) {
     EXPECT_NE(issue->message.find("mesh 'HairMesh' is not skinned"), std::string::npos);
 }
 
+// An authored chain's weight on a vertex far beyond the chain is a stray brush stroke (Godette's backpack
+// vertex half on a fringe joint 30 cm above it): it goes to the vertex's other bones, once reported.
+TEST(Grow, StrayChainWeightsGoToTheVertexsOtherBones) {
+    Body b = strands_scene();
+    const int root = add_node(b.scene, "Hair_1", b.head, {0, 0.05, 0.08});
+    const int end = add_node(b.scene, "Hair_1_end", root, {0, -0.2, 0});
+    for (int j : {root, end}) {
+        b.scene.skins[0].joints.push_back(j);
+        b.scene.skins[0].inverse_bind.push_back(b.scene.nodes[size_t(j)].world.inverted());
+    }
+    for (auto& inf : b.scene.meshes[0].influences) inf.joint = 3;  // the strands ride the chain
+    const int body = add_mesh(b.scene, "BodyMesh", "Body");
+    Mesh& m = b.scene.meshes[size_t(body)];
+    // Half on the hips, half on the chain 60 cm above: stray.
+    const uint32_t stray = add_vertex(m, {0, 1.05, 0.1}, 0);
+    m.influences.back().weight = 0.5f;
+    m.influences.push_back({3, 0.5f});
+    m.influence_offsets.back() = uint32_t(m.influences.size());
+    // A scalp vertex beside the chain's root, two thirds on the head: the chain's to keep.
+    const uint32_t scalp = add_vertex(m, {0.02, 1.66, 0.08}, 2);
+    m.influences.back().weight = 0.667f;
+    m.influences.push_back({3, 0.333f});
+    m.influence_offsets.back() = uint32_t(m.influences.size());
+    // Far away but moved by the chain alone: nothing else could carry it, so it stays.
+    const uint32_t alone = add_vertex(m, {0.3, 1.0, 0}, 3);
+    m.indices = {stray, scalp, alone};
+
+    const GrowResult r = grow(b.scene);
+    const Mesh& out = r.scene.meshes[size_t(body)];
+    EXPECT_DOUBLE_EQ(weight_on(r.scene, out, stray, root), 0.0);
+    EXPECT_DOUBLE_EQ(weight_on(r.scene, out, stray, b.hips), 1.0);
+    EXPECT_NEAR(weight_on(r.scene, out, scalp, root), 0.333, 1e-6);
+    EXPECT_DOUBLE_EQ(weight_on(r.scene, out, alone, root), 1.0);
+    EXPECT_EQ(r.changed_meshes, std::vector<int>{body});
+    ASSERT_EQ(count_issues(r.issues, "GROW_STRAY_WEIGHT"), 1u);
+    const Issue* issue = find_issue(r.issues, "GROW_STRAY_WEIGHT");
+    EXPECT_EQ(issue->severity, Severity::warning);
+    EXPECT_NE(issue->message.find("mesh 'BodyMesh': chain joint 'Hair_1' weighs 1 vertex up to 400 mm"), std::string::npos)
+        << issue->message;
+    // The strands the chain moves, and the input, are untouched.
+    EXPECT_EQ(r.scene.meshes[0].influences.size(), b.scene.meshes[0].influences.size());
+    EXPECT_DOUBLE_EQ(weight_on(b.scene, b.scene.meshes[size_t(body)], stray, root), 0.5);
+}
+
 TEST(Grow, IsDeterministic) {
     const Body b = strands_scene();
     GrowOptions o;

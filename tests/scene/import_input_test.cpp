@@ -818,6 +818,43 @@ TEST(ImportInput, UnnamedJointsAndSeveralRootsMapByStructure) {
     EXPECT_NE(issue->message.find("joint 1"), std::string::npos) << issue->message;
 }
 
+// A generated VRM 1.0 file: VRMC_springBone's sphere and capsule colliders keep their shapes, each on
+// its node with its radius, the capsule from its offset to its tail.
+TEST(ImportInput, VrmcSpringBoneCapsuleStaysACapsule) {
+    fs::path dir = scratch_dir("ImportInput.VrmcCapsule");
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    b.doc["extensionsUsed"] = json::array({"VRMC_vrm", "VRMC_springBone"});
+    b.doc["extensions"]["VRMC_vrm"] = {{"specVersion", "1.0"}};
+    b.doc["extensions"]["VRMC_springBone"] = {
+        {"specVersion", "1.0"},
+        {"colliders", json::array({{{"node", 0}, {"shape", {{"sphere", {{"offset", {0, 0.1, 0}}, {"radius", 0.05}}}}}},
+                                   {{"node", 0},
+                                    {"shape", {{"capsule", {{"offset", {-0.1, 0.2, 0.01}}, {"radius", 0.03}, {"tail", {0.1, 0.25, 0.01}}}}}}}})},
+        {"colliderGroups", json::array({{{"name", "body"}, {"colliders", {0, 1}}}})},
+        {"springs", json::array({{{"name", "tail"}, {"joints", json::array({{{"node", 0}}})}, {"colliderGroups", {0}}}})}};
+    write_text(dir / "capsule.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "capsule.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Scene& s = r.scene;
+    EXPECT_EQ(s.format, "vrm");
+    ASSERT_EQ(s.colliders.size(), 2u);
+    const int joint = s.skins.at(0).joints.at(0);
+    const SpringCollider& sphere = s.colliders[0];
+    EXPECT_EQ(sphere.node, joint);
+    EXPECT_FALSE(sphere.tail.has_value());
+    EXPECT_DOUBLE_EQ(sphere.radius, 0.05);
+    const SpringCollider& capsule = s.colliders[1];
+    EXPECT_EQ(capsule.node, joint);
+    EXPECT_DOUBLE_EQ(capsule.radius, 0.03);
+    EXPECT_NEAR(distance(capsule.offset, {-0.1, 0.2, 0.01}), 0, 1e-12);
+    ASSERT_TRUE(capsule.tail.has_value());
+    EXPECT_NEAR(distance(*capsule.tail, {0.1, 0.25, 0.01}), 0, 1e-12);
+    ASSERT_EQ(s.springs.size(), 1u);
+    EXPECT_EQ(s.springs[0].collider_nodes, std::vector<int>{joint});
+    for (const std::string& w : s.warnings) EXPECT_EQ(w.find("capsule"), std::string::npos) << w;
+}
+
 // ---- other formats ------------------------------------------------------------------------
 
 TEST(ImportInput, ObjWithMaterialLibraryThroughAssimp) {

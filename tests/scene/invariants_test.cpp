@@ -268,8 +268,8 @@ TEST(SceneInvariants, AnUnskinnedMeshLosesStrayInfluences) {
 TEST(SceneInvariants, SpringNodesTheSceneLacksAreDropped) {
     Scene s = good_leg();
     s.springs.push_back({"tail", "VRMC_springBone", {}, {2, 3, 11}, {}});
-    s.colliders.push_back({12, {}, 0.1});
-    s.colliders.push_back({1, {}, 0.1});
+    s.colliders.push_back({12, {}, 0.1, {}});
+    s.colliders.push_back({1, {}, 0.1, {}});
     Issues issues;
     ASSERT_TRUE(enforce_scene_invariants(s, issues));
     EXPECT_EQ(s.springs[0].joints, (std::vector<int>{2, 3}));

@@ -508,7 +508,8 @@ std::vector<FixtureFile> hostile_fixtures() {
         t.doc["accessors"][0]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", iv}, {"componentType", 5123}}},
                                            {"values", {{"bufferView", vv}}}};
         add("sparse_target_out_of_range.glb", glb(t),
-            "a sparse substitution into POSITION element 7 of 3 (Assimp refuses it, quoted): IMPORT_FAILED");
+            "a sparse substitution into POSITION element 7 of 3 (the reader names the accessor, the substitution and the "
+            "element): GLTF_REFERENCE_INVALID");
     }
     {
         Tiny t = tiny_triangle();

@@ -68,9 +68,14 @@ if (data.mesh && data.mesh.vertices > 0) {
   box.union(g.boundingBox);
 }
 for (const c of data.colliders || []) {
-  const s = new THREE.Mesh(new THREE.SphereGeometry(c.radius, 16, 10),
-                           new THREE.MeshBasicMaterial({ color: 0x66bb6a, wireframe: true, transparent: true, opacity: 0.5 }));
-  s.position.fromArray(c.centre);
+  const material = new THREE.MeshBasicMaterial({ color: 0x66bb6a, wireframe: true, transparent: true, opacity: 0.5 });
+  const head = new THREE.Vector3().fromArray(c.centre);
+  const axis = c.tail ? new THREE.Vector3().fromArray(c.tail).sub(head) : new THREE.Vector3();
+  // A capsule (head end "centre", other end "tail") stands along its axis, centred between its ends.
+  const s = new THREE.Mesh(c.tail ? new THREE.CapsuleGeometry(c.radius, axis.length(), 6, 16)
+                                  : new THREE.SphereGeometry(c.radius, 16, 10), material);
+  s.position.copy(head).addScaledVector(axis, 0.5);
+  if (axis.lengthSq() > 0) s.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), axis.clone().normalize());
   scene.add(s);
 }
 
