@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Mutation pass over the solver, graph, grow and proxy stages (docs/mutation.md). Slow (one rebuild and
+# Mutation pass over the solver, graph, grow, proxy and validate stages (docs/mutation.md). Slow (one rebuild and
 # one suite run per mutation): not part of CI. Usage:
 #   scripts/mutate.sh [build-dir] [id ...]     e.g. scripts/mutate.sh build-dev S01 G03
 # The build dir must be configured already (see README, "Build"). Each mutation in
 # scripts/mutations.tsv is applied alone to a clean copy of its file, the owning suite's test binary is
 # rebuilt and run, and the file is restored. A mutation is killed when the build or the suite fails.
 # Prints one line per mutation and a summary; exits 1 when any survived or could not be applied.
+# The suite stops at its first failing test (--gtest_fail_fast: a mutation is killed by one failure,
+# and a killed mutation then costs seconds, not the suite); MUTATE_FULL=1 runs the whole suite, to
+# list every test a mutation fails.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-build-dev}"
@@ -20,6 +23,8 @@ target_file=""
 restore() { if [ -n "$backup" ]; then cp "$backup" "$target_file"; rm -f "$backup"; backup=""; fi; }
 trap restore EXIT INT TERM
 
+fail_fast=(--gtest_fail_fast)
+[ "${MUTATE_FULL:-0}" = 1 ] && fail_fast=()
 killed=0; survived=0; broken=0
 while IFS=$'\t' read -r id file suite from to what; do
     [[ -z "$id" || "$id" == \#* ]] && continue
@@ -38,7 +43,7 @@ while IFS=$'\t' read -r id file suite from to what; do
     verdict=survived
     if ! cmake --build "$build" -j2 --target "weft_${suite}_tests" >"$log/$id.build" 2>&1; then
         verdict="killed (build)"
-    elif ! (cd "$build" && timeout 900 "./tests/weft_${suite}_tests" --gtest_brief=1 >"$log/$id.test" 2>&1); then
+    elif ! (cd "$build" && timeout 900 "./tests/weft_${suite}_tests" --gtest_brief=1 "${fail_fast[@]}" >"$log/$id.test" 2>&1); then
         verdict="killed ($(grep -c '^\[  FAILED  \] [A-Za-z]' "$log/$id.test") failing: $(grep '^\[  FAILED  \] [A-Za-z]' "$log/$id.test" | head -3 | sed 's/^\[  FAILED  \] //; s/ (.*//' | tr '\n' ' '))"
     fi
     restore

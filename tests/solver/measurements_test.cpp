@@ -193,6 +193,19 @@ TEST(Measurements, EveryFabricSleepsAtTheReferenceStep) {
             if (solver.step(in).fell_asleep) slept = s;
         EXPECT_NEAR(slept, steps, 0.015 * steps) << name;
     }
+    // At a quarter of a row a substep (table M1's lever for the 2x2 fabrics) denim sleeps at 221 and
+    // leather at 242, one step later, +1.7%: within 2%, just past the fit's 1.5% (the page).
+    SolverConstants quarter;
+    quarter.speed_substep_ratio = 0.25;
+    for (const auto& [name, steps] : {std::pair{"denim", 220}, std::pair{"leather", 238}}) {
+        Solver solver(chain, *find_fabric(name), quarter);
+        solver.add_velocity({3, 0, 0});
+        StepInput in;
+        int slept = -1;
+        for (int s = 0; s < 1000 && slept < 0; ++s)
+            if (solver.step(in).fell_asleep) slept = s;
+        EXPECT_NEAR(slept, steps, 0.02 * steps) << name << " at a quarter row a substep";
+    }
 }
 
 /// Kinetic energy after 1,500 steps of docs/measurements.md's damping run: a 16-link rope at 5 cm,
@@ -217,13 +230,21 @@ double soft_rope_energy(double damping) {
 // weft's rope is 1.88/s (both sleep at step 501-502), so each row's damping is scaled by 1.88/0.12.
 // What carries over: undamped, a soft row above the dissipative band holds a limit cycle (reference
 // 2.9e-3 J); the library's rope value removes at least two orders of magnitude of it (reference:
-// three); the top of the range is at rest to 1e-10 J (reference 1.8e-12). The intermediate rows are
-// not monotone in weft (the page).
+// three); the top of the range is at rest to 1e-10 J (reference 1.8e-12). The rows between hold a
+// damped limit cycle sampled at one step, whose phase decides the figure to a factor of two (as
+// table D1's sustained cycles): 0.02 within a factor of two of the reference's 6.18e-5 J; 0.05 and
+// 0.12 within a factor of two of weft's own 7.4e-5 and 3.0e-5 J, which differ from the reference's
+// (2.39e-5, 1.28e-6) and are not monotone (the page says why).
 TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
     const double scale = 1.88 / 0.12;
     const double undamped = soft_rope_energy(0);
     EXPECT_GT(undamped, 1e-3);
-    EXPECT_LT(soft_rope_energy(0.12 * scale), 1e-2 * undamped);
+    for (const auto& [damping, centre] : {std::pair{0.02, 6.18e-5}, std::pair{0.05, 7.4e-5}, std::pair{0.12, 3.0e-5}}) {
+        const double energy = soft_rope_energy(damping * scale);
+        EXPECT_GT(energy, centre / 2) << "damping " << damping;
+        EXPECT_LT(energy, centre * 2) << "damping " << damping;
+        EXPECT_LT(energy, 1e-2 * undamped) << "damping " << damping;
+    }
     EXPECT_LT(soft_rope_energy(0.3 * scale), 1e-10);
     EXPECT_LT(soft_rope_energy(1.0 * scale), 1e-10);
 }
@@ -253,7 +274,9 @@ TEST(Measurements, SprintTableClampHeadroomAndReach) {
         EXPECT_NEAR(run.peak, r.peak, 0.03 * r.peak) << r.name;
         EXPECT_NEAR(run.tether, r.tether, 0.0005) << r.name;
         EXPECT_EQ(run.substeps, r.substeps) << r.name;
-        if (f.iterations > 2) EXPECT_LE(run.tether, 1.0035) << r.name;
+        if (f.iterations > 2) {
+            EXPECT_LE(run.tether, 1.0035) << r.name;
+        }
     }
 }
 
@@ -304,7 +327,20 @@ TEST(Measurements, SprintReachWithinTheReferenceBoundWhenSpeedIsReachedInAFifthO
         const double without = sprint(f).tether;
         EXPECT_NEAR(without, without_row, 0.0005) << name;
         EXPECT_GT(without, 1.0035) << name;  // at 2x2 the row is not what takes them past the bound
-        if (std::string(name) == "leather") EXPECT_LT(without, with_row) << name;
+        if (std::string(name) == "leather") {
+            EXPECT_LT(without, with_row) << name;
+        }
+    }
+    // What would bring them within it (the page): a quarter of a row a substep instead of a half —
+    // the 2x4 fabrics' half row per four sweeps, at the 2x2 fabrics' two sweeps — takes denim to 1.0023
+    // and leather to 1.0025 for 17% more substeps than the default split (weft's values ±0.0005).
+    SolverConstants quarter;
+    quarter.speed_substep_ratio = 0.25;
+    for (const auto& [name, tether, substeps] : {std::tuple{"denim", 1.0023, 2156u}, std::tuple{"leather", 1.0025, 2162u}}) {
+        const SprintRun run = sprint(*find_fabric(name), 9.0, 1, quarter);
+        EXPECT_NEAR(run.tether, tether, 0.0005) << name;
+        EXPECT_LE(run.tether, 1.0035) << name;
+        EXPECT_EQ(run.substeps, substeps) << name;
     }
 }
 

@@ -84,6 +84,10 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     for (double c : keep.clamp_from_teleport) EXPECT_EQ(c, 1.0);
     EXPECT_GT(keep.peak_after, 1.0);
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
+    // Keep's figures, weft's values for this script (the reference's anchor motion is not published:
+    // the page): peak 1.89 m/s ±3%, shift 0.0328 m ±0.005.
+    EXPECT_NEAR(keep.peak_after, 1.89, 0.03 * 1.89);
+    EXPECT_NEAR(keep.shift, 0.0328, 0.005);
 }
 
 // docs/solver.md#fast-cloth: a step whose fastest particle would cross more than speed_substep_ratio
@@ -117,16 +121,19 @@ TEST(Motion, FastClothSplitsItsStep) {
 
 // Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
 // the last digit".
+// Behind ±9 m/s the lags are the table's last column, weft's values ±0.005 m: from inertia 0.5 on the
+// kick swings the 1 m rope past horizontal, so the lag is nearly its whole length (the page).
 TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
     EXPECT_EQ(test::inertia_lag(0.0, 9.0), 0.0);
     EXPECT_EQ(test::inertia_lag(0.0, 9.0), test::inertia_lag(0.0, 0.0));
     double previous = 0;
-    for (double inertia : {0.25, 0.5, 0.75, 1.0}) {
+    for (const auto& [inertia, sprinting] : {std::pair{0.25, 0.7212}, std::pair{0.5, 0.9531}, std::pair{0.75, 0.9723},
+                                             std::pair{1.0, 0.9832}}) {
         double lag = test::inertia_lag(inertia, 9.0);
         EXPECT_GT(lag, previous) << "inertia " << inertia;
+        EXPECT_NEAR(lag, sprinting, 0.005) << "inertia " << inertia;
         previous = lag;
     }
-    EXPECT_GT(previous, 0.2);
 }
 
 // A turning frame swings the cloth outwards: the centrifugal term of the frame (docs/solver.md#inertia). The rope hangs 20 cm
