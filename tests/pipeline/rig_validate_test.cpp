@@ -296,14 +296,14 @@ TEST(RigValidate, TheMeshGatesRunInEveryScenarioWithTheirMotionLimits) {
     const RigProxyValidation& skirt = r.validation->proxies[1];
     EXPECT_NEAR(hair.poses[1].max_edge_stretch, 1.642, 0.02);  // swing
     EXPECT_NEAR(hair.poses[2].max_edge_stretch, 1.692, 0.02);  // sprint (fast steps split: docs/solver.md#fast-cloth)
-    EXPECT_NEAR(skirt.poses[2].max_edge_stretch, 1.551, 0.02);
+    EXPECT_NEAR(skirt.poses[2].max_edge_stretch, 1.580, 0.02);
     EXPECT_NEAR(skirt.poses[1].max_edge_stretch, 1.268, 0.02);
     EXPECT_EQ(r.exit_code(), 1);
 }
 
 // The render mesh is gated in the body (docs/validation.md#render-vertex-penetration): the mannequin's
 // skirt (generated: four panels on chains round two capsule legs, hull radius 66 mm, panel 6 mm thick)
-// swings its skin 46.3 mm into a leg in sprint when its particles collide as points, and stays within
+// swings its skin 31.9 mm into a leg in sprint when its particles collide as points, and stays within
 // one thickness (3.6 mm) when they collide at their collision radius (docs/proxy.md#collision-radius).
 TEST(RigValidate, RenderVerticesStayOutOfTheBodyWhenParticlesCollideAtTheirRadius) {
     ModelOptions options;
@@ -337,7 +337,7 @@ TEST(RigValidate, RenderVerticesStayOutOfTheBodyWhenParticlesCollideAtTheirRadiu
     ASSERT_EQ(without.poses.size(), 6u);
     ASSERT_EQ(with.poses.size(), 6u);
     EXPECT_NEAR(with.render_penetration_limit, 0.006, 1e-9);  // one panel thickness
-    EXPECT_NEAR(*without.poses[2].max_penetration, 0.0463, 0.003);  // sprint
+    EXPECT_NEAR(*without.poses[2].max_penetration, 0.0319, 0.003);  // sprint
     EXPECT_NEAR(*without.poses[1].max_penetration, 0.0193, 0.002);  // swing
     EXPECT_LT(*with.poses[2].max_penetration, with.render_penetration_limit);
     EXPECT_LT(*with.poses[1].max_penetration, with.render_penetration_limit);
