@@ -15,6 +15,7 @@
 #include "garment/scene_builder.h"
 #include "pipeline/body_shapes.h"
 #include "solver/test_proxies.h"
+#include "solver/tube_skirt.h"
 #include "validate/validate.h"
 
 namespace weft {
@@ -26,32 +27,7 @@ constexpr double kWaist = 0.2, kDrop = 0.05;
 /// A tube skirt of radius kWaist hanging from its held waist ring at the origin, particles 5.2 cm apart
 /// round it; its render mesh is bound at each triangle's edge midpoints and centroid, between particles.
 ClothProxy bound_tube_skirt() {
-    test::ProxyDraft d;
-    d.garment = "skirt";
-    auto id = [](uint32_t a, uint32_t k) { return k * kAround + a % kAround; };
-    for (uint32_t k = 0; k < kDown; ++k)
-        for (uint32_t a = 0; a < kAround; ++a) {
-            const double t = 2 * std::numbers::pi * a / kAround;
-            d.position.push_back({kWaist * std::cos(t), -kDrop * k, kWaist * std::sin(t)});
-            d.mass.push_back(0.4 / (kAround * kDown));
-            d.held.push_back(k == 0);
-        }
-    for (uint32_t k = 0; k < kDown; ++k)
-        for (uint32_t a = 0; a < kAround; ++a) {
-            if (k > 0) d.edges.push_back({id(a, k), id(a + 1, k)});
-            if (k + 1 < kDown) {
-                d.edges.push_back({id(a, k), id(a, k + 1)});
-                d.edges.push_back({id(a, k), id(a + 1, k + 1)});
-                d.triangles.push_back({id(a, k), id(a + 1, k + 1), id(a + 1, k)});
-                d.triangles.push_back({id(a, k), id(a, k + 1), id(a + 1, k + 1)});
-            }
-        }
-    std::vector<uint32_t> pin;
-    for (uint32_t i = 0; i < kAround; ++i) pin.push_back(i);
-    d.pins = {pin};
-    ClothProxy p = test::finish_proxy(d);
-    p.garment_class = "skirt";
-    p.suggested_fabric = "cotton";
+    ClothProxy p = test::tube_skirt(kAround, kDown, kWaist, kDrop);
     const Vec3 at[4] = {{0.5, 0, 0}, {0.5, 0.5, 0}, {0, 0.5, 0}, {1.0 / 3, 1.0 / 3, 0}};
     for (uint32_t t = 0; t < p.triangles.size(); ++t) {
         const uint32_t first = static_cast<uint32_t>(p.binding_triangle.size());

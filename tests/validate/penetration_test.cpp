@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "solver/test_proxies.h"
+#include "solver/tube_skirt.h"
 #include "validate/body.h"
 #include "validate/validate.h"
 
@@ -16,35 +17,7 @@ constexpr uint32_t kAround = 24, kDown = 11;
 constexpr double kWaist = 0.2, kDrop = 0.05;
 
 /// A tube skirt of radius kWaist hanging from its held waist ring at the origin.
-ClothProxy skirt() {
-    test::ProxyDraft d;
-    d.garment = "skirt";
-    auto id = [](uint32_t a, uint32_t k) { return k * kAround + a % kAround; };
-    for (uint32_t k = 0; k < kDown; ++k)
-        for (uint32_t a = 0; a < kAround; ++a) {
-            const double t = 2 * std::numbers::pi * a / kAround;
-            d.position.push_back({kWaist * std::cos(t), -kDrop * k, kWaist * std::sin(t)});
-            d.mass.push_back(0.4 / (kAround * kDown));
-            d.held.push_back(k == 0);
-        }
-    for (uint32_t k = 0; k < kDown; ++k)
-        for (uint32_t a = 0; a < kAround; ++a) {
-            if (k > 0) d.edges.push_back({id(a, k), id(a + 1, k)});
-            if (k + 1 < kDown) {
-                d.edges.push_back({id(a, k), id(a, k + 1)});
-                d.edges.push_back({id(a, k), id(a + 1, k + 1)});
-                d.triangles.push_back({id(a, k), id(a + 1, k + 1), id(a + 1, k)});
-                d.triangles.push_back({id(a, k), id(a, k + 1), id(a + 1, k + 1)});
-            }
-        }
-    std::vector<uint32_t> pin;
-    for (uint32_t i = 0; i < kAround; ++i) pin.push_back(i);
-    d.pins = {pin};
-    ClothProxy p = test::finish_proxy(d);
-    p.garment_class = "skirt";
-    p.suggested_fabric = "cotton";
-    return p;
-}
+ClothProxy skirt() { return test::tube_skirt(kAround, kDown, kWaist, kDrop); }
 
 /// Two thighs, 9 cm either side, 8 cm thick, from just under the waist to the knees: clear of the
 /// skirt at rest by 3 cm.
