@@ -45,6 +45,42 @@ private:
     Issues& issues_;
 };
 
+/// An accessor as the document's scanner read it straight from the JSON text, when it has the
+/// usual shape: unsigned integers, strings without escapes, `normalized` a boolean, `min`/`max`
+/// arrays of numbers (checked and dropped), each key once. `plain` is false for anything else
+/// (sparse, extensions, extras, escapes, another kind of value): GltfData then parses its text
+/// with nlohmann, which names what is wrong. Absent integers are -1.
+struct ScannedAccessor {
+    bool plain = false;
+    bool has_type = false;
+    bool normalized = false;
+    int64_t buffer_view = -1, byte_offset = -1, component_type = -1, count = -1;
+    std::string_view type;  ///< raw text between the quotes
+};
+
+/// A buffer view read the same way (`buffer`, `byteOffset`, `byteLength`, `byteStride` unsigned
+/// integers; other members plain values, dropped).
+struct ScannedView {
+    bool plain = false;
+    int64_t buffer = -1, byte_offset = -1, byte_length = -1, byte_stride = -1;
+};
+
+/// A glTF animation as the native reader needs it: channels and samplers by index.
+struct GltfAnimation {
+    enum class Path : uint8_t { other, translation, rotation, scale, weights };
+    struct Channel {
+        int sampler = -1, node = -1;
+        Path path = Path::other;
+    };
+    struct Sampler {
+        int input = -1, output = -1;
+        bool cubic = false;  ///< interpolation "CUBICSPLINE"
+    };
+    std::string name;
+    std::vector<Channel> channels;
+    std::vector<Sampler> samplers;
+};
+
 /// A glTF document as the checks, the VRM reader and the grown-model writer (gltf_patch.cpp) see
 /// it; its binary data is read through GltfData (scene/gltf_document.h). Never handed to Assimp,
 /// which re-reads the same bytes itself.
@@ -52,6 +88,10 @@ struct GltfDocument {
     nlohmann::json json;                 ///< every top-level member but the three below, parsed
     std::vector<std::string_view> accessors;     ///< JSON text of each accessor, parsed on demand
     std::vector<std::string_view> buffer_views;  ///< JSON text of each buffer view, parsed on demand
+    /// Per accessor and buffer view, its members as the scanner read them in the same pass (a big
+    /// file has thousands: the Knight 8,839 accessors), so most are never handed to a JSON parser.
+    std::vector<ScannedAccessor> scanned_accessors;
+    std::vector<ScannedView> scanned_views;
     /// Per buffer, the text of its "uri" when that is a data URI of plain ASCII (no escapes),
     /// pointing into the JSON text; empty for other buffers. Such a buffer's `json` "uri" holds only
     /// the URI's header up to the comma ("data:...;base64,"): a .gltf's megabytes of base64 are
@@ -60,9 +100,12 @@ struct GltfDocument {
     /// `animations` is parsed only when set (the grown-model writer keeps them; the import leaves
     /// them to Assimp).
     bool keep_animations = false;
-    /// With keep_animations, keep `animations` as its JSON text in animations_text instead (the
-    /// native reader reads it without a DOM).
+    /// With keep_animations, read `animations` with the scanner into `animations` (scanned_animations
+    /// set) when it has the usual shape, else keep its JSON text in animations_text (the native
+    /// reader then parses it with nlohmann), never into `json`.
     bool animations_as_text = false;
+    bool scanned_animations = false;
+    std::vector<GltfAnimation> animations;
     std::string_view animations_text;
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
