@@ -2,8 +2,8 @@
 // with no second parser. Node i of the file is the Scene node whose `source` is i, a mesh's
 // vertices map to the file's by index (Mesh::source_vertices), so nothing is matched afterwards.
 //
-// The Scene is the one the Assimp 5.2.5 path produced for the same file, field for field
-// (tests/scene/gltf_native_test.cpp holds the two side by side): the same node order (depth-first
+// The Scene is the one Assimp 5.2.5's glTF reader, converted by weft, produced for the same file,
+// field for field (tests/scene/gltf_content_test.cpp checks it against the file): the same node order (depth-first
 // from the scene's roots, a node "ROOT" above several), names, transforms composed in single
 // precision as Assimp's glTF reader composes them, the vertices JoinIdenticalVertices keeps in
 // the order it keeps them, and key times through the same milliseconds. Meshes are put in scene
@@ -156,7 +156,9 @@ private:
             uint64_t stride = 0;
             const std::span<const uint8_t> bytes = data_.accessor_data(*a, stride);
             if (bytes.empty() && a->count > 0) return false;
-            if (a->component_type == 5126) {  // floats as stored: the copy is the conversion
+            if (a->component_type == 5126 && stride == uint64_t(n) * 4) {  // floats as stored, packed: one copy
+                std::memcpy(out.data(), bytes.data(), size_t(a->count) * n * 4);
+            } else if (a->component_type == 5126) {
                 for (uint64_t e = 0; e < a->count; ++e) std::memcpy(&out[size_t(e) * n], bytes.data() + e * stride, n * 4);
             } else {
                 for (uint64_t e = 0; e < a->count; ++e)

@@ -21,6 +21,7 @@
 #include "scene/glb_reader.h"
 #include "scene/import.h"
 #include "scene/import_helpers.h"
+#include "support/base64.h"
 #include "support/paths.h"
 
 namespace weft::test {
@@ -52,7 +53,7 @@ std::vector<uint8_t> file_bytes(const fs::path& file) {
 }
 
 /// The file as glb_reader.h reads it; `bin_read` false for a .gltf (its JSON only).
-Glb read_file(const fs::path& file, bool& bin_read) {
+Glb read_gltf_file(const fs::path& file, bool& bin_read) {
     const std::vector<uint8_t> bytes = file_bytes(file);
     bin_read = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (bin_read) return Glb::parse(bytes);
@@ -198,7 +199,7 @@ void expect_content_is_the_files(const fs::path& file) {
     const ImportResult r = import_scene(file);
     ASSERT_TRUE(r.ok()) << issues_text(r);
     bool bin_read = false;
-    const Glb g = read_file(file, bin_read);
+    const Glb g = read_gltf_file(file, bin_read);
     expect_scene_invariants(r.scene);
     expect_nodes_are_the_files(r.scene, g);
     expect_meshes_are_the_files(r.scene, g, bin_read);
@@ -298,6 +299,85 @@ TEST(GltfContent, SharedModelTotalsAreTheAssimpReadersFigures) {
         {"quaternius_umw_Witch.gltf", 67, 13, 13868, 6872, 1, 62, 24, 22578, 0, 0},
         {"sphere-collider.gltf", 7, 6, 378, 480, 0, 0, 0, 0, 1, 1},
     });
+}
+
+template <typename T>
+void append(std::vector<uint8_t>& out, std::initializer_list<T> values) {
+    for (T v : values) {
+        uint8_t b[sizeof(T)];
+        std::memcpy(b, &v, sizeof(T));
+        out.insert(out.end(), b, b + sizeof(T));
+    }
+}
+
+// What the models above do not hold: unnamed nodes and meshes (and an animation of an unnamed
+// node), two scene roots, a matrix node, strips, fans, a primitive of points without indices, a
+// primitive without a material, an unused unnamed material.
+TEST(GltfContent, TheCornersTheModelsMiss) {
+    std::vector<uint8_t> bin;
+    append<float>(bin, {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0});  // 48 bytes: a unit quad
+    append<uint16_t>(bin, {0, 1, 2, 3});                       // 8 bytes
+    append<float>(bin, {0, 1});                                 // 8 bytes: key times
+    append<float>(bin, {0, 0, 0, 0, 0.5f, 0});                  // 24 bytes: translations
+    const std::string gltf = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1]}],
+      "nodes":[{"mesh":0,"matrix":[1,0,0,0, 0,0,-1,0, 0,1,0,0, 2,0,0,1]},
+               {"name":"B","mesh":1,"translation":[0,1,0],"rotation":[0,0.38268343,0,0.92387953],"scale":[2,2,2],"children":[2]},
+               {"translation":[0,0.25,0]}],
+      "meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":5},{"attributes":{"POSITION":0},"mode":0}]},
+                {"name":"Fan","primitives":[{"attributes":{"POSITION":0},"indices":1,"mode":6,"material":0}]}],
+      "materials":[{"name":"Cloth"},{}],
+      "animations":[{"channels":[{"sampler":0,"target":{"node":2,"path":"translation"}}],
+                     "samplers":[{"input":2,"output":3}]}],
+      "accessors":[{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
+                   {"bufferView":1,"componentType":5123,"count":4,"type":"SCALAR"},
+                   {"bufferView":2,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
+                   {"bufferView":3,"componentType":5126,"count":2,"type":"VEC3"}],
+      "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":48},{"buffer":0,"byteOffset":48,"byteLength":8},
+                     {"buffer":0,"byteOffset":56,"byteLength":8},{"buffer":0,"byteOffset":64,"byteLength":24}],
+      "buffers":[{"byteLength":88,"uri":"data:application/octet-stream;base64,)" +
+                             base64(bin) + R"("}]})";
+    const fs::path file = scratch_dir("GltfContentCorners") / "corners.gltf";
+    std::ofstream(file, std::ios::binary) << gltf;
+    const ImportResult r = import_scene(file);
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Scene& s = r.scene;
+    expect_scene_invariants(s);
+    ASSERT_EQ(s.nodes.size(), 4u);
+    EXPECT_EQ(s.nodes[0].name, "ROOT");
+    EXPECT_EQ(s.nodes[1].name, "nodes[0]");
+    EXPECT_EQ(s.nodes[2].name, "B");
+    EXPECT_EQ(s.nodes[3].name, "nodes[2]");
+    EXPECT_EQ(s.nodes[3].parent, 2);
+    // The matrix node (column-major) takes +Y to -Z and +Z to +Y, and moves 2 along X; B's child
+    // sits 0.5 above B (scale 2).
+    EXPECT_NEAR(length(s.nodes[1].world.transform_point({0, 1, 0}) - Vec3{2, 0, -1}), 0.0, 1e-7);
+    EXPECT_NEAR(length(s.nodes[1].world.transform_point({0, 0, 1}) - Vec3{2, 1, 0}), 0.0, 1e-7);
+    EXPECT_NEAR(length(s.nodes[3].world.translation_part() - Vec3{0, 1.5, 0}), 0.0, 1e-6);
+    ASSERT_EQ(s.meshes.size(), 3u);
+    const Mesh* strip = mesh_named(s, "meshes[0]-0");
+    const Mesh* points = mesh_named(s, "meshes[0]-1");
+    const Mesh* fan = mesh_named(s, "Fan");
+    ASSERT_NE(strip, nullptr);
+    ASSERT_NE(points, nullptr);
+    ASSERT_NE(fan, nullptr);
+    EXPECT_EQ(strip->triangle_count(), 2u);  // a strip of 4 corners
+    EXPECT_EQ(fan->triangle_count(), 2u);    // a fan of 4 corners
+    EXPECT_EQ(points->triangle_count(), 0u);
+    EXPECT_EQ(points->line_count, 4u);       // four points, counted, not kept as faces
+    EXPECT_EQ(strip->vertex_count(), 4u);
+    EXPECT_EQ(strip->source_vertices, (std::vector<uint32_t>{0, 1, 2, 3}));
+    // Strip winding alternates: the second triangle is (2, 1, 3), so both face +Z.
+    EXPECT_EQ(strip->indices, (std::vector<uint32_t>{0, 1, 2, 2, 1, 3}));
+    EXPECT_EQ(fan->indices, (std::vector<uint32_t>{0, 1, 2, 0, 2, 3}));
+    EXPECT_EQ(s.materials, (std::vector<std::string>{"Cloth", ""}));
+    EXPECT_EQ(s.materials[size_t(fan->material)], "Cloth");
+    EXPECT_EQ(s.materials[size_t(strip->material)], "");
+    ASSERT_EQ(s.clips.size(), 1u);
+    ASSERT_EQ(s.clips[0].channels.size(), 1u);
+    EXPECT_EQ(s.clips[0].channels[0].node, 3);
+    EXPECT_DOUBLE_EQ(s.clips[0].duration, 1.0);
+    ASSERT_EQ(s.clips[0].channels[0].translation.size(), 2u);
+    EXPECT_NEAR(s.clips[0].channels[0].translation[1].value.y, 0.5, 1e-7);
 }
 
 }  // namespace
