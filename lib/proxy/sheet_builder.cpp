@@ -16,6 +16,7 @@
 #include "fabric/fabric.h"
 #include "proxy/sheet_pins.h"
 #include "proxy/sheet_binding.h"
+#include "proxy/core/hinge_area.h"
 #include "proxy/sheet_resample.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
@@ -579,6 +580,19 @@ bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
     return true;
 }
 
+/// The hinge area at which the fabric's bend is a hinge's ratio (docs/solver.md#hinge): the median
+/// A₁+A₂ of the welded source sheet's fabric, in the frame, taken before resampling so that a proxy of any
+/// resolution bends as the mesh the artist modelled.
+void sheet_reference_area(SheetWork& work, const Mat4& to_frame) {
+    std::vector<Vec3> position(work.scene_position.size());
+    for (size_t p = 0; p < position.size(); ++p) position[p] = to_frame.transform_point(work.scene_position[p]);
+    // Hinges with a free corner only: a held piece (a banner's closed bracket) is no fabric.
+    std::vector<std::array<uint32_t, 4>> fabric;
+    for (const auto& q : work.proxy.hinges)
+        if (std::any_of(q.begin(), q.end(), [&](uint32_t p) { return work.pins.holder[p] < 0; })) fabric.push_back(q);
+    work.proxy.bend_reference_area = median_hinge_area(fabric, position);
+}
+
 /// The simulation mesh of its own (docs/proxy.md#resampling): the welded sheet resampled to the
 /// target edge length, every hold kept, its rows rebuilt. `source` leaves the sheet as welded.
 void sheet_resample(SheetWork& work) {
@@ -988,8 +1002,9 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     sheet_build_rows(work);
     Mat4 frame_world;
     if (!sheet_place_frame(work, frame_world)) return result;
-    sheet_resample(work);
     const Mat4 to_frame = frame_world.inverted();
+    sheet_reference_area(work, to_frame);
+    sheet_resample(work);
     sheet_weigh(work, to_frame);
     sheet_bind(work, to_frame);
 

@@ -71,6 +71,9 @@ struct ClothProxy {
     std::vector<double> skip_rest_length;           ///< per skip, metres
     std::vector<std::array<uint32_t, 4>> hinges;    ///< shared edge (0,1), then each triangle's opposite wing (2,3)
     std::vector<std::array<uint32_t, 3>> triangles; ///< the sheet's faces, consistently wound
+    double bend_reference_area = 0;                 ///< sheet: m², the welded source mesh's median hinge area A₁+A₂
+                                                    ///< (in the frame), at which the fabric's bend is a hinge's
+                                                    ///< ratio (docs/solver.md#hinge); 0 = the proxy's own median
 
     std::vector<Pin> pins;
 

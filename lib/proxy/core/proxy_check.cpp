@@ -124,6 +124,12 @@ ProxyFault check_numbers(const ClothProxy& proxy) {
         return fault(ProxyError::non_finite, "total_mass", 0, "total_mass = " + num(proxy.total_mass) + " is not finite");
     if (proxy.total_mass < 0)
         return fault(ProxyError::bad_value, "total_mass", 0, "total_mass = " + num(proxy.total_mass) + " is negative");
+    if (!std::isfinite(proxy.bend_reference_area))
+        return fault(ProxyError::non_finite, "bend_reference_area", 0,
+                     "bend_reference_area = " + num(proxy.bend_reference_area) + " is not finite");
+    if (proxy.bend_reference_area < 0)
+        return fault(ProxyError::bad_value, "bend_reference_area", 0,
+                     "bend_reference_area = " + num(proxy.bend_reference_area) + " is negative");
     for (size_t i = 0; i < proxy.rest_position.size(); ++i)
         if (!is_finite(proxy.rest_position[i])) {
             const Vec3& p = proxy.rest_position[i];
