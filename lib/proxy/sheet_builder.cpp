@@ -711,6 +711,29 @@ void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
     work.fabric = fabric_for(garment, options);
     work.density = options.areal_density ? *options.areal_density : fabric_areal_density(work.fabric).value_or(0.15);
     const double density = work.density;
+    // docs/solver.md#hinge: a hinge much smaller than the source's reference would be scaled past the
+    // dissipative band in the garment's fabric; the solver caps it there, softer than the mesh modelled.
+    if (const std::optional<Fabric> fabric = find_fabric(work.fabric); fabric && fabric->bend > 0) {
+        size_t capped = 0;
+        double smallest = std::numeric_limits<double>::infinity();
+        for (const auto& q : proxy.hinges) {
+            const double area = hinge_area(q, proxy.rest_position);
+            if (!hinge_bend_capped(fabric->bend, area, proxy.bend_reference_area)) continue;
+            ++capped;
+            smallest = std::min(smallest, area);
+        }
+        if (capped) {
+            char text[160];
+            std::snprintf(text, sizeof text, "%zu of %zu hinges (the smallest %.3g m^2, the reference %.3g m^2)", capped,
+                          proxy.hinges.size(), smallest, proxy.bend_reference_area);
+            work.issues.push_back({"HINGE_RATIO_CAPPED", Severity::warning,
+                                   work.where + ": " + text + " would bend stiffer than the dissipative band allows in " +
+                                       work.fabric + "; their stiffness is capped at " + std::to_string(int(kHingeRatioCeiling)) +
+                                       " times m/h^2, softer there than the mesh modelled. A coarser resolution "
+                                       "(--resolution edge:METRES) keeps every hinge inside the band.",
+                                   ""});
+        }
+    }
     std::vector<double> mass(n, 0);
     for (const auto& [a, b, c] : proxy.triangles) {
         const Vec3 &pa = proxy.rest_position[a], &pb = proxy.rest_position[b], &pc = proxy.rest_position[c];
