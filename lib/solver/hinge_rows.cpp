@@ -34,7 +34,6 @@ void build_incidences(HingeModel& m, size_t n) {
 HingeModel build(const ClothProxy& p, const Fabric& fabric) {
     HingeModel m;
     m.bend = fabric.bend;
-    m.reference_area = p.bend_reference_area > 0 ? p.bend_reference_area : median_hinge_area(p.hinges, p.rest_position);
     if (fabric.bend > 0)
         for (size_t b = 0; b < p.hinges.size(); ++b) {
             const auto& q = p.hinges[b];
@@ -51,10 +50,11 @@ HingeModel build(const ClothProxy& p, const Fabric& fabric) {
             m.ends.push_back(q);
             m.w.push_back(w);
             // docs/solver.md#hinge: the ratio scaled by the hinge's area, so the bending energy per unit
-            // area at a given curvature is the reference mesh's whatever the resolution.
+            // area at a given curvature is the source mesh's there, whatever the resolution.
             const double area = hinge_area(q, p.rest_position);
-            m.ratio.push_back(hinge_bend_ratio(fabric.bend, area, m.reference_area));
-            if (hinge_bend_capped(fabric.bend, area, m.reference_area)) ++m.capped;
+            const double reference = p.hinge_reference_area.empty() ? area : p.hinge_reference_area[b];
+            m.ratio.push_back(hinge_bend_ratio(fabric.bend, area, reference));
+            if (hinge_bend_capped(fabric.bend, area, reference)) ++m.capped;
             m.rest.push_back(x0 * w[0] + x1 * w[1] + x2 * w[2] + x3 * w[3]);
             // Cut flat, C̄ is rounding (a few ulps of the coordinates): the hold-line turn skips it.
             const double scale = std::fabs(w[0]) + std::fabs(w[1]) + std::fabs(w[2]) + std::fabs(w[3]);

@@ -31,12 +31,11 @@ struct BendNeighbour {
 };
 
 struct HingeModel {
-    double bend = 0;                              ///< fabric.bend: the ratio at the reference hinge area
-    double reference_area = 0;                    ///< A₁+A₂ at which a hinge's ratio is `bend` (docs/solver.md#hinge), m²
+    double bend = 0;                              ///< fabric.bend: the ratio at a hinge's reference area
     size_t capped = 0;                            ///< hinges whose scaled ratio the band's ceiling cut
     std::vector<std::array<uint32_t, 4>> ends;
     std::vector<std::array<double, 4>> w;         ///< cotangent weights from the rest pose
-    std::vector<double> ratio;                    ///< bend·(reference_area/(A₁+A₂))², capped: k = ratio·m_eff/h²
+    std::vector<double> ratio;                    ///< bend·(reference/(A₁+A₂))², capped: k = ratio·m_eff/h²
     std::vector<Vec3> rest;                       ///< C̄ = Σ w_k·r_k: the rest pose's own bend, 0 when cut flat
     std::vector<size_t> curved;                   ///< hinges whose C̄ is not 0 (the hold-line turn moves them)
     std::vector<uint32_t> offsets;
@@ -58,9 +57,9 @@ struct HingeState {
 
 namespace hinge_rows {
 
-/// Throws std::invalid_argument naming the hinge when a wing triangle has no area at rest. The
-/// reference area is the proxy's (ClothProxy::bend_reference_area: its source mesh's median hinge), or
-/// the proxy's own median hinge where it records none.
+/// Throws std::invalid_argument naming the hinge when a wing triangle has no area at rest. A hinge's
+/// reference area is the proxy's (ClothProxy::hinge_reference_area: the source mesh's hinge where it
+/// lies), or its own where the proxy records none (its ratio is then the fabric's bend).
 HingeModel build(const ClothProxy& proxy, const Fabric& fabric);
 HingeState initial_state(const HingeModel& model);
 /// Effective masses and the bending operator after the set of kinematic particles changed.

@@ -75,8 +75,9 @@ TEST(CheckProxy, NumbersThatAreNotFiniteOrNegative) {
         {"negative collision radius", [](ClothProxy& p) { p.collision_radius.assign(7, 0.0); p.collision_radius[3] = -0.01; }, ProxyError::bad_value, "collision_radius", 3, "negative"},
         {"NaN total mass", [](ClothProxy& p) { p.total_mass = NAN; }, ProxyError::non_finite, "total_mass", 0, "total_mass = nan"},
         {"negative total mass", [](ClothProxy& p) { p.total_mass = -1; }, ProxyError::bad_value, "total_mass", 0, "negative"},
-        {"NaN reference hinge area", [](ClothProxy& p) { p.bend_reference_area = NAN; }, ProxyError::non_finite, "bend_reference_area", 0, "bend_reference_area = nan"},
-        {"negative reference hinge area", [](ClothProxy& p) { p.bend_reference_area = -1; }, ProxyError::bad_value, "bend_reference_area", 0, "negative"},
+        {"NaN reference hinge area", [](ClothProxy& p) { p.hinge_reference_area = {NAN}; }, ProxyError::non_finite, "hinge_reference_area", 0, "hinge_reference_area[0] = nan"},
+        {"zero reference hinge area", [](ClothProxy& p) { p.hinge_reference_area = {0.0}; }, ProxyError::bad_value, "hinge_reference_area", 0, "not positive"},
+        {"reference areas for too many hinges", [](ClothProxy& p) { p.hinge_reference_area = {0.5, 0.5}; }, ProxyError::count_mismatch, "hinge_reference_area", 0, "either empty or one per hinge"},
         {"inf frame", [](ClothProxy& p) { p.frame.rest_world.m[3] = INFINITY; }, ProxyError::non_finite, "frame", 3, "frame.rest_world[3] = inf"},
         {"unknown kind", [](ClothProxy& p) { p.kind = static_cast<ProxyKind>(2); }, ProxyError::bad_value, "kind", 0, "neither sheet (0) nor rig (1)"},
     };

@@ -89,12 +89,12 @@ TEST(CodecGolden, HeaderAndTableAreLaidOutAsDocumented) {
     const size_t dgeo = 32 + 15 * 32;
     EXPECT_EQ(u32_at(b, dgeo), uint32_t('D' | 'G' << 8 | 'E' << 16 | 'O' << 24));
     EXPECT_EQ(u64_at(b, u64_at(b, dgeo + 16) + 3 * 8), 0x7FF0000000000000ull);
-    // Entry 26: BREF, f64, 1 element: the sheet's reference hinge area.
+    // Entry 26: BREF, f64, one per hinge: the source sheet's hinge area where each lies.
     const size_t bref = 32 + 26 * 32;
     EXPECT_EQ(u32_at(b, bref), uint32_t('B' | 'R' << 8 | 'E' << 16 | 'F' << 24));
     EXPECT_EQ(u64_at(b, bref + 8), 1u);
     uint64_t bits;
-    const double area = test::small_proxy().bend_reference_area;
+    const double area = test::small_proxy().hinge_reference_area.at(0);
     std::memcpy(&bits, &area, 8);
     EXPECT_EQ(u64_at(b, u64_at(b, bref + 16)), bits);
     // Every section starts 8-byte aligned, packed in table order.

@@ -102,7 +102,7 @@ constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("SLEN"), ElementType::f64, 0, "skip_rest_length"},
     {fourcc("HNGE"), ElementType::u32x4, 0, "hinges"},
     {fourcc("TRIS"), ElementType::u32x3, 0, "triangles"},
-    {fourcc("BREF"), ElementType::f64, 1, "bend_reference_area"},
+    {fourcc("BREF"), ElementType::f64, 0, "hinge_reference_area"},
     {fourcc("PINH"), ElementType::str, 0, "pins"},
     {fourcc("PINC"), ElementType::u32, 0, "pins"},
     {fourcc("PINP"), ElementType::u32, 0, "pins"},
@@ -127,7 +127,7 @@ Slot slot_of_field(std::string_view field) {
         {"colour_ranges", colour_ranges_slot},
         {"total_mass", total_mass_slot}, {"edges", edges_slot},          {"rest_length", rest_length_slot},
         {"skips", skips_slot},         {"skip_rest_length", skip_rest_length_slot}, {"hinges", hinges_slot},
-        {"triangles", triangles_slot}, {"bend_reference_area", bend_reference_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
+        {"triangles", triangles_slot}, {"hinge_reference_area", bend_reference_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
         {"render_triangles", render_triangles_slot}, {"binding_triangle", binding_triangle_slot},
         {"binding_coordinates", binding_coordinates_slot},
     };
@@ -243,7 +243,7 @@ Layout layout_of(const ClothProxy& proxy, const StringLists& lists) {
         proxy.builder_options.size(), proxy.frame.node.size(), 16, proxy.rest_position.size(),
         proxy.inverse_mass.size(), proxy.source.size(), proxy.joint_name.size(), proxy.d_geo.size(),
         proxy.nearest_held.size(), proxy.collision_radius.size(), proxy.colour_ranges.size(), 1, proxy.edges.size(), proxy.rest_length.size(),
-        proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(), 1,
+        proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(), proxy.hinge_reference_area.size(),
         proxy.pins.size(), proxy.pins.size(), pin_particles, proxy.vertex_particle.size(),
         proxy.render_triangles.size(), proxy.binding_triangle.size(), proxy.binding_coordinates.size()};
     for (size_t s = 0; s < slot_count; ++s) {
@@ -311,7 +311,9 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
             for (uint32_t v : proxy.colour_ranges) w.u32(v);
             break;
         case total_mass_slot: w.f64(proxy.total_mass); break;
-        case bend_reference_slot: w.f64(proxy.bend_reference_area); break;
+        case bend_reference_slot:
+            for (double v : proxy.hinge_reference_area) w.f64(v);
+            break;
         case edges_slot:
             for (const auto& e : proxy.edges) {
                 w.u32(e[0]);
@@ -630,7 +632,6 @@ DecodeResult Decoder::read_sections(ClothProxy& proxy) {
 
     for (int k = 0; k < 16; ++k) proxy.frame.rest_world.m[k] = get_f64(data(frame_matrix_slot) + 8 * k);
     proxy.total_mass = get_f64(data(total_mass_slot));
-    proxy.bend_reference_area = get_f64(data(bend_reference_slot));
 
     read_array(proxy.rest_position, data(position_slot), count(position_slot), 24, [](const uint8_t* p) {
         return Vec3{get_f64(p), get_f64(p + 8), get_f64(p + 16)};
@@ -648,6 +649,7 @@ DecodeResult Decoder::read_sections(ClothProxy& proxy) {
     read_array(proxy.skip_rest_length, data(skip_rest_length_slot), count(skip_rest_length_slot), 8, get_f64);
     read_array(proxy.hinges, data(hinges_slot), count(hinges_slot), 16, read_tuple<4>);
     read_array(proxy.triangles, data(triangles_slot), count(triangles_slot), 12, read_tuple<3>);
+    read_array(proxy.hinge_reference_area, data(bend_reference_slot), count(bend_reference_slot), 8, get_f64);
     read_array(proxy.vertex_particle, data(vertex_particle_slot), count(vertex_particle_slot), 4, get_u32);
     read_array(proxy.render_triangles, data(render_triangles_slot), count(render_triangles_slot), 12, read_tuple<3>);
     read_array(proxy.binding_triangle, data(binding_triangle_slot), count(binding_triangle_slot), 4, get_u32);

@@ -10,15 +10,6 @@ double hinge_area(const std::array<uint32_t, 4>& q, std::span<const Vec3> x) {
     return 0.5 * (length(cross(e, x[q[2]] - x[q[0]])) + length(cross(e, x[q[3]] - x[q[0]])));
 }
 
-double median_hinge_area(std::span<const std::array<uint32_t, 4>> hinges, std::span<const Vec3> position) {
-    if (hinges.empty()) return 0;
-    std::vector<double> areas;
-    areas.reserve(hinges.size());
-    for (const auto& q : hinges) areas.push_back(hinge_area(q, position));
-    std::nth_element(areas.begin(), areas.begin() + areas.size() / 2, areas.end());
-    return areas[areas.size() / 2];
-}
-
 namespace {
 
 double area_scaled_ratio(double bend, double area, double reference) {

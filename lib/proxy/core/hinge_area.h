@@ -1,6 +1,6 @@
 // The area a hinge bends over, and the rule that makes a sheet's bending independent of its mesh
-// (docs/solver.md#hinge). Shared by the sheet builder, which records the source mesh's reference area
-// in the proxy, and by the solver, which scales each hinge's ratio by it.
+// (docs/solver.md#hinge). Shared by the sheet builder, which records per hinge the source mesh's hinge
+// area where it lies, and by the solver, which scales each hinge's ratio by it.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -16,9 +16,6 @@ inline constexpr double kHingeRatioCeiling = 4.0;
 
 /// A₁ + A₂: the areas of the hinge's two wing triangles (x0, x1, x2) and (x1, x0, x3), m².
 double hinge_area(const std::array<uint32_t, 4>& hinge, std::span<const Vec3> position);
-
-/// The median A₁ + A₂ over `hinges` (the upper median of an even count); 0 when there is none.
-double median_hinge_area(std::span<const std::array<uint32_t, 4>> hinges, std::span<const Vec3> position);
 
 /// A hinge's ratio of its own m_eff/h² (docs/solver.md#hinge): `bend` at the reference area, scaled
 /// by (reference / area)² so the energy per unit area at a given curvature does not depend on the
