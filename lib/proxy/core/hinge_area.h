@@ -12,7 +12,7 @@ namespace weft {
 
 /// The highest ratio of a hinge's m_eff/h² a hinge is given, whatever its area: inside the dissipative
 /// band of about 8 (docs/solver.md#dissipative-band), with room for a particle's several hinges.
-inline constexpr double kHingeRatioCeiling = 1.0;
+inline constexpr double kHingeRatioCeiling = 4.0;
 
 /// A₁ + A₂: the areas of the hinge's two wing triangles (x0, x1, x2) and (x1, x0, x3), m².
 double hinge_area(const std::array<uint32_t, 4>& hinge, std::span<const Vec3> position);
