@@ -131,7 +131,7 @@ TEST(CheckProxy, InvalidColouringsOfEveryRowKind) {
     const Mutation cases[] = {
         {"edge", [](ClothProxy& p) { p.edges.push_back({4, 5}); p.rest_length.push_back(2); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5 share colour 1"},
         {"skip", [](ClothProxy& p) { p.skips = {{5, 4}}; p.skip_rest_length = {2}; }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5 share colour 1"},
-        {"hinge wings", [](ClothProxy& p) { p.hinges.push_back({3, 6, 4, 5}); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5"},
+        {"hinge wings", [](ClothProxy& p) { p.hinges.push_back({3, 6, 4, 5}); p.hinge_reference_area.push_back(0.75); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5"},
         {"triangle", [](ClothProxy& p) { p.triangles.push_back({4, 6, 5}); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5"},
         {"whole quad in one colour", [](ClothProxy& p) { p.colour_ranges = {0, 5, 6, 7}; }, ProxyError::bad_colouring, "colour_ranges", 0, "particles 2 and 4 share colour 0"},
     };
