@@ -1,7 +1,6 @@
 #include "proxy/core/hinge_area.h"
 
 #include <algorithm>
-#include <vector>
 
 namespace weft {
 
