@@ -4,8 +4,9 @@
 # (WEFT_FUZZ_JOBS), each for SECONDS.
 #
 #   scripts/fuzz.sh                 the short run (scripts/test.sh and CI): every harness at once for
-#                                   one minute of wall time, sharing the cores (5 harnesses on 2
-#                                   cores: about 24 s of a core each)
+#                                   20 s of wall time, sharing the cores (5 harnesses on 2 cores:
+#                                   about 8 s of a core each): each replays its whole seed corpus,
+#                                   then mutates for the rest of its time
 #   scripts/fuzz.sh 1800            every harness, 30 min each (the long run)
 #   scripts/fuzz.sh 600 fuzz_proxy_decode
 #
@@ -41,10 +42,12 @@ cmake --build "$build" --target "${harnesses[@]}" -j "$(nproc)"
 if [[ -z "$seconds" ]]; then
   # All at once rather than in rounds of one per core: rounds leave cores idle (the third round of
   # five harnesses on two cores runs one), while all at once keeps every core fuzzing for the whole
-  # minute, so each harness gets more executions in less wall time (5 on 2 cores: 24 s of a core
-  # each instead of 20). libFuzzer's -timeout is wall time: sharing the cores, -timeout=10 flags an
-  # input that takes about 4 s of CPU, still far above the slowest input seen (under a second).
-  seconds=60
+  # run. 20 s: the seed corpora are replayed by ctest in every build already (fuzz_*_replay); what
+  # this run adds is clang's sanitizers on them and a first round of mutation (thousands to a hundred
+  # thousand executions per harness) within CI's time; the long run does the searching. libFuzzer's
+  # -timeout is wall time: sharing the cores, -timeout=10 flags an input that takes about 4 s of CPU,
+  # still far above the slowest input seen (under a second).
+  seconds=20
   parallel=${WEFT_FUZZ_JOBS:-${#harnesses[@]}}
 fi
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: installs what is missing, builds with AddressSanitizer +
-# UndefinedBehaviorSanitizer, runs each libFuzzer harness for a minute, and runs every test in the
+# UndefinedBehaviorSanitizer, runs each libFuzzer harness for 20 s, and runs every test in the
 # sanitizer build. Ends with ctest's summary.
 #   WEFT_SKIP_FUZZ=1     skip the fuzz run (and clang): local loops; CI always runs it
-#   WEFT_FUZZ_SECONDS=N  seconds per harness in the fuzz run (default: the harnesses share one minute)
+#   WEFT_FUZZ_SECONDS=N  seconds per harness in the fuzz run (default: the harnesses share 20 s)
 #   WEFT_TEST_RELEASE=1  also build Release (build/, with the benchmarks) and run the suite there
 #   WEFT_SKIP_ASAN=1     skip the sanitizer pass (quick local loops only; implies the Release pass)
 # CI (.ci/run) runs the sanitizer pass and the fuzz run: on a 2-core machine that keeps it well under
