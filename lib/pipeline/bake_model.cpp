@@ -231,7 +231,16 @@ private:
         const fs::path& dir = o_.out_dir;
         // A symbolic link on the way (OUT/<a> -> /etc) would have the bake write, and its rebuild
         // delete, elsewhere.
-        if (!o_.out_root.empty() && !is_under(dir, o_.out_root)) {
+        std::error_code unresolved;
+        const bool inside = o_.out_root.empty() || is_under(dir, o_.out_root, unresolved);
+        if (unresolved) {  // not a link out: a folder that went away or cannot be read while the bake looks
+            finish_inputs({}, hash_issues_);
+            r_.issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(dir.string()) + ": the model's output folder cannot be resolved: " +
+                                                                  utf8_escaped(unresolved.message()) + "; nothing written"));
+            r_.status = ModelStatus::failed;
+            return false;
+        }
+        if (!inside) {
             finish_inputs({}, hash_issues_);
             r_.issues.push_back(make_issue(kOutputOutsideOut, utf8_escaped(dir.string()) + ": the model's output folder leads out of " +
                                                                   utf8_escaped(o_.out_root.string()) +

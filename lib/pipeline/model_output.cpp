@@ -20,14 +20,21 @@ bool write_model_output(const std::filesystem::path& path, const std::string& te
     return true;
 }
 
-bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir) {
+bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir, std::error_code& error) {
+    error.clear();
     if (dir.empty()) return false;
-    std::error_code ec;
-    const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
-    const std::filesystem::path d = std::filesystem::weakly_canonical(dir, ec);
+    const std::filesystem::path p = std::filesystem::weakly_canonical(path, error);
+    if (error) return false;
+    const std::filesystem::path d = std::filesystem::weakly_canonical(dir, error);
+    if (error) return false;
     auto [end, unused] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
     (void)unused;
     return end == d.end();
+}
+
+bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir) {
+    std::error_code ignored;
+    return is_under(path, dir, ignored);
 }
 
 }  // namespace weft

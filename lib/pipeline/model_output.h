@@ -12,7 +12,9 @@ namespace weft {
 bool write_model_output(const std::filesystem::path& path, const std::string& text, Issues& issues);
 
 /// Whether `path`, resolved (links followed as far as they exist), is `dir` or inside it; false for
-/// an empty `dir`.
+/// an empty `dir`. When either cannot be resolved (a folder removed or unreadable while it is read)
+/// `error` is set and the answer is false: say so rather than guess where it leads.
+bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir, std::error_code& error);
 bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir);
 
 }  // namespace weft

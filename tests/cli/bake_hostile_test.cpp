@@ -281,6 +281,29 @@ TEST(BakeHostile, AnOutputFolderLinkedOutOfOutIsNeverWrittenThrough) {
     EXPECT_EQ((*hostile_model(report, "good.glb"))["status"], "built");
 }
 
+// A model's output folder that cannot be resolved at all (here a link to itself) is a folder weft
+// could not write, said as such, not a link "out of OUT"; the other model is built.
+TEST(BakeHostile, AnOutputFolderThatCannotBeResolvedFailsThatModelAlone) {
+    const fs::path dir = test::scratch_dir("bake_out_loop");
+    const fs::path in = dir / "in";
+    fs::create_directories(in / "sub");
+    fs::copy_file(test::testdata_dir() / "flag.glb", in / "sub" / "flag.glb");
+    fs::copy_file(test::testdata_dir() / "flag.glb", in / "good.glb");
+    const fs::path out = dir / "out";
+    fs::create_directories(out);
+    fs::create_directory_symlink("sub", out / "sub");  // OUT/sub -> OUT/sub
+    const auto r = weft_bounded({"bake", in.string(), "-o", out.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const json report = hostile_report(out / "bake-report.json");
+    const json* m = hostile_model(report, "sub/flag.glb");
+    ASSERT_TRUE(m);
+    EXPECT_EQ((*m)["status"], "failed");
+    EXPECT_TRUE(has_code((*m)["issues"], "OUTPUT_UNWRITABLE")) << (*m)["issues"].dump();
+    EXPECT_FALSE(has_code((*m)["issues"], "OUTPUT_OUTSIDE_OUT")) << (*m)["issues"].dump();
+    EXPECT_NE((*m)["issues"].dump().find("cannot be resolved"), std::string::npos) << (*m)["issues"].dump();
+    EXPECT_EQ((*hostile_model(report, "good.glb"))["status"], "built");
+}
+
 // --- The walk -----------------------------------------------------------------------------------
 
 TEST(BakeHostile, WalkNamesLoopsFifosUnreadableFoldersAndOddNamesAndGoesOn) {
