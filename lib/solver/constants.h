@@ -16,8 +16,10 @@ struct SolverConstants {
     double clamp_ratio = 4;           ///< velocity clamp = this × correction authority (docs/solver.md#velocity-clamp)
     uint32_t reset_ramp_steps = 20;   ///< steps over which the clamp ramps back after a reset (docs/solver.md#velocity-clamp)
     /// > 0: a step in which the fastest particle would cross more than this × the shortest row in one
-    /// substep is split into more substeps (docs/solver.md#fast-cloth); 0: the fabric's substeps always
+    /// substep of speed_split_sweeps sweeps is split into more substeps; a fabric with fewer sweeps a
+    /// substep is held to its share of it (docs/solver.md#fast-cloth); 0: the fabric's substeps always
     double speed_substep_ratio = 0.5;
+    uint32_t speed_split_sweeps = 4;  ///< the sweeps a substep speed_substep_ratio is measured at; more are not credited (docs/solver.md#fast-cloth)
     uint32_t max_speed_split = 8;     ///< the most times speed_substep_ratio may multiply a step's substeps
     bool tethers = true;      ///< build tether rows (off only to reproduce docs/measurements.md table L1's "no tether" column)
     bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)

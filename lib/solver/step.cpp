@@ -186,11 +186,15 @@ Teleported teleport(const SolverModel& m, SolverState& s, const StepInput& in, c
 
 /// Substeps for this step (docs/solver.md#fast-cloth): the fabric's, times the smallest k for which
 /// the fastest free particle, at its speed once the frame's kick is felt, crosses no more than
-/// speed_substep_ratio × the shortest row in one substep: V·h/k ≤ c·L (a Courant number). At most
-/// max_speed_split times.
+/// speed_substep_ratio × the shortest row per speed_split_sweeps sweeps: V·h/k ≤ c·(n/N)·L, n the
+/// fabric's sweeps a substep (at most N), because a sweep, not a substep, is what carries a correction
+/// one row further. At most max_speed_split times.
 uint32_t step_substeps(const SolverModel& m, const SolverState& s, double dt) {
     const uint32_t base = m.fabric.substeps;
-    const double c = m.constants.speed_substep_ratio;
+    const uint32_t reference_sweeps = std::max(m.constants.speed_split_sweeps, 1u);
+    // The fabric's budget even when iterating to a residual: more sweeps are not promised there.
+    const uint32_t sweeps = std::clamp(m.fabric.iterations, 1u, reference_sweeps);
+    const double c = m.constants.speed_substep_ratio * sweeps / reference_sweeps;
     if (!(c > 0) || !std::isfinite(m.shortest_row) || !(m.shortest_row > 0)) return base;
     double speed2 = 0;
     for (uint32_t i : s.free_particles) speed2 = std::max(speed2, dot(s.cloth.v[i], s.cloth.v[i]));

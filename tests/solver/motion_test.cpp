@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "solver/solver.h"
@@ -91,7 +92,7 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
 }
 
 // docs/solver.md#fast-cloth: a step whose fastest particle would cross more than speed_substep_ratio
-// (0.5) × the shortest row in one substep is split. A 10-link rope of 10 cm links (2x4): still, it
+// (0.5) × the shortest row in one substep of four sweeps is split. A 10-link rope of 10 cm links (2x4): still, it
 // takes its own 2 substeps; kicked 20 m/s sideways it would cross 0.167 m a substep against 0.05 m, so
 // its next step takes 4x; kicked 100 m/s, the cap (8x); the frame lurching from rest to 9 m/s
 // kicks it inertia × 9 = 7.2 m/s (0.06 m a substep), 2x — the kick counts in the step it is felt.
@@ -117,6 +118,19 @@ TEST(Motion, FastClothSplitsItsStep) {
     StepInput moving = in;
     moving.frame.position = {9.0 / 60, 0, 0};
     EXPECT_EQ(lurch.step(moving).substeps, 2 * f.substeps);
+    // The split counts sweeps: at 2 iterations a substep the same rope is held to a quarter of a row
+    // (0.025 m), so the 20 m/s kick takes 7x and the lurch 3x; past 4 iterations nothing more is
+    // credited, so at 6 it splits as at 4.
+    for (const auto& [iterations, kicked, lurched] : {std::tuple{2u, 7u, 3u}, std::tuple{6u, 4u, 2u}}) {
+        Fabric g = f;
+        g.iterations = iterations;
+        Solver kick(rope, g), lurching(rope, g);
+        kick.step(in);
+        kick.add_velocity({0, 0, 20});
+        EXPECT_EQ(kick.step(in).substeps, kicked * g.substeps) << iterations << " iterations";
+        lurching.step(in);
+        EXPECT_EQ(lurching.step(moving).substeps, lurched * g.substeps) << iterations << " iterations";
+    }
 }
 
 // Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
