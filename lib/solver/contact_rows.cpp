@@ -49,6 +49,12 @@ void keep_deepest(std::array<SpanContact, max_span_contacts>& rows, uint8_t& cou
 /// weights), each free end gets a one-sided plane carrying its share of the contact, as a projection
 /// would share it: by inverse mass times the square of its weight.
 uint32_t detect_spans(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants) {
+    const std::vector<CapsuleCollider>& placed = st.placed;
+    const std::vector<std::array<double, 6>>& boxes = st.boxes;
+    if (placed.empty() || model.spans.empty()) {
+        std::fill(st.span_count.begin(), st.span_count.end(), uint8_t{0});
+        return 0;
+    }
     const size_t n = st.span_count.size();
     st.free.assign(n, 0);
     for (uint32_t i : in.free_particles) st.free[i] = 1;
@@ -57,9 +63,6 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
     st.span_previous.swap(st.span_rows);
     st.span_count.assign(n, 0);
     st.span_rows.resize(n);
-    const std::vector<CapsuleCollider>& placed = st.placed;
-    const std::vector<std::array<double, 6>>& boxes = st.boxes;
-    if (placed.empty()) return 0;
     const auto radius_of = [&](uint32_t i) { return i < model.radius.size() ? model.radius[i] : 0.0; };
     for (uint32_t e = 0; e < model.spans.size(); ++e) {
         const uint32_t i = model.spans[e][0], j = model.spans[e][1];
