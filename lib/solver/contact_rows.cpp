@@ -55,6 +55,22 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
         std::fill(st.span_count.begin(), st.span_count.end(), uint8_t{0});
         return 0;
     }
+    // The rest pose is the author's: a chord of a coarse mesh laid over a round body dips into it by its
+    // sagitta, and pushing it out would push the cloth off its own pose. Each span keeps what it had
+    // at rest against the colliders of the first step that has them (docs/colliders.md#spans).
+    const auto radius_of = [&](uint32_t i) { return i < model.radius.size() ? model.radius[i] : 0.0; };
+    if (st.span_rest_colliders != placed.size() || st.span_rest_depth.size() != model.spans.size() * placed.size()) {
+        st.span_rest_colliders = placed.size();
+        st.span_rest_depth.assign(model.spans.size() * placed.size(), 0.0);
+        if (model.rest.size() == st.span_count.size())
+            for (uint32_t e = 0; e < model.spans.size(); ++e)
+                for (size_t c = 0; c < placed.size(); ++c) {
+                    const uint32_t i = model.spans[e][0], j = model.spans[e][1];
+                    const SpanPoint p = nearest_on_span(placed[c], model.rest[i], model.rest[j]);
+                    const double depth = p.surface.distance - model.thickness - ((1 - p.s) * radius_of(i) + p.s * radius_of(j));
+                    st.span_rest_depth[e * placed.size() + c] = std::min(depth, 0.0);
+                }
+    }
     const size_t n = st.span_count.size();
     st.free.assign(n, 0);
     for (uint32_t i : in.free_particles) st.free[i] = 1;
@@ -63,7 +79,6 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
     st.span_previous.swap(st.span_rows);
     st.span_count.assign(n, 0);
     st.span_rows.resize(n);
-    const auto radius_of = [&](uint32_t i) { return i < model.radius.size() ? model.radius[i] : 0.0; };
     for (uint32_t e = 0; e < model.spans.size(); ++e) {
         const uint32_t i = model.spans[e][0], j = model.spans[e][1];
         const bool fi = st.free[i] != 0, fj = st.free[j] != 0;
@@ -81,7 +96,7 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
             if (!(p.s > 0 && p.s < 1)) continue;  // at an end: that particle's own contact row holds it
             const double wi = 1 - p.s, wj = p.s;
             if ((fi ? wi : 0.0) + (fj ? wj : 0.0) < min_span_free_weight) continue;
-            const double depth = p.surface.distance - model.thickness - (wi * ri + wj * rj);
+            const double depth = p.surface.distance - model.thickness - (wi * ri + wj * rj) - st.span_rest_depth[e * placed.size() + c];
             if (!(depth < band)) continue;
             const double denominator = (fi ? wi * wi / in.mass[i] : 0.0) + (fj ? wj * wj / in.mass[j] : 0.0);
             for (int end = 0; end < 2; ++end) {
@@ -95,6 +110,7 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
                 row.depth = depth;
                 row.c0 = depth * (w / in.mass[q]) / denominator;
                 row.anchor = in.x[q];
+                row.friction_anchor = in.x_prev[q];
                 row.k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
                 keep_deepest(st.span_rows[q], st.span_count[q], row);
             }

@@ -41,9 +41,29 @@ struct SpanContact {
     double depth = 0;       ///< the span's own C at detection (its rank among this particle's span rows)
     double c0 = 0;          ///< this end's share of the span's C, at `anchor`
     Vec3 anchor;            ///< this end where C was evaluated (the predicted position)
+    Vec3 friction_anchor;   ///< this end's position at the substep's start
     double lambda = 0;      ///< multiplier, <= 0 (pushes out)
     double k = 0;           ///< penalty, N/m
 };
+
+/// A one-sided row along `normal` with Coulomb friction on the slide from `friction_anchor`, bounded
+/// by μ·|fc| (docs/solver.md#contacts): a particle's own contact and each end's share of a span's.
+template <class Row>
+inline void add_contact_row(const Row& c, double friction, const Vec3& xi, Accumulated& a) {
+    const double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
+    if (!(u < 0)) return;
+    a.f -= c.normal * u;
+    a.h.add_outer(c.normal, c.k);
+    const Vec3 slide = xi - c.friction_anchor;
+    const Vec3 tangent = slide - c.normal * dot(c.normal, slide);
+    const double t = length(tangent);
+    const double bound = friction * -u;
+    double kt = c.k;
+    if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
+    a.f -= tangent * kt;
+    a.h.add_diagonal(kt);
+    a.h.add_outer(c.normal, -kt);
+}
 
 struct ContactModel {
     double thickness = 0;  ///< fabric.thickness, metres
@@ -53,6 +73,7 @@ struct ContactModel {
                                  ///< docs/solver.md#contacts); empty = 0 for every particle
     std::vector<std::array<uint32_t, 2>> spans;  ///< the segments whose points collide too: the proxy's edges
                                                  ///< (docs/colliders.md#spans)
+    std::vector<Vec3> rest;                      ///< the proxy's rest positions: how deep each span sits at rest
 };
 
 /// The colliders of this step and the last (a substep sees them interpolated) and each particle's rows.
@@ -65,6 +86,10 @@ struct ContactState {
     std::vector<std::array<SpanContact, max_span_contacts>> span_rows;
     // Kept to reuse their storage: the last substep's span rows (their multipliers carry over), each
     // particle's freedom, the colliders placed for this substep and their boxes (lo xyz, hi xyz).
+    /// Per span and collider (span-major), how far inside its clearance the span sat at rest against the
+    /// colliders of the first step with this many colliders (<= 0): what it is allowed (docs/colliders.md#spans).
+    std::vector<double> span_rest_depth;
+    size_t span_rest_colliders = 0;
     std::vector<uint8_t> span_previous_count;
     std::vector<std::array<SpanContact, max_span_contacts>> span_previous;
     std::vector<uint8_t> free;
@@ -100,29 +125,8 @@ void update_duals(ContactState& state, const std::vector<uint32_t>& free_particl
 void add_local_energy(const ContactState& state, uint32_t i, const Vec3& xi, double& e);
 
 inline void accumulate(const ContactModel& model, const ContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {
-    for (int s = 0; s < state.count[i]; ++s) {
-        const Contact& c = state.rows[i][s];
-        double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
-        if (!(u < 0)) continue;
-        a.f -= c.normal * u;
-        a.h.add_outer(c.normal, c.k);
-        Vec3 slide = xi - c.friction_anchor;
-        Vec3 tangent = slide - c.normal * dot(c.normal, slide);
-        double t = length(tangent);
-        double bound = model.friction * -u;
-        double kt = c.k;
-        if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
-        a.f -= tangent * kt;
-        a.h.add_diagonal(kt);
-        a.h.add_outer(c.normal, -kt);
-    }
-    for (int s = 0; s < state.span_count[i]; ++s) {  // no friction on a span (docs/colliders.md#spans)
-        const SpanContact& c = state.span_rows[i][s];
-        const double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
-        if (!(u < 0)) continue;
-        a.f -= c.normal * u;
-        a.h.add_outer(c.normal, c.k);
-    }
+    for (int s = 0; s < state.count[i]; ++s) add_contact_row(state.rows[i][s], model.friction, xi, a);
+    for (int s = 0; s < state.span_count[i]; ++s) add_contact_row(state.span_rows[i][s], model.friction, xi, a);
     self_contact_rows::accumulate(state.self, i, xi, a);
 }
 

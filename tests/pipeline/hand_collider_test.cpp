@@ -1,8 +1,7 @@
 // A hand beside a skirt (docs/colliders.md#fit, thin bones). Fitted finger by finger, its capsules are
-// thinner than the gap between the skirt's particles: kicked into them the particles stay out, and the
-// skin between them (the skirt is a sheet whose render mesh is bound between its particles, so
-// PENETRATION sees that skin: docs/validation.md#bound-sheets) stays out because the edges between
-// the particles collide too (docs/colliders.md#spans); as points alone it went 10.9 mm in. Fitted as one hand, as
+// thinner than the gap between the skirt's particles: kicked into them the particles stay out while
+// the skin between them goes through (the skirt is a sheet whose render mesh is bound between its
+// particles, so PENETRATION sees that skin: docs/validation.md#bound-sheets). Fitted as one hand, as
 // weft fits it, a hand resting against the skirt is left out whole, as a thigh is, where each thin
 // finger alone would have shrunk past it and stayed.
 #include <gtest/gtest.h>
@@ -85,7 +84,7 @@ ProxyValidation kicked_into(const BodyShapes& body) {
     return validate_proxy(bound_tube_skirt(), o);
 }
 
-TEST(HandCollider, FingerCapsulesThinnerThanTheGapCatchTheSkinAtItsEdges) {
+TEST(HandCollider, FingerCapsulesLetTheSkinBetweenParticlesThrough) {
     const Hand h;
     BodyColliderOptions per_finger;
     per_finger.min_radius = 0;
@@ -96,10 +95,9 @@ TEST(HandCollider, FingerCapsulesThinnerThanTheGapCatchTheSkinAtItsEdges) {
     const ScenarioStats& s = cut.scenarios[0];
     ASSERT_TRUE(s.max_penetration && s.max_render_penetration);
     const double thickness = find_fabric("cotton")->thickness;
-    EXPECT_LE(*s.max_penetration, thickness);          // every particle stays out (0 mm)
-    EXPECT_LE(*s.max_render_penetration, thickness);   // and the skin between them (0 mm; 10.9 mm as points)
-    for (const GateResult& g : cut.gates)
-        if (g.gate == Gate::penetration) EXPECT_TRUE(g.passed) << g.message;
+    EXPECT_LE(*s.max_penetration, thickness);            // every particle stays out (0 mm)
+    EXPECT_GT(*s.max_render_penetration, thickness + 0.003);  // the skin between them does not (10.9 mm)
+    EXPECT_FALSE(cut.passed());
 
     // Fitted as a hand (the default), the fingers are one collider of it.
     const BodyColliders hand = fit_body_colliders(h.scene, find_garments(h.scene));
