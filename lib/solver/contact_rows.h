@@ -71,7 +71,7 @@ struct ContactModel {
     SelfContactModel self; ///< the cloth against its own triangles (docs/solver.md#self-contact)
     std::vector<double> radius;  ///< per particle, metres it collides with beyond `thickness` (ClothProxy::collision_radius,
                                  ///< docs/solver.md#contacts); empty = 0 for every particle
-    std::vector<std::array<uint32_t, 2>> spans;  ///< the segments whose points collide too: the proxy's edges
+    std::vector<std::array<uint32_t, 2>> spans;  ///< the segments whose points collide too: a rig's edges
                                                  ///< (docs/colliders.md#spans)
     std::vector<Vec3> rest;                      ///< the proxy's rest positions: how deep each span sits at rest
 };

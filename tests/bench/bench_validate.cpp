@@ -50,8 +50,8 @@ BENCHMARK(BM_ValidateEveryScenario)->ArgsProduct({{0, 1, 2, 3}, {0, 1}})->Unit(b
     ->Repetitions(5)->ReportAggregatesOnly(true);
 
 /// Every default scenario on a body: a cotton tube skirt (24 x 11 particles) round two thigh capsules,
-/// plus a hand of a sphere and four 8 mm finger capsules in front of its hem, so the contact rows and
-/// the span rows (docs/colliders.md#spans) have colliders to find.
+/// plus a hand of a sphere and four 8 mm finger capsules in front of its hem: the contact rows' cost
+/// with colliders to find (a sheet, so no span rows: docs/colliders.md#spans).
 void BM_ValidateOnABody(benchmark::State& state) {
     const ClothProxy proxy = test::tube_skirt(24, 11, 0.2, 0.05);
     ValidationOptions options;
