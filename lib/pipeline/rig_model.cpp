@@ -621,6 +621,13 @@ json rig_report_json(const ModelRecord& r, bool timings) {
                           {"stats", sheet_stats_json(g.built.stats)},
                           {"frame", g.built.proxy ? json(g.built.proxy->frame.node) : json(nullptr)},
                           {"fabric", g.built.proxy ? json(g.built.proxy->suggested_fabric) : json(nullptr)}});
+    // What the fit kept and what it left out, and why (docs/colliders.md#fit): the sidecar lists the
+    // colliders a runtime uses; a collider that is missing is answered here.
+    json left_out = json::array();
+    for (const LeftOutCollider& l : r.body.left_out) left_out.push_back({{"node", l.bone}, {"reason", l.reason}});
+    size_t fitted = 0, declared = 0;
+    for (const BodyCollider& c : r.body.colliders) (c.origin == "declared" ? declared : fitted) += 1;
+    const json colliders = {{"fitted", fitted}, {"declared", declared}, {"left_out", std::move(left_out)}};
     json grown_model = nullptr;
     if (!r.grown_model_file.empty()) {
         grown_model = {{"file", r.grown_model_file}, {"method", r.grown_model_method}};
@@ -644,6 +651,7 @@ json rig_report_json(const ModelRecord& r, bool timings) {
             {"grow", grow},
             {"proxies", proxies},
             {"sheets", sheets},
+            {"colliders", colliders},
             {"grown_model", grown_model},
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
             {"validation", r.validation ? rig_validation_json(*r.validation, timings) : json(nullptr)},

@@ -122,10 +122,13 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                 pen.message = format_text("%s: no render vertex deeper in a body collider than at rest (limit %.4g m)", name,
                                           *pen.limit);
             else
-                pen.message = format_text("%s: render vertex %u %.4g m deeper in a body collider than at rest at step %u "
+                pen.message = format_text("%s: render vertex %u%s %.4g m deeper in a body collider than at rest at step %u "
                                           "(limit %.4g m)",
-                                          name, s.max_render_penetration_vertex, *s.max_render_penetration,
-                                          s.max_render_penetration_step, *pen.limit);
+                                          name, s.max_render_penetration_vertex,
+                                          s.max_render_penetration_mesh.empty()
+                                              ? ""
+                                              : format_text(" of mesh '%s'", s.max_render_penetration_mesh.c_str()).c_str(),
+                                          *s.max_render_penetration, s.max_render_penetration_step, *pen.limit);
             if (!pen.passed) pen.message += ": the render mesh between the particles cuts the body";
             out.push_back(pen);
         }

@@ -115,7 +115,9 @@ struct ScenarioStats {
                                                ///< where it was bound; only with a body; good: 0, bad: past the
                                                ///< fabric's thickness (PENETRATION: the skin between particles cuts
                                                ///< the body, docs/validation.md#bound-sheets)
-    uint32_t max_render_penetration_vertex = 0;  ///< where: its source vertex
+    uint32_t max_render_penetration_vertex = 0;  ///< where: its vertex in max_render_penetration_mesh (the
+                                                 ///< garment's source vertex when the proxy names no meshes)
+    std::string max_render_penetration_mesh;     ///< the model mesh it belongs to (ClothProxy::source_meshes); may be ""
     uint32_t max_render_penetration_step = 0;    ///< 1-based step of max_render_penetration; 0 when none went deeper
 
     // --- timing: machine-dependent, kept apart so everything above is deterministic ----------------

@@ -86,6 +86,7 @@ json scenario_json(const ScenarioStats& s, bool timings) {
     if (s.max_render_penetration) {  // only a sheet with a bound render mesh, run with a body
         j["max_render_penetration"] = number(*s.max_render_penetration);
         j["max_render_penetration_vertex"] = s.max_render_penetration_vertex;
+        j["max_render_penetration_mesh"] = s.max_render_penetration_mesh;
         j["max_render_penetration_step"] = s.max_render_penetration_step;
     }
     if (timings) j["timing"] = {{"ms_per_step", number(s.ms_per_step)}};
@@ -363,7 +364,13 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
                                                run.steps, trace, options.trace, observer, body, clip, body_observer));
             if (meter.measures_depth()) {
                 v.scenarios.back().max_render_penetration = depth.max_render_penetration.value_or(0.0);
+                // Named as a user finds it in the model: the mesh, then the vertex within it.
                 v.scenarios.back().max_render_penetration_vertex = depth.max_render_penetration_vertex;
+                for (const SourceMesh& m : proxy.source_meshes)
+                    if (depth.max_render_penetration_vertex - m.vertex_offset < m.vertex_count) {
+                        v.scenarios.back().max_render_penetration_mesh = m.name;
+                        v.scenarios.back().max_render_penetration_vertex = depth.max_render_penetration_vertex - m.vertex_offset;
+                    }
                 v.scenarios.back().max_render_penetration_step = depth.max_render_penetration_step;
             }
             if (meter.active()) {

@@ -278,10 +278,10 @@ TEST(BodyColliders, AColliderReachingThroughAGarmentAtRestShrinksToClearIt) {
 TEST(BodyColliders, ConfigAddsRemovesAndResizes) {
     Body b;
     BodyColliderOptions options;
-    options.edits.push_back({ColliderEdit::remove, "Head", {}, {}, ColliderShape::sphere, {}, {}});
-    options.edits.push_back({ColliderEdit::resize, "Thigh", {}, 1.5, ColliderShape::sphere, {}, {}});
-    options.edits.push_back({ColliderEdit::add, "Hips", 0.2, {}, ColliderShape::sphere, {0, 0.05, 0}, {}});
-    options.edits.push_back({ColliderEdit::remove, "Nobody", {}, {}, ColliderShape::sphere, {}, {}});
+    options.edits.push_back({ColliderEdit::remove, "Head", {}, {}, ColliderShape::sphere, {}, {}, ""});
+    options.edits.push_back({ColliderEdit::resize, "Thigh", {}, 1.5, ColliderShape::sphere, {}, {}, ""});
+    options.edits.push_back({ColliderEdit::add, "Hips", 0.2, {}, ColliderShape::sphere, {0, 0.05, 0}, {}, ""});
+    options.edits.push_back({ColliderEdit::remove, "Nobody", {}, {}, ColliderShape::sphere, {}, {}, ""});
     BodyColliders body = fit_body_colliders(b.scene, find_garments(b.scene), options);
     EXPECT_EQ(on(body, "Head"), nullptr);
     ASSERT_NE(on(body, "Thigh"), nullptr);

@@ -5,6 +5,7 @@
 // (docs/growth.md#idle-stability), every solver gate passes, and the linear-blend-skinned mesh stays whole (MESH_STRETCH)
 // with the scalp and waistband on the body (SCALP_DISPLACEMENT). Under the library's hair fabric a
 // chain hangs from its root like a rope, 40-60 degrees off its bind direction, and both mesh gates say so.
+#include <map>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -398,6 +399,16 @@ TEST(RigValidateShared, WitchSkirtInHerWalkWithAndWithoutColliders) {
     const nlohmann::json j = rig_validation_json(*with.validation);
     EXPECT_EQ(j["proxies"][1]["mesh"]["scenarios"][0]["scenario"], "clip:Walk");
     EXPECT_EQ(test::schema_errors(rig_report_json(with).dump(), "rig-report.schema.json"), "");
+    // The report says which colliders the fit left out and why: of her 20 fitted bones, 9, among them
+    // the hands against the skirt and the head her hair hangs from.
+    const nlohmann::json colliders = rig_report_json(with)["colliders"];
+    EXPECT_EQ(colliders["fitted"], 11);
+    EXPECT_EQ(colliders["declared"], 0);
+    std::map<std::string, std::string> left_out;
+    for (const nlohmann::json& l : colliders["left_out"]) left_out[l["node"]] = l["reason"];
+    EXPECT_EQ(left_out.size(), 9u);
+    EXPECT_NE(left_out["Wrist.R"].find("reaches through 'skirt' at rest"), std::string::npos) << left_out["Wrist.R"];
+    EXPECT_NE(left_out["Head"].find("would trap 2744 vertices of garment 'Hair_Black'"), std::string::npos) << left_out["Head"];
     // The waistband rides the hips the clip carries forward: measured from where the clip's own
     // skinning puts it, it moves only by its share of the swinging root joints (measured 12.9 mm; a
     // waistband left at bind would be a stride away).

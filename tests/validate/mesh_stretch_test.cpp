@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "fabric/fabric.h"
+#include "io/format_text.h"
 #include "proxy/codec_fixtures.h"
 #include "validate/body.h"
 #include "validate/validate.h"
@@ -89,8 +90,13 @@ TEST(MeshStretch, ABoundRenderMeshSinkingIntoTheBodyIsRefusedWhileItsParticlesSt
     const double thickness = suggested_fabric(test::grid_proxy(8, 8, 0.05)).thickness;
     ASSERT_LT(thickness, 0.02);
 
-    // Render vertices 2 cm in front of their particles: 1 cm clear of the ball at rest.
-    const ProxyValidation off = validate_proxy(bound_grid([](uint32_t) { return 0.02; }), o);
+    // Render vertices 2 cm in front of their particles: 1 cm clear of the ball at rest. The render
+    // mesh is two model meshes, its rows split between them, so the gate names the one it finds.
+    ClothProxy two_meshes = bound_grid([](uint32_t) { return 0.02; });
+    const uint32_t half = static_cast<uint32_t>(two_meshes.vertex_particle.size() / 2);
+    two_meshes.source_meshes = {{"Top", "Cloth", 0, half},
+                                {"Bottom", "Cloth", half, static_cast<uint32_t>(two_meshes.vertex_particle.size()) - half}};
+    const ProxyValidation off = validate_proxy(two_meshes, o);
     ASSERT_FALSE(off.refused);
     ASSERT_EQ(off.scenarios.size(), 1u);
     const ScenarioStats& s = off.scenarios[0];
@@ -105,7 +111,13 @@ TEST(MeshStretch, ABoundRenderMeshSinkingIntoTheBodyIsRefusedWhileItsParticlesSt
     ASSERT_NE(pen, nullptr);
     EXPECT_FALSE(pen->passed) << pen->message;
     EXPECT_DOUBLE_EQ(*pen->limit, thickness);
-    EXPECT_NE(pen->message.find("render vertex"), std::string::npos) << pen->message;
+    ASSERT_FALSE(s.max_render_penetration_mesh.empty());
+    const SourceMesh& in = s.max_render_penetration_mesh == "Top" ? two_meshes.source_meshes[0] : two_meshes.source_meshes[1];
+    EXPECT_EQ(s.max_render_penetration_mesh, in.name);
+    EXPECT_LT(s.max_render_penetration_vertex, in.vertex_count);
+    EXPECT_NE(pen->message.find(format_text("render vertex %u of mesh '%s'", s.max_render_penetration_vertex, in.name.c_str())),
+              std::string::npos)
+        << pen->message;
     EXPECT_FALSE(off.passed());
 
     // On its particles the render mesh goes no deeper than they do, and passes.
