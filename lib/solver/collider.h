@@ -27,4 +27,14 @@ struct SurfacePoint {
 SurfacePoint surface_point(const SphereCollider& sphere, const Vec3& x);
 SurfacePoint surface_point(const CapsuleCollider& capsule, const Vec3& x);
 
+/// The point of the segment p0–p1 nearest a capsule's core segment (a sphere is a capsule with a == b),
+/// as its parameter s in [0, 1] (the point is p0 + s·(p1 − p0)), and the capsule's surface point there
+/// (docs/colliders.md#spans). Segments parallel to the core take the point nearest the core's middle.
+struct SpanPoint {
+    double s = 0;
+    SurfacePoint surface;
+};
+
+SpanPoint nearest_on_span(const CapsuleCollider& capsule, const Vec3& p0, const Vec3& p1);
+
 }  // namespace weft

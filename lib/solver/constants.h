@@ -34,6 +34,8 @@ struct SolverConstants {
     /// keep the cloth a thickness clear of its own triangles (docs/solver.md#self-contact); validation
     /// turns it on, a runtime leaves it off unless a garment folds onto itself
     bool self_contact = false;
+    /// collide a rig's segments between particles too, not only its particles (docs/colliders.md#spans)
+    bool span_contacts = true;
     bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow
 };
 

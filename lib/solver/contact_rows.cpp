@@ -7,13 +7,13 @@ namespace weft::contact_rows {
 
 namespace {
 
-/// Collider c (spheres first, then capsules) at `fraction` of the way from last step's placement.
-SurfacePoint collider_surface(const ContactState& s, size_t c, double fraction, const Vec3& xi) {
+/// Collider c placed at `fraction` of the step, as a capsule (a sphere's ends coincide).
+CapsuleCollider placed_collider(const ContactState& s, size_t c, double fraction) {
     const size_t sphere_count = s.spheres.size();
     if (c < sphere_count) {
         SphereCollider sphere = s.spheres[c];
         if (c < s.spheres_prev.size()) sphere.centre = s.spheres_prev[c].centre + (sphere.centre - s.spheres_prev[c].centre) * fraction;
-        return surface_point(sphere, xi);
+        return {sphere.centre, sphere.centre, sphere.radius};
     }
     const size_t q = c - sphere_count;
     CapsuleCollider capsule = s.capsules[q];
@@ -21,7 +21,114 @@ SurfacePoint collider_surface(const ContactState& s, size_t c, double fraction, 
         capsule.a = s.capsules_prev[q].a + (capsule.a - s.capsules_prev[q].a) * fraction;
         capsule.b = s.capsules_prev[q].b + (capsule.b - s.capsules_prev[q].b) * fraction;
     }
-    return surface_point(capsule, xi);
+    return capsule;
+}
+
+/// A particle's look-ahead: a particle predicted just clear can be pulled in by its rows during the
+/// sweep, so its rows are found a trust radius ahead.
+double look_ahead(const ContactInputs& in, uint32_t i) {
+    return std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
+}
+
+/// Keeps `row` among a particle's deepest max_span_contacts span rows (equal depths keep the one found
+/// first: the lower span, then the lower collider).
+void keep_deepest(std::array<SpanContact, max_span_contacts>& rows, uint8_t& count, const SpanContact& row) {
+    int slot = count < max_span_contacts ? count++ : -1;
+    if (slot < 0) {
+        int worst = 0;
+        for (int q = 1; q < max_span_contacts; ++q)
+            if (rows[q].depth > rows[worst].depth) worst = q;
+        if (row.depth < rows[worst].depth) slot = worst;
+    }
+    if (slot >= 0) rows[slot] = row;
+}
+
+/// The span rows (docs/colliders.md#spans): per segment with a free end, per collider whose box it
+/// reaches, the segment's point nearest the collider. Where that point lies strictly between the ends
+/// and within the look-ahead of the clearance there (thickness plus the ends' radii blended by its
+/// weights), each free end gets a one-sided plane carrying its share of the contact, as a projection
+/// would share it: by inverse mass times the square of its weight.
+uint32_t detect_spans(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants) {
+    const std::vector<CapsuleCollider>& placed = st.placed;
+    const std::vector<std::array<double, 6>>& boxes = st.boxes;
+    if (placed.empty() || model.spans.empty()) {
+        std::fill(st.span_count.begin(), st.span_count.end(), uint8_t{0});
+        return 0;
+    }
+    // The rest pose is the author's: a chord of a coarse mesh laid over a round body dips into it by its
+    // sagitta, and pushing it out would push the cloth off its own pose. Each span keeps what it had
+    // at rest against the colliders of the first step that has them (docs/colliders.md#spans).
+    const auto radius_of = [&](uint32_t i) { return i < model.radius.size() ? model.radius[i] : 0.0; };
+    if (st.span_rest_colliders != placed.size() || st.span_rest_depth.size() != model.spans.size() * placed.size()) {
+        st.span_rest_colliders = placed.size();
+        st.span_rest_depth.assign(model.spans.size() * placed.size(), 0.0);
+        if (model.rest.size() == st.span_count.size())
+            for (uint32_t e = 0; e < model.spans.size(); ++e)
+                for (size_t c = 0; c < placed.size(); ++c) {
+                    const uint32_t i = model.spans[e][0], j = model.spans[e][1];
+                    const SpanPoint p = nearest_on_span(placed[c], model.rest[i], model.rest[j]);
+                    const double depth = p.surface.distance - model.thickness - ((1 - p.s) * radius_of(i) + p.s * radius_of(j));
+                    st.span_rest_depth[e * placed.size() + c] = std::min(depth, 0.0);
+                }
+    }
+    const size_t n = st.span_count.size();
+    st.free.assign(n, 0);
+    for (uint32_t i : in.free_particles) st.free[i] = 1;
+    // The last substep's rows, to carry their multipliers over.
+    st.span_previous_count.swap(st.span_count);
+    st.span_previous.swap(st.span_rows);
+    st.span_count.assign(n, 0);
+    st.span_rows.resize(n);
+    for (uint32_t e = 0; e < model.spans.size(); ++e) {
+        const uint32_t i = model.spans[e][0], j = model.spans[e][1];
+        const bool fi = st.free[i] != 0, fj = st.free[j] != 0;
+        if (!fi && !fj) continue;
+        const Vec3 &a = in.x[i], &b = in.x[j];
+        const double ri = radius_of(i), rj = radius_of(j);
+        const double band = std::max(fi ? look_ahead(in, i) : 0.0, fj ? look_ahead(in, j) : 0.0);
+        const double reach = model.thickness + std::max(ri, rj) + band;
+        const double lo[3] = {std::min(a.x, b.x) - reach, std::min(a.y, b.y) - reach, std::min(a.z, b.z) - reach};
+        const double hi[3] = {std::max(a.x, b.x) + reach, std::max(a.y, b.y) + reach, std::max(a.z, b.z) + reach};
+        for (size_t c = 0; c < placed.size(); ++c) {
+            const std::array<double, 6>& box = boxes[c];
+            if (box[0] > hi[0] || box[1] > hi[1] || box[2] > hi[2] || box[3] < lo[0] || box[4] < lo[1] || box[5] < lo[2]) continue;
+            const SpanPoint p = nearest_on_span(placed[c], a, b);
+            if (!(p.s > 0 && p.s < 1)) continue;  // at an end: that particle's own contact row holds it
+            const double wi = 1 - p.s, wj = p.s;
+            if ((fi ? wi : 0.0) + (fj ? wj : 0.0) < min_span_free_weight) continue;
+            const double depth = p.surface.distance - model.thickness - (wi * ri + wj * rj) - st.span_rest_depth[e * placed.size() + c];
+            if (!(depth < band)) continue;
+            const double denominator = (fi ? wi * wi / in.mass[i] : 0.0) + (fj ? wj * wj / in.mass[j] : 0.0);
+            for (int end = 0; end < 2; ++end) {
+                const uint32_t q = end == 0 ? i : j;
+                const double w = end == 0 ? wi : wj;
+                if (!st.free[q]) continue;
+                SpanContact row;
+                row.span = e;
+                row.collider = static_cast<uint32_t>(c);
+                row.normal = p.surface.normal;
+                row.depth = depth;
+                row.c0 = depth * (w / in.mass[q]) / denominator;
+                row.anchor = in.x[q];
+                row.friction_anchor = in.x_prev[q];
+                row.k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
+                keep_deepest(st.span_rows[q], st.span_count[q], row);
+            }
+        }
+    }
+    const double ag = constants.alpha * constants.gamma;
+    uint32_t rows = 0;
+    for (uint32_t i : in.free_particles) {
+        for (int s = 0; s < st.span_count[i]; ++s) {
+            SpanContact& row = st.span_rows[i][s];
+            for (int p = 0; p < st.span_previous_count[i]; ++p) {
+                const SpanContact& before = st.span_previous[i][p];
+                if (before.span == row.span && before.collider == row.collider) row.lambda = before.lambda * ag;
+            }
+        }
+        rows += st.span_count[i];
+    }
+    return rows;
 }
 
 }  // namespace
@@ -30,11 +137,22 @@ ContactState initial_state(size_t n) {
     ContactState s;
     s.count.assign(n, 0);
     s.rows.assign(n, {});
+    s.span_count.assign(n, 0);
+    s.span_rows.assign(n, {});
     return s;
 }
 
 uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs& in, double fraction, const SolverConstants& constants) {
     const size_t total = st.spheres.size() + st.capsules.size();
+    // Every collider placed once (a sphere as a capsule whose ends coincide: the same surface point to
+    // the bit), with its box for the spans' broad phase.
+    st.placed.resize(total);
+    st.boxes.resize(total);
+    for (size_t c = 0; c < total; ++c) {
+        const CapsuleCollider& k = st.placed[c] = placed_collider(st, c, fraction);
+        st.boxes[c] = {std::min(k.a.x, k.b.x) - k.radius, std::min(k.a.y, k.b.y) - k.radius, std::min(k.a.z, k.b.z) - k.radius,
+                       std::max(k.a.x, k.b.x) + k.radius, std::max(k.a.y, k.b.y) + k.radius, std::max(k.a.z, k.b.z) + k.radius};
+    }
     const double ag = constants.alpha * constants.gamma;
     uint32_t rows = 0;
     for (uint32_t i : in.free_particles) {
@@ -47,11 +165,11 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
         const double clearance = model.thickness + (i < model.radius.size() ? model.radius[i] : 0.0);
         // Look a trust radius ahead: a particle predicted just clear can be pulled in by its rows
         // during the sweep, and an inactive one-sided row costs one dot product.
-        double band = std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
+        double band = look_ahead(in, i);
         std::array<Contact, max_contacts> best{};
         int found = 0;
         for (size_t c = 0; c < total; ++c) {
-            const SurfacePoint sp = collider_surface(st, c, fraction, xi);
+            const SurfacePoint sp = surface_point(st.placed[c], xi);
             double c0 = sp.distance - clearance;
             if (!(c0 < band)) continue;
             Contact contact;
@@ -79,12 +197,14 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
         st.count[i] = static_cast<uint8_t>(found);
         rows += static_cast<uint32_t>(found);
     }
+    rows += detect_spans(model, st, in, constants);
     const SelfContactInputs self_in{in.free_particles, in.x, in.x_prev, in.mass, in.trust_radius, in.reach, in.inv_h2};
     return rows + self_contact_rows::detect(model.self, st.self, self_in, constants);
 }
 
 void reset(ContactState& s) {
     std::fill(s.count.begin(), s.count.end(), uint8_t{0});
+    std::fill(s.span_count.begin(), s.span_count.end(), uint8_t{0});
     self_contact_rows::reset(s.self);
 }
 
@@ -94,12 +214,21 @@ void update_duals(ContactState& s, const std::vector<uint32_t>& free_particles, 
             Contact& c = s.rows[i][q];
             c.lambda = std::min(c.k * (c.c0 + dot(c.normal, x[i] - c.anchor)) + c.lambda, 0.0);
         }
+    for (uint32_t i : free_particles)
+        for (int q = 0; q < s.span_count[i]; ++q) {
+            SpanContact& c = s.span_rows[i][q];
+            c.lambda = std::min(c.k * (c.c0 + dot(c.normal, x[i] - c.anchor)) + c.lambda, 0.0);
+        }
     self_contact_rows::update_duals(s.self, free_particles, x);
 }
 
 void add_local_energy(const ContactState& s, uint32_t i, const Vec3& xi, double& e) {
     for (int q = 0; q < s.count[i]; ++q) {
         const Contact& c = s.rows[i][q];
+        e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -solver_infinity, 0);
+    }
+    for (int q = 0; q < s.span_count[i]; ++q) {
+        const SpanContact& c = s.span_rows[i][q];
         e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -solver_infinity, 0);
     }
     self_contact_rows::add_local_energy(s.self, i, xi, e);

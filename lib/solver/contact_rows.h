@@ -1,6 +1,8 @@
 // Contact rows: one-sided hard rows C = φ(x) − thickness − radius ≥ 0 against sphere and capsule colliders,
 // linearised where they are found each substep, with Coulomb friction bounded by μ·|λ_n| (docs/solver.md#rows,
-// "Contact rows"). Their detection, their accumulation, their energy and their dual update are all here.
+// "Contact rows"). Their detection, their accumulation, their energy and their dual update are all here,
+// with the span rows: the same contact taken at the point of a segment between two particles nearest a
+// collider, shared between its two ends (docs/solver.md#contacts, docs/colliders.md#spans).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -14,6 +16,11 @@
 namespace weft {
 
 inline constexpr int max_contacts = 2;  ///< contact rows per particle (a particle between two colliders)
+inline constexpr int max_span_contacts = 4;  ///< span rows per particle: the deepest of its segments' contacts
+/// A span row is made only where the span's free ends carry at least this much of its contact point
+/// ((1 − s) for the first end, s for the second): nearer a held end the holder is what is inside, and
+/// lifting the point from the free end alone would take a lever of more than 4 (docs/colliders.md#spans).
+inline constexpr double min_span_free_weight = 0.25;
 
 /// A one-sided contact row against a collider, linearised at detection.
 struct Contact {
@@ -26,12 +33,47 @@ struct Contact {
     double k = 0;           ///< normal penalty, N/m
 };
 
+/// One end's share of a span contact, C = c0 + n·(x − anchor) >= 0 (docs/solver.md#contacts).
+struct SpanContact {
+    uint32_t span = 0;      ///< the segment, into ContactModel::spans
+    uint32_t collider = 0;  ///< spheres first, then capsules
+    Vec3 normal;            ///< outward unit normal at the span's nearest point, at detection
+    double depth = 0;       ///< the span's own C at detection (its rank among this particle's span rows)
+    double c0 = 0;          ///< this end's share of the span's C, at `anchor`
+    Vec3 anchor;            ///< this end where C was evaluated (the predicted position)
+    Vec3 friction_anchor;   ///< this end's position at the substep's start
+    double lambda = 0;      ///< multiplier, <= 0 (pushes out)
+    double k = 0;           ///< penalty, N/m
+};
+
+/// A one-sided row along `normal` with Coulomb friction on the slide from `friction_anchor`, bounded
+/// by μ·|fc| (docs/solver.md#contacts): a particle's own contact and each end's share of a span's.
+template <class Row>
+inline void add_contact_row(const Row& c, double friction, const Vec3& xi, Accumulated& a) {
+    const double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
+    if (!(u < 0)) return;
+    a.f -= c.normal * u;
+    a.h.add_outer(c.normal, c.k);
+    const Vec3 slide = xi - c.friction_anchor;
+    const Vec3 tangent = slide - c.normal * dot(c.normal, slide);
+    const double t = length(tangent);
+    const double bound = friction * -u;
+    double kt = c.k;
+    if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
+    a.f -= tangent * kt;
+    a.h.add_diagonal(kt);
+    a.h.add_outer(c.normal, -kt);
+}
+
 struct ContactModel {
     double thickness = 0;  ///< fabric.thickness, metres
     double friction = 0;   ///< fabric.friction
     SelfContactModel self; ///< the cloth against its own triangles (docs/solver.md#self-contact)
     std::vector<double> radius;  ///< per particle, metres it collides with beyond `thickness` (ClothProxy::collision_radius,
                                  ///< docs/solver.md#contacts); empty = 0 for every particle
+    std::vector<std::array<uint32_t, 2>> spans;  ///< the segments whose points collide too: a rig's edges
+                                                 ///< (docs/colliders.md#spans)
+    std::vector<Vec3> rest;                      ///< the proxy's rest positions: how deep each span sits at rest
 };
 
 /// The colliders of this step and the last (a substep sees them interpolated) and each particle's rows.
@@ -40,6 +82,19 @@ struct ContactState {
     std::vector<CapsuleCollider> capsules, capsules_prev;
     std::vector<uint8_t> count;
     std::vector<std::array<Contact, max_contacts>> rows;
+    std::vector<uint8_t> span_count;
+    std::vector<std::array<SpanContact, max_span_contacts>> span_rows;
+    // Kept to reuse their storage: the last substep's span rows (their multipliers carry over), each
+    // particle's freedom, the colliders placed for this substep and their boxes (lo xyz, hi xyz).
+    /// Per span and collider (span-major), how far inside its clearance the span sat at rest against the
+    /// colliders of the first step with this many colliders (<= 0): what it is allowed (docs/colliders.md#spans).
+    std::vector<double> span_rest_depth;
+    size_t span_rest_colliders = 0;
+    std::vector<uint8_t> span_previous_count;
+    std::vector<std::array<SpanContact, max_span_contacts>> span_previous;
+    std::vector<uint8_t> free;
+    std::vector<CapsuleCollider> placed;
+    std::vector<std::array<double, 6>> boxes;
     SelfContactState self;
 };
 
@@ -59,7 +114,9 @@ namespace contact_rows {
 ContactState initial_state(size_t particles);
 /// Finds each free particle's deepest max_contacts rows at `fraction` of the step (the colliders
 /// interpolated from the last step's), carrying a row's multiplier over when its collider stays; then
-/// the self-contact rows where the model has them. Returns the rows found, both kinds.
+/// each span's rows, each free end keeping its deepest max_span_contacts (a row's multiplier carried
+/// over while its span and collider stay); then the self-contact rows where the model has them.
+/// Returns the rows found, every kind.
 uint32_t detect(const ContactModel& model, ContactState& state, const ContactInputs& in, double fraction,
                 const SolverConstants& constants);
 void reset(ContactState& state);
@@ -68,22 +125,8 @@ void update_duals(ContactState& state, const std::vector<uint32_t>& free_particl
 void add_local_energy(const ContactState& state, uint32_t i, const Vec3& xi, double& e);
 
 inline void accumulate(const ContactModel& model, const ContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {
-    for (int s = 0; s < state.count[i]; ++s) {
-        const Contact& c = state.rows[i][s];
-        double u = c.k * (c.c0 + dot(c.normal, xi - c.anchor)) + c.lambda;
-        if (!(u < 0)) continue;
-        a.f -= c.normal * u;
-        a.h.add_outer(c.normal, c.k);
-        Vec3 slide = xi - c.friction_anchor;
-        Vec3 tangent = slide - c.normal * dot(c.normal, slide);
-        double t = length(tangent);
-        double bound = model.friction * -u;
-        double kt = c.k;
-        if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
-        a.f -= tangent * kt;
-        a.h.add_diagonal(kt);
-        a.h.add_outer(c.normal, -kt);
-    }
+    for (int s = 0; s < state.count[i]; ++s) add_contact_row(state.rows[i][s], model.friction, xi, a);
+    for (int s = 0; s < state.span_count[i]; ++s) add_contact_row(state.span_rows[i][s], model.friction, xi, a);
     self_contact_rows::accumulate(state.self, i, xi, a);
 }
 

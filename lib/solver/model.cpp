@@ -148,7 +148,8 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     m->slack = slack_rows::build(fabric);
     m->pose = pose_rows::build(fabric);
     m->contact = {fabric.thickness, fabric.friction, self_contact_rows::build(p, fabric.thickness, constants.self_contact),
-                  p.collision_radius};
+                  p.collision_radius, constants.span_contacts && p.kind == ProxyKind::rig ? p.edges : std::vector<std::array<uint32_t, 2>>{},
+                  p.rest_position};  // spans on a rig's links only, for now (docs/colliders.md#spans)
     cook_trust_radius(*m);
     m->sweep = sweep_blocks::build(p, m->distance);
     m->reach = weft::reach(p);

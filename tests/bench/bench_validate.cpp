@@ -10,6 +10,7 @@
 
 #include "solver/solver.h"
 #include "solver/test_proxies.h"
+#include "solver/tube_skirt.h"
 #include "validate/crossings.h"
 #include "validate/validate.h"
 
@@ -47,6 +48,26 @@ void BM_ValidateEveryScenario(benchmark::State& state) {
 }
 BENCHMARK(BM_ValidateEveryScenario)->ArgsProduct({{0, 1, 2, 3}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1)
     ->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// Every default scenario on a body: a cotton tube skirt (24 x 11 particles) round two thigh capsules,
+/// plus a hand of a sphere and four 8 mm finger capsules in front of its hem: the contact rows' cost
+/// with colliders to find (a sheet, so no span rows: docs/colliders.md#spans).
+void BM_ValidateOnABody(benchmark::State& state) {
+    const ClothProxy proxy = test::tube_skirt(24, 11, 0.2, 0.05);
+    ValidationOptions options;
+    options.body.capsules = {{{0.09, -0.1, 0}, {0.09, -0.5, 0}, 0.08}, {{-0.09, -0.1, 0}, {-0.09, -0.5, 0}, 0.08}};
+    options.body.spheres = {{{0, -0.2, 0.27}, 0.03}};
+    for (int f = 0; f < 4; ++f)
+        options.body.capsules.push_back({{0.022 * (f - 1.5), -0.28, 0.27}, {0.022 * (f - 1.5), -0.37, 0.27}, 0.008});
+    uint64_t steps = 0;
+    for (auto _ : state) {
+        ProxyValidation v = validate_proxy(proxy, options);
+        for (const ScenarioStats& s : v.scenarios) steps += s.settle_steps + s.steps;
+        benchmark::DoNotOptimize(v);
+    }
+    state.counters["steps"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_ValidateOnABody)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)->ReportAggregatesOnly(true);
 
 /// The crossing count at the end of a scenario on a 71x71 sheet (9,800 triangles), folded in half
 /// through itself so the broad phase has work: what SELF_INTERSECTION costs per scenario.
