@@ -57,7 +57,7 @@ def once(binary, jobs, validate):
     args = [binary[1], "bake", models, "-o", out, "-j", str(jobs), "--force", "-q", "--grow-cloth"] + (["--validate"] if validate else [])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    r = subprocess.run(args)
+    r = subprocess.run(args, stderr=subprocess.DEVNULL)  # -q still prints the refused models' errors
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode == 2:
