@@ -16,6 +16,7 @@
 #include "fabric/fabric.h"
 #include "proxy/sheet_pins.h"
 #include "proxy/sheet_binding.h"
+#include "proxy/core/hinge_area.h"
 #include "proxy/sheet_resample.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
@@ -581,7 +582,7 @@ bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
 
 /// The simulation mesh of its own (docs/proxy.md#resampling): the welded sheet resampled to the
 /// target edge length, every hold kept, its rows rebuilt. `source` leaves the sheet as welded.
-void sheet_resample(SheetWork& work) {
+void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     const SheetOptions& options = work.options;
     SheetStats& stats = work.stats;
     ClothProxy& proxy = work.proxy;
@@ -619,6 +620,14 @@ void sheet_resample(SheetWork& work) {
     in.origin.resize(work.n);
     for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
     ResampleMesh out = resample_sheet(in, L);
+    // The source's hinges, for the reference areas below: the midpoint of each shared edge, and A₁+A₂ in the frame.
+    std::vector<Vec3> source_mid, frame_position(work.n);
+    std::vector<double> source_area;
+    for (uint32_t p = 0; p < work.n; ++p) frame_position[p] = to_frame.transform_point(work.scene_position[p]);
+    for (const auto& q : proxy.hinges) {
+        source_mid.push_back((work.scene_position[q[0]] + work.scene_position[q[1]]) * 0.5);
+        source_area.push_back(hinge_area(q, frame_position));
+    }
 
     const uint32_t n = static_cast<uint32_t>(out.position.size());
     std::vector<uint32_t> new_of_old(work.n, none), particle_source(n, no_source);
@@ -656,6 +665,21 @@ void sheet_resample(SheetWork& work) {
         proxy.hinges.push_back({x0, x1, x2, x3});
     }
     proxy.triangles = std::move(out.triangles);
+    // docs/solver.md#hinge: each hinge bends as the source mesh did where it lies: its reference area is
+    // that of the source hinge whose shared edge's midpoint is nearest its own (the first of equals).
+    proxy.hinge_reference_area.clear();
+    if (!source_mid.empty())
+        for (const auto& q : proxy.hinges) {
+            const Vec3 mid = (work.scene_position[q[0]] + work.scene_position[q[1]]) * 0.5;
+            size_t best = 0;
+            double best_d = std::numeric_limits<double>::infinity();
+            for (size_t s = 0; s < source_mid.size(); ++s)
+                if (const double d = length_squared(source_mid[s] - mid); d < best_d) {
+                    best_d = d;
+                    best = s;
+                }
+            proxy.hinge_reference_area.push_back(source_area[best]);
+        }
     proxy.rest_length.resize(proxy.edges.size());
     for (size_t e = 0; e < proxy.edges.size(); ++e)
         proxy.rest_length[e] = distance(work.scene_position[proxy.edges[e][0]], work.scene_position[proxy.edges[e][1]]);
@@ -697,6 +721,33 @@ void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
     work.fabric = fabric_for(garment, options);
     work.density = options.areal_density ? *options.areal_density : fabric_areal_density(work.fabric).value_or(0.15);
     const double density = work.density;
+    // docs/solver.md#hinge: a hinge much smaller than the source's reference would be scaled past the
+    // dissipative band in the garment's fabric; the solver caps it there, softer than the mesh modelled.
+    if (const std::optional<Fabric> fabric = find_fabric(work.fabric); fabric && fabric->bend > 0) {
+        size_t capped = 0;
+        double smallest = std::numeric_limits<double>::infinity();
+        double smallest_reference = 0;
+        for (size_t b = 0; b < proxy.hinge_reference_area.size(); ++b) {
+            const double area = hinge_area(proxy.hinges[b], proxy.rest_position);
+            if (!hinge_bend_capped(fabric->bend, area, proxy.hinge_reference_area[b])) continue;
+            ++capped;
+            if (area < smallest) {
+                smallest = area;
+                smallest_reference = proxy.hinge_reference_area[b];
+            }
+        }
+        if (capped) {
+            char text[192];
+            std::snprintf(text, sizeof text, "%zu of %zu hinges (the smallest %.3g m^2, where the source's is %.3g m^2)", capped,
+                          proxy.hinges.size(), smallest, smallest_reference);
+            work.issues.push_back({"HINGE_RATIO_CAPPED", Severity::warning,
+                                   work.where + ": " + text + " would bend stiffer than the dissipative band allows in " +
+                                       work.fabric + "; their stiffness is capped at " + std::to_string(int(kHingeRatioCeiling)) +
+                                       " times m/h^2, softer there than the mesh modelled. A coarser resolution "
+                                       "(--resolution edge:METRES) keeps every hinge inside the band.",
+                                   ""});
+        }
+    }
     std::vector<double> mass(n, 0);
     for (const auto& [a, b, c] : proxy.triangles) {
         const Vec3 &pa = proxy.rest_position[a], &pb = proxy.rest_position[b], &pc = proxy.rest_position[c];
@@ -988,8 +1039,8 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     sheet_build_rows(work);
     Mat4 frame_world;
     if (!sheet_place_frame(work, frame_world)) return result;
-    sheet_resample(work);
     const Mat4 to_frame = frame_world.inverted();
+    sheet_resample(work, to_frame);
     sheet_weigh(work, to_frame);
     sheet_bind(work, to_frame);
 

@@ -33,6 +33,8 @@ inline constexpr IssueCode sheet_codes[] = {
     {"HELD_WHERE_IT_TOUCHES", Severity::info, "An unskinned sheet under no bone is held where it touches rigid geometry of its model (a pole, a rod, its own brackets), by that geometry's node."},
     {"NOTHING_HELD", Severity::error, "No particle is held and nothing skins the sheet: it falls for ever; the message gives the weft.json rule that hangs it (a warning for --pin none, or a skinned sheet its slack holds)."},
     {"EVERYTHING_HELD", Severity::warning, "Every particle is held (a skirt weighted whole to the hips, say): nothing is simulated, the sheet moves rigidly with its holders."},
+    // The simulation mesh (docs/solver.md#hinge).
+    {"HINGE_RATIO_CAPPED", Severity::warning, "Hinges resampling made much smaller than the source mesh's would bend past the dissipative band in the garment's fabric: their stiffness is capped there (softer than the mesh modelled)."},
     // Internal consistency.
     {"COLOURING_INVALID", Severity::error, "The greedy colouring failed its independent check (a bug, never the input's fault)."},
 };

@@ -25,7 +25,7 @@ constexpr uint64_t kMaxZeroAccessorCount = uint64_t(1) << 22;
 constexpr uint64_t kMaxZeroAccessorBytes = uint64_t(1) << 24;
 
 /// Bytes per element, with the column padding glTF requires for small-component matrices.
-uint64_t element_bytes(const std::string& type, uint32_t csize, uint32_t components) {
+uint64_t element_bytes(std::string_view type, uint32_t csize, uint32_t components) {
     if (type == "MAT2" && csize == 1) return 8;
     if (type == "MAT3" && csize == 1) return 12;
     if (type == "MAT3" && csize == 2) return 24;
@@ -135,7 +135,7 @@ uint32_t gltf_component_size(uint32_t type) {
     }
 }
 
-uint32_t gltf_component_count(const std::string& type) {
+uint32_t gltf_component_count(std::string_view type) {
     if (type == "SCALAR") return 1;
     if (type == "VEC2") return 2;
     if (type == "VEC3") return 3;
@@ -174,8 +174,12 @@ void GltfData::bad(const std::string& message, const std::string& pointer) {
 /// when present and invalid. `out` is -1 when absent.
 bool GltfData::index_member(const json& object, const char* key, size_t size, const std::string& where,
                   const std::string& pointer, int& out) {
+    return index_value(optional_uint(object, key), key, size, where, pointer, out);
+}
+
+bool GltfData::index_value(std::optional<int64_t> v, const char* key, size_t size, const std::string& where,
+                           const std::string& pointer, int& out) {
     out = -1;
-    std::optional<int64_t> v = optional_uint(object, key);
     if (!v) return true;
     if (*v < 0 || uint64_t(*v) >= size) {
         bad(where + ": '" + key + "' is not an index below " + std::to_string(size), pointer + "/" + key);
@@ -286,6 +290,15 @@ void GltfData::check_images() {
     }
 }
 
+namespace {
+
+/// A scanned integer (-1 absent) as optional_uint gives a parsed one.
+std::optional<int64_t> scanned_uint(int64_t v) {
+    return v < 0 ? std::nullopt : std::optional<int64_t>(v);
+}
+
+}  // namespace
+
 /// Buffer view `i`, parsed and bounds-checked on first use; nullptr (reported once) when bad.
 const GltfData::View* GltfData::view(int i) {
     if (i < 0 || size_t(i) >= views_.size()) return nullptr;
@@ -294,17 +307,27 @@ const GltfData::View* GltfData::view(int i) {
     out.state = State::bad;
     std::string ptr = "/bufferViews/" + std::to_string(i);
     std::string where = "bufferView " + std::to_string(i);
-    json v;
-    if (!parse_element(doc_.buffer_views[size_t(i)], v, ptr)) return nullptr;
+    std::optional<int64_t> buffer_index, offset, length, stride;
+    if (size_t(i) < doc_.scanned_views.size() && doc_.scanned_views[size_t(i)].plain) {
+        const ScannedView& s = doc_.scanned_views[size_t(i)];
+        buffer_index = scanned_uint(s.buffer);
+        offset = scanned_uint(s.byte_offset);
+        length = scanned_uint(s.byte_length);
+        stride = scanned_uint(s.byte_stride);
+    } else {
+        json v;
+        if (!parse_element(doc_.buffer_views[size_t(i)], v, ptr)) return nullptr;
+        buffer_index = optional_uint(v, "buffer");
+        offset = optional_uint(v, "byteOffset");
+        length = optional_uint(v, "byteLength");
+        stride = optional_uint(v, "byteStride");
+    }
     int buffer = -1;
-    if (!index_member(v, "buffer", buffers_.size(), where, ptr, buffer)) return nullptr;
+    if (!index_value(buffer_index, "buffer", buffers_.size(), where, ptr, buffer)) return nullptr;
     if (buffer < 0) {
         bad(where + " names no buffer", ptr);
         return nullptr;
     }
-    std::optional<int64_t> offset = optional_uint(v, "byteOffset");
-    std::optional<int64_t> length = optional_uint(v, "byteLength");
-    std::optional<int64_t> stride = optional_uint(v, "byteStride");
     if ((offset && *offset < 0) || !length || *length < 0 || (stride && (*stride < 4 || *stride > 252))) {
         bad(where + " has an invalid byteOffset, byteLength or byteStride", ptr);
         return nullptr;
@@ -334,10 +357,8 @@ bool GltfData::fits(const View& view, uint64_t offset, uint64_t count, uint64_t 
     return last <= view.length;
 }
 
-/// Accessor `i`, parsed and bounds-checked on first use; nullptr (reported once) when bad.
-/// Only accessors whose values this checker reads come through here; the rest (animation
-/// data, most of a big file's JSON) are left to Assimp, which bounds-checks every accessor
-/// and buffer view it reads ("is out of range").
+/// Accessor `i`, checked on first use; nullptr (reported once) when bad. Its members come from the
+/// scanner (GltfDocument::scanned_accessors) or, for one of another shape, from its text parsed here.
 const GltfData::Accessor* GltfData::accessor(int i) {
     if (i < 0 || size_t(i) >= accessors_.size()) return nullptr;
     Accessor& out = accessors_[size_t(i)];
@@ -345,14 +366,33 @@ const GltfData::Accessor* GltfData::accessor(int i) {
     out.state = State::bad;
     std::string ptr = "/accessors/" + std::to_string(i);
     std::string where = "accessor " + std::to_string(i);
-    json a;
-    if (!parse_element(doc_.accessors[size_t(i)], a, ptr)) return nullptr;
-    std::optional<int64_t> ctype = optional_uint(a, "componentType");
-    std::optional<int64_t> count = optional_uint(a, "count");
-    std::optional<int64_t> offset = optional_uint(a, "byteOffset");
-    const json* type = member(a, "type");
+    std::optional<int64_t> ctype, count, offset, view_index;
+    std::optional<std::string_view> type;
+    bool normalized = false;
+    json a;  // only for an accessor the scanner did not read
+    const json* sparse = nullptr;
+    if (size_t(i) < doc_.scanned_accessors.size() && doc_.scanned_accessors[size_t(i)].plain) {
+        const ScannedAccessor& s = doc_.scanned_accessors[size_t(i)];
+        ctype = scanned_uint(s.component_type);
+        count = scanned_uint(s.count);
+        offset = scanned_uint(s.byte_offset);
+        view_index = scanned_uint(s.buffer_view);
+        if (s.has_type) type = s.type;
+        normalized = s.normalized;
+    } else {
+        if (!parse_element(doc_.accessors[size_t(i)], a, ptr)) return nullptr;
+        ctype = optional_uint(a, "componentType");
+        count = optional_uint(a, "count");
+        offset = optional_uint(a, "byteOffset");
+        view_index = optional_uint(a, "bufferView");
+        const json* t = member(a, "type");
+        if (t && t->is_string()) type = std::string_view(t->get_ref<const std::string&>());
+        const json* norm = member(a, "normalized");
+        normalized = norm && norm->is_boolean() && norm->get<bool>();
+        sparse = member(a, "sparse");
+    }
     uint32_t csize = ctype ? gltf_component_size(uint32_t(*ctype)) : 0;
-    uint32_t ccount = type && type->is_string() ? gltf_component_count(type->get<std::string>()) : 0;
+    uint32_t ccount = type ? gltf_component_count(*type) : 0;
     if (!ctype || csize == 0 || ccount == 0 || !count || *count < 1 || (offset && *offset < 0)) {
         bad(where + " has an invalid componentType, type, count or byteOffset", ptr);
         return nullptr;
@@ -361,10 +401,9 @@ const GltfData::Accessor* GltfData::accessor(int i) {
     out.components = ccount;
     out.count = uint64_t(*count);
     out.offset = offset ? uint64_t(*offset) : 0;
-    out.element_size = element_bytes(type->get<std::string>(), csize, ccount);
-    const json* norm = member(a, "normalized");
-    out.normalized = norm && norm->is_boolean() && norm->get<bool>();
-    if (!index_member(a, "bufferView", views_.size(), where, ptr, out.view)) return nullptr;
+    out.element_size = element_bytes(*type, csize, ccount);
+    out.normalized = normalized;
+    if (!index_value(view_index, "bufferView", views_.size(), where, ptr, out.view)) return nullptr;
     if (out.view >= 0) {
         const View* v = view(out.view);
         if (!v) return nullptr;
@@ -389,7 +428,7 @@ const GltfData::Accessor* GltfData::accessor(int i) {
             ptr);
         return nullptr;
     }
-    if (const json* sparse = member(a, "sparse")) {
+    if (sparse) {
         out.sparse = true;
         if (!check_sparse(*sparse, out, where, ptr + "/sparse")) return nullptr;
     }
@@ -397,136 +436,7 @@ const GltfData::Accessor* GltfData::accessor(int i) {
     return &out;
 }
 
-namespace {
-
-/// An accessor or buffer view in its usual shape, read without nlohmann's lexer: one object of
-/// unsigned integers, strings without escapes, booleans and arrays of numbers (min and max, which
-/// nothing here reads, so they are checked and dropped), each key once. A big file has thousands of
-/// them (the Knight 8,839 accessors), and json::parse building each through its lexer was most of
-/// a native import. Anything else returns false, and json::parse reads it and names what is wrong.
-bool parse_plain_object(std::string_view t, json& out) {
-    size_t i = 0;
-    const auto space = [&] {
-        while (i < t.size() && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
-    };
-    const auto digit = [&] { return i < t.size() && t[i] >= '0' && t[i] <= '9'; };
-    const auto string = [&](std::string_view& s) {
-        if (i >= t.size() || t[i] != '"') return false;
-        const size_t begin = ++i;
-        for (; i < t.size() && t[i] != '"'; ++i) {
-            const unsigned char c = static_cast<unsigned char>(t[i]);
-            if (c == '\\' || c < 0x20 || c >= 0x80) return false;
-        }
-        if (i >= t.size()) return false;
-        s = t.substr(begin, i - begin);
-        ++i;
-        return true;
-    };
-    const auto number = [&] {  // RFC 8259 number grammar
-        if (i < t.size() && t[i] == '-') ++i;
-        if (i < t.size() && t[i] == '0') {
-            ++i;
-        } else {
-            if (!digit()) return false;
-            while (digit()) ++i;
-        }
-        if (i < t.size() && t[i] == '.') {
-            ++i;
-            if (!digit()) return false;
-            while (digit()) ++i;
-        }
-        if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
-            ++i;
-            if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
-            if (!digit()) return false;
-            while (digit()) ++i;
-        }
-        return true;
-    };
-    space();
-    if (i >= t.size() || t[i] != '{') return false;
-    ++i;
-    out = json::object();
-    space();
-    if (i < t.size() && t[i] == '}') {
-        ++i;
-        space();
-        return i == t.size();
-    }
-    std::vector<std::string_view> dropped;
-    for (;;) {
-        space();
-        std::string_view key;
-        if (!string(key)) return false;
-        space();
-        if (i >= t.size() || t[i] != ':') return false;
-        ++i;
-        space();
-        if (i >= t.size()) return false;
-        const std::string name(key);
-        if (out.contains(name) || std::find(dropped.begin(), dropped.end(), key) != dropped.end()) return false;
-        const char c = t[i];
-        if (c == '"') {
-            std::string_view value;
-            if (!string(value)) return false;
-            out[name] = std::string(value);
-        } else if (t.substr(i, 4) == "true") {
-            i += 4;
-            out[name] = true;
-        } else if (t.substr(i, 5) == "false") {
-            i += 5;
-            out[name] = false;
-        } else if (c >= '0' && c <= '9') {
-            const size_t begin = i;
-            if (!number()) return false;
-            const std::string_view text = t.substr(begin, i - begin);
-            if (text.size() > 18 || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
-            uint64_t v = 0;
-            for (char d : text) v = v * 10 + uint64_t(d - '0');
-            out[name] = v;
-        } else if (c == '[') {
-            ++i;
-            space();
-            if (i < t.size() && t[i] == ']') {
-                ++i;
-            } else {
-                for (;;) {
-                    space();
-                    if (!number()) return false;
-                    space();
-                    if (i < t.size() && t[i] == ',') {
-                        ++i;
-                        continue;
-                    }
-                    if (i < t.size() && t[i] == ']') {
-                        ++i;
-                        break;
-                    }
-                    return false;
-                }
-            }
-            dropped.push_back(key);
-        } else {
-            return false;
-        }
-        space();
-        if (i < t.size() && t[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (i < t.size() && t[i] == '}') {
-            ++i;
-            space();
-            return i == t.size();
-        }
-        return false;
-    }
-}
-
-}  // namespace
-
 bool GltfData::parse_element(std::string_view text, json& out, const std::string& pointer) {
-    if (parse_plain_object(text, out)) return true;
     try {
         out = json::parse(text.begin(), text.end());
     } catch (const json::exception& e) {

@@ -33,7 +33,7 @@ std::string name_of(const nlohmann::json& object, size_t index, const char* kind
 uint32_t gltf_component_size(uint32_t component_type);
 
 /// Components per element of a glTF accessor type ("VEC3" is 3), 0 for anything else.
-uint32_t gltf_component_count(const std::string& type);
+uint32_t gltf_component_count(std::string_view type);
 
 class GltfData {
 public:
@@ -120,6 +120,9 @@ public:
     /// present and invalid. `out` is -1 when absent.
     bool index_member(const nlohmann::json& object, const char* key, size_t size, const std::string& where,
                       const std::string& pointer, int& out);
+    /// The same for a value already read (nullopt: absent; negative: not an index).
+    bool index_value(std::optional<int64_t> value, const char* key, size_t size, const std::string& where,
+                     const std::string& pointer, int& out);
     /// GLTF_REFERENCE_INVALID with this message and JSON pointer.
     void bad(const std::string& message, const std::string& pointer);
 

@@ -270,119 +270,6 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
                   ImportResult& result);
 void finish_scene(ImportResult& result, Reporter& report);
 
-/// Vertex identity of a glTF import through Assimp, established by index: Assimp's glTF reader
-/// makes one aiMesh per primitive (meshes in order, primitives in order) whose vertices are the
-/// primitive's (file_vertices says in which order), and JoinIdenticalVertices rewrites each face's corners in place. So a file vertex's
-/// aiMesh vertex follows from the index accessor, and its joined vertex from the face corners
-/// before and after the join. Each step is checked (vertex counts, and positions bit for bit);
-/// a mesh that fails a check gets no identity, never a guess.
-class GltfVertexIdentity {
-public:
-    /// Before the join: each aiMesh's primitive, file vertex -> aiMesh vertex, and face corners.
-    void before_join(const aiScene& ai, const import_detail::GltfDocument& doc, import_detail::GltfData& data) {
-        using import_detail::member;
-        sources_.assign(ai.mNumMeshes, {});
-        pre_of_file_.assign(ai.mNumMeshes, {});
-        corners_.assign(ai.mNumMeshes, {});
-        const nlohmann::json* meshes = member(doc.json, "meshes");
-        if (!meshes || !meshes->is_array()) return;
-        unsigned k = 0;
-        for (size_t m = 0; m < meshes->size(); ++m) {
-            const nlohmann::json* prims = member((*meshes)[m], "primitives");
-            for (size_t p = 0; prims && prims->is_array() && p < prims->size(); ++p, ++k) {
-                if (k >= ai.mNumMeshes || !ai.mMeshes[k]) return;
-                sources_[k].mesh = int(m);
-                sources_[k].primitive = int(p);
-                if (!file_vertices(*ai.mMeshes[k], (*prims)[p], data, pre_of_file_[k])) {
-                    pre_of_file_[k].clear();
-                    continue;
-                }
-                const aiMesh& am = *ai.mMeshes[k];
-                for (unsigned f = 0; f < am.mNumFaces; ++f)
-                    for (unsigned c = 0; c < am.mFaces[f].mNumIndices; ++c) corners_[k].push_back(am.mFaces[f].mIndices[c]);
-            }
-        }
-        if (k != ai.mNumMeshes) sources_.assign(ai.mNumMeshes, {});  // not one aiMesh per primitive
-    }
-
-    /// After the join: file vertex -> joined vertex, per aiMesh.
-    std::vector<import_detail::MeshSource> after_join(const aiScene& ai) {
-        for (unsigned k = 0; k < ai.mNumMeshes && k < sources_.size(); ++k) {
-            if (pre_of_file_[k].empty() || !ai.mMeshes[k]) continue;
-            const aiMesh& am = *ai.mMeshes[k];
-            std::vector<uint32_t> post_of_pre;
-            size_t at = 0;
-            bool same = true;
-            for (unsigned f = 0; f < am.mNumFaces && same; ++f)
-                for (unsigned c = 0; c < am.mFaces[f].mNumIndices && same; ++c, ++at) {
-                    if (at >= corners_[k].size()) { same = false; break; }
-                    const uint32_t pre = corners_[k][at];
-                    if (pre >= post_of_pre.size()) post_of_pre.resize(size_t(pre) + 1, UINT32_MAX);
-                    post_of_pre[pre] = am.mFaces[f].mIndices[c];
-                }
-            if (!same || at != corners_[k].size()) continue;
-            std::vector<uint32_t>& out = sources_[k].vertex_of;
-            out.assign(pre_of_file_[k].size(), UINT32_MAX);
-            for (size_t g = 0; g < out.size(); ++g) {
-                const uint32_t pre = pre_of_file_[k][g];
-                if (pre < post_of_pre.size() && post_of_pre[pre] < am.mNumVertices) out[g] = post_of_pre[pre];
-            }
-        }
-        return std::move(sources_);
-    }
-
-private:
-    std::vector<import_detail::MeshSource> sources_;
-    std::vector<std::vector<uint32_t>> pre_of_file_;  ///< per aiMesh: file vertex -> aiMesh vertex before the join
-    std::vector<std::vector<uint32_t>> corners_;      ///< per aiMesh: face corners before the join
-
-    static bool file_vertices(const aiMesh& am, const nlohmann::json& prim, import_detail::GltfData& data,
-                              std::vector<uint32_t>& pre_of_file) {
-        using import_detail::GltfData;
-        const std::optional<int64_t> position = import_detail::optional_uint(
-            import_detail::member(prim, "attributes") ? *import_detail::member(prim, "attributes") : prim, "POSITION");
-        const std::optional<int64_t> indices = import_detail::optional_uint(prim, "indices");
-        if (!position || *position < 0 || (indices && *indices < 0)) return false;
-        const GltfData::Accessor* pa = data.accessor(int(*position));
-        if (!pa || pa->count > UINT32_MAX) return false;
-        const uint32_t n = uint32_t(pa->count);
-        if (n > 0 && !am.mVertices) return false;
-        uint64_t stride = 0;
-        const std::span<const uint8_t> bytes = pa->sparse ? std::span<const uint8_t>() : data.accessor_data(*pa, stride);
-        // Positions Assimp did not take from these bytes (Draco, sparse, quantised) cannot be checked.
-        if (bytes.empty() || pa->component_type != 5126 || pa->components != 3) return false;
-        auto same_positions = [&](const std::vector<uint32_t>& order) {
-            if (order.size() != am.mNumVertices) return false;
-            for (size_t k = 0; k < order.size(); ++k)
-                for (uint32_t c = 0; c < 3; ++c)
-                    if (float(GltfData::component(bytes, *pa, order[k], c, stride)) != am.mVertices[k][c]) return false;
-            return true;
-        };
-        // Assimp 5.2.5 takes every vertex of the accessors, in order, whether the indices use it or
-        // not (a primitive sharing one vertex buffer with its siblings gets all of it); later
-        // versions take the used ones in the order the indices first name them. The one whose
-        // positions are Assimp's, bit for bit, is the order.
-        std::vector<uint32_t> order(n);  // aiMesh vertex -> file vertex
-        for (uint32_t v = 0; v < n; ++v) order[v] = v;
-        if (same_positions(order)) {
-            pre_of_file = std::move(order);
-            return true;
-        }
-        if (!indices) return false;
-        const GltfData::Accessor* ia = data.accessor(int(*indices));
-        std::vector<uint32_t> values;
-        if (!ia || !data.scalar_values(*ia, int(*indices), values)) return false;
-        order.clear();
-        pre_of_file.assign(n, UINT32_MAX);
-        for (uint32_t v : values)
-            if (v < n && pre_of_file[v] == UINT32_MAX) {
-                pre_of_file[v] = uint32_t(order.size());
-                order.push_back(v);
-            }
-        return same_positions(order);
-    }
-};
-
 std::string lower_extension(const fs::path& file) {
     std::string ext = file.extension().string();
     if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
@@ -443,9 +330,8 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
     gltf.base_dir = file.parent_path();
     gltf.allow_outside_folder = options.allow_outside_folder;
     gltf.max_buffer_bytes = options.max_file_bytes;
-    const bool native = options.gltf_reader == GltfReader::native;
-    gltf.keep_animations = native;  // the native reader's clips
-    gltf.animations_as_text = native;
+    gltf.keep_animations = true;  // the native reader's clips
+    gltf.animations_as_text = true;
     bool have_gltf = false;     // a glTF 2.0 document whose JSON was checked
     const char* memory_hint = nullptr;
     Container container = sniff(bytes);
@@ -457,7 +343,6 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             result.external_files = external_files(gltf.json, gltf.base_dir, options.allow_outside_folder);
             gltf.glb = true;
             have_gltf = true;
-            memory_hint = "glb";
             scene.format = declares_vrm(gltf.json) ? "vrm" : "glb";
             break;
         }
@@ -475,7 +360,6 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             scene.format = declares_vrm(gltf.json) ? "vrm" : "gltf";
             // glTF 1.0 goes to Assimp's own reader by path; the checks below are for 2.0.
             have_gltf = v2;
-            if (v2) memory_hint = "gltf";
             if (!v2 && !import_detail::check_gltf1(gltf, report)) return;
             break;
         }
@@ -488,21 +372,18 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             if (!import_detail::precheck_model(bytes, report)) return;
             break;
     }
-    std::optional<import_detail::GltfData> gltf_data;
     if (have_gltf) {
-        gltf_data.emplace(gltf, report);
-        if (!import_detail::check_gltf(gltf, *gltf_data, report)) return;
-        if (native) {
-            std::vector<int> scene_of_gltf;
-            if (!import_detail::read_gltf_scene(gltf, *gltf_data, options, scene, scene_of_gltf, report)) {
-                if (!report.failed())  // every refusal names its element; this only guards that promise
-                    report.add(kImportFailed, "a buffer the glTF's meshes, skins or animations need could not be read");
-                return;
-            }
-            import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
-            finish_scene(result, report);
+        import_detail::GltfData gltf_data(gltf, report);
+        if (!import_detail::check_gltf(gltf, gltf_data, report)) return;
+        std::vector<int> scene_of_gltf;
+        if (!import_detail::read_gltf_scene(gltf, gltf_data, options, scene, scene_of_gltf, report)) {
+            if (!report.failed())  // every refusal names its element; this only guards that promise
+                report.add(kImportFailed, "a buffer the glTF's meshes, skins or animations need could not be read");
             return;
         }
+        import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
+        finish_scene(result, report);
+        return;
     }
 
     Assimp::Importer importer;
@@ -561,8 +442,6 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
             return;
         }
     }
-    GltfVertexIdentity identity;
-    if (have_gltf) identity.before_join(*ai, gltf, *gltf_data);
     try {
         ai = importer.ApplyPostProcessing(aiProcess_JoinIdenticalVertices);
     } catch (const std::exception& e) {
@@ -573,14 +452,8 @@ void import_bytes(const fs::path& file, std::span<const uint8_t> bytes, const Im
         return;
     }
 
-    const std::vector<import_detail::MeshSource> sources =
-        have_gltf ? identity.after_join(*ai) : std::vector<import_detail::MeshSource>();
     Mat4 correction = import_detail::source_correction(*ai, scene, report);
-    std::vector<int> scene_of_gltf;
-    if (!import_detail::convert_scene(*ai, have_gltf ? &gltf : nullptr, correction, options, scene, scene_of_gltf,
-                                      report, sources))
-        return;
-    if (have_gltf) import_detail::read_declared_springs(gltf.json, scene_of_gltf, scene, report);
+    if (!import_detail::convert_scene(*ai, correction, options, scene, report)) return;
     finish_scene(result, report);
 }
 

@@ -14,12 +14,6 @@
 
 namespace weft {
 
-/// Which reader turns a glTF 2.0 file (.gltf, .glb, VRM) into the Scene.
-enum class GltfReader {
-    native,  ///< lib/scene's own, on the document the checks read (import_gltf.cpp)
-    assimp,  ///< Assimp 5.2.5's glTF reader, kept to hold the native one to the same Scene (tests, bench_import)
-};
-
 struct ImportOptions {
     /// Keep triangles with a repeated corner (or two corners at one position) as triangles, so
     /// the sheet builder can refuse them by name. When false they are dropped from the mesh and
@@ -32,10 +26,6 @@ struct ImportOptions {
     /// or material library named by `..`, an absolute path or a link out (scene/confine.h). A
     /// referenced FIFO, device or directory is refused either way.
     bool allow_outside_folder = false;
-    /// glTF 1.0 and every other format go to Assimp whatever this says. Native by default: it gives
-    /// each vertex the file's own weights, where Assimp 5.2.5 handed a primitive sharing its vertex
-    /// buffer the weights of its siblings' vertices (Godette's BodyMesh: 204 vertices).
-    GltfReader gltf_reader = GltfReader::native;
 };
 
 struct ImportResult {
@@ -66,7 +56,7 @@ struct ImportResult {
 ///   `inverse_bind` is the inverse of each joint's rest `world`: writing the Scene back out with
 ///   them reproduces the same positions.
 /// - Springs/colliders: from the VRM 0.x and VRMC_springBone extensions, glTF node indices
-///   mapped to Scene nodes by index (the Assimp reader: by walking both hierarchies in step). VRM 0.x collider offsets have
+///   mapped to Scene nodes by index. VRM 0.x collider offsets have
 ///   their z negated back (UniVRM stores them mirrored); radii are as the file gives them.
 ImportResult import_scene(const std::filesystem::path& file, const ImportOptions& options = {});
 
@@ -75,8 +65,8 @@ ImportResult import_scene(const std::filesystem::path& file, const ImportOptions
 ImportResult import_scene(const std::filesystem::path& file, std::span<const uint8_t> bytes,
                           const ImportOptions& options = {});
 
-/// The Assimp post-processing flags import_scene reads with, for benchmarks that time Assimp's
-/// own ReadFile against import_scene.
+/// The Assimp post-processing flags import_scene reads FBX, OBJ and glTF 1.0 with, for benchmarks
+/// that time Assimp's own ReadFile against import_scene.
 unsigned int assimp_postprocess_flags();
 
 }  // namespace weft

@@ -80,22 +80,6 @@ bool metadata_number(const aiMetadata* meta, const char* key, double& out) {
     return false;
 }
 
-int json_index(const json& object, const char* key) {
-    const json* m = member(object, key);
-    return m && m->is_number_unsigned() && m->get<uint64_t>() < uint64_t(INT32_MAX) ? int(m->get<uint64_t>()) : -1;
-}
-
-int array_index(const json& array, size_t i) {
-    const json& v = array[i];
-    return v.is_number_unsigned() && v.get<uint64_t>() < uint64_t(INT32_MAX) ? int(v.get<uint64_t>()) : -1;
-}
-
-/// The glTF object `list[index]` (e.g. "skins", 2), or nullptr.
-const json* gltf_object(const json& doc, const char* list, int index) {
-    const json* l = member(doc, list);
-    return l && l->is_array() && index >= 0 && size_t(index) < l->size() ? &(*l)[size_t(index)] : nullptr;
-}
-
 /// One SourceMesh into a Scene mesh (finish_mesh): whatever reader produced it, the same
 /// arithmetic puts it in scene space, so every reader's Scene agrees to the last bit.
 class MeshFinisher {
@@ -383,17 +367,13 @@ private:
 
 class Converter {
 public:
-    Converter(const aiScene& ai, const GltfDocument* gltf, const ImportOptions& options, Scene& scene,
-              Reporter& report, std::span<const MeshSource> sources)
-        : ai_(ai), gltf_(gltf), options_(options), scene_(scene), report_(report), sources_(sources) {}
+    Converter(const aiScene& ai, const ImportOptions& options, Scene& scene, Reporter& report)
+        : ai_(ai), options_(options), scene_(scene), report_(report) {}
 
-    bool run(const Mat4& correction, std::vector<int>& scene_of_gltf) {
+    bool run(const Mat4& correction) {
         scene_.correction = correction;
         build_nodes(correction);
         if (report_.failed()) return false;
-        if (gltf_) map_gltf_nodes(scene_of_gltf);
-        for (size_t g = 0; g < scene_of_gltf.size(); ++g)
-            if (scene_of_gltf[g] >= 0) scene_.nodes[size_t(scene_of_gltf[g])].source = int(g);
         build_materials();
         build_meshes();
         warn_default_pose_off_bind(bind_to_rest_, scene_, report_);
@@ -406,17 +386,13 @@ public:
 
 private:
     const aiScene& ai_;
-    const GltfDocument* gltf_;
     const ImportOptions& options_;
     Scene& scene_;
     Reporter& report_;
     BindToRest bind_to_rest_;
-    std::span<const MeshSource> sources_;                ///< per aiMesh, for glTF
     std::vector<const aiNode*> ai_nodes_;                ///< per Scene node
     std::unordered_map<const aiNode*, int> scene_index_;  ///< aiNode -> Scene node
     std::unordered_map<std::string, int> first_by_name_;  ///< node name -> first Scene node
-    std::vector<int> gltf_of_scene_;                     ///< Scene node -> glTF node, -1 if none
-    const std::vector<int>* scene_of_gltf_ = nullptr;
     std::vector<int> material_remap_;                    ///< aiMaterial -> Scene material, -1 if dropped
 
     /// One aiAnimation as a Clip: key times from ticks to seconds, channels bound to Scene nodes by
@@ -491,89 +467,6 @@ private:
         }
     }
 
-    /// glTF node index -> Scene node. Assimp 5.2.5 builds one aiNode per glTF node, recursively
-    /// from the default scene's roots, children in file order, adding a node "ROOT" above several
-    /// roots; unnamed nodes get a generated name. So the two trees are walked in step, checking
-    /// child counts and (for named nodes) names; if they ever disagree (a future Assimp inserting
-    /// nodes), nodes are matched by unique name instead and the scene says so.
-    void map_gltf_nodes(std::vector<int>& scene_of_gltf) {
-        const json& doc = gltf_->json;
-        const json* nodes = member(doc, "nodes");
-        size_t n = nodes && nodes->is_array() ? nodes->size() : 0;
-        scene_of_gltf.assign(n, -1);
-        gltf_of_scene_.assign(scene_.nodes.size(), -1);
-        scene_of_gltf_ = &scene_of_gltf;
-        if (n == 0) return;
-        if (!walk_in_step(*nodes, scene_of_gltf)) {
-            scene_of_gltf.assign(n, -1);
-            gltf_of_scene_.assign(scene_.nodes.size(), -1);
-            match_by_name(*nodes, scene_of_gltf);
-            scene_.warnings.push_back(report_.file() +
-                                      ": Assimp's node hierarchy differs from the glTF's; nodes were matched by name");
-        }
-    }
-
-    bool walk_in_step(const json& nodes, std::vector<int>& scene_of_gltf) {
-        const json* scenes = member(gltf_->json, "scenes");
-        int which = json_index(gltf_->json, "scene");
-        if (which < 0) which = 0;
-        if (!scenes || !scenes->is_array() || size_t(which) >= scenes->size()) return false;
-        const json* roots = member((*scenes)[size_t(which)], "nodes");
-        if (!roots || !roots->is_array() || roots->empty()) return false;
-        std::vector<std::pair<int, const aiNode*>> stack;
-        const aiNode* root = ai_.mRootNode;
-        if (roots->size() == 1) {
-            stack.push_back({array_index(*roots, 0), root});
-        } else {
-            if (root->mNumChildren != roots->size()) return false;
-            for (size_t r = 0; r < roots->size(); ++r) {
-                const json& v = (*roots)[r];
-                if (!v.is_number_unsigned()) return false;
-                stack.push_back({int(v.get<uint64_t>()), root->mChildren[r]});
-            }
-        }
-        while (!stack.empty()) {
-            auto [g, node] = stack.back();
-            stack.pop_back();
-            if (g < 0 || size_t(g) >= nodes.size() || scene_of_gltf[size_t(g)] >= 0) return false;
-            const json& gnode = nodes[size_t(g)];
-            const json* name = member(gnode, "name");
-            if (name && name->is_string() && !name->get_ref<const std::string&>().empty() &&
-                name->get_ref<const std::string&>() != node->mName.C_Str())
-                return false;
-            const json* children = member(gnode, "children");
-            size_t count = children && children->is_array() ? children->size() : 0;
-            if (count != node->mNumChildren) return false;
-            int s = scene_index_.at(node);
-            scene_of_gltf[size_t(g)] = s;
-            gltf_of_scene_[size_t(s)] = g;
-            for (size_t c = 0; c < count; ++c) {
-                const json& v = (*children)[c];
-                if (!v.is_number_unsigned()) return false;
-                stack.push_back({int(std::min<uint64_t>(v.get<uint64_t>(), INT32_MAX)), node->mChildren[c]});
-            }
-        }
-        return true;
-    }
-
-    void match_by_name(const json& nodes, std::vector<int>& scene_of_gltf) {
-        std::unordered_map<std::string, int> scene_count, gltf_count;
-        for (const Node& node : scene_.nodes) ++scene_count[node.name];
-        for (const json& node : nodes) {
-            const json* name = member(node, "name");
-            if (name && name->is_string()) ++gltf_count[name->get<std::string>()];
-        }
-        for (size_t g = 0; g < nodes.size(); ++g) {
-            const json* name = member(nodes[g], "name");
-            if (!name || !name->is_string()) continue;
-            const std::string& text = name->get_ref<const std::string&>();
-            if (text.empty() || gltf_count[text] != 1 || scene_count[text] != 1) continue;
-            int s = first_by_name_.at(text);
-            scene_of_gltf[g] = s;
-            gltf_of_scene_[size_t(s)] = int(g);
-        }
-    }
-
     /// Material slot names. Assimp's glTF reader appends an unnamed default material; a material
     /// no mesh uses and with no name of its own is that, and is dropped.
     void build_materials() {
@@ -599,12 +492,7 @@ private:
                 if (m >= ai_.mNumMeshes || !ai_.mMeshes[m]) continue;  // ValidateDataStructure forbids it
                 instanced[m] = true;
                 Mesh mesh;
-                if (m < sources_.size()) {
-                    mesh.source_mesh = sources_[m].mesh;
-                    mesh.source_primitive = sources_[m].primitive;
-                    mesh.source_vertices = sources_[m].vertex_of;
-                }
-                if (finish_mesh(source_mesh(*ai_.mMeshes[m], int(n)), int(n), options_, scene_, mesh, report_, bind_to_rest_)) {
+                if (finish_mesh(source_mesh(*ai_.mMeshes[m]), int(n), options_, scene_, mesh, report_, bind_to_rest_)) {
                     scene_.nodes[n].meshes.push_back(int(scene_.meshes.size()));
                     scene_.meshes.push_back(std::move(mesh));
                 }
@@ -619,7 +507,7 @@ private:
     }
 
     /// Assimp's mesh as the finisher reads it.
-    SourceMesh source_mesh(const aiMesh& am, int node_index) {
+    SourceMesh source_mesh(const aiMesh& am) {
         SourceMesh out;
         out.name = valid_utf8(am.mName.C_Str());
         out.material = am.mMaterialIndex < material_remap_.size() ? material_remap_[am.mMaterialIndex] : -1;
@@ -645,8 +533,7 @@ private:
             out.triangles.insert(out.triangles.end(), {face.mIndices[0], face.mIndices[1], face.mIndices[2]});
         }
         if (am.mNumBones > 0) {
-            const std::vector<int> nodes = bone_nodes(am, node_index);
-            out.skin_name = skin_name(node_index);
+            const std::vector<int> nodes = bone_nodes(am);
             for (unsigned b = 0; b < am.mNumBones; ++b) {
                 SourceBone bone;
                 if (const aiBone* ab = am.mBones[b]) {
@@ -663,39 +550,16 @@ private:
         return out;
     }
 
-    /// The Scene node each bone of `am` drives, or -1. glTF bones follow the instancing node's
-    /// skin joint for joint (Assimp names unnamed joints "bone_<i>", which no node carries);
-    /// other formats match bone names to node names, which Assimp keeps equal.
-    std::vector<int> bone_nodes(const aiMesh& am, int node_index) {
+    /// The Scene node each bone of `am` drives, or -1: bone names match node names, which Assimp
+    /// keeps equal.
+    std::vector<int> bone_nodes(const aiMesh& am) {
         std::vector<int> out(am.mNumBones, -1);
-        const json* skin = gltf_skin(node_index);
-        const json* joints = skin ? member(*skin, "joints") : nullptr;
-        if (joints && joints->is_array() && joints->size() == am.mNumBones) {
-            for (unsigned b = 0; b < am.mNumBones; ++b) {
-                int g = array_index(*joints, b);
-                if (g >= 0 && size_t(g) < scene_of_gltf_->size()) out[b] = (*scene_of_gltf_)[size_t(g)];
-            }
-            return out;
-        }
         for (unsigned b = 0; b < am.mNumBones; ++b) {
             if (!am.mBones[b]) continue;
             auto it = first_by_name_.find(am.mBones[b]->mName.C_Str());
             if (it != first_by_name_.end()) out[b] = it->second;
         }
         return out;
-    }
-
-    /// The glTF skin of the glTF node a Scene node came from, or nullptr.
-    const json* gltf_skin(int node_index) const {
-        if (!gltf_ || size_t(node_index) >= gltf_of_scene_.size()) return nullptr;
-        const json* gnode = gltf_object(gltf_->json, "nodes", gltf_of_scene_[size_t(node_index)]);
-        return gnode ? gltf_object(gltf_->json, "skins", json_index(*gnode, "skin")) : nullptr;
-    }
-
-    std::string skin_name(int node_index) const {
-        const json* skin = gltf_skin(node_index);
-        const json* name = skin ? member(*skin, "name") : nullptr;
-        return name && name->is_string() ? name->get<std::string>() : std::string();
     }
 
     /// The Skin with exactly these joints, created on first use.
@@ -802,11 +666,10 @@ void warn_default_pose_off_bind(const BindToRest& bind_to_rest, const Scene& sce
                    "; garments are grown and proxies built at the default pose, as the file's nodes stand");
 }
 
-bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction, const ImportOptions& options,
-                   Scene& scene, std::vector<int>& scene_of_gltf, Reporter& report,
-                   std::span<const MeshSource> sources) {
+bool convert_scene(const aiScene& ai, const Mat4& correction, const ImportOptions& options, Scene& scene,
+                   Reporter& report) {
     if (!ai.mRootNode) return false;
-    return Converter(ai, gltf, options, scene, report, sources).run(correction, scene_of_gltf);
+    return Converter(ai, options, scene, report).run(correction);
 }
 
 }  // namespace weft::import_detail

@@ -45,24 +45,65 @@ private:
     Issues& issues_;
 };
 
-/// A glTF document as the checks, the VRM reader and the grown-model writer (gltf_patch.cpp) see
-/// it; its binary data is read through GltfData (scene/gltf_document.h). Never handed to Assimp,
-/// which re-reads the same bytes itself.
+/// An accessor as the document's scanner read it straight from the JSON text, when it has the
+/// usual shape: unsigned integers, strings without escapes, `normalized` a boolean, `min`/`max`
+/// arrays of numbers (checked and dropped), each key once. `plain` is false for anything else
+/// (sparse, extensions, extras, escapes, another kind of value): GltfData then parses its text
+/// with nlohmann, which names what is wrong. Absent integers are -1.
+struct ScannedAccessor {
+    bool plain = false;
+    bool has_type = false;
+    bool normalized = false;
+    int64_t buffer_view = -1, byte_offset = -1, component_type = -1, count = -1;
+    std::string_view type;  ///< raw text between the quotes
+};
+
+/// A buffer view read the same way (`buffer`, `byteOffset`, `byteLength`, `byteStride` unsigned
+/// integers; other members plain values, dropped).
+struct ScannedView {
+    bool plain = false;
+    int64_t buffer = -1, byte_offset = -1, byte_length = -1, byte_stride = -1;
+};
+
+/// A glTF animation as the native reader needs it: channels and samplers by index.
+struct GltfAnimation {
+    enum class Path : uint8_t { other, translation, rotation, scale, weights };
+    struct Channel {
+        int sampler = -1, node = -1;
+        Path path = Path::other;
+    };
+    struct Sampler {
+        int input = -1, output = -1;
+        bool cubic = false;  ///< interpolation "CUBICSPLINE"
+    };
+    std::string name;
+    std::vector<Channel> channels;
+    std::vector<Sampler> samplers;
+};
+
+/// A glTF 2.0 document as the checks, the native reader, the VRM reader and the grown-model writer
+/// (gltf_patch.cpp) see it; its binary data is read through GltfData (scene/gltf_document.h).
 struct GltfDocument {
     nlohmann::json json;                 ///< every top-level member but the three below, parsed
     std::vector<std::string_view> accessors;     ///< JSON text of each accessor, parsed on demand
     std::vector<std::string_view> buffer_views;  ///< JSON text of each buffer view, parsed on demand
+    /// Per accessor and buffer view, its members as the scanner read them in the same pass (a big
+    /// file has thousands: the Knight 8,839 accessors), so most are never handed to a JSON parser.
+    std::vector<ScannedAccessor> scanned_accessors;
+    std::vector<ScannedView> scanned_views;
     /// Per buffer, the text of its "uri" when that is a data URI of plain ASCII (no escapes),
     /// pointing into the JSON text; empty for other buffers. Such a buffer's `json` "uri" holds only
     /// the URI's header up to the comma ("data:...;base64,"): a .gltf's megabytes of base64 are
     /// never copied through a JSON parser.
     std::vector<std::string_view> data_uris;
-    /// `animations` is parsed only when set (the grown-model writer keeps them; the import leaves
-    /// them to Assimp).
+    /// `animations` is read only when set (the import's clips; the grown-model writer keeps them).
     bool keep_animations = false;
-    /// With keep_animations, keep `animations` as its JSON text in animations_text instead (the
-    /// native reader reads it without a DOM).
+    /// With keep_animations, read `animations` with the scanner into `animations` (scanned_animations
+    /// set) when it has the usual shape, else keep its JSON text in animations_text (the native
+    /// reader then parses it with nlohmann), never into `json`.
     bool animations_as_text = false;
+    bool scanned_animations = false;
+    std::vector<GltfAnimation> animations;
     std::string_view animations_text;
     std::span<const uint8_t> bin;        ///< the GLB BIN chunk; empty for .gltf text or a GLB without one
     bool glb = false;                    ///< the bytes were a GLB container
@@ -86,12 +127,12 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
 
 class GltfData;  // scene/gltf_document.h
 
-/// Checks a glTF 2.0 document before Assimp reads it: every buffer present, every accessor this
+/// Checks a glTF 2.0 document before the native reader reads it: every buffer present, every accessor this
 /// check reads (and its view) in bounds, mesh/node/skin/scene references valid, the node graph
 /// a forest of bounded depth, every triangle index
 /// below its primitive's vertex count (INDEX_OUT_OF_RANGE) and every weighted joint inside its
-/// skin (JOINT_OUT_OF_RANGE). Assimp 5.2.5 silently drops such triangles and weights, or reads
-/// past a buffer; these checks turn them into named errors.
+/// skin (JOINT_OUT_OF_RANGE): what Assimp 5.2.5 silently dropped or read past a buffer for,
+/// each a named error.
 bool check_gltf(const GltfDocument& doc, GltfData& data, Reporter& report);
 
 /// Checks a glTF 1.0 document's node graph (ids, not indices) before Assimp's recursive reader
@@ -103,14 +144,6 @@ bool check_gltf1(const GltfDocument& doc, Reporter& report);
 /// Collada; import_precheck.cpp) against the bytes present (COUNT_TOO_LARGE,
 /// MODEL_INDEX_OUT_OF_RANGE). True for anything else.
 bool precheck_model(std::span<const uint8_t> bytes, Reporter& report);
-
-/// One Assimp mesh's place in the glTF file: its primitive and, per vertex of the primitive, the
-/// Assimp vertex it became (UINT32_MAX: unused). `vertex_of` is empty when it could not be
-/// established (the mesh then carries no vertex identity).
-struct MeshSource {
-    int mesh = -1, primitive = -1;
-    std::vector<uint32_t> vertex_of;
-};
 
 /// One joint's pull on a SourceMesh: the Scene node it is (-1: none found), the matrix that takes
 /// the mesh from its own space to the joint's (the file's inverse bind), and its weights by vertex.
@@ -166,14 +199,11 @@ bool read_gltf_scene(const GltfDocument& doc, GltfData& data, const ImportOption
 /// axes from the aiScene metadata; fills scene.unit_scale and scene.up_axis.
 Mat4 source_correction(const aiScene& ai, Scene& scene, Reporter& report);
 
-/// Converts Assimp's scene into `scene` (nodes, materials, meshes, skins, animation names),
-/// premultiplying `correction` into the root. For glTF (`gltf` not null) the nodes are matched to
-/// glTF node indices structurally, and `scene_of_gltf` receives, per glTF node, its Scene node
-/// index or -1; each Scene node's `source` and each mesh's source fields (from `sources`, one per
-/// aiMesh) are filled. Returns false when an error was reported.
-bool convert_scene(const aiScene& ai, const GltfDocument* gltf, const Mat4& correction,
-                   const ImportOptions& options, Scene& scene, std::vector<int>& scene_of_gltf,
-                   Reporter& report, std::span<const MeshSource> sources = {});
+/// Converts Assimp's scene (FBX, OBJ, glTF 1.0, ...) into `scene` (nodes, materials, meshes,
+/// skins, animation names), premultiplying `correction` into the root. Returns false when an error
+/// was reported.
+bool convert_scene(const aiScene& ai, const Mat4& correction, const ImportOptions& options, Scene& scene,
+                   Reporter& report);
 
 /// Fills scene.springs and scene.colliders from the VRM 0.x `VRM.secondaryAnimation` and the
 /// VRM 1.0 `VRMC_springBone` extensions, which Assimp does not expose.

@@ -2,8 +2,8 @@
 // with no second parser. Node i of the file is the Scene node whose `source` is i, a mesh's
 // vertices map to the file's by index (Mesh::source_vertices), so nothing is matched afterwards.
 //
-// The Scene is the one the Assimp 5.2.5 path produced for the same file, field for field
-// (tests/scene/gltf_native_test.cpp holds the two side by side): the same node order (depth-first
+// The Scene is the one Assimp 5.2.5's glTF reader, converted by weft, produced for the same file,
+// field for field (tests/scene/gltf_content_test.cpp checks it against the file): the same node order (depth-first
 // from the scene's roots, a node "ROOT" above several), names, transforms composed in single
 // precision as Assimp's glTF reader composes them, the vertices JoinIdenticalVertices keeps in
 // the order it keeps them, and key times through the same milliseconds. Meshes are put in scene
@@ -98,131 +98,6 @@ bool near(const float* a, const float* b, int n) {
     return !(sum > kSquareEpsilon);
 }
 
-/// A glTF animation as the reader needs it: channels and samplers by index.
-struct AnimationEntry {
-    struct Channel { int sampler = -1, node = -1; std::string path; };
-    struct Sampler { int input = -1, output = -1; std::string interpolation; };
-    std::string name;
-    std::vector<Channel> channels;
-    std::vector<Sampler> samplers;
-};
-
-/// The animations array in its usual shape read without a DOM (a big file has thousands of
-/// channels and samplers: the Knight 8,712 of each): objects of unsigned integers and strings
-/// without escapes, and the nesting glTF gives them. Anything else (extensions, extras, escapes,
-/// another shape) returns false, and the array is read through nlohmann instead.
-class PlainAnimations {
-public:
-    explicit PlainAnimations(std::string_view text) : t_(text) {}
-
-    bool read(std::vector<AnimationEntry>& out) {
-        if (!array([&] {
-                AnimationEntry a;
-                if (!object([&](std::string_view key) {
-                        if (key == "name") return string(a.name);
-                        if (key == "channels")
-                            return array([&] {
-                                AnimationEntry::Channel c;
-                                const bool ok = object([&](std::string_view k) {
-                                    if (k == "sampler") return index(c.sampler);
-                                    if (k == "target")
-                                        return object([&](std::string_view tk) {
-                                            if (tk == "node") return index(c.node);
-                                            if (tk == "path") return string(c.path);
-                                            return false;
-                                        });
-                                    return false;
-                                });
-                                a.channels.push_back(std::move(c));
-                                return ok;
-                            });
-                        if (key == "samplers")
-                            return array([&] {
-                                AnimationEntry::Sampler s;
-                                const bool ok = object([&](std::string_view k) {
-                                    if (k == "input") return index(s.input);
-                                    if (k == "output") return index(s.output);
-                                    if (k == "interpolation") return string(s.interpolation);
-                                    return false;
-                                });
-                                a.samplers.push_back(std::move(s));
-                                return ok;
-                            });
-                        return false;
-                    }))
-                    return false;
-                out.push_back(std::move(a));
-                return true;
-            }))
-            return false;
-        space();
-        return i_ == t_.size();
-    }
-
-private:
-    std::string_view t_;
-    size_t i_ = 0;
-
-    void space() {
-        while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
-    }
-    bool take(char c) {
-        space();
-        if (i_ < t_.size() && t_[i_] == c) {
-            ++i_;
-            return true;
-        }
-        return false;
-    }
-    bool string(std::string& out) {
-        space();
-        if (i_ >= t_.size() || t_[i_] != '"') return false;
-        const size_t begin = ++i_;
-        for (; i_ < t_.size() && t_[i_] != '"'; ++i_) {
-            const unsigned char c = static_cast<unsigned char>(t_[i_]);
-            if (c == '\\' || c < 0x20 || c >= 0x80) return false;
-        }
-        if (i_ >= t_.size()) return false;
-        out.assign(t_.substr(begin, i_ - begin));
-        ++i_;
-        return true;
-    }
-    bool index(int& out) {
-        space();
-        const size_t begin = i_;
-        uint64_t v = 0;
-        while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9' && i_ - begin < 10) v = v * 10 + uint64_t(t_[i_++] - '0');
-        if (i_ == begin || v >= uint64_t(INT32_MAX) || (t_[begin] == '0' && i_ - begin > 1)) return false;
-        if (i_ < t_.size() && (t_[i_] == '.' || t_[i_] == 'e' || t_[i_] == 'E' || (t_[i_] >= '0' && t_[i_] <= '9')))
-            return false;
-        out = int(v);
-        return true;
-    }
-    template <typename F>
-    bool array(F each) {
-        if (!take('[')) return false;
-        if (take(']')) return true;
-        do {
-            if (!each()) return false;
-        } while (take(','));
-        return take(']');
-    }
-    template <typename F>
-    bool object(F member) {
-        if (!take('{')) return false;
-        if (take('}')) return true;
-        std::vector<std::string> seen;
-        do {
-            std::string key;
-            if (!string(key) || !take(':')) return false;
-            if (std::find(seen.begin(), seen.end(), key) != seen.end()) return false;  // nlohmann decides
-            seen.push_back(key);
-            if (!member(std::string_view(key))) return false;
-        } while (take(','));
-        return take('}');
-    }
-};
-
 /// One primitive read, checked and joined, before any node instances it.
 struct Primitive {
     SourceMesh mesh;                       ///< without bones (they depend on the instancing node's skin)
@@ -261,13 +136,16 @@ private:
     std::vector<std::vector<Primitive>> primitives_;  ///< per glTF mesh, per primitive
     std::vector<int> material_of_gltf_;               ///< glTF material -> Scene material, -1 if dropped
     int default_material_ = -1;                       ///< the Scene material of primitives without one
+    std::vector<float> scratch_times_, scratch_values_;  ///< a sampler's keys, reused across samplers
 
     /// Every element of accessor `index` as `n` floats each (sparse substitutions applied);
-    /// false (reported) when it cannot be read or has fewer components.
-    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what) {
+    /// false (reported) when it cannot be read or has fewer components. `what` and `part` name it
+    /// in a message, joined only when one is written (a big file reads thousands of accessors).
+    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what_, const char* part = "") {
         const GltfData::Accessor* a = data_.accessor(index);
         if (!a) return false;
         if (a->components < n) {
+            const std::string what = what_ + part;
             data_.bad(what + " accessor " + std::to_string(index) + " has " + std::to_string(a->components) +
                           " components per element, fewer than " + std::to_string(n),
                       "/accessors/" + std::to_string(index));
@@ -278,10 +156,17 @@ private:
             uint64_t stride = 0;
             const std::span<const uint8_t> bytes = data_.accessor_data(*a, stride);
             if (bytes.empty() && a->count > 0) return false;
-            for (uint64_t e = 0; e < a->count; ++e)
-                for (uint32_t c = 0; c < n; ++c) out[size_t(e) * n + c] = float(GltfData::component(bytes, *a, e, c, stride));
+            if (a->component_type == 5126 && stride == uint64_t(n) * 4) {  // floats as stored, packed: one copy
+                std::memcpy(out.data(), bytes.data(), size_t(a->count) * n * 4);
+            } else if (a->component_type == 5126) {
+                for (uint64_t e = 0; e < a->count; ++e) std::memcpy(&out[size_t(e) * n], bytes.data() + e * stride, n * 4);
+            } else {
+                for (uint64_t e = 0; e < a->count; ++e)
+                    for (uint32_t c = 0; c < n; ++c) out[size_t(e) * n + c] = float(GltfData::component(bytes, *a, e, c, stride));
+            }
         }
         if (!a->sparse) return true;
+        const std::string what = what_ + part;
         std::vector<uint32_t> targets;
         GltfData::Accessor index_type;
         index_type.component_type = a->sparse_index_type;
@@ -743,52 +628,66 @@ private:
 
     /// Each animation as a Clip: per node its translation, rotation and scale keys (the middle
     /// value of a cubic spline's triple; a missing part keyed once with the node's rest value).
-    /// The animations, read plain when they have the usual shape, else through nlohmann.
-    bool animation_entries(std::vector<AnimationEntry>& out) {
-        json parsed;
+    /// The animations as the scanner read them, else parsed here from their text.
+    bool animation_entries(std::vector<GltfAnimation>& parsed, const std::vector<GltfAnimation>*& out) {
+        out = &parsed;
+        if (doc_.scanned_animations) {
+            out = &doc_.animations;
+            return true;
+        }
+        json text_dom;
         const json* dom = member(doc_.json, "animations");
         if (!doc_.animations_text.empty()) {
-            if (PlainAnimations(doc_.animations_text).read(out)) return true;
-            out.clear();
             try {
-                parsed = json::parse(doc_.animations_text.begin(), doc_.animations_text.end());
+                text_dom = json::parse(doc_.animations_text.begin(), doc_.animations_text.end());
             } catch (const json::exception& e) {
                 report_.add(kGltfJsonInvalid, std::string("the glTF JSON does not parse: member \"animations\": ") + e.what());
                 return false;
             }
-            dom = &parsed;
+            dom = &text_dom;
         }
         if (!dom || !dom->is_array()) return true;
+        using Path = GltfAnimation::Path;
         for (const json& anim : *dom) {
-            AnimationEntry a;
+            GltfAnimation a;
             a.name = string_member(anim, "name");
             for (const json& c : array_or_empty(anim, "channels")) {
-                AnimationEntry::Channel ch;
+                GltfAnimation::Channel ch;
                 ch.sampler = index_of(c, "sampler");
                 if (const json* target = member(c, "target")) {
                     ch.node = index_of(*target, "node");
-                    ch.path = string_member(*target, "path");
+                    const std::string path = string_member(*target, "path");
+                    ch.path = path == "translation" ? Path::translation
+                              : path == "rotation"  ? Path::rotation
+                              : path == "scale"     ? Path::scale
+                              : path == "weights"   ? Path::weights
+                                                    : Path::other;
                 } else {
                     ch.sampler = -1;
                 }
-                a.channels.push_back(std::move(ch));
+                a.channels.push_back(ch);
             }
             for (const json& sm : array_or_empty(anim, "samplers"))
-                a.samplers.push_back({index_of(sm, "input"), index_of(sm, "output"), string_member(sm, "interpolation")});
-            out.push_back(std::move(a));
+                a.samplers.push_back({index_of(sm, "input"), index_of(sm, "output"),
+                                      string_member(sm, "interpolation") == "CUBICSPLINE"});
+            parsed.push_back(std::move(a));
         }
         return true;
     }
 
     void build_clips(const std::vector<int>& scene_of_gltf) {
-        std::vector<AnimationEntry> animations;
-        if (!animation_entries(animations)) return;
+        std::vector<GltfAnimation> parsed;
+        const std::vector<GltfAnimation>* entries = nullptr;
+        if (!animation_entries(parsed, entries)) return;
+        const std::vector<GltfAnimation>& animations = *entries;
         const json& nodes = array_or_empty(doc_.json, "nodes");
+        using Path = GltfAnimation::Path;
         for (size_t a = 0; a < animations.size(); ++a) {
-            const AnimationEntry& anim = animations[a];
+            const GltfAnimation& anim = animations[a];
             Clip clip;
             clip.name = valid_utf8(anim.name);
-            const std::vector<AnimationEntry::Sampler>& samplers = anim.samplers;
+            const std::string what = "clip '" + clip.name + "'";
+            const std::vector<GltfAnimation::Sampler>& samplers = anim.samplers;
             struct Parts { int t = -1, r = -1, s = -1; };
             std::vector<std::pair<int, Parts>> by_node;  // glTF node -> samplers, first-channel order
             double last_ms = 0;                          // the latest key in milliseconds, as Assimp times them
@@ -796,7 +695,7 @@ private:
                 const int sampler = anim.channels[c].sampler;
                 if (sampler < 0 || size_t(sampler) >= samplers.size()) continue;
                 const int node = anim.channels[c].node;
-                const std::string& path = anim.channels[c].path;
+                const Path path = anim.channels[c].path;
                 if (node < 0 || size_t(node) >= nodes.size()) {
                     report_.add(kClipInvalid,
                                 "clip '" + clip.name + "': channel " + std::to_string(c) +
@@ -804,25 +703,24 @@ private:
                                 "/animations/" + std::to_string(a) + "/channels/" + std::to_string(c));
                     continue;
                 }
-                if (path == "weights") {
-                    std::vector<float> times;
+                if (path == Path::weights) {
+                    std::vector<float>& times = scratch_times_;
                     const int input = samplers[size_t(sampler)].input;
-                    if (input >= 0 && floats(input, 1, times, "clip '" + clip.name + "' input") && !times.empty())
+                    if (input >= 0 && floats(input, 1, times, what, " input") && !times.empty())
                         last_ms = std::max(last_ms, double(times.back() * 1000.f));
                     continue;
                 }
                 auto it = std::find_if(by_node.begin(), by_node.end(), [&](const auto& e) { return e.first == node; });
                 if (it == by_node.end()) it = by_node.insert(by_node.end(), {node, Parts{}});
-                if (path == "translation") it->second.t = sampler;
-                else if (path == "rotation") it->second.r = sampler;
-                else if (path == "scale") it->second.s = sampler;
+                if (path == Path::translation) it->second.t = sampler;
+                else if (path == Path::rotation) it->second.r = sampler;
+                else if (path == Path::scale) it->second.s = sampler;
             }
             for (const auto& [g, parts] : by_node) {
                 if (parts.t < 0 && parts.r < 0 && parts.s < 0) continue;
                 ClipChannel ch;
                 ch.node = scene_of_gltf[size_t(g)];
                 const json& gnode = nodes[size_t(g)];
-                const std::string what = "clip '" + clip.name + "'";
                 // A part the clip does not animate is keyed once with the node's rest value (the
                 // glTF default when the node has none), as Assimp keyed it.
                 float t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, sc[3] = {1, 1, 1};
@@ -851,13 +749,13 @@ private:
 
     /// A sampler's keys: times through milliseconds in single precision, as the Assimp path
     /// timed them, so a clip samples to the same bits.
-    bool sampler_data(const AnimationEntry::Sampler& sampler, uint32_t components, const std::string& what,
+    bool sampler_data(const GltfAnimation::Sampler& sampler, uint32_t components, const std::string& what,
                       std::vector<float>& times, std::vector<float>& values, size_t& step, size_t& first) {
         const int input = sampler.input, output = sampler.output;
         if (input < 0 || output < 0) return false;
-        if (!floats(input, 1, times, what + " input") || !floats(output, components, values, what + " output"))
+        if (!floats(input, 1, times, what, " input") || !floats(output, components, values, what, " output"))
             return false;
-        const bool cubic = sampler.interpolation == "CUBICSPLINE";
+        const bool cubic = sampler.cubic;
         step = cubic ? 3 : 1;
         first = cubic ? 1 : 0;
         if (times.size() * step * components > values.size()) {
@@ -873,21 +771,23 @@ private:
     /// A sampler's keys, `n` floats each, as {time, value(first float)}; the time passes through
     /// milliseconds in single precision, as Assimp's keys do.
     template <class Key, class Value>
-    void sampler_keys(const AnimationEntry::Sampler& sampler, uint32_t n, const std::string& what, std::vector<Key>& out,
+    void sampler_keys(const GltfAnimation::Sampler& sampler, uint32_t n, const std::string& what, std::vector<Key>& out,
                       double& last_ms, Value value) {
-        std::vector<float> times, values;
+        std::vector<float>& times = scratch_times_;
+        std::vector<float>& values = scratch_values_;
         size_t step = 1, first = 0;
         if (!sampler_data(sampler, n, what, times, values, step, first)) return;
+        out.reserve(out.size() + times.size());
         for (size_t k = 0; k < times.size(); ++k)
             out.push_back({double(times[k] * 1000.f) / 1000.0, value(&values[(first + k * step) * n])});
         if (!times.empty()) last_ms = std::max(last_ms, double(times.back() * 1000.f));
     }
 
-    void vec3_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<Vec3Key>& out, double& last_ms) {
+    void vec3_keys(const GltfAnimation::Sampler& sampler, const std::string& what, std::vector<Vec3Key>& out, double& last_ms) {
         sampler_keys(sampler, 3, what, out, last_ms, [](const float* v) { return Vec3{v[0], v[1], v[2]}; });
     }
 
-    void quat_keys(const AnimationEntry::Sampler& sampler, const std::string& what, std::vector<QuatKey>& out, double& last_ms) {
+    void quat_keys(const GltfAnimation::Sampler& sampler, const std::string& what, std::vector<QuatKey>& out, double& last_ms) {
         sampler_keys(sampler, 4, what, out, last_ms, [](const float* v) { return Quat{v[0], v[1], v[2], v[3]}; });
     }
 };

@@ -106,11 +106,231 @@ public:
         return seen.many.insert(std::move(name)).second || duplicate(std::string(key));
     }
 
+    // ---- plain reading -------------------------------------------------------------------
+    // The usual shape of an accessor, a buffer view and the animations, read straight into their
+    // records in the same pass that finds the members' extents, without building a JSON value or
+    // allocating per object. Each returns false at the first thing outside that shape (an escape, a
+    // key written twice, a value of another kind, extensions, extras), leaving the error unset: the
+    // caller rewinds and reads the element the general way, which names what is wrong.
+
+    /// An accessor at the cursor; false (cursor undefined) when it is not plain.
+    bool plain_accessor(ScannedAccessor& out) {
+        out = {};
+        uint32_t seen = 0;
+        const bool ok = plain_object([&](std::string_view key) {
+            if (key == "bufferView") return plain_member(seen, 0) && plain_uint(out.buffer_view);
+            if (key == "byteOffset") return plain_member(seen, 1) && plain_uint(out.byte_offset);
+            if (key == "componentType") return plain_member(seen, 2) && plain_uint(out.component_type);
+            if (key == "count") return plain_member(seen, 3) && plain_uint(out.count);
+            if (key == "type") return plain_member(seen, 4) && (out.has_type = plain_string(out.type));
+            if (key == "normalized") return plain_member(seen, 5) && plain_bool(out.normalized);
+            if (key == "name") return plain_member(seen, 6) && plain_string();
+            if (key == "min") return plain_member(seen, 7) && plain_numbers();
+            if (key == "max") return plain_member(seen, 8) && plain_numbers();
+            return false;
+        });
+        out.plain = ok;
+        return ok;
+    }
+
+    /// A buffer view at the cursor; false when it is not plain.
+    bool plain_view(ScannedView& out) {
+        out = {};
+        uint32_t seen = 0;
+        const bool ok = plain_object([&](std::string_view key) {
+            if (key == "buffer") return plain_member(seen, 0) && plain_uint(out.buffer);
+            if (key == "byteOffset") return plain_member(seen, 1) && plain_uint(out.byte_offset);
+            if (key == "byteLength") return plain_member(seen, 2) && plain_uint(out.byte_length);
+            if (key == "byteStride") return plain_member(seen, 3) && plain_uint(out.byte_stride);
+            int64_t ignored = 0;
+            if (key == "target") return plain_member(seen, 4) && plain_uint(ignored);
+            if (key == "name") return plain_member(seen, 5) && plain_string();
+            return false;
+        });
+        out.plain = ok;
+        return ok;
+    }
+
+    /// The animations array at the cursor; false when any part of it is not plain.
+    bool plain_animations(std::vector<GltfAnimation>& out) {
+        return plain_array([&] {
+            GltfAnimation& a = out.emplace_back();
+            uint32_t seen = 0;
+            return plain_object([&](std::string_view key) {
+                if (key == "name") {
+                    std::string_view name;
+                    if (!plain_member(seen, 0) || !plain_string(name)) return false;
+                    a.name.assign(name);
+                    return true;
+                }
+                if (key == "channels") return plain_member(seen, 1) && plain_array([&] { return plain_channel(a.channels.emplace_back()); });
+                if (key == "samplers") return plain_member(seen, 2) && plain_array([&] { return plain_sampler(a.samplers.emplace_back()); });
+                return false;
+            });
+        });
+    }
+
+    /// Moves the cursor (to rewind after a plain read that failed).
+    void seek(size_t at) { i_ = at; }
+
 private:
     std::string_view s_;
     size_t i_ = 0;
     std::string error_;
     bool duplicate_ = false;
+
+    /// Marks known member `bit` seen; false when it was already (a key written twice).
+    static bool plain_member(uint32_t& seen, int bit) {
+        if (seen & (1u << bit)) return false;
+        seen |= 1u << bit;
+        return true;
+    }
+
+    bool plain_channel(GltfAnimation::Channel& c) {
+        uint32_t seen = 0;
+        return plain_object([&](std::string_view k) {
+            if (k == "sampler") return plain_member(seen, 0) && plain_index(c.sampler);
+            if (k == "target") {
+                uint32_t target_seen = 0;
+                return plain_member(seen, 1) && plain_object([&](std::string_view tk) {
+                           if (tk == "node") return plain_member(target_seen, 0) && plain_index(c.node);
+                           if (tk != "path" || !plain_member(target_seen, 1)) return false;
+                           std::string_view path;
+                           if (!plain_string(path)) return false;
+                           using Path = GltfAnimation::Path;
+                           c.path = path == "translation" ? Path::translation
+                                    : path == "rotation"  ? Path::rotation
+                                    : path == "scale"     ? Path::scale
+                                    : path == "weights"   ? Path::weights
+                                                          : Path::other;
+                           return true;
+                       });
+            }
+            return false;
+        });
+    }
+
+    bool plain_sampler(GltfAnimation::Sampler& s) {
+        uint32_t seen = 0;
+        return plain_object([&](std::string_view k) {
+            if (k == "input") return plain_member(seen, 0) && plain_index(s.input);
+            if (k == "output") return plain_member(seen, 1) && plain_index(s.output);
+            if (k != "interpolation" || !plain_member(seen, 2)) return false;
+            std::string_view interpolation;
+            if (!plain_string(interpolation)) return false;
+            s.cubic = interpolation == "CUBICSPLINE";
+            return true;
+        });
+    }
+
+    /// `{ "key": value, ... }` with `member(key)` reading each value; keys with escapes are not plain.
+    template <typename F>
+    bool plain_object(F member) {
+        if (!consume('{')) return false;
+        if (consume('}')) return true;
+        do {
+            std::string_view key;
+            skip_space();
+            if (!plain_string(key) || !consume(':')) return false;
+            skip_space();
+            if (!member(key)) return false;
+        } while (consume(','));
+        return consume('}');
+    }
+
+    template <typename F>
+    bool plain_array(F each) {
+        if (!consume('[')) return false;
+        if (consume(']')) return true;
+        do {
+            skip_space();
+            if (!each()) return false;
+        } while (consume(','));
+        return consume(']');
+    }
+
+    /// A string of printable ASCII without escapes (its raw text is then its value).
+    bool plain_string(std::string_view& out) {
+        if (i_ >= s_.size() || s_[i_] != '"') return false;
+        const size_t begin = ++i_;
+        for (; i_ < s_.size() && s_[i_] != '"'; ++i_) {
+            const unsigned char c = static_cast<unsigned char>(s_[i_]);
+            if (c == '\\' || c < 0x20 || c >= 0x80) return false;
+        }
+        if (i_ >= s_.size()) return false;
+        out = s_.substr(begin, i_ - begin);
+        ++i_;
+        return true;
+    }
+    bool plain_string() {
+        std::string_view ignored;
+        return plain_string(ignored);
+    }
+
+    bool plain_bool(bool& out) {
+        if (s_.substr(i_, 4) == "true") {
+            i_ += 4;
+            out = true;
+            return true;
+        }
+        if (s_.substr(i_, 5) == "false") {
+            i_ += 5;
+            out = false;
+            return true;
+        }
+        return false;
+    }
+
+    bool digit() const { return i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9'; }
+
+    /// An unsigned integer of at most 18 digits, no leading zero, not followed by a fraction or an
+    /// exponent (nlohmann reads those as floating point, which no index or count is).
+    bool plain_uint(int64_t& out) {
+        const size_t begin = i_;
+        int64_t v = 0;
+        while (digit() && i_ - begin < 19) v = v * 10 + (s_[i_++] - '0');
+        const size_t n = i_ - begin;
+        if (n == 0 || n > 18 || (s_[begin] == '0' && n > 1)) return false;
+        if (i_ < s_.size() && (s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E' || digit())) return false;
+        out = v;
+        return true;
+    }
+
+    /// An index below INT32_MAX.
+    bool plain_index(int& out) {
+        int64_t v = 0;
+        if (!plain_uint(v) || v >= INT32_MAX) return false;
+        out = int(v);
+        return true;
+    }
+
+    /// A number as RFC 8259 writes one.
+    bool plain_number() {
+        if (i_ < s_.size() && s_[i_] == '-') ++i_;
+        if (i_ < s_.size() && s_[i_] == '0') {
+            ++i_;
+        } else {
+            if (!digit()) return false;
+            while (digit()) ++i_;
+        }
+        if (i_ < s_.size() && s_[i_] == '.') {
+            ++i_;
+            if (!digit()) return false;
+            while (digit()) ++i_;
+        }
+        if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+            ++i_;
+            if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
+            if (!digit()) return false;
+            while (digit()) ++i_;
+        }
+        return true;
+    }
+
+    /// An array of numbers (an accessor's min or max, which nothing here reads).
+    bool plain_numbers() {
+        return plain_array([&] { return plain_number(); });
+    }
 
     bool duplicate(const std::string& key) {
         if (error_.empty()) {
@@ -310,6 +530,10 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
     doc.json = nlohmann::json::object();
     doc.accessors.clear();
     doc.buffer_views.clear();
+    doc.scanned_accessors.clear();
+    doc.scanned_views.clear();
+    doc.animations.clear();
+    doc.scanned_animations = false;
     doc.data_uris.clear();
     auto scan_failed = [&] {
         if (scan.duplicate_key()) {
@@ -326,11 +550,24 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
             if (!scan.string(key) || !scan.consume(':')) return invalid(scan.error().empty() ? "expected a key" : scan.error());
             if (!scan.distinct_key(key, top_keys)) return scan_failed();
             if (key == "accessors" || key == "bufferViews") {
-                std::vector<std::string_view>& list = key == "accessors" ? doc.accessors : doc.buffer_views;
+                const bool accessors = key == "accessors";
+                std::vector<std::string_view>& list = accessors ? doc.accessors : doc.buffer_views;
                 list.clear();
+                if (accessors) doc.scanned_accessors.clear(); else doc.scanned_views.clear();
                 if (!scan.consume('[')) return invalid(std::string(key) + " is not an array");
                 if (!scan.consume(']')) {
                     do {
+                        // Read plain in one go; else rewound and only its extent found (and its
+                        // syntax, keys and depth checked), its text parsed when it is read.
+                        scan.skip_space();
+                        const size_t begin = scan.at();
+                        const bool plain = accessors ? scan.plain_accessor(doc.scanned_accessors.emplace_back())
+                                                     : scan.plain_view(doc.scanned_views.emplace_back());
+                        if (plain) {
+                            list.push_back(text.substr(begin, scan.at() - begin));
+                            continue;
+                        }
+                        scan.seek(begin);
                         if (!scan.value(value, 2)) return scan_failed();
                         list.push_back(value);
                     } while (scan.consume(','));
@@ -338,13 +575,23 @@ bool parse_gltf_json(std::string_view text, GltfDocument& doc, Reporter& report)
                 }
                 continue;
             }
-            if (!scan.value(value, 1)) return scan_failed();
-            // Assimp reads the animations; nothing here needs them.
-            if (key == "animations" && !doc.keep_animations) continue;
-            if (key == "animations" && doc.animations_as_text) {
+            if (key == "animations" && doc.keep_animations && doc.animations_as_text) {
+                scan.skip_space();
+                const size_t begin = scan.at();
+                doc.animations.clear();
+                if (scan.plain_animations(doc.animations)) {
+                    doc.scanned_animations = true;
+                    continue;
+                }
+                doc.animations.clear();
+                scan.seek(begin);
+                if (!scan.value(value, 1)) return scan_failed();
                 doc.animations_text = value;
                 continue;
             }
+            if (!scan.value(value, 1)) return scan_failed();
+            // Assimp reads the animations; nothing here needs them.
+            if (key == "animations" && !doc.keep_animations) continue;
             if (key == "buffers" && parse_buffers(value, doc)) continue;
             try {
                 doc.json[std::string(key)] = nlohmann::json::parse(value.begin(), value.end());

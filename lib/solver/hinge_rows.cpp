@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "proxy/core/hinge_area.h"
 #include "solver/message.h"
 
 namespace weft::hinge_rows {
@@ -48,6 +49,12 @@ HingeModel build(const ClothProxy& p, const Fabric& fabric) {
                                                                ") has a wing triangle with no area at rest"));
             m.ends.push_back(q);
             m.w.push_back(w);
+            // docs/solver.md#hinge: the ratio scaled by the hinge's area, so the bending energy per unit
+            // area at a given curvature is the source mesh's there, whatever the resolution.
+            const double area = hinge_area(q, p.rest_position);
+            const double reference = p.hinge_reference_area.empty() ? area : p.hinge_reference_area[b];
+            m.ratio.push_back(hinge_bend_ratio(fabric.bend, area, reference));
+            if (hinge_bend_capped(fabric.bend, area, reference)) ++m.capped;
             m.rest.push_back(x0 * w[0] + x1 * w[1] + x2 * w[2] + x3 * w[3]);
             // Cut flat, C̄ is rounding (a few ulps of the coordinates): the hold-line turn skips it.
             const double scale = std::fabs(w[0]) + std::fabs(w[1]) + std::fabs(w[2]) + std::fabs(w[3]);
@@ -70,14 +77,14 @@ void refresh_masses(const HingeModel& m, HingeState& st, const std::vector<doubl
     for (size_t b = 0; b < m.count(); ++b) {
         double s = 0;
         for (int k = 0; k < 4; ++k) s += m.w[b][k] * m.w[b][k] * w[m.ends[b][k]];
-        // docs/solver.md#hinge: k = bend·(m/Σw²)/h², generalised to unequal masses as 1/Σ(w_k²/m_k).
+        // docs/solver.md#hinge: k = ratio·(m/Σw²)/h², generalised to unequal masses as 1/Σ(w_k²/m_k).
         st.m_eff[b] = s > 0 ? 1 / s : 0;
     }
     st.bend_diagonal.assign(n, 0);
     st.bend_rest.assign(n, Vec3{});
     std::vector<std::vector<BendNeighbour>> rows(n);
     for (size_t b = 0; b < m.count(); ++b) {
-        const double scale = m.bend * st.m_eff[b];
+        const double scale = m.ratio[b] * st.m_eff[b];
         for (int s = 0; s < 4; ++s) {
             const uint32_t i = m.ends[b][s];
             st.bend_diagonal[i] += scale * m.w[b][s] * m.w[b][s];
@@ -103,7 +110,7 @@ void refresh_masses(const HingeModel& m, HingeState& st, const std::vector<doubl
 }
 
 void set_penalties(const HingeModel& m, HingeState& s, double inv_h2) {
-    for (size_t b = 0; b < m.count(); ++b) s.k[b] = m.bend * s.m_eff[b] * inv_h2;
+    for (size_t b = 0; b < m.count(); ++b) s.k[b] = m.ratio[b] * s.m_eff[b] * inv_h2;
 }
 
 void add_elastic_energy(const HingeModel& m, const HingeState& s, const Vec3* x, double& e) {

@@ -27,13 +27,15 @@ struct HingeIncidence {
 /// One off-diagonal entry of the bending operator: the hinges' Σ k·w·wᵀ between two particles.
 struct BendNeighbour {
     uint32_t other;
-    double coefficient;  ///< Σ over shared hinges of bend·m_eff·w_self·w_other, kg (× 1/h² at use)
+    double coefficient;  ///< Σ over shared hinges of ratio·m_eff·w_self·w_other, kg (× 1/h² at use)
 };
 
 struct HingeModel {
-    double bend = 0;                              ///< fabric.bend: a ratio of the hinge's m_eff/h²
+    double bend = 0;                              ///< fabric.bend: the ratio at a hinge's reference area
+    size_t capped = 0;                            ///< hinges whose scaled ratio the band's ceiling cut
     std::vector<std::array<uint32_t, 4>> ends;
     std::vector<std::array<double, 4>> w;         ///< cotangent weights from the rest pose
+    std::vector<double> ratio;                    ///< bend·(reference/(A₁+A₂))², capped: k = ratio·m_eff/h²
     std::vector<Vec3> rest;                       ///< C̄ = Σ w_k·r_k: the rest pose's own bend, 0 when cut flat
     std::vector<size_t> curved;                   ///< hinges whose C̄ is not 0 (the hold-line turn moves them)
     std::vector<uint32_t> offsets;
@@ -47,15 +49,17 @@ struct HingeModel {
 struct HingeState {
     std::vector<double> m_eff;           ///< 1 / Σ w_k²·inverse_mass_k
     std::vector<double> k;               ///< this substep's stiffness
-    std::vector<double> bend_diagonal;   ///< Σ bend·m_eff·w_s², kg
-    std::vector<Vec3> bend_rest;         ///< Σ bend·m_eff·w_s·C̄, kg·m: the hinges' pull at the rest pose, taken off
+    std::vector<double> bend_diagonal;   ///< Σ ratio·m_eff·w_s², kg
+    std::vector<Vec3> bend_rest;         ///< Σ ratio·m_eff·w_s·C̄, kg·m: the hinges' pull at the rest pose, taken off
     std::vector<uint32_t> bend_offsets;
     std::vector<BendNeighbour> bend_neighbours;
 };
 
 namespace hinge_rows {
 
-/// Throws std::invalid_argument naming the hinge when a wing triangle has no area at rest.
+/// Throws std::invalid_argument naming the hinge when a wing triangle has no area at rest. A hinge's
+/// reference area is the proxy's (ClothProxy::hinge_reference_area: the source mesh's hinge where it
+/// lies), or its own where the proxy records none (its ratio is then the fabric's bend).
 HingeModel build(const ClothProxy& proxy, const Fabric& fabric);
 HingeState initial_state(const HingeModel& model);
 /// Effective masses and the bending operator after the set of kinematic particles changed.

@@ -72,7 +72,7 @@ TEST(Dump, KeysAreTheStableSet) {
         "schema", "kind", "garment", "class", "suggested_fabric", "source_file", "source_meshes",
         "builder_options", "frame", "total_mass", "particles", "rest_position", "inverse_mass", "source",
         "joint_name", "d_geo", "nearest_held", "collision_radius", "colour_ranges", "edges", "rest_length", "skips",
-        "skip_rest_length", "hinges", "triangles", "pins", "vertex_particle", "render_triangles", "binding_triangle",
+        "skip_rest_length", "hinges", "triangles", "hinge_reference_area", "pins", "vertex_particle", "render_triangles", "binding_triangle",
         "binding_coordinates"};
     EXPECT_EQ(keys, expected);
     EXPECT_EQ(j["collision_radius"], json({0, 0.012, 0.015, 0.015}));

@@ -50,7 +50,7 @@ constexpr TableSheet kTableSheets[] = {
     {"sheets/holes.glb", false, "Banner.clothproxy", 286, 286, 1.10, 1.41, true},
     // Dense is past the gate in its own fabric already; its other fabrics' sprints (a minute of the
     // whole table, five under the sanitizers) are left to docs/measurements.md#sheets-on-real-meshes.
-    {"sheets/dense.glb", false, "Banner.clothproxy", 1000, 6160 / 4, 1.18, 1.20, false, false},
+    {"sheets/dense.glb", false, "Banner.clothproxy", 1000, 6160 / 4, 1.18, 1.21, false, false},
 };
 
 json table_sidecar_garment(const fs::path& dir, const std::string& name) {

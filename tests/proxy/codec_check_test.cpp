@@ -75,6 +75,9 @@ TEST(CheckProxy, NumbersThatAreNotFiniteOrNegative) {
         {"negative collision radius", [](ClothProxy& p) { p.collision_radius.assign(7, 0.0); p.collision_radius[3] = -0.01; }, ProxyError::bad_value, "collision_radius", 3, "negative"},
         {"NaN total mass", [](ClothProxy& p) { p.total_mass = NAN; }, ProxyError::non_finite, "total_mass", 0, "total_mass = nan"},
         {"negative total mass", [](ClothProxy& p) { p.total_mass = -1; }, ProxyError::bad_value, "total_mass", 0, "negative"},
+        {"NaN reference hinge area", [](ClothProxy& p) { p.hinge_reference_area = {NAN}; }, ProxyError::non_finite, "hinge_reference_area", 0, "hinge_reference_area[0] = nan"},
+        {"zero reference hinge area", [](ClothProxy& p) { p.hinge_reference_area = {0.0}; }, ProxyError::bad_value, "hinge_reference_area", 0, "not positive"},
+        {"reference areas for too many hinges", [](ClothProxy& p) { p.hinge_reference_area = {0.5, 0.5}; }, ProxyError::count_mismatch, "hinge_reference_area", 0, "either empty or one per hinge"},
         {"inf frame", [](ClothProxy& p) { p.frame.rest_world.m[3] = INFINITY; }, ProxyError::non_finite, "frame", 3, "frame.rest_world[3] = inf"},
         {"unknown kind", [](ClothProxy& p) { p.kind = static_cast<ProxyKind>(2); }, ProxyError::bad_value, "kind", 0, "neither sheet (0) nor rig (1)"},
     };
@@ -128,7 +131,7 @@ TEST(CheckProxy, InvalidColouringsOfEveryRowKind) {
     const Mutation cases[] = {
         {"edge", [](ClothProxy& p) { p.edges.push_back({4, 5}); p.rest_length.push_back(2); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5 share colour 1"},
         {"skip", [](ClothProxy& p) { p.skips = {{5, 4}}; p.skip_rest_length = {2}; }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5 share colour 1"},
-        {"hinge wings", [](ClothProxy& p) { p.hinges.push_back({3, 6, 4, 5}); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5"},
+        {"hinge wings", [](ClothProxy& p) { p.hinges.push_back({3, 6, 4, 5}); p.hinge_reference_area.push_back(0.75); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5"},
         {"triangle", [](ClothProxy& p) { p.triangles.push_back({4, 6, 5}); }, ProxyError::bad_colouring, "colour_ranges", 1, "particles 4 and 5"},
         {"whole quad in one colour", [](ClothProxy& p) { p.colour_ranges = {0, 5, 6, 7}; }, ProxyError::bad_colouring, "colour_ranges", 0, "particles 2 and 4 share colour 0"},
     };

@@ -43,6 +43,7 @@ inline ClothProxy small_proxy() {
     for (const auto& e : p.edges) p.rest_length.push_back(distance(p.rest_position[e[0]], p.rest_position[e[1]]));
     p.hinges = {{1, 2, 0, 4}};
     p.triangles = {{0, 2, 1}, {1, 2, 4}, {3, 5, 6}};
+    p.hinge_reference_area = {0.75};  // m², the source sheet's hinge where it lies (docs/solver.md#hinge)
     p.pins = {{"Pole", {0, 1}}};
     p.vertex_particle = {0, 1, 2, 4, 1, 3, 5, 6};  // vertex 4 is a UV-seam copy of vertex 1
     // The render mesh: each vertex on a corner of a triangle of its particle, vertex 3 off its

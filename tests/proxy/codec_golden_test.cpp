@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 #include "io/atomic_file.h"
@@ -64,17 +65,17 @@ TEST(CodecGolden, HeaderAndTableAreLaidOutAsDocumented) {
     std::vector<uint8_t> b = encode_proxy(test::small_proxy());
     const uint8_t magic[8] = {0x89, 'W', 'C', 'P', 0x0D, 0x0A, 0x1A, 0x0A};
     for (int k = 0; k < 8; ++k) EXPECT_EQ(b[k], magic[k]) << k;
-    EXPECT_EQ(u32_at(b, 8), 3u);                                 // format version
+    EXPECT_EQ(u32_at(b, 8), 4u);                                 // format version
     EXPECT_EQ(u32_at(b, 12), crc32c(std::span(b).subspan(16)));  // CRC-32C of bytes 16..end
     EXPECT_EQ(u64_at(b, 16), b.size());                          // file size
-    EXPECT_EQ(u32_at(b, 24), 33u);                               // section count
+    EXPECT_EQ(u32_at(b, 24), 34u);                               // section count
     EXPECT_EQ(u32_at(b, 28), 0u);                                // reserved
     EXPECT_EQ(b.size() % 8, 0u);
-    // Entry 0: KIND, u32, 1 element, right after the 33 x 32-byte table, 4 bytes.
+    // Entry 0: KIND, u32, 1 element, right after the 34 x 32-byte table, 4 bytes.
     EXPECT_EQ(u32_at(b, 32), uint32_t('K' | 'I' << 8 | 'N' << 16 | 'D' << 24));
     EXPECT_EQ(u32_at(b, 36), 2u);
     EXPECT_EQ(u64_at(b, 40), 1u);
-    EXPECT_EQ(u64_at(b, 48), 32u + 33u * 32u);
+    EXPECT_EQ(u64_at(b, 48), 32u + 34u * 32u);
     EXPECT_EQ(u64_at(b, 56), 4u);
     // Entry 11: RPOS, f64x3, 7 particles x 24 bytes; particle 4's z is -0.0 (sign bit only).
     const size_t rpos = 32 + 11 * 32;
@@ -88,9 +89,17 @@ TEST(CodecGolden, HeaderAndTableAreLaidOutAsDocumented) {
     const size_t dgeo = 32 + 15 * 32;
     EXPECT_EQ(u32_at(b, dgeo), uint32_t('D' | 'G' << 8 | 'E' << 16 | 'O' << 24));
     EXPECT_EQ(u64_at(b, u64_at(b, dgeo + 16) + 3 * 8), 0x7FF0000000000000ull);
+    // Entry 26: BREF, f64, one per hinge: the source sheet's hinge area where each lies.
+    const size_t bref = 32 + 26 * 32;
+    EXPECT_EQ(u32_at(b, bref), uint32_t('B' | 'R' << 8 | 'E' << 16 | 'F' << 24));
+    EXPECT_EQ(u64_at(b, bref + 8), 1u);
+    uint64_t bits;
+    const double area = test::small_proxy().hinge_reference_area.at(0);
+    std::memcpy(&bits, &area, 8);
+    EXPECT_EQ(u64_at(b, u64_at(b, bref + 16)), bits);
     // Every section starts 8-byte aligned, packed in table order.
-    uint64_t expected = 32 + 33 * 32;
-    for (size_t i = 0; i < 33; ++i) {
+    uint64_t expected = 32 + 34 * 32;
+    for (size_t i = 0; i < 34; ++i) {
         const size_t e = 32 + i * 32;
         EXPECT_EQ(u64_at(b, e + 16), expected) << "entry " << i;
         expected = (u64_at(b, e + 16) + u64_at(b, e + 24) + 7) / 8 * 8;

@@ -208,11 +208,21 @@ TEST(CodecHostile, RejectsWrongMagicVersionAndChecksumByName) {
     EXPECT_EQ(r.offset, 1u);
     EXPECT_EQ(r.section, "header");
 
-    std::vector<uint8_t> v4 = golden();
-    put32(v4, 8, 4);
-    r = decode_exact(v4, v4.size());
+    std::vector<uint8_t> v5 = golden();
+    put32(v5, 8, 5);
+    r = decode_exact(v5, v5.size());
     EXPECT_EQ(r.code, ProxyError::unsupported_version);
-    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 4, this reader knows version 3 only");
+    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 5, this reader knows version 4 only");
+
+    // A file of the third version (before hinges were scaled to the source mesh) is refused by name, with the fix.
+    std::vector<uint8_t> v3 = golden();
+    put32(v3, 8, 3);
+    r = decode_exact(v3, v3.size());
+    EXPECT_EQ(r.code, ProxyError::unsupported_version);
+    EXPECT_NE(r.error.find("format version 3, written before a sheet's hinges were scaled to its source mesh's hinge area"),
+              std::string::npos)
+        << r.error;
+    EXPECT_NE(r.error.find("Build the proxy again with this weft"), std::string::npos) << r.error;
 
     // A file of the second version (before particles carried a collision radius) is refused by name, with the fix.
     std::vector<uint8_t> v2 = golden();

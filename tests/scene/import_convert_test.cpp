@@ -62,8 +62,7 @@ Converted convert(const aiScene& ai, const std::string& format = "obj", const Im
     c.scene.format = format;
     Reporter report("hand.fbx", c.issues);
     Mat4 fix = import_detail::source_correction(ai, c.scene, report);
-    std::vector<int> scene_of_gltf;
-    c.ok = import_detail::convert_scene(ai, nullptr, fix, options, c.scene, scene_of_gltf, report);
+    c.ok = import_detail::convert_scene(ai, fix, options, c.scene, report);
     return c;
 }
 

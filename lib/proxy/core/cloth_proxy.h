@@ -71,6 +71,10 @@ struct ClothProxy {
     std::vector<double> skip_rest_length;           ///< per skip, metres
     std::vector<std::array<uint32_t, 4>> hinges;    ///< shared edge (0,1), then each triangle's opposite wing (2,3)
     std::vector<std::array<uint32_t, 3>> triangles; ///< the sheet's faces, consistently wound
+    std::vector<double> hinge_reference_area;       ///< per hinge, m²: A₁+A₂ of the source mesh's hinge where it lies
+                                                    ///< (in the frame), the area at which the fabric's bend is its
+                                                    ///< ratio (docs/solver.md#hinge); empty = each hinge's own (a
+                                                    ///< sheet at its source resolution, a rig)
 
     std::vector<Pin> pins;
 

@@ -62,7 +62,7 @@ enum Slot : size_t {
     kind_slot, garment_slot, class_slot, fabric_slot, source_file_slot, mesh_name_slot, mesh_material_slot,
     mesh_range_slot, options_slot, frame_node_slot, frame_matrix_slot, position_slot, inverse_mass_slot,
     source_slot, joint_name_slot, d_geo_slot, nearest_held_slot, collision_radius_slot, colour_ranges_slot, total_mass_slot,
-    edges_slot, rest_length_slot, skips_slot, skip_rest_length_slot, hinges_slot, triangles_slot,
+    edges_slot, rest_length_slot, skips_slot, skip_rest_length_slot, hinges_slot, triangles_slot, bend_reference_slot,
     pin_holder_slot, pin_count_slot, pin_particles_slot, vertex_particle_slot, render_triangles_slot,
     binding_triangle_slot, binding_coordinates_slot, slot_count
 };
@@ -74,7 +74,7 @@ struct SectionSpec {
     const char* field;     ///< the JSON key (proxy_to_json) of what it holds
 };
 
-// Every section of version 3, in the order the encoder writes them. All are required.
+// Every section of version 4, in the order the encoder writes them. All are required.
 constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("KIND"), ElementType::u32, 1, "kind"},
     {fourcc("GRMT"), ElementType::u8, 0, "garment"},
@@ -102,6 +102,7 @@ constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("SLEN"), ElementType::f64, 0, "skip_rest_length"},
     {fourcc("HNGE"), ElementType::u32x4, 0, "hinges"},
     {fourcc("TRIS"), ElementType::u32x3, 0, "triangles"},
+    {fourcc("BREF"), ElementType::f64, 0, "hinge_reference_area"},
     {fourcc("PINH"), ElementType::str, 0, "pins"},
     {fourcc("PINC"), ElementType::u32, 0, "pins"},
     {fourcc("PINP"), ElementType::u32, 0, "pins"},
@@ -126,7 +127,7 @@ Slot slot_of_field(std::string_view field) {
         {"colour_ranges", colour_ranges_slot},
         {"total_mass", total_mass_slot}, {"edges", edges_slot},          {"rest_length", rest_length_slot},
         {"skips", skips_slot},         {"skip_rest_length", skip_rest_length_slot}, {"hinges", hinges_slot},
-        {"triangles", triangles_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
+        {"triangles", triangles_slot}, {"hinge_reference_area", bend_reference_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
         {"render_triangles", render_triangles_slot}, {"binding_triangle", binding_triangle_slot},
         {"binding_coordinates", binding_coordinates_slot},
     };
@@ -242,7 +243,7 @@ Layout layout_of(const ClothProxy& proxy, const StringLists& lists) {
         proxy.builder_options.size(), proxy.frame.node.size(), 16, proxy.rest_position.size(),
         proxy.inverse_mass.size(), proxy.source.size(), proxy.joint_name.size(), proxy.d_geo.size(),
         proxy.nearest_held.size(), proxy.collision_radius.size(), proxy.colour_ranges.size(), 1, proxy.edges.size(), proxy.rest_length.size(),
-        proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(),
+        proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(), proxy.hinge_reference_area.size(),
         proxy.pins.size(), proxy.pins.size(), pin_particles, proxy.vertex_particle.size(),
         proxy.render_triangles.size(), proxy.binding_triangle.size(), proxy.binding_coordinates.size()};
     for (size_t s = 0; s < slot_count; ++s) {
@@ -310,6 +311,9 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
             for (uint32_t v : proxy.colour_ranges) w.u32(v);
             break;
         case total_mass_slot: w.f64(proxy.total_mass); break;
+        case bend_reference_slot:
+            for (double v : proxy.hinge_reference_area) w.f64(v);
+            break;
         case edges_slot:
             for (const auto& e : proxy.edges) {
                 w.u32(e[0]);
@@ -433,6 +437,12 @@ DecodeResult Decoder::read_header(uint64_t& section_count) {
         return fail(ProxyError::unsupported_version, 8, "header",
                     "format version 2, written before particles carried a collision radius; this reader "
                     "knows version " + std::to_string(proxy_format_version) +
+                        " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
+    if (version == 3)
+        return fail(ProxyError::unsupported_version, 8, "header",
+                    "format version 3, written before a sheet's hinges were scaled to its source mesh's hinge "
+                    "area (a resampled sheet would bend unlike the one modelled); this reader knows version " +
+                        std::to_string(proxy_format_version) +
                         " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
     if (version != proxy_format_version)
         return fail(ProxyError::unsupported_version, 8, "header",
@@ -639,6 +649,7 @@ DecodeResult Decoder::read_sections(ClothProxy& proxy) {
     read_array(proxy.skip_rest_length, data(skip_rest_length_slot), count(skip_rest_length_slot), 8, get_f64);
     read_array(proxy.hinges, data(hinges_slot), count(hinges_slot), 16, read_tuple<4>);
     read_array(proxy.triangles, data(triangles_slot), count(triangles_slot), 12, read_tuple<3>);
+    read_array(proxy.hinge_reference_area, data(bend_reference_slot), count(bend_reference_slot), 8, get_f64);
     read_array(proxy.vertex_particle, data(vertex_particle_slot), count(vertex_particle_slot), 4, get_u32);
     read_array(proxy.render_triangles, data(render_triangles_slot), count(render_triangles_slot), 12, read_tuple<3>);
     read_array(proxy.binding_triangle, data(binding_triangle_slot), count(binding_triangle_slot), 4, get_u32);

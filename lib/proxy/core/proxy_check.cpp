@@ -90,6 +90,10 @@ ProxyFault check_lengths(const ClothProxy& proxy) {
         return fault(ProxyError::count_mismatch, "collision_radius", 0,
                      "collision_radius has " + std::to_string(proxy.collision_radius.size()) + " entries for " +
                          std::to_string(n) + " particles (it is either empty or one per particle)");
+    if (!proxy.hinge_reference_area.empty() && proxy.hinge_reference_area.size() != proxy.hinges.size())
+        return fault(ProxyError::count_mismatch, "hinge_reference_area", 0,
+                     "hinge_reference_area has " + std::to_string(proxy.hinge_reference_area.size()) + " entries for " +
+                         std::to_string(proxy.hinges.size()) + " hinges (it is either empty or one per hinge)");
     if (!proxy.joint_name.empty() && proxy.joint_name.size() != n)
         return fault(ProxyError::count_mismatch, "joint_name", 0,
                      "joint_name has " + std::to_string(proxy.joint_name.size()) + " entries for " +
@@ -124,6 +128,15 @@ ProxyFault check_numbers(const ClothProxy& proxy) {
         return fault(ProxyError::non_finite, "total_mass", 0, "total_mass = " + num(proxy.total_mass) + " is not finite");
     if (proxy.total_mass < 0)
         return fault(ProxyError::bad_value, "total_mass", 0, "total_mass = " + num(proxy.total_mass) + " is negative");
+    for (size_t b = 0; b < proxy.hinge_reference_area.size(); ++b) {
+        const double a = proxy.hinge_reference_area[b];
+        if (!std::isfinite(a))
+            return fault(ProxyError::non_finite, "hinge_reference_area", b,
+                         "hinge_reference_area[" + std::to_string(b) + "] = " + num(a) + " is not finite");
+        if (!(a > 0))
+            return fault(ProxyError::bad_value, "hinge_reference_area", b,
+                         "hinge_reference_area[" + std::to_string(b) + "] = " + num(a) + " is not positive");
+    }
     for (size_t i = 0; i < proxy.rest_position.size(); ++i)
         if (!is_finite(proxy.rest_position[i])) {
             const Vec3& p = proxy.rest_position[i];

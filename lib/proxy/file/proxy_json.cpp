@@ -64,6 +64,7 @@ json proxy_to_json(const ClothProxy& proxy) {
     j["skip_rest_length"] = proxy.skip_rest_length;
     j["hinges"] = tuples(proxy.hinges);
     j["triangles"] = tuples(proxy.triangles);
+    j["hinge_reference_area"] = proxy.hinge_reference_area;
     json pins = json::array();
     for (const Pin& p : proxy.pins) pins.push_back({{"holder", p.holder}, {"particles", p.particles}});
     j["pins"] = std::move(pins);
