@@ -193,6 +193,75 @@ BakeModelResult bake_one(const BakeInput& input, const BakeOptions& o) {
     return bake_row(input, bake_model(input.path, bake_model_options(input, o)));
 }
 
+// --- Spare capacity: the -j slots no model is using ----------------------------------------------
+//
+// Once fewer models are left than workers, a worker that finds none exits and its slot is handed to
+// the validations still running, which run their scenarios side by side on it (ValidationOptions::
+// spare; README, `weft bake`). -j beyond the number of models gives its extra slots at once; -j 1
+// has none to give, so a bake at -j 1 never starts a thread.
+
+/// `o` with `spare` lent to its validations (none without --validate).
+BakeOptions with_spare(const BakeOptions& o, SpareCapacity* spare) {
+    BakeOptions out = o;
+    if (out.model.validate) out.model.validate->spare = spare;
+    return out;
+}
+
+/// A make-style jobserver between processes: a pipe holding one byte per free slot. The driver
+/// writes a byte for each slot a worker leaves; a worker's validation reads one (without waiting)
+/// to start a thread and writes it back when the thread ends. Workers inherit both ends at fork.
+class TokenPipe final : public SpareCapacity {
+public:
+    TokenPipe() {
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) != 0) return;
+        ::fcntl(fds[0], F_SETFL, O_NONBLOCK);  // try_take never waits
+        read_ = fds[0];
+        write_ = fds[1];
+    }
+    ~TokenPipe() override {
+        if (read_ >= 0) ::close(read_);
+        if (write_ >= 0) ::close(write_);
+    }
+    TokenPipe(const TokenPipe&) = delete;
+    TokenPipe& operator=(const TokenPipe&) = delete;
+
+    bool open() const { return read_ >= 0; }
+    bool try_take() override {
+        char token = 0;
+        for (;;) {
+            const ssize_t got = ::read(read_, &token, 1);
+            if (got == 1) return true;
+            if (got < 0 && errno == EINTR) continue;
+            return false;  // empty (EAGAIN), or no pipe
+        }
+    }
+    void give_back() override {
+        const char token = '+';
+        while (::write(write_, &token, 1) < 0 && errno == EINTR) {
+        }
+    }
+    void thread_started() override { tune_thread_memory(); }
+
+private:
+    int read_ = -1, write_ = -1;
+};
+
+/// The same within one process (bake without isolation): a count of free slots.
+class SlotCount final : public SpareCapacity {
+public:
+    bool try_take() override {
+        for (long n = free_.load(); n > 0;)
+            if (free_.compare_exchange_weak(n, n - 1)) return true;
+        return false;
+    }
+    void give_back() override { ++free_; }
+    void thread_started() override { tune_thread_memory(); }
+
+private:
+    std::atomic<long> free_{0};
+};
+
 json result_to_wire(const BakeModelResult& r, bool worker_exits) {
     json issues = json::array();
     for (const Issue& i : r.issues) issues.push_back({i.code, static_cast<int>(i.severity), i.message, i.pointer});
@@ -292,8 +361,9 @@ void worker_fault(const BakeInput& input) {
     }
 }
 
-[[noreturn]] void worker_main(int fd, char* slot, const std::vector<BakeInput>& inputs, const BakeOptions& o,
-                              pid_t driver) {
+[[noreturn]] void worker_main(int fd, char* slot, const std::vector<BakeInput>& inputs, const BakeOptions& given,
+                              pid_t driver, SpareCapacity* spare) {
+    const BakeOptions o = with_spare(given, spare);
     // A worker never outlives its driver (a killed `weft bake` must not leave models baking).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != driver) ::_exit(0);
@@ -357,6 +427,7 @@ struct Worker {
     std::chrono::steady_clock::time_point start;
     std::vector<uint8_t> buffer;                       ///< what the worker sent of its result so far
     char* slot = nullptr;
+    bool left = false;                                 ///< no model was left for it: its slot is spare
 };
 
 using BakeProgress = std::function<void(const BakeModelResult&, size_t, size_t)>;
@@ -405,15 +476,19 @@ void bake_in_threads(const std::vector<BakeInput>& inputs, const std::vector<siz
                      const BakeOptions& o, const BakeProgress& progress, BakeResult& result, size_t& done) {
     std::atomic<size_t> next{0};
     std::mutex mutex;
+    SlotCount slots;
+    for (size_t t = n; t < static_cast<size_t>(o.jobs); ++t) slots.give_back();  // -j beyond the models
+    const BakeOptions lent = with_spare(o, o.jobs > 1 ? &slots : nullptr);
     auto worker = [&] {
         for (size_t m = next++; m < order.size(); m = next++) {
             const size_t k = order[m];
-            BakeModelResult r = bake_one(inputs[k], o);
+            BakeModelResult r = bake_one(inputs[k], lent);
             std::lock_guard<std::mutex> lock(mutex);
             result.models[k] = std::move(r);
             ++done;
             if (progress) progress(result.models[k], done, inputs.size());
         }
+        slots.give_back();  // no model left: this thread's slot goes to the validations still running
     };
     std::vector<std::thread> threads;
     for (size_t t = 1; t < n; ++t)
@@ -440,6 +515,8 @@ public:
             local_slots_.assign(n * worker_slot_bytes, 0);
             for (size_t w = 0; w < n; ++w) workers_[w].slot = local_slots_.data() + w * worker_slot_bytes;
         }
+        if (o.jobs > 1 && tokens_.open())
+            for (size_t t = n; t < static_cast<size_t>(o.jobs); ++t) tokens_.give_back();  // -j beyond the models
     }
 
     void run() {
@@ -466,7 +543,7 @@ private:
             ::close(sv[0]);
             for (const Worker& other : workers_)
                 if (other.fd >= 0) ::close(other.fd);  // a sibling's socket would keep it from seeing EOF
-            worker_main(sv[1], w.slot, inputs_, o_, driver_);
+            worker_main(sv[1], w.slot, inputs_, o_, driver_, o_.jobs > 1 && tokens_.open() ? &tokens_ : nullptr);
         }
         ::close(sv[1]);
         w.pid = pid;
@@ -536,6 +613,11 @@ private:
     /// Hands every idle worker its next model; one that cannot take it is restarted.
     void hand_out() {
         for (Worker& w : workers_) {
+            if (w.model < 0 && next_ >= order_.size() && !w.left) {  // none left for it: it exits, its slot is spare
+                w.left = true;
+                stop_worker(w, false);
+                if (o_.jobs > 1 && tokens_.open()) tokens_.give_back();
+            }
             if (w.model >= 0 || next_ >= order_.size()) continue;
             const auto k = static_cast<uint32_t>(order_[next_]);
             bool sent = false;
@@ -630,6 +712,7 @@ private:
     std::vector<char> local_slots_;
     const pid_t driver_ = ::getpid();
     size_t next_ = 0;
+    TokenPipe tokens_;  // the workers' spare slots (TokenPipe)
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -424,7 +425,9 @@ void fold_mesh_frame(const MeshPoseStats& st, Scenario scenario, MeshPoseStats& 
 /// at bind and the mesh is posed relative to the holders.
 class MeshObserver {
 public:
-    MeshObserver(MeshPoser& poser, const Scene& scene, const ClothProxy& proxy, const BodyShapes* body,
+    /// `poser` is copied: its scratch (the posed joints, the skinned vertices) is this observer's own,
+    /// so observers of different runs may measure side by side.
+    MeshObserver(const MeshPoser& poser, const Scene& scene, const ClothProxy& proxy, const BodyShapes* body,
                  const StepInput* rest_body)
         : poser_(poser), scene_(scene), proxy_(proxy), body_(body), rest_body_(rest_body), rest_frame_(rest_frame_pose(proxy)) {}
 
@@ -502,7 +505,7 @@ private:
         last_ = poser_.measure(state.x, step, rest_body_, &clip_body_);
     }
 
-    MeshPoser& poser_;
+    MeshPoser poser_;
     const Scene& scene_;
     const ClothProxy& proxy_;
     const BodyShapes* body_;        // the body at rest in the frame, as validate_proxy runs it; none without one
@@ -635,20 +638,24 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
     const BodyShapes body = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness);
     StepInput rest_body;
     place_body(body, Pose{}, rest_body);
-    MeshObserver mesh(poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body);
-    // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy).
+    // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy),
+    // each scenario by an observer of its own, so scenarios may run side by side (ValidationOptions::spare).
+    std::vector<std::unique_ptr<MeshObserver>> meshes;
     ValidationOptions observed = options;
-    observed.observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-        if (options.observer) options.observer(scenario, step, holders, state);
-        mesh(scenario, step, holders, state);
-    };
-    observed.run_observer = [&](const ScenarioRun& run) {
-        if (options.run_observer) options.run_observer(run);
+    observed.observer_for_run = [&](const ScenarioRun& run) -> StepObserver {
+        StepObserver given = options.observer_for_run ? options.observer_for_run(run) : StepObserver{};
+        MeshObserver& mesh = *meshes.emplace_back(std::make_unique<MeshObserver>(
+            poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body));
         mesh.start(run, options);
+        return [&mesh, given](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
+            if (given) given(scenario, step, holders, state);
+            mesh(scenario, step, holders, state);
+        };
     };
     out.solver = validate_proxy(proxy, observed, file);
     if (!out.solver.refused) {
-        out.poses = mesh.take();
+        for (std::unique_ptr<MeshObserver>& mesh : meshes)
+            for (MeshPoseStats& st : mesh->take()) out.poses.push_back(std::move(st));
         if (!options.body.empty()) out.render_penetration_limit = options.limits.max_penetration * fabric.thickness;
         for (const MeshPoseStats& st : out.poses) {
             if (st.scenario == Scenario::hang && !out.hang) out.hang = st;

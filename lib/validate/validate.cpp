@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "proxy/core/render_binding.h"
 
@@ -324,60 +328,152 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         v.reach = solver.reach();
         v.velocity_clamp = solver.velocity_clamp(validation_dt);
         v.energy_scale = energy_scale(proxy);
-        // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
-        // one settled state (the prelude is the same run for all of them).
         const BodyShapes* body = options.body.empty() ? nullptr : &body_rest;
         v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
         v.body_simulated = options.body.collide;
-        std::optional<Solver> settled;
-        uint32_t settle_steps = 0;
         RenderMeshMeter meter(proxy);
         if (body) meter.set_body(*body);
+        // The runs, in order (a clip run with no such clip plays nothing), each with a slot of its own
+        // for what it measures: nothing a run writes is shared, so runs may go side by side.
+        struct Run {
+            const ScenarioRun* run = nullptr;
+            const ClipMotion* clip = nullptr;
+            StepObserver own;  // ValidationOptions::observer_for_run's
+            ScenarioStats stats;
+            ScenarioTrace trace;
+            std::exception_ptr error;
+        };
+        std::vector<Run> runs;
         for (const ScenarioRun& run : options.scenarios) {
             const ClipMotion* clip = nullptr;
             if (run.scenario == Scenario::clip) {
                 if (run.clip >= options.clips.size()) continue;  // no such clip: nothing to play
                 clip = &options.clips[run.clip];
             }
-            if (options.run_observer) options.run_observer(run);
-            ScenarioTrace* trace = nullptr;
-            if (options.trace.enabled()) trace = &v.traces.emplace_back();
-            if (settles_first(run.scenario) && !settled) {
-                settled = solver.fork();
-                settle_steps = settle(*settled, body);
+            runs.push_back({&run, clip, {}, {}, {}, {}});
+        }
+        if (options.observer_for_run)
+            for (Run& r : runs) r.own = options.observer_for_run(*r.run);
+        // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
+        // one settled state (the prelude is the same run for all of them), settled by the first run
+        // that needs it while the others wait.
+        std::optional<Solver> settled;
+        uint32_t settle_steps = 0;
+        std::once_flag settling;
+        const auto settled_start = [&]() -> const Solver& {
+            std::call_once(settling, [&] {
+                Solver s = solver.fork();
+                settle_steps = settle(s, body);
+                settled = std::move(s);
+            });
+            return *settled;
+        };
+        const std::function<void()>* recruit = nullptr;  // side by side: asks for a slot while runs are left
+        const auto run_one = [&](Run& r) {
+            try {
+                const ScenarioRun& run = *r.run;
+                if (options.run_observer) options.run_observer(run);
+                const bool prelude = settles_first(run.scenario);
+                const Solver& start = prelude ? settled_start() : solver;
+                // The bound render mesh rides the same run, posed after every step (docs/validation.md#the-bound-render-mesh).
+                RenderMeshMeter own_meter = meter;  // this run's worst and scratch
+                own_meter.reset();
+                const bool measured = own_meter.active() || own_meter.measures_depth();
+                ScenarioStats mesh;
+                StepObserver observer;
+                if (options.observer || r.own || measured || recruit)
+                    observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
+                        if (options.observer) options.observer(scenario, step, holders, state);
+                        if (r.own) r.own(scenario, step, holders, state);
+                        if (measured) own_meter.measure(step, state, mesh);
+                        if (recruit && step % 64 == 0) (*recruit)();  // a slot freed since the run began
+                    };
+                ScenarioStats depth;
+                BodyObserver body_observer;
+                if (own_meter.measures_depth())
+                    body_observer = [&](uint32_t step, const StepInput& placed) { own_meter.measure_depth(step, placed, depth); };
+                r.stats = run_scenario(start.fork(), prelude ? settle_steps : 0, run.scenario, run.steps,
+                                       options.trace.enabled() ? &r.trace : nullptr, options.trace, observer, body, r.clip,
+                                       body_observer);
+                if (own_meter.measures_depth()) {
+                    r.stats.max_render_penetration = depth.max_render_penetration.value_or(0.0);
+                    // Named as a user finds it in the model: the mesh, then the vertex within it.
+                    r.stats.max_render_penetration_vertex = depth.max_render_penetration_vertex;
+                    for (const SourceMesh& m : proxy.source_meshes)
+                        if (depth.max_render_penetration_vertex - m.vertex_offset < m.vertex_count) {
+                            r.stats.max_render_penetration_mesh = m.name;
+                            r.stats.max_render_penetration_vertex = depth.max_render_penetration_vertex - m.vertex_offset;
+                        }
+                    r.stats.max_render_penetration_step = depth.max_render_penetration_step;
+                }
+                if (own_meter.active()) {
+                    r.stats.max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
+                    r.stats.max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;
+                    r.stats.max_mesh_stretch_step = mesh.max_mesh_stretch_step;
+                }
+            } catch (...) {
+                r.error = std::current_exception();
             }
-            const Solver& start = settles_first(run.scenario) ? *settled : solver;
-            // The bound render mesh rides the same run, posed after every step (docs/validation.md#the-bound-render-mesh).
-            ScenarioStats mesh;
-            meter.reset();
-            StepObserver observer = options.observer;
-            if (meter.active() || meter.measures_depth())
-                observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-                    if (options.observer) options.observer(scenario, step, holders, state);
-                    meter.measure(step, state, mesh);
-                };
-            ScenarioStats depth;
-            BodyObserver body_observer;
-            if (meter.measures_depth())
-                body_observer = [&](uint32_t step, const StepInput& placed) { meter.measure_depth(step, placed, depth); };
-            v.scenarios.push_back(run_scenario(start.fork(), settles_first(run.scenario) ? settle_steps : 0, run.scenario,
-                                               run.steps, trace, options.trace, observer, body, clip, body_observer));
-            if (meter.measures_depth()) {
-                v.scenarios.back().max_render_penetration = depth.max_render_penetration.value_or(0.0);
-                // Named as a user finds it in the model: the mesh, then the vertex within it.
-                v.scenarios.back().max_render_penetration_vertex = depth.max_render_penetration_vertex;
-                for (const SourceMesh& m : proxy.source_meshes)
-                    if (depth.max_render_penetration_vertex - m.vertex_offset < m.vertex_count) {
-                        v.scenarios.back().max_render_penetration_mesh = m.name;
-                        v.scenarios.back().max_render_penetration_vertex = depth.max_render_penetration_vertex - m.vertex_offset;
-                    }
-                v.scenarios.back().max_render_penetration_step = depth.max_render_penetration_step;
+        };
+        if (!options.spare || options.observer || options.run_observer || runs.size() < 2) {
+            for (Run& r : runs) {  // one after the other, on this thread
+                run_one(r);
+                if (r.error) break;
             }
-            if (meter.active()) {
-                v.scenarios.back().max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
-                v.scenarios.back().max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;
-                v.scenarios.back().max_mesh_stretch_step = mesh.max_mesh_stretch_step;
+        } else {
+            // Side by side on borrowed slots: a thread takes the next run left, longest first (by steps)
+            // so the last to finish is a short one; each run fills its own slot, so the results, in run
+            // order, are those of one thread bit for bit.
+            SpareCapacity& spare = *options.spare;
+            std::vector<size_t> order(runs.size());
+            for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t a, size_t b) { return runs[a].run->steps > runs[b].run->steps; });
+            std::atomic<size_t> next{0};
+            std::mutex mutex;
+            std::vector<std::thread> helpers;
+            std::function<void()> work;
+            const std::function<void()> take_slot = [&] {
+                if (next.load() >= runs.size() || !spare.try_take()) return;
+                std::lock_guard<std::mutex> lock(mutex);
+                if (next.load() >= runs.size()) {  // every run was handed out meanwhile
+                    spare.give_back();
+                    return;
+                }
+                try {
+                    helpers.emplace_back([&] {
+                        spare.thread_started();
+                        work();
+                        spare.give_back();
+                    });
+                } catch (...) {  // no thread to be had: the runs go on where they are
+                    spare.give_back();
+                }
+            };
+            recruit = &take_slot;
+            work = [&] {
+                for (size_t i = next++; i < runs.size(); i = next++) {
+                    take_slot();
+                    run_one(runs[order[i]]);
+                }
+            };
+            work();
+            for (;;) {  // no thread starts once every run is handed out
+                std::thread helper;
+                {
+                    std::lock_guard<std::mutex> lock(mutex);
+                    if (helpers.empty()) break;
+                    helper = std::move(helpers.back());
+                    helpers.pop_back();
+                }
+                helper.join();
             }
+        }
+        for (Run& r : runs)
+            if (r.error) std::rethrow_exception(r.error);  // the first in run order, as one thread meets it
+        for (Run& r : runs) {
+            v.scenarios.push_back(std::move(r.stats));
+            if (options.trace.enabled()) v.traces.push_back(std::move(r.trace));
         }
     } catch (const std::invalid_argument& e) {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};

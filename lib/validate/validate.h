@@ -40,6 +40,20 @@ struct ScenarioRun {
 /// idle): about 4,900 steps, a few seconds for a thousand-particle sheet, so all of them by default.
 std::vector<ScenarioRun> default_scenario_runs();
 
+/// Cores a validation may borrow beyond the caller's own, to run its scenarios side by side
+/// (README, `weft bake`'s -j): weft bake hands its idle workers' share here. Implementations are
+/// called from several threads at once.
+class SpareCapacity {
+public:
+    virtual ~SpareCapacity() = default;
+    /// One more thread may run now: true hands it a slot; never blocks.
+    virtual bool try_take() = 0;
+    /// Gives back a slot try_take handed out.
+    virtual void give_back() = 0;
+    /// Called first on every thread a validation starts with a slot (a heap of its own to set up).
+    virtual void thread_started() {}
+};
+
 struct ValidationOptions {
     std::vector<ScenarioRun> scenarios = default_scenario_runs();
     std::optional<Fabric> fabric;  ///< every proxy in this fabric; none = each proxy's suggested one
@@ -49,6 +63,14 @@ struct ValidationOptions {
     /// Called as each run starts, before `observer` sees its first step: which run it is (a clip run's
     /// clip) for an observer that poses more than the solver sees; none by default.
     std::function<void(const ScenarioRun& run)> run_observer;
+    /// Makes one run's own observer, called once per run in run order on the caller's thread before any
+    /// run starts; what it returns sees that run's steps alone, after `observer`. Its state must be its
+    /// own: with `spare` (and no `observer` or `run_observer`, which are shared) runs may go side by side.
+    std::function<StepObserver(const ScenarioRun& run)> observer_for_run;
+    /// Borrowed cores for the runs: with one, a validation with no shared observer runs its scenarios
+    /// on extra threads while slots are free; the results are the same, in run order. None by default:
+    /// every run on the caller's thread.
+    SpareCapacity* spare = nullptr;
     BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
     std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
     ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
