@@ -44,11 +44,11 @@ ClothProxy goal_flag_proxy(const Scene& scene, const char* resolution) {
 }
 
 // Hang as validation runs it (docs/validation.md): the frame at rest, gravity, 600 steps at 60 Hz.
-Sag hang_sag(const ClothProxy& p, const std::string& label) {
+Sag hang_sag(const ClothProxy& p, const std::string& label, bool self_contact = true) {
     Sag s;
     if (!p.particle_count()) return s;
     SolverConstants constants;
-    constants.self_contact = true;
+    constants.self_contact = self_contact;
     Solver solver(p, *find_fabric("cotton"), constants);
     StepInput in;
     in.frame = rest_frame_pose(p);
@@ -64,12 +64,14 @@ Sag hang_sag(const ClothProxy& p, const std::string& label) {
     s.mean /= std::max<size_t>(free, 1);
     s.particles = p.particle_count();
     s.references = p.hinge_reference_area.size();
-    std::printf("Goal_Flag %s, cotton: %zu particles, %zu hinges, %zu reference areas, hang sag mean %.4f m, worst %.4f m\n",
-                label.c_str(), s.particles, p.hinges.size(), s.references, s.mean, s.worst);
+    std::printf("Goal_Flag %s, cotton%s: %zu particles, %zu hinges, %zu reference areas, hang sag mean %.4f m, worst %.4f m\n",
+                label.c_str(), self_contact ? "" : " without self-contact", s.particles, p.hinges.size(), s.references, s.mean, s.worst);
     return s;
 }
 
-// The rule before: every hinge at the fabric's ratio of its own m_eff/h² (no reference areas).
+// The rule before: every hinge at the fabric's ratio of its own m_eff/h² (no reference areas). Run
+// without self-contact: such a sheet folds onto itself and contact then fights the folds, four times
+// the test's time for the same sag (388 / 335 mm mean without it, 385 / 304 mm with it).
 ClothProxy without_references(ClothProxy p) {
     p.hinge_reference_area.clear();
     return p;
@@ -89,8 +91,8 @@ TEST(SheetResolution, GoalFlagSagsAlikeAtEveryResolution) {
     const Sag source = hang_sag(source_proxy, "source");
     const Sag medium = hang_sag(medium_proxy, "edge:0.1");
     const Sag fine = hang_sag(fine_proxy, "edge:0.06");
-    const Sag medium_before = hang_sag(without_references(medium_proxy), "edge:0.1, every hinge its own reference");
-    const Sag fine_before = hang_sag(without_references(fine_proxy), "edge:0.06, every hinge its own reference");
+    const Sag medium_before = hang_sag(without_references(medium_proxy), "edge:0.1, every hinge its own reference", false);
+    const Sag fine_before = hang_sag(without_references(fine_proxy), "edge:0.06, every hinge its own reference", false);
     ASSERT_GT(source.particles, 0u);
     EXPECT_GT(medium.particles, source.particles);
     EXPECT_GT(fine.particles, medium.particles);
