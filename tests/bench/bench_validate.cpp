@@ -31,13 +31,8 @@ const char* workload_name(int which) {
     return names[which];
 }
 
-/// Every default scenario on one proxy in its suggested fabric (cotton): what validate costs per proxy.
-void BM_ValidateEveryScenario(benchmark::State& state) {
-    const ClothProxy proxy = workload(static_cast<int>(state.range(0)));
-    state.SetLabel(std::string(workload_name(static_cast<int>(state.range(0)))) +
-                   (state.range(1) ? " self-contact" : ""));
-    ValidationOptions options;
-    options.self_contact = state.range(1) != 0;
+/// Validates `proxy` once an iteration, counting the steps taken (settling included) per iteration.
+void validate_each_iteration(benchmark::State& state, const ClothProxy& proxy, const ValidationOptions& options) {
     uint64_t steps = 0;
     for (auto _ : state) {
         ProxyValidation v = validate_proxy(proxy, options);
@@ -45,6 +40,16 @@ void BM_ValidateEveryScenario(benchmark::State& state) {
         benchmark::DoNotOptimize(v);
     }
     state.counters["steps"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kAvgIterations);
+}
+
+/// Every default scenario on one proxy in its suggested fabric (cotton): what validate costs per proxy.
+void BM_ValidateEveryScenario(benchmark::State& state) {
+    const ClothProxy proxy = workload(static_cast<int>(state.range(0)));
+    state.SetLabel(std::string(workload_name(static_cast<int>(state.range(0)))) +
+                   (state.range(1) ? " self-contact" : ""));
+    ValidationOptions options;
+    options.self_contact = state.range(1) != 0;
+    validate_each_iteration(state, proxy, options);
 }
 BENCHMARK(BM_ValidateEveryScenario)->ArgsProduct({{0, 1, 2, 3}, {0, 1}})->Unit(benchmark::kMillisecond)->Iterations(1)
     ->Repetitions(5)->ReportAggregatesOnly(true);
@@ -59,13 +64,7 @@ void BM_ValidateOnABody(benchmark::State& state) {
     options.body.spheres = {{{0, -0.2, 0.27}, 0.03}};
     for (int f = 0; f < 4; ++f)
         options.body.capsules.push_back({{0.022 * (f - 1.5), -0.28, 0.27}, {0.022 * (f - 1.5), -0.37, 0.27}, 0.008});
-    uint64_t steps = 0;
-    for (auto _ : state) {
-        ProxyValidation v = validate_proxy(proxy, options);
-        for (const ScenarioStats& s : v.scenarios) steps += s.settle_steps + s.steps;
-        benchmark::DoNotOptimize(v);
-    }
-    state.counters["steps"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kAvgIterations);
+    validate_each_iteration(state, proxy, options);
 }
 BENCHMARK(BM_ValidateOnABody)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)->ReportAggregatesOnly(true);
 
