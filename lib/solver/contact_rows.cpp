@@ -1,5 +1,7 @@
 #include "solver/contact_rows.h"
 
+#include "solver/keep_deepest.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -28,19 +30,6 @@ CapsuleCollider placed_collider(const ContactState& s, size_t c, double fraction
 /// sweep, so its rows are found a trust radius ahead.
 double look_ahead(const ContactInputs& in, uint32_t i) {
     return std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
-}
-
-/// Keeps `row` among a particle's deepest max_span_contacts span rows (equal depths keep the one found
-/// first: the lower span, then the lower collider).
-void keep_deepest(std::array<SpanContact, max_span_contacts>& rows, uint8_t& count, const SpanContact& row) {
-    int slot = count < max_span_contacts ? count++ : -1;
-    if (slot < 0) {
-        int worst = 0;
-        for (int q = 1; q < max_span_contacts; ++q)
-            if (rows[q].depth > rows[worst].depth) worst = q;
-        if (row.depth < rows[worst].depth) slot = worst;
-    }
-    if (slot >= 0) rows[slot] = row;
 }
 
 /// The span rows (docs/colliders.md#spans): per segment with a free end, per collider whose box it
@@ -112,7 +101,8 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
                 row.anchor = in.x[q];
                 row.friction_anchor = in.x_prev[q];
                 row.k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
-                keep_deepest(st.span_rows[q], st.span_count[q], row);
+                // A particle's deepest max_span_contacts; equal depths keep the lower span, then collider.
+                keep_deepest(st.span_rows[q], st.span_count[q], row, [](const SpanContact& r) { return r.depth; });
             }
         }
     }

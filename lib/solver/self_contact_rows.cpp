@@ -1,5 +1,7 @@
 #include "solver/self_contact_rows.h"
 
+#include "solver/keep_deepest.h"
+
 #include "geom/nearest_on_triangle.h"
 
 #include <algorithm>
@@ -330,14 +332,7 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
             }
             const Pair pair{t, w, normal, signed_gap - m.thickness};
             // Keep the nearest max_self_contacts; equal depths keep the lower triangle (found first).
-            int slot = found < max_self_contacts ? found++ : -1;
-            if (slot < 0) {
-                int worst = 0;
-                for (int k = 1; k < max_self_contacts; ++k)
-                    if (best[k].c0 > best[worst].c0) worst = k;
-                if (pair.c0 < best[worst].c0) slot = worst;
-            }
-            if (slot >= 0) best[slot] = pair;
+            keep_deepest(best, found, pair, [](const Pair& p) { return p.c0; });
         }
         // The pair's clearance C = n·(x_i − Σ w_k·x_k) − thickness is shared among its free particles
         // as a projection would share it, by inverse mass times the square of each one's weight in C
