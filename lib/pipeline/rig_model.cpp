@@ -169,6 +169,8 @@ private:
             ClothProxy& proxy = *g.built.proxy;
             const double thickness = suggested_fabric(proxy).thickness;
             fit_collision_radius(proxy, body_clear_of_rest(body_in_frame(body, proxy), proxy, thickness), thickness);
+            // Then the render vertices the cut radii leave uncovered collide where they are (docs/colliders.md#virtual-particles).
+            add_virtual_particles(g.built, thickness);
         }
         if (options_.sheets) build_sheets();
         // With sheets every garment found by name gets a proxy: none means nothing was found.

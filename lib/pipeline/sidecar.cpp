@@ -99,6 +99,20 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
                           {"mass", std::round(info.mass * 1e9) / 1e9}});
     }
     out["chains"] = chains;
+    // The render vertices collided where they are (docs/colliders.md#virtual-particles): which vertex each
+    // virtual particle of the proxy stands for, the particle carrying it and the link it turns with.
+    json virtual_particles = json::array();
+    const ClothProxy& proxy = *g.built.proxy;
+    for (size_t v = 0; v < g.built.virtual_vertices.size() && v < proxy.virtual_link.size(); ++v) {
+        const VirtualVertex& vv = g.built.virtual_vertices[v];
+        const auto& l = proxy.virtual_link[v];
+        virtual_particles.push_back({{"mesh", scene.meshes[static_cast<size_t>(vv.mesh)].name},
+                                     {"vertex", vv.vertex},
+                                     {"carrier", l[0]},
+                                     {"link", {l[1], l[2]}},
+                                     {"rest", point(proxy.virtual_rest_position[v])}});
+    }
+    if (!virtual_particles.empty()) out["virtual_particles"] = virtual_particles;  // a rig without them reads as before
     return out;
 }
 

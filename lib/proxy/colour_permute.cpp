@@ -49,6 +49,7 @@ void permute_particles(ClothProxy& proxy, const std::vector<uint32_t>& new_of_ol
     remap_rows(proxy.skips, new_of_old);
     remap_rows(proxy.hinges, new_of_old);
     remap_rows(proxy.triangles, new_of_old);
+    remap_rows(proxy.virtual_link, new_of_old);
     for (Pin& pin : proxy.pins) {
         for (uint32_t& p : pin.particles) p = new_of_old[p];
         std::sort(pin.particles.begin(), pin.particles.end());

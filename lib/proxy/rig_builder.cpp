@@ -543,6 +543,8 @@ private:
                 if (!particles_[p].held) info.mass += mass_[p];
         }
 
+        find_virtual_candidates(colours.new_of_old, to_frame);
+
         RigStats& s = result_.stats;
         s.particles = n;
         s.held = static_cast<uint32_t>(held.size());
@@ -555,6 +557,52 @@ private:
         for (double d : proxy.d_geo)
             if (std::isfinite(d)) s.max_d_geo = std::max(s.max_d_geo, d);
         result_.proxy = std::move(proxy);
+    }
+
+    /// Every skinned vertex wholly on one chain joint (docs/colliders.md#virtual-particles), with the
+    /// link it turns with as validation poses it: its joint's segment to the next particle, or for an end
+    /// joint the segment before it.
+    void find_virtual_candidates(const std::vector<uint32_t>& new_of_old, const Mat4& to_frame) {
+        std::map<int, std::array<uint32_t, 3>> link_of_joint;  // the first chain through a joint poses it
+        for (size_t c = 0; c < garment_.chains.size(); ++c) {
+            const RigChain& chain = garment_.chains[c];
+            const std::vector<uint32_t>& seq = sequences_[c];
+            const size_t joints = chain.joints.size() + (result_.chains[c].has_tip ? 1 : 0);
+            if (seq.size() < joints) continue;
+            const size_t first = seq.size() - joints;
+            for (size_t k = 0; k < chain.joints.size(); ++k) {
+                const uint32_t a = seq[first + k];
+                std::array<uint32_t, 3> link{a, a, a};
+                if (first + k + 1 < seq.size()) link[2] = seq[first + k + 1];
+                else if (k > 0) link[1] = seq[first + k - 1];
+                if (link[1] != link[2]) link_of_joint.emplace(chain.joints[k], link);
+            }
+        }
+        for (size_t m = 0; m < scene_.meshes.size(); ++m) {
+            const Mesh& mesh = scene_.meshes[m];
+            if (!is_skinned(mesh)) continue;
+            for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+                double total = 0, heaviest = 0;
+                int joint = -1;
+                for (const BoneWeight& bw : influences(scene_, mesh, v)) {
+                    total += bw.weight;
+                    if (bw.weight > heaviest) heaviest = bw.weight, joint = bw.bone;
+                }
+                const auto it = link_of_joint.find(joint);
+                // Wholly: within 1e-4 of all its weight, as a format that stores floats renormalises it.
+                if (it == link_of_joint.end() || !(heaviest >= total - 1e-4) || !is_finite(mesh.positions[v])) continue;
+                const std::array<uint32_t, 3>& l = it->second;
+                VirtualCandidate cand;
+                cand.link = {new_of_old[l[0]], new_of_old[l[1]], new_of_old[l[2]]};
+                cand.rest = to_frame.transform_point(mesh.positions[v]);
+                cand.off_link = distance_to_segment(mesh.positions[v], l[1], l[2]);
+                cand.mesh = static_cast<int>(m);
+                cand.vertex = v;
+                result_.virtual_candidates.push_back(cand);
+            }
+        }
+        std::stable_sort(result_.virtual_candidates.begin(), result_.virtual_candidates.end(),
+                         [](const VirtualCandidate& a, const VirtualCandidate& b) { return a.off_link > b.off_link; });
     }
 
     int pick_skin() const {
@@ -589,6 +637,25 @@ private:
 };
 
 }  // namespace
+
+void add_virtual_particles(RigBuildResult& built, double thickness) {
+    if (!built.proxy) return;
+    ClothProxy& proxy = *built.proxy;
+    proxy.virtual_link.clear();
+    proxy.virtual_rest_position.clear();
+    built.virtual_vertices.clear();
+    const auto radius = [&](uint32_t p) { return p < proxy.collision_radius.size() ? proxy.collision_radius[p] : 0.0; };
+    for (const VirtualCandidate& c : built.virtual_candidates) {
+        if (!(c.off_link > std::max(radius(c.link[1]), radius(c.link[2])) + thickness)) continue;  // its link's rows keep it out
+        bool near_kept = false;
+        for (size_t k = 0; k < proxy.virtual_link.size() && !near_kept; ++k)
+            near_kept = proxy.virtual_link[k] == c.link && distance(proxy.virtual_rest_position[k], c.rest) < kVirtualParticleSpacing;
+        if (near_kept) continue;
+        proxy.virtual_link.push_back(c.link);
+        proxy.virtual_rest_position.push_back(c.rest);
+        built.virtual_vertices.push_back({c.mesh, c.vertex});
+    }
+}
 
 RigBuildResult build_rig(const Scene& scene, const RigGarment& garment, const RigOptions& options) {
     RigBuildResult result;

@@ -24,6 +24,7 @@
 //   colour     coupling graph -> greedy colouring -> validated -> permuted (proxy/colour_permute.h)
 //   names      each particle's joint name and its index in the garment's skin (docs/proxy.md#joint-indices)
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -87,16 +88,44 @@ struct RigStats {
     double carried_area = 0;   ///< m², geometry the joints weight (weighted by share)
 };
 
+/// A skinned vertex wholly on one chain joint: it rides that joint's link rigidly, and may become a
+/// virtual particle (docs/colliders.md#virtual-particles).
+struct VirtualCandidate {
+    std::array<uint32_t, 3> link{};  ///< its joint's particle, then the link whose turn it takes (ClothProxy::virtual_link)
+    Vec3 rest;                       ///< metres, in the proxy's frame
+    double off_link = 0;             ///< metres from the link's segment at rest
+    int mesh = -1;                   ///< scene mesh
+    uint32_t vertex = 0;             ///< that mesh's vertex
+};
+
+/// A virtual particle the proxy carries: the render vertex it stands for.
+struct VirtualVertex {
+    int mesh = -1;
+    uint32_t vertex = 0;
+};
+
 struct RigBuildResult {
     std::optional<ClothProxy> proxy;   ///< set unless an error was found
     Issues issues;                     ///< RIG_* codes (rig_codes.h)
     std::vector<RigChainInfo> chains;  ///< per RigGarment::chains entry
     RigStats stats;
+    std::vector<VirtualCandidate> virtual_candidates;  ///< every vertex wholly on one joint, farthest off its link first
+    std::vector<VirtualVertex> virtual_vertices;       ///< per virtual particle of the proxy (add_virtual_particles)
 };
+
+/// Spacing of the virtual particles kept on one link, metres: a sphere of radius R reaches s²/(8R)
+/// between two points s apart, 0.5 mm for a 10 cm head (docs/colliders.md#virtual-particles).
+inline constexpr double kVirtualParticleSpacing = 0.02;
 
 /// Builds the rig proxy of one garment. Never throws for anything about the model: every problem is
 /// an Issue naming the file (scene.source_path), the garment and the joint. Deterministic in
 /// (scene, garment, options).
 RigBuildResult build_rig(const Scene& scene, const RigGarment& garment, const RigOptions& options = {});
+
+/// The virtual particles of a built rig proxy (docs/colliders.md#virtual-particles), once its collision
+/// radii are final (cut to the body's room, body.h fit_collision_radius): each candidate farther off its
+/// link than the link's radius plus `thickness` (what its particles and span rows cannot keep out),
+/// farthest first, none within kVirtualParticleSpacing of one already kept on the same link.
+void add_virtual_particles(RigBuildResult& built, double thickness);
 
 }  // namespace weft

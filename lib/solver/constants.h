@@ -36,6 +36,8 @@ struct SolverConstants {
     bool self_contact = false;
     /// collide a rig's segments between particles too, not only its particles (docs/colliders.md#spans)
     bool span_contacts = true;
+    /// collide a rig's virtual particles, render vertices far off their links (docs/colliders.md#virtual-particles)
+    bool virtual_contacts = true;
     bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow
 };
 

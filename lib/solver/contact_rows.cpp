@@ -1,6 +1,7 @@
 #include "solver/contact_rows.h"
 
 #include "solver/keep_deepest.h"
+#include "solver/virtual_rows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,13 +38,10 @@ double look_ahead(const ContactInputs& in, uint32_t i) {
 /// and within the look-ahead of the clearance there (thickness plus the ends' radii blended by its
 /// weights), each free end gets a one-sided plane carrying its share of the contact, as a projection
 /// would share it: by inverse mass times the square of its weight.
-uint32_t detect_spans(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants) {
+void find_span_rows(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants) {
     const std::vector<CapsuleCollider>& placed = st.placed;
     const std::vector<std::array<double, 6>>& boxes = st.boxes;
-    if (placed.empty() || model.spans.empty()) {
-        std::fill(st.span_count.begin(), st.span_count.end(), uint8_t{0});
-        return 0;
-    }
+    if (model.spans.empty()) return;
     // The rest pose is the author's: a chord of a coarse mesh laid over a round body dips into it by its
     // sagitta, and pushing it out would push the cloth off its own pose. Each span keeps what it had
     // at rest against the colliders of the first step that has them (docs/colliders.md#spans).
@@ -60,14 +58,6 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
                     st.span_rest_depth[e * placed.size() + c] = std::min(depth, 0.0);
                 }
     }
-    const size_t n = st.span_count.size();
-    st.free.assign(n, 0);
-    for (uint32_t i : in.free_particles) st.free[i] = 1;
-    // The last substep's rows, to carry their multipliers over.
-    st.span_previous_count.swap(st.span_count);
-    st.span_previous.swap(st.span_rows);
-    st.span_count.assign(n, 0);
-    st.span_rows.resize(n);
     for (uint32_t e = 0; e < model.spans.size(); ++e) {
         const uint32_t i = model.spans[e][0], j = model.spans[e][1];
         const bool fi = st.free[i] != 0, fj = st.free[j] != 0;
@@ -91,21 +81,32 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
             for (int end = 0; end < 2; ++end) {
                 const uint32_t q = end == 0 ? i : j;
                 const double w = end == 0 ? wi : wj;
-                if (!st.free[q]) continue;
-                SpanContact row;
-                row.span = e;
-                row.collider = static_cast<uint32_t>(c);
-                row.normal = p.surface.normal;
-                row.depth = depth;
-                row.c0 = depth * (w / in.mass[q]) / denominator;
-                row.anchor = in.x[q];
-                row.friction_anchor = in.x_prev[q];
-                row.k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
-                // A particle's deepest max_span_contacts; equal depths keep the lower span, then collider.
-                keep_deepest(st.span_rows[q], st.span_count[q], row, [](const SpanContact& r) { return r.depth; });
+                if (st.free[q])
+                    add_span_share(st, in, constants, q, {e, static_cast<uint32_t>(c), p.surface.normal, depth},
+                                   depth * (w / in.mass[q]) / denominator);
             }
         }
     }
+}
+
+/// The rows of spans and virtual particles (docs/colliders.md#spans, #virtual-particles), each free
+/// particle keeping its deepest max_span_contacts of both, with a row's multiplier carried over while
+/// its span (or virtual particle) and collider stay.
+uint32_t detect_spans(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants) {
+    if (st.placed.empty() || (model.spans.empty() && model.virtual_link.empty())) {
+        std::fill(st.span_count.begin(), st.span_count.end(), uint8_t{0});
+        return 0;
+    }
+    const size_t n = st.span_count.size();
+    st.free.assign(n, 0);
+    for (uint32_t i : in.free_particles) st.free[i] = 1;
+    // The last substep's rows, to carry their multipliers over.
+    st.span_previous_count.swap(st.span_count);
+    st.span_previous.swap(st.span_rows);
+    st.span_count.assign(n, 0);
+    st.span_rows.resize(n);
+    find_span_rows(model, st, in, constants);
+    find_virtual_rows(model, st, in, constants);
     const double ag = constants.alpha * constants.gamma;
     uint32_t rows = 0;
     for (uint32_t i : in.free_particles) {
@@ -122,6 +123,21 @@ uint32_t detect_spans(const ContactModel& model, ContactState& st, const Contact
 }
 
 }  // namespace
+
+void add_span_share(ContactState& st, const ContactInputs& in, const SolverConstants& constants, uint32_t q, const SpanHit& hit,
+                    double c0) {
+    SpanContact row;
+    row.span = hit.span;
+    row.collider = hit.collider;
+    row.normal = hit.normal;
+    row.depth = hit.depth;
+    row.c0 = c0;
+    row.anchor = in.x[q];
+    row.friction_anchor = in.x_prev[q];
+    row.k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
+    // A particle's deepest max_span_contacts; equal depths keep the lower span, then collider.
+    keep_deepest(st.span_rows[q], st.span_count[q], row, [](const SpanContact& r) { return r.depth; });
+}
 
 ContactState initial_state(size_t n) {
     ContactState s;

@@ -35,7 +35,7 @@ struct Contact {
 
 /// One end's share of a span contact, C = c0 + n·(x − anchor) >= 0 (docs/solver.md#contacts).
 struct SpanContact {
-    uint32_t span = 0;      ///< the segment, into ContactModel::spans
+    uint32_t span = 0;      ///< the segment, into ContactModel::spans; past them, virtual particle span − spans.size()
     uint32_t collider = 0;  ///< spheres first, then capsules
     Vec3 normal;            ///< outward unit normal at the span's nearest point, at detection
     double depth = 0;       ///< the span's own C at detection (its rank among this particle's span rows)
@@ -74,6 +74,10 @@ struct ContactModel {
     std::vector<std::array<uint32_t, 2>> spans;  ///< the segments whose points collide too: a rig's edges
                                                  ///< (docs/colliders.md#spans)
     std::vector<Vec3> rest;                      ///< the proxy's rest positions: how deep each span sits at rest
+    // Virtual particles (docs/colliders.md#virtual-particles): ClothProxy::virtual_link, and per virtual
+    // particle its rest position, its offset from its carrier and its link (to − from), all at rest.
+    std::vector<std::array<uint32_t, 3>> virtual_link;
+    std::vector<Vec3> virtual_rest, virtual_offset, virtual_rest_link;
 };
 
 /// The colliders of this step and the last (a substep sees them interpolated) and each particle's rows.
@@ -90,6 +94,8 @@ struct ContactState {
     /// colliders of the first step with this many colliders (<= 0): what it is allowed (docs/colliders.md#spans).
     std::vector<double> span_rest_depth;
     size_t span_rest_colliders = 0;
+    std::vector<double> virtual_rest_depth;  ///< the same per virtual particle and collider (virtual-major)
+    size_t virtual_rest_colliders = 0;
     std::vector<uint8_t> span_previous_count;
     std::vector<std::array<SpanContact, max_span_contacts>> span_previous;
     std::vector<uint8_t> free;
@@ -111,11 +117,24 @@ struct ContactInputs {
 
 namespace contact_rows {
 
+/// A span's (or virtual particle's) contact with one collider, as found: which, the normal along which
+/// particle q's plane pushes, and the contact's own C (its rank among q's span rows).
+struct SpanHit {
+    uint32_t span = 0, collider = 0;
+    Vec3 normal;
+    double depth = 0;
+};
+
+/// Particle q's share of that contact, the one-sided plane c0 + normal·(x − x_q) >= 0, kept among q's
+/// deepest max_span_contacts span rows (docs/colliders.md#spans).
+void add_span_share(ContactState& state, const ContactInputs& in, const SolverConstants& constants, uint32_t q,
+                    const SpanHit& hit, double c0);
+
 ContactState initial_state(size_t particles);
 /// Finds each free particle's deepest max_contacts rows at `fraction` of the step (the colliders
 /// interpolated from the last step's), carrying a row's multiplier over when its collider stays; then
-/// each span's rows, each free end keeping its deepest max_span_contacts (a row's multiplier carried
-/// over while its span and collider stay); then the self-contact rows where the model has them.
+/// each span's and virtual particle's rows, each free particle keeping its deepest max_span_contacts (a
+/// row's multiplier carried over while its span and collider stay); then the self-contact rows where the model has them.
 /// Returns the rows found, every kind.
 uint32_t detect(const ContactModel& model, ContactState& state, const ContactInputs& in, double fraction,
                 const SolverConstants& constants);

@@ -74,6 +74,16 @@ std::string proxy_error(const ClothProxy& p) {
     for (std::string e : {row_error(p.edges, &p.rest_length, "edge", n, who), row_error(p.skips, &p.skip_rest_length, "skip", n, who),
                           row_error(p.hinges, nullptr, "hinge", n, who), row_error(p.triangles, nullptr, "triangle", n, who)})
         if (!e.empty()) return e;
+    if (p.virtual_rest_position.size() != p.virtual_link.size())
+        return solver_message(who, "virtual_rest_position has ", p.virtual_rest_position.size(), " entries for ",
+                              p.virtual_link.size(), " virtual particles");
+    for (size_t v = 0; v < p.virtual_link.size(); ++v) {
+        const auto& l = p.virtual_link[v];
+        if (l[0] >= n || l[1] >= n || l[2] >= n || l[1] == l[2] || !is_finite(p.virtual_rest_position[v]) ||
+            !(distance(p.rest_position[l[1]], p.rest_position[l[2]]) > 0))
+            return solver_message(who, "virtual particle ", v, " names particles (", l[0], ", ", l[1], ", ", l[2],
+                                  ") of ", n, " or no link, or has a non-finite rest position");
+    }
     if (p.colour_ranges.size() < 2 || p.colour_ranges.front() != 0 || p.colour_ranges.back() != n)
         return who + "colour_ranges must run from 0 to the particle count";
     for (size_t c = 1; c < p.colour_ranges.size(); ++c)
@@ -123,6 +133,17 @@ void cook_trust_radius(SolverModel& m) {
     }
 }
 
+/// Each virtual particle's offset from its carrier and its link at rest (docs/colliders.md#virtual-particles).
+void cook_virtual_particles(ContactModel& c, const ClothProxy& p) {
+    c.virtual_link = p.virtual_link;
+    c.virtual_rest = p.virtual_rest_position;
+    for (size_t v = 0; v < p.virtual_link.size(); ++v) {
+        const auto& l = p.virtual_link[v];
+        c.virtual_offset.push_back(p.virtual_rest_position[v] - p.rest_position[l[0]]);
+        c.virtual_rest_link.push_back(p.rest_position[l[2]] - p.rest_position[l[1]]);
+    }
+}
+
 }  // namespace
 
 std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const Fabric& fabric, const SolverConstants& constants) {
@@ -149,7 +170,8 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     m->pose = pose_rows::build(fabric);
     m->contact = {fabric.thickness, fabric.friction, self_contact_rows::build(p, fabric.thickness, constants.self_contact),
                   p.collision_radius, constants.span_contacts && p.kind == ProxyKind::rig ? p.edges : std::vector<std::array<uint32_t, 2>>{},
-                  p.rest_position};  // spans on a rig's links only, for now (docs/colliders.md#spans)
+                  p.rest_position, {}, {}, {}, {}};  // spans on a rig's links only, for now (docs/colliders.md#spans)
+    if (constants.virtual_contacts) cook_virtual_particles(m->contact, p);
     cook_trust_radius(*m);
     m->sweep = sweep_blocks::build(p, m->distance);
     m->reach = weft::reach(p);

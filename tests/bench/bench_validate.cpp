@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,31 @@ void BM_ValidateOnABody(benchmark::State& state) {
     validate_each_iteration(state, proxy, options);
 }
 BENCHMARK(BM_ValidateOnABody)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// Every default scenario on a head: a rope rig of 12 links 5 cm apart hanging beside a 9 cm sphere,
+/// each link carrying four render vertices 6 cm round it (docs/colliders.md#virtual-particles): with
+/// the argument 1 they are its virtual particles, collided where they are; with 0 the same rig without
+/// them, as weft made it before. The difference is what virtual particles cost.
+void BM_ValidateRigVirtualParticles(benchmark::State& state) {
+    ClothProxy proxy = test::chain_proxy(12, 0.05, 0.02);
+    proxy.kind = ProxyKind::rig;
+    if (state.range(0)) {
+        for (uint32_t k = 0; k < 12; ++k) {
+            const uint32_t a = test::particle(proxy, k), b = test::particle(proxy, k + 1);
+            for (int q = 0; q < 4; ++q) {
+                const double angle = q * M_PI / 2;
+                proxy.virtual_link.push_back({a, a, b});
+                proxy.virtual_rest_position.push_back({0.06 * std::cos(angle), -0.05 * k - 0.025, 0.06 * std::sin(angle)});
+            }
+        }
+    }
+    state.SetLabel(state.range(0) ? "48 virtual particles" : "none");
+    ValidationOptions options;
+    options.body.spheres = {{{0.16, -0.3, 0}, 0.09}};
+    validate_each_iteration(state, proxy, options);
+}
+BENCHMARK(BM_ValidateRigVirtualParticles)->DenseRange(0, 1)->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 /// The crossing count at the end of a scenario on a 71x71 sheet (9,800 triangles), folded in half
 /// through itself so the broad phase has work: what SELF_INTERSECTION costs per scenario.

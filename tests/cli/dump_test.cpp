@@ -73,8 +73,10 @@ TEST(Dump, KeysAreTheStableSet) {
         "builder_options", "frame", "total_mass", "particles", "rest_position", "inverse_mass", "source",
         "joint_name", "d_geo", "nearest_held", "collision_radius", "colour_ranges", "edges", "rest_length", "skips",
         "skip_rest_length", "hinges", "triangles", "hinge_reference_area", "pins", "vertex_particle", "render_triangles", "binding_triangle",
-        "binding_coordinates"};
+        "binding_coordinates", "virtual_link", "virtual_rest_position"};
     EXPECT_EQ(keys, expected);
+    EXPECT_EQ(j["virtual_link"], json({{0, 0, 1}, {3, 2, 3}}));
+    EXPECT_EQ(j["virtual_rest_position"][1], json({0.05, 1.2, 0.04}));
     EXPECT_EQ(j["collision_radius"], json({0, 0.012, 0.015, 0.015}));
     EXPECT_EQ(j["kind"], "rig");
     EXPECT_EQ(j["joint_name"], json({"chest", "Hair1", "Hair2", "Hair3"}));

@@ -80,6 +80,10 @@ inline ClothProxy rig_proxy() {
     p.colour_ranges = {0, 2, 3, 4};
     p.total_mass = 3 * 0.02;
     p.pins = {{"chest", {0}}};
+    // A render vertex 8 cm off the first link, and one on the last joint turning with the link before it
+    // (docs/colliders.md#virtual-particles).
+    p.virtual_link = {{0, 0, 1}, {3, 2, 3}};
+    p.virtual_rest_position = {{0.08, 1.45, 0.005}, {0.05, 1.2, 0.04}};
     return p;
 }
 

@@ -1,4 +1,4 @@
-// The golden v3 file: testdata/proxy/small.clothproxy is encode_proxy(small_proxy()), byte for byte.
+// The golden v5 file: testdata/proxy/small.clothproxy is encode_proxy(small_proxy()), byte for byte.
 // A change to the format must change this file on purpose: regenerate it (and the fuzz seed corpus)
 // with   WEFT_REGENERATE_TESTDATA=1 build/tests/weft_proxy_tests --gtest_filter='CodecGolden.*'
 // and bump proxy_format_version when a v1 reader would misread the new bytes.
@@ -65,17 +65,17 @@ TEST(CodecGolden, HeaderAndTableAreLaidOutAsDocumented) {
     std::vector<uint8_t> b = encode_proxy(test::small_proxy());
     const uint8_t magic[8] = {0x89, 'W', 'C', 'P', 0x0D, 0x0A, 0x1A, 0x0A};
     for (int k = 0; k < 8; ++k) EXPECT_EQ(b[k], magic[k]) << k;
-    EXPECT_EQ(u32_at(b, 8), 4u);                                 // format version
+    EXPECT_EQ(u32_at(b, 8), 5u);                                 // format version
     EXPECT_EQ(u32_at(b, 12), crc32c(std::span(b).subspan(16)));  // CRC-32C of bytes 16..end
     EXPECT_EQ(u64_at(b, 16), b.size());                          // file size
-    EXPECT_EQ(u32_at(b, 24), 34u);                               // section count
+    EXPECT_EQ(u32_at(b, 24), 36u);                               // section count
     EXPECT_EQ(u32_at(b, 28), 0u);                                // reserved
     EXPECT_EQ(b.size() % 8, 0u);
-    // Entry 0: KIND, u32, 1 element, right after the 34 x 32-byte table, 4 bytes.
+    // Entry 0: KIND, u32, 1 element, right after the 36 x 32-byte table, 4 bytes.
     EXPECT_EQ(u32_at(b, 32), uint32_t('K' | 'I' << 8 | 'N' << 16 | 'D' << 24));
     EXPECT_EQ(u32_at(b, 36), 2u);
     EXPECT_EQ(u64_at(b, 40), 1u);
-    EXPECT_EQ(u64_at(b, 48), 32u + 34u * 32u);
+    EXPECT_EQ(u64_at(b, 48), 32u + 36u * 32u);
     EXPECT_EQ(u64_at(b, 56), 4u);
     // Entry 11: RPOS, f64x3, 7 particles x 24 bytes; particle 4's z is -0.0 (sign bit only).
     const size_t rpos = 32 + 11 * 32;
@@ -98,13 +98,29 @@ TEST(CodecGolden, HeaderAndTableAreLaidOutAsDocumented) {
     std::memcpy(&bits, &area, 8);
     EXPECT_EQ(u64_at(b, u64_at(b, bref + 16)), bits);
     // Every section starts 8-byte aligned, packed in table order.
-    uint64_t expected = 32 + 34 * 32;
-    for (size_t i = 0; i < 34; ++i) {
+    uint64_t expected = 32 + 36 * 32;
+    for (size_t i = 0; i < 36; ++i) {
         const size_t e = 32 + i * 32;
         EXPECT_EQ(u64_at(b, e + 16), expected) << "entry " << i;
         expected = (u64_at(b, e + 16) + u64_at(b, e + 24) + 7) / 8 * 8;
     }
     EXPECT_EQ(expected, b.size());
+    // Entries 34 and 35: VLNK (u32x3) and VPOS (f64x3), one per virtual particle: none on the sheet, two
+    // on the rig, the second carried by particle 3 and turning with the link (2, 3).
+    EXPECT_EQ(u32_at(b, 32 + 34 * 32), uint32_t('V' | 'L' << 8 | 'N' << 16 | 'K' << 24));
+    EXPECT_EQ(u64_at(b, 32 + 34 * 32 + 8), 0u);
+    const std::vector<uint8_t> rig = encode_proxy(test::rig_proxy());
+    const size_t vlnk = 32 + 34 * 32, vpos = 32 + 35 * 32;
+    EXPECT_EQ(u32_at(rig, vlnk + 4), 5u);
+    EXPECT_EQ(u64_at(rig, vlnk + 8), 2u);
+    EXPECT_EQ(u64_at(rig, vlnk + 24), 24u);
+    const uint64_t second = u64_at(rig, vlnk + 16) + 12;
+    EXPECT_EQ(u32_at(rig, second), 3u);
+    EXPECT_EQ(u32_at(rig, second + 4), 2u);
+    EXPECT_EQ(u32_at(rig, second + 8), 3u);
+    EXPECT_EQ(u32_at(rig, vpos), uint32_t('V' | 'P' << 8 | 'O' << 16 | 'S' << 24));
+    EXPECT_EQ(u32_at(rig, vpos + 4), 7u);
+    EXPECT_EQ(u64_at(rig, vpos + 24), 48u);
 }
 
 TEST(Crc32c, KnownAnswers) {

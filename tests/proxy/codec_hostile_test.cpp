@@ -208,11 +208,22 @@ TEST(CodecHostile, RejectsWrongMagicVersionAndChecksumByName) {
     EXPECT_EQ(r.offset, 1u);
     EXPECT_EQ(r.section, "header");
 
-    std::vector<uint8_t> v5 = golden();
-    put32(v5, 8, 5);
-    r = decode_exact(v5, v5.size());
+    std::vector<uint8_t> v6 = golden();
+    put32(v6, 8, 6);
+    r = decode_exact(v6, v6.size());
     EXPECT_EQ(r.code, ProxyError::unsupported_version);
-    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 5, this reader knows version 4 only");
+    EXPECT_EQ(r.error, "UNSUPPORTED_VERSION at byte 8 (header): format version 6, this reader knows version 5 only");
+
+    // A file of the fourth version (before virtual particles) is refused by name, with the fix.
+    std::vector<uint8_t> v4 = golden();
+    put32(v4, 8, 4);
+    r = decode_exact(v4, v4.size());
+    EXPECT_EQ(r.code, ProxyError::unsupported_version);
+    EXPECT_NE(r.error.find("format version 4, written before a rig's render vertices far off their links were collided "
+                           "as virtual particles"),
+              std::string::npos)
+        << r.error;
+    EXPECT_NE(r.error.find("Build the proxy again with this weft"), std::string::npos) << r.error;
 
     // A file of the third version (before hinges were scaled to the source mesh) is refused by name, with the fix.
     std::vector<uint8_t> v3 = golden();
@@ -398,7 +409,7 @@ std::vector<Case> named_error_cases() {
         {ProxyError::duplicate_section, [] { return retabled([](auto& s) { s.insert(s.begin() + 1, s[0]); }); },
          at(32 + 32), "section table", "appears twice"},
         {ProxyError::missing_section, [] { return retabled([](auto& s) { s.pop_back(); }); }, at(24), "section table",
-         "BCRD (binding_coordinates) is missing"},
+         "VPOS (virtual_rest_position) is missing"},
         {ProxyError::missing_section, [] { return retabled([](auto& s) { s.erase(s.begin() + 2); }); }, at(32 + 2 * 32),
          "section table", "CLAS (class) is missing before it"},
         {ProxyError::bad_string, [] { return encoded([](ClothProxy& p) { p.garment = "Fl\xFF" "ag"; }); },
@@ -422,6 +433,9 @@ std::vector<Case> named_error_cases() {
          in(tag("HNGE")), "HNGE, hinges", "particle 4000000000 out of range"},
         {ProxyError::index_out_of_range, [] { return encoded([](ClothProxy& p) { p.vertex_particle[6] = 9; }); },
          in(tag("VPRT"), 6 * 4), "VPRT, vertex_particle", "vertex_particle[6] = 9"},
+        {ProxyError::index_out_of_range,
+         [] { return encoded([](ClothProxy& p) { p.virtual_link = {{0, 0, 2}, {2, 4, 7}}; p.virtual_rest_position.assign(2, {}); }); },
+         in(tag("VLNK"), 1 * 12), "VLNK, virtual_link", "virtual_link[1] = (2, 4, 7): particle 7 out of range"},
         {ProxyError::index_out_of_range, [] { return encoded([](ClothProxy& p) { p.source[3] = 8; }); },
          in(tag("PSRC"), 3 * 4), "PSRC, source", "source[3] = 8 out of range (8 source vertices)"},
         {ProxyError::non_finite, [] { return encoded([](ClothProxy& p) { p.rest_position[5].y = NAN; }); },

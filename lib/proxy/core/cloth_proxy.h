@@ -90,6 +90,12 @@ struct ClothProxy {
                                              ///< v on its third (1 - u - v on its first), and h metres along the
                                              ///< interpolated particle normal
 
+    // --- virtual particles: render vertices far off their link, collided there (docs/colliders.md#virtual-particles)
+    std::vector<std::array<uint32_t, 3>> virtual_link;  ///< rig: per virtual particle, the particle that carries it (its
+                                                        ///< joint's), then the link whose turn it takes (from, to): it sits
+                                                        ///< at x_carrier + turn(rest link -> link)·(rest - rest_carrier)
+    std::vector<Vec3> virtual_rest_position;            ///< per virtual particle, metres in the frame at rest
+
     size_t particle_count() const { return rest_position.size(); }
     size_t colour_count() const { return colour_ranges.empty() ? 0 : colour_ranges.size() - 1; }
     bool held(uint32_t p) const { return inverse_mass[p] == 0; }

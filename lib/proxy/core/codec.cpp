@@ -64,7 +64,7 @@ enum Slot : size_t {
     source_slot, joint_name_slot, d_geo_slot, nearest_held_slot, collision_radius_slot, colour_ranges_slot, total_mass_slot,
     edges_slot, rest_length_slot, skips_slot, skip_rest_length_slot, hinges_slot, triangles_slot, bend_reference_slot,
     pin_holder_slot, pin_count_slot, pin_particles_slot, vertex_particle_slot, render_triangles_slot,
-    binding_triangle_slot, binding_coordinates_slot, slot_count
+    binding_triangle_slot, binding_coordinates_slot, virtual_link_slot, virtual_position_slot, slot_count
 };
 
 struct SectionSpec {
@@ -74,7 +74,7 @@ struct SectionSpec {
     const char* field;     ///< the JSON key (proxy_to_json) of what it holds
 };
 
-// Every section of version 4, in the order the encoder writes them. All are required.
+// Every section of version 5, in the order the encoder writes them. All are required.
 constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("KIND"), ElementType::u32, 1, "kind"},
     {fourcc("GRMT"), ElementType::u8, 0, "garment"},
@@ -110,6 +110,8 @@ constexpr SectionSpec catalogue[slot_count] = {
     {fourcc("RTRI"), ElementType::u32x3, 0, "render_triangles"},
     {fourcc("BTRI"), ElementType::u32, 0, "binding_triangle"},
     {fourcc("BCRD"), ElementType::f64x3, 0, "binding_coordinates"},
+    {fourcc("VLNK"), ElementType::u32x3, 0, "virtual_link"},
+    {fourcc("VPOS"), ElementType::f64x3, 0, "virtual_rest_position"},
 };
 
 // Which section a find_proxy_fault field points into, for the byte offset of the fault.
@@ -129,7 +131,8 @@ Slot slot_of_field(std::string_view field) {
         {"skips", skips_slot},         {"skip_rest_length", skip_rest_length_slot}, {"hinges", hinges_slot},
         {"triangles", triangles_slot}, {"hinge_reference_area", bend_reference_slot}, {"pins", pin_count_slot},         {"vertex_particle", vertex_particle_slot},
         {"render_triangles", render_triangles_slot}, {"binding_triangle", binding_triangle_slot},
-        {"binding_coordinates", binding_coordinates_slot},
+        {"binding_coordinates", binding_coordinates_slot}, {"virtual_link", virtual_link_slot},
+        {"virtual_rest_position", virtual_position_slot},
     };
     for (const Entry& e : map)
         if (e.field == field) return e.slot;
@@ -245,7 +248,8 @@ Layout layout_of(const ClothProxy& proxy, const StringLists& lists) {
         proxy.nearest_held.size(), proxy.collision_radius.size(), proxy.colour_ranges.size(), 1, proxy.edges.size(), proxy.rest_length.size(),
         proxy.skips.size(), proxy.skip_rest_length.size(), proxy.hinges.size(), proxy.triangles.size(), proxy.hinge_reference_area.size(),
         proxy.pins.size(), proxy.pins.size(), pin_particles, proxy.vertex_particle.size(),
-        proxy.render_triangles.size(), proxy.binding_triangle.size(), proxy.binding_coordinates.size()};
+        proxy.render_triangles.size(), proxy.binding_triangle.size(), proxy.binding_coordinates.size(),
+        proxy.virtual_link.size(), proxy.virtual_rest_position.size()};
     for (size_t s = 0; s < slot_count; ++s) {
         l.count[s] = counts[s];
         l.size[s] = counts[s] * element_size(catalogue[s].type);
@@ -261,6 +265,14 @@ void write_list(Writer& w, const std::vector<const std::string*>& list) {
     for (const std::string* s : list) {
         w.u32(string_length(*s));
         w.raw(*s);
+    }
+}
+
+void write_vec3s(Writer& w, const std::vector<Vec3>& values) {
+    for (const Vec3& v : values) {
+        w.f64(v.x);
+        w.f64(v.y);
+        w.f64(v.z);
     }
 }
 
@@ -285,11 +297,7 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
             for (double v : proxy.frame.rest_world.m) w.f64(v);
             break;
         case position_slot:
-            for (const Vec3& p : proxy.rest_position) {
-                w.f64(p.x);
-                w.f64(p.y);
-                w.f64(p.z);
-            }
+            write_vec3s(w, proxy.rest_position);
             break;
         case inverse_mass_slot:
             for (double v : proxy.inverse_mass) w.f64(v);
@@ -362,11 +370,14 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
             for (uint32_t v : proxy.binding_triangle) w.u32(v);
             break;
         case binding_coordinates_slot:
-            for (const Vec3& k : proxy.binding_coordinates) {
-                w.f64(k.x);
-                w.f64(k.y);
-                w.f64(k.z);
-            }
+            write_vec3s(w, proxy.binding_coordinates);
+            break;
+        case virtual_link_slot:
+            for (const auto& l : proxy.virtual_link)
+                for (uint32_t v : l) w.u32(v);
+            break;
+        case virtual_position_slot:
+            write_vec3s(w, proxy.virtual_rest_position);
             break;
         case slot_count: break;
     }
@@ -442,6 +453,12 @@ DecodeResult Decoder::read_header(uint64_t& section_count) {
         return fail(ProxyError::unsupported_version, 8, "header",
                     "format version 3, written before a sheet's hinges were scaled to its source mesh's hinge "
                     "area (a resampled sheet would bend unlike the one modelled); this reader knows version " +
+                        std::to_string(proxy_format_version) +
+                        " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
+    if (version == 4)
+        return fail(ProxyError::unsupported_version, 8, "header",
+                    "format version 4, written before a rig's render vertices far off their links were collided "
+                    "as virtual particles (its skin could swing into the body); this reader knows version " +
                         std::to_string(proxy_format_version) +
                         " only. Build the proxy again with this weft (weft sheet, weft rig or weft bake)");
     if (version != proxy_format_version)
@@ -654,6 +671,9 @@ DecodeResult Decoder::read_sections(ClothProxy& proxy) {
     read_array(proxy.render_triangles, data(render_triangles_slot), count(render_triangles_slot), 12, read_tuple<3>);
     read_array(proxy.binding_triangle, data(binding_triangle_slot), count(binding_triangle_slot), 4, get_u32);
     read_array(proxy.binding_coordinates, data(binding_coordinates_slot), count(binding_coordinates_slot), 24,
+               [](const uint8_t* p) { return Vec3{get_f64(p), get_f64(p + 8), get_f64(p + 16)}; });
+    read_array(proxy.virtual_link, data(virtual_link_slot), count(virtual_link_slot), 12, read_tuple<3>);
+    read_array(proxy.virtual_rest_position, data(virtual_position_slot), count(virtual_position_slot), 24,
                [](const uint8_t* p) { return Vec3{get_f64(p), get_f64(p + 8), get_f64(p + 16)}; });
 
     if (DecodeResult r = read_list(pin_holder_slot, holders); r.code != ProxyError::ok) return r;

@@ -23,10 +23,10 @@ namespace weft {
 /// The first 8 bytes of every .clothproxy, PNG style: a high-bit byte (caught by 7-bit transfers),
 /// "WCP", CR LF (caught by line-ending conversion), ^Z (stops DOS `type`), LF.
 inline constexpr std::array<uint8_t, 8> proxy_magic{0x89, 'W', 'C', 'P', '\r', '\n', 0x1A, '\n'};
-inline constexpr uint32_t proxy_format_version = 4;  ///< bumped whenever an older reader would misread a file;
+inline constexpr uint32_t proxy_format_version = 5;  ///< bumped whenever an older reader would misread a file;
                                                      ///< 2 added the render mesh's binding (RTRI, BTRI, BCRD),
                                                      ///< 3 the collision radius (CRAD), 4 the hinges' reference
-                                                     ///< area (BREF)
+                                                     ///< area (BREF), 5 the virtual particles (VLNK, VPOS)
 inline constexpr uint64_t proxy_header_size = 32;    ///< bytes before the section table
 inline constexpr uint64_t proxy_section_entry_size = 32;
 

@@ -331,6 +331,31 @@ ProxyFault check_binding(const ClothProxy& proxy) {
     return {};
 }
 
+// docs/colliders.md#virtual-particles: each virtual particle rides a particle and takes the turn of a
+// link of two distinct particles of some length, from a finite rest position.
+ProxyFault check_virtual(const ClothProxy& proxy) {
+    const size_t n = proxy.particle_count();
+    if (proxy.virtual_rest_position.size() != proxy.virtual_link.size())
+        return fault(ProxyError::count_mismatch, "virtual_rest_position", 0,
+                     "virtual_rest_position has " + std::to_string(proxy.virtual_rest_position.size()) + " entries for " +
+                         std::to_string(proxy.virtual_link.size()) + " virtual particles (virtual_link)");
+    for (size_t v = 0; v < proxy.virtual_link.size(); ++v) {
+        const auto& l = proxy.virtual_link[v];
+        const std::string what = "virtual_link[" + std::to_string(v) + "] = " + tuple_text(l);
+        for (uint32_t p : l)
+            if (p >= n)
+                return fault(ProxyError::index_out_of_range, "virtual_link", v,
+                             what + ": particle " + std::to_string(p) + " out of range (" + std::to_string(n) + " particles)");
+        if (l[1] == l[2] || !(distance(proxy.rest_position[l[1]], proxy.rest_position[l[2]]) > 0))
+            return fault(ProxyError::bad_value, "virtual_link", v, what + ": its link has no length at rest");
+        if (!is_finite(proxy.virtual_rest_position[v]))
+            return fault(ProxyError::non_finite, "virtual_rest_position", v,
+                         "virtual_rest_position[" + std::to_string(v) + "] is not finite");
+    }
+    return {};
+}
+
+
 // docs/proxy.md#colouring: no row may couple two free particles of one colour. The coupling graph is every
 // pair a row touches (edges, skips, the six pairs of a hinge's stencil, a triangle's three), checked
 // with the same validator the builder uses; held particles never block a colour (colour_greedy).
@@ -434,7 +459,7 @@ ProxyFault find_proxy_fault(const ClothProxy& proxy) {
     using Step = ProxyFault (*)(const ClothProxy&);
     const Step steps[] = {check_strings, check_lengths,  check_numbers,    check_indices,
                           check_colour_ranges, check_pins, check_geodesic, check_write_back,
-                          check_binding,       check_colouring};
+                          check_binding,       check_virtual,    check_colouring};
     for (Step step : steps)
         if (ProxyFault f = step(proxy); !f.ok()) return f;
     return {};

@@ -74,6 +74,10 @@ json proxy_to_json(const ClothProxy& proxy) {
     json coordinates = json::array();
     for (const Vec3& k : proxy.binding_coordinates) coordinates.push_back({k.x, k.y, k.z});
     j["binding_coordinates"] = std::move(coordinates);
+    j["virtual_link"] = tuples(proxy.virtual_link);
+    json virtual_rest = json::array();
+    for (const Vec3& v : proxy.virtual_rest_position) virtual_rest.push_back({v.x, v.y, v.z});
+    j["virtual_rest_position"] = std::move(virtual_rest);
     return j;
 }
 
