@@ -133,6 +133,7 @@ json sidecar_json(const ModelRecord& result) {
                               {"edge_length", micrometres(st.edge_length)},
                               {"rest_error_max", micrometres(st.binding_error_max)},
                               {"rest_error_mean", micrometres(st.binding_error_mean)}};
+            if (st.one_face) one["binding"]["one_face"] = true;  // absent otherwise: sidecars of one-layer sheets unchanged
         }
         garments.push_back(std::move(one));
     }

@@ -17,6 +17,7 @@
 #include "proxy/sheet_pins.h"
 #include "proxy/sheet_binding.h"
 #include "proxy/core/hinge_area.h"
+#include "proxy/sheet_layers.h"
 #include "proxy/sheet_resample.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
@@ -580,13 +581,55 @@ bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
     return true;
 }
 
+void adopt_mesh(SheetWork& work, sheet_detail::ResampleMesh out, const Mat4& to_frame, bool references);
+
+/// A two-sided sheet is simulated on one face (docs/proxy.md#two-sided-sheets): the other face's
+/// triangles and the particles only they use are left out, and its render vertices are bound to the
+/// kept face with their offset. Only `automatic`: `source` keeps every welded vertex, and an edge
+/// length or a particle budget resamples the sheet as welded.
+void sheet_one_face(SheetWork& work, const Mat4& to_frame) {
+    work.stats.welded_particles = work.n;
+    if (work.options.resolution != SheetResolution::automatic) return;
+    ClothProxy& proxy = work.proxy;
+    Vec3 axis;
+    const std::vector<uint8_t> keep = one_face_of_two(work.scene_position, proxy.triangles, work.pins.holder, &axis);
+    if (keep.empty()) return;
+    const std::vector<Vec3> modelled = work.scene_position;
+    move_to_mid_surface(work.scene_position, proxy.triangles, keep, work.pins.holder, axis);
+    // A particle moved to the mid-surface is no longer where its vertices are: they are bound to the
+    // face with their offset, as a vertex resampling removed is (docs/proxy.md#binding).
+    for (uint32_t& p : work.vertex_particle)
+        if (p != none && !(work.scene_position[p] == modelled[p])) p = none;
+    for (uint32_t p = 0; p < work.n; ++p)
+        if (!(work.scene_position[p] == modelled[p])) work.particle_source[p] = no_source;
+    ResampleMesh out;
+    std::vector<uint32_t> new_of_old(work.n, none);
+    for (size_t t = 0; t < proxy.triangles.size(); ++t)
+        if (keep[t])
+            for (uint32_t v : proxy.triangles[t]) new_of_old[v] = 0;
+    for (uint32_t v = 0; v < work.n; ++v)
+        if (new_of_old[v] != none) {
+            new_of_old[v] = static_cast<uint32_t>(out.position.size());
+            out.position.push_back(work.scene_position[v]);
+            out.holder.push_back(work.pins.holder[v]);
+            out.origin.push_back(v);
+        }
+    for (size_t t = 0; t < proxy.triangles.size(); ++t)
+        if (keep[t]) {
+            const auto& [a, b, c] = proxy.triangles[t];
+            out.triangles.push_back({new_of_old[a], new_of_old[b], new_of_old[c]});
+        }
+    adopt_mesh(work, std::move(out), to_frame, false);
+    work.stats.one_face = true;
+    work.stats.resolution = resolution_text(work.options);  // not the welded sheet: not `source`
+}
+
 /// The simulation mesh of its own (docs/proxy.md#resampling): the welded sheet resampled to the
 /// target edge length, every hold kept, its rows rebuilt. `source` leaves the sheet as welded.
 void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     const SheetOptions& options = work.options;
     SheetStats& stats = work.stats;
     ClothProxy& proxy = work.proxy;
-    stats.welded_particles = work.n;
     if (options.resolution == SheetResolution::source) return;
     double area = 0;
     for (const auto& [a, b, c] : proxy.triangles)
@@ -619,7 +662,15 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     in.holder = work.pins.holder;
     in.origin.resize(work.n);
     for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
-    ResampleMesh out = resample_sheet(in, L);
+    adopt_mesh(work, resample_sheet(in, L), to_frame, true);
+}
+
+/// The sheet's particles, rows and holds become `out`'s, whose `origin` names the particle each vertex
+/// was. With `references`, each hinge records the area of the hinge of the mesh before it where it lies
+/// (docs/solver.md#hinge); without, every hinge is one of that mesh's and its own reference.
+void adopt_mesh(SheetWork& work, ResampleMesh out, const Mat4& to_frame, bool references) {
+    ClothProxy& proxy = work.proxy;
+    SheetStats& stats = work.stats;
     // The source's hinges, for the reference areas below: the midpoint of each shared edge, and A₁+A₂ in the frame.
     std::vector<Vec3> source_mid, frame_position(work.n);
     std::vector<double> source_area;
@@ -668,7 +719,7 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     // docs/solver.md#hinge: each hinge bends as the source mesh did where it lies: its reference area is
     // that of the source hinge whose shared edge's midpoint is nearest its own (the first of equals).
     proxy.hinge_reference_area.clear();
-    if (!source_mid.empty())
+    if (references && !source_mid.empty())
         for (const auto& q : proxy.hinges) {
             const Vec3 mid = (work.scene_position[q[0]] + work.scene_position[q[1]]) * 0.5;
             size_t best = 0;
@@ -845,6 +896,7 @@ void sheet_describe(SheetWork& work, const ColourResult& colours) {
         used["resolution"] = stats.resolution;
         used["edge_length"] = stats.edge_length;
     }
+    if (stats.one_face) used["one_face"] = true;
     proxy.builder_options = used.dump();
 
     stats.particles = n;
@@ -1040,6 +1092,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     Mat4 frame_world;
     if (!sheet_place_frame(work, frame_world)) return result;
     const Mat4 to_frame = frame_world.inverted();
+    sheet_one_face(work, to_frame);
     sheet_resample(work, to_frame);
     sheet_weigh(work, to_frame);
     sheet_bind(work, to_frame);

@@ -153,6 +153,7 @@ struct SheetStats {
     uint32_t welded_particles = 0;        ///< particles one per welded vertex would have made
     double worst_aspect = 0;              ///< worst longest edge / height of a free triangle (one with a free corner)
     double worst_mass_ratio = 0;          ///< worst mass ratio of two free particles sharing an edge (>= 1)
+    bool one_face = false;                ///< modelled two-sided, simulated on one face (docs/proxy.md#two-sided-sheets)
     // The render mesh bound to it (docs/proxy.md#binding).
     uint32_t bound_vertices = 0;          ///< source vertices with a binding (every one a kept triangle uses)
     double binding_error_max = 0;         ///< metres: worst distance of a bound vertex, placed from the rest pose, from its source position

@@ -212,12 +212,17 @@ TEST(SheetResample, SharedModelsResampleWithinTheBounds) {
     SheetGarment g{"Flag", "flag", {}, {}};
     for (size_t m = 0; m < scene.meshes.size(); ++m)
         if (scene.meshes[m].material >= 0 && scene.materials[scene.meshes[m].material] == "Flag") g.meshes.push_back(static_cast<int>(m));
-    // Not dense (median edge 12 cm), so `automatic` keeps it; resampled by name at its own count.
+    // Not dense (median edge 12 cm), so `automatic` does not resample it; two-sided, it keeps one face
+    // at the mid-surface (docs/proxy.md#two-sided-sheets). Resampled by name at its own count.
     SheetOptions o;
     ASSERT_EQ(parse_resolution("particles:73", o), "");
     const SheetBuildResult r = build(scene, g, o);
     ASSERT_TRUE(r.proxy);
-    EXPECT_EQ(build(scene, g, SheetOptions{}).stats.resolution, "source");
+    const SheetBuildResult automatic = build(scene, g, SheetOptions{});
+    EXPECT_EQ(automatic.stats.resolution, "automatic");
+    EXPECT_TRUE(automatic.stats.one_face);
+    EXPECT_EQ(automatic.stats.edge_length, 0.0);
+    EXPECT_FALSE(r.stats.one_face);
     std::printf("Goal_Flag: %u vertices, %zu particles, aspect %.3f, mass ratio %.3f, binding error max %.3g mean %.3g\n",
                 r.stats.source_vertices, r.proxy->particle_count(), r.stats.worst_aspect, r.stats.worst_mass_ratio,
                 r.stats.binding_error_max, r.stats.binding_error_mean);
