@@ -28,9 +28,12 @@ struct SolverConstants {
     uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
     uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
     /// > 0: iterate each substep until a sweep moves no particle further than this × the shortest row,
-    /// at most max_iterations sweeps, instead of the fabric's fixed count (docs/solver.md#iterating-to-a-residual)
+    /// at most max_iterations sweeps, instead of the fabric's fixed count (docs/solver.md#iterating-to-a-target)
     double residual_tolerance = 0;
-    uint32_t max_iterations = 32;     ///< the most sweeps a substep takes when iterating to a residual
+    /// > 0: iterate each substep until no stretch edge is longer than (1 + this) × its rest length, at
+    /// most max_iterations sweeps; with residual_tolerance too, until both hold (docs/solver.md#iterating-to-a-target)
+    double strain_target = 0;
+    uint32_t max_iterations = 32;     ///< the most sweeps a substep takes when iterating to a target
     /// keep the cloth a thickness clear of its own triangles (docs/solver.md#self-contact); validation
     /// turns it on, a runtime leaves it off unless a garment folds onto itself
     bool self_contact = false;

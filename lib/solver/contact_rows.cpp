@@ -162,10 +162,10 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
     const double ag = constants.alpha * constants.gamma;
     uint32_t rows = 0;
     for (uint32_t i : in.free_particles) {
-        std::array<Contact, max_contacts> previous = st.rows[i];
-        uint8_t previous_count = st.count[i];
+        const uint8_t previous_count = st.count[i];
         st.count[i] = 0;
-        if (total == 0) continue;
+        if (total == 0) continue;  // before the copy below: a cloth with no colliders copies no rows
+        const std::array<Contact, max_contacts> previous = st.rows[i];
         const Vec3& xi = in.x[i];
         // The particle stands for the skin round it: it keeps its collision radius clear as well.
         const double clearance = model.thickness + (i < model.radius.size() ? model.radius[i] : 0.0);

@@ -111,6 +111,15 @@ void update_duals(const DistanceModel& m, DistanceState& s, const Vec3* x, doubl
     }
 }
 
+bool within_strain(const DistanceModel& m, const DistanceState& s, const Vec3* x, double ratio) {
+    for (size_t e = 0; e < m.edge_count; ++e) {
+        if (s.m_eff[e] == 0) continue;  // both ends held: the holders' business
+        const double longest = ratio * m.rest[e];
+        if (length_squared(x[m.ends[e][0]] - x[m.ends[e][1]]) > longest * longest) return false;
+    }
+    return true;
+}
+
 void add_elastic_energy(const DistanceModel& m, const DistanceState& s, const Vec3* x, double& e) {
     for (size_t r = 0; r < m.count(); ++r)
         if (!m.hard[r]) {

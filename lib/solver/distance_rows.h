@@ -66,6 +66,9 @@ void reset(DistanceState& state, const SolverConstants& constants);
 /// λ ← λ + k·C on hard rows (docs/solver.md#hard-and-soft-rows), λ ← max(k·C + λ, 0) on strain-limit rows, and the ramp.
 void update_duals(const DistanceModel& model, DistanceState& state, const Vec3* x, double inv_h2,
                   const SolverConstants& constants);
+/// Whether no stretch edge with a free end is longer than `ratio` × its rest length (squared lengths,
+/// no root; stops at the first that is): the strain target's test (docs/solver.md#iterating-to-a-target).
+bool within_strain(const DistanceModel& model, const DistanceState& state, const Vec3* x, double ratio);
 /// Adds ½·k·C² of every soft row to `e`, joules (a running sum: the order of the terms is the result's).
 void add_elastic_energy(const DistanceModel& model, const DistanceState& state, const Vec3* x, double& e);
 /// Adds the energy of the rows at particle i, with i at `xi`, to `e` (the energy audit).

@@ -17,7 +17,10 @@ void refresh_masses(const SolverModel& model, SolverState& state);
 void attach_rows(const SolverModel& model, SolverState& state);
 /// s_i = x_p + R_p·(r_i − r_p): the rest pose hung from the nearest held particle and turned with its
 /// holder (docs/solver.md#animated-pose); a particle nothing holds keeps its rest position.
-Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i);
+/// `pin_turns`, when given, holds pin_turn of every pin, computed once for a pass over the particles.
+Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i, const Quat* pin_turns = nullptr);
+/// The turn of a pin's holder since its hold began.
+Quat pin_turn(const SolverState& state, uint32_t pin);
 /// Reset: held particles on their targets, everything else on the animated pose, at rest, with
 /// fresh multipliers (docs/solver.md#teleport).
 void reseed(const SolverModel& model, SolverState& state);
@@ -25,6 +28,7 @@ void reseed(const SolverModel& model, SolverState& state);
 // sweep.cpp: the vertex solve
 /// One Gauss-Seidel pass over the particles of one colour: in SIMD lanes and over threads where the
 /// colouring, the machine and the constants allow, with the same result (docs/solver.md#lanes).
+/// Leaves the squared largest move in stats.largest_move: the caller takes its root after the sweep.
 void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, StepStats& stats);
 /// Whether sweep_colour takes the AVX2 lanes on this machine.
 bool sweep_uses_simd(const SolverModel& model);

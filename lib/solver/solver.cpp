@@ -78,7 +78,9 @@ void attach_rows(const SolverModel& m, SolverState& s) {
     }
 }
 
-Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i) {
+Quat pin_turn(const SolverState& s, uint32_t pin) { return s.holder_pose[pin].rotation * s.hold_start_rotation[pin].conjugate(); }
+
+Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, const Quat* pin_turns) {
     const ClothProxy& p = *m.proxy;
     if (s.cloth.inverse_mass[i] == 0) return s.target[i];
     uint32_t c = p.nearest_held[i];
@@ -87,7 +89,7 @@ Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i) {
     const uint32_t pin = m.held_pin[c];
     if (pin != no_pin) {
         if (!s.pin_holding[pin]) return p.rest_position[i];
-        r = s.holder_pose[pin].rotation * s.hold_start_rotation[pin].conjugate();
+        r = pin_turns ? pin_turns[pin] : pin_turn(s, pin);
     }
     return s.cloth.x[c] + r.rotate(p.rest_position[i] - p.rest_position[c]);
 }

@@ -225,9 +225,12 @@ void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
     for (uint32_t i : s.kinematic_particles)
         s.cloth.x[i] = remaining == 1 ? s.target[i] : s.cloth.x[i] + (s.target[i] - s.cloth.x[i]) / remaining;
     if (m.constants.hold_line) find_hold_line(m, s);
-    if (m.slack.enabled || m.pose.enabled)
+    if (m.slack.enabled || m.pose.enabled) {
+        std::vector<Quat> turns(m.proxy->pins.size());  // once a pin, not once a particle
+        for (uint32_t pin = 0; pin < turns.size(); ++pin) turns[pin] = pin_turn(s, pin);
         for (uint32_t i : s.free_particles)
-            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i);
+            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i, turns.data());
+    }
 }
 
 /// Predict the inertial target y = x + h·v + h²·a, and start the sweeps from the adaptive guess.
@@ -317,15 +320,20 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
     const uint32_t colours = static_cast<uint32_t>(m.proxy->colour_count());
-    // A fixed count, or until a sweep moves nothing further than the tolerance (docs/solver.md#iterating-to-a-residual).
-    const bool to_residual = m.constants.residual_tolerance > 0;
-    const uint32_t most = to_residual ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
+    // A fixed count, or until a sweep moves nothing further than the residual tolerance and leaves no
+    // stretch edge beyond the strain target (docs/solver.md#iterating-to-a-target).
+    const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
+    const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
         for (uint32_t c = 0; c < colours; ++c) sweep_colour(m, s, c, stats);
+        stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
-        const bool last = it + 1 == most || (to_residual && stats.largest_move <= enough);
+        const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&
+                          (!to_strain || distance_rows::within_strain(m.distance, s.distance, s.cloth.x.data(),
+                                                                      1 + m.constants.strain_target));
+        const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
         update_duals(m, s);
         if (last) break;

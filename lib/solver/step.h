@@ -66,7 +66,7 @@ struct StepStats {
     double worst_climb = 0;        ///< energy audit only: largest rise / local energy scale
     uint32_t contacts = 0;         ///< contact rows active in the last substep
     uint32_t substeps = 0;         ///< substeps taken: the fabric's, more for fast cloth (docs/solver.md#fast-cloth)
-    uint32_t iterations = 0;       ///< colour sweeps taken, summed over the substeps (docs/solver.md#iterating-to-a-residual)
+    uint32_t iterations = 0;       ///< colour sweeps taken, summed over the substeps (docs/solver.md#iterating-to-a-target)
     double largest_move = 0;       ///< metres, the largest vertex move of the last sweep: the residual
 };
 

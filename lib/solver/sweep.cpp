@@ -76,7 +76,8 @@ inline void move_particle(const SolverModel& m, SolverState& s, uint32_t i, cons
         ++stats.capped_updates;
     }
     if (m.constants.energy_audit) audit_update(m, s, i, xi, dx, a.h, stats);
-    stats.largest_move = std::max(stats.largest_move, std::sqrt(length_squared(dx)));
+    // Squared here, its root taken once a sweep (phases.h: sweep_colour): the same maximum, one root.
+    stats.largest_move = std::max(stats.largest_move, length_squared(dx));
     s.cloth.x[i] = xi + dx;
     ++stats.vertex_updates;
 }

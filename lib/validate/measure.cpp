@@ -273,6 +273,8 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
                 st.peak_speed_step = step_number;
             }
             st.clamped += ss.clamped;
+            st.substeps += ss.substeps;
+            st.sweeps += ss.iterations;
         }
 
         // Teleport: the step it happened, how far it moved the cloth relative to its holders, and

@@ -66,6 +66,9 @@ struct ScenarioStats {
                                      ///< docs/solver.md#velocity-clamp),
                                      ///< bad near 1 (the clamp is a behaviour, not a backstop)
     uint64_t clamped = 0;            ///< particle-substeps the clamp cut; good 0
+    uint64_t substeps = 0;           ///< substeps over the awake steps (docs/solver.md#fast-cloth)
+    uint64_t sweeps = 0;             ///< colour sweeps over the awake steps: the fabric's per substep, or what a
+                                     ///< strain target took (docs/solver.md#iterating-to-a-target)
     uint32_t teleports = 0;          ///< steps the solver took as a teleport; good: 1 in teleport-*, 0 elsewhere
 
     // --- energy: does the step create it? -------------------------------------------------------------

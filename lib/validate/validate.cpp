@@ -63,6 +63,8 @@ json scenario_json(const ScenarioStats& s, bool timings) {
     j["velocity_clamp"] = number(s.velocity_clamp);
     j["peak_speed_ratio"] = number(s.peak_speed_ratio);
     j["clamped"] = s.clamped;
+    j["substeps"] = s.substeps;
+    j["sweeps"] = s.sweeps;
     j["teleports"] = s.teleports;
     j["kinetic_energy_end"] = number(s.kinetic_energy_end);
     j["total_energy_end"] = number(s.total_energy_end);
@@ -323,6 +325,7 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
             options.body.empty() ? std::nullopt : collision_radius_fitted(proxy, body_rest, fabric.thickness);
         SolverConstants constants;
         constants.self_contact = options.self_contact;
+        constants.strain_target = options.strain_target;
         Solver solver(fitted ? *fitted : proxy, fabric, constants);
         v.rows = solver.row_counts();
         v.reach = solver.reach();

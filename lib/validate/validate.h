@@ -78,6 +78,9 @@ struct ValidationOptions {
                                     ///< (BodyShapes::collide: how deep the cloth goes with no body to stop it)
     bool self_contact = true;  ///< the solve keeps the cloth a thickness clear of itself (SolverConstants::self_contact,
                                ///< docs/solver.md#self-contact); off only to see what it prevents
+    /// > 0: each substep sweeps until no stretch edge is beyond 1 + this (SolverConstants::strain_target,
+    /// docs/solver.md#iterating-to-a-target); 0, the default: the fabric's fixed budget, the one a runtime runs
+    double strain_target = 0;
 };
 
 /// Appends one Scenario::clip run per clip of `options` at clip_default_steps, or at `steps` when not 0.

@@ -43,6 +43,7 @@ struct ValidateOptions {
     std::string trace;            ///< "" = none; else the per-step figures, .csv or .json
     std::string clips;            ///< --clips: "" = none (the proxy alone), else all, none or names
     std::string model;            ///< --model: the model to read the clips from; "" = each proxy's source_file
+    double strain_target = 0;     ///< --strain-target: 0 = the fabric's fixed budget
     Verbosity verbosity;
 };
 
@@ -127,6 +128,7 @@ int run_validate(const ValidateOptions& o) {
     options.limits.max_energy_rise = o.max_energy_rise;
     if (o.max_sleep_step > 0) options.limits.max_sleep_step = o.max_sleep_step;
     options.trace.figures = !o.trace.empty();
+    options.strain_target = o.strain_target;
 
     const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;  // quiet in CI logs (docs/architecture.md#conventions)
     ValidationReport report{options.limits, {}};
@@ -227,6 +229,11 @@ const CommandRegistration validate_registration{
                        "Also play the model's animation clips as scenarios (clip:NAME): all, none or NAME,... "
                        "(default none); the model is the proxy's source_file or --model");
         app.add_option("--model", o->model, "With --clips: the model to read the clips from")->check(non_empty_path);
+        app.add_option("--strain-target", o->strain_target,
+                       "Sweep each substep until no stretch edge is beyond 1 + this (0.02: 2%), instead of the "
+                       "fabric's fixed iterations (default 0: the fabric's budget, the one a runtime runs); the "
+                       "sweeps taken are in the report")
+            ->check(finite_number & CLI::Range(0.0, 1.0));
         add_verbosity(app, o->verbosity);
         return [o] { return run_validate(*o); };
     }};
