@@ -202,6 +202,9 @@ void BM_SheetScaling(benchmark::State& state) {
     state.counters["frame_large_ms"] = large;
     state.counters["ratio"] = large / small;
     state.counters["worst_strain_large"] = strain_large;
+    // What thread_min_particles is compared with: where a split pays is read off this and the ratios.
+    const ClothProxy sheet = test::grid_sheet_proxy(side, side, kSpacing, 1.0);
+    state.counters["particles_per_colour"] = static_cast<double>(sheet.particle_count()) / sheet.colour_count();
     state.SetLabel(std::to_string(side * side) + " particles vs " + std::to_string(kSide * kSide) + ", " +
                    std::to_string(threads) + " thread(s), median frames");
 }
