@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 reps=${REPS:-5}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j 2 --target weft bench_bake >&2
+cmake --build "$build" -j 2 --target weft $([ -n "${CLI_ONLY:-}" ] || echo bench_bake) >&2
 models=${MODELS:-$(sed -n 's/^WEFT_SHARED_MODELS:PATH=//p' "$build/CMakeCache.txt")}
 scratch="$build/bench-scratch"
 mkdir -p "$scratch"

@@ -8,8 +8,10 @@ namespace weft {
 namespace {
 
 /// How long a thread waits awake before it sleeps on the condition: the next colour follows the last
-/// within microseconds, and a wake from sleep costs about as long as a small colour's share.
-constexpr std::chrono::microseconds spin_time{50};
+/// within microseconds. Short, because on a loaded machine a thread spinning takes the time of the one
+/// it waits for (a 50 µs spin made the 1k sheet's split frame 12 ms against 2.3 ms, two threads of one
+/// bench on a 2-core VM at load 13); a colour worth splitting takes milliseconds, so a wake costs little.
+constexpr std::chrono::microseconds spin_time{5};
 
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
