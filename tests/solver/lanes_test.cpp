@@ -87,19 +87,19 @@ public:
 // in two, bit for bit the one-thread result; the slot comes back when the solver ends. With none
 // free, the solver runs on its caller's thread alone, asking again as it goes.
 TEST(Lanes, ThreadsOnLentSlotsMatchOneThreadAndGiveThemBack) {
-    const ClothProxy sheet = test::grid_sheet_proxy(24, 20, 0.02, 0.4);
-    const Swing one = swing(sheet, SolverConstants{}, 40);
+    const ClothProxy sheet = test::grid_sheet_proxy(16, 12, 0.02, 0.2);
+    const Swing one = swing(sheet, SolverConstants{}, 20);
     SolverConstants lent;
     lent.threads = 4;
     lent.thread_min_particles = 1;
     Slots slot(1);
     lent.spare = &slot;
-    expect_identical(one, swing(sheet, lent, 40));
+    expect_identical(one, swing(sheet, lent, 20));
     EXPECT_EQ(slot.taken.load(), 1);  // one helper, kept from colour to colour
     EXPECT_EQ(slot.free.load(), 1);
     Slots none(0);
     lent.spare = &none;
-    expect_identical(one, swing(sheet, lent, 40));
+    expect_identical(one, swing(sheet, lent, 20));
     EXPECT_EQ(none.taken.load(), 0);
 }
 
