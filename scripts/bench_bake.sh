@@ -12,15 +12,27 @@
 #   scripts/bench_bake.sh [build folder, default build]
 #   BASELINE=/path/to/other/weft  also times that binary, run for run interleaved (before/after)
 #   CLI_ONLY=1                    skips the in-process benchmark
+#   MODELS=DIR                    bakes DIR instead (the in-process part still reads the build's folder)
+#   COPIES=N                      bakes N copies of the folder, each in a folder of its own
+#                                 (BUILD/bench-scratch/models-xN/copyK/..., made once): N times the work
+#                                 under different names, to see -j scale beyond one folder's models
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 reps=${REPS:-5}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j 2 --target weft bench_bake >&2
-models=$(sed -n 's/^WEFT_SHARED_MODELS:PATH=//p' "$build/CMakeCache.txt")
+cmake --build "$build" -j 2 --target weft $([ -n "${CLI_ONLY:-}" ] || echo bench_bake) >&2
+models=${MODELS:-$(sed -n 's/^WEFT_SHARED_MODELS:PATH=//p' "$build/CMakeCache.txt")}
 scratch="$build/bench-scratch"
 mkdir -p "$scratch"
+if [ -n "${COPIES:-}" ]; then
+  copies="$scratch/models-x$COPIES"
+  if [ ! -d "$copies" ]; then
+    for k in $(seq 1 "$COPIES"); do mkdir -p "$copies/copy$k" && cp -rL "$models/." "$copies/copy$k/"; done
+    chmod -R u+w "$copies"
+  fi
+  models=$copies
+fi
 
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "models: $models"

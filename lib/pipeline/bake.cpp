@@ -36,6 +36,7 @@
 #include "io/utf8_text.h"
 #include "pipeline/issue_json.h"
 #include "pipeline/json_text.h"
+#include "pipeline/bake_cost.h"
 #include "pipeline/bake_stage.h"
 #include "pipeline/model_output.h"
 #include "pipeline/process_memory.h"
@@ -185,8 +186,15 @@ namespace {
 // under a millisecond of a model's ~0.3 s; fork rather than exec, because the worker needs the
 // driver's options, config and walk as they are, and the driver is single-threaded when it forks.
 
-constexpr size_t worker_slot_bytes = 128;   // stage name [0, 64), out-of-memory flag at 64
+constexpr size_t worker_slot_bytes = 128;   // stage name [0, 64), out-of-memory flag at 64, tokens held at 72
 constexpr size_t worker_oom_flag = 64;
+constexpr size_t worker_tokens_held = 72;
+
+/// The spare slots a worker holds, counted in its shared page: a worker that dies holding some (its
+/// threads die with it) has them written back by the driver, so no slot is lost for the rest of the run.
+std::atomic_ref<uint32_t> tokens_held(char* slot) {
+    return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(slot + worker_tokens_held));
+}
 
 /// A model baked here: its record reduced to its row.
 BakeModelResult bake_one(const BakeInput& input, const BakeOptions& o) {
@@ -245,6 +253,26 @@ public:
 
 private:
     int read_ = -1, write_ = -1;
+};
+
+/// A worker's side of the TokenPipe: every slot it holds counted in its shared page (tokens_held).
+class WorkerTokens final : public SpareCapacity {
+public:
+    WorkerTokens(SpareCapacity* pipe, char* slot) : pipe_(*pipe), slot_(slot) {}
+    bool try_take() override {
+        if (!pipe_.try_take()) return false;
+        tokens_held(slot_).fetch_add(1);  // a death between the two loses this one slot, never adds one
+        return true;
+    }
+    void give_back() override {
+        tokens_held(slot_).fetch_sub(1);
+        pipe_.give_back();
+    }
+    void thread_started() override { pipe_.thread_started(); }
+
+private:
+    SpareCapacity& pipe_;
+    char* slot_;
 };
 
 /// The same within one process (bake without isolation): a count of free slots.
@@ -363,7 +391,9 @@ void worker_fault(const BakeInput& input) {
 
 [[noreturn]] void worker_main(int fd, char* slot, const std::vector<BakeInput>& inputs, const BakeOptions& given,
                               pid_t driver, SpareCapacity* spare) {
-    const BakeOptions o = with_spare(given, spare);
+    std::optional<WorkerTokens> counted;
+    if (spare) counted.emplace(spare, slot);
+    const BakeOptions o = with_spare(given, counted ? &*counted : nullptr);
     // A worker never outlives its driver (a killed `weft bake` must not leave models baking).
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != driver) ::_exit(0);
@@ -455,20 +485,25 @@ std::vector<uint8_t> refuse_clashes(const std::vector<BakeInput>& inputs, const 
     return clash;
 }
 
-/// Largest files first, so with -j N the last model to finish is a small one; results keep walk
-/// order (stored by index), so the order of work never shows in the outputs.
-std::vector<size_t> bake_order(const std::vector<BakeInput>& inputs, const std::vector<uint8_t>& clash) {
+/// The longest expected first (bake_cost.h), so with -j N the last model to finish is a short one;
+/// results keep walk order (stored by index), so the order of work never shows in the outputs.
+std::vector<size_t> bake_order(const std::vector<BakeInput>& inputs, const std::vector<uint8_t>& clash, const BakeOptions& o) {
     std::vector<size_t> order;
-    std::vector<uintmax_t> bytes(inputs.size(), 0);
+    std::vector<fs::path> paths;
+    std::vector<std::string> relative;
     for (size_t k = 0; k < inputs.size(); ++k) {
         if (clash[k]) continue;
         order.push_back(k);
-        std::error_code ec;
-        const uintmax_t size = fs::file_size(inputs[k].path, ec);
-        bytes[k] = ec ? 0 : size;
+        paths.push_back(inputs[k].path);
+        relative.push_back(inputs[k].relative);
     }
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return bytes[a] > bytes[b]; });
-    return order;
+    const std::vector<double> cost = model_costs(paths, relative, o.out_dir / "bake-report.json", o.model.validate.has_value());
+    std::vector<size_t> at(order.size());
+    for (size_t i = 0; i < at.size(); ++i) at[i] = i;
+    std::stable_sort(at.begin(), at.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+    std::vector<size_t> sorted;
+    for (size_t i : at) sorted.push_back(order[i]);
+    return sorted;
 }
 
 /// The models in `order`, baked on `n` threads of this process.
@@ -577,8 +612,10 @@ private:
         store(k, std::move(r));
     }
 
-    /// A model whose worker died or was stopped: failed, with what is known of it.
+    /// A model whose worker died or was stopped: failed, with what is known of it. The spare slots its
+    /// threads held go back to the pipe.
     void lost(Worker& w, const IssueCode& code, const std::string& what) {
+        for (uint32_t held = tokens_held(w.slot).exchange(0); held > 0; --held) tokens_.give_back();
         const auto k = static_cast<size_t>(w.model);
         BakeModelResult r;
         r.input = inputs_[k];
@@ -724,7 +761,7 @@ BakeResult bake(const BakeOptions& o, const BakeProgress& progress) {
     remove_stale_temporaries(o.out_dir);  // a killed run's half-written bake-report.json
     result.models.resize(inputs.size());
     const std::vector<uint8_t> clash = refuse_clashes(inputs, o, result);
-    const std::vector<size_t> order = bake_order(inputs, clash);
+    const std::vector<size_t> order = bake_order(inputs, clash, o);
     size_t done = 0;
     for (size_t k = 0; k < inputs.size(); ++k)
         if (clash[k] && progress) progress(result.models[k], ++done, inputs.size());

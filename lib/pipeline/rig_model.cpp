@@ -193,13 +193,32 @@ private:
         RigModelValidation rigs;
         rigs.limits = options.limits;
         rigs.mesh_limits = options_.validate_limits;
-        auto validate_one = [&](const std::string& stem, const ClothProxy& proxy, const RiggedGarment* rig) {
-            const auto start = std::chrono::steady_clock::now();
-            const std::string file = stem + ".clothproxy";
-            // A rig's mesh rides on its one validation run (rig_validate.h); a sheet is validate_proxy alone.
+        // Every proxy's scenario runs in one list, so that a model's garments share the slots (two
+        // garments' scenarios side by side), then the results in proxy order as one thread gives them.
+        struct Pending {
+            std::string file;
+            std::optional<RigMeshValidator> rig;  // a rig's mesh rides on its one validation run (rig_validate.h)
+            std::optional<ProxyValidator> sheet;  // a sheet is validate_proxy alone
+        };
+        RunList list;  // before the validators: their solvers' threads hold the list's slots until they end
+        std::vector<Pending> pending;
+        for (const RiggedGarment& g : r_.rigs)
+            if (g.built.proxy) {
+                Pending& p = pending.emplace_back(Pending{garment_file_stem(g.name) + ".clothproxy", {}, {}});
+                p.rig.emplace(r_.scene, g.input, g.built, options, options_.validate_limits, (out_dir_ / p.file).string());
+            }
+        for (size_t i = 0; i < r_.sheets.size(); ++i)
+            if (r_.sheets[i].built.proxy) {
+                Pending& p = pending.emplace_back(Pending{sheet_stems_[i] + ".clothproxy", {}, {}});
+                p.sheet.emplace(*r_.sheets[i].built.proxy, options, (out_dir_ / p.file).string());
+            }
+        for (Pending& p : pending) p.rig ? p.rig->add_runs(list) : p.sheet->add_runs(list);
+        list.run(options.spare);
+        for (Pending& p : pending) {
+            const std::string& file = p.file;
             std::optional<RigProxyValidation> mesh;
-            if (rig) mesh = validate_rig_mesh(r_.scene, rig->input, rig->built, options, options_.validate_limits, (out_dir_ / file).string());
-            ProxyValidation v = mesh ? mesh->solver : validate_proxy(proxy, options, (out_dir_ / file).string());
+            if (p.rig) mesh = p.rig->finish();
+            ProxyValidation v = mesh ? mesh->solver : p.sheet->finish();
             v.file = file;  // the report names proxies relative to the model's folder, for any OUT
             const std::string where = r_.out_dir.string() + "/" + file;
             if (v.refused) {
@@ -212,15 +231,10 @@ private:
                 mesh->solver.file = file;
                 for (const MeshGateResult& g : mesh->mesh_gates)
                     if (!g.passed) add_gate_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
-                mesh->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
                 rigs.proxies.push_back(std::move(*mesh));
             }
             report.proxies.push_back(std::move(v));
-        };
-        for (const RiggedGarment& g : r_.rigs)
-            if (g.built.proxy) validate_one(garment_file_stem(g.name), *g.built.proxy, &g);
-        for (size_t i = 0; i < r_.sheets.size(); ++i)
-            if (r_.sheets[i].built.proxy) validate_one(sheet_stems_[i], *r_.sheets[i].built.proxy, nullptr);
+        }
         if (!rigs.proxies.empty()) r_.validation = std::move(rigs);
         r_.proxy_validation = std::move(report);
     }

@@ -615,45 +615,60 @@ bool RigModelValidation::passed() const {
     return std::all_of(proxies.begin(), proxies.end(), [](const RigProxyValidation& p) { return p.passed(); });
 }
 
-RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
-                                     const ValidationOptions& options, const RigValidationLimits& mesh_limits,
-                                     const std::string& file) {
-    const auto t0 = std::chrono::steady_clock::now();
+struct RigMeshValidator::Impl {
+    const std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    const Scene& scene;
+    const RigGarment& garment;
+    const ValidationOptions& options;
+    const RigValidationLimits mesh_limits;
     RigProxyValidation out;
-    out.garment = garment.name;
-    if (!built.proxy) {
-        out.solver.garment = garment.name;
-        out.solver.kind = "rig";
-        out.solver.refused = Refusal{"NOT_BUILT", scene.source_path + ": garment '" + garment.name + "' has no rig proxy to validate"};
-        return out;
-    }
-    const ClothProxy& proxy = *built.proxy;
-    const Fabric fabric = options.fabric ? *options.fabric : suggested_fabric(proxy);
-    MeshPoser poser(scene, garment, built);
-    out.mesh_vertices = poser.vertex_count();
-    out.mesh_edges = poser.edge_count();
-    out.scalp_vertices = poser.scalp_count();
-    out.hull_radius = poser.hull_radius();
-    // The body as validate_proxy places it, at rest in the frame: the mesh is posed relative to the holders.
-    const BodyShapes body = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness);
+    Fabric fabric;
+    std::optional<MeshPoser> poser;
+    BodyShapes body;
     StepInput rest_body;
-    place_body(body, Pose{}, rest_body);
-    // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy),
-    // each scenario by an observer of its own, so scenarios may run side by side (ValidationOptions::spare).
     std::vector<std::unique_ptr<MeshObserver>> meshes;
-    ValidationOptions observed = options;
-    observed.observer_for_run = [&](const ScenarioRun& run) -> StepObserver {
-        StepObserver given = options.observer_for_run ? options.observer_for_run(run) : StepObserver{};
-        MeshObserver& mesh = *meshes.emplace_back(std::make_unique<MeshObserver>(
-            poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body));
-        mesh.start(run, options);
-        return [&mesh, given](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-            if (given) given(scenario, step, holders, state);
-            mesh(scenario, step, holders, state);
+    ValidationOptions observed;
+    std::optional<ProxyValidator> solver;
+
+    Impl(const Scene& sc, const RigGarment& g, const RigBuildResult& built, const ValidationOptions& o,
+         const RigValidationLimits& limits, const std::string& file)
+        : scene(sc), garment(g), options(o), mesh_limits(limits) {
+        out.garment = garment.name;
+        if (!built.proxy) {
+            out.solver.garment = garment.name;
+            out.solver.kind = "rig";
+            out.solver.refused = Refusal{"NOT_BUILT", scene.source_path + ": garment '" + garment.name + "' has no rig proxy to validate"};
+            return;
+        }
+        const ClothProxy& proxy = *built.proxy;
+        fabric = options.fabric ? *options.fabric : suggested_fabric(proxy);
+        poser.emplace(scene, garment, built);
+        out.mesh_vertices = poser->vertex_count();
+        out.mesh_edges = poser->edge_count();
+        out.scalp_vertices = poser->scalp_count();
+        out.hull_radius = poser->hull_radius();
+        // The body as validate_proxy places it, at rest in the frame: the mesh is posed relative to the holders.
+        body = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness);
+        place_body(body, Pose{}, rest_body);
+        // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy),
+        // each scenario by an observer of its own, so scenarios may run side by side (ValidationOptions::spare).
+        observed = options;
+        observed.observer_for_run = [this, &proxy](const ScenarioRun& run) -> StepObserver {
+            StepObserver given = options.observer_for_run ? options.observer_for_run(run) : StepObserver{};
+            MeshObserver& mesh = *meshes.emplace_back(std::make_unique<MeshObserver>(
+                *poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body));
+            mesh.start(run, options);
+            return [&mesh, given](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
+                if (given) given(scenario, step, holders, state);
+                mesh(scenario, step, holders, state);
+            };
         };
-    };
-    out.solver = validate_proxy(proxy, observed, file);
-    if (!out.solver.refused) {
+        solver.emplace(proxy, observed, file);
+    }
+
+    void finish() {
+        out.solver = solver->finish();
+        if (out.solver.refused) return;
         for (std::unique_ptr<MeshObserver>& mesh : meshes)
             for (MeshPoseStats& st : mesh->take()) out.poses.push_back(std::move(st));
         if (!options.body.empty()) out.render_penetration_limit = options.limits.max_penetration * fabric.thickness;
@@ -675,8 +690,39 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
                 out.mesh_gates.push_back(render_penetration_gate(garment.name, st, out.render_penetration_limit));
         }
     }
-    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return out;
+};
+
+RigMeshValidator::RigMeshValidator(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                                   const ValidationOptions& options, const RigValidationLimits& mesh_limits,
+                                   const std::string& file)
+    : impl_(std::make_unique<Impl>(scene, garment, built, options, mesh_limits, file)) {}
+
+RigMeshValidator::~RigMeshValidator() = default;
+RigMeshValidator::RigMeshValidator(RigMeshValidator&&) noexcept = default;
+RigMeshValidator& RigMeshValidator::operator=(RigMeshValidator&&) noexcept = default;
+
+void RigMeshValidator::add_runs(RunList& list) {
+    if (!impl_->solver) return;
+    // A step poses the skinned mesh as well as solving the particles: its vertices weigh in at a
+    // rough 1:32 (a skinned vertex is a few dozen operations, a particle's sweeps a few thousand).
+    impl_->solver->add_runs(list, impl_->out.solver.particles + impl_->out.mesh_vertices / 32.0);
+}
+
+RigProxyValidation RigMeshValidator::finish() {
+    Impl& d = *impl_;
+    if (d.solver) d.finish();
+    d.out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - d.t0).count();
+    return std::move(d.out);
+}
+
+RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                                     const ValidationOptions& options, const RigValidationLimits& mesh_limits,
+                                     const std::string& file) {
+    RunList list;  // before the validator: its solvers' threads hold the list's slots until they end
+    RigMeshValidator validator(scene, garment, built, options, mesh_limits, file);
+    validator.add_runs(list);
+    list.run(options.spare);
+    return validator.finish();
 }
 
 json rig_validation_json(const RigModelValidation& validation, bool timings) {

@@ -140,6 +140,26 @@ RigProxyValidation validate_rig_mesh(const Scene& scene, const RigGarment& garme
                                      const ValidationOptions& options, const RigValidationLimits& mesh_limits = {},
                                      const std::string& file = "");
 
+/// validate_rig_mesh in three parts (as ProxyValidator), so that a model's proxies share one RunList:
+/// made, its runs added to the list (which runs them), the result. Everything it is given, and the
+/// list, must outlive it.
+class RigMeshValidator {
+public:
+    RigMeshValidator(const Scene& scene, const RigGarment& garment, const RigBuildResult& built,
+                     const ValidationOptions& options, const RigValidationLimits& mesh_limits = {},
+                     const std::string& file = "");
+    ~RigMeshValidator();
+    RigMeshValidator(RigMeshValidator&&) noexcept;
+    RigMeshValidator& operator=(RigMeshValidator&&) noexcept;
+
+    void add_runs(RunList& list);
+    RigProxyValidation finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 /// The validation as JSON: the "validation" object of schemas/rig-report.schema.json; each proxy's
 /// "timing" only with `timings` (its only machine-dependent part).
 nlohmann::json rig_validation_json(const RigModelValidation& validation, bool timings = true);

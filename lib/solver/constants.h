@@ -2,6 +2,8 @@
 #pragma once
 #include <cstdint>
 
+#include "solver/spare_capacity.h"
+
 namespace weft {
 
 /// Solver internals an author never sets; tests vary them (docs/solver.md#constants). Defaults are the measured ones.
@@ -27,6 +29,9 @@ struct SolverConstants {
     bool simd = true;         ///< solve a colour's particles in SIMD lanes where the machine has them (docs/solver.md#lanes); same result
     uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
     uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
+    /// Where the threads beyond the caller's come from: none, `threads` as given; else a slot each,
+    /// taken while the budget has one free (weft bake's -j slots; docs/solver.md#lanes)
+    SpareCapacity* spare = nullptr;
     /// > 0: iterate each substep until a sweep moves no particle further than this × the shortest row,
     /// at most max_iterations sweeps, instead of the fabric's fixed count (docs/solver.md#iterating-to-a-target)
     double residual_tolerance = 0;

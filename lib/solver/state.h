@@ -11,6 +11,7 @@
 #include "solver/pose_rows.h"
 #include "solver/slack_rows.h"
 #include "solver/step.h"
+#include "solver/sweep_pool.h"
 #include "solver/tether_rows.h"
 
 namespace weft {
@@ -75,6 +76,8 @@ struct SolverState {
     bool asleep = false;
     uint32_t quiet_steps = 0;
     uint64_t steps_since_reset = UINT64_MAX;
+
+    SweepThreads sweep_threads;           ///< the threads a large colour is split over (docs/solver.md#lanes)
 };
 
 }  // namespace weft

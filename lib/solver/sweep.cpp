@@ -3,7 +3,7 @@
 // capped at the particle's shortest row; colour by colour, Gauss-Seidel.
 #include <algorithm>
 #include <cmath>
-#include <thread>
+#include <memory>
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -275,16 +275,28 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepSta
         sweep_block_range(m, s, begin, end, stats);
         return;
     }
-    // The colour's blocks in equal contiguous shares; each thread counts its own stats, summed in
-    // thread order afterwards, so the result and the counts do not depend on the schedule.
-    std::vector<StepStats> partial(threads);
-    std::vector<std::thread> workers;
-    workers.reserve(threads - 1);
-    auto share = [&](uint32_t t) { return begin + static_cast<uint32_t>(static_cast<uint64_t>(end - begin) * t / threads); };
-    for (uint32_t t = 1; t < threads; ++t)
-        workers.emplace_back([&, t] { sweep_block_range(m, s, share(t), share(t + 1), partial[t]); });
-    sweep_block_range(m, s, share(0), share(1), partial[0]);
-    for (std::thread& w : workers) w.join();
+    // The colour's blocks in equal contiguous shares on the solver's pool; each part counts its own
+    // stats, summed in part order afterwards, so the result and the counts do not depend on the schedule.
+    SweepThreads& held = s.sweep_threads;
+    if (!held.pool) held.pool = std::make_unique<SweepPool>();
+    if (held.pool->helpers() + 1 < threads) held.pool->grow(threads - 1, m.constants.spare);
+    const uint32_t parts = std::min(threads, held.pool->helpers() + 1);
+    if (parts <= 1) {  // no slot lent yet
+        sweep_block_range(m, s, begin, end, stats);
+        return;
+    }
+    std::vector<StepStats> partial(parts);
+    struct Shares {
+        const SolverModel& m;
+        SolverState& s;
+        uint32_t begin, end, parts;
+        StepStats* partial;
+    } shares{m, s, begin, end, parts, partial.data()};
+    held.pool->run(parts, [](void* context, uint32_t part) {
+        Shares& c = *static_cast<Shares*>(context);
+        auto share = [&](uint32_t t) { return c.begin + static_cast<uint32_t>(static_cast<uint64_t>(c.end - c.begin) * t / c.parts); };
+        sweep_block_range(c.m, c.s, share(part), share(part + 1), c.partial[part]);
+    }, &shares);
     for (const StepStats& p : partial) add_stats(stats, p);
 }
 

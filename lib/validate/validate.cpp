@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -301,52 +300,100 @@ private:
 
 }  // namespace
 
-ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file) {
+/// One proxy's validation: the solver and what every run measures, made once; the runs; the gates.
+struct ProxyValidator::Impl {
+    /// One scenario run with a slot of its own for what it measures: nothing a run writes is shared,
+    /// so runs may go side by side.
+    struct Run {
+        const ScenarioRun* run = nullptr;
+        const ClipMotion* clip = nullptr;
+        StepObserver own;  // ValidationOptions::observer_for_run's
+        ScenarioStats stats;
+        ScenarioTrace trace;
+        std::exception_ptr error;
+    };
+
+    /// The solver's threads: the list's leftover slots, looked up when a solver asks (the list is
+    /// known only once the runs are added).
+    class Leftover final : public SpareCapacity {
+    public:
+        explicit Leftover(Impl& impl) : impl_(impl) {}
+        bool try_take() override { return impl_.list && impl_.list->leftover() && impl_.list->leftover()->try_take(); }
+        void give_back() override { impl_.list->leftover()->give_back(); }
+        void thread_started() override { impl_.list->leftover()->thread_started(); }
+
+    private:
+        Impl& impl_;
+    };
+
+    const ClothProxy& proxy;
+    const ValidationOptions& options;
+    Leftover leftover{*this};  // before the solvers, which give its slots back as they end
     ProxyValidation v;
-    v.file = file;
-    v.garment = proxy.garment;
-    v.kind = proxy.kind == ProxyKind::rig ? "rig" : "sheet";
-    v.particles = static_cast<uint32_t>(proxy.particle_count());
     Fabric fabric;
-    if (options.fabric) {
-        fabric = *options.fabric;
-        v.fabric_source = "option";
-    } else {
-        fabric = suggested_fabric(proxy, &v.fabric_source);
+    std::string who;
+    std::optional<BodyShapes> body_rest;
+    std::optional<ClothProxy> fitted;
+    std::optional<Solver> solver;
+    std::optional<RenderMeshMeter> meter;
+    std::vector<Run> runs;
+    // One model, one prelude: hang runs from the rest state, every other scenario from a fork of one
+    // settled state (the prelude is the same run for all of them), settled by the first run that needs
+    // it while the others wait.
+    std::optional<Solver> settled;
+    uint32_t settle_steps = 0;
+    std::once_flag settling;
+    RunList* list = nullptr;
+
+    Impl(const ClothProxy& p, const ValidationOptions& o, const std::string& file) : proxy(p), options(o) {
+        v.file = file;
+        v.garment = proxy.garment;
+        v.kind = proxy.kind == ProxyKind::rig ? "rig" : "sheet";
+        v.particles = static_cast<uint32_t>(proxy.particle_count());
+        if (options.fabric) {
+            fabric = *options.fabric;
+            v.fabric_source = "option";
+        } else {
+            fabric = suggested_fabric(proxy, &v.fabric_source);
+        }
+        v.fabric = fabric.name;
+        who = file.empty() ? "proxy '" + proxy.garment + "'" : file;
+        try {
+            prepare();
+        } catch (const std::invalid_argument& e) {
+            refuse(e);
+        }
     }
-    v.fabric = fabric.name;
-    const std::string who = file.empty() ? "proxy '" + proxy.garment + "'" : file;
-    try {
+
+    void refuse(const std::invalid_argument& e) {
+        v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
+        v.scenarios.clear();
+        v.traces.clear();
+        runs.clear();
+    }
+
+    void prepare() {
         // The body first: a particle's collision radius never reaches past its room at rest in this fabric
         // (docs/proxy.md#collision-radius), whatever fabric the proxy was written for.
-        const BodyShapes body_rest = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness,
-                                                        &v.body_colliders_left_out);
-        const std::optional<ClothProxy> fitted =
-            options.body.empty() ? std::nullopt : collision_radius_fitted(proxy, body_rest, fabric.thickness);
+        body_rest = body_clear_of_rest(body_in_frame(options.body, proxy), proxy, fabric.thickness, &v.body_colliders_left_out);
+        if (!options.body.empty()) fitted = collision_radius_fitted(proxy, *body_rest, fabric.thickness);
         SolverConstants constants;
         constants.self_contact = options.self_contact;
         constants.strain_target = options.strain_target;
-        Solver solver(fitted ? *fitted : proxy, fabric, constants);
-        v.rows = solver.row_counts();
-        v.reach = solver.reach();
-        v.velocity_clamp = solver.velocity_clamp(validation_dt);
+        if (options.spare) {  // a large proxy's colours over the slots no run is waiting for (RunList::leftover)
+            constants.threads = std::max(2u, std::thread::hardware_concurrency());
+            constants.spare = &leftover;
+        }
+        solver.emplace(fitted ? *fitted : proxy, fabric, constants);
+        v.rows = solver->row_counts();
+        v.reach = solver->reach();
+        v.velocity_clamp = solver->velocity_clamp(validation_dt);
         v.energy_scale = energy_scale(proxy);
-        const BodyShapes* body = options.body.empty() ? nullptr : &body_rest;
-        v.body_colliders = body_rest.spheres.size() + body_rest.capsules.size();
+        v.body_colliders = body_rest->spheres.size() + body_rest->capsules.size();
         v.body_simulated = options.body.collide;
-        RenderMeshMeter meter(proxy);
-        if (body) meter.set_body(*body);
-        // The runs, in order (a clip run with no such clip plays nothing), each with a slot of its own
-        // for what it measures: nothing a run writes is shared, so runs may go side by side.
-        struct Run {
-            const ScenarioRun* run = nullptr;
-            const ClipMotion* clip = nullptr;
-            StepObserver own;  // ValidationOptions::observer_for_run's
-            ScenarioStats stats;
-            ScenarioTrace trace;
-            std::exception_ptr error;
-        };
-        std::vector<Run> runs;
+        meter.emplace(proxy);
+        if (!options.body.empty()) meter->set_body(*body_rest);
+        // The runs, in order (a clip run with no such clip plays nothing).
         for (const ScenarioRun& run : options.scenarios) {
             const ClipMotion* clip = nullptr;
             if (run.scenario == Scenario::clip) {
@@ -357,136 +404,119 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
         }
         if (options.observer_for_run)
             for (Run& r : runs) r.own = options.observer_for_run(*r.run);
-        // One model, one prelude: hang runs from the rest state, every other scenario from a fork of
-        // one settled state (the prelude is the same run for all of them), settled by the first run
-        // that needs it while the others wait.
-        std::optional<Solver> settled;
-        uint32_t settle_steps = 0;
-        std::once_flag settling;
-        const auto settled_start = [&]() -> const Solver& {
-            std::call_once(settling, [&] {
-                Solver s = solver.fork();
-                settle_steps = settle(s, body);
-                settled = std::move(s);
-            });
-            return *settled;
-        };
-        const std::function<void()>* recruit = nullptr;  // side by side: asks for a slot while runs are left
-        const auto run_one = [&](Run& r) {
-            try {
-                const ScenarioRun& run = *r.run;
-                if (options.run_observer) options.run_observer(run);
-                const bool prelude = settles_first(run.scenario);
-                const Solver& start = prelude ? settled_start() : solver;
-                // The bound render mesh rides the same run, posed after every step (docs/validation.md#the-bound-render-mesh).
-                RenderMeshMeter own_meter = meter;  // this run's worst and scratch
-                own_meter.reset();
-                const bool measured = own_meter.active() || own_meter.measures_depth();
-                ScenarioStats mesh;
-                StepObserver observer;
-                if (options.observer || r.own || measured || recruit)
-                    observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-                        if (options.observer) options.observer(scenario, step, holders, state);
-                        if (r.own) r.own(scenario, step, holders, state);
-                        if (measured) own_meter.measure(step, state, mesh);
-                        if (recruit && step % 64 == 0) (*recruit)();  // a slot freed since the run began
-                    };
-                ScenarioStats depth;
-                BodyObserver body_observer;
-                if (own_meter.measures_depth())
-                    body_observer = [&](uint32_t step, const StepInput& placed) { own_meter.measure_depth(step, placed, depth); };
-                r.stats = run_scenario(start.fork(), prelude ? settle_steps : 0, run.scenario, run.steps,
-                                       options.trace.enabled() ? &r.trace : nullptr, options.trace, observer, body, r.clip,
-                                       body_observer);
-                if (own_meter.measures_depth()) {
-                    r.stats.max_render_penetration = depth.max_render_penetration.value_or(0.0);
-                    // Named as a user finds it in the model: the mesh, then the vertex within it.
-                    r.stats.max_render_penetration_vertex = depth.max_render_penetration_vertex;
-                    for (const SourceMesh& m : proxy.source_meshes)
-                        if (depth.max_render_penetration_vertex - m.vertex_offset < m.vertex_count) {
-                            r.stats.max_render_penetration_mesh = m.name;
-                            r.stats.max_render_penetration_vertex = depth.max_render_penetration_vertex - m.vertex_offset;
-                        }
-                    r.stats.max_render_penetration_step = depth.max_render_penetration_step;
-                }
-                if (own_meter.active()) {
-                    r.stats.max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
-                    r.stats.max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;
-                    r.stats.max_mesh_stretch_step = mesh.max_mesh_stretch_step;
-                }
-            } catch (...) {
-                r.error = std::current_exception();
+    }
+
+    const Solver& settled_start() {
+        std::call_once(settling, [&] {
+            Solver s = solver->fork();
+            settle_steps = settle(s, options.body.empty() ? nullptr : &*body_rest);
+            settled = s.fork();  // without the threads that settled it: their slots go back now
+        });
+        return *settled;
+    }
+
+    void run_one(Run& r) {
+        try {
+            const BodyShapes* body = options.body.empty() ? nullptr : &*body_rest;
+            const ScenarioRun& run = *r.run;
+            if (options.run_observer) options.run_observer(run);
+            const bool prelude = settles_first(run.scenario);
+            const Solver& start = prelude ? settled_start() : *solver;
+            // The bound render mesh rides the same run, posed after every step (docs/validation.md#the-bound-render-mesh).
+            RenderMeshMeter own_meter = *meter;  // this run's worst and scratch
+            own_meter.reset();
+            const bool measured = own_meter.active() || own_meter.measures_depth();
+            ScenarioStats mesh;
+            StepObserver observer;
+            RunList* recruiting = list;
+            if (options.observer || r.own || measured || recruiting)
+                observer = [&](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
+                    if (options.observer) options.observer(scenario, step, holders, state);
+                    if (r.own) r.own(scenario, step, holders, state);
+                    if (measured) own_meter.measure(step, state, mesh);
+                    if (recruiting && step % 64 == 0) recruiting->recruit();  // a slot freed since the run began
+                };
+            ScenarioStats depth;
+            BodyObserver body_observer;
+            if (own_meter.measures_depth())
+                body_observer = [&](uint32_t step, const StepInput& placed) { own_meter.measure_depth(step, placed, depth); };
+            r.stats = run_scenario(start.fork(), prelude ? settle_steps : 0, run.scenario, run.steps,
+                                   options.trace.enabled() ? &r.trace : nullptr, options.trace, observer, body, r.clip,
+                                   body_observer);
+            if (own_meter.measures_depth()) {
+                r.stats.max_render_penetration = depth.max_render_penetration.value_or(0.0);
+                // Named as a user finds it in the model: the mesh, then the vertex within it.
+                r.stats.max_render_penetration_vertex = depth.max_render_penetration_vertex;
+                for (const SourceMesh& m : proxy.source_meshes)
+                    if (depth.max_render_penetration_vertex - m.vertex_offset < m.vertex_count) {
+                        r.stats.max_render_penetration_mesh = m.name;
+                        r.stats.max_render_penetration_vertex = depth.max_render_penetration_vertex - m.vertex_offset;
+                    }
+                r.stats.max_render_penetration_step = depth.max_render_penetration_step;
             }
-        };
-        if (!options.spare || options.observer || options.run_observer || runs.size() < 2) {
-            for (Run& r : runs) {  // one after the other, on this thread
-                run_one(r);
+            if (own_meter.active()) {
+                r.stats.max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
+                r.stats.max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;
+                r.stats.max_mesh_stretch_step = mesh.max_mesh_stretch_step;
+            }
+        } catch (...) {
+            r.error = std::current_exception();
+        }
+    }
+
+};
+
+ProxyValidator::ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file)
+    : impl_(std::make_unique<Impl>(proxy, options, file)) {}
+
+ProxyValidator::~ProxyValidator() = default;
+ProxyValidator::ProxyValidator(ProxyValidator&&) noexcept = default;
+ProxyValidator& ProxyValidator::operator=(ProxyValidator&&) noexcept = default;
+
+void ProxyValidator::add_runs(RunList& list, double step_cost) {
+    Impl& d = *impl_;
+    d.list = &list;
+    if (d.runs.empty()) return;
+    if (step_cost <= 0) step_cost = d.v.particles;
+    if (d.options.observer || d.options.run_observer) {  // shared observers see the runs one after the other, in order
+        double cost = 0;
+        for (const Impl::Run& r : d.runs) cost += r.run->steps * step_cost;
+        list.add(cost, [&d] {
+            for (Impl::Run& r : d.runs) {
+                d.run_one(r);
                 if (r.error) break;
             }
-        } else {
-            // Side by side on borrowed slots: a thread takes the next run left, longest first (by steps)
-            // so the last to finish is a short one; each run fills its own slot, so the results, in run
-            // order, are those of one thread bit for bit.
-            SpareCapacity& spare = *options.spare;
-            std::vector<size_t> order(runs.size());
-            for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-            std::stable_sort(order.begin(), order.end(),
-                             [&](size_t a, size_t b) { return runs[a].run->steps > runs[b].run->steps; });
-            std::atomic<size_t> next{0};
-            std::mutex mutex;
-            std::vector<std::thread> helpers;
-            std::function<void()> work;
-            const std::function<void()> take_slot = [&] {
-                if (next.load() >= runs.size() || !spare.try_take()) return;
-                std::lock_guard<std::mutex> lock(mutex);
-                if (next.load() >= runs.size()) {  // every run was handed out meanwhile
-                    spare.give_back();
-                    return;
-                }
-                try {
-                    helpers.emplace_back([&] {
-                        spare.thread_started();
-                        work();
-                        spare.give_back();
-                    });
-                } catch (...) {  // no thread to be had: the runs go on where they are
-                    spare.give_back();
-                }
-            };
-            recruit = &take_slot;
-            work = [&] {
-                for (size_t i = next++; i < runs.size(); i = next++) {
-                    take_slot();
-                    run_one(runs[order[i]]);
-                }
-            };
-            work();
-            for (;;) {  // no thread starts once every run is handed out
-                std::thread helper;
-                {
-                    std::lock_guard<std::mutex> lock(mutex);
-                    if (helpers.empty()) break;
-                    helper = std::move(helpers.back());
-                    helpers.pop_back();
-                }
-                helper.join();
-            }
-        }
-        for (Run& r : runs)
-            if (r.error) std::rethrow_exception(r.error);  // the first in run order, as one thread meets it
-        for (Run& r : runs) {
-            v.scenarios.push_back(std::move(r.stats));
-            if (options.trace.enabled()) v.traces.push_back(std::move(r.trace));
-        }
-    } catch (const std::invalid_argument& e) {
-        v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
-        v.scenarios.clear();
-        v.traces.clear();
-        return v;
+        });
+        return;
     }
-    if (!proxy.triangles.empty()) v.rest_crossings = count_crossing_triangles(proxy.rest_position, proxy.triangles);
-    v.gates = evaluate_gates(v.scenarios, v.energy_scale, options.limits, fabric.thickness, v.rest_crossings.value_or(0));
-    return v;
+    for (Impl::Run& r : d.runs) list.add(r.run->steps * step_cost, [&d, &r] { d.run_one(r); });
+}
+
+ProxyValidation ProxyValidator::finish() {
+    Impl& d = *impl_;
+    if (d.v.refused) return std::move(d.v);
+    try {
+        for (Impl::Run& r : d.runs)
+            if (r.error) std::rethrow_exception(r.error);  // the first in run order, as one thread meets it
+    } catch (const std::invalid_argument& e) {
+        d.refuse(e);
+        return std::move(d.v);
+    }
+    for (Impl::Run& r : d.runs) {
+        d.v.scenarios.push_back(std::move(r.stats));
+        if (d.options.trace.enabled()) d.v.traces.push_back(std::move(r.trace));
+    }
+    if (!d.proxy.triangles.empty()) d.v.rest_crossings = count_crossing_triangles(d.proxy.rest_position, d.proxy.triangles);
+    d.v.gates = evaluate_gates(d.v.scenarios, d.v.energy_scale, d.options.limits, d.fabric.thickness, d.v.rest_crossings.value_or(0));
+    return std::move(d.v);
+}
+
+ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file) {
+    RunList list;  // before the validator: its solvers' threads hold the list's slots until they end
+    ProxyValidator validator(proxy, options, file);
+    validator.add_runs(list);
+    list.run(options.spare);
+    return validator.finish();
 }
 
 ProxyValidation validate_file(const std::filesystem::path& path, const ValidationOptions& options) {

@@ -10,6 +10,7 @@
 #pragma once
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,11 @@
 #include "proxy/core/cloth_proxy.h"
 #include "fabric/fabric.h"
 #include "solver/solver.h"
+#include "solver/spare_capacity.h"
 #include "validate/clip_motion.h"
 #include "validate/gates.h"
 #include "validate/measure.h"
+#include "validate/run_list.h"
 #include "validate/scenario.h"
 #include "validate/trace.h"
 
@@ -40,20 +43,6 @@ struct ScenarioRun {
 /// idle): about 4,900 steps, a few seconds for a thousand-particle sheet, so all of them by default.
 std::vector<ScenarioRun> default_scenario_runs();
 
-/// Cores a validation may borrow beyond the caller's own, to run its scenarios side by side
-/// (README, `weft bake`'s -j): weft bake hands its idle workers' share here. Implementations are
-/// called from several threads at once.
-class SpareCapacity {
-public:
-    virtual ~SpareCapacity() = default;
-    /// One more thread may run now: true hands it a slot; never blocks.
-    virtual bool try_take() = 0;
-    /// Gives back a slot try_take handed out.
-    virtual void give_back() = 0;
-    /// Called first on every thread a validation starts with a slot (a heap of its own to set up).
-    virtual void thread_started() {}
-};
-
 struct ValidationOptions {
     std::vector<ScenarioRun> scenarios = default_scenario_runs();
     std::optional<Fabric> fabric;  ///< every proxy in this fabric; none = each proxy's suggested one
@@ -67,9 +56,10 @@ struct ValidationOptions {
     /// run starts; what it returns sees that run's steps alone, after `observer`. Its state must be its
     /// own: with `spare` (and no `observer` or `run_observer`, which are shared) runs may go side by side.
     std::function<StepObserver(const ScenarioRun& run)> observer_for_run;
-    /// Borrowed cores for the runs: with one, a validation with no shared observer runs its scenarios
-    /// on extra threads while slots are free; the results are the same, in run order. None by default:
-    /// every run on the caller's thread.
+    /// Borrowed cores for the runs (RunList): with one, a validation with no shared observer runs its
+    /// scenarios on extra threads while slots are free, and once every run has started a large proxy's
+    /// solver splits its colours over the slots left (docs/solver.md#lanes); the results are the same,
+    /// in run order. None by default: every run on the caller's thread.
     SpareCapacity* spare = nullptr;
     BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
     std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
@@ -132,6 +122,29 @@ Fabric suggested_fabric(const ClothProxy& proxy, std::string* source = nullptr);
 /// refused with code UNSIMULATABLE and the solver's message; `file` only labels the result.
 ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions& options,
                                const std::string& file = "");
+
+/// validate_proxy in three parts, so that several proxies' runs share one RunList (a model's garments
+/// side by side on the same slots): the solver and the runs made, the runs added to a list (which
+/// runs them), the result. `proxy` and `options` must outlive it, and the list must outlive it too
+/// (its solvers' threads hold the list's slots). finish() gives what validate_proxy would, bit for bit.
+class ProxyValidator {
+public:
+    ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file = "");
+    ~ProxyValidator();
+    ProxyValidator(ProxyValidator&&) noexcept;
+    ProxyValidator& operator=(ProxyValidator&&) noexcept;
+
+    /// Adds this proxy's scenario runs to `list`, each costing its steps × `step_cost` (0: the proxy's
+    /// particles); with a shared observer (ValidationOptions::observer, run_observer) all of them as
+    /// one run, in order.
+    void add_runs(RunList& list, double step_cost = 0);
+    /// After the list ran: the result, or the proxy refused (UNSIMULATABLE).
+    ProxyValidation finish();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 /// Loads `path` (load_proxy: safe for hostile bytes) and validates it; a file the loader refuses
 /// comes back refused with the loader's named error.

@@ -3,6 +3,7 @@
 // time when a release leaves two free particles of one colour on a row.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "solver/solver.h"
@@ -66,6 +67,40 @@ TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
     three.simd = false;
     one.simd = false;
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
+}
+
+/// Lends up to `slots` threads; counts what it lent and what came back.
+class Slots final : public SpareCapacity {
+public:
+    explicit Slots(int slots) : free(slots) {}
+    bool try_take() override {
+        if (free.load() <= 0) return false;
+        --free;
+        ++taken;
+        return true;
+    }
+    void give_back() override { ++free; }
+    std::atomic<int> free, taken{0};
+};
+
+// The pool's helpers come from a budget (SolverConstants::spare): with one slot lent, the colours split
+// in two, bit for bit the one-thread result; the slot comes back when the solver ends. With none
+// free, the solver runs on its caller's thread alone, asking again as it goes.
+TEST(Lanes, ThreadsOnLentSlotsMatchOneThreadAndGiveThemBack) {
+    const ClothProxy sheet = test::grid_sheet_proxy(16, 12, 0.02, 0.2);
+    const Swing one = swing(sheet, SolverConstants{}, 20);
+    SolverConstants lent;
+    lent.threads = 4;
+    lent.thread_min_particles = 1;
+    Slots slot(1);
+    lent.spare = &slot;
+    expect_identical(one, swing(sheet, lent, 20));
+    EXPECT_EQ(slot.taken.load(), 1);  // one helper, kept from colour to colour
+    EXPECT_EQ(slot.free.load(), 1);
+    Slots none(0);
+    lent.spare = &none;
+    expect_identical(one, swing(sheet, lent, 20));
+    EXPECT_EQ(none.taken.load(), 0);
 }
 
 TEST(Lanes, ReleaseThatCouplesAColourMatchesOneAtATime) {

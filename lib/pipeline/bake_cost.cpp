@@ -1,0 +1,91 @@
+#include "pipeline/bake_cost.h"
+
+#include <cctype>
+#include <map>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+
+namespace weft {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Every "uri" string value in a glTF's text, found by a scan rather than a parse (a .gltf with its
+/// buffers inline is megabytes of base64): an estimate needs no more.
+std::vector<std::string> uris(std::string_view text) {
+    std::vector<std::string> found;
+    constexpr std::string_view key = "\"uri\"";
+    for (size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + key.size())) {
+        size_t p = at + key.size();
+        while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' || text[p] == '\r' || text[p] == ':')) ++p;
+        if (p >= text.size() || text[p] != '"') continue;
+        const size_t end = text.find('"', p + 1);
+        if (end == std::string_view::npos) break;
+        const std::string_view uri = text.substr(p + 1, end - p - 1);
+        if (uri.rfind("data:", 0) != 0 && uri.find(':') == std::string_view::npos) found.emplace_back(uri);
+        at = end;
+    }
+    return found;
+}
+
+}  // namespace
+
+uintmax_t model_input_bytes(const fs::path& model) {
+    std::error_code ec;
+    uintmax_t bytes = fs::file_size(model, ec);
+    if (ec) return 0;
+    std::string ext = model.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext != ".gltf") return bytes;
+    std::vector<uint8_t> text;
+    if (!read_file(model, text, uintmax_t(256) << 20).empty()) return bytes;
+    for (const std::string& uri : uris({reinterpret_cast<const char*>(text.data()), text.size()})) {
+        const fs::path beside = model.parent_path() / uri;
+        if (!fs::is_regular_file(beside, ec)) continue;
+        const uintmax_t size = fs::file_size(beside, ec);
+        if (!ec) bytes += size;
+    }
+    return bytes;
+}
+
+std::vector<double> model_costs(const std::vector<fs::path>& models, const std::vector<std::string>& relative,
+                                const fs::path& report, bool validate) {
+    std::map<std::string, double> seconds;  // the last bake's, of the models it built
+    std::vector<uint8_t> bytes;
+    if (read_file(report, bytes, uint64_t(64) << 20).empty()) {
+        const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+        if (j.is_object() && j.value("validate", !validate) == validate && j.contains("models") && j["models"].is_array() &&
+            j.contains("timings") && j["timings"].is_object() && j["timings"].contains("models") && j["timings"]["models"].is_array()) {
+            std::map<std::string, std::string> status;
+            for (const nlohmann::json& m : j["models"])
+                if (m.is_object() && m.contains("input") && m["input"].is_string() && m.contains("status") && m["status"].is_string())
+                    status[m["input"].get<std::string>()] = m["status"].get<std::string>();
+            for (const nlohmann::json& t : j["timings"]["models"])
+                if (t.is_object() && t.contains("input") && t["input"].is_string() && t.contains("seconds") && t["seconds"].is_number()) {
+                    const std::string input = t["input"].get<std::string>();
+                    if (status[input] != "skipped") seconds[input] = t["seconds"].get<double>();  // a skip took no time
+                }
+        }
+    }
+    std::vector<double> cost(models.size(), 0);
+    std::vector<uintmax_t> size(models.size(), 0);
+    double timed = 0, timed_bytes = 0;
+    for (size_t k = 0; k < models.size(); ++k) {
+        size[k] = model_input_bytes(models[k]);
+        const auto it = seconds.find(relative[k]);
+        if (it == seconds.end()) continue;
+        cost[k] = it->second;
+        timed += it->second;
+        timed_bytes += static_cast<double>(size[k]);
+    }
+    const double per_byte = timed > 0 && timed_bytes > 0 ? timed / timed_bytes : 1e-6;
+    for (size_t k = 0; k < models.size(); ++k)
+        if (!seconds.count(relative[k])) cost[k] = static_cast<double>(size[k]) * per_byte;
+    return cost;
+}
+
+}  // namespace weft
