@@ -17,13 +17,14 @@
 //   bone chains: every field as above, plus pose
 //   entry    budget  stretch  strain row  bend   slack  pose   damping  inertia  thickness  friction  Z1 sleep
 //   strand    3x4     0.5       no        0.30   0.5    2 Hz    3.31     0.8     0.005 m     0.3        258
-//   panel     3x4     0.5       no        0.10   0.4    2 Hz    2.39     0.8     0.006 m     0.4        318
+//   panel     4x4     0.5       no        0.10   0.4    2 Hz    2.39     0.8     0.006 m     0.4        347
 //
 // (Z1 sleep, docs/measurements.md table Z1: the step at which a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s falls asleep.)
 //
 // How the fields act (the docs/solver.md section that says why):
 // - budget (substeps x iterations): docs/solver.md#budgets — DENIM and LEATHER 2x2 (more particles per
-//   garment), CHAIN 2x6 (heavy links, long reach), everything else 2x4.
+//   garment), CHAIN 2x6 (heavy links, long reach), the other sheet fabrics 2x4; the bone chains STRAND
+//   3x4 and PANEL 4x4 (a rig proxy has tens of particles).
 // - stretch: the strain-limit allowance 1 + 0.25·10^(−2.4·stretch) of link length
 //   (docs/solver.md#strain-limit). The row is built only where `strain_limit` is set: the 2x2 entries and the chains
 //   keep it, the 2x4 sheets clear it (docs/measurements.md table S1: their residual is already about 1%).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "solver/collider.h"
@@ -160,16 +161,14 @@ TEST(Colliders, ASpanBetweenTwoParticlesStaysOutOfASphereAndABar) {
     for (const CapsuleCollider& collider : {sphere, bar}) {
         const SpanRun points = sweep_through_rope(collider, false);
         const SpanRun spans = sweep_through_rope(collider, true);
-        std::printf("collider %.0f mm round: the link's depth %.2f mm as points, %.2f mm with spans; particles %.2f / %.2f mm\n",
-                    collider.radius * 1e3, points.span_depth * 1e3, spans.span_depth * 1e3, points.particle_depth * 1e3,
-                    spans.particle_depth * 1e3);
+        const std::string round = "collider " + std::to_string(collider.radius * 1e3) + " mm round";
         // As points the collider passes through the link's middle (depth = thickness + radius) and no
         // particle comes within its thickness.
-        EXPECT_LE(points.particle_depth, 1e-3);
-        EXPECT_GT(points.span_depth, thickness + collider.radius - 2e-3);
+        EXPECT_LE(points.particle_depth, 1e-3) << round;
+        EXPECT_GT(points.span_depth, thickness + collider.radius - 2e-3) << round;
         // With spans the link is pushed along in front of it.
-        EXPECT_LT(spans.span_depth, 1e-3);
-        EXPECT_LE(spans.particle_depth, 1e-3);
+        EXPECT_LT(spans.span_depth, 1e-3) << round;
+        EXPECT_LE(spans.particle_depth, 1e-3) << round;
     }
 }
 

@@ -13,7 +13,8 @@ namespace {
 // Every library fabric sleeps after docs/measurements.md's kick (a 12-link chain at 8 cm, 50 g a
 // joint, kicked at 3 m/s). The seven reference fabrics' steps are asserted in measurements_test; the
 // two bone-chain entries carry hair's and cotton's damping, which were not fitted for them: with
-// their pose rows they sleep earlier than their material (258 and 318 steps, ±2%).
+// their pose rows they sleep earlier than their material (258 and 347 steps, ±2%; panel's four
+// substeps swing longer than three, which slept at 318).
 TEST(Library, EveryFabricsKickedChainSleeps) {
     ClothProxy chain = test::chain_proxy(12, 0.08, 0.05);
     for (const Fabric& f : fabric_library()) {
@@ -26,7 +27,7 @@ TEST(Library, EveryFabricsKickedChainSleeps) {
         EXPECT_GT(slept, 0) << f.name << " never slept";
         EXPECT_TRUE(solver.asleep()) << f.name;
         if (f.name == "strand") { EXPECT_NEAR(slept, 258, 0.02 * 258); }
-        if (f.name == "panel") { EXPECT_NEAR(slept, 318, 0.02 * 318); }
+        if (f.name == "panel") { EXPECT_NEAR(slept, 347, 0.02 * 347); }
     }
 }
 
@@ -64,12 +65,13 @@ TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
         EXPECT_EQ(f.slack >= 1, f.name == "rope" || f.name == "chain") << f.name;
         EXPECT_EQ(f.pose, 0.0) << f.name << ": the seven sheet fabrics drape";
     }
-    // The bone-chain entries: hair's and cotton's material, pose rows, and 3 substeps (fabric.cpp).
+    // The bone-chain entries: hair's and cotton's material, pose rows, and 3 substeps for strand, 4 for
+    // panel (fabric.cpp; docs/measurements.md#table-m1--fast-locomotion).
     const Fabric strand = *find_fabric("strand"), panel = *find_fabric("panel");
     const Fabric hair = *find_fabric("hair"), cotton = *find_fabric("cotton");
     for (const auto& [bones, material] : {std::pair{strand, hair}, std::pair{panel, cotton}}) {
         EXPECT_EQ(fabric_error(bones), "") << bones.name;
-        EXPECT_EQ(bones.substeps, 3u) << bones.name;
+        EXPECT_EQ(bones.substeps, bones.name == "panel" ? 4u : 3u) << bones.name;
         EXPECT_EQ(bones.iterations, material.iterations) << bones.name;
         EXPECT_EQ(bones.pose, 2.0) << bones.name;
         EXPECT_EQ(bones.bend, material.bend) << bones.name;

@@ -246,7 +246,8 @@ TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
 // (peaks ±3%, tether ±0.0005) and differ from the reference's: the page says by how much and why.
 // With a fast step split into more substeps by its sweeps (docs/solver.md#fast-cloth) every fabric of
 // the reference's table stays within its 0.35% even behind a frame that changes speed by 9 m/s in one
-// step, and so does the bone-chain entry strand; panel is past it by 0.05% (the page).
+// step, and so do the bone-chain entries: strand at 3x4, panel at 4x4 (at 3x4 its pose rows took it to
+// 1.0040, the page).
 TEST(Measurements, SprintTableClampHeadroomAndReach) {
     struct Row {
         const char* name;
@@ -257,7 +258,7 @@ TEST(Measurements, SprintTableClampHeadroomAndReach) {
                          Row{"denim", 96, 7.05, 1.0023, 2156}, Row{"leather", 96, 7.03, 1.0016, 2162},
                          Row{"rope", 192, 13.74, 1.0027, 2144}, Row{"chain", 288, 6.87, 1.0033, 1842},
                          Row{"hair", 192, 9.23, 1.0021, 2026}, Row{"strand", 288, 7.96, 1.0034, 2700},
-                         Row{"panel", 288, 8.56, 1.0040, 2700}}) {
+                         Row{"panel", 384, 8.87, 1.0025, 3600}}) {
         const Fabric f = *find_fabric(r.name);
         const SprintRun run = sprint(f);
         EXPECT_EQ(run.teleports, 0) << r.name;
@@ -266,11 +267,35 @@ TEST(Measurements, SprintTableClampHeadroomAndReach) {
         EXPECT_NEAR(run.peak, r.peak, 0.03 * r.peak) << r.name;
         EXPECT_NEAR(run.tether, r.tether, 0.0005) << r.name;
         EXPECT_EQ(run.substeps, r.substeps) << r.name;
-        if (std::string(r.name) != "panel") {
-            EXPECT_LE(run.tether, 1.0035) << r.name;
-        } else {
-            EXPECT_GT(run.tether, 1.0035) << r.name;  // never split: its 3 substeps cross 0.4 of a row (the page)
+        EXPECT_LE(run.tether, 1.0035) << r.name;
+    }
+}
+
+// docs/measurements.md, table M1, why panel runs 4x4: at strand's 3x4 (never split behind the wave: its
+// top link's kick crosses 0.4 of a row a substep) its pose rows hold the chain past the reference's
+// 0.35% (without them 1.0035, as cotton at 3x4, split in a few steps); more iterations at 3 substeps barely help, 3x6 coming
+// within the bound by less than this table's ±0.0005. Its library budget, 4x4, reaches 1.0025
+// (SprintTableClampHeadroomAndReach).
+TEST(Measurements, PanelTakesAFourthSubstepNotMoreIterations) {
+    struct Row {
+        uint32_t substeps, iterations;
+        double pose, tether;
+        uint32_t substeps_over_the_run;  ///< 900 steps: 2700 is never split
+    };
+    const double library = sprint(*find_fabric("panel")).tether;
+    for (const Row& r : {Row{3, 4, 2, 1.0040, 2700}, Row{3, 4, 0, 1.0035, 2739}, Row{3, 6, 2, 1.0033, 2700}}) {
+        Fabric f = *find_fabric("panel");
+        f.substeps = r.substeps;
+        f.iterations = r.iterations;
+        f.pose = r.pose;
+        const SprintRun run = sprint(f);
+        const std::string label = std::to_string(r.substeps) + "x" + std::to_string(r.iterations) + ", pose " + std::to_string(r.pose);
+        EXPECT_NEAR(run.tether, r.tether, 0.0005) << label;
+        EXPECT_EQ(run.substeps, r.substeps_over_the_run) << label;
+        if (r.substeps == 3 && r.iterations == 4 && r.pose > 0) {
+            EXPECT_GT(run.tether, 1.0035) << label;
         }
+        EXPECT_GT(run.tether, library + 0.0005) << label << ": the library's 4x4 is further within";
     }
 }
 
@@ -324,7 +349,8 @@ TEST(Measurements, SprintSplitCountsSweepsNotSubsteps) {
 }
 
 // docs/measurements.md, table M1 at a sprinter's start: each speed reached over a fifth of a second
-// (12 steps, 45 m/s²) keeps every 2x4 and 2x6 fabric within the reference's 0.35%; the 2x2 fabrics
+// (12 steps, 45 m/s²) keeps every 2x4 and 2x6 fabric and the bone-chain entries within the
+// reference's 0.35%; the 2x2 fabrics
 // stay just past it (denim 1.0037, leather 1.0038): a steady 45 m/s² is never fast against a row, so
 // nothing splits it, and their two sweeps a substep are the limit (the page).
 TEST(Measurements, SprintReachWithinTheReferenceBoundWhenSpeedIsReachedInAFifthOfASecond) {
@@ -333,7 +359,8 @@ TEST(Measurements, SprintReachWithinTheReferenceBoundWhenSpeedIsReachedInAFifthO
         double ramped;  ///< worst tether ratio, each speed reached over 12 steps
     };
     for (const Row& r : {Row{"silk", 1.0020}, Row{"cotton", 1.0017}, Row{"denim", 1.0037}, Row{"leather", 1.0038},
-                         Row{"rope", 1.0030}, Row{"chain", 1.0012}, Row{"hair", 1.0017}}) {
+                         Row{"rope", 1.0030}, Row{"chain", 1.0012}, Row{"hair", 1.0017}, Row{"strand", 1.0009},
+                         Row{"panel", 1.0008}}) {
         const Fabric f = *find_fabric(r.name);
         const SprintRun run = sprint(f, 9.0, 12);
         EXPECT_EQ(run.teleports, 0) << r.name;
