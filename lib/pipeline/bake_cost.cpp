@@ -58,14 +58,17 @@ std::vector<double> model_costs(const std::vector<fs::path>& models, const std::
     std::vector<uint8_t> bytes;
     if (read_file(report, bytes, uint64_t(64) << 20).empty()) {
         const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
-        if (j.is_object() && j.value("validate", !validate) == validate && j.contains("models") && j["models"].is_array() &&
+        // Any other shape (a report edited by hand, another tool's file) is no history: never an error.
+        if (j.is_object() && j.contains("validate") && j["validate"].is_boolean() && j["validate"].get<bool>() == validate &&
+            j.contains("models") && j["models"].is_array() &&
             j.contains("timings") && j["timings"].is_object() && j["timings"].contains("models") && j["timings"]["models"].is_array()) {
             std::map<std::string, std::string> status;
             for (const nlohmann::json& m : j["models"])
                 if (m.is_object() && m.contains("input") && m["input"].is_string() && m.contains("status") && m["status"].is_string())
                     status[m["input"].get<std::string>()] = m["status"].get<std::string>();
             for (const nlohmann::json& t : j["timings"]["models"])
-                if (t.is_object() && t.contains("input") && t["input"].is_string() && t.contains("seconds") && t["seconds"].is_number()) {
+                if (t.is_object() && t.contains("input") && t["input"].is_string() && t.contains("seconds") && t["seconds"].is_number() &&
+                    t["seconds"].get<double>() >= 0) {
                     const std::string input = t["input"].get<std::string>();
                     if (status[input] != "skipped") seconds[input] = t["seconds"].get<double>();  // a skip took no time
                 }

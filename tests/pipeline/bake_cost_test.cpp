@@ -62,6 +62,12 @@ TEST(BakeCost, LastBakesTimesFirstThenBytesAtTheirRate) {
     EXPECT_DOUBLE_EQ(none[1], 400e-6);
     fs::create_directory(dir / "folder.json");  // not a regular file: no history, no error
     EXPECT_DOUBLE_EQ(model_costs(models, names, dir / "folder.json", true)[0], 100e-6);
+    // A report of another shape is no history, never an error: a non-boolean validate, a negative time.
+    write(dir / "odd.json", R"({"validate": "yes", "models": {}, "timings": []})");
+    EXPECT_DOUBLE_EQ(model_costs(models, names, dir / "odd.json", true)[0], 100e-6);
+    write(dir / "negative.json", R"({"validate": true, "models": [{"input": "slow.glb", "status": "built"}],
+        "timings": {"models": [{"input": "slow.glb", "seconds": -8.0}]}})");
+    EXPECT_DOUBLE_EQ(model_costs(models, names, dir / "negative.json", true)[0], 100e-6);
 }
 
 }  // namespace
