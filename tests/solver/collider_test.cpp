@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -233,11 +232,10 @@ std::pair<double, double> swing_virtual_particle_into_sphere(bool virtual_contac
 TEST(Colliders, AVirtualParticleFarOffItsLinkStaysOutOfASphere) {
     const auto [without, without_past] = swing_virtual_particle_into_sphere(false);
     const auto [with, with_past] = swing_virtual_particle_into_sphere(true);
-    std::printf("virtual particle in the sphere: %.2f mm without, %.2f mm with (past the thickness %.2f / %.2f mm)\n",
-                without * 1e3, with * 1e3, without_past * 1e3, with_past * 1e3);
-    EXPECT_GT(without, 0.025);
-    EXPECT_LT(with, 0.0);
-    EXPECT_LT(with_past, 0.001);
+    EXPECT_GT(without, 0.025) << "deepest in the sphere without: " << without * 1e3 << " mm";
+    EXPECT_LT(with, 0.0) << "deepest in the sphere with: " << with * 1e3 << " mm";
+    EXPECT_LT(with_past, 0.001) << "past the thickness with: " << with_past * 1e3 << " mm (without: "
+                                << without_past * 1e3 << " mm)";
 }
 
 // Span rows and virtual particles' rows keep the sweep's lanes and threads bit for bit
