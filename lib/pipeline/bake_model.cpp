@@ -17,6 +17,7 @@
 #include "pipeline/json_text.h"
 #include "pipeline/model_output.h"
 #include "pipeline/pipeline_codes.h"
+#include "pipeline/source_id.h"
 #include "pipeline/view_page.h"
 #include "proxy/file/proxy_file.h"
 
@@ -271,13 +272,14 @@ private:
         return true;
     }
 
-    /// Incremental: the same inputs, options and tool version mean the outputs on disk are already
+    /// Incremental: the same inputs, options and tool (version and sources) mean the outputs on disk are already
     /// right. The files the model references are the ones its stamp lists: the model's bytes are in
     /// the hash, so an unchanged model names the same files, and no JSON is parsed to skip. True
     /// when the record was filled from the stamp.
     bool skip_unchanged(const json& stamp, const std::vector<fs::path>& references) {
         if (o_.force || !hash_issues_.empty() || !stamp.is_object() || stamp.value("schema", "") != bake_stamp_schema ||
-            stamp.value("weft_version", "") != WEFT_VERSION || stamp.value("options_hash", "") != r_.options_hash ||
+            stamp.value("weft_version", "") != WEFT_VERSION || stamp.value("weft_source", "") != weft_source_id() ||
+            stamp.value("options_hash", "") != r_.options_hash ||
             !stamp.contains("external_files") || !stamp["external_files"].is_array() || !stamp.contains("outputs") ||
             !stamp["outputs"].is_array() || !stamp.contains("issues") || !stamp["issues"].is_array())
             return false;
@@ -369,6 +371,7 @@ json bake_stamp_json(const ModelRecord& r) {
     for (const fs::path& f : r.external_files) external.push_back(stamp_reference(f, r.source));
     return {{"schema", bake_stamp_schema},
             {"weft_version", WEFT_VERSION},
+            {"weft_source", weft_source_id()},
             {"input_hash", r.input_hash},
             {"external_files", std::move(external)},
             {"options_hash", r.options_hash},

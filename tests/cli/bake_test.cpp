@@ -202,6 +202,20 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
     EXPECT_EQ(stamp["external_files"], json::array({"banner_blue.bin", "dungeon_texture.png"}));
     EXPECT_EQ(bake()["status"], "skipped");
 
+    // Outputs another build of weft made (other sources, or a stamp from before the stamp named
+    // them) are rebuilt, not trusted: the same version can write another proxy format.
+    const std::string id = stamp.at("weft_source").get<std::string>();
+    EXPECT_EQ(id.size(), 16u);
+    EXPECT_NE(test::run_weft({"--version"}).out.find("(sources " + id + ")"), std::string::npos);
+    for (const char* other : {"0123456789abcdef", ""}) {
+        json older = stamp;
+        if (*other) older["weft_source"] = other; else older.erase("weft_source");
+        ASSERT_EQ(write_file_atomic(out / "banner_blue.gltf" / "bake-stamp.json", older.dump()), "");
+        EXPECT_EQ(bake()["status"], "built") << "weft_source \"" << other << "\"";
+        EXPECT_EQ(read_json(out / "banner_blue.gltf" / "bake-stamp.json")["weft_source"], id);
+    }
+    EXPECT_EQ(bake()["status"], "skipped");
+
     // An edit to a referenced file (the image, which no import reads) is seen through the stamp.
     {
         std::vector<uint8_t> png;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.h"
+#include "pipeline/source_id.h"
 
 namespace weft::cli {
 
@@ -19,7 +20,7 @@ std::vector<CommandInfo>& command_registry() {
 int main(int argc, char** argv) {
     using namespace weft::cli;
     CLI::App app{"weft: cloth assets from game characters, built and proven headless", "weft"};
-    app.set_version_flag("--version", std::string("weft ") + WEFT_VERSION);
+    app.set_version_flag("--version", std::string("weft ") + WEFT_VERSION + " (sources " + weft::weft_source_id() + ")");
     app.require_subcommand(1);
     app.fallthrough(false);
 
