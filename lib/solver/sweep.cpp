@@ -1,6 +1,6 @@
 // The vertex solve (docs/solver.md#vertex-update): per free particle, the force and Hessian of its inertial term and
 // of every row kind at it (each kind's accumulate, in its own header), one 3x3 LDLᵀ Newton step,
-// capped at the particle's shortest row; colour by colour, Gauss-Seidel.
+// capped at the particle's shortest row; Gauss-Seidel, colour by colour or in the wave that gives the same result.
 #include <algorithm>
 #include <atomic>
 #include <cmath>

@@ -158,7 +158,7 @@ TEST(Lanes, ThreadsWaveMatchesOneThreadBitForBit) {
     two.threads = 2;
     two.thread_min_particles = 1;
     ASSERT_FALSE(SolverModel::build(sheet, *find_fabric("cotton"), two)->sweep.part_chunks.empty());
-    expect_identical(swing(sheet, SolverConstants{}, 20, true), swing(sheet, two, 20, true));
+    expect_identical(swing(sheet, SolverConstants{}, 8, true), swing(sheet, two, 8, true));
 }
 
 TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
