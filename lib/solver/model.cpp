@@ -173,7 +173,7 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
                   p.rest_position, {}, {}, {}, {}};  // spans on a rig's links only, for now (docs/colliders.md#spans)
     if (constants.virtual_contacts) cook_virtual_particles(m->contact, p);
     cook_trust_radius(*m);
-    m->sweep = sweep_blocks::build(p, m->distance);
+    m->sweep = sweep_blocks::build(p, m->distance, constants.threads);
     m->reach = weft::reach(p);
     Vec3 t, scale;
     p.frame.rest_world.decompose(t, m->rest_frame_rotation, scale);

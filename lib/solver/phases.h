@@ -26,6 +26,9 @@ Quat pin_turn(const SolverState& state, uint32_t pin);
 void reseed(const SolverModel& model, SolverState& state);
 
 // sweep.cpp: the vertex solve
+/// One Gauss-Seidel sweep over every colour (docs/solver.md#lanes): on one thread in the wave order
+/// (SweepBlocks::wave), else colour by colour; the same result either way.
+void sweep(const SolverModel& model, SolverState& state, StepStats& stats);
 /// One Gauss-Seidel pass over the particles of one colour: in SIMD lanes and over threads where the
 /// colouring, the machine and the constants allow, with the same result (docs/solver.md#lanes).
 /// Leaves the squared largest move in stats.largest_move: the caller takes its root after the sweep.

@@ -78,6 +78,8 @@ struct SolverState {
     uint64_t steps_since_reset = UINT64_MAX;
 
     SweepThreads sweep_threads;           ///< the threads a large colour is split over (docs/solver.md#lanes)
+    std::vector<uint32_t> wave_done;      ///< per chunk of the threads' wave: the last sweep (epoch) that swept it
+    uint32_t wave_epoch = 0;              ///< this sweep's, counted from 1
 };
 
 }  // namespace weft

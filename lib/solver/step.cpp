@@ -319,7 +319,6 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
-    const uint32_t colours = static_cast<uint32_t>(m.proxy->colour_count());
     // A fixed count, or until a sweep moves nothing further than the residual tolerance and leaves no
     // stretch edge beyond the strain target (docs/solver.md#iterating-to-a-target).
     const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
@@ -327,7 +326,7 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
-        for (uint32_t c = 0; c < colours; ++c) sweep_colour(m, s, c, stats);
+        sweep(m, s, stats);
         stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
         const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&

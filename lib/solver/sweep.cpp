@@ -1,9 +1,11 @@
 // The vertex solve (docs/solver.md#vertex-update): per free particle, the force and Hessian of its inertial term and
 // of every row kind at it (each kind's accumulate, in its own header), one 3x3 LDLᵀ Newton step,
-// capped at the particle's shortest row; colour by colour, Gauss-Seidel.
+// capped at the particle's shortest row; Gauss-Seidel, colour by colour or in the wave that gives the same result.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -259,6 +261,72 @@ bool sweep_uses_simd(const SolverModel& m) {
     (void)m;
     return false;
 #endif
+}
+
+namespace {
+
+/// Whether a colour of the proxy is large enough to be split over the constants' threads.
+bool splits_colours(const SolverModel& m) {
+    const SweepBlocks& sb = m.sweep;
+    const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
+    for (uint32_t c = 0; c + 1 < ranges.size() && m.constants.threads > 1; ++c)
+        if (ranges[c + 1] - ranges[c] >= m.constants.thread_min_particles && sb.colour_blocks[c + 1] - sb.colour_blocks[c] > 1)
+            return true;
+    return false;
+}
+
+/// Until the chunk another thread sweeps is done in this sweep (its flag holds this sweep's epoch).
+void wait_for(uint32_t& done, uint32_t epoch) {
+    std::atomic_ref<uint32_t> flag(done);
+    for (uint32_t spins = 0; flag.load(std::memory_order_acquire) != epoch; ++spins)
+        if (spins >= 256) std::this_thread::yield();  // a loaded machine: let the thread waited for run
+}
+
+/// The wave over the pool's threads (SweepBlocks::part_chunks): each thread its slab, a chunk after
+/// the chunks of other threads it waits for. False, having swept nothing, while the pool is short.
+bool sweep_parts(const SolverModel& m, SolverState& s, StepStats& stats) {
+    const SweepBlocks& sb = m.sweep;
+    const uint32_t parts = static_cast<uint32_t>(sb.part_offsets.size() - 1);
+    SweepThreads& held = s.sweep_threads;
+    if (!held.pool) held.pool = std::make_unique<SweepPool>();
+    if (held.pool->helpers() + 1 < parts) held.pool->grow(parts - 1, m.constants.spare);
+    if (held.pool->helpers() + 1 < parts) return false;
+    if (s.wave_done.size() != sb.chunks.size() || ++s.wave_epoch == 0) {
+        s.wave_done.assign(sb.chunks.size(), 0);
+        s.wave_epoch = 1;
+    }
+    std::vector<StepStats> partial(parts);
+    struct Slabs {
+        const SolverModel& m;
+        SolverState& s;
+        StepStats* partial;
+    } slabs{m, s, partial.data()};
+    held.pool->run(parts, [](void* context, uint32_t part) {
+        Slabs& c = *static_cast<Slabs*>(context);
+        const SweepBlocks& b = c.m.sweep;
+        uint32_t* done = c.s.wave_done.data();
+        for (uint32_t q = b.part_offsets[part]; q < b.part_offsets[part + 1]; ++q) {
+            const uint32_t k = b.part_chunks[q];
+            for (uint32_t w = b.wait_offsets[k]; w < b.wait_offsets[k + 1]; ++w) wait_for(done[b.waits[w]], c.s.wave_epoch);
+            sweep_block_range(c.m, c.s, b.chunks[k][0], b.chunks[k][1], c.partial[part]);
+            std::atomic_ref<uint32_t>(done[k]).store(c.s.wave_epoch, std::memory_order_release);
+        }
+    }, &slabs);
+    for (const StepStats& p : partial) add_stats(stats, p);
+    return true;
+}
+
+}  // namespace
+
+void sweep(const SolverModel& m, SolverState& s, StepStats& stats) {
+    const SweepBlocks& sb = m.sweep;
+    const bool independent = sb.independent(s.cloth.inverse_mass);
+    if (independent && !splits_colours(m)) {
+        for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], stats);
+        return;
+    }
+    if (independent && !sb.part_chunks.empty() && sweep_parts(m, s, stats)) return;
+    for (uint32_t c = 0; c < static_cast<uint32_t>(m.proxy->colour_count()); ++c) sweep_colour(m, s, c, stats);
 }
 
 void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepStats& stats) {

@@ -29,6 +29,18 @@ struct SweepBlocks {
     /// kinematic end, the particles of a colour may be solved in any order, side by side or on several
     /// threads, with the same result bit for bit. Otherwise the sweep goes one particle at a time.
     std::vector<std::array<uint32_t, 2>> same_colour_pairs;
+    /// The order a sweep on one thread takes the blocks, as runs [begin, end) of one colour: a
+    /// topological order of "a particle after its lower-coloured neighbours", which reads every
+    /// neighbour as the colour-by-colour sweep does, so it gives that sweep's result bit for bit;
+    /// the colours advance together through the particle order as a wave, so a large proxy's sweep
+    /// works in a narrow band of its rows instead of passing over all of them once a colour
+    /// (docs/solver.md#lanes).
+    std::vector<std::array<uint32_t, 2>> wave;
+    /// The wave cut for SolverConstants::threads > 1 (empty otherwise): chunks of blocks of one colour,
+    /// thread p's chunks in order at part_chunks[part_offsets[p] .. part_offsets[p + 1]), and for
+    /// each chunk the chunks of other threads it waits for, waits[wait_offsets[k] .. wait_offsets[k + 1]).
+    std::vector<std::array<uint32_t, 2>> chunks;
+    std::vector<uint32_t> part_offsets, part_chunks, wait_offsets, waits;
 
     size_t blocks() const { return first.size(); }
     /// Whether the particles of each colour are independent with `inverse_mass` (0 = kinematic).
@@ -41,8 +53,9 @@ struct SweepBlocks {
 
 namespace sweep_blocks {
 
-/// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices.
-SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance);
+/// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices. `threads`: the
+/// threads the wave is cut for (SolverConstants::threads).
+SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance, uint32_t threads);
 
 }  // namespace sweep_blocks
 }  // namespace weft

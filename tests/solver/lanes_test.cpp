@@ -151,5 +151,48 @@ TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
     for (uint32_t i = 0; i < sheet.particle_count(); ++i) EXPECT_EQ(seen[i], 1) << "particle " << i;
 }
 
+TEST(Lanes, ThreadsWaveMatchesOneThreadBitForBit) {
+    // 64x64: 1024 particles a colour, 16 chunks of the wave, 8 a thread's slab: the threads' wave.
+    const ClothProxy sheet = test::grid_sheet_proxy(64, 64, 0.02, 2.0);
+    SolverConstants two;
+    two.threads = 2;
+    two.thread_min_particles = 1;
+    ASSERT_FALSE(SolverModel::build(sheet, *find_fabric("cotton"), two)->sweep.part_chunks.empty());
+    expect_identical(swing(sheet, SolverConstants{}, 8, true), swing(sheet, two, 8, true));
+}
+
+TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
+    // 48x48: 576 particles a colour, nine chunks of the wave each, so the colours interleave.
+    const ClothProxy sheet = test::grid_sheet_proxy(48, 48, 0.02, 0.5);
+    const auto model = SolverModel::build(sheet, *find_fabric("cotton"));
+    const SweepBlocks& b = model->sweep;
+    std::vector<uint32_t> colour(sheet.particle_count()), when(sheet.particle_count(), UINT32_MAX);
+    for (uint32_t c = 0; c + 1 < sheet.colour_ranges.size(); ++c)
+        for (uint32_t i = sheet.colour_ranges[c]; i < sheet.colour_ranges[c + 1]; ++i) colour[i] = c;
+    uint32_t step = 0, switches = 0;
+    for (size_t r = 0; r < b.wave.size(); ++r) {
+        if (r > 0 && colour[b.first[b.wave[r][0]]] != colour[b.first[b.wave[r - 1][0]]]) ++switches;
+        for (uint32_t k = b.wave[r][0]; k < b.wave[r][1]; ++k) {
+            EXPECT_EQ(colour[b.first[k]], colour[b.first[b.wave[r][0]]]) << "a run crosses colours at block " << k;
+            for (uint32_t lane = 0; lane < b.width[k]; ++lane) {
+                EXPECT_EQ(when[b.first[k] + lane], UINT32_MAX) << "particle " << b.first[k] + lane << " twice";
+                when[b.first[k] + lane] = step++;
+            }
+        }
+    }
+    ASSERT_EQ(step, sheet.particle_count());
+    // A wave, not the colours one after another (that would be colour_count() - 1 switches).
+    EXPECT_GT(switches, 4 * (sheet.colour_count() - 1));
+    auto check = [&](uint32_t i, uint32_t j) {
+        if (colour[i] == colour[j]) return;
+        if (colour[i] > colour[j]) std::swap(i, j);
+        EXPECT_LT(when[i], when[j]) << "particle " << j << " (colour " << colour[j] << ") before its neighbour " << i;
+    };
+    for (const auto& e : sheet.edges) check(e[0], e[1]);
+    for (const auto& h : sheet.hinges)
+        for (int u = 0; u < 4; ++u)
+            for (int v = u + 1; v < 4; ++v) check(h[u], h[v]);
+}
+
 }  // namespace
 }  // namespace weft
