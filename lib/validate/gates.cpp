@@ -33,6 +33,7 @@ const char* gate_code(Gate gate) {
         case Gate::penetration: return "PENETRATION";
         case Gate::self_intersection: return "SELF_INTERSECTION";
         case Gate::mesh_stretch: return "MESH_STRETCH";
+        case Gate::face_inside_out: return "FACE_INSIDE_OUT";
     }
     return "NON_FINITE";
 }
@@ -150,8 +151,27 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
             mesh.message = format_text("%s: worst render-mesh edge %.4fx its rest length, vertices %u-%u at step %u (limit %.4g)",
                                        name, *s.max_mesh_stretch, s.max_mesh_stretch_vertices[0],
                                        s.max_mesh_stretch_vertices[1], s.max_mesh_stretch_step, limits.max_mesh_stretch);
+            if (s.max_thickness_stretch)
+                mesh.message += format_text(", on the cloth (its thickness removed; as drawn %.4fx, vertices %u-%u at step %u)",
+                                            *s.max_thickness_stretch, s.max_thickness_stretch_vertices[0],
+                                            s.max_thickness_stretch_vertices[1], s.max_thickness_stretch_step);
             if (!mesh.passed) mesh.message += ": the visible garment tears while the proxy holds";
             out.push_back(mesh);
+        }
+        if (s.inside_out_faces) {
+            // Judged at the end, as crossings are: a crease whipped through for a few steps of a run unfolds,
+            // a face left inside out stays in sight (docs/validation.md#two-sided-sheets).
+            GateResult face = result(Gate::face_inside_out, s);
+            face.value = *s.inside_out_faces;
+            face.limit = 0.0;
+            face.passed = *s.inside_out_faces == 0;
+            const auto& v = s.min_face_area_ratio_vertices;
+            face.message = format_text("%s: %u render faces inside out at the end (limit 0); over the run %u steps had one, "
+                                       "the least face area as drawn %.3fx its rest along the cloth, vertices %u-%u-%u at step %u",
+                                       name, *s.inside_out_faces, s.inside_out_steps, s.min_face_area_ratio.value_or(1.0), v[0],
+                                       v[1], v[2], s.min_face_area_ratio_step);
+            if (!face.passed) face.message += ": the cloth bent tighter than its modelled thickness and a face turned inside out";
+            out.push_back(face);
         }
     }
     return out;

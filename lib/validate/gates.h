@@ -38,6 +38,8 @@ enum class Gate : uint8_t {
                         ///< proxy with triangles)
     mesh_stretch,   ///< MESH_STRETCH: an edge of a sheet's bound render mesh stretched past the limit (every scenario
                     ///< of a proxy with a binding)
+    face_inside_out,  ///< FACE_INSIDE_OUT: a face of a two-sided sheet's render mesh, drawn with its thickness, turned
+                      ///< inside out against the cloth (every scenario of a two-sided sheet)
 };
 
 const char* gate_code(Gate gate);
@@ -53,7 +55,7 @@ struct GateResult {
 };
 
 /// Every gate that applies to every scenario, in scenario order, then NON_FINITE, NEVER_SLEPT,
-/// STRAIN, ENERGY_RISING, PENETRATION, SELF_INTERSECTION, MESH_STRETCH. `energy_scale` is energy_scale(proxy), J;
+/// STRAIN, ENERGY_RISING, PENETRATION, SELF_INTERSECTION, MESH_STRETCH, FACE_INSIDE_OUT. `energy_scale` is energy_scale(proxy), J;
 /// `thickness` the fabric's, metres (PENETRATION's limit is limits.max_penetration of it);
 /// `rest_crossings` the rest pose's crossing triangle pairs (SELF_INTERSECTION's limit is
 /// limits.max_crossings more).

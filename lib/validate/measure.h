@@ -113,6 +113,24 @@ struct ScenarioStats {
                                                ///< 1.10 (MESH_STRETCH: the visible garment tears)
     std::array<uint32_t, 2> max_mesh_stretch_vertices{0, 0};  ///< where: its two source vertices
     uint32_t max_mesh_stretch_step = 0;        ///< 1-based step of max_mesh_stretch
+    // A two-sided sheet (docs/validation.md#two-sided-sheets) models a thickness: max_mesh_stretch is then
+    // measured on the cloth, each render vertex at its footprint with that thickness removed, and the mesh
+    // as drawn is reported apart here.
+    std::optional<double> max_thickness_stretch;  ///< worst posed / rest length of a render edge as drawn, thickness
+                                               ///< and all; a face h off a mid-surface curling at curvature κ
+                                               ///< stretches by about 1 + hκ on the outside of the bend; reported,
+                                               ///< not gated (a thick flag folding, not a tear)
+    std::array<uint32_t, 2> max_thickness_stretch_vertices{0, 0};  ///< where: its two source vertices
+    uint32_t max_thickness_stretch_step = 0;   ///< 1-based step of max_thickness_stretch; 0 = the rest pose
+    std::optional<double> min_face_area_ratio; ///< the least area of a render triangle as drawn, along the cloth's normal
+                                               ///< there, over the same at rest, after any step: 1 as modelled, about
+                                               ///< 1 - hκ on the inside of a bend, <= 0 once the bend's radius is under
+                                               ///< the offset and the face has turned inside out; reported
+    std::array<uint32_t, 3> min_face_area_ratio_vertices{0, 0, 0};  ///< where: the triangle's three source vertices
+    uint32_t min_face_area_ratio_step = 0;     ///< 1-based step of min_face_area_ratio; 0 = the rest pose
+    uint32_t inside_out_steps = 0;             ///< steps after which some face was inside out (a ratio <= 0); reported
+    std::optional<uint32_t> inside_out_faces;  ///< faces inside out after the last step; good 0, bad: any
+                                               ///< (FACE_INSIDE_OUT, judged at the end as SELF_INTERSECTION is)
     std::optional<double> max_render_penetration;  ///< metres, the deepest a bound render vertex, placed from the
                                                ///< particles after every step, sank into a body collider beyond
                                                ///< where it was bound; only with a body; good: 0, bad: past the

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -88,6 +89,18 @@ json scenario_json(const ScenarioStats& s, bool timings) {
         j["max_mesh_stretch_vertices"] = {s.max_mesh_stretch_vertices[0], s.max_mesh_stretch_vertices[1]};
         j["max_mesh_stretch_step"] = s.max_mesh_stretch_step;
     }
+    if (s.max_thickness_stretch) {  // only a two-sided sheet models a thickness
+        j["max_thickness_stretch"] = number(*s.max_thickness_stretch);
+        j["max_thickness_stretch_vertices"] = {s.max_thickness_stretch_vertices[0], s.max_thickness_stretch_vertices[1]};
+        j["max_thickness_stretch_step"] = s.max_thickness_stretch_step;
+    }
+    if (s.min_face_area_ratio) {
+        j["min_face_area_ratio"] = number(*s.min_face_area_ratio);
+        j["min_face_area_ratio_vertices"] = s.min_face_area_ratio_vertices;
+        j["min_face_area_ratio_step"] = s.min_face_area_ratio_step;
+        j["inside_out_steps"] = s.inside_out_steps;
+        j["inside_out_faces"] = s.inside_out_faces.value_or(0);
+    }
     if (s.max_render_penetration) {  // only a sheet with a bound render mesh, run with a body
         j["max_render_penetration"] = number(*s.max_render_penetration);
         j["max_render_penetration_vertex"] = s.max_render_penetration_vertex;
@@ -153,6 +166,10 @@ std::string scenario_line(const ScenarioStats& s) {
     if (s.max_penetration) line += format_text("  penetration %.4f m", *s.max_penetration);
     if (s.crossings) line += format_text("  crossings %u", *s.crossings);
     if (s.max_mesh_stretch) line += format_text("  mesh stretch %.4f", *s.max_mesh_stretch);
+    if (s.max_thickness_stretch) line += format_text(" (thickness %.4f)", *s.max_thickness_stretch);
+    if (s.min_face_area_ratio)
+        line += format_text("  face area %.3f (inside out %u steps, %u faces at the end)", *s.min_face_area_ratio, s.inside_out_steps,
+                            s.inside_out_faces.value_or(0));
     if (s.max_render_penetration) line += format_text("  render penetration %.4f m", *s.max_render_penetration);
     line += format_text("  %.3f ms/step\n", s.ms_per_step);
     return line;
@@ -189,12 +206,25 @@ Fabric suggested_fabric(const ClothProxy& proxy, std::string* source) {
 
 namespace {
 
+/// Whether the sheet was modelled two-sided and is simulated on its mid-surface
+/// (docs/proxy.md#two-sided-sheets): its builder options say so. Every render vertex of such a sheet
+/// stands off the mid-surface by the thickness modelled there, and its binding's offset is that.
+bool models_thickness(const ClothProxy& proxy) {
+    const json options = json::parse(proxy.builder_options, nullptr, false);
+    return options.is_object() && options.contains("one_face") && options["one_face"].is_boolean() &&
+           options["one_face"].get<bool>();
+}
+
 // The render mesh a sheet's binding places (docs/validation.md#the-bound-render-mesh): every distinct
-// edge of its render triangles, measured against its length placed from the rest pose.
+// edge of its render triangles, measured against its length placed from the rest pose. A two-sided
+// sheet's is measured twice (docs/validation.md#two-sided-sheets): on the cloth, each vertex at its
+// footprint with the modelled thickness removed (what MESH_STRETCH gates: the binding), and as drawn,
+// with it (the thickness stretch and each face's turn, reported apart).
 class RenderMeshMeter {
 public:
     explicit RenderMeshMeter(const ClothProxy& proxy) : proxy_(proxy) {
         if (proxy.binding_triangle.empty() || proxy.render_triangles.empty()) return;
+        thickness_ = models_thickness(proxy);
         for (const auto& t : proxy.render_triangles)
             for (int k = 0; k < 3; ++k) {
                 const uint32_t a = t[k], b = t[(k + 1) % 3];
@@ -211,14 +241,19 @@ public:
             identity_ = true;
             return;
         }
-        std::vector<std::array<uint32_t, 2>> kept;
-        for (const auto& [a, b] : edges_) {
-            const double l = distance(placed_[a], placed_[b]);
-            if (!(l > 0)) continue;  // two vertices at one place (a seam): no length to stretch
-            kept.push_back({a, b});
-            rest_.push_back(l);
+        if (thickness_) {
+            on_cloth_.resize(placed_.size());
+            deform_render_mesh(proxy, proxy.rest_position, normals_, on_cloth_, 0);
+            thick_edges_ = lengths_at_rest(edges_, placed_, thick_rest_);
+            for (const auto& t : proxy.render_triangles) {
+                // A face all but edge-on to the cloth at rest (under 6 degrees) has no side to turn; the back
+                // face's are negative, facing the other way.
+                const double area = turned_area(t);
+                const double drawn = length(cross(placed_[t[1]] - placed_[t[0]], placed_[t[2]] - placed_[t[0]]));
+                if (std::abs(area) > 0.1 * drawn) faces_.push_back(t), face_rest_.push_back(area);
+            }
         }
-        edges_ = std::move(kept);
+        edges_ = lengths_at_rest(edges_, thickness_ ? on_cloth_ : placed_, rest_);
     }
     /// With a body (`rest`: at rest, as the first step would place it unmoved), render vertices are measured
     /// for depth too: each against its own depth at rest, as a rig's skin is
@@ -233,6 +268,7 @@ public:
                 bound_depth_[v] = deepest_inside(at_rest, std::span(&placed_[v], 1)).depth;
     }
     bool active() const { return !edges_.empty(); }
+    bool measures_thickness() const { return active() && thickness_; }
     bool measures_depth() const { return !bound_depth_.empty(); }
     /// The deepest placed render vertex (placed by the last measure()) inside `body` past its bound depth.
     void measure_depth(uint32_t step, const StepInput& body, ScenarioStats& out) {
@@ -250,17 +286,29 @@ public:
     void measure(uint32_t step, const ClothState& state, ScenarioStats& out) {
         if (std::isnan(worst_)) return;  // torn already: the first non-finite pose stays the worst
         deform_render_mesh(proxy_, state.x, normals_, placed_);
-        for (size_t e = 0; e < edges_.size(); ++e) {
-            const double ratio = distance(placed_[edges_[e][0]], placed_[edges_[e][1]]) / rest_[e];
-            if (!(ratio <= worst_)) {  // NaN is worst: a non-finite pose tears
-                worst_ = ratio;
-                out.max_mesh_stretch_vertices = edges_[e];
-                out.max_mesh_stretch_step = step;
+        if (thickness_) deform_render_mesh(proxy_, state.x, normals_, on_cloth_, 0);
+        worst_ = worst_stretch(edges_, rest_, thickness_ ? on_cloth_ : placed_, step, worst_, out.max_mesh_stretch_vertices,
+                               out.max_mesh_stretch_step);
+        out.max_mesh_stretch = worst_;
+        if (!thickness_) return;
+        worst_thick_ = worst_stretch(thick_edges_, thick_rest_, placed_, step, worst_thick_,
+                                     out.max_thickness_stretch_vertices, out.max_thickness_stretch_step);
+        out.max_thickness_stretch = worst_thick_;
+        uint32_t inside_out = 0;
+        for (size_t f = 0; f < faces_.size() && !std::isnan(least_turn_); ++f) {
+            const double ratio = turned_area(faces_[f]) / face_rest_[f];
+            inside_out += !(ratio > 0);
+            if (!(ratio >= least_turn_)) {  // NaN is worst
+                least_turn_ = ratio;
+                out.min_face_area_ratio_vertices = faces_[f];
+                out.min_face_area_ratio_step = step;
             }
         }
-        out.max_mesh_stretch = worst_;
+        out.min_face_area_ratio = least_turn_;
+        out.inside_out_steps += inside_out > 0;
+        out.inside_out_faces = inside_out;  // the last step's stays
     }
-    void reset() { worst_ = 0; }
+    void reset() { worst_ = worst_thick_ = 0, least_turn_ = std::numeric_limits<double>::infinity(); }
 
 private:
     /// A binding is the identity when every bound render vertex is a particle (vertex_particle), placed
@@ -289,6 +337,50 @@ private:
         return true;
     }
 
+    /// The edges of `edges` with a length in `placed` (two vertices at one place, a seam, have none to
+    /// stretch), that length going to `rest`.
+    static std::vector<std::array<uint32_t, 2>> lengths_at_rest(std::span<const std::array<uint32_t, 2>> edges,
+                                                               std::span<const Vec3> placed, std::vector<double>& rest) {
+        std::vector<std::array<uint32_t, 2>> kept;
+        for (const auto& [a, b] : edges) {
+            const double l = distance(placed[a], placed[b]);
+            if (!(l > 0)) continue;
+            kept.push_back({a, b});
+            rest.push_back(l);
+        }
+        return kept;
+    }
+    /// The worst of `worst` and every edge's length in `placed` over its rest length; where and when
+    /// to `vertices` and `at` when it grew. NaN is worst: a non-finite pose tears.
+    static double worst_stretch(std::span<const std::array<uint32_t, 2>> edges, std::span<const double> rest,
+                                std::span<const Vec3> placed, uint32_t step, double worst, std::array<uint32_t, 2>& vertices,
+                                uint32_t& at) {
+        for (size_t e = 0; e < edges.size(); ++e) {
+            const double ratio = distance(placed[edges[e][0]], placed[edges[e][1]]) / rest[e];
+            if (!(ratio <= worst)) {
+                worst = ratio;
+                vertices = edges[e];
+                at = step;
+            }
+        }
+        return worst;
+    }
+    /// A render triangle's area as drawn (placed_) along the cloth's normal there, twice over: negative
+    /// once the drawn face has turned inside out against the cloth. The cloth's normal is the one its
+    /// vertices stand off along (the particle normals, normals_, interpolated at each vertex's binding),
+    /// summed over its three: not its footprint's own, which on a sliver at the rim is steep to the cloth.
+    double turned_area(const std::array<uint32_t, 3>& t) const {
+        Vec3 cloth;
+        for (const uint32_t v : t) {
+            const auto& [a, b, c] = proxy_.triangles[proxy_.binding_triangle[v]];
+            const Vec3& k = proxy_.binding_coordinates[v];
+            cloth += normals_[a] * (1 - k.x - k.y) + normals_[b] * k.x + normals_[c] * k.y;
+        }
+        const double l = length(cloth);
+        const auto& [a, b, c] = t;
+        return l > 0 ? dot(cross(placed_[b] - placed_[a], placed_[c] - placed_[a]), cloth) / l : 0.0;
+    }
+
     const ClothProxy& proxy_;
     std::vector<std::array<uint32_t, 2>> edges_;
     std::vector<double> rest_;
@@ -296,6 +388,16 @@ private:
     std::vector<double> bound_depth_;  ///< per render vertex, metres inside the body at rest; empty: no body
     bool identity_ = false;
     double worst_ = 0;
+    // A two-sided sheet's (thickness_): its render mesh placed on the cloth, the edges and rest lengths
+    // as drawn, and the render triangles with their turned area at rest.
+    bool thickness_ = false;
+    std::vector<Vec3> on_cloth_;
+    std::vector<std::array<uint32_t, 2>> thick_edges_;
+    std::vector<double> thick_rest_;
+    std::vector<std::array<uint32_t, 3>> faces_;
+    std::vector<double> face_rest_;
+    double worst_thick_ = 0;
+    double least_turn_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace
@@ -458,6 +560,16 @@ struct ProxyValidator::Impl {
                 r.stats.max_mesh_stretch = mesh.max_mesh_stretch.value_or(1.0);
                 r.stats.max_mesh_stretch_vertices = mesh.max_mesh_stretch_vertices;
                 r.stats.max_mesh_stretch_step = mesh.max_mesh_stretch_step;
+            }
+            if (own_meter.measures_thickness()) {  // no step measured: the rest pose, as drawn
+                r.stats.max_thickness_stretch = mesh.max_thickness_stretch.value_or(1.0);
+                r.stats.max_thickness_stretch_vertices = mesh.max_thickness_stretch_vertices;
+                r.stats.max_thickness_stretch_step = mesh.max_thickness_stretch_step;
+                r.stats.min_face_area_ratio = mesh.min_face_area_ratio.value_or(1.0);
+                r.stats.min_face_area_ratio_vertices = mesh.min_face_area_ratio_vertices;
+                r.stats.min_face_area_ratio_step = mesh.min_face_area_ratio_step;
+                r.stats.inside_out_steps = mesh.inside_out_steps;
+                r.stats.inside_out_faces = mesh.inside_out_faces.value_or(0);
             }
         } catch (...) {
             r.error = std::current_exception();

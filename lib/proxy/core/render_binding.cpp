@@ -17,7 +17,7 @@ void particle_normals(const ClothProxy& proxy, std::span<const Vec3> particles, 
 }
 
 void deform_render_mesh(const ClothProxy& proxy, std::span<const Vec3> particles, std::span<Vec3> normals,
-                        std::span<Vec3> vertices) {
+                        std::span<Vec3> vertices, double offset_scale) {
     particle_normals(proxy, particles, normals);
     for (size_t v = 0; v < proxy.binding_triangle.size(); ++v) {
         const uint32_t t = proxy.binding_triangle[v];
@@ -30,7 +30,7 @@ void deform_render_mesh(const ClothProxy& proxy, std::span<const Vec3> particles
         const double w = 1 - k.x - k.y;
         const Vec3 n = normals[a] * w + normals[b] * k.x + normals[c] * k.y;
         const double l = length(n);
-        vertices[v] = particles[a] * w + particles[b] * k.x + particles[c] * k.y + (l > 0 ? n * (k.z / l) : Vec3{});
+        vertices[v] = particles[a] * w + particles[b] * k.x + particles[c] * k.y + (l > 0 ? n * (k.z * offset_scale / l) : Vec3{});
     }
 }
 
