@@ -16,6 +16,9 @@
 #   COPIES=N                      bakes N copies of the folder, each in a folder of its own
 #                                 (BUILD/bench-scratch/models-xN/copyK/..., made once): N times the work
 #                                 under different names, to see -j scale beyond one folder's models
+#   RT=1                          runs each bake under `chrt -f 10` (root): on a loaded shared machine
+#                                 the other processes cannot preempt it, so -j 2 gets both cores (it
+#                                 holds them for the whole bake: use it for short runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -41,9 +44,9 @@ if [ -z "${CLI_ONLY:-}" ]; then
     --benchmark_format=json --benchmark_out="$scratch/bench_bake.json" --benchmark_out_format=json >/dev/null
 fi
 
-python3 - "$scratch/bench_bake.json" "$build/tools/weft/weft" "$models" "$scratch" "$reps" "${BASELINE:-}" "${CLI_ONLY:-}" <<'PY'
+python3 - "$scratch/bench_bake.json" "$build/tools/weft/weft" "$models" "$scratch" "$reps" "${BASELINE:-}" "${CLI_ONLY:-}" "${RT:-}" <<'PY'
 import json, os, resource, statistics, subprocess, sys, time
-report, weft, models, scratch, reps, baseline, cli_only = sys.argv[1:8]
+report, weft, models, scratch, reps, baseline, cli_only, rt = sys.argv[1:9]
 reps = int(reps)
 if not cli_only:
     medians = {b["run_name"]: b["real_time"] for b in json.load(open(report))["benchmarks"]
@@ -66,7 +69,7 @@ if not cli_only:
 binaries = [("this", weft)] + ([("baseline", baseline)] if baseline else [])
 def once(binary, jobs, validate):
     out = f"{scratch}/cli_{binary[0]}_j{jobs}{'_v' if validate else ''}"
-    args = [binary[1], "bake", models, "-o", out, "-j", str(jobs), "--force", "-q", "--grow-cloth"] + (["--validate"] if validate else [])
+    args = (["chrt", "-f", "10"] if rt else []) + [binary[1], "bake", models, "-o", out, "-j", str(jobs), "--force", "-q", "--grow-cloth"] + (["--validate"] if validate else [])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     r = subprocess.run(args, stderr=subprocess.DEVNULL)  # -q still prints the refused models' errors
@@ -83,7 +86,8 @@ for validate in (False, True):
         for b in binaries:
             for jobs in (1, 2):
                 runs[(b[0], jobs)].append(once(b, jobs, validate))
-    print(f"load now {os.getloadavg()[0]:.2f}; weft bake --grow-cloth{' --validate' if validate else ''} (CLI, --force), medians of {reps}:")
+    print(f"load now {os.getloadavg()[0]:.2f}; weft bake --grow-cloth{' --validate' if validate else ''} (CLI, --force"
+          f"{', SCHED_FIFO' if rt else ''}), medians of {reps}:")
     for b in binaries:
         med = {j: [statistics.median(x[i] for x in runs[(b[0], j)]) for i in range(3)] for j in (1, 2)}
         for j in (1, 2):

@@ -559,7 +559,10 @@ public:
             hand_out();
             if (!wait_and_collect()) break;
         }
-        for (Worker& w : workers_) stop_worker(w, false);  // EOF on its socket: each worker exits
+        // EOF on every socket first, then the waits: the workers give back their memory side by side
+        // (a worker's exit unmaps its heap: milliseconds, on the path to the report).
+        for (Worker& w : workers_) let_go(w);
+        for (Worker& w : workers_) stop_worker(w, false);
         if (shared_) ::munmap(shared_, n_ * worker_slot_bytes);
     }
 
@@ -584,6 +587,12 @@ private:
         w.pid = pid;
         w.fd = sv[0];
         return true;
+    }
+
+    /// EOF on its socket: the worker exits; reaped by stop_worker.
+    static void let_go(Worker& w) {
+        if (w.fd >= 0) ::close(w.fd);
+        w.fd = -1;
     }
 
     static int stop_worker(Worker& w, bool kill) {
@@ -652,7 +661,7 @@ private:
         for (Worker& w : workers_) {
             if (w.model < 0 && next_ >= order_.size() && !w.left) {  // none left for it: it exits, its slot is spare
                 w.left = true;
-                stop_worker(w, false);
+                let_go(w);  // reaped at the end: the driver goes on collecting the others meanwhile
                 if (o_.jobs > 1 && tokens_.open()) tokens_.give_back();
             }
             if (w.model >= 0 || next_ >= order_.size()) continue;

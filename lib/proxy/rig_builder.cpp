@@ -148,11 +148,10 @@ private:
         if (length(dir) == 0) return std::nullopt;
         double extent = 0;
         bool carries = false;
-        for_each_carried([&](int heaviest, const Vec3& x, double) {
-            if (heaviest != last) return;
+        for (const Vec3& x : carried_by(last)) {
             carries = true;
             extent = std::max(extent, dot(x - origin, dir));
-        });
+        }
         // Less than a millimetre of geometry past the joint: it ends there, as an end joint would.
         if (!carries || extent < 1e-3) return std::nullopt;
         return origin + dir * extent;
@@ -316,6 +315,19 @@ private:
         }
     }
 
+    /// The positions of the carried vertices whose heaviest node is `node`, in for_each_carried's
+    /// order. Grouped in one walk: the tips, hulls and collision radii ask joint by joint, and a walk
+    /// of every vertex per joint (joints x vertices) was a fifth of the Witch's bake.
+    const std::vector<Vec3>& carried_by(int node) {
+        if (!carried_grouped_) {
+            for_each_carried([&](int heaviest, const Vec3& x, double) { carried_by_node_[heaviest].push_back(x); });
+            carried_grouped_ = true;
+        }
+        static const std::vector<Vec3> none;
+        const auto it = carried_by_node_.find(node);
+        return it == carried_by_node_.end() ? none : it->second;
+    }
+
     void ensure_joint_set() {
         if (!joint_set_.empty()) return;
         for (const RigChain& chain : garment_.chains) joint_set_.insert(chain.joints.begin(), chain.joints.end());
@@ -397,11 +409,10 @@ private:
                 const Vec3 d = b - a;
                 const double len2 = length_squared(d);
                 double radius = 0;
-                for_each_carried([&](int heaviest, const Vec3& x, double) {
-                    if (heaviest != chain.joints[k]) return;
+                for (const Vec3& x : carried_by(chain.joints[k])) {
                     const double t = len2 > 0 ? std::clamp(dot(x - a, d) / len2, 0.0, 1.0) : 0.0;
                     radius = std::max(radius, distance(x, a + d * t));
-                });
+                }
                 info.hull_radius[k] = radius;
             }
         }
@@ -425,13 +436,12 @@ private:
                 const uint32_t a = seq[first + k];
                 const uint32_t b = first + k + 1 < seq.size() ? seq[first + k + 1] : a;
                 double radius = 0;
-                for_each_carried([&](int heaviest, const Vec3& x, double) {
-                    if (heaviest != chain.joints[k]) return;
+                for (const Vec3& x : carried_by(chain.joints[k])) {
                     double nearest = distance_to_segment(x, a, b);
                     for (uint32_t end : {a, b})
                         for (uint32_t q : incident[end]) nearest = std::min(nearest, distance_to_segment(x, end, q));
                     radius = std::max(radius, nearest);
-                });
+                }
                 for (uint32_t end : {a, b}) collision_radius_[end] = std::max(collision_radius_[end], radius);
             }
         }
@@ -632,6 +642,8 @@ private:
     int frame_node_ = -1;
     Mat4 frame_world_;
     std::set<int> joint_set_;
+    std::map<int, std::vector<Vec3>> carried_by_node_;  ///< carried_by's groups
+    bool carried_grouped_ = false;
     std::map<size_t, std::vector<double>> vertex_area_;
     std::vector<double> carried_, mass_;
 };

@@ -68,6 +68,16 @@ TEST(BakeCost, LastBakesTimesFirstThenBytesAtTheirRate) {
     write(dir / "negative.json", R"({"validate": true, "models": [{"input": "slow.glb", "status": "built"}],
         "timings": {"models": [{"input": "slow.glb", "seconds": -8.0}]}})");
     EXPECT_DOUBLE_EQ(model_costs(models, names, dir / "negative.json", true)[0], 100e-6);
+    // Every model built last time: its own time each, whatever its bytes.
+    write(dir / "all.json", R"({"validate": true,
+        "models": [{"input": "slow.glb", "status": "built"}, {"input": "big.glb", "status": "built"},
+                   {"input": "new.glb", "status": "refused"}],
+        "timings": {"models": [{"input": "slow.glb", "seconds": 8.0}, {"input": "big.glb", "seconds": 0.5},
+                               {"input": "new.glb", "seconds": 2.0}]}})");
+    const std::vector<double> all = model_costs(models, names, dir / "all.json", true);
+    EXPECT_DOUBLE_EQ(all[0], 8.0);
+    EXPECT_DOUBLE_EQ(all[1], 0.5);
+    EXPECT_DOUBLE_EQ(all[2], 2.0);
 }
 
 }  // namespace
