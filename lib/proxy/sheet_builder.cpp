@@ -651,7 +651,7 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
         for (const auto& [a, b] : proxy.edges) lengths.push_back(distance(work.scene_position[a], work.scene_position[b]));
         if (lengths.empty()) return;
         std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
-        if (lengths[lengths.size() / 2] >= kCollapseBelow * L) return;
+        if (lengths[lengths.size() / 2] >= kDenseBelow * L) return;
     }
     stats.edge_length = L;
     stats.resolution = resolution_text(options);

@@ -138,8 +138,8 @@ bool try_collapse(Work& w, uint32_t r, uint32_t k) {
     if (common.size() != shared.size()) return false;
     const Vec3& pk = w.m.position[k];
     const double cos_fold = std::cos(30.0 * std::numbers::pi / 180.0);
-    // No triangle may come out worse than kSliverAspect or than the worst it replaces.
-    double worst_before = kSliverAspect;
+    // No triangle may come out worse than kCollapseAspect or than the worst it replaces.
+    double worst_before = kCollapseAspect;
     for (uint32_t t : w.faces_of(r)) {
         const auto& x = w.m.triangles[t];
         worst_before = std::max(worst_before, triangle_aspect(w.m.position[x[0]], w.m.position[x[1]], w.m.position[x[2]]));
@@ -225,7 +225,7 @@ uint32_t split_pass(Work& w) {
                 const double l = w.len(x[j], x[(j + 1) % 3]);
                 if (l > best) best = l, k = j;
             }
-            if (best <= kCollapseBelow * w.L) continue;
+            if (best <= kSliverSplitAbove * w.L) continue;
             longest.push_back({std::min(x[k], x[(k + 1) % 3]), std::max(x[k], x[(k + 1) % 3]), t});
         }
         for (const auto& s : longest) {

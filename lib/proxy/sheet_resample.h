@@ -17,10 +17,19 @@
 namespace weft::sheet_detail {
 
 /// The bounds resampling holds a free triangle to (docs/proxy.md#resampling), asserted by tests.
+/// Split above 4/3 L, collapse below 4/5 L: the thresholds of Botsch and Kobbelt ("A remeshing approach
+/// to multiresolution modeling", 2004), which leave edges near L. Collapsing only below L/2 left edges
+/// from L/2 up: a dense sheet kept about four times the particles L asks for.
 inline constexpr double kSplitAbove = 4.0 / 3.0;  ///< an edge longer than this x L is split
-inline constexpr double kCollapseBelow = 0.5;     ///< an edge shorter than this x L is collapsed when it may be
+inline constexpr double kCollapseBelow = 0.8;     ///< an edge shorter than this x L is collapsed when it may be
 inline constexpr double kSliverAspect = 3.0;      ///< a triangle longer than this x its height is split (longest
-                                                  ///< edge) while that edge is longer than kCollapseBelow x L
+                                                  ///< edge) while that edge is longer than kSliverSplitAbove x L
+inline constexpr double kSliverSplitAbove = 0.5;
+/// A collapse may leave triangles up to this aspect (or the worst it replaces). At kSliverAspect the
+/// collapses of a dense grid jam half-way (fans around a kept vertex come out just past 3).
+inline constexpr double kCollapseAspect = 3.5;
+/// `automatic` resamples a sheet whose median welded edge is shorter than this x L (a dense one).
+inline constexpr double kDenseBelow = 0.5;
 
 struct ResampleMesh {
     std::vector<Vec3> position;                   ///< scene space
