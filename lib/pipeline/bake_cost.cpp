@@ -48,7 +48,9 @@ std::vector<std::string> uris(std::string_view text) {
 class PrivateCopy {
 public:
     explicit PrivateCopy(const fs::path& path) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        // O_NONBLOCK: a FIFO put in the model's place since it was listed must not stall the driver
+        // (fstat then finds it is no regular file); a regular file's reads are unaffected.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0) return;
         struct stat st{};
         if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (off_t(256) << 20)) {
