@@ -52,7 +52,8 @@ void turn_about_hold_line(const SolverModel& m, SolverState& s, StepStats& stats
     // tether's centre is held), so only the inertial term and the unary rows enter (docs/solver.md#hold-line); and a
     // hinge whose rest pose is bent, since the turn carries C = Σ w·x round to R·C but not C̄.
     double gradient = 0, curvature = 0, path = 0;
-    double reach_perp = 0, trust = std::numeric_limits<double>::infinity();
+    // The largest |t|² and one root after the loop: the root is monotonic, so the same maximum.
+    double reach_perp2 = 0, trust = std::numeric_limits<double>::infinity();
     for (uint32_t i : s.free_particles) {
         const Vec3 xi = x[i];
         const Vec3 r = xi - o;
@@ -63,7 +64,7 @@ void turn_about_hold_line(const SolverModel& m, SolverState& s, StepStats& stats
         curvature += dot(t, acc.h * t);
         // d²x/dθ² = −r⊥: the path's own curvature, near zero about a vertical axis.
         path += dot(grad, a * dot(a, r) - r);
-        reach_perp = std::max(reach_perp, length(t));
+        reach_perp2 = std::max(reach_perp2, length_squared(t));
         trust = std::min(trust, m.trust_radius[i]);
     }
     // dC/dθ = a × C (Σ w = 0, and every held end is on the axis): the gradient k·(C − C̄)·(a × C) and
@@ -75,6 +76,7 @@ void turn_about_hold_line(const SolverModel& m, SolverState& s, StepStats& stats
         gradient += hinge_k[b] * dot(c - hinge.rest[b], dc);
         curvature += hinge_k[b] * length_squared(dc);
     }
+    const double reach_perp = std::sqrt(reach_perp2);
     stats.hold_line = true;
     const double hessian = curvature + std::max(0.0, path);
     if (!(hessian > 0)) return;

@@ -226,10 +226,9 @@ void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
         s.cloth.x[i] = remaining == 1 ? s.target[i] : s.cloth.x[i] + (s.target[i] - s.cloth.x[i]) / remaining;
     if (m.constants.hold_line) find_hold_line(m, s);
     if (m.slack.enabled || m.pose.enabled) {
-        std::vector<Quat> turns(m.proxy->pins.size());  // once a pin, not once a particle
-        for (uint32_t pin = 0; pin < turns.size(); ++pin) turns[pin] = pin_turn(s, pin);
+        turn_pins(s);  // once a pin, not once a particle; the offsets once a turn
         for (uint32_t i : s.free_particles)
-            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i, turns.data());
+            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i, &s.turned);
     }
 }
 
@@ -402,9 +401,9 @@ StepStats Solver::step(const StepInput& in) {
     double unclamped = 0;
     for (uint32_t k = 0; k < substeps; ++k) unclamped = std::max(unclamped, substep(m, s, k, motion.gravity, decay, clamp, stats));
 
-    double fastest = 0;
-    for (uint32_t i : s.free_particles) fastest = std::max(fastest, length(s.cloth.v[i]));
-    stats.max_speed = fastest;
+    double fastest2 = 0;  // squared, one root after: the root is monotonic, so the same maximum
+    for (uint32_t i : s.free_particles) fastest2 = std::max(fastest2, length_squared(s.cloth.v[i]));
+    stats.max_speed = std::sqrt(fastest2);
     stats.max_speed_unclamped = unclamped;
     if (s.steps_since_reset != UINT64_MAX) ++s.steps_since_reset;
     sleep_test(m, s, stats);
