@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "solver/message.h"
+#include "solver/lanes.h"
 #include "solver/phases.h"
 #include "solver/solver.h"
 
@@ -272,11 +273,54 @@ void set_penalties(const SolverModel& m, SolverState& s) {
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
 }
 
+#ifdef WEFT_SOLVER_X86
+/// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
+/// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
+WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
+    const size_t count = m.count();
+    const double* rows = &s.rows.data()->rest;
+    const __m256d zero = _mm256_setzero_pd();
+    for (size_t e = 0; e < count; e += 4) {
+        int hard = 0, strain = 0;
+        int32_t end0[4], end1[4], field[4];
+        for (size_t k = 0; k < 4; ++k) {
+            const size_t r = e + k < count ? e + k : e;
+            end0[k] = static_cast<int32_t>(m.ends[r][0] * 3);
+            end1[k] = static_cast<int32_t>(m.ends[r][1] * 3);
+            field[k] = static_cast<int32_t>(r * 6);
+            if (e + k >= count || s.m_eff[r] == 0) continue;
+            if (m.hard[r]) hard |= 1 << k;
+            if (m.strain_rows && r < m.edge_count) strain |= 1 << k;
+        }
+        if ((hard | strain) == 0) continue;
+        __m256d ax, ay, az, bx, by, bz, row[6];
+        lanes::load_positions(&x->x, end0, ax, ay, az);
+        lanes::load_positions(&x->x, end1, bx, by, bz);
+        const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
+        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+        lanes::load_rows(rows, field, row);
+        alignas(32) double lambda[4], strain_lambda[4];
+        _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
+        // std::max(u, 0.0) is (u < 0) ? 0 : u, which is max_pd(0, u): NaN and −0 kept as the scalar keeps them.
+        _mm256_store_pd(strain_lambda, _mm256_max_pd(zero, _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
+        for (size_t k = 0; k < 4; ++k) {
+            if (hard & (1 << k)) s.rows[e + k].lambda = lambda[k];
+            if (strain & (1 << k)) s.rows[e + k].strain_lambda = strain_lambda[k];
+        }
+    }
+}
+#endif
+
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
 void update_duals(const SolverModel& m, SolverState& s) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
-    distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio))
+        update_distance_duals_avx2(m.distance, s.distance, x);
+    else
+#endif
+        distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
     tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
     slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
     contact_rows::update_duals(s.contact, s.free_particles, x);

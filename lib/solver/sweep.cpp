@@ -8,11 +8,8 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define WEFT_SOLVER_X86 1
-#endif
 
+#include "solver/lanes.h"
 #include "solver/phases.h"
 
 namespace weft {
@@ -94,72 +91,17 @@ void sweep_particles(const SolverModel& m, SolverState& s, uint32_t begin, uint3
 }
 
 #ifdef WEFT_SOLVER_X86
-#define WEFT_AVX2 __attribute__((target("avx2")))
-
-/// One block's four particles side by side: where they stand and the force and Hessian summed so far.
-struct Lanes {
-    __m256d xx, xy, xz;
-    __m256d fx, fy, fz, hxx, hxy, hxz, hyy, hyz, hzz;
-};
-
-/// The x, y and z of four positions as three vectors of lanes (two-double loads and shuffles; a
-/// gather is slower on the machines measured, docs/solver.md#lanes).
-WEFT_AVX2 inline void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py, __m256d& pz) {
-    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[2]), 1);
-    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[1])), _mm_loadu_pd(x + at[3]), 1);
-    px = _mm256_unpacklo_pd(v02, v13);
-    py = _mm256_unpackhi_pd(v02, v13);
-    pz = _mm256_set_pd(x[at[3] + 2], x[at[2] + 2], x[at[1] + 2], x[at[0] + 2]);
-}
-
-/// A per-particle array at the block's four lanes.
-WEFT_AVX2 inline __m256d load_lanes(const double* v, const uint32_t* particle) {
-    return _mm256_set_pd(v[particle[3]], v[particle[2]], v[particle[1]], v[particle[0]]);
-}
-
-/// Four LinkRows, field by field as vectors of lanes (a 4x4 transpose and a 2x4 one).
-WEFT_AVX2 inline void load_rows(const double* rows, const int32_t* at, __m256d* field) {
-    const __m256d r0 = _mm256_loadu_pd(rows + at[0]), r1 = _mm256_loadu_pd(rows + at[1]);
-    const __m256d r2 = _mm256_loadu_pd(rows + at[2]), r3 = _mm256_loadu_pd(rows + at[3]);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    field[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-    field[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-    field[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-    field[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[0] + 4)), _mm_loadu_pd(rows + at[2] + 4), 1);
-    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[1] + 4)), _mm_loadu_pd(rows + at[3] + 4), 1);
-    field[4] = _mm256_unpacklo_pd(v02, v13);
-    field[5] = _mm256_unpackhi_pd(v02, v13);
-}
-
-/// add_distance_row in lanes where `on`: f −= g·fc, H += s·I + (k_along − s)·g·gᵀ, with `s` the
-/// geometric stiffness fc/L already formed (or 0), in SymMat3's order of operations.
-WEFT_AVX2 inline void add_row_lanes(Lanes& l, __m256d on, __m256d gx, __m256d gy, __m256d gz, __m256d fc, __m256d s, __m256d k_along) {
-    l.fx = _mm256_blendv_pd(l.fx, _mm256_sub_pd(l.fx, _mm256_mul_pd(gx, fc)), on);
-    l.fy = _mm256_blendv_pd(l.fy, _mm256_sub_pd(l.fy, _mm256_mul_pd(gy, fc)), on);
-    l.fz = _mm256_blendv_pd(l.fz, _mm256_sub_pd(l.fz, _mm256_mul_pd(gz, fc)), on);
-    const __m256d t = _mm256_sub_pd(k_along, s);
-    const __m256d tx = _mm256_mul_pd(t, gx), ty = _mm256_mul_pd(t, gy), tz = _mm256_mul_pd(t, gz);
-    l.hxx = _mm256_blendv_pd(l.hxx, _mm256_add_pd(_mm256_add_pd(l.hxx, s), _mm256_mul_pd(tx, gx)), on);
-    l.hyy = _mm256_blendv_pd(l.hyy, _mm256_add_pd(_mm256_add_pd(l.hyy, s), _mm256_mul_pd(ty, gy)), on);
-    l.hzz = _mm256_blendv_pd(l.hzz, _mm256_add_pd(_mm256_add_pd(l.hzz, s), _mm256_mul_pd(tz, gz)), on);
-    l.hxy = _mm256_blendv_pd(l.hxy, _mm256_add_pd(l.hxy, _mm256_mul_pd(tx, gy)), on);
-    l.hxz = _mm256_blendv_pd(l.hxz, _mm256_add_pd(l.hxz, _mm256_mul_pd(tx, gz)), on);
-    l.hyz = _mm256_blendv_pd(l.hyz, _mm256_add_pd(l.hyz, _mm256_mul_pd(ty, gz)), on);
-}
-
 /// The distance rows of one block's four particles in AVX2 lanes: distance_rows::accumulate's
 /// arithmetic, operation for operation (no fused multiply-add, the same association), so each lane's
 /// sums are the scalar update's bit for bit. A lane that has run out of rows reads its own particle:
 /// a zero-length row, skipped as the scalar loop skips coincident ends.
-WEFT_AVX2 void distance_lanes(const SweepBlocks& sb, uint32_t block, const double* x, const double* rows, Lanes& l) {
+WEFT_AVX2 void distance_lanes(const SweepBlocks& sb, uint32_t block, const double* x, const double* rows, lanes::Lanes& l) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     const int32_t* other = sb.other_coordinate.data();
     const int32_t* field = sb.row_field.data();
     for (uint32_t q = sb.offsets[block], end = sb.offsets[block + 1]; q < end; ++q) {
         __m256d ox, oy, oz;
-        load_positions(x, other + q * SweepBlocks::lanes, ox, oy, oz);
+        lanes::load_positions(x, other + q * SweepBlocks::lanes, ox, oy, oz);
         const __m256d dx = _mm256_sub_pd(l.xx, ox), dy = _mm256_sub_pd(l.xy, oy), dz = _mm256_sub_pd(l.xz, oz);
         const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
         const __m256d live = _mm256_cmp_pd(l2, zero, _CMP_GT_OQ);
@@ -168,7 +110,7 @@ WEFT_AVX2 void distance_lanes(const SweepBlocks& sb, uint32_t block, const doubl
         const __m256d len = _mm256_mul_pd(l2, inv_l);
         const __m256d gx = _mm256_mul_pd(dx, inv_l), gy = _mm256_mul_pd(dy, inv_l), gz = _mm256_mul_pd(dz, inv_l);
         __m256d row[6];
-        load_rows(rows, field + q * SweepBlocks::lanes, row);
+        lanes::load_rows(rows, field + q * SweepBlocks::lanes, row);
         const __m256d rest = row[0], k = row[1], lambda = row[2], strain_rest = row[3], strain_k = row[4], strain_lambda = row[5];
         __m256d fc = _mm256_add_pd(_mm256_mul_pd(k, _mm256_sub_pd(len, rest)), lambda);
         __m256d s = _mm256_blendv_pd(zero, fc, _mm256_cmp_pd(fc, zero, _CMP_GT_OQ));
@@ -178,20 +120,20 @@ WEFT_AVX2 void distance_lanes(const SweepBlocks& sb, uint32_t block, const doubl
         fc = _mm256_blendv_pd(fc, _mm256_add_pd(fc, u), pulls);
         s = _mm256_blendv_pd(s, _mm256_add_pd(s, u), pulls);
         k_along = _mm256_blendv_pd(k_along, _mm256_add_pd(k_along, strain_k), pulls);
-        add_row_lanes(l, live, gx, gy, gz, fc, _mm256_mul_pd(s, inv_l), k_along);
+        lanes::add_row_lanes(l, live, gx, gy, gz, fc, _mm256_mul_pd(s, inv_l), k_along);
     }
 }
 
 /// hinge_rows::accumulate in lanes: c = x_i·D_i − R_i + Σ_j c_ij·x_j, each lane over its own
 /// neighbours in order (a lane past them keeps its sum), then f −= c/h², H += D_i/h²·I.
 WEFT_AVX2 void hinge_lanes(const BendLanes& bl, const HingeState& hs, uint32_t block, const uint32_t* particle, const double* x,
-                           double inv_h2, Lanes& l) {
+                           double inv_h2, lanes::Lanes& l) {
     if (hs.bend_diagonal.empty()) return;
-    const __m256d diagonal = load_lanes(hs.bend_diagonal.data(), particle), h2 = _mm256_set1_pd(inv_h2);
+    const __m256d diagonal = lanes::load_lanes(hs.bend_diagonal.data(), particle), h2 = _mm256_set1_pd(inv_h2);
     const int32_t at[4] = {static_cast<int32_t>(particle[0] * 3), static_cast<int32_t>(particle[1] * 3),
                            static_cast<int32_t>(particle[2] * 3), static_cast<int32_t>(particle[3] * 3)};
     __m256d rx, ry, rz;
-    load_positions(&hs.bend_rest.data()->x, at, rx, ry, rz);
+    lanes::load_positions(&hs.bend_rest.data()->x, at, rx, ry, rz);
     __m256d cx = _mm256_sub_pd(_mm256_mul_pd(l.xx, diagonal), rx);
     __m256d cy = _mm256_sub_pd(_mm256_mul_pd(l.xy, diagonal), ry);
     __m256d cz = _mm256_sub_pd(_mm256_mul_pd(l.xz, diagonal), rz);
@@ -200,7 +142,7 @@ WEFT_AVX2 void hinge_lanes(const BendLanes& bl, const HingeState& hs, uint32_t b
     for (uint32_t q = begin; q < end; ++q) {
         const __m256d on = _mm256_castsi256_pd(_mm256_cmpgt_epi64(count, _mm256_set1_epi64x(q - begin)));
         __m256d ox, oy, oz;
-        load_positions(x, bl.other_coordinate.data() + q * 4, ox, oy, oz);
+        lanes::load_positions(x, bl.other_coordinate.data() + q * 4, ox, oy, oz);
         const __m256d c = _mm256_loadu_pd(bl.coefficient.data() + q * 4);
         cx = _mm256_blendv_pd(cx, _mm256_add_pd(cx, _mm256_mul_pd(ox, c)), on);
         cy = _mm256_blendv_pd(cy, _mm256_add_pd(cy, _mm256_mul_pd(oy, c)), on);
@@ -215,24 +157,8 @@ WEFT_AVX2 void hinge_lanes(const BendLanes& bl, const HingeState& hs, uint32_t b
     l.hzz = _mm256_add_pd(l.hzz, dk);
 }
 
-/// add_leash_row in lanes where `on`: a row to the centre at `at` (coordinates into `centres`) that only
-/// pulls in, operation for operation.
-WEFT_AVX2 void leash_lanes(const double* centres, const int32_t* at, __m256d on, __m256d radius, __m256d k, __m256d lambda, Lanes& l) {
-    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    __m256d cx, cy, cz;
-    load_positions(centres, at, cx, cy, cz);
-    const __m256d dx = _mm256_sub_pd(l.xx, cx), dy = _mm256_sub_pd(l.xy, cy), dz = _mm256_sub_pd(l.xz, cz);
-    const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-    const __m256d len = _mm256_sqrt_pd(l2);
-    const __m256d u = _mm256_add_pd(_mm256_mul_pd(k, _mm256_sub_pd(len, radius)), lambda);
-    const __m256d pulls = _mm256_and_pd(_mm256_and_pd(on, _mm256_cmp_pd(l2, zero, _CMP_GT_OQ)), _mm256_cmp_pd(u, zero, _CMP_GT_OQ));
-    if (_mm256_movemask_pd(pulls) == 0) return;
-    const __m256d gx = _mm256_div_pd(dx, len), gy = _mm256_div_pd(dy, len), gz = _mm256_div_pd(dz, len);
-    add_row_lanes(l, pulls, gx, gy, gz, u, _mm256_mul_pd(u, _mm256_div_pd(one, len)), k);
-}
-
 /// tether_rows::accumulate in lanes: a leash to the held particle a lane is tethered to, if any.
-WEFT_AVX2 void tether_lanes(const TetherState& t, const uint32_t* particle, const double* x, Lanes& l) {
+WEFT_AVX2 void tether_lanes(const TetherState& t, const uint32_t* particle, const double* x, lanes::Lanes& l) {
     int32_t at[4];
     int64_t has[4];
     for (int k = 0; k < 4; ++k) {
@@ -241,40 +167,8 @@ WEFT_AVX2 void tether_lanes(const TetherState& t, const uint32_t* particle, cons
         at[k] = static_cast<int32_t>((c != no_particle ? c : particle[k]) * 3);
     }
     if ((has[0] | has[1] | has[2] | has[3]) == 0) return;
-    leash_lanes(x, at, _mm256_castsi256_pd(_mm256_set_epi64x(has[3], has[2], has[1], has[0])), load_lanes(t.radius.data(), particle),
-                load_lanes(t.k.data(), particle), load_lanes(t.lambda.data(), particle), l);
-}
-
-/// accumulate_unary in lanes: the inertial term and the slack leash. False, having done nothing, when
-/// a live lane has a pose row or a contact (the scalar accumulate_unary takes those blocks).
-WEFT_AVX2 bool unary_lanes(const SolverModel& m, const SolverState& s, const uint32_t* particle, int live, Lanes& l) {
-    const ContactState& contact = s.contact;
-    const bool self = !contact.self.first.empty();
-    for (int k = 0; k < 4; ++k) {
-        if (!(live & (1 << k))) continue;
-        const uint32_t i = particle[k];
-        if ((m.pose.enabled && s.pose.k[i] > 0) || contact.count[i] != 0 || contact.span_count[i] != 0 ||
-            (self && contact.self.first[i] != contact.self.first[i + 1]))
-            return false;
-    }
-    const int32_t at[4] = {static_cast<int32_t>(particle[0] * 3), static_cast<int32_t>(particle[1] * 3),
-                           static_cast<int32_t>(particle[2] * 3), static_cast<int32_t>(particle[3] * 3)};
-    const __m256d mh = _mm256_mul_pd(load_lanes(m.mass.data(), particle), _mm256_set1_pd(s.substep.inv_h2));
-    __m256d yx, yy, yz;
-    load_positions(&s.cloth.y.data()->x, at, yx, yy, yz);
-    l.fx = _mm256_mul_pd(_mm256_sub_pd(yx, l.xx), mh);
-    l.fy = _mm256_mul_pd(_mm256_sub_pd(yy, l.xy), mh);
-    l.fz = _mm256_mul_pd(_mm256_sub_pd(yz, l.xz), mh);
-    l.hxx = l.hyy = l.hzz = mh;
-    l.hxy = l.hxz = l.hyz = _mm256_setzero_pd();
-    if (!m.slack.enabled) return true;
-    const __m256d radius = load_lanes(s.slack.radius.data(), particle);
-    const __m256d magnitude = _mm256_andnot_pd(_mm256_set1_pd(-0.0), radius);
-    const __m256d finite = _mm256_cmp_pd(magnitude, _mm256_set1_pd(solver_infinity), _CMP_LT_OQ);  // std::isfinite
-    if (_mm256_movemask_pd(finite) != 0)
-        leash_lanes(&s.animated.data()->x, at, finite, radius, load_lanes(s.slack.k.data(), particle),
-                    load_lanes(s.slack.lambda.data(), particle), l);
-    return true;
+    lanes::leash_lanes(x, at, _mm256_castsi256_pd(_mm256_set_epi64x(has[3], has[2], has[1], has[0])), lanes::load_lanes(t.radius.data(), particle),
+                lanes::load_lanes(t.k.data(), particle), lanes::load_lanes(t.lambda.data(), particle), l);
 }
 
 /// What the Newton step of four lanes gives: the move (already capped), and per lane whether the
@@ -287,7 +181,7 @@ struct LaneMoves {
 };
 
 /// ldlt_factor, ldlt_solve and the trust region of move_particle in lanes, operation for operation.
-WEFT_AVX2 void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out) {
+WEFT_AVX2 void solve_lanes(const lanes::Lanes& l, __m256d radius, LaneMoves& out) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     const __m256d d0 = l.hxx, inv_d0 = _mm256_div_pd(one, d0);
     const __m256d l10 = _mm256_mul_pd(l.hxy, inv_d0), l20 = _mm256_mul_pd(l.hxz, inv_d0);
@@ -324,7 +218,7 @@ WEFT_AVX2 void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out) {
 }
 
 /// The lanes' sums back as one particle's Accumulated (the energy audit's Hessian).
-WEFT_AVX2 SymMat3 lane_hessian(const Lanes& l, int k) {
+WEFT_AVX2 SymMat3 lane_hessian(const lanes::Lanes& l, int k) {
     alignas(32) double v[6][4];
     _mm256_store_pd(v[0], l.hxx);
     _mm256_store_pd(v[1], l.hxy);
@@ -336,7 +230,7 @@ WEFT_AVX2 SymMat3 lane_hessian(const Lanes& l, int k) {
 }
 
 /// The four lanes' unary rows, summed one particle at a time (contacts vary in number), as lanes.
-WEFT_AVX2 void start_lanes(const Accumulated* a, Lanes& l) {
+WEFT_AVX2 void start_lanes(const Accumulated* a, lanes::Lanes& l) {
     l.fx = _mm256_set_pd(a[3].f.x, a[2].f.x, a[1].f.x, a[0].f.x);
     l.fy = _mm256_set_pd(a[3].f.y, a[2].f.y, a[1].f.y, a[0].f.y);
     l.fz = _mm256_set_pd(a[3].f.z, a[2].f.z, a[1].f.z, a[0].f.z);
@@ -372,11 +266,11 @@ WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t 
             if (k < width && s.cloth.inverse_mass[i] != 0) live |= 1 << k;
         }
         if (live == 0) continue;
-        Lanes l;
+        lanes::Lanes l;
         l.xx = _mm256_set_pd(xi[3].x, xi[2].x, xi[1].x, xi[0].x);
         l.xy = _mm256_set_pd(xi[3].y, xi[2].y, xi[1].y, xi[0].y);
         l.xz = _mm256_set_pd(xi[3].z, xi[2].z, xi[1].z, xi[0].z);
-        if (!unary_lanes(m, s, particle, live, l)) {
+        if (!lanes::unary_lanes(m, s, particle, live, l)) {
             Accumulated a[4];
             for (uint32_t k = 0; k < 4; ++k)
                 if (live & (1 << k)) a[k] = accumulate_unary(m, s, particle[k], xi[k]);
@@ -386,7 +280,7 @@ WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t 
         hinge_lanes(s.bend_lanes, s.hinge, b, particle, x, s.substep.inv_h2, l);
         tether_lanes(s.tether, particle, x, l);
         LaneMoves moves;
-        solve_lanes(l, load_lanes(m.trust_radius.data(), particle), moves);
+        solve_lanes(l, lanes::load_lanes(m.trust_radius.data(), particle), moves);
         for (uint32_t k = 0; k < width; ++k) {
             if (!(live & moves.positive & (1 << k))) continue;  // move_particle's positive-definite gate
             const Vec3 dx{moves.dx[0][k], moves.dx[1][k], moves.dx[2][k]};
@@ -398,7 +292,6 @@ WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t 
         }
     }
 }
-#undef WEFT_AVX2
 #endif
 
 /// Blocks [begin, end) of one colour: in lanes where the machine and the constants allow, else one
