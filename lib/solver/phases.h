@@ -17,8 +17,10 @@ void refresh_masses(const SolverModel& model, SolverState& state);
 void attach_rows(const SolverModel& model, SolverState& state);
 /// s_i = x_p + R_p·(r_i − r_p): the rest pose hung from the nearest held particle and turned with its
 /// holder (docs/solver.md#animated-pose); a particle nothing holds keeps its rest position.
-/// `pin_turns`, when given, holds pin_turn of every pin, computed once for a pass over the particles.
-Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i, const Quat* pin_turns = nullptr);
+/// `turned`, when given (the state's own, set by turn_pins), keeps the turned offsets from one pass to the next.
+Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i, TurnedOffsets* turned = nullptr);
+/// A new epoch in `state.turned` for every pin whose turn changed in some bit since it was last set.
+void turn_pins(SolverState& state);
 /// The turn of a pin's holder since its hold began.
 Quat pin_turn(const SolverState& state, uint32_t pin);
 /// Reset: held particles on their targets, everything else on the animated pose, at rest, with

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "solver/message.h"
@@ -40,6 +41,10 @@ SolverState initial_state(const SolverModel& m) {
     s.pin_holding.assign(p.pins.size(), 1);
     s.holder_pose.assign(p.pins.size(), Pose{});
     s.hold_start_rotation.assign(p.pins.size(), Quat{});
+    s.turned.turn.assign(p.pins.size(), Quat{});
+    s.turned.epoch.assign(p.pins.size(), 0);
+    s.turned.offset.assign(m.n, Vec3{});
+    s.turned.offset_epoch.assign(m.n, 0);
     s.distance = distance_rows::initial_state(m.distance, m.constants);
     s.hinge = hinge_rows::initial_state(m.hinge);
     s.tether = tether_rows::initial_state(m.n, m.constants);
@@ -54,6 +59,7 @@ SolverState initial_state(const SolverModel& m) {
 void refresh_masses(const SolverModel& m, SolverState& s) {
     distance_rows::refresh_masses(m.distance, s.distance, s.cloth.inverse_mass);
     hinge_rows::refresh_masses(m.hinge, s.hinge, s.cloth.inverse_mass);
+    s.bend_lanes = sweep_blocks::lay_out_bend(m.sweep, s.hinge);
     s.free_particles.clear();
     s.kinematic_particles.clear();
     for (uint32_t i = 0; i < m.n; ++i) (s.cloth.inverse_mass[i] > 0 ? s.free_particles : s.kinematic_particles).push_back(i);
@@ -80,7 +86,18 @@ void attach_rows(const SolverModel& m, SolverState& s) {
 
 Quat pin_turn(const SolverState& s, uint32_t pin) { return s.holder_pose[pin].rotation * s.hold_start_rotation[pin].conjugate(); }
 
-Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, const Quat* pin_turns) {
+void turn_pins(SolverState& s) {
+    TurnedOffsets& t = s.turned;
+    for (uint32_t pin = 0; pin < t.turn.size(); ++pin) {
+        const Quat r = pin_turn(s, pin);
+        if (t.epoch[pin] == 0 || std::memcmp(&r, &t.turn[pin], sizeof(Quat)) != 0) {
+            t.turn[pin] = r;
+            t.epoch[pin] = ++t.epochs;
+        }
+    }
+}
+
+Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, TurnedOffsets* turned) {
     const ClothProxy& p = *m.proxy;
     if (s.cloth.inverse_mass[i] == 0) return s.target[i];
     uint32_t c = p.nearest_held[i];
@@ -89,7 +106,14 @@ Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, c
     const uint32_t pin = m.held_pin[c];
     if (pin != no_pin) {
         if (!s.pin_holding[pin]) return p.rest_position[i];
-        r = pin_turns ? pin_turns[pin] : pin_turn(s, pin);
+        if (turned) {  // the same rotate of the same turn as below, done once an epoch
+            if (turned->offset_epoch[i] != turned->epoch[pin]) {
+                turned->offset[i] = turned->turn[pin].rotate(p.rest_position[i] - p.rest_position[c]);
+                turned->offset_epoch[i] = turned->epoch[pin];
+            }
+            return s.cloth.x[c] + turned->offset[i];
+        }
+        r = pin_turn(s, pin);
     }
     return s.cloth.x[c] + r.rotate(p.rest_position[i] - p.rest_position[c]);
 }

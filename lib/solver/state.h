@@ -11,6 +11,7 @@
 #include "solver/pose_rows.h"
 #include "solver/slack_rows.h"
 #include "solver/step.h"
+#include "solver/sweep_blocks.h"
 #include "solver/sweep_pool.h"
 #include "solver/tether_rows.h"
 
@@ -43,12 +44,23 @@ struct SubstepState {
     Vec3 hold_line_origin, hold_line_axis;
 };
 
+/// The animated pose's turned rest offsets R_p·(r_i − r_p) (docs/solver.md#animated-pose), each kept until
+/// its pin's turn changes in some bit: a holder that does not turn costs one addition a particle.
+struct TurnedOffsets {
+    std::vector<Quat> turn;               ///< per pin: the turn of its epoch
+    std::vector<uint64_t> epoch;          ///< per pin: when `turn` was last set; 0 = never
+    std::vector<Vec3> offset;             ///< per particle
+    std::vector<uint64_t> offset_epoch;   ///< per particle: the epoch its offset was turned in; 0 = never
+    uint64_t epochs = 0;
+};
+
 struct SolverState {
     ClothState cloth;
     std::vector<Vec3> v_before;           ///< velocity at the start of the substep (adaptive initial guess)
     std::vector<Vec3> hold_offset;        ///< held: position in its holder's placement when the hold began
     std::vector<Vec3> target;             ///< kinematic: where the holder puts it at the end of the step
     std::vector<Vec3> animated;           ///< the animated position s_i, re-centred every substep (slack, pose)
+    TurnedOffsets turned;                 ///< the animated pose's offsets, turned once a turn
     std::vector<uint32_t> free_particles;        ///< ascending
     std::vector<uint32_t> kinematic_particles;   ///< ascending
 
@@ -65,6 +77,7 @@ struct SolverState {
     // --- the row kinds ------------------------------------------------------------------------------
     DistanceState distance;
     HingeState hinge;
+    BendLanes bend_lanes;                 ///< the bending operator as the lanes read it (docs/solver.md#lanes)
     TetherState tether;
     SlackState slack;
     PoseState pose;

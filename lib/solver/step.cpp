@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "solver/message.h"
+#include "solver/lanes.h"
 #include "solver/phases.h"
 #include "solver/solver.h"
 
@@ -226,10 +227,9 @@ void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
         s.cloth.x[i] = remaining == 1 ? s.target[i] : s.cloth.x[i] + (s.target[i] - s.cloth.x[i]) / remaining;
     if (m.constants.hold_line) find_hold_line(m, s);
     if (m.slack.enabled || m.pose.enabled) {
-        std::vector<Quat> turns(m.proxy->pins.size());  // once a pin, not once a particle
-        for (uint32_t pin = 0; pin < turns.size(); ++pin) turns[pin] = pin_turn(s, pin);
+        turn_pins(s);  // once a pin, not once a particle; the offsets once a turn
         for (uint32_t i : s.free_particles)
-            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i, turns.data());
+            if (std::isfinite(s.slack.radius[i]) || s.pose.k[i] > 0) s.animated[i] = animated_position(m, s, i, &s.turned);
     }
 }
 
@@ -273,13 +273,128 @@ void set_penalties(const SolverModel& m, SolverState& s) {
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
 }
 
+#ifdef WEFT_SOLVER_X86
+/// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
+/// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
+WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
+    const size_t count = m.count();
+    const double* rows = &s.rows.data()->rest;
+    const __m256d zero = _mm256_setzero_pd();
+    for (size_t e = 0; e < count; e += 4) {
+        int hard = 0, strain = 0;
+        int32_t end0[4], end1[4], field[4];
+        for (size_t k = 0; k < 4; ++k) {
+            const size_t r = e + k < count ? e + k : e;
+            end0[k] = static_cast<int32_t>(m.ends[r][0] * 3);
+            end1[k] = static_cast<int32_t>(m.ends[r][1] * 3);
+            field[k] = static_cast<int32_t>(r * 6);
+            if (e + k >= count || s.m_eff[r] == 0) continue;
+            if (m.hard[r]) hard |= 1 << k;
+            if (m.strain_rows && r < m.edge_count) strain |= 1 << k;
+        }
+        if ((hard | strain) == 0) continue;
+        __m256d ax, ay, az, bx, by, bz, row[6];
+        lanes::load_positions(&x->x, end0, ax, ay, az);
+        lanes::load_positions(&x->x, end1, bx, by, bz);
+        const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
+        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+        lanes::load_rows(rows, field, row);
+        alignas(32) double lambda[4], strain_lambda[4];
+        _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
+        // std::max(u, 0.0) is (u < 0) ? 0 : u, which is max_pd(0, u): NaN and −0 kept as the scalar keeps them.
+        _mm256_store_pd(strain_lambda, _mm256_max_pd(zero, _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
+        for (size_t k = 0; k < 4; ++k) {
+            if (hard & (1 << k)) s.rows[e + k].lambda = lambda[k];
+            if (strain & (1 << k)) s.rows[e + k].strain_lambda = strain_lambda[k];
+        }
+    }
+}
+
+/// distance_rows::within_strain four edges at a time: the same answer (some edge with a free end is
+/// longer than `ratio` × its rest length, squared lengths), from the same products.
+WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s, const Vec3* x, double ratio) {
+    const __m256d r = _mm256_set1_pd(ratio);
+    for (size_t e = 0; e < m.edge_count; e += 4) {
+        int32_t end0[4], end1[4];
+        uint32_t row[4];
+        int on = 0;
+        for (size_t q = 0; q < 4; ++q) {
+            const size_t at = e + q < m.edge_count ? e + q : e;
+            row[q] = static_cast<uint32_t>(at);
+            end0[q] = static_cast<int32_t>(m.ends[at][0] * 3);
+            end1[q] = static_cast<int32_t>(m.ends[at][1] * 3);
+            if (e + q < m.edge_count && s.m_eff[at] != 0) on |= 1 << q;  // both ends held: the holders' business
+        }
+        if (on == 0) continue;
+        __m256d ax, ay, az, bx, by, bz;
+        lanes::load_positions(&x->x, end0, ax, ay, az);
+        lanes::load_positions(&x->x, end1, bx, by, bz);
+        const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
+        const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        const __m256d longest = _mm256_mul_pd(r, lanes::load_lanes(m.rest.data(), row));
+        if (_mm256_movemask_pd(_mm256_cmp_pd(l2, _mm256_mul_pd(longest, longest), _CMP_GT_OQ)) & on) return false;
+    }
+    return true;
+}
+
+/// update_leash_dual of the free particles' tethers (`centre` given: the row to x[centre[i]] where it is
+/// not no_particle) or slack rows (`centre` null: to centres[i] where the radius is finite), four at a
+/// time while the ramp is inert: λ ← max(k·C + λ, 0), each lane as the scalar row.
+WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, const Vec3* centres, const uint32_t* centre,
+                                const std::vector<double>& radius, const std::vector<double>& k, std::vector<double>& lambda) {
+    const __m256d zero = _mm256_setzero_pd();
+    for (size_t g = 0; g < free.size(); g += 4) {
+        uint32_t particle[4];
+        int32_t own[4], at[4];
+        int on = 0;
+        for (size_t q = 0; q < 4; ++q) {
+            const uint32_t i = particle[q] = free[g + q < free.size() ? g + q : g];
+            const uint32_t c = centre ? centre[i] : i;
+            const bool row = g + q < free.size() && (centre ? c != no_particle : std::isfinite(radius[i]));
+            own[q] = static_cast<int32_t>(3 * i);
+            at[q] = static_cast<int32_t>(3 * (row ? c : i));
+            if (row) on |= 1 << q;
+        }
+        if (on == 0) continue;
+        __m256d xx, xy, xz, cx, cy, cz;
+        lanes::load_positions(&x->x, own, xx, xy, xz);
+        lanes::load_positions(&centres->x, at, cx, cy, cz);
+        const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
+        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+        const __m256d u = _mm256_add_pd(_mm256_mul_pd(lanes::load_lanes(k.data(), particle), _mm256_sub_pd(l, lanes::load_lanes(radius.data(), particle))),
+                                        lanes::load_lanes(lambda.data(), particle));
+        alignas(32) double out[4];
+        _mm256_store_pd(out, _mm256_max_pd(zero, u));  // std::max(u, 0.0), as in update_distance_duals_avx2
+        for (int q = 0; q < 4; ++q)
+            if (on & (1 << q)) lambda[particle[q]] = out[q];
+    }
+}
+#endif
+
+/// Whether the sweeps may stop at the strain target (docs/solver.md#iterating-to-a-target).
+bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m)) return within_strain_avx2(m.distance, s.distance, s.cloth.x.data(), ratio);
+#endif
+    return distance_rows::within_strain(m.distance, s.distance, s.cloth.x.data(), ratio);
+}
+
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
 void update_duals(const SolverModel& m, SolverState& s) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
-    distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
-    tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
-    slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio)) {  // the ramp inert: four rows at a time
+        update_distance_duals_avx2(m.distance, s.distance, x);
+        leash_duals_avx2(s.free_particles, x, x, s.tether.centre.data(), s.tether.radius, s.tether.k, s.tether.lambda);
+        if (m.slack.enabled) leash_duals_avx2(s.free_particles, x, s.animated.data(), nullptr, s.slack.radius, s.slack.k, s.slack.lambda);
+    } else
+#endif
+    {
+        distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+        tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
+        slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
+    }
     contact_rows::update_duals(s.contact, s.free_particles, x);
 }
 
@@ -330,8 +445,7 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
         stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
         const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&
-                          (!to_strain || distance_rows::within_strain(m.distance, s.distance, s.cloth.x.data(),
-                                                                      1 + m.constants.strain_target));
+                          (!to_strain || within_strain(m, s, 1 + m.constants.strain_target));
         const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
         update_duals(m, s);
@@ -402,9 +516,9 @@ StepStats Solver::step(const StepInput& in) {
     double unclamped = 0;
     for (uint32_t k = 0; k < substeps; ++k) unclamped = std::max(unclamped, substep(m, s, k, motion.gravity, decay, clamp, stats));
 
-    double fastest = 0;
-    for (uint32_t i : s.free_particles) fastest = std::max(fastest, length(s.cloth.v[i]));
-    stats.max_speed = fastest;
+    double fastest2 = 0;  // squared, one root after: the root is monotonic, so the same maximum
+    for (uint32_t i : s.free_particles) fastest2 = std::max(fastest2, length_squared(s.cloth.v[i]));
+    stats.max_speed = std::sqrt(fastest2);
     stats.max_speed_unclamped = unclamped;
     if (s.steps_since_reset != UINT64_MAX) ++s.steps_since_reset;
     sleep_test(m, s, stats);

@@ -8,11 +8,8 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define WEFT_SOLVER_X86 1
-#endif
 
+#include "solver/lanes.h"
 #include "solver/phases.h"
 
 namespace weft {
@@ -94,102 +91,155 @@ void sweep_particles(const SolverModel& m, SolverState& s, uint32_t begin, uint3
 }
 
 #ifdef WEFT_SOLVER_X86
-/// The x, y and z of four positions as three vectors of lanes (two-double loads and shuffles; a
-/// gather is slower on the machines measured, docs/solver.md#lanes).
-__attribute__((target("avx2"))) inline void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py,
-                                                           __m256d& pz) {
-    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[2]), 1);
-    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[1])), _mm_loadu_pd(x + at[3]), 1);
-    px = _mm256_unpacklo_pd(v02, v13);
-    py = _mm256_unpackhi_pd(v02, v13);
-    pz = _mm256_set_pd(x[at[3] + 2], x[at[2] + 2], x[at[1] + 2], x[at[0] + 2]);
-}
-
-/// Four LinkRows, field by field as vectors of lanes (a 4x4 transpose and a 2x4 one).
-__attribute__((target("avx2"))) inline void load_rows(const double* rows, const int32_t* at, __m256d* field) {
-    const __m256d r0 = _mm256_loadu_pd(rows + at[0]), r1 = _mm256_loadu_pd(rows + at[1]);
-    const __m256d r2 = _mm256_loadu_pd(rows + at[2]), r3 = _mm256_loadu_pd(rows + at[3]);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    field[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-    field[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-    field[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-    field[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[0] + 4)), _mm_loadu_pd(rows + at[2] + 4), 1);
-    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[1] + 4)), _mm_loadu_pd(rows + at[3] + 4), 1);
-    field[4] = _mm256_unpacklo_pd(v02, v13);
-    field[5] = _mm256_unpackhi_pd(v02, v13);
-}
-
 /// The distance rows of one block's four particles in AVX2 lanes: distance_rows::accumulate's
 /// arithmetic, operation for operation (no fused multiply-add, the same association), so each lane's
 /// sums are the scalar update's bit for bit. A lane that has run out of rows reads its own particle:
 /// a zero-length row, skipped as the scalar loop skips coincident ends.
-__attribute__((target("avx2"))) void distance_lanes_avx2(const SweepBlocks& sb, uint32_t block, const double* x,
-                                                         const double* rows, const Vec3* xi, Accumulated* a) {
+WEFT_AVX2 void distance_lanes(const SweepBlocks& sb, uint32_t block, const double* x, const double* rows, lanes::Lanes& l) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    const __m256d xx = _mm256_set_pd(xi[3].x, xi[2].x, xi[1].x, xi[0].x);
-    const __m256d xy = _mm256_set_pd(xi[3].y, xi[2].y, xi[1].y, xi[0].y);
-    const __m256d xz = _mm256_set_pd(xi[3].z, xi[2].z, xi[1].z, xi[0].z);
-    __m256d fx = _mm256_set_pd(a[3].f.x, a[2].f.x, a[1].f.x, a[0].f.x);
-    __m256d fy = _mm256_set_pd(a[3].f.y, a[2].f.y, a[1].f.y, a[0].f.y);
-    __m256d fz = _mm256_set_pd(a[3].f.z, a[2].f.z, a[1].f.z, a[0].f.z);
-    __m256d hxx = _mm256_set_pd(a[3].h.xx, a[2].h.xx, a[1].h.xx, a[0].h.xx);
-    __m256d hxy = _mm256_set_pd(a[3].h.xy, a[2].h.xy, a[1].h.xy, a[0].h.xy);
-    __m256d hxz = _mm256_set_pd(a[3].h.xz, a[2].h.xz, a[1].h.xz, a[0].h.xz);
-    __m256d hyy = _mm256_set_pd(a[3].h.yy, a[2].h.yy, a[1].h.yy, a[0].h.yy);
-    __m256d hyz = _mm256_set_pd(a[3].h.yz, a[2].h.yz, a[1].h.yz, a[0].h.yz);
-    __m256d hzz = _mm256_set_pd(a[3].h.zz, a[2].h.zz, a[1].h.zz, a[0].h.zz);
     const int32_t* other = sb.other_coordinate.data();
     const int32_t* field = sb.row_field.data();
     for (uint32_t q = sb.offsets[block], end = sb.offsets[block + 1]; q < end; ++q) {
         __m256d ox, oy, oz;
-        load_positions(x, other + q * SweepBlocks::lanes, ox, oy, oz);
-        const __m256d dx = _mm256_sub_pd(xx, ox), dy = _mm256_sub_pd(xy, oy), dz = _mm256_sub_pd(xz, oz);
+        lanes::load_positions(x, other + q * SweepBlocks::lanes, ox, oy, oz);
+        const __m256d dx = _mm256_sub_pd(l.xx, ox), dy = _mm256_sub_pd(l.xy, oy), dz = _mm256_sub_pd(l.xz, oz);
         const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
         const __m256d live = _mm256_cmp_pd(l2, zero, _CMP_GT_OQ);
         if (_mm256_movemask_pd(live) == 0) continue;
         const __m256d inv_l = _mm256_div_pd(one, _mm256_sqrt_pd(l2));
-        const __m256d l = _mm256_mul_pd(l2, inv_l);
+        const __m256d len = _mm256_mul_pd(l2, inv_l);
         const __m256d gx = _mm256_mul_pd(dx, inv_l), gy = _mm256_mul_pd(dy, inv_l), gz = _mm256_mul_pd(dz, inv_l);
         __m256d row[6];
-        load_rows(rows, field + q * SweepBlocks::lanes, row);
+        lanes::load_rows(rows, field + q * SweepBlocks::lanes, row);
         const __m256d rest = row[0], k = row[1], lambda = row[2], strain_rest = row[3], strain_k = row[4], strain_lambda = row[5];
-        __m256d fc = _mm256_add_pd(_mm256_mul_pd(k, _mm256_sub_pd(l, rest)), lambda);
+        __m256d fc = _mm256_add_pd(_mm256_mul_pd(k, _mm256_sub_pd(len, rest)), lambda);
         __m256d s = _mm256_blendv_pd(zero, fc, _mm256_cmp_pd(fc, zero, _CMP_GT_OQ));
         __m256d k_along = k;
-        const __m256d u = _mm256_add_pd(_mm256_mul_pd(strain_k, _mm256_sub_pd(l, strain_rest)), strain_lambda);
+        const __m256d u = _mm256_add_pd(_mm256_mul_pd(strain_k, _mm256_sub_pd(len, strain_rest)), strain_lambda);
         const __m256d pulls = _mm256_cmp_pd(u, zero, _CMP_GT_OQ);
         fc = _mm256_blendv_pd(fc, _mm256_add_pd(fc, u), pulls);
         s = _mm256_blendv_pd(s, _mm256_add_pd(s, u), pulls);
         k_along = _mm256_blendv_pd(k_along, _mm256_add_pd(k_along, strain_k), pulls);
-        fx = _mm256_blendv_pd(fx, _mm256_sub_pd(fx, _mm256_mul_pd(gx, fc)), live);
-        fy = _mm256_blendv_pd(fy, _mm256_sub_pd(fy, _mm256_mul_pd(gy, fc)), live);
-        fz = _mm256_blendv_pd(fz, _mm256_sub_pd(fz, _mm256_mul_pd(gz, fc)), live);
-        s = _mm256_mul_pd(s, inv_l);
-        const __m256d t = _mm256_sub_pd(k_along, s);
-        const __m256d tx = _mm256_mul_pd(t, gx), ty = _mm256_mul_pd(t, gy), tz = _mm256_mul_pd(t, gz);
-        hxx = _mm256_blendv_pd(hxx, _mm256_add_pd(_mm256_add_pd(hxx, s), _mm256_mul_pd(tx, gx)), live);
-        hyy = _mm256_blendv_pd(hyy, _mm256_add_pd(_mm256_add_pd(hyy, s), _mm256_mul_pd(ty, gy)), live);
-        hzz = _mm256_blendv_pd(hzz, _mm256_add_pd(_mm256_add_pd(hzz, s), _mm256_mul_pd(tz, gz)), live);
-        hxy = _mm256_blendv_pd(hxy, _mm256_add_pd(hxy, _mm256_mul_pd(tx, gy)), live);
-        hxz = _mm256_blendv_pd(hxz, _mm256_add_pd(hxz, _mm256_mul_pd(tx, gz)), live);
-        hyz = _mm256_blendv_pd(hyz, _mm256_add_pd(hyz, _mm256_mul_pd(ty, gz)), live);
+        lanes::add_row_lanes(l, live, gx, gy, gz, fc, _mm256_mul_pd(s, inv_l), k_along);
     }
-    alignas(32) double lane[9][4];
-    _mm256_store_pd(lane[0], fx);
-    _mm256_store_pd(lane[1], fy);
-    _mm256_store_pd(lane[2], fz);
-    _mm256_store_pd(lane[3], hxx);
-    _mm256_store_pd(lane[4], hxy);
-    _mm256_store_pd(lane[5], hxz);
-    _mm256_store_pd(lane[6], hyy);
-    _mm256_store_pd(lane[7], hyz);
-    _mm256_store_pd(lane[8], hzz);
+}
+
+/// hinge_rows::accumulate in lanes: c = x_i·D_i − R_i + Σ_j c_ij·x_j, each lane over its own
+/// neighbours in order (a lane past them keeps its sum), then f −= c/h², H += D_i/h²·I.
+WEFT_AVX2 void hinge_lanes(const BendLanes& bl, const HingeState& hs, uint32_t block, const uint32_t* particle, const double* x,
+                           double inv_h2, lanes::Lanes& l) {
+    if (hs.bend_diagonal.empty()) return;
+    const __m256d diagonal = lanes::load_lanes(hs.bend_diagonal.data(), particle), h2 = _mm256_set1_pd(inv_h2);
+    const int32_t at[4] = {static_cast<int32_t>(particle[0] * 3), static_cast<int32_t>(particle[1] * 3),
+                           static_cast<int32_t>(particle[2] * 3), static_cast<int32_t>(particle[3] * 3)};
+    __m256d rx, ry, rz;
+    lanes::load_positions(&hs.bend_rest.data()->x, at, rx, ry, rz);
+    __m256d cx = _mm256_sub_pd(_mm256_mul_pd(l.xx, diagonal), rx);
+    __m256d cy = _mm256_sub_pd(_mm256_mul_pd(l.xy, diagonal), ry);
+    __m256d cz = _mm256_sub_pd(_mm256_mul_pd(l.xz, diagonal), rz);
+    const __m256i count = _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bl.count.data() + block * 4)));
+    const uint32_t begin = bl.offsets[block], end = bl.offsets[block + 1];
+    for (uint32_t q = begin; q < end; ++q) {
+        const __m256d on = _mm256_castsi256_pd(_mm256_cmpgt_epi64(count, _mm256_set1_epi64x(q - begin)));
+        __m256d ox, oy, oz;
+        lanes::load_positions(x, bl.other_coordinate.data() + q * 4, ox, oy, oz);
+        const __m256d c = _mm256_loadu_pd(bl.coefficient.data() + q * 4);
+        cx = _mm256_blendv_pd(cx, _mm256_add_pd(cx, _mm256_mul_pd(ox, c)), on);
+        cy = _mm256_blendv_pd(cy, _mm256_add_pd(cy, _mm256_mul_pd(oy, c)), on);
+        cz = _mm256_blendv_pd(cz, _mm256_add_pd(cz, _mm256_mul_pd(oz, c)), on);
+    }
+    l.fx = _mm256_sub_pd(l.fx, _mm256_mul_pd(cx, h2));
+    l.fy = _mm256_sub_pd(l.fy, _mm256_mul_pd(cy, h2));
+    l.fz = _mm256_sub_pd(l.fz, _mm256_mul_pd(cz, h2));
+    const __m256d dk = _mm256_mul_pd(diagonal, h2);
+    l.hxx = _mm256_add_pd(l.hxx, dk);
+    l.hyy = _mm256_add_pd(l.hyy, dk);
+    l.hzz = _mm256_add_pd(l.hzz, dk);
+}
+
+/// tether_rows::accumulate in lanes: a leash to the held particle a lane is tethered to, if any.
+WEFT_AVX2 void tether_lanes(const TetherState& t, const uint32_t* particle, const double* x, lanes::Lanes& l) {
+    int32_t at[4];
+    int64_t has[4];
     for (int k = 0; k < 4; ++k) {
-        a[k].f = {lane[0][k], lane[1][k], lane[2][k]};
-        a[k].h = {lane[3][k], lane[4][k], lane[5][k], lane[6][k], lane[7][k], lane[8][k]};
+        const uint32_t c = t.centre[particle[k]];
+        has[k] = c != no_particle ? -1 : 0;
+        at[k] = static_cast<int32_t>((c != no_particle ? c : particle[k]) * 3);
     }
+    if ((has[0] | has[1] | has[2] | has[3]) == 0) return;
+    lanes::leash_lanes(x, at, _mm256_castsi256_pd(_mm256_set_epi64x(has[3], has[2], has[1], has[0])), lanes::load_lanes(t.radius.data(), particle),
+                lanes::load_lanes(t.k.data(), particle), lanes::load_lanes(t.lambda.data(), particle), l);
+}
+
+/// What the Newton step of four lanes gives: the move (already capped), and per lane whether the
+/// factorisation was positive definite and whether the trust region cut the move.
+struct LaneMoves {
+    alignas(32) double dx[3][4];
+    alignas(32) double x[3][4];
+    alignas(32) double moved2[4];
+    int positive = 0, capped = 0;  ///< bit k: lane k
+};
+
+/// ldlt_factor, ldlt_solve and the trust region of move_particle in lanes, operation for operation.
+WEFT_AVX2 void solve_lanes(const lanes::Lanes& l, __m256d radius, LaneMoves& out) {
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d d0 = l.hxx, inv_d0 = _mm256_div_pd(one, d0);
+    const __m256d l10 = _mm256_mul_pd(l.hxy, inv_d0), l20 = _mm256_mul_pd(l.hxz, inv_d0);
+    const __m256d d1 = _mm256_sub_pd(l.hyy, _mm256_mul_pd(_mm256_mul_pd(l10, l10), d0)), inv_d1 = _mm256_div_pd(one, d1);
+    const __m256d l21 = _mm256_mul_pd(_mm256_sub_pd(l.hyz, _mm256_mul_pd(_mm256_mul_pd(l20, l10), d0)), inv_d1);
+    const __m256d d2 = _mm256_sub_pd(_mm256_sub_pd(l.hzz, _mm256_mul_pd(_mm256_mul_pd(l20, l20), d0)),
+                                     _mm256_mul_pd(_mm256_mul_pd(l21, l21), d1));
+    const __m256d inv_d2 = _mm256_div_pd(one, d2);
+    out.positive = _mm256_movemask_pd(_mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ), _mm256_cmp_pd(d1, zero, _CMP_GT_OQ)),
+                                                    _mm256_cmp_pd(d2, zero, _CMP_GT_OQ)));
+    const __m256d z0 = _mm256_mul_pd(l.fx, inv_d0);
+    const __m256d y1 = _mm256_sub_pd(l.fy, _mm256_mul_pd(l10, l.fx));
+    const __m256d z1 = _mm256_mul_pd(y1, inv_d1);
+    const __m256d z2 = _mm256_mul_pd(_mm256_sub_pd(_mm256_sub_pd(l.fz, _mm256_mul_pd(l20, l.fx)), _mm256_mul_pd(l21, y1)), inv_d2);
+    __m256d mz = z2;
+    __m256d my = _mm256_sub_pd(z1, _mm256_mul_pd(l21, mz));
+    __m256d mx = _mm256_sub_pd(_mm256_sub_pd(z0, _mm256_mul_pd(l10, my)), _mm256_mul_pd(l20, mz));
+    const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz));
+    const __m256d cut = _mm256_cmp_pd(l2, _mm256_mul_pd(radius, radius), _CMP_GT_OQ);
+    out.capped = _mm256_movemask_pd(cut);
+    if (out.capped != 0) {
+        const __m256d scale = _mm256_div_pd(radius, _mm256_sqrt_pd(l2));
+        mx = _mm256_blendv_pd(mx, _mm256_mul_pd(mx, scale), cut);
+        my = _mm256_blendv_pd(my, _mm256_mul_pd(my, scale), cut);
+        mz = _mm256_blendv_pd(mz, _mm256_mul_pd(mz, scale), cut);
+    }
+    _mm256_store_pd(out.moved2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz)));
+    _mm256_store_pd(out.dx[0], mx);
+    _mm256_store_pd(out.dx[1], my);
+    _mm256_store_pd(out.dx[2], mz);
+    _mm256_store_pd(out.x[0], _mm256_add_pd(l.xx, mx));
+    _mm256_store_pd(out.x[1], _mm256_add_pd(l.xy, my));
+    _mm256_store_pd(out.x[2], _mm256_add_pd(l.xz, mz));
+}
+
+/// The lanes' sums back as one particle's Accumulated (the energy audit's Hessian).
+WEFT_AVX2 SymMat3 lane_hessian(const lanes::Lanes& l, int k) {
+    alignas(32) double v[6][4];
+    _mm256_store_pd(v[0], l.hxx);
+    _mm256_store_pd(v[1], l.hxy);
+    _mm256_store_pd(v[2], l.hxz);
+    _mm256_store_pd(v[3], l.hyy);
+    _mm256_store_pd(v[4], l.hyz);
+    _mm256_store_pd(v[5], l.hzz);
+    return {v[0][k], v[1][k], v[2][k], v[3][k], v[4][k], v[5][k]};
+}
+
+/// The four lanes' unary rows, summed one particle at a time (contacts vary in number), as lanes.
+WEFT_AVX2 void start_lanes(const Accumulated* a, lanes::Lanes& l) {
+    l.fx = _mm256_set_pd(a[3].f.x, a[2].f.x, a[1].f.x, a[0].f.x);
+    l.fy = _mm256_set_pd(a[3].f.y, a[2].f.y, a[1].f.y, a[0].f.y);
+    l.fz = _mm256_set_pd(a[3].f.z, a[2].f.z, a[1].f.z, a[0].f.z);
+    l.hxx = _mm256_set_pd(a[3].h.xx, a[2].h.xx, a[1].h.xx, a[0].h.xx);
+    l.hxy = _mm256_set_pd(a[3].h.xy, a[2].h.xy, a[1].h.xy, a[0].h.xy);
+    l.hxz = _mm256_set_pd(a[3].h.xz, a[2].h.xz, a[1].h.xz, a[0].h.xz);
+    l.hyy = _mm256_set_pd(a[3].h.yy, a[2].h.yy, a[1].h.yy, a[0].h.yy);
+    l.hyz = _mm256_set_pd(a[3].h.yz, a[2].h.yz, a[1].h.yz, a[0].h.yz);
+    l.hzz = _mm256_set_pd(a[3].h.zz, a[2].h.zz, a[1].h.zz, a[0].h.zz);
 }
 
 bool machine_has_avx2() {
@@ -197,35 +247,48 @@ bool machine_has_avx2() {
     return has;
 }
 
-/// Blocks [begin, end) of one colour, four particles side by side: the unary rows, the distance rows
-/// in AVX2 lanes, then the hinges, the tethers and the solve one lane at a time, each particle's terms
-/// in the scalar update's order.
-void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
+/// Blocks [begin, end) of one colour, four particles side by side: the unary rows one particle at a
+/// time, then the distance rows, the hinges, the tethers and the Newton step in AVX2 lanes, each
+/// lane's terms in the scalar update's order, so each particle moves as move_particle moves it.
+WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const double* x = &s.cloth.x.data()->x;
     const double* rows = &s.distance.rows.data()->rest;
-    const Vec3* xs = s.cloth.x.data();
+    Vec3* xs = s.cloth.x.data();
     for (uint32_t b = begin; b < end; ++b) {
         const uint32_t first = sb.first[b], width = sb.width[b];
-        bool any = false;
+        int live = 0;
+        uint32_t particle[4];
         Vec3 xi[4];
-        Accumulated a[4];
         for (uint32_t k = 0; k < 4; ++k) {
-            const uint32_t i = k < width ? first + k : first;
+            const uint32_t i = particle[k] = k < width ? first + k : first;
             xi[k] = xs[i];
-            if (k < width && s.cloth.inverse_mass[i] != 0) {
-                a[k] = accumulate_unary(m, s, i, xi[k]);
-                any = true;
-            }
+            if (k < width && s.cloth.inverse_mass[i] != 0) live |= 1 << k;
         }
-        if (!any) continue;
-        distance_lanes_avx2(sb, b, x, rows, xi, a);
+        if (live == 0) continue;
+        lanes::Lanes l;
+        l.xx = _mm256_set_pd(xi[3].x, xi[2].x, xi[1].x, xi[0].x);
+        l.xy = _mm256_set_pd(xi[3].y, xi[2].y, xi[1].y, xi[0].y);
+        l.xz = _mm256_set_pd(xi[3].z, xi[2].z, xi[1].z, xi[0].z);
+        if (!lanes::unary_lanes(m, s, particle, live, l)) {
+            Accumulated a[4];
+            for (uint32_t k = 0; k < 4; ++k)
+                if (live & (1 << k)) a[k] = accumulate_unary(m, s, particle[k], xi[k]);
+            start_lanes(a, l);
+        }
+        distance_lanes(sb, b, x, rows, l);
+        hinge_lanes(s.bend_lanes, s.hinge, b, particle, x, s.substep.inv_h2, l);
+        tether_lanes(s.tether, particle, x, l);
+        LaneMoves moves;
+        solve_lanes(l, lanes::load_lanes(m.trust_radius.data(), particle), moves);
         for (uint32_t k = 0; k < width; ++k) {
-            const uint32_t i = first + k;
-            if (s.cloth.inverse_mass[i] == 0) continue;
-            hinge_rows::accumulate(s.hinge, i, xi[k], xs, s.substep.inv_h2, a[k]);
-            tether_rows::accumulate(s.tether, i, xi[k], xs, a[k]);
-            move_particle(m, s, i, xi[k], a[k], stats);
+            if (!(live & moves.positive & (1 << k))) continue;  // move_particle's positive-definite gate
+            const Vec3 dx{moves.dx[0][k], moves.dx[1][k], moves.dx[2][k]};
+            if (moves.capped & (1 << k)) ++stats.capped_updates;
+            if (m.constants.energy_audit) audit_update(m, s, particle[k], xi[k], dx, lane_hessian(l, static_cast<int>(k)), stats);
+            stats.largest_move = std::max(stats.largest_move, moves.moved2[k]);
+            xs[particle[k]] = {moves.x[0][k], moves.x[1][k], moves.x[2][k]};
+            ++stats.vertex_updates;
         }
     }
 }

@@ -185,4 +185,31 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
     return s;
 }
 
+BendLanes lay_out_bend(const SweepBlocks& s, const HingeState& hinge) {
+    BendLanes l;
+    if (hinge.bend_diagonal.empty()) return l;
+    const uint32_t lanes = SweepBlocks::lanes;
+    for (size_t b = 0; b < s.blocks(); ++b) {
+        const uint32_t first = s.first[b], width = s.width[b];
+        l.offsets.push_back(static_cast<uint32_t>(l.coefficient.size() / lanes));
+        uint32_t rows = 0;
+        for (uint32_t k = 0; k < lanes; ++k) {
+            const uint32_t i = k < width ? first + k : first;
+            const uint32_t count = k < width ? hinge.bend_offsets[i + 1] - hinge.bend_offsets[i] : 0;
+            l.count.push_back(static_cast<int32_t>(count));
+            rows = std::max(rows, count);
+        }
+        for (uint32_t q = 0; q < rows; ++q)
+            for (uint32_t k = 0; k < lanes; ++k) {
+                const uint32_t i = k < width ? first + k : first;
+                const uint32_t at = hinge.bend_offsets[i] + q;
+                const bool real = k < width && at < hinge.bend_offsets[i + 1];
+                l.other_coordinate.push_back(static_cast<int32_t>((real ? hinge.bend_neighbours[at].other : i) * 3));
+                l.coefficient.push_back(real ? hinge.bend_neighbours[at].coefficient : 0.0);
+            }
+    }
+    l.offsets.push_back(static_cast<uint32_t>(l.coefficient.size() / lanes));
+    return l;
+}
+
 }  // namespace weft::sweep_blocks

@@ -8,6 +8,7 @@
 
 #include "proxy/core/cloth_proxy.h"
 #include "solver/distance_rows.h"
+#include "solver/hinge_rows.h"
 
 namespace weft {
 
@@ -51,11 +52,24 @@ struct SweepBlocks {
     }
 };
 
+/// The bending operator's off-diagonal entries (HingeState::bend_neighbours) laid out like the
+/// distance rows, block by block and lane by lane in the order the update reads them, so the lanes
+/// read four neighbours' coefficients with one load. Its coefficients change with the effective
+/// masses, so it lives in the state and is laid out again whenever they are refreshed.
+struct BendLanes {
+    std::vector<uint32_t> offsets;          ///< per block: start of its entries, in groups of SweepBlocks::lanes
+    std::vector<int32_t> count;             ///< per block and lane: its particle's entries (a lane past them is padding)
+    std::vector<int32_t> other_coordinate;  ///< 3·neighbour; padding: 3·the lane's own particle
+    std::vector<double> coefficient;        ///< BendNeighbour::coefficient; padding: 0
+};
+
 namespace sweep_blocks {
 
 /// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices. `threads`: the
 /// threads the wave is cut for (SolverConstants::threads).
 SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance, uint32_t threads);
+/// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).
+BendLanes lay_out_bend(const SweepBlocks& blocks, const HingeState& hinge);
 
 }  // namespace sweep_blocks
 }  // namespace weft

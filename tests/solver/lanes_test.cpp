@@ -14,7 +14,8 @@ namespace {
 
 struct Swing {
     std::vector<Vec3> x;
-    uint64_t vertex_updates = 0, capped_updates = 0;
+    uint64_t vertex_updates = 0, capped_updates = 0, climbing_updates = 0, iterations = 0;
+    double worst_climb = 0;
 };
 
 /// The 32x32 sheet, full rows, dropped and swung for `steps` steps (the holder moves, so the rows stay
@@ -35,6 +36,9 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
         const StepStats stats = solver.step(in);
         run.vertex_updates += stats.vertex_updates;
         run.capped_updates += stats.capped_updates;
+        run.climbing_updates += stats.climbing_updates;
+        run.worst_climb = std::max(run.worst_climb, stats.worst_climb);
+        run.iterations += stats.iterations;
     }
     run.x = solver.state().x;
     return run;
@@ -45,6 +49,9 @@ void expect_identical(const Swing& a, const Swing& b) {
     EXPECT_EQ(std::memcmp(a.x.data(), b.x.data(), a.x.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
     EXPECT_EQ(a.vertex_updates, b.vertex_updates);
     EXPECT_EQ(a.capped_updates, b.capped_updates);
+    EXPECT_EQ(a.climbing_updates, b.climbing_updates);
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.worst_climb, b.worst_climb);
     EXPECT_GT(a.vertex_updates, 0u);
 }
 
@@ -55,6 +62,54 @@ TEST(Lanes, SimdMatchesOneAtATimeBitForBit) {
     const Swing a = swing(sheet, scalar, 120);
     const Swing b = swing(sheet, SolverConstants{}, 120);
     expect_identical(a, b);
+}
+
+/// A 16x16 sheet with a stiff soft stretch (1e6 N/m, far into the dissipative band) and a pose row,
+/// kicked: updates that climb, for the energy audit to count.
+Swing kicked(SolverConstants c) {
+    const ClothProxy sheet = test::grid_sheet_proxy(16, 16, 0.02, 0.3);
+    Fabric f = *find_fabric("cotton");
+    f.stretch_stiffness = 1e6;
+    f.pose = 2.0;
+    c.energy_audit = true;
+    c.sleep = false;
+    Solver solver(sheet, f, c);
+    solver.add_velocity(Vec3{3, -8, 5});
+    Swing run;
+    for (int s = 0; s < 30; ++s) {
+        const StepStats stats = solver.step(StepInput{});
+        run.vertex_updates += stats.vertex_updates;
+        run.capped_updates += stats.capped_updates;
+        run.climbing_updates += stats.climbing_updates;
+        run.worst_climb = std::max(run.worst_climb, stats.worst_climb);
+    }
+    run.x = solver.state().x;
+    return run;
+}
+
+TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
+    // A pose row sends a block's unary rows one particle at a time before the lanes go on; the audit
+    // reads each lane's Hessian back out of the lanes. 30 steps of 256 particles: cheap under the sanitizers.
+    SolverConstants scalar;
+    scalar.simd = false;
+    const Swing a = kicked(scalar);
+    EXPECT_GT(a.climbing_updates, 0u) << "the audit has something to count";
+    expect_identical(a, kicked(SolverConstants{}));
+}
+
+TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
+    // The strain target's test runs four edges at a time beside the lanes: the same sweeps, the same
+    // cloth. 16x16, 60 steps of the swing, at most 12 sweeps a substep.
+    const ClothProxy sheet = test::grid_sheet_proxy(16, 16, 0.02, 0.3);
+    SolverConstants scalar;
+    scalar.simd = false;
+    scalar.strain_target = 0.02;
+    scalar.max_iterations = 12;
+    SolverConstants lanes = scalar;
+    lanes.simd = true;
+    const Swing a = swing(sheet, scalar, 60);
+    EXPECT_GT(a.iterations, 60u) << "some substep sweeps more than once";
+    expect_identical(a, swing(sheet, lanes, 60));
 }
 
 TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
