@@ -391,6 +391,7 @@ void worker_fault(const BakeInput& input) {
 
 [[noreturn]] void worker_main(int fd, char* slot, const std::vector<BakeInput>& inputs, const BakeOptions& given,
                               pid_t driver, SpareCapacity* spare) {
+    tune_forked_process_memory();  // before this worker's first block (process_memory.h)
     std::optional<WorkerTokens> counted;
     if (spare) counted.emplace(spare, slot);
     const BakeOptions o = with_spare(given, counted ? &*counted : nullptr);
