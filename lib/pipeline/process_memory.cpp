@@ -2,6 +2,7 @@
 // 2-core AMD EPYC VM): see tune_process_memory's comments and the README's benchmark section.
 #include "pipeline/process_memory.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -39,20 +40,38 @@ uintptr_t heap_top_start() {
 #endif
 }
 
-/// Moves the start of the heap's free top past the next 2 MiB boundary with a block that is never
-/// freed nor touched beyond its header. The top's first pages are the parent's after a fork (small
-/// pages below the first boundary; past it, the huge page holding the top's header, which the parent
-/// wrote): every one the child writes would be a fault copying it, about 15 us each on the shared
-/// VMs, 330-512 of them per `weft bake` worker. Past the boundary, the child's blocks come from huge
-/// pages of its own, one fault per 2 MiB.
+/// The end of the last page in [start, end) this process has touched (mincore: resident), or start.
+uintptr_t touched_end(uintptr_t start, uintptr_t end) {
+    constexpr uintptr_t kPage = 4096;
+    constexpr uintptr_t kChunk = 4096;  // pages a call: 16 MiB
+    unsigned char resident[kChunk];
+    const uintptr_t first = start & ~(kPage - 1);
+    for (uintptr_t hi = end; hi > first;) {  // from the end down: the touched pages are near the start
+        const uintptr_t lo = hi - first > kChunk * kPage ? hi - kChunk * kPage : first;
+        if (mincore(reinterpret_cast<void*>(lo), hi - lo, resident) != 0) return end;  // unknown: assume all
+        for (uintptr_t k = (hi - lo + kPage - 1) / kPage; k > 0; --k)
+            if (resident[k - 1] & 1) return std::max(start, lo + k * kPage);
+        hi = lo;
+    }
+    return start;
+}
+
+/// Moves the start of the heap's free top past every page of it this process has touched, to a
+/// 2 MiB boundary, with a block that is never freed nor touched beyond its header. After a fork
+/// those pages are the parent's (small pages below the heap's first huge page; past it, huge pages
+/// the parent wrote, its blocks freed since): every one the child writes would be a fault copying
+/// it, about 15 us each on the shared VMs, 330-512 of them per `weft bake` worker. Past the
+/// boundary, the child's blocks come from huge pages of its own, one fault per 2 MiB.
 void start_top_on_huge_page() {
     // A block whose header and size reach exactly to the boundary is carved from the top, unless a
     // freed block at least that large is found first (the parent's, shared with it after a fork):
     // that one is kept too, untouched, and the next try reaches the top.
     for (int attempt = 0; attempt < 8; ++attempt) {
         const uintptr_t start = heap_top_start();
-        if (start == 0) return;
-        const uintptr_t boundary = (start + 64 + kHugePage - 1) & ~(kHugePage - 1);
+        const uintptr_t end = reinterpret_cast<uintptr_t>(sbrk(0));
+        if (start == 0 || end == uintptr_t(-1)) return;
+        const uintptr_t from = std::max(start + 64, touched_end(start, end));
+        const uintptr_t boundary = (from + kHugePage - 1) & ~(kHugePage - 1);
         if (!std::malloc(boundary - start - 16) || heap_top_start() == boundary) return;
     }
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -37,9 +38,12 @@ long minor_faults() {
 TEST(ProcessMemory, AForkedProcessWritesItsNewBlocksOnPagesOfItsOwn) {
     if (!tune_process_memory()) GTEST_SKIP() << "not glibc's allocator (a sanitizer's, or another C library)";
     if (!huge_pages_on_advice()) GTEST_SKIP() << "transparent huge pages are off";
-    // The parent's blocks since tuning: they sit at the start of the heap's top, the pages a child
-    // would otherwise fill first.
+    // The parent's blocks since tuning, kept and freed: the kept ones sit at the start of the heap's
+    // top, the freed ones (8 MB, written) went back into it; a child would otherwise fill their pages first.
     for (int i = 0; i < 64; ++i) std::memset(std::malloc(4096), 1, 4096);
+    std::vector<void*> freed;
+    for (int i = 0; i < 400; ++i) freed.push_back(std::memset(std::malloc(20000), 1, 20000));
+    for (void* block : freed) std::free(block);
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
