@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -391,6 +392,7 @@ void worker_fault(const BakeInput& input) {
 
 [[noreturn]] void worker_main(int fd, char* slot, const std::vector<BakeInput>& inputs, const BakeOptions& given,
                               pid_t driver, SpareCapacity* spare) {
+    tune_forked_process_memory();  // before this worker's first block (process_memory.h)
     std::optional<WorkerTokens> counted;
     if (spare) counted.emplace(spare, slot);
     const BakeOptions o = with_spare(given, counted ? &*counted : nullptr);
@@ -449,6 +451,22 @@ const char* signal_name(int sig) {
     }
     return nullptr;
 }
+
+}  // namespace
+
+struct ExitingWorkers {
+    std::vector<pid_t> pids;
+    ExitingWorkers() = default;
+    ExitingWorkers(const ExitingWorkers&) = delete;
+    ExitingWorkers& operator=(const ExitingWorkers&) = delete;
+    ~ExitingWorkers() {
+        for (const pid_t pid : pids)
+            while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+    }
+};
+
+namespace {
 
 struct Worker {
     pid_t pid = 0;
@@ -559,10 +577,13 @@ public:
             hand_out();
             if (!wait_and_collect()) break;
         }
-        // EOF on every socket first, then the waits: the workers give back their memory side by side
-        // (a worker's exit unmaps its heap: milliseconds, on the path to the report).
+        // EOF on every socket: the workers exit side by side, waited for when the caller is done with
+        // the result (a worker's exit unmaps its heap: milliseconds, while the report is written).
         for (Worker& w : workers_) let_go(w);
-        for (Worker& w : workers_) stop_worker(w, false);
+        auto exiting = std::make_shared<ExitingWorkers>();
+        for (Worker& w : workers_)
+            if (w.pid > 0) exiting->pids.push_back(std::exchange(w.pid, 0));
+        result_.exiting_workers = std::move(exiting);
         if (shared_) ::munmap(shared_, n_ * worker_slot_bytes);
     }
 

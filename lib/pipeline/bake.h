@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,10 +71,15 @@ struct BakeModelResult {
     StageSeconds seconds;               ///< timings only
 };
 
+struct ExitingWorkers;
+
 struct BakeResult {
     std::vector<BakeModelResult> models;  ///< walk order
     Issues run_issues;                    ///< INPUT_NOT_FOUND and the like, not tied to a model
     double seconds = 0;
+    /// The worker processes told to exit, waited for when the last copy of this result goes: the
+    /// caller writes its report while they give back their memory.
+    std::shared_ptr<ExitingWorkers> exiting_workers;
 
     /// 0: every model built or skipped without errors; 1: anything refused or failed (now or, for a
     /// skipped model, when it was built), or an input missing.

@@ -14,6 +14,12 @@ namespace weft {
 /// changes is process-wide. Returns whether it changed anything.
 bool tune_process_memory();
 
+/// In a process forked from one that called tune_process_memory (a `weft bake` worker): the same
+/// set-up for this process's own blocks, which then start on huge pages of its own rather than in the
+/// small pages below them it shares, copy-on-write, with its parent. Call first thing after the fork.
+/// Returns whether it changed anything.
+bool tune_forked_process_memory();
+
 /// The same for the calling thread's own heap (glibc gives each worker thread an arena of its own,
 /// whose pages tune_process_memory's advice does not cover). Call at the start of each worker
 /// thread; does nothing unless tune_process_memory was called. Returns whether it changed anything.
