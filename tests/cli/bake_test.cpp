@@ -11,6 +11,7 @@
 #include "io/atomic_file.h"
 #include "io/content_hash.h"
 #include "support/paths.h"
+#include "testdata_copy.h"
 
 namespace weft {
 namespace {
@@ -49,13 +50,14 @@ const json* model_entry(const json& report, const std::string& input) {
     return nullptr;
 }
 
+// The test data but its dense sheet (test::testdata_without_dense_sheet says why), baked three times.
 TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
+    const std::string in = test::testdata_without_dense_sheet("bake_testdata_in").string();
     const fs::path a = test::scratch_dir("bake_testdata_j1");
     const fs::path b = test::scratch_dir("bake_testdata_j2");
     const fs::path dep = a.parent_path() / "bake_testdata_j1.d";
-    const auto r1 = test::run_weft({"bake", test::testdata_dir().string(), "-o", (a / "out").string(), "-j", "1",
-                                    "--depfile", dep.string()});
-    const auto r2 = test::run_weft({"bake", test::testdata_dir().string(), "-o", (b / "out").string(), "-j", "2"});
+    const auto r1 = test::run_weft({"bake", in, "-o", (a / "out").string(), "-j", "1", "--depfile", dep.string()});
+    const auto r2 = test::run_weft({"bake", in, "-o", (b / "out").string(), "-j", "2"});
     EXPECT_EQ(r1.exit_code, 1) << r1.err;
     EXPECT_EQ(r2.exit_code, 1) << r2.err;
 
@@ -117,7 +119,7 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     EXPECT_NE(dep_text.find("external_buffer_too_short.bin"), std::string::npos);
 
     // Second run: everything skipped, no output byte changed, the same findings.
-    const auto again = test::run_weft({"bake", test::testdata_dir().string(), "-o", (a / "out").string(), "-j", "2"});
+    const auto again = test::run_weft({"bake", in, "-o", (a / "out").string(), "-j", "2"});
     EXPECT_EQ(again.exit_code, 1);
     const json second = read_json(a / "out" / "bake-report.json");
     // A .gltf whose buffer or image is missing is never stamped: the file may appear, so it is tried again.
@@ -133,7 +135,7 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     EXPECT_EQ(tree_again, tree_first);
 
     // --force rebuilds every model.
-    const auto forced = test::run_weft({"bake", test::testdata_dir().string(), "-o", (a / "out").string(), "--force", "-q"});
+    const auto forced = test::run_weft({"bake", in, "-o", (a / "out").string(), "--force", "-q"});
     EXPECT_EQ(forced.exit_code, 1);
     EXPECT_EQ(read_json(a / "out" / "bake-report.json")["totals"]["skipped"], 0);
 }
