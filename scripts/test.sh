@@ -53,7 +53,7 @@ if [[ "${WEFT_SKIP_ASAN:-0}" != 1 ]]; then
   cmake --build build-asan -j "$jobs"
   phase_done build
   if ((fuzz)); then
-    # The short run: builds the harnesses with clang (build-fuzz) and runs them all at once, one per
+    # The short run: builds the harnesses with clang at -O0 (build-fuzz-short) and runs them all at once, one per
     # core, from the seed corpus; a crash fails here, naming its reproducer.
     scripts/fuzz.sh ${WEFT_FUZZ_SECONDS:+"$WEFT_FUZZ_SECONDS"}
     phase_done "fuzz (build and run)"

@@ -341,7 +341,7 @@ TEST(CodecHostile, ValidDecodeAllocatesWithinABoundOfTheFileSize) {
 
 // --- one file per named error ---------------------------------------------------------------------
 
-struct Case {
+struct NamedErrorCase {
     ProxyError code;
     std::function<std::vector<uint8_t>()> make;
     std::function<uint64_t(const std::vector<uint8_t>&)> offset;  ///< where the error must point
@@ -368,7 +368,7 @@ auto in(uint32_t t, uint64_t element_bytes = 0) {
     return [t, element_bytes](const std::vector<uint8_t>& b) { return data_of(b, t) + element_bytes; };
 }
 
-std::vector<Case> named_error_cases() {
+std::vector<NamedErrorCase> named_error_cases() {
     const size_t golden_size = golden().size();
     return {
         {ProxyError::bad_magic, [] { auto b = golden(); b[3] = 'Q'; return b; }, at(3), "header", "not a .clothproxy"},
@@ -469,7 +469,7 @@ std::vector<Case> named_error_cases() {
 
 TEST(CodecHostile, EveryNamedErrorHasAFileThatProducesIt) {
     std::set<ProxyError> produced;
-    for (const Case& c : named_error_cases()) {
+    for (const NamedErrorCase& c : named_error_cases()) {
         std::vector<uint8_t> bytes = c.make();
         DecodeResult r = decode_exact(bytes, bytes.size());
         SCOPED_TRACE(proxy_error_code(c.code) + std::string(" / ") + c.says);
