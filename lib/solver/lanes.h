@@ -86,6 +86,52 @@ WEFT_AVX2 inline void leash_lanes(const double* centres, const int32_t* at, __m2
     add_row_lanes(l, pulls, gx, gy, gz, u, _mm256_mul_pd(u, _mm256_div_pd(one, len)), k);
 }
 
+/// What the Newton step of four lanes gives: the move (already capped), and per lane whether the
+/// factorisation was positive definite and whether the trust region cut the move.
+struct LaneMoves {
+    alignas(32) double dx[3][4];
+    alignas(32) double x[3][4];
+    alignas(32) double moved2[4];
+    int positive = 0, capped = 0;  ///< bit k: lane k
+};
+
+/// ldlt_factor, ldlt_solve and the trust region of move_particle in lanes, operation for operation.
+WEFT_AVX2 inline void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out) {
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d d0 = l.hxx, inv_d0 = _mm256_div_pd(one, d0);
+    const __m256d l10 = _mm256_mul_pd(l.hxy, inv_d0), l20 = _mm256_mul_pd(l.hxz, inv_d0);
+    const __m256d d1 = _mm256_sub_pd(l.hyy, _mm256_mul_pd(_mm256_mul_pd(l10, l10), d0)), inv_d1 = _mm256_div_pd(one, d1);
+    const __m256d l21 = _mm256_mul_pd(_mm256_sub_pd(l.hyz, _mm256_mul_pd(_mm256_mul_pd(l20, l10), d0)), inv_d1);
+    const __m256d d2 = _mm256_sub_pd(_mm256_sub_pd(l.hzz, _mm256_mul_pd(_mm256_mul_pd(l20, l20), d0)),
+                                     _mm256_mul_pd(_mm256_mul_pd(l21, l21), d1));
+    const __m256d inv_d2 = _mm256_div_pd(one, d2);
+    out.positive = _mm256_movemask_pd(_mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ), _mm256_cmp_pd(d1, zero, _CMP_GT_OQ)),
+                                                    _mm256_cmp_pd(d2, zero, _CMP_GT_OQ)));
+    const __m256d z0 = _mm256_mul_pd(l.fx, inv_d0);
+    const __m256d y1 = _mm256_sub_pd(l.fy, _mm256_mul_pd(l10, l.fx));
+    const __m256d z1 = _mm256_mul_pd(y1, inv_d1);
+    const __m256d z2 = _mm256_mul_pd(_mm256_sub_pd(_mm256_sub_pd(l.fz, _mm256_mul_pd(l20, l.fx)), _mm256_mul_pd(l21, y1)), inv_d2);
+    __m256d mz = z2;
+    __m256d my = _mm256_sub_pd(z1, _mm256_mul_pd(l21, mz));
+    __m256d mx = _mm256_sub_pd(_mm256_sub_pd(z0, _mm256_mul_pd(l10, my)), _mm256_mul_pd(l20, mz));
+    const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz));
+    const __m256d cut = _mm256_cmp_pd(l2, _mm256_mul_pd(radius, radius), _CMP_GT_OQ);
+    out.capped = _mm256_movemask_pd(cut);
+    if (out.capped != 0) {
+        const __m256d scale = _mm256_div_pd(radius, _mm256_sqrt_pd(l2));
+        mx = _mm256_blendv_pd(mx, _mm256_mul_pd(mx, scale), cut);
+        my = _mm256_blendv_pd(my, _mm256_mul_pd(my, scale), cut);
+        mz = _mm256_blendv_pd(mz, _mm256_mul_pd(mz, scale), cut);
+    }
+    _mm256_store_pd(out.moved2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz)));
+    _mm256_store_pd(out.dx[0], mx);
+    _mm256_store_pd(out.dx[1], my);
+    _mm256_store_pd(out.dx[2], mz);
+    _mm256_store_pd(out.x[0], _mm256_add_pd(l.xx, mx));
+    _mm256_store_pd(out.x[1], _mm256_add_pd(l.xy, my));
+    _mm256_store_pd(out.x[2], _mm256_add_pd(l.xz, mz));
+}
+
 /// accumulate_unary in lanes: the inertial term and the slack leash. False, having done nothing, when
 /// a live lane has a pose row or a contact (the scalar accumulate_unary takes those blocks).
 WEFT_AVX2 inline bool unary_lanes(const SolverModel& m, const SolverState& s, const uint32_t* particle, int live, Lanes& l) {

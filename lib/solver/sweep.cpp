@@ -171,52 +171,6 @@ WEFT_AVX2 void tether_lanes(const TetherState& t, const uint32_t* particle, cons
                 lanes::load_lanes(t.k.data(), particle), lanes::load_lanes(t.lambda.data(), particle), l);
 }
 
-/// What the Newton step of four lanes gives: the move (already capped), and per lane whether the
-/// factorisation was positive definite and whether the trust region cut the move.
-struct LaneMoves {
-    alignas(32) double dx[3][4];
-    alignas(32) double x[3][4];
-    alignas(32) double moved2[4];
-    int positive = 0, capped = 0;  ///< bit k: lane k
-};
-
-/// ldlt_factor, ldlt_solve and the trust region of move_particle in lanes, operation for operation.
-WEFT_AVX2 void solve_lanes(const lanes::Lanes& l, __m256d radius, LaneMoves& out) {
-    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    const __m256d d0 = l.hxx, inv_d0 = _mm256_div_pd(one, d0);
-    const __m256d l10 = _mm256_mul_pd(l.hxy, inv_d0), l20 = _mm256_mul_pd(l.hxz, inv_d0);
-    const __m256d d1 = _mm256_sub_pd(l.hyy, _mm256_mul_pd(_mm256_mul_pd(l10, l10), d0)), inv_d1 = _mm256_div_pd(one, d1);
-    const __m256d l21 = _mm256_mul_pd(_mm256_sub_pd(l.hyz, _mm256_mul_pd(_mm256_mul_pd(l20, l10), d0)), inv_d1);
-    const __m256d d2 = _mm256_sub_pd(_mm256_sub_pd(l.hzz, _mm256_mul_pd(_mm256_mul_pd(l20, l20), d0)),
-                                     _mm256_mul_pd(_mm256_mul_pd(l21, l21), d1));
-    const __m256d inv_d2 = _mm256_div_pd(one, d2);
-    out.positive = _mm256_movemask_pd(_mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ), _mm256_cmp_pd(d1, zero, _CMP_GT_OQ)),
-                                                    _mm256_cmp_pd(d2, zero, _CMP_GT_OQ)));
-    const __m256d z0 = _mm256_mul_pd(l.fx, inv_d0);
-    const __m256d y1 = _mm256_sub_pd(l.fy, _mm256_mul_pd(l10, l.fx));
-    const __m256d z1 = _mm256_mul_pd(y1, inv_d1);
-    const __m256d z2 = _mm256_mul_pd(_mm256_sub_pd(_mm256_sub_pd(l.fz, _mm256_mul_pd(l20, l.fx)), _mm256_mul_pd(l21, y1)), inv_d2);
-    __m256d mz = z2;
-    __m256d my = _mm256_sub_pd(z1, _mm256_mul_pd(l21, mz));
-    __m256d mx = _mm256_sub_pd(_mm256_sub_pd(z0, _mm256_mul_pd(l10, my)), _mm256_mul_pd(l20, mz));
-    const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz));
-    const __m256d cut = _mm256_cmp_pd(l2, _mm256_mul_pd(radius, radius), _CMP_GT_OQ);
-    out.capped = _mm256_movemask_pd(cut);
-    if (out.capped != 0) {
-        const __m256d scale = _mm256_div_pd(radius, _mm256_sqrt_pd(l2));
-        mx = _mm256_blendv_pd(mx, _mm256_mul_pd(mx, scale), cut);
-        my = _mm256_blendv_pd(my, _mm256_mul_pd(my, scale), cut);
-        mz = _mm256_blendv_pd(mz, _mm256_mul_pd(mz, scale), cut);
-    }
-    _mm256_store_pd(out.moved2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz)));
-    _mm256_store_pd(out.dx[0], mx);
-    _mm256_store_pd(out.dx[1], my);
-    _mm256_store_pd(out.dx[2], mz);
-    _mm256_store_pd(out.x[0], _mm256_add_pd(l.xx, mx));
-    _mm256_store_pd(out.x[1], _mm256_add_pd(l.xy, my));
-    _mm256_store_pd(out.x[2], _mm256_add_pd(l.xz, mz));
-}
-
 /// The lanes' sums back as one particle's Accumulated (the energy audit's Hessian).
 WEFT_AVX2 SymMat3 lane_hessian(const lanes::Lanes& l, int k) {
     alignas(32) double v[6][4];
@@ -279,8 +233,8 @@ WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t 
         distance_lanes(sb, b, x, rows, l);
         hinge_lanes(s.bend_lanes, s.hinge, b, particle, x, s.substep.inv_h2, l);
         tether_lanes(s.tether, particle, x, l);
-        LaneMoves moves;
-        solve_lanes(l, lanes::load_lanes(m.trust_radius.data(), particle), moves);
+        lanes::LaneMoves moves;
+        lanes::solve_lanes(l, lanes::load_lanes(m.trust_radius.data(), particle), moves);
         for (uint32_t k = 0; k < width; ++k) {
             if (!(live & moves.positive & (1 << k))) continue;  // move_particle's positive-definite gate
             const Vec3 dx{moves.dx[0][k], moves.dx[1][k], moves.dx[2][k]};

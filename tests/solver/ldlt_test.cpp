@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "solver/lanes.h"
 #include "solver/ldlt.h"
 
 namespace weft {
@@ -98,6 +99,41 @@ TEST(Ldlt, EveryPivotIsChecked) {
             EXPECT_FALSE(ldlt_factor(h).positive_definite()) << "pivot " << which << " = " << bad;
         }
 }
+
+#ifdef WEFT_SOLVER_X86
+/// lanes::solve_lanes on four Hessians with f = (3, 0, 0) and a trust radius of 1 (docs/solver.md#lanes):
+/// the lanes' positive-definite bits and the x of each lane's move.
+WEFT_AVX2 int solve_four(const SymMat3 (&h)[4], double (&move_x)[4]) {
+    alignas(32) double v[6][4];
+    for (int k = 0; k < 4; ++k) {
+        v[0][k] = h[k].xx, v[1][k] = h[k].xy, v[2][k] = h[k].xz;
+        v[3][k] = h[k].yy, v[4][k] = h[k].yz, v[5][k] = h[k].zz;
+    }
+    lanes::Lanes l;
+    l.hxx = _mm256_load_pd(v[0]), l.hxy = _mm256_load_pd(v[1]), l.hxz = _mm256_load_pd(v[2]);
+    l.hyy = _mm256_load_pd(v[3]), l.hyz = _mm256_load_pd(v[4]), l.hzz = _mm256_load_pd(v[5]);
+    l.xx = l.xy = l.xz = l.fy = l.fz = _mm256_setzero_pd();
+    l.fx = _mm256_set1_pd(3.0);
+    lanes::LaneMoves out;
+    lanes::solve_lanes(l, _mm256_set1_pd(1.0), out);
+    for (int k = 0; k < 4; ++k) move_x[k] = out.dx[0][k];
+    return out.positive;
+}
+
+// The lanes' factorisation checks each pivot as Ldlt3::positive_definite does: lane 0 is I, lanes 1-3
+// have a zero or negative first, second or third pivot. Lane 0's Newton step (3, 0, 0) is cut to the
+// trust radius 1 (exact: 3·(1/3) rounds to 1).
+TEST(Ldlt, EveryPivotIsCheckedInLanes) {
+    if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "no AVX2 on this machine: the lanes never run";
+    for (double bad : {0.0, -1.0}) {
+        SymMat3 h[4] = {SymMat3::diagonal(1), SymMat3::diagonal(1), SymMat3::diagonal(1), SymMat3::diagonal(1)};
+        h[1].xx = bad, h[2].yy = bad, h[3].zz = bad;
+        double move_x[4];
+        EXPECT_EQ(solve_four(h, move_x), 0b0001) << "bad pivot " << bad;
+        EXPECT_EQ(move_x[0], 1.0);
+    }
+}
+#endif
 
 }  // namespace
 }  // namespace weft
