@@ -23,7 +23,7 @@ seconds="${1:-}"
 shift || true
 # The short run builds at -O0 in its own tree: its 20 s mostly replay the seed corpus, and -O0 halves
 # the harnesses' build (a scene batch 33-39 -> 14-19 s of CPU), the larger part of the run's cost,
-# for a third to a half of the mutations (docs/bad-inputs.md#fuzzing). A timed run is a search:
+# for 12 to 50 times fewer executions (docs/bad-inputs.md#fuzzing). A timed run is a search:
 # -O1 -gline-tables-only, the flags libFuzzer's documentation and OSS-Fuzz use (fast enough to fuzz,
 # file:line in every stack trace), at about half the build time of -O2 -g.
 if [[ -z "$seconds" ]]; then
@@ -50,8 +50,8 @@ if [[ -z "$seconds" ]]; then
   # All at once rather than in rounds of one per core: rounds leave cores idle (the third round of
   # five harnesses on two cores runs one), while all at once keeps every core fuzzing for the whole
   # run. 20 s: the seed corpora are replayed by ctest in every build already (fuzz_*_replay); what
-  # this run adds is clang's sanitizers on them and a first round of mutation (thousands to a hundred
-  # thousand executions per harness) within CI's time; the long run does the searching. libFuzzer's
+  # this run adds is clang's sanitizers on them and a first round of mutation (at -O0: 55 to 6,553
+  # executions per harness) within CI's time; the long run does the searching. libFuzzer's
   # -timeout is wall time: sharing the cores, -timeout=10 flags an input that takes about 4 s of CPU,
   # still far above the slowest input seen (under a second).
   seconds=20
