@@ -21,7 +21,11 @@ mkdir -p "$log"
 backup=""
 target_file=""
 restore() { if [ -n "$backup" ]; then cp "$backup" "$target_file"; rm -f "$backup"; backup=""; fi; }
-trap restore EXIT INT TERM
+# A signal restores the file and stops the pass (a trap alone would restore it and go on to the next
+# mutation); bash runs it once the build or suite in the foreground has returned.
+trap restore EXIT
+trap 'restore; exit 130' INT
+trap 'restore; exit 143' TERM
 
 fail_fast=(--gtest_fail_fast)
 [ "${MUTATE_FULL:-0}" = 1 ] && fail_fast=()
