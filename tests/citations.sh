@@ -2,6 +2,7 @@
 # The repository cites only itself and papers (docs/architecture.md#conventions). Fails when
 #  - a source file under lib/, tools/ or tests/ cites a design document the repository does not have
 #    or an issue number ("seed 2", a section sign, "issue 5", "rows.md", "../shared"), or
+#  - a published schema or format page under schemas/ does (its own sections may use the section sign), or
 #  - a `docs/<page>.md#<anchor>` or `schemas/<page>.md#<anchor>` cited in those folders, the README
 #    or docs/ (and a page's own `](#anchor)` / `](page.md#anchor)` links) names a page that does not
 #    exist or an anchor none of its headings makes.
@@ -23,6 +24,13 @@ while IFS= read -r hit; do
          "(docs/solver.md#tether) or a paper (author, title, year)" >&2
     failures=$((failures + 1))
 done < <(printf '%s\n' "${sources[@]}" | xargs grep -nHiE "$forbidden" /dev/null)
+# What users read beside the files weft writes: the schemas' descriptions and the format pages.
+schema_pages=(schemas/*)
+while IFS= read -r hit; do
+    echo "citations: $hit" >&2
+    echo "  a published schema cites a document outside the repository: cite a docs/ page" >&2
+    failures=$((failures + 1))
+done < <(grep -nHiE 'seed #?[0-9]|issue #?[0-9]|rows\.md|DESIGN\.md|\.\./shared' "${schema_pages[@]}")
 
 # GitHub's heading anchors: lower case; everything but letters, digits, spaces, '_' and '-' dropped;
 # spaces to '-'.
@@ -49,7 +57,7 @@ check_ref() {  # file-that-cites page anchor
 pages=(docs/*.md)
 while IFS=: read -r file ref; do
     check_ref "$file" "${ref%%#*}" "${ref#*#}"
-done < <(grep -oHE '(docs|schemas)/[A-Za-z0-9_-]+\.md#[A-Za-z0-9_-]+' "${sources[@]}" README.md "${pages[@]}")
+done < <(grep -oHE '(docs|schemas)/[A-Za-z0-9_-]+\.md#[A-Za-z0-9_-]+' "${sources[@]}" README.md "${pages[@]}" "${schema_pages[@]}")
 for page in "${pages[@]}"; do
     while IFS= read -r ref; do
         ref=${ref#](}

@@ -31,7 +31,7 @@ TEST(Dump, PrintsTheProxyAsSchemaValidJson) {
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(test::schema_errors(r.out, "clothproxy.schema.json"), "");
     json j = json::parse(r.out);
-    EXPECT_EQ(j["schema"], "weft.clothproxy/3");
+    EXPECT_EQ(j["schema"], "weft.clothproxy/5");
     EXPECT_EQ(j["kind"], "sheet");
     EXPECT_EQ(j["garment"], "Flag");
     EXPECT_EQ(j["class"], "flag");
