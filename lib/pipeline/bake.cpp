@@ -29,9 +29,6 @@
 #include <memory>
 #include <new>
 
-#include <assimp/cimport.h>
-#include <assimp/types.h>
-
 #include "io/atomic_file.h"
 #include "io/format_text.h"
 #include "io/utf8_text.h"
@@ -41,6 +38,7 @@
 #include "pipeline/bake_stage.h"
 #include "pipeline/model_output.h"
 #include "pipeline/process_memory.h"
+#include "scene/model_formats.h"
 
 namespace weft {
 namespace {
@@ -48,29 +46,9 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-/// Assimp's extensions (".obj", ...) and .vrm, lower case; read once.
-const std::set<std::string>& model_extensions() {
-    static const std::set<std::string> extensions = [] {
-        std::set<std::string> out{".vrm"};
-        aiString list;
-        aiGetExtensionList(&list);
-        std::string text(list.C_Str());
-        std::stringstream in(text);
-        std::string item;
-        while (std::getline(in, item, ';')) {
-            const size_t dot = item.find('.');
-            if (dot != std::string::npos) out.insert(ascii_lower(item.substr(dot)));
-        }
-        return out;
-    }();
-    return extensions;
-}
-
 }  // namespace
 
-bool is_model_file(const fs::path& path) {
-    return model_extensions().count(ascii_lower(path.extension().string())) > 0;
-}
+bool is_model_file(const fs::path& path) { return is_model_extension(ascii_lower(path.extension().string())); }
 
 namespace {
 
@@ -476,6 +454,7 @@ struct Worker {
     std::vector<uint8_t> buffer;                       ///< what the worker sent of its result so far
     char* slot = nullptr;
     bool left = false;                                 ///< no model was left for it: its slot is spare
+    bool assimp = false;                               ///< was handed a model Assimp reads: has loaded its module
 };
 
 using BakeProgress = std::function<void(const BakeModelResult&, size_t, size_t)>;
@@ -592,6 +571,7 @@ private:
         int sv[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return false;
         std::memset(w.slot, 0, worker_slot_bytes);
+        w.assimp = false;
         const pid_t pid = ::fork();
         if (pid < 0) {
             ::close(sv[0]);
@@ -677,6 +657,23 @@ private:
         }
     }
 
+    /// Where in order_ `w`'s next model is: the first not handed out, except that with several
+    /// workers the models Assimp reads go to the worker that has loaded the Assimp module while the
+    /// others have models weft reads itself to take. Each process that loads the module pays for it
+    /// (~15 ms of CPU, docs/measurements.md "The folder bake's fixed cost"), so one pays, not every one.
+    size_t pick(const Worker& w) const {
+        size_t first = order_.size();
+        bool others_have = false;
+        for (const Worker& other : workers_) others_have = others_have || (&other != &w && other.pid > 0 && other.assimp);
+        for (size_t i = 0; i < order_.size(); ++i) {
+            if (taken_[i]) continue;
+            if (first == order_.size()) first = i;
+            if (n_ == 1 || (!w.assimp && !others_have)) break;  // no preference
+            if (w.assimp ? through_assimp_[i] : !through_assimp_[i]) return i;
+        }
+        return first;
+    }
+
     /// Hands every idle worker its next model; one that cannot take it is restarted.
     void hand_out() {
         for (Worker& w : workers_) {
@@ -686,7 +683,9 @@ private:
                 if (o_.jobs > 1 && tokens_.open()) tokens_.give_back();
             }
             if (w.model >= 0 || next_ >= order_.size()) continue;
-            const auto k = static_cast<uint32_t>(order_[next_]);
+            const size_t at = pick(w);
+            taken_[at] = 1;
+            const auto k = static_cast<uint32_t>(order_[at]);
             bool sent = false;
             for (int attempt = 0; attempt < 2 && !sent; ++attempt) {
                 if (w.pid == 0 && !start_worker(w)) break;
@@ -700,6 +699,7 @@ private:
                 continue;
             }
             w.model = k;
+            w.assimp = w.assimp || through_assimp_[at];
             w.start = std::chrono::steady_clock::now();
             w.buffer.clear();
         }
@@ -778,7 +778,14 @@ private:
     void* shared_ = nullptr;
     std::vector<char> local_slots_;
     const pid_t driver_ = ::getpid();
-    size_t next_ = 0;
+    size_t next_ = 0;                 ///< models handed out
+    std::vector<uint8_t> taken_ = std::vector<uint8_t>(order_.size(), 0);  ///< per place in order_
+    /// Per place in order_: the model is read by Assimp (by its extension; scene/model_formats.h).
+    std::vector<uint8_t> through_assimp_ = [this] {
+        std::vector<uint8_t> out;
+        for (const size_t k : order_) out.push_back(!read_without_assimp(ascii_lower(inputs_[k].path.extension().string())));
+        return out;
+    }();
     TokenPipe tokens_;  // the workers' spare slots (TokenPipe)
 };
 

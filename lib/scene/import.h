@@ -2,7 +2,8 @@
 // external or data-URI buffers, .glb) and VRM (GLB bytes, recognised by content whatever the
 // extension) by weft's own reader on the checked glTF document; FBX binary and ASCII, glTF 1.0
 // and anything else Assimp 5.2.5 reads through Assimp. The result is in metres, Y up,
-// right-handed; skinned meshes are in their bind pose. Only lib/scene/*.cpp include Assimp.
+// right-handed; skinned meshes are in their bind pose. Only lib/scene/assimp/*.cpp call Assimp, in a
+// module the program loads when a model needs it (scene/assimp_module.h).
 #pragma once
 #include <cstdint>
 #include <filesystem>

@@ -25,6 +25,7 @@ inline constexpr IssueCode kCountTooLarge{"COUNT_TOO_LARGE", Severity::error, "A
 inline constexpr IssueCode kModelIndexOutOfRange{"MODEL_INDEX_OUT_OF_RANGE", Severity::error, "An index inside a PLY, MD5 or Collada file (a weight range, a joint, an accessor over its array) points past what it indexes."};
 inline constexpr IssueCode kUnknownFormat{"UNKNOWN_FORMAT", Severity::error, "No reader recognises the bytes: not a model file."};
 inline constexpr IssueCode kImportFailed{"IMPORT_FAILED", Severity::error, "Assimp refused the file; its reason is quoted."};
+inline constexpr IssueCode kImporterMissing{"IMPORTER_MISSING", Severity::error, "The model's format (FBX, OBJ, glTF 1.0, ...) is read by weft's Assimp module, weft-assimp.so, which could not be loaded: missing, unloadable (libassimp absent) or from another build; the message names each file tried. glTF 2.0 and VRM do not need it."};
 inline constexpr IssueCode kNoMeshes{"NO_MESHES", Severity::error, "The model has no triangle meshes."};
 inline constexpr IssueCode kNonFinitePosition{"NON_FINITE_POSITION", Severity::error, "A vertex position is NaN or infinite."};
 inline constexpr IssueCode kNonFiniteTransform{"NON_FINITE_TRANSFORM", Severity::error, "A node transform or inverse bind matrix is NaN or infinite."};
@@ -67,6 +68,7 @@ inline constexpr IssueCode import_codes[] = {
     kModelIndexOutOfRange,
     kUnknownFormat,
     kImportFailed,
+    kImporterMissing,
     // Content.
     kNoMeshes,
     kNonFinitePosition,

@@ -88,6 +88,11 @@ TEST(Runtime, AnInstalledPrefixBuildsAProjectWithFindPackage) {
     EXPECT_GT(positions_of(r.out).size(), 10u);
     r = test::run_command({(prefix / "bin" / "weft").string(), "--version"});
     EXPECT_EQ(r.exit_code, 0);
+    // The installed weft finds its Assimp module in the installed layout and reads an FBX with it.
+    EXPECT_TRUE(fs::exists(prefix / "lib" / "weft" / "weft-assimp.so"));
+    r = test::run_command({(prefix / "bin" / "weft").string(), "inspect", (test::testdata_dir() / "mannequin_cm.fbx").string()});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("fbx, 3 meshes"), std::string::npos) << r.out;
 }
 
 TEST(Runtime, CPackMakesADebianPackageOfTheToolAndTheRuntime) {
@@ -101,10 +106,18 @@ TEST(Runtime, CPackMakesADebianPackageOfTheToolAndTheRuntime) {
     ASSERT_FALSE(deb.empty()) << r.out;
     r = test::run_command({"/usr/bin/dpkg-deb", "--contents", deb.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    for (const char* file : {"./usr/bin/weft", "/include/weft/weft_runtime.h", "/cmake/weft/weftConfig.cmake", "libweft_runtime.a"})
+    for (const char* file : {"./usr/bin/weft", "/weft/weft-assimp.so", "/include/weft/weft_runtime.h", "/cmake/weft/weftConfig.cmake",
+                             "libweft_runtime.a"})
         EXPECT_NE(r.out.find(file), std::string::npos) << file << " not in the package:\n" << r.out;
     r = test::run_command({"/usr/bin/dpkg-deb", "--field", deb.string(), "Depends"});
-    EXPECT_NE(r.out.find("libassimp5"), std::string::npos) << r.out;  // dpkg-shlibdeps found the tool's libraries
+    EXPECT_NE(r.out.find("libassimp5"), std::string::npos) << r.out;  // dpkg-shlibdeps found the Assimp module's libraries
+    // The package's weft, unpacked, reads an FBX through the package's module.
+    const fs::path root = out / "root";
+    r = test::run_command({"/usr/bin/dpkg-deb", "-x", deb.string(), root.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = test::run_command({(root / "usr" / "bin" / "weft").string(), "inspect", (test::testdata_dir() / "mannequin_cm.fbx").string()});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("fbx, 3 meshes"), std::string::npos) << r.out;
 }
 
 }  // namespace
