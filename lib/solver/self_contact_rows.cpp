@@ -25,11 +25,6 @@ uint64_t cell_hash(int64_t x, int64_t y, int64_t z) {
            (static_cast<uint64_t>(z) * 83492791u);
 }
 
-bool excluded(const SelfContactModel& m, uint32_t i, uint32_t t) {
-    const auto begin = m.excluded.begin() + m.excluded_offset[i], end = m.excluded.begin() + m.excluded_offset[i + 1];
-    return std::binary_search(begin, end, t);
-}
-
 /// The hash of every triangle with finite corners, by the cells its box at `x` covers; returns the cell edge.
 double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x) {
     const size_t t_count = m.triangles.size();
@@ -245,6 +240,10 @@ void list_candidates(const SelfContactModel& m, SelfContactState& s, const SelfC
     // from being paired twice with one triangle.
     s.pairs.clear();
     s.seen.assign(n, UINT32_MAX);
+    // Each particle meets the triangles in ascending order, so its excluded list (ascending) is walked
+    // once with a cursor rather than searched for every triangle its cells hold (most of a dense
+    // sheet's pairs in reach are its own neighbours, excluded).
+    s.excluded_next.assign(m.excluded_offset.begin(), m.excluded_offset.end() - 1);
     for (uint32_t t = 0; t < m.triangles.size(); ++t) {
         const std::array<uint32_t, 3>& tri = m.triangles[t];
         const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
@@ -270,7 +269,9 @@ void list_candidates(const SelfContactModel& m, SelfContactState& s, const SelfC
                         if (p.x < lo.x - reach || p.x > hi.x + reach || p.y < lo.y - reach || p.y > hi.y + reach ||
                             p.z < lo.z - reach || p.z > hi.z + reach)
                             continue;
-                        if (excluded(m, i, t)) continue;
+                        uint32_t& next = s.excluded_next[i];
+                        while (next < m.excluded_offset[i + 1] && m.excluded[next] < t) ++next;
+                        if (next < m.excluded_offset[i + 1] && m.excluded[next] == t) continue;
                         if (length(p - nearest_on_triangle(p, a, b, c).point) < reach) s.pairs.emplace_back(i, t);
                     }
                 }

@@ -59,6 +59,7 @@ struct SelfContactState {
     std::vector<uint8_t> free;                     ///< per particle: free (kept to reuse its storage)
     // The listing's spatial hash of the free particles and its pairs (kept to reuse their storage).
     std::vector<uint32_t> bucket_particles, seen;
+    std::vector<uint32_t> excluded_next;           ///< per particle, its first excluded triangle not yet passed
     std::vector<std::pair<uint32_t, uint32_t>> pairs;  ///< (particle, triangle), by triangle
     // The hash of the triangles at rest (build), kept to reuse its storage.
     std::vector<uint32_t> bucket_offset, bucket_triangles;
