@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
+#include "support/json_files.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -19,18 +20,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-json module_report(const fs::path& out) {
-    std::vector<uint8_t> bytes;
-    EXPECT_EQ(read_file(out / "bake-report.json", bytes), "") << out;
-    return json::parse(bytes.begin(), bytes.end(), nullptr, false);
-}
-
-const json* module_model(const json& report, const std::string& input) {
-    for (const json& m : report["models"])
-        if (m["input"] == input) return &m;
-    return nullptr;
-}
 
 /// flag.glb (read by weft) and truncated_binary.fbx (read by Assimp, which refuses it: the smallest
 /// file that makes a worker load the module) in a folder of their own.
@@ -69,9 +58,9 @@ TEST(AssimpModule, TheDriverNeverMapsAssimpOnlyTheWorkerOfAnFbxLoadsIt) {
     ::unsetenv("LD_DEBUG");
     ::unsetenv("LD_DEBUG_OUTPUT");
     EXPECT_EQ(r.exit_code, 1) << r.err;  // the refused FBX
-    const json report = module_report(out);
-    const json* flag = module_model(report, "flag.glb");
-    const json* fbx = module_model(report, "truncated_binary.fbx");
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* flag = test::bake_report_model(report, "flag.glb");
+    const json* fbx = test::bake_report_model(report, "truncated_binary.fbx");
     ASSERT_TRUE(flag && fbx) << report.dump(1);
     EXPECT_EQ((*flag)["status"], "built");
     // Assimp read it: its reason is quoted, so the module was loaded and ran.
@@ -102,9 +91,9 @@ TEST(AssimpModule, WithoutTheModuleAnFbxFailsByNameAndTheBatchGoesOn) {
     const test::CommandResult r = test::run_weft({"bake", in.string(), "-o", out.string(), "-j", "1", "-q"});
     ::unsetenv("WEFT_ASSIMP_MODULE");
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    const json report = module_report(out);
-    const json* flag = module_model(report, "flag.glb");
-    const json* fbx = module_model(report, "truncated_binary.fbx");
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* flag = test::bake_report_model(report, "flag.glb");
+    const json* fbx = test::bake_report_model(report, "truncated_binary.fbx");
     ASSERT_TRUE(flag && fbx) << report.dump(1);
     EXPECT_EQ((*flag)["status"], "built");
     EXPECT_NE((*fbx)["status"], "built");

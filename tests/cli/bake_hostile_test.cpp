@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/atomic_file.h"
+#include "support/json_files.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -22,18 +23,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-json hostile_report(const fs::path& path) {
-    std::vector<uint8_t> bytes;
-    EXPECT_EQ(read_file(path, bytes), "") << path;
-    return json::parse(bytes.begin(), bytes.end(), nullptr, false);
-}
-
-const json* hostile_model(const json& report, const std::string& input) {
-    for (const json& m : report["models"])
-        if (m["input"] == input) return &m;
-    return nullptr;
-}
 
 bool has_code(const json& issues, const std::string& code) {
     for (const json& i : issues)
@@ -93,12 +82,12 @@ TEST(BakeHostile, CrashOfOneModelFailsOnlyItAndTheRunWritesEverything) {
                                      (dir / "bake.d").string()},
                                     kind + ":b.glb");
         EXPECT_EQ(r.exit_code, 1) << r.err;
-        const json report = hostile_report(out / "bake-report.json");
+        const json report = test::read_json_file(out / "bake-report.json");
         ASSERT_TRUE(report.is_object());
         EXPECT_EQ(report["totals"]["models"], 3);
         EXPECT_EQ(report["totals"]["built"], 2);
         EXPECT_EQ(report["totals"]["failed"], 1);
-        const json* b = hostile_model(report, "b.glb");
+        const json* b = test::bake_report_model(report, "b.glb");
         ASSERT_TRUE(b);
         EXPECT_EQ((*b)["status"], "failed");
         ASSERT_TRUE(has_code((*b)["issues"], "CRASHED")) << (*b)["issues"].dump();
@@ -117,7 +106,7 @@ TEST(BakeHostile, CrashOfOneModelFailsOnlyItAndTheRunWritesEverything) {
         // Without the fault the next run bakes it and skips the rest.
         const auto again = weft_bounded({"bake", in.string(), "-o", out.string(), "-j", "2"});
         EXPECT_EQ(again.exit_code, 0) << again.err;
-        const json second = hostile_report(out / "bake-report.json");
+        const json second = test::read_json_file(out / "bake-report.json");
         EXPECT_EQ(second["totals"]["built"], 1);
         EXPECT_EQ(second["totals"]["skipped"], 2);
     }
@@ -133,8 +122,8 @@ TEST(BakeHostile, OutOfMemoryIsThatModelsCodeUnderMaxMemory) {
                                 "oom:c/m.glb");
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    const json report = hostile_report(out / "bake-report.json");
-    const json* m = hostile_model(report, "c/m.glb");
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* m = test::bake_report_model(report, "c/m.glb");
     ASSERT_TRUE(m);
     EXPECT_EQ((*m)["status"], "failed");
     EXPECT_TRUE(has_code((*m)["issues"], "OUT_OF_MEMORY")) << (*m)["issues"].dump();
@@ -150,8 +139,8 @@ TEST(BakeHostile, ARunawayModelIsStoppedAtTheTimeLimit) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_LT(seconds, 20.0);
-    const json report = hostile_report(out / "bake-report.json");
-    const json* a = hostile_model(report, "a.glb");
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* a = test::bake_report_model(report, "a.glb");
     ASSERT_TRUE(a);
     EXPECT_EQ((*a)["status"], "failed");
     EXPECT_NE(issue_message((*a)["issues"], "TIMED_OUT").find("1 s"), std::string::npos) << (*a)["issues"].dump();
@@ -216,8 +205,8 @@ TEST(BakeHostile, AModelStoredInItsOwnOutputFolderIsNeverListedNorRemoved) {
         EXPECT_NE(r.exit_code, 2) << r.err;
         ASSERT_TRUE(fs::exists(model)) << "run " << run;
         EXPECT_TRUE(fs::exists(out / "flag.glb" / "notes.glb")) << "run " << run;
-        const json report = hostile_report(out / "bake-report.json");
-        const json* m = hostile_model(report, "flag.glb");
+        const json report = test::read_json_file(out / "bake-report.json");
+        const json* m = test::bake_report_model(report, "flag.glb");
         ASSERT_TRUE(m);
         for (const json& f : (*m)["outputs"]) {
             EXPECT_NE(f, "flag.glb");
@@ -246,7 +235,7 @@ TEST(BakeHostile, TwoInputsWithTheSameRelativePathNeverShareAnOutputFolder) {
     const fs::path out = dir / "out";
     const auto r = weft_bounded({"bake", (dir / "one").string(), (dir / "two").string(), "-o", out.string(), "-j", "2"});
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    const json report = hostile_report(out / "bake-report.json");
+    const json report = test::read_json_file(out / "bake-report.json");
     ASSERT_EQ(report["models"].size(), 2u);
     EXPECT_EQ(report["models"][0]["status"], "built");
     EXPECT_EQ(report["models"][1]["status"], "refused");
@@ -273,12 +262,12 @@ TEST(BakeHostile, AnOutputFolderLinkedOutOfOutIsNeverWrittenThrough) {
     const auto r = weft_bounded({"bake", in.string(), "-o", out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_TRUE(fs::is_empty(elsewhere));
-    const json report = hostile_report(out / "bake-report.json");
-    const json* m = hostile_model(report, "sub/flag.glb");
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* m = test::bake_report_model(report, "sub/flag.glb");
     ASSERT_TRUE(m);
     EXPECT_EQ((*m)["status"], "refused");
     EXPECT_TRUE(has_code((*m)["issues"], "OUTPUT_OUTSIDE_OUT")) << (*m)["issues"].dump();
-    EXPECT_EQ((*hostile_model(report, "good.glb"))["status"], "built");
+    EXPECT_EQ((*test::bake_report_model(report, "good.glb"))["status"], "built");
 }
 
 // A model's output folder that cannot be resolved at all (here a link to itself) is a folder weft
@@ -294,14 +283,14 @@ TEST(BakeHostile, AnOutputFolderThatCannotBeResolvedFailsThatModelAlone) {
     fs::create_directory_symlink("sub", out / "sub");  // OUT/sub -> OUT/sub
     const auto r = weft_bounded({"bake", in.string(), "-o", out.string()});
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    const json report = hostile_report(out / "bake-report.json");
-    const json* m = hostile_model(report, "sub/flag.glb");
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* m = test::bake_report_model(report, "sub/flag.glb");
     ASSERT_TRUE(m);
     EXPECT_EQ((*m)["status"], "failed");
     EXPECT_TRUE(has_code((*m)["issues"], "OUTPUT_UNWRITABLE")) << (*m)["issues"].dump();
     EXPECT_FALSE(has_code((*m)["issues"], "OUTPUT_OUTSIDE_OUT")) << (*m)["issues"].dump();
     EXPECT_NE((*m)["issues"].dump().find("cannot be resolved"), std::string::npos) << (*m)["issues"].dump();
-    EXPECT_EQ((*hostile_model(report, "good.glb"))["status"], "built");
+    EXPECT_EQ((*test::bake_report_model(report, "good.glb"))["status"], "built");
 }
 
 // --- The walk -----------------------------------------------------------------------------------
@@ -334,7 +323,7 @@ TEST(BakeHostile, WalkNamesLoopsFifosUnreadableFoldersAndOddNamesAndGoesOn) {
     ::chmod((in / "locked").c_str(), 0755);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-    const json report = hostile_report(dir / "out" / "bake-report.json");
+    const json report = test::read_json_file(dir / "out" / "bake-report.json");
     ASSERT_TRUE(report.is_object()) << "the report is valid JSON";
     EXPECT_TRUE(has_code(report["issues"], "INPUT_LINK_LOOP")) << report["issues"].dump();
     EXPECT_NE(issue_message(report["issues"], "INPUT_NOT_REGULAR").find("pipe.glb"), std::string::npos);
@@ -343,17 +332,17 @@ TEST(BakeHostile, WalkNamesLoopsFifosUnreadableFoldersAndOddNamesAndGoesOn) {
             << report["issues"].dump();
     }
     // Every good model is baked, the odd name with its bytes escaped as \xHH.
-    const json* escaped = hostile_model(report, "bad\\xFF\\xFEname.glb");
+    const json* escaped = test::bake_report_model(report, "bad\\xFF\\xFEname.glb");
     ASSERT_TRUE(escaped) << report["models"].dump();
     EXPECT_EQ((*escaped)["status"], "built");
     EXPECT_TRUE(has_code((*escaped)["issues"], "NAME_NOT_UTF8"));
     EXPECT_TRUE(fs::exists(dir / "out" / odd / "report.json"));
     for (const char* good : {"a.glb", "b.glb", "c/m.glb", "sp ace#1$.glb"}) {
-        const json* m = hostile_model(report, good);
+        const json* m = test::bake_report_model(report, good);
         ASSERT_TRUE(m) << good;
         EXPECT_EQ((*m)["status"], "built") << good;
     }
-    EXPECT_EQ(hostile_model(report, "c/up/a.glb"), nullptr);  // folder links are not followed
+    EXPECT_EQ(test::bake_report_model(report, "c/up/a.glb"), nullptr);  // folder links are not followed
 }
 
 TEST(BakeHostile, FifosGivenAsFilesAreRefusedWithoutBlocking) {
@@ -399,7 +388,7 @@ TEST(BakeHostile, DepfileNamesReadByNinjaRebakeWhenTouched) {
     const auto first = run_ninja();
     ASSERT_NE(first.out.find("[1/1]"), std::string::npos) << first.out << first.err;
     ASSERT_EQ(first.out.find("FAILED"), std::string::npos) << first.out << first.err;
-    const json report = hostile_report(dir / "out" / "bake-report.json");
+    const json report = test::read_json_file(dir / "out" / "bake-report.json");
     EXPECT_TRUE(has_code(report["issues"], "DEPFILE_UNREPRESENTABLE")) << report["issues"].dump();
     const auto deps = test::run_command({ninja.string(), "-C", dir.string(), "-t", "deps"});
     EXPECT_NE(deps.out.find("in/" + name), std::string::npos) << deps.out;  // read back exactly
@@ -427,7 +416,7 @@ TEST(BakeHostile, HostileCasesMixedWithTheSharedModelsBakeEveryGoodModel) {
                                  (dir / "d").string()},
                                 "segv:crash.glb");
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    const json report = hostile_report(out / "bake-report.json");
+    const json report = test::read_json_file(out / "bake-report.json");
     ASSERT_TRUE(report.is_object());
     EXPECT_TRUE(fs::exists(dir / "d"));
     size_t shared_models = 0;

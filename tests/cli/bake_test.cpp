@@ -10,6 +10,7 @@
 
 #include "io/atomic_file.h"
 #include "io/content_hash.h"
+#include "support/json_files.h"
 #include "support/paths.h"
 #include "testdata_copy.h"
 
@@ -38,18 +39,6 @@ std::map<std::string, std::string> tree(const fs::path& dir) {
     return out;
 }
 
-json read_json(const fs::path& path) {
-    std::vector<uint8_t> bytes;
-    EXPECT_EQ(read_file(path, bytes), "") << path;
-    return json::parse(bytes.begin(), bytes.end());
-}
-
-const json* model_entry(const json& report, const std::string& input) {
-    for (const json& m : report["models"])
-        if (m["input"] == input) return &m;
-    return nullptr;
-}
-
 // The test data but its dense sheet (test::testdata_without_dense_sheet says why), baked three times.
 TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     const std::string in = test::testdata_without_dense_sheet("bake_testdata_in").string();
@@ -64,12 +53,12 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     const auto tree_a = tree(a / "out");
     EXPECT_EQ(tree_a, tree(b / "out"));
 
-    const json report = read_json(a / "out" / "bake-report.json");
+    const json report = test::read_json_file(a / "out" / "bake-report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
     EXPECT_EQ(report["exit_code"], 1);
 
     // The good flag is baked into a sheet proxy beside the refused files.
-    const json* flag = model_entry(report, "flag.glb");
+    const json* flag = test::bake_report_model(report, "flag.glb");
     ASSERT_NE(flag, nullptr);
     EXPECT_EQ((*flag)["status"], "built");
     bool has_proxy = false;
@@ -95,7 +84,7 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
         EXPECT_TRUE(has_error) << m.dump();
     }
     for (const auto& [input, code] : expected_refusals) {
-        const json* m = model_entry(report, input);
+        const json* m = test::bake_report_model(report, input);
         ASSERT_NE(m, nullptr) << input;
         EXPECT_EQ((*m)["status"], "refused") << m->dump();
         bool found = false;
@@ -121,7 +110,7 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     // Second run: everything skipped, no output byte changed, the same findings.
     const auto again = test::run_weft({"bake", in, "-o", (a / "out").string(), "-j", "2"});
     EXPECT_EQ(again.exit_code, 1);
-    const json second = read_json(a / "out" / "bake-report.json");
+    const json second = test::read_json_file(a / "out" / "bake-report.json");
     // A .gltf whose buffer or image is missing is never stamped: the file may appear, so it is tried again.
     for (const json& m : second["models"])
         EXPECT_TRUE(m["status"] == "skipped" || m["input"] == "bad/missing_external_buffer.gltf" ||
@@ -137,7 +126,7 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     // --force rebuilds every model.
     const auto forced = test::run_weft({"bake", in, "-o", (a / "out").string(), "--force", "-q"});
     EXPECT_EQ(forced.exit_code, 1);
-    EXPECT_EQ(read_json(a / "out" / "bake-report.json")["totals"]["skipped"], 0);
+    EXPECT_EQ(test::read_json_file(a / "out" / "bake-report.json")["totals"]["skipped"], 0);
 }
 
 TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
@@ -151,16 +140,16 @@ TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
     EXPECT_EQ(r1.exit_code, r2.exit_code);
     const auto tree_a = tree(a / "out");
     EXPECT_EQ(tree_a, tree(b / "out"));
-    const json report = read_json(a / "out" / "bake-report.json");
+    const json report = test::read_json_file(a / "out" / "bake-report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
-    const json* goal = model_entry(report, "quaternius_Goal_Flag.glb");
+    const json* goal = test::bake_report_model(report, "quaternius_Goal_Flag.glb");
     ASSERT_NE(goal, nullptr);
     EXPECT_EQ((*goal)["status"], "built") << goal->dump();
     EXPECT_GE(report["totals"]["models"].get<int>(), 10);
 
     const auto again = test::run_weft({"bake", models.string(), "-o", (b / "out").string(), "-j", "2", "-q"});
     EXPECT_EQ(again.exit_code, r2.exit_code);
-    const json second = read_json(b / "out" / "bake-report.json");
+    const json second = test::read_json_file(b / "out" / "bake-report.json");
     EXPECT_EQ(second["totals"]["skipped"], second["totals"]["models"]);
     auto tree_again = tree(b / "out");
     tree_again.erase("bake-report.json");
@@ -187,7 +176,7 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
     auto bake = [&] {
         const auto run = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
         EXPECT_EQ(run.exit_code, 0) << run.err;
-        return read_json(out / "bake-report.json")["models"][0];
+        return test::read_json_file(out / "bake-report.json")["models"][0];
     };
     // The input hash is the hash of one "<name> <hash>" line per file: the model, then the files
     // it references in sorted order (the config file would come last).
@@ -200,7 +189,7 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
     const json first = bake();
     EXPECT_EQ(first["status"], "built");
     EXPECT_EQ(first["input_hash"], expected_hash());
-    const json stamp = read_json(out / "banner_blue.gltf" / "bake-stamp.json");
+    const json stamp = test::read_json_file(out / "banner_blue.gltf" / "bake-stamp.json");
     EXPECT_EQ(stamp["external_files"], json::array({"banner_blue.bin", "dungeon_texture.png"}));
     EXPECT_EQ(bake()["status"], "skipped");
 
@@ -214,7 +203,7 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
         if (*other) older["weft_source"] = other; else older.erase("weft_source");
         ASSERT_EQ(write_file_atomic(out / "banner_blue.gltf" / "bake-stamp.json", older.dump()), "");
         EXPECT_EQ(bake()["status"], "built") << "weft_source \"" << other << "\"";
-        EXPECT_EQ(read_json(out / "banner_blue.gltf" / "bake-stamp.json")["weft_source"], id);
+        EXPECT_EQ(test::read_json_file(out / "banner_blue.gltf" / "bake-stamp.json")["weft_source"], id);
     }
     EXPECT_EQ(bake()["status"], "skipped");
 
@@ -234,7 +223,7 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
     fs::remove(in / "banner_blue.bin");
     const auto run = test::run_weft({"bake", in.string(), "-o", out.string(), "-q"});
     EXPECT_EQ(run.exit_code, 1);
-    const json gone = read_json(out / "bake-report.json")["models"][0];
+    const json gone = test::read_json_file(out / "bake-report.json")["models"][0];
     EXPECT_EQ(gone["status"], "refused") << gone.dump();
     EXPECT_FALSE(fs::exists(out / "banner_blue.gltf" / "bake-stamp.json"));
 }
@@ -245,7 +234,7 @@ TEST(BakeCli, MissingInputIsReportedAndBadCommandLineIsExit2) {
                                    "-o", (dir / "out").string()});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("INPUT_NOT_FOUND"), std::string::npos) << r.err;
-    const json report = read_json(dir / "out" / "bake-report.json");
+    const json report = test::read_json_file(dir / "out" / "bake-report.json");
     EXPECT_EQ(report["counts"]["INPUT_NOT_FOUND"], 1);
     EXPECT_EQ(report["totals"]["built"], 1);
     EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string(), "-o", (dir / "o2").string(), "-j", "0"}).exit_code, 2);

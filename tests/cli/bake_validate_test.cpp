@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
+#include "support/json_files.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -17,12 +18,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-json load_json(const fs::path& path) {
-    std::vector<uint8_t> bytes;
-    EXPECT_EQ(read_file(path, bytes), "") << path;
-    return json::parse(bytes.begin(), bytes.end(), nullptr, false);
-}
 
 /// Copies the named fixtures into a folder of their own, so a bake sees only them.
 fs::path fixture_folder(const std::string& name, std::initializer_list<const char*> files) {
@@ -40,7 +35,7 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--no-grow"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const fs::path dir = out / "mannequin_chains.glb";
-    const json sidecar = load_json(dir / "mannequin_chains.cloth.json");
+    const json sidecar = test::read_json_file(dir / "mannequin_chains.cloth.json");
     EXPECT_EQ(test::schema_errors(sidecar.dump(), "sidecar.schema.json"), "");
     std::map<std::string, std::string> kind_of;
     for (const json& g : sidecar["garments"]) {
@@ -50,7 +45,7 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     }
     EXPECT_EQ(kind_of["Hair"], "rig");
     EXPECT_EQ(kind_of["Skirt"], "sheet");
-    const json report = load_json(dir / "report.json");
+    const json report = test::read_json_file(dir / "report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "rig-report.schema.json"), "");
     ASSERT_EQ(report["sheets"].size(), 1u);
     EXPECT_EQ(report["sheets"][0]["garment"], "Skirt");
@@ -61,10 +56,10 @@ TEST(BakeModel, OnePassWritesRigAndSheetProxiesAndOneSidecar) {
     const fs::path grown = in.parent_path() / "grown";
     const auto g = test::run_weft({"bake", in.string(), "-o", grown.string(), "-q"});
     ASSERT_EQ(g.exit_code, 0) << g.err;
-    const json grown_sidecar = load_json(grown / "mannequin_chains.glb" / "mannequin_chains.cloth.json");
+    const json grown_sidecar = test::read_json_file(grown / "mannequin_chains.glb" / "mannequin_chains.cloth.json");
     for (const json& garment : grown_sidecar["garments"]) EXPECT_EQ(garment["kind"], "rig") << garment["name"];
     EXPECT_EQ(grown_sidecar["grown_model"], "mannequin_chains.glb");
-    const json bake_report = load_json(grown / "bake-report.json");
+    const json bake_report = test::read_json_file(grown / "bake-report.json");
     EXPECT_EQ(test::schema_errors(bake_report.dump(), "bake-report.schema.json"), "");
     EXPECT_EQ(bake_report["grow_cloth"], true);
     const json& stages = bake_report["timings"]["models"][0]["stages"];
@@ -90,14 +85,14 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     j2.insert(j2.end(), {"-j", "2"});
     const auto r = test::run_weft(j2);
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-    const json bake_report = load_json(out / "bake-report.json");
+    const json bake_report = test::read_json_file(out / "bake-report.json");
     EXPECT_EQ(bake_report["validate"], true);
     size_t proxies = 0;
     for (const char* model : {"flag.glb", "mannequin.glb"}) {
         const fs::path dir = out / model;
-        const json validation = load_json(dir / "validation.json");
+        const json validation = test::read_json_file(dir / "validation.json");
         EXPECT_EQ(test::schema_errors(validation.dump(), "validation.schema.json"), "") << model;
-        const json sidecar = load_json(dir / (fs::path(model).stem().string() + ".cloth.json"));
+        const json sidecar = test::read_json_file(dir / (fs::path(model).stem().string() + ".cloth.json"));
         std::set<std::string> written, validated;
         for (const json& g : sidecar["garments"]) written.insert(g["proxy"].get<std::string>());
         for (const json& p : validation["proxies"]) {
@@ -116,7 +111,7 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     }
     EXPECT_EQ(proxies, 3u);  // the flag's sheet, the mannequin's grown hair and skirt
     // The rigs' skinned mesh: measured, whole, and in report.json without timings (byte-identical).
-    const json report = load_json(out / "mannequin.glb" / "report.json");
+    const json report = test::read_json_file(out / "mannequin.glb" / "report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "rig-report.schema.json"), "");
     ASSERT_TRUE(report["validation"].is_object()) << report.dump().substr(0, 2000);
     EXPECT_EQ(report["validation"]["passed"], true);
@@ -126,15 +121,15 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
         EXPECT_GT(p["mesh"]["edges"].get<int>(), 0) << p["garment"];
         EXPECT_LT(p["mesh"]["idle"]["max_edge_stretch"].get<double>(), 1.01) << p["garment"];
     }
-    EXPECT_TRUE(load_json(out / "flag.glb" / "report.json")["validation"].is_null());  // sheets only: validation.json
+    EXPECT_TRUE(test::read_json_file(out / "flag.glb" / "report.json")["validation"].is_null());  // sheets only: validation.json
 
     // Validation is part of the options: the same bake again skips, one without it rebuilds.
     const auto again = test::run_weft(args);
     EXPECT_EQ(again.exit_code, 0);
-    EXPECT_EQ(load_json(out / "bake-report.json")["totals"]["skipped"], 2);
+    EXPECT_EQ(test::read_json_file(out / "bake-report.json")["totals"]["skipped"], 2);
     const auto without = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair"});
     EXPECT_EQ(without.exit_code, 0);
-    const json rebuilt = load_json(out / "bake-report.json");
+    const json rebuilt = test::read_json_file(out / "bake-report.json");
     EXPECT_EQ(rebuilt["totals"]["built"], 2);
     // The rebuild removed what only --validate wrote: no stale validation.json, none listed.
     for (const char* model : {"flag.glb", "mannequin.glb"}) EXPECT_FALSE(fs::exists(out / model / "validation.json")) << model;
@@ -153,14 +148,14 @@ TEST(BakeModel, ValidateRefusesARigWhoseSkinnedMeshTears) {
         << r.err;
     EXPECT_NE(r.err.find("[MESH_STRETCH]"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[SCALP_DISPLACEMENT]"), std::string::npos) << r.err;
-    const json report = load_json(out / "bake-report.json");
+    const json report = test::read_json_file(out / "bake-report.json");
     EXPECT_EQ(report["models"][0]["status"], "refused");
     // The hair, hang and idle; the skirt's panels, rooted at the waistband on Hips, hold even here
     // (pressed against the legs' colliders in sprint, an edge reaches 1.102: STRAIN, not the mesh).
     EXPECT_EQ(report["counts"]["MESH_STRETCH"], 2);
     EXPECT_EQ(report["counts"]["SCALP_DISPLACEMENT"], 2);
     EXPECT_EQ(r.err.find("Skirt.clothproxy: garment 'Skirt'"), std::string::npos) << r.err;
-    EXPECT_EQ(load_json(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
+    EXPECT_EQ(test::read_json_file(out / "mannequin.glb" / "report.json")["validation"]["passed"], false);
 }
 
 TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
@@ -175,7 +170,7 @@ TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
     const auto r = test::run_weft(measured);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("[PENETRATION]"), std::string::npos) << r.err;
-    const json validation = load_json(out / "mannequin.glb" / "validation.json");
+    const json validation = test::read_json_file(out / "mannequin.glb" / "validation.json");
     ASSERT_EQ(validation["proxies"].size(), 2u);
     for (const json& p : validation["proxies"]) {
         EXPECT_EQ(p["body_colliders"]["simulated"], false) << p["file"];
@@ -184,8 +179,8 @@ TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
     }
     const auto simulated = test::run_weft(args);
     EXPECT_EQ(simulated.exit_code, 0) << simulated.err;
-    EXPECT_EQ(load_json(out / "bake-report.json")["totals"]["built"], 1);
-    const json collided = load_json(out / "mannequin.glb" / "validation.json");  // named: a range-for over a
+    EXPECT_EQ(test::read_json_file(out / "bake-report.json")["totals"]["built"], 1);
+    const json collided = test::read_json_file(out / "mannequin.glb" / "validation.json");  // named: a range-for over a
     for (const json& p : collided["proxies"])                                    // temporary's member dangles
         EXPECT_EQ(p["body_colliders"]["simulated"], true) << p["file"];
 }
@@ -200,12 +195,12 @@ TEST(BakeModel, ValidateRefusesAProxyThatFails) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("flag.glb/Flag.clothproxy: hang: never slept in 1500 steps"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[NEVER_SLEPT]"), std::string::npos) << r.err;
-    const json report = load_json(out / "bake-report.json");
+    const json report = test::read_json_file(out / "bake-report.json");
     EXPECT_EQ(report["models"][0]["status"], "refused");
     EXPECT_EQ(report["counts"]["NEVER_SLEPT"], 1);
     EXPECT_EQ(report["counts"]["NOTHING_HELD"], 1);  // the sheet builder said so first
     EXPECT_TRUE(fs::exists(out / "flag.glb" / "Flag.clothproxy"));
-    const json validation = load_json(out / "flag.glb" / "validation.json");
+    const json validation = test::read_json_file(out / "flag.glb" / "validation.json");
     EXPECT_EQ(validation["passed"], false);
 }
 
@@ -217,7 +212,7 @@ TEST(BakeModel, ASheetIsHeldByThePoleItTouchesWithoutAFlag) {
     const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-v"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("held where it touches node 'Pole' (mesh 'Pole'): 9 particles"), std::string::npos) << r.err;
-    const json sidecar = load_json(out / "flag.glb" / "flag.cloth.json");
+    const json sidecar = test::read_json_file(out / "flag.glb" / "flag.cloth.json");
     ASSERT_EQ(sidecar["garments"][0]["pins"].size(), 1u);
     EXPECT_EQ(sidecar["garments"][0]["pins"][0]["holder"], "Pole");
     EXPECT_EQ(sidecar["garments"][0]["pins"][0]["particles"].size(), 9u);  // the hoist column
@@ -232,13 +227,13 @@ TEST(BakeModel, ACurtainHangsFromTheRodInItsOwnMesh) {
     const fs::path out = in.parent_path() / "out";
     const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--validate"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json sidecar = load_json(out / "curtain.glb" / "curtain.cloth.json");
+    const json sidecar = test::read_json_file(out / "curtain.glb" / "curtain.cloth.json");
     ASSERT_EQ(sidecar["garments"].size(), 1u);
     EXPECT_EQ(sidecar["garments"][0]["name"], "Curtain-1");
     ASSERT_EQ(sidecar["garments"][0]["pins"].size(), 1u);
     EXPECT_EQ(sidecar["garments"][0]["pins"][0]["holder"], "Curtain");
     EXPECT_EQ(sidecar["garments"][0]["pins"][0]["particles"].size(), 11u);  // the top row
-    const json validation = load_json(out / "curtain.glb" / "validation.json");
+    const json validation = test::read_json_file(out / "curtain.glb" / "validation.json");
     EXPECT_EQ(validation["passed"], true);
     for (const json& s : validation["proxies"][0]["scenarios"]) {
         EXPECT_LE(s["max_strain"].get<double>(), 1.1) << s["name"];
@@ -254,7 +249,7 @@ TEST(BakeShared, TheBannerHangsFromItsBracketsAndPassesEveryScenario) {
     const fs::path out = test::scratch_dir("bake_banner_touching");
     const auto r = test::run_weft({"bake", model.string(), "-o", out.string(), "-q", "--validate"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json validation = load_json(out / "banner_blue.gltf" / "validation.json");
+    const json validation = test::read_json_file(out / "banner_blue.gltf" / "validation.json");
     ASSERT_EQ(validation["proxies"].size(), 1u);
     EXPECT_EQ(validation["proxies"][0]["passed"], true);
     for (const json& s : validation["proxies"][0]["scenarios"]) {
@@ -274,7 +269,7 @@ TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
     for (const auto& [model, garment] : std::vector<std::pair<std::string, std::string>>{
              {"quaternius_umw_Witch.gltf", "Hair_Black"}, {"quaternius_men_Casual.glb", "Hair"},
              {"quaternius_Hair_Long.fbx", "MI_Hair_2"}, {"quaternius_umw_Witch.gltf", "skirt"}}) {
-        const json report = load_json(out / model / "report.json");
+        const json report = test::read_json_file(out / model / "report.json");
         const json* found = nullptr;
         for (const json& g : report["garments"])
             if (g["name"] == garment) found = &g;
