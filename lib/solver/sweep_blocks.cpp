@@ -209,7 +209,7 @@ std::vector<uint32_t> first_read_order(const SweepBlocks& s, const DistanceModel
                     const uint32_t i = s.first[k] + lane;
                     if (distance.offsets[i] + q < distance.offsets[i + 1]) read(distance.incidences[distance.offsets[i] + q].link);
                 }
-    for (uint32_t row = 0; row < distance.count(); ++row) read(row);  // rows between held particles
+    for (uint32_t row = 0; row < distance.count(); ++row) read(row);  // none left: both ends are in the wave
     // Stretch edges before skips: the row kinds tell them apart by index (DistanceModel::edge_count).
     std::stable_partition(order.begin(), order.end(), [&](uint32_t row) { return row < distance.edge_count; });
     return order;
