@@ -13,9 +13,8 @@
 
 #ifdef WEFT_SOLVER_X86
 #define WEFT_AVX2 __attribute__((target("avx2")))
-/// The lanes' helpers, inlined whatever the translation unit's size: a unity batch large enough to
-/// exhaust GCC's inlining budget left the sweep calling them through memory (their vectors passed by
-/// reference), a tenth of the sweep's time.
+/// The lanes' helpers, inlined whatever the translation unit's size: in a 16-file unity batch GCC left
+/// the sweep calling them out of line, their vectors passed through memory (docs/measurements.md).
 #define WEFT_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
 
 namespace weft::lanes {
