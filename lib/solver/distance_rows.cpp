@@ -43,7 +43,25 @@ DistanceModel build(const ClothProxy& p, const Fabric& fabric) {
         m.incidences[fill[a]++] = {b, static_cast<uint32_t>(e)};
         m.incidences[fill[b]++] = {a, static_cast<uint32_t>(e)};
     }
+    m.authored.resize(m.count());
+    for (size_t e = 0; e < m.count(); ++e) m.authored[e] = static_cast<uint32_t>(e);
     return m;
+}
+
+void reorder(DistanceModel& m, const std::vector<uint32_t>& order) {
+    std::vector<uint32_t> now(m.count());
+    for (size_t r = 0; r < m.count(); ++r) now[order[r]] = static_cast<uint32_t>(r);
+    auto permute = [&](auto& v) {
+        auto old = v;
+        for (size_t r = 0; r < m.count(); ++r) v[r] = old[order[r]];
+    };
+    permute(m.ends);
+    permute(m.rest);
+    permute(m.hard);
+    permute(m.soft_k);
+    permute(m.soft_ratio);
+    for (uint32_t& r : m.authored) r = now[r];
+    for (LinkIncidence& inc : m.incidences) inc.link = now[inc.link];
 }
 
 DistanceState initial_state(const DistanceModel& m, const SolverConstants& constants) {
@@ -121,7 +139,7 @@ bool within_strain(const DistanceModel& m, const DistanceState& s, const Vec3* x
 }
 
 void add_elastic_energy(const DistanceModel& m, const DistanceState& s, const Vec3* x, double& e) {
-    for (size_t r = 0; r < m.count(); ++r)
+    for (const uint32_t r : m.authored)  // the proxy's order: the sum's bits do not depend on the layout
         if (!m.hard[r]) {
             double c = distance(x[m.ends[r][0]], x[m.ends[r][1]]) - s.rows[r].rest;
             e += 0.5 * s.rows[r].k * c * c;

@@ -39,8 +39,11 @@ struct DistanceModel {
     std::vector<uint8_t> soft_ratio;      ///< 1 = soft_k is a ratio of m_eff/h² (skips), 0 = N/m
     bool strain_rows = false;             ///< every stretch edge carries a strain-limit row too
     double strain_factor = 1;             ///< allowance(stretch)
-    std::vector<uint32_t> offsets;        ///< CSR over particles
+    std::vector<uint32_t> offsets;        ///< CSR over particles, each particle's rows in the proxy's order
     std::vector<LinkIncidence> incidences;
+    /// The proxy's rows (edges, then skips) in its order, as indices here: the sweep lays the rows out in
+    /// the order it first reads them (docs/solver.md#lanes); sums over all rows keep the proxy's order.
+    std::vector<uint32_t> authored;
 
     size_t count() const { return ends.size(); }
 };
@@ -57,6 +60,10 @@ struct DistanceState {
 namespace distance_rows {
 
 DistanceModel build(const ClothProxy& proxy, const Fabric& fabric);
+/// Lays the rows out again, `order[r]` (the row now at r) becoming row r; a permutation that keeps the
+/// stretch edges before the skips. Each particle keeps its incidences in their order, so its update sums
+/// the same rows in the same order.
+void reorder(DistanceModel& model, const std::vector<uint32_t>& order);
 DistanceState initial_state(const DistanceModel& model, const SolverConstants& constants);
 void refresh_masses(const DistanceModel& model, DistanceState& state, const std::vector<double>& inverse_mass);
 void set_penalties(const DistanceModel& model, DistanceState& state, double inv_h2);

@@ -13,6 +13,9 @@
 
 #ifdef WEFT_SOLVER_X86
 #define WEFT_AVX2 __attribute__((target("avx2")))
+/// The lanes' helpers, inlined whatever the translation unit's size: in a 16-file unity batch GCC left
+/// the sweep calling them out of line, their vectors passed through memory (docs/measurements.md).
+#define WEFT_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
 
 namespace weft::lanes {
 
@@ -25,7 +28,7 @@ struct Lanes {
 
 /// The x, y and z of four positions as three vectors of lanes (two-double loads and shuffles; a
 /// gather is slower on the machines measured, docs/solver.md#lanes).
-WEFT_AVX2 inline void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py, __m256d& pz) {
+WEFT_AVX2_INLINE void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py, __m256d& pz) {
     const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[2]), 1);
     const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[1])), _mm_loadu_pd(x + at[3]), 1);
     px = _mm256_unpacklo_pd(v02, v13);
@@ -34,12 +37,12 @@ WEFT_AVX2 inline void load_positions(const double* x, const int32_t* at, __m256d
 }
 
 /// A per-particle array at the block's four lanes.
-WEFT_AVX2 inline __m256d load_lanes(const double* v, const uint32_t* particle) {
+WEFT_AVX2_INLINE __m256d load_lanes(const double* v, const uint32_t* particle) {
     return _mm256_set_pd(v[particle[3]], v[particle[2]], v[particle[1]], v[particle[0]]);
 }
 
 /// Four LinkRows, field by field as vectors of lanes (a 4x4 transpose and a 2x4 one).
-WEFT_AVX2 inline void load_rows(const double* rows, const int32_t* at, __m256d* field) {
+WEFT_AVX2_INLINE void load_rows(const double* rows, const int32_t* at, __m256d* field) {
     const __m256d r0 = _mm256_loadu_pd(rows + at[0]), r1 = _mm256_loadu_pd(rows + at[1]);
     const __m256d r2 = _mm256_loadu_pd(rows + at[2]), r3 = _mm256_loadu_pd(rows + at[3]);
     const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
@@ -56,7 +59,7 @@ WEFT_AVX2 inline void load_rows(const double* rows, const int32_t* at, __m256d* 
 
 /// add_distance_row in lanes where `on`: f −= g·fc, H += s·I + (k_along − s)·g·gᵀ, with `s` the
 /// geometric stiffness fc/L already formed (or 0), in SymMat3's order of operations.
-WEFT_AVX2 inline void add_row_lanes(Lanes& l, __m256d on, __m256d gx, __m256d gy, __m256d gz, __m256d fc, __m256d s, __m256d k_along) {
+WEFT_AVX2_INLINE void add_row_lanes(Lanes& l, __m256d on, __m256d gx, __m256d gy, __m256d gz, __m256d fc, __m256d s, __m256d k_along) {
     l.fx = _mm256_blendv_pd(l.fx, _mm256_sub_pd(l.fx, _mm256_mul_pd(gx, fc)), on);
     l.fy = _mm256_blendv_pd(l.fy, _mm256_sub_pd(l.fy, _mm256_mul_pd(gy, fc)), on);
     l.fz = _mm256_blendv_pd(l.fz, _mm256_sub_pd(l.fz, _mm256_mul_pd(gz, fc)), on);
@@ -72,7 +75,7 @@ WEFT_AVX2 inline void add_row_lanes(Lanes& l, __m256d on, __m256d gx, __m256d gy
 
 /// add_leash_row in lanes where `on`: a row to the centre at `at` (coordinates into `centres`) that only
 /// pulls in, operation for operation.
-WEFT_AVX2 inline void leash_lanes(const double* centres, const int32_t* at, __m256d on, __m256d radius, __m256d k, __m256d lambda, Lanes& l) {
+WEFT_AVX2_INLINE void leash_lanes(const double* centres, const int32_t* at, __m256d on, __m256d radius, __m256d k, __m256d lambda, Lanes& l) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     __m256d cx, cy, cz;
     load_positions(centres, at, cx, cy, cz);
@@ -96,7 +99,7 @@ struct LaneMoves {
 };
 
 /// ldlt_factor, ldlt_solve and the trust region of move_particle in lanes, operation for operation.
-WEFT_AVX2 inline void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out) {
+WEFT_AVX2_INLINE void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out) {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     const __m256d d0 = l.hxx, inv_d0 = _mm256_div_pd(one, d0);
     const __m256d l10 = _mm256_mul_pd(l.hxy, inv_d0), l20 = _mm256_mul_pd(l.hxz, inv_d0);
@@ -134,7 +137,7 @@ WEFT_AVX2 inline void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out
 
 /// accumulate_unary in lanes: the inertial term and the slack leash. False, having done nothing, when
 /// a live lane has a pose row or a contact (the scalar accumulate_unary takes those blocks).
-WEFT_AVX2 inline bool unary_lanes(const SolverModel& m, const SolverState& s, const uint32_t* particle, int live, Lanes& l) {
+WEFT_AVX2_INLINE bool unary_lanes(const SolverModel& m, const SolverState& s, const uint32_t* particle, int live, Lanes& l) {
     const ContactState& contact = s.contact;
     const bool self = !contact.self.first.empty();
     for (int k = 0; k < 4; ++k) {

@@ -174,6 +174,8 @@ std::shared_ptr<const SolverModel> SolverModel::build(const ClothProxy& p, const
     if (constants.virtual_contacts) cook_virtual_particles(m->contact, p);
     cook_trust_radius(*m);
     m->sweep = sweep_blocks::build(p, m->distance, constants.threads);
+    distance_rows::reorder(m->distance, sweep_blocks::first_read_order(m->sweep, m->distance));
+    sweep_blocks::lay_out_rows(m->sweep, m->distance);
     m->reach = weft::reach(p);
     Vec3 t, scale;
     p.frame.rest_world.decompose(t, m->rest_frame_rotation, scale);

@@ -154,26 +154,12 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
     s.colour_blocks.push_back(0);
     for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c) {
         for (uint32_t b = p.colour_ranges[c]; b < p.colour_ranges[c + 1]; b += lanes) {
-            const uint32_t width = std::min(lanes, p.colour_ranges[c + 1] - b);
-            uint32_t rows = 0;
-            for (uint32_t k = 0; k < width; ++k) rows = std::max(rows, distance.offsets[b + k + 1] - distance.offsets[b + k]);
             s.first.push_back(b);
-            s.width.push_back(width);
-            s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
-            for (uint32_t q = 0; q < rows; ++q)
-                for (uint32_t k = 0; k < lanes; ++k) {
-                    // A lane past the block's width stands in for its first particle, padded throughout.
-                    const uint32_t i = k < width ? b + k : b;
-                    const uint32_t at = distance.offsets[i] + q;
-                    const bool real = k < width && at < distance.offsets[i + 1];
-                    const LinkIncidence inc = real ? distance.incidences[at] : LinkIncidence{i, 0};
-                    s.other_coordinate.push_back(static_cast<int32_t>(inc.other * 3));
-                    s.row_field.push_back(static_cast<int32_t>(inc.link * 6));
-                }
+            s.width.push_back(std::min(lanes, p.colour_ranges[c + 1] - b));
         }
         s.colour_blocks.push_back(static_cast<uint32_t>(s.first.size()));
     }
-    s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
+    lay_out_rows(s, distance);
     const Chunks chunks = cut_chunks(p, distance, s);
     one_thread_wave(chunks, s);
     // Threads that meet at a slab's boundary wait for each other there; a wave cut into slabs of a few
@@ -183,6 +169,50 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
     for (size_t c = 0; c + 1 < s.colour_blocks.size(); ++c) most = std::max(most, s.colour_blocks[c + 1] - s.colour_blocks[c]);
     if (threads > 1 && most >= wave_slab_chunks * wave_blocks * threads) parallel_wave(chunks, threads, s);
     return s;
+}
+
+void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
+    const uint32_t lanes = SweepBlocks::lanes;
+    s.offsets.clear();
+    s.other_coordinate.clear();
+    s.row_field.clear();
+    for (size_t k = 0; k < s.blocks(); ++k) {
+        const uint32_t b = s.first[k], width = s.width[k];
+        uint32_t rows = 0;
+        for (uint32_t lane = 0; lane < width; ++lane) rows = std::max(rows, distance.offsets[b + lane + 1] - distance.offsets[b + lane]);
+        s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
+        for (uint32_t q = 0; q < rows; ++q)
+            for (uint32_t lane = 0; lane < lanes; ++lane) {
+                // A lane past the block's width stands in for its first particle, padded throughout.
+                const uint32_t i = lane < width ? b + lane : b;
+                const uint32_t at = distance.offsets[i] + q;
+                const bool real = lane < width && at < distance.offsets[i + 1];
+                const LinkIncidence inc = real ? distance.incidences[at] : LinkIncidence{i, 0};
+                s.other_coordinate.push_back(static_cast<int32_t>(inc.other * 3));
+                s.row_field.push_back(static_cast<int32_t>(inc.link * 6));
+            }
+    }
+    s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
+}
+
+std::vector<uint32_t> first_read_order(const SweepBlocks& s, const DistanceModel& distance) {
+    std::vector<uint32_t> order;
+    std::vector<uint8_t> seen(distance.count(), 0);
+    auto read = [&](uint32_t row) {
+        if (!seen[row]) order.push_back(row);
+        seen[row] = 1;
+    };
+    for (const auto& run : s.wave)
+        for (uint32_t k = run[0]; k < run[1]; ++k)
+            for (uint32_t q = 0; q < s.offsets[k + 1] - s.offsets[k]; ++q)
+                for (uint32_t lane = 0; lane < s.width[k]; ++lane) {
+                    const uint32_t i = s.first[k] + lane;
+                    if (distance.offsets[i] + q < distance.offsets[i + 1]) read(distance.incidences[distance.offsets[i] + q].link);
+                }
+    for (uint32_t row = 0; row < distance.count(); ++row) read(row);  // none left: both ends are in the wave
+    // Stretch edges before skips: the row kinds tell them apart by index (DistanceModel::edge_count).
+    std::stable_partition(order.begin(), order.end(), [&](uint32_t row) { return row < distance.edge_count; });
+    return order;
 }
 
 BendLanes lay_out_bend(const SweepBlocks& s, const HingeState& hinge) {

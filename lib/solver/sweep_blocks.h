@@ -68,6 +68,13 @@ namespace sweep_blocks {
 /// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices. `threads`: the
 /// threads the wave is cut for (SolverConstants::threads).
 SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance, uint32_t threads);
+/// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row_field),
+/// laid out again after distance_rows::reorder.
+void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
+/// The distance rows in the order the one-thread wave first reads them, the stretch edges before the
+/// skips: the order distance_rows::reorder takes, so the sweep reads the rows
+/// as one stream instead of through the proxy's order (docs/solver.md#lanes).
+std::vector<uint32_t> first_read_order(const SweepBlocks& blocks, const DistanceModel& distance);
 /// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).
 BendLanes lay_out_bend(const SweepBlocks& blocks, const HingeState& hinge);
 

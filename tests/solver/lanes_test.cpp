@@ -249,5 +249,48 @@ TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
             for (int v = u + 1; v < 4; ++v) check(h[u], h[v]);
 }
 
+TEST(Lanes, RowsLieInTheOrderTheWaveFirstReadsThem) {
+    // 16 strands of 12 links: stretch edges and skips, five colours, a few chunks of the wave each.
+    const ClothProxy rig = test::strand_rig_proxy(16, 12, 0.02, 0.01);
+    const auto model = SolverModel::build(rig, *find_fabric("cotton"));
+    const DistanceModel& d = model->distance;
+    const SweepBlocks& b = model->sweep;
+    ASSERT_EQ(d.edge_count, rig.edges.size());
+    ASSERT_EQ(d.count(), rig.edges.size() + rig.skips.size());
+    ASSERT_GT(d.count(), d.edge_count);
+    // Every proxy row is somewhere, with its own ends and length, the edges before the skips.
+    std::vector<uint32_t> authored_of(d.count(), UINT32_MAX);
+    for (uint32_t a = 0; a < d.count(); ++a) {
+        const uint32_t r = d.authored[a];
+        ASSERT_LT(r, d.count());
+        ASSERT_EQ(authored_of[r], UINT32_MAX) << "row " << r << " twice";
+        authored_of[r] = a;
+        const bool edge = a < d.edge_count;
+        EXPECT_EQ(r < d.edge_count, edge);
+        EXPECT_EQ(d.ends[r], edge ? rig.edges[a] : rig.skips[a - d.edge_count]);
+        EXPECT_EQ(d.rest[r], edge ? rig.rest_length[a] : rig.skip_rest_length[a - d.edge_count]);
+    }
+    // Each particle sums its rows in the proxy's order, whatever the layout (the bits depend on it).
+    for (uint32_t i = 0; i < rig.particle_count(); ++i)
+        for (uint32_t q = d.offsets[i] + 1; q < d.offsets[i + 1]; ++q)
+            EXPECT_LT(authored_of[d.incidences[q - 1].link], authored_of[d.incidences[q].link]) << "particle " << i;
+    // The wave's first reads of each kind walk the rows in storage order.
+    std::vector<uint8_t> read(d.count(), 0);
+    uint32_t next_edge = 0, next_skip = static_cast<uint32_t>(d.edge_count);
+    for (const auto& run : b.wave)
+        for (uint32_t k = run[0]; k < run[1]; ++k)
+            for (uint32_t q = 0; q < b.offsets[k + 1] - b.offsets[k]; ++q)
+                for (uint32_t lane = 0; lane < b.width[k]; ++lane) {
+                    const uint32_t i = b.first[k] + lane;
+                    if (d.offsets[i] + q >= d.offsets[i + 1]) continue;
+                    const uint32_t r = d.incidences[d.offsets[i] + q].link;
+                    if (read[r]) continue;
+                    read[r] = 1;
+                    EXPECT_EQ(r, r < d.edge_count ? next_edge++ : next_skip++) << "block " << k << " lane " << lane;
+                }
+    EXPECT_GT(next_edge, 0u);
+    EXPECT_GT(next_skip, d.edge_count);
+}
+
 }  // namespace
 }  // namespace weft
