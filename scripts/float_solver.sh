@@ -132,11 +132,12 @@ for v in double float; do
     "$b/tests/bench/bench_solver" --benchmark_filter='BM_SheetHang' --benchmark_format=json \
         >"$out/$v-hang.json" 2>"$out/$v-hang.log" || true
 done
-# The frames alternate between the two builds (a loaded machine's speed drifts), best frames of 2 rounds, one particle at a time in both.
+# The frames alternate between the two builds (a loaded machine's speed drifts): one particle at a time
+# in both, each run the best frames of bench_solver's 3 rounds.
 for round in 1 2; do
     for v in double float; do
         b="$double"; [ "$v" = float ] && b="$scratch/build-float"
-        "$b/tests/bench/bench_solver" --benchmark_filter='BM_SheetStep/2/' --benchmark_repetitions=2 \
+        "$b/tests/bench/bench_solver" --benchmark_filter='BM_SheetStep/2/' \
             --benchmark_format=json >"$out/$v-step$round.json" 2>"$out/$v-step$round.log" || true
     done
 done
