@@ -152,6 +152,15 @@ BENCHMARK(BM_SheetStep)
     ->Unit(benchmark::kMillisecond)
     ->ComputeStatistics("min", min_of);
 
+/// The full-rows workload's fabric: cotton at 2 substeps x 4 sweeps, slack 0.5 (the strain row is cotton's own).
+Fabric full_rows_fabric() {
+    Fabric f = *find_fabric("cotton");
+    f.substeps = 2;
+    f.iterations = 4;
+    f.slack = 0.5;
+    return f;
+}
+
 /// range(0) = metres the sheet hangs from the frame's origin, along x (where a float state's
 /// x - x~ cancels: the spacing is 2 cm, a float's step at 100 m is 7.6 µm). The drop, then a minute's
 /// hang at the workload's 2 x 4: the energy (the solver's, gravity along -y so the offset leaves it
@@ -162,10 +171,7 @@ void BM_SheetHang(benchmark::State& state) {
     const double offset = static_cast<double>(state.range(0));
     ClothProxy proxy = sheet();
     for (Vec3& p : proxy.rest_position) p.x += offset;
-    Fabric f = *find_fabric("cotton");
-    f.substeps = 2;
-    f.iterations = 4;
-    f.slack = 0.5;
+    const Fabric f = full_rows_fabric();
     SolverConstants c;
     c.sleep = false;
     constexpr int kHang = 3600;
@@ -206,10 +212,7 @@ void BM_SheetHang(benchmark::State& state) {
 BENCHMARK(BM_SheetHang)->Arg(0)->Arg(100)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 void BM_SheetSprint(benchmark::State& state) {
-    Fabric f = *find_fabric("cotton");
-    f.substeps = 2;
-    f.iterations = 4;
-    f.slack = 0.5;
+    const Fabric f = full_rows_fabric();
     SolverConstants c;
     c.sleep = false;
     if (state.range(0) == 0) c.speed_substep_ratio = 0;
