@@ -19,6 +19,9 @@
 // the fabric's own substeps every step (arg 0) and with fast steps split (arg 1, the default,
 // docs/solver.md#fast-cloth): the split's cost is the ratio of their mean frames, and its substeps a frame.
 //
+// BM_SheetHang hangs the same sheet for a minute after its drop and reports its energy drift, worst
+// strain and late jitter: the figures a float solver is compared on (scripts/float_solver.sh).
+//
 // BM_SheetScaling steps the 1k sheet and a 256x256 one (65,536 particles) on 1 and 2 threads and
 // reports the ratio of their median frames (linear in size is a ratio of 64), by the wall clock and by
 // the process's CPU time (what a loaded machine leaves comparable).
@@ -149,11 +152,67 @@ BENCHMARK(BM_SheetStep)
     ->Unit(benchmark::kMillisecond)
     ->ComputeStatistics("min", min_of);
 
-void BM_SheetSprint(benchmark::State& state) {
+/// The full-rows workload's fabric: cotton at 2 substeps x 4 sweeps, slack 0.5 (the strain row is cotton's own).
+Fabric full_rows_fabric() {
     Fabric f = *find_fabric("cotton");
     f.substeps = 2;
     f.iterations = 4;
     f.slack = 0.5;
+    return f;
+}
+
+/// range(0) = metres the sheet hangs from the frame's origin, along x (where a float state's
+/// x - x~ cancels: the spacing is 2 cm, a float's step at 100 m is 7.6 µm). The drop, then a minute's
+/// hang at the workload's 2 x 4: the energy (the solver's, gravity along -y so the offset leaves it
+/// alone) at the hang's start and end, its largest climb above the lowest value so far (a damped hang
+/// only loses energy), the largest kinetic energy over the last half (jitter that never settles) and the
+/// worst strain (docs/measurements.md#float-or-double).
+void BM_SheetHang(benchmark::State& state) {
+    const double offset = static_cast<double>(state.range(0));
+    ClothProxy proxy = sheet();
+    for (Vec3& p : proxy.rest_position) p.x += offset;
+    const Fabric f = full_rows_fabric();
+    SolverConstants c;
+    c.sleep = false;
+    constexpr int kHang = 3600;
+    double start = 0, end = 0, lowest = 0, climb = 0, jitter = 0, strain = 0, seconds = 0;
+    std::clock_t cpu = 0;
+    for (auto _ : state) {
+        Solver solver(proxy, f, c);
+        StepInput in;
+        for (int s = 0; s < kWarmup; ++s) solver.step(in);
+        start = lowest = solver.energy(in.gravity).total();
+        climb = jitter = strain = 0;
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::clock_t c0 = std::clock();
+        for (int s = 0; s < kHang; ++s) {
+            solver.step(in);
+            const Energy e = solver.energy(in.gravity);
+            climb = std::max(climb, e.total() - lowest);
+            lowest = std::min(lowest, e.total());
+            if (s >= kHang / 2) jitter = std::max(jitter, e.kinetic);
+            strain = std::max(strain, worst_strain(solver.state().x, proxy));
+        }
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        cpu = std::clock() - c0;
+        end = solver.energy(in.gravity).total();
+        state.SetIterationTime(seconds);
+    }
+    // The process's CPU time (a loaded machine's wall clock counts the other programs' turns), the
+    // energy and strain read every frame included.
+    state.counters["cpu_frame_ms"] = static_cast<double>(cpu) * 1e3 / CLOCKS_PER_SEC / kHang;
+    state.counters["energy_start_J"] = start;
+    state.counters["energy_drift_J"] = end - start;
+    state.counters["energy_climb_J"] = climb;
+    state.counters["kinetic_late_max_J"] = jitter;
+    state.counters["worst_strain"] = strain;
+    state.SetLabel("a minute's hang " + std::to_string(static_cast<int>(offset)) + " m from the origin");
+}
+
+BENCHMARK(BM_SheetHang)->Arg(0)->Arg(100)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void BM_SheetSprint(benchmark::State& state) {
+    const Fabric f = full_rows_fabric();
     SolverConstants c;
     c.sleep = false;
     if (state.range(0) == 0) c.speed_substep_ratio = 0;
