@@ -1,18 +1,6 @@
 // import_scene: read the file once, recognise it by content, check what can be checked before
 // Assimp sees the bytes; glTF 2.0 and VRM are read here (import_gltf.cpp, import_vrm.cpp), anything
 // else by Assimp in its module (scene/assimp_module.h, lib/scene/assimp/), which converts its scene.
-//
-// What Assimp 5.2.5 does by default and why it is not used here (measured on the third-party test models):
-//   - aiProcess_RemoveRedundantMaterials merges equal materials: Godette's `Body` vanishes into
-//     `Face`. Not used: material slot names are how garments are found (docs/growth.md#finding-the-geometry).
-//   - aiProcess_FindDegenerates turns triangles with repeated corners into lines that
-//     aiProcess_SortByPType splits into a separate mesh (the Couch's 17). Neither is used: such
-//     triangles stay triangles so the sheet builder can refuse them by name.
-//   - `.vrm` has no registered reader; the bytes are GLB, so they are read from memory with the
-//     "glb" hint. No file is renamed or copied on disk.
-//   - The FBX reader keeps the file's units and axes (UnitScaleFactor and UpAxis only land in the
-//     scene metadata); aiProcess_GlobalScale would scale vertices and node translations but not a
-//     node's own scale. The fix is applied here once, at the root (source_correction).
 #include <algorithm>
 #include <cerrno>
 #include <cmath>

@@ -1,6 +1,17 @@
 // The Assimp module's side (weft-assimp.so, scene/assimp_module.h): Assimp reads what weft does not
 // read itself, every file it opens confined to the model's folder, and the aiScene is converted
 // (assimp_convert.cpp). The only code that calls into libassimp; the weft program loads it on demand.
+//
+// What Assimp 5.2.5 does by default and why it is not used here (measured on the third-party test models):
+//   - aiProcess_RemoveRedundantMaterials merges equal materials: Godette's `Body` vanishes into
+//     `Face`. Not used: material slot names are how garments are found (docs/growth.md#finding-the-geometry).
+//   - aiProcess_FindDegenerates turns triangles with repeated corners into lines that
+//     aiProcess_SortByPType splits into a separate mesh (the Couch's 17). Neither is used: such
+//     triangles stay triangles so the sheet builder can refuse them by name.
+//   - FBX is read from the bytes import_scene already read (the "fbx" hint), not opened again.
+//   - The FBX reader keeps the file's units and axes (UnitScaleFactor and UpAxis only land in the
+//     scene metadata); aiProcess_GlobalScale would scale vertices and node translations but not a
+//     node's own scale. The fix is applied once, at the root (source_correction, assimp_convert.cpp).
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
