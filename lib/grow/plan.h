@@ -1,5 +1,5 @@
 // What happens to each garment a model has: the one decision `weft inspect` reports and `weft bake`
-// (pipeline/rig_model.h) carries out, so the two never disagree (docs/garments-by-geometry.md):
+// (pipeline/model_stages.h) carries out, so the two never disagree (docs/garments-by-geometry.md):
 //
 //   authored   authored chains move it: a rig proxy from those chains
 //   grown      chains were grown for it (grow/grow.h): a rig proxy from the grown chains

@@ -661,17 +661,18 @@ private:
     /// workers the models Assimp reads go to the worker that has loaded the Assimp module while the
     /// others have models weft reads itself to take. Each process that loads the module pays for it
     /// (~15 ms of CPU, docs/measurements.md "The folder bake's fixed cost"), so one pays, not every one.
-    size_t pick(const Worker& w) const {
-        size_t first = order_.size();
+    size_t pick(const Worker& w) {
+        // Each kind's first untaken place only moves forward, so a whole batch costs O(models).
+        for (int kind = 0; kind < 2; ++kind)
+            while (first_untaken_[kind] < order_.size() &&
+                   (taken_[first_untaken_[kind]] || through_assimp_[first_untaken_[kind]] != kind))
+                ++first_untaken_[kind];
+        const size_t first = std::min(first_untaken_[0], first_untaken_[1]);
         bool others_have = false;
         for (const Worker& other : workers_) others_have = others_have || (&other != &w && other.pid > 0 && other.assimp);
-        for (size_t i = 0; i < order_.size(); ++i) {
-            if (taken_[i]) continue;
-            if (first == order_.size()) first = i;
-            if (n_ == 1 || (!w.assimp && !others_have)) break;  // no preference
-            if (w.assimp ? through_assimp_[i] : !through_assimp_[i]) return i;
-        }
-        return first;
+        if (n_ == 1 || (!w.assimp && !others_have)) return first;  // no preference
+        const size_t preferred = first_untaken_[w.assimp ? 1 : 0];
+        return preferred < order_.size() ? preferred : first;
     }
 
     /// Hands every idle worker its next model; one that cannot take it is restarted.
@@ -780,6 +781,7 @@ private:
     const pid_t driver_ = ::getpid();
     size_t next_ = 0;                 ///< models handed out
     std::vector<uint8_t> taken_ = std::vector<uint8_t>(order_.size(), 0);  ///< per place in order_
+    size_t first_untaken_[2] = {0, 0};  ///< per kind (read by weft, by Assimp): no untaken place of it before
     /// Per place in order_: the model is read by Assimp (by its extension; scene/model_formats.h).
     std::vector<uint8_t> through_assimp_ = [this] {
         std::vector<uint8_t> out;

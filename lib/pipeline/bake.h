@@ -32,7 +32,7 @@
 #include "pipeline/bake_model.h"
 #include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/model_options.h"
 #include "proxy/sheet_builder.h"
 #include "validate/validate.h"
 

@@ -16,6 +16,7 @@
 #include "pipeline/issue_json.h"
 #include "pipeline/json_text.h"
 #include "pipeline/model_output.h"
+#include "pipeline/model_stages.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/source_id.h"
 #include "pipeline/view_page.h"
@@ -301,7 +302,7 @@ private:
         return true;
     }
 
-    /// The stages (rig_model.h), then the page.
+    /// The stages (model_stages.h), then the page.
     void build() {
         if (!can_build_) return;
         if (o_.stamp && !model_bytes_ && !fs::exists(model_)) {

@@ -1,10 +1,10 @@
 // One model's bake (docs/architecture.md#stages), the one per-model path of `weft sheet`,
-// `weft rig` and `weft bake` (presets of ModelOptions, rig_model.h):
+// `weft rig` and `weft bake` (presets of ModelOptions, model_options.h):
 //
 //   hash      with a stamp: the model's bytes read once (hashed, then imported from the same bytes),
 //             the stamp read; a stamp that matches the inputs, options and tool version means the
 //             outputs on disk are right: the model is skipped, its record filled from the stamp
-//   stages    import → garments → grow → proxies → validate → write (rig_model.h), each once
+//   stages    import → garments → grow → proxies → validate → write (model_stages.h), each once
 //   page      with page: view.html and thumbnail.svg (view_page.h), from the proxies as written
 //   stamp     with a stamp: bake-stamp.json, written last (a run killed before leaves none, so the
 //             model is rebuilt)
@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipeline/model_record.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/model_options.h"
 
 namespace weft {
 

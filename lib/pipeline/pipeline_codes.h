@@ -1,5 +1,5 @@
 // What the pipeline itself reports, beside the codes of the stages it runs: the per-model path
-// (rig_model.h, bake_model.h) and `weft bake`'s run (bake.h). Tables in io/issue.h's shape.
+// (model_stages.h, bake_model.h) and `weft bake`'s run (bake.h). Tables in io/issue.h's shape.
 #pragma once
 #include "io/issue.h"
 

@@ -25,7 +25,7 @@
 //              motion limits elsewhere); with a body, PENETRATION: a garment render vertex's depth beyond
 //              its bind depth against the particles' allowance (docs/validation.md#render-vertex-penetration)
 //
-// rig_model (rig_model.h) runs it in its validate stage, on the proxies in memory:
+// The model stages (model_stages.h) run it in its validate stage, on the proxies in memory:
 //   RigProxyValidation v = validate_rig_mesh(scene, garment, built, options);   // v.solver: validate_proxy's
 //   v.passed();
 #pragma once

@@ -8,7 +8,7 @@
 
 #include "io/issue.h"
 #include "pipeline/model_record.h"
-#include "pipeline/rig_model.h"
+#include "pipeline/model_options.h"
 
 namespace weft {
 

@@ -3,6 +3,8 @@
 // standard error, folders wherever models are taken, repeated issues folded, --trace, the page.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -202,6 +204,32 @@ TEST(CommandLine, ViewWritesAProxysPageAndABakesIndex) {
     EXPECT_EQ(again.exit_code, 0) << again.err;
     EXPECT_EQ(again.err, "");
     EXPECT_EQ(text_of_file(out / "index.html"), index);
+}
+
+TEST(CommandLine, ViewNeverReplacesAFifoOrALinkWithItsPage) {
+    // The page is written as a bake's outputs are: by rename, and only over a regular file, so a
+    // FIFO or a link given as -o (or in the bake's folder) is refused by name and left as it was.
+    const fs::path dir = test::scratch_dir("command_line_view_special");
+    const fs::path proxy = dir / "rope.clothproxy";
+    ASSERT_EQ(save_proxy(test::chain_proxy(4, 0.1, 0.05), proxy), "");
+    const fs::path fifo = dir / "page.html";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    const auto r = test::run_weft({"view", proxy.string(), "-o", fifo.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("[OUTPUT_NOT_REGULAR]"), std::string::npos) << r.err;
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
+
+    const fs::path out = dir / "out";
+    ASSERT_EQ(test::run_weft({"bake", (test::testdata_dir() / "flag.glb").string(), "-o", out.string(), "-q"}).exit_code, 0);
+    const fs::path target = dir / "elsewhere.html";
+    { std::ofstream(target) << "keep me\n"; }
+    fs::remove(out / "index.html");
+    fs::create_symlink(target, out / "index.html");
+    const auto again = test::run_weft({"view", out.string(), "-q"});
+    EXPECT_EQ(again.exit_code, 1) << again.err;
+    EXPECT_NE(again.err.find("[OUTPUT_NOT_REGULAR]"), std::string::npos) << again.err;
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(out / "index.html")));
+    EXPECT_EQ(text_of_file(target), "keep me\n");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "garment/config.h"
 #include "pipeline/bake.h"
 #include "pipeline/bake_model.h"
+#include "pipeline/rig_report.h"
 #include "pipeline/json_text.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_report.h"

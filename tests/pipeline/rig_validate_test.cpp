@@ -16,6 +16,7 @@
 
 #include "pipeline/body_shapes.h"
 #include "pipeline/bake_model.h"
+#include "pipeline/rig_report.h"
 #include "pipeline/rig_validate.h"
 #include "support/paths.h"
 
@@ -215,7 +216,7 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
     ASSERT_EQ(r.proxy_validation->proxies.size(), 2u);  // the grown hair and skirt
     ValidationReport from_disk;
     from_disk.limits = r.proxy_validation->limits;
-    ValidationOptions with_body;  // the model's body colliders, as rig_model validates with them
+    ValidationOptions with_body;  // the model's body colliders, as the model stages validate with them
     with_body.body = body_shapes(r.scene, r.body);
     for (const ProxyValidation& v : r.proxy_validation->proxies) {
         EXPECT_TRUE(fs::exists(out / v.file)) << v.file;

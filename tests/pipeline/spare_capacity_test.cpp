@@ -16,6 +16,7 @@
 #include "io/atomic_file.h"
 #include "pipeline/bake.h"
 #include "pipeline/bake_model.h"
+#include "pipeline/rig_report.h"
 #include "pipeline/rig_validate.h"
 #include "support/paths.h"
 

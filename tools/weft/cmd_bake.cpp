@@ -21,7 +21,6 @@
 
 #include "command.h"
 #include "garment/config.h"
-#include "io/atomic_file.h"
 #include "io/utf8_text.h"
 #include "pipeline/bake.h"
 #include "pipeline/issue_json.h"
@@ -144,13 +143,7 @@ int run_bake(const BakeCommandOptions& c) {
     int status = result.exit_code() == 0 ? exit_ok : exit_refused;
     // Outputs replace only regular files: a FIFO, a device or a link in the way is refused by name.
     auto write_output = [&](const fs::path& path, const std::string& text) {
-        if (std::string why = refuse_special_output(path); !why.empty()) {
-            std::cerr << who << ": " << utf8_escaped(why) << " [OUTPUT_NOT_REGULAR]\n";
-            status = exit_refused;
-        } else if (std::string why = write_file_atomic(path, std::string_view(text)); !why.empty()) {
-            std::cerr << who << ": " << utf8_escaped(why) << " [OUTPUT_UNWRITABLE]\n";
-            status = exit_refused;
-        }
+        if (!write_command_output(std::cerr, who, path, text)) status = exit_refused;
     };
     const fs::path report_path = fs::path(c.out) / "bake-report.json";
     std::string depfile;

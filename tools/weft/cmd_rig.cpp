@@ -1,7 +1,7 @@
 // weft rig MODEL -o DIR [--grow-cloth] [--classes hair,skirt] [--hair-segments 3] [--skirt-segments 4]
 // [--skirt-panels 12] [--validate] [--config FILE] [--json] [--report FILE]: rig proxies for one model from its
 // authored chains and, with --grow-cloth, from chains grown where a garment has none (docs/growth.md; the
-// steps are lib/pipeline/rig_model.h). Writes the proxies, the sidecar <model>.cloth.json, the grown
+// steps are lib/pipeline/model_stages.h). Writes the proxies, the sidecar <model>.cloth.json, the grown
 // <model>.glb where bones were grown, and report.json into DIR. A readable summary on standard
 // output; --json puts the report (schemas/rig-report.schema.json) there instead, --report writes it
 // to a file too. --validate runs every rig proxy through the solver and measures its skinned mesh in
@@ -19,6 +19,7 @@
 #include "garment/config.h"
 #include "io/atomic_file.h"
 #include "pipeline/bake_model.h"
+#include "pipeline/rig_report.h"
 #include "fabric/fabric.h"
 
 namespace weft::cli {

@@ -16,7 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "io/atomic_file.h"
 #include "pipeline/bake.h"
 #include "pipeline/process_memory.h"
 #include "pipeline/view_page.h"
@@ -58,10 +57,7 @@ int view_proxy(const ViewCommandOptions& o, const std::optional<Fabric>& fabric)
     model.proxies.push_back({model.name, std::move(*loaded.proxy), &v});
     print_issues(std::cerr, who, model.issues, o.verbosity);
     const fs::path page = o.out.empty() ? fs::path(o.input + ".html") : fs::path(o.out);
-    if (std::string why = write_file_atomic(page, view_model_html(model)); !why.empty()) {
-        std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
-        return exit_refused;
-    }
+    if (!write_command_output(std::cerr, who, page, view_model_html(model))) return exit_refused;
     if (!o.verbosity.quiet) std::cerr << who << ": the page: " << absolute_text(page) << "\n";
     return v.passed() ? exit_ok : exit_refused;
 }
@@ -86,10 +82,7 @@ int view_bake_folder(const ViewCommandOptions& o) {
         std::cerr << who << ": " << report_path.string() << ": not a bake report (" << e.what() << "); bake again\n";
         return exit_refused;
     }
-    if (std::string why = write_file_atomic(page, html); !why.empty()) {
-        std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
-        return exit_refused;
-    }
+    if (!write_command_output(std::cerr, who, page, html)) return exit_refused;
     if (!o.verbosity.quiet) std::cerr << who << ": the page: " << absolute_text(page) << "\n";
     const auto code = report.find("exit_code");
     return code != report.end() && *code == 0 ? exit_ok : exit_refused;
@@ -116,10 +109,7 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     const fs::path page = b.out_dir / "index.html";
     for (const auto& [path, text] : {std::pair{b.out_dir / "bake-report.json", report.dump(2) + "\n"},
                                      std::pair{page, view_index_html(report)}})
-        if (std::string why = write_file_atomic(path, text); !why.empty()) {
-            std::cerr << who << ": " << why << " [OUTPUT_UNWRITABLE]\n";
-            status = exit_refused;
-        }
+        if (!write_command_output(std::cerr, who, path, text)) status = exit_refused;
     if (!o.verbosity.quiet) std::cerr << who << ": the page: " << absolute_text(page) << "\n";
     return status;
 }

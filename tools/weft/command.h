@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "io/issue.h"
+#include "pipeline/model_output.h"
 
 namespace weft::cli {
 
@@ -73,6 +75,17 @@ inline const CLI::Validator finite_number{
         return std::string();
     },
     "NUMBER", "FiniteNumber"};
+
+/// Writes one of a command's own files (a page, bake-report.json) as a model's are written
+/// (pipeline/model_output.h: atomically, only over a regular file); on failure prints why with its
+/// code (OUTPUT_NOT_REGULAR, OUTPUT_UNWRITABLE) and returns false.
+inline bool write_command_output(std::ostream& err, const std::string& who, const std::filesystem::path& path,
+                                 const std::string& text) {
+    Issues issues;
+    if (write_model_output(path, text, issues)) return true;
+    for (const Issue& i : issues) err << who << ": " << i.message << " [" << i.code << "]\n";
+    return false;
+}
 
 /// Prints `issues` as "PREFIX: severity: message [CODE]" lines (errors always, warnings unless
 /// `v.quiet`, infos with `v.verbose`), folding a code after its first `keep` lines into one "and N more like it"

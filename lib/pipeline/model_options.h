@@ -1,48 +1,20 @@
-// One model through the rig path (docs/architecture.md#stages, import to rig proxies):
-//
-//   import     the model in metres, Y up (scene/import.h); its content hash (content_hash.h)
-//   garments   garments by slot and authored chains (garment/garments.h)
-//   grow       with grow_cloth: chains grown for garments of the selected classes that no authored
-//              chain moves (grow/grow.h)
-//   rig        one rig proxy per garment: grown garments from their grown chains, garments that
-//              move from their authored chains, and any authored chain no garment claimed grouped
-//              by class (proxy/rig_builder.h)
-//   sheets     with sheets (weft bake): a sheet proxy for every other garment found by name, so one
-//              pass writes a model's sheet and rig proxies and one sidecar lists both
-//              (sheet_selection.h's rule and build); with sheet_only (weft sheet): the sheets it
-//              selects instead of rigs plus sheets
-//   validate   with options.validate (--validate): every proxy built, in memory, through the solver's
-//              scenarios (validate/validate.h) and each rig proxy's skinned mesh posed from them
-//              (rig_validate.h); each failed gate an error issue under its own code
-//   write      <garment>.clothproxy per proxy (sheet_only: nothing else but validation.json), <model>.glb where bones were grown (the source
-//              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
-//              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
-//              <model>.cloth.json (sidecar.h), with write_validation validation.json, and
-//              report.json
-//
-// bake_model (bake_model.h) runs these stages between hashing the model and its page and stamp;
-// `weft sheet`, `weft rig` and `weft bake` are presets of ModelOptions.
+// What one model's bake is asked to do (docs/architecture.md#stages): the options of the stages in
+// model_stages.h and of what bake_model.h adds around them. `weft sheet`, `weft rig` and `weft bake`
+// are presets of this one type.
 #pragma once
 #include <filesystem>
 #include <optional>
-#include <span>
 #include <string>
-#include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "body/body_colliders.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
-#include "grow/plan.h"
-#include "pipeline/model_record.h"
 #include "pipeline/rig_validate.h"
 #include "pipeline/sheet_selection.h"
-#include "scene/import.h"
-#include "io/issue.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
-#include "scene/scene.h"
+#include "scene/import.h"
+#include "validate/validate.h"
 
 namespace weft {
 
@@ -86,25 +58,5 @@ ModelOptions bake_preset();
 /// nothing else (the command writes report.json, schemas/sheet.schema.json, from the record:
 /// sheet_report.h).
 ModelOptions sheet_preset(SheetOnlyOptions only, SheetOptions sheet);
-
-/// A model file its caller already read: bake_model reads each model once, hashes it for its
-/// stamp and imports those same bytes.
-struct ModelBytes {
-    std::span<const uint8_t> bytes;   ///< the whole file
-    std::string content_hash;         ///< content_hash_text(xxh64(bytes))
-};
-
-/// The stages import → garments → grow → proxies → validate → write on one model, into `record`
-/// (bake_model runs them; `bytes` null: the import reads the file and names what is wrong with it).
-/// Never throws for anything about the model: every problem is an Issue.
-void run_model_stages(const std::filesystem::path& model, const ModelBytes* bytes, const ModelOptions& options,
-                      ModelRecord& record);
-
-/// The report (schemas/rig-report.schema.json, "schema": "weft.rig-report/1"); the validation's
-/// timings only with `timings` (weft bake keeps them in bake-report.json).
-nlohmann::json rig_report_json(const ModelRecord& result, bool timings = true);
-
-/// The same for people: a few lines per garment.
-std::string rig_report_text(const ModelRecord& result);
 
 }  // namespace weft
