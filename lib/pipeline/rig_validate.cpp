@@ -18,6 +18,12 @@
 #include "validate/body.h"
 #include "io/format_text.h"
 
+// RigMeshValidator::Impl is defined here, its members of this file's own types. GCC warns of that
+// (-Wsubobject-linkage) when the file is not the compiler's main file, as in a unity batch, though
+// no other file can see Impl; silenced for this file alone.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsubobject-linkage"
+
 namespace weft {
 namespace {
 
@@ -811,3 +817,5 @@ std::string rig_validation_text(const RigModelValidation& validation) {
 }
 
 }  // namespace weft
+
+#pragma GCC diagnostic pop

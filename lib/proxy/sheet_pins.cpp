@@ -290,8 +290,10 @@ bool hold_vertices(const PinContext& ctx, PinAssignment& a, int rule_holder, Iss
     // short (the first few, then a count), so 400k bad indices are not 78 MB of stderr.
     constexpr size_t kListed = 8, kReported = 3;
     a.description = "vertices:";
-    for (size_t i = 0; i < std::min(opt.pin_vertices.size(), kListed); ++i)
-        a.description += (i ? "," : "") + std::to_string(opt.pin_vertices[i]);
+    for (size_t i = 0; i < std::min(opt.pin_vertices.size(), kListed); ++i) {
+        if (i) a.description += ',';
+        a.description += std::to_string(opt.pin_vertices[i]);
+    }
     if (opt.pin_vertices.size() > kListed)
         a.description += ",... (" + std::to_string(opt.pin_vertices.size()) + " vertices)";
     bool ok = true;
