@@ -27,8 +27,6 @@ struct SolverConstants {
     bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)
     bool sleep = true;        ///< allow sleep
     bool simd = true;         ///< solve a colour's particles in SIMD lanes where the machine has them (docs/solver.md#lanes); same result
-    /// run a substep's sweeps one a few chunks behind the other on one thread (docs/solver.md#pipelined-sweeps); same result
-    bool pipeline = true;
     uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
     uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
     /// Where the threads beyond the caller's come from: none, `threads` as given; else a slot each,

@@ -214,7 +214,7 @@ void reset(ContactState& s) {
     self_contact_rows::reset(s.self);
 }
 
-void update_duals(ContactState& s, std::span<const uint32_t> free_particles, const Vec3* x) {
+void update_duals(ContactState& s, const std::vector<uint32_t>& free_particles, const Vec3* x) {
     for (uint32_t i : free_particles)
         for (int q = 0; q < s.count[i]; ++q) {
             Contact& c = s.rows[i][q];

@@ -6,7 +6,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "solver/collider.h"
@@ -140,7 +139,7 @@ ContactState initial_state(size_t particles);
 uint32_t detect(const ContactModel& model, ContactState& state, const ContactInputs& in, double fraction,
                 const SolverConstants& constants);
 void reset(ContactState& state);
-void update_duals(ContactState& state, std::span<const uint32_t> free_particles, const Vec3* x);
+void update_duals(ContactState& state, const std::vector<uint32_t>& free_particles, const Vec3* x);
 /// Friction is not conservative and is left out.
 void add_local_energy(const ContactState& state, uint32_t i, const Vec3& xi, double& e);
 

@@ -84,23 +84,26 @@ void refresh_masses(const DistanceModel& m, DistanceState& s, const std::vector<
     }
 }
 
-void start_substep(const DistanceModel& m, DistanceState& s, double inv_h2, const SolverConstants& c, size_t begin, size_t end) {
+void set_penalties(const DistanceModel& m, DistanceState& s, double inv_h2) {
+    for (size_t e = 0; e < m.count(); ++e) {
+        double scale = s.m_eff[e] * inv_h2;
+        if (m.hard[e])
+            s.rows[e].k = s.kappa[e] * scale;
+        else
+            s.rows[e].k = m.soft_ratio[e] ? m.soft_k[e] * scale : m.soft_k[e];
+    }
+    if (m.strain_rows)
+        for (size_t e = 0; e < m.edge_count; ++e) s.rows[e].strain_k = s.strain_kappa[e] * s.m_eff[e] * inv_h2;
+}
+
+void warm_start(DistanceState& s, const SolverConstants& c) {
     const double ag = c.alpha * c.gamma;
-    for (size_t e = begin; e < end; ++e) {
-        LinkRow& r = s.rows[e];
+    for (LinkRow& r : s.rows) {
         r.lambda *= ag;
         r.strain_lambda *= ag;
-        s.kappa[e] = std::clamp(s.kappa[e] * c.gamma, c.k_min_ratio, c.k_max_ratio);
-        const double scale = s.m_eff[e] * inv_h2;
-        if (m.hard[e])
-            r.k = s.kappa[e] * scale;
-        else
-            r.k = m.soft_ratio[e] ? m.soft_k[e] * scale : m.soft_k[e];
-        if (m.strain_rows && e < m.edge_count) {
-            s.strain_kappa[e] = std::clamp(s.strain_kappa[e] * c.gamma, c.k_min_ratio, c.k_max_ratio);
-            r.strain_k = s.strain_kappa[e] * s.m_eff[e] * inv_h2;
-        }
     }
+    for (double& k : s.kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
+    for (double& k : s.strain_kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
 }
 
 void reset(DistanceState& s, const SolverConstants& c) {
@@ -109,9 +112,8 @@ void reset(DistanceState& s, const SolverConstants& c) {
     std::fill(s.strain_kappa.begin(), s.strain_kappa.end(), c.k_min_ratio);
 }
 
-void update_duals(const DistanceModel& m, DistanceState& s, const Vec3* x, double inv_h2, const SolverConstants& constants,
-                  size_t begin, size_t end) {
-    for (size_t e = begin; e < end; ++e) {
+void update_duals(const DistanceModel& m, DistanceState& s, const Vec3* x, double inv_h2, const SolverConstants& constants) {
+    for (size_t e = 0; e < m.count(); ++e) {
         const bool hard = m.hard[e] != 0;
         const bool strain = m.strain_rows && e < m.edge_count;  // soft stretch rows can carry one too
         if ((!hard && !strain) || s.m_eff[e] == 0) continue;

@@ -66,16 +66,13 @@ DistanceModel build(const ClothProxy& proxy, const Fabric& fabric);
 void reorder(DistanceModel& model, const std::vector<uint32_t>& order);
 DistanceState initial_state(const DistanceModel& model, const SolverConstants& constants);
 void refresh_masses(const DistanceModel& model, DistanceState& state, const std::vector<double>& inverse_mass);
-/// The warm start (docs/solver.md#warm-start) and this substep's penalties of rows [begin, end): each row's
-/// own numbers alone.
-void start_substep(const DistanceModel& model, DistanceState& state, double inv_h2, const SolverConstants& constants, size_t begin,
-                   size_t end);
+void set_penalties(const DistanceModel& model, DistanceState& state, double inv_h2);
+void warm_start(DistanceState& state, const SolverConstants& constants);
 /// Fresh multipliers and penalties (a Reset teleport).
 void reset(DistanceState& state, const SolverConstants& constants);
-/// λ ← λ + k·C on hard rows (docs/solver.md#hard-and-soft-rows), λ ← max(k·C + λ, 0) on strain-limit rows, and the ramp,
-/// on rows [begin, end): each row's update reads its own ends alone.
+/// λ ← λ + k·C on hard rows (docs/solver.md#hard-and-soft-rows), λ ← max(k·C + λ, 0) on strain-limit rows, and the ramp.
 void update_duals(const DistanceModel& model, DistanceState& state, const Vec3* x, double inv_h2,
-                  const SolverConstants& constants, size_t begin, size_t end);
+                  const SolverConstants& constants);
 /// Whether no stretch edge with a free end is longer than `ratio` × its rest length (squared lengths,
 /// no root; stops at the first that is): the strain target's test (docs/solver.md#iterating-to-a-target).
 bool within_strain(const DistanceModel& model, const DistanceState& state, const Vec3* x, double ratio);

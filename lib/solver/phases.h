@@ -37,22 +37,6 @@ void sweep(const SolverModel& model, SolverState& state, StepStats& stats);
 void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, StepStats& stats);
 /// Whether sweep_colour takes the AVX2 lanes on this machine.
 bool sweep_uses_simd(const SolverModel& model);
-/// Whether a substep's sweeps may run one behind the other (pipelined_sweeps): the one-thread wave
-/// takes them and SolverConstants::pipeline allows it.
-bool sweeps_pipeline(const SolverModel& model, const SolverState& state);
-/// `sweeps` sweeps of the one-thread wave and the dual updates between them, each sweep running a few
-/// chunks behind the one before it, while the rows and positions they share are still in the caches,
-/// with the result of the sweeps and dual updates one after another, bit for bit
-/// (docs/solver.md#pipelined-sweeps). Leaves the last sweep's squared largest move in stats.largest_move.
-void pipelined_sweeps(const SolverModel& model, SolverState& state, uint32_t sweeps, StepStats& stats);
-
-// step.cpp
-/// The warm start and this substep's penalties of the distance rows the sweeps read first at chunk
-/// `chunk` of the wave (SweepBlocks::row_runs).
-void start_chunk_rows(const SolverModel& model, SolverState& state, uint32_t chunk);
-/// The dual update of what the sweeps read first at chunk `chunk` of the wave (SweepBlocks::row_runs)
-/// and of its free particles' tether, slack and contact rows.
-void update_chunk_duals(const SolverModel& model, SolverState& state, uint32_t chunk);
 
 // hold_line.cpp (docs/solver.md#hold-line)
 void find_hold_line(const SolverModel& model, SolverState& state);

@@ -388,7 +388,7 @@ void reset(SelfContactState& s) {
     s.previous_rows.clear();
 }
 
-void update_duals(SelfContactState& s, std::span<const uint32_t> free_particles, const Vec3* x) {
+void update_duals(SelfContactState& s, const std::vector<uint32_t>& free_particles, const Vec3* x) {
     if (s.first.empty()) return;
     for (uint32_t i : free_particles)
         for (uint32_t r = s.first[i]; r < s.first[i + 1]; ++r) {

@@ -7,7 +7,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <span>
 #include <utility>
 #include <vector>
 
@@ -89,7 +88,7 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled);
 uint32_t detect(const SelfContactModel& model, SelfContactState& state, const SelfContactInputs& in,
                 const SolverConstants& constants);
 void reset(SelfContactState& state);
-void update_duals(SelfContactState& state, std::span<const uint32_t> free_particles, const Vec3* x);
+void update_duals(SelfContactState& state, const std::vector<uint32_t>& free_particles, const Vec3* x);
 void add_local_energy(const SelfContactState& state, uint32_t i, const Vec3& xi, double& e);
 
 inline void accumulate(const SelfContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {

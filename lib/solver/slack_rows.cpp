@@ -34,7 +34,7 @@ void warm_start(SlackState& s, const SolverConstants& constants) { decay_multipl
 
 void reset(SlackState& s, const SolverConstants& constants) { std::fill(s.kappa.begin(), s.kappa.end(), constants.k_min_ratio); }
 
-void update_duals(const SlackModel& m, SlackState& s, std::span<const uint32_t> free_particles, const std::vector<double>& mass,
+void update_duals(const SlackModel& m, SlackState& s, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass,
                   const Vec3* x, const std::vector<Vec3>& animated, double inv_h2, const SolverConstants& constants) {
     if (!m.enabled) return;
     for (uint32_t i : free_particles)

@@ -5,7 +5,6 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "fabric/fabric.h"
@@ -33,7 +32,7 @@ bool active(const SlackModel& model, const SlackState& state, uint32_t i);
 void set_penalties(SlackState& state, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, double inv_h2);
 void warm_start(SlackState& state, const SolverConstants& constants);
 void reset(SlackState& state, const SolverConstants& constants);
-void update_duals(const SlackModel& model, SlackState& state, std::span<const uint32_t> free_particles,
+void update_duals(const SlackModel& model, SlackState& state, const std::vector<uint32_t>& free_particles,
                   const std::vector<double>& mass, const Vec3* x, const std::vector<Vec3>& animated, double inv_h2,
                   const SolverConstants& constants);
 void add_local_energy(const SlackModel& model, const SlackState& state, uint32_t i, const Vec3& xi, const Vec3& animated, double& e);

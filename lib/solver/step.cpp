@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <span>
 #include <stdexcept>
 
 #include "solver/message.h"
@@ -258,27 +257,30 @@ void predict(SolverState& s, const Vec3& gravity) {
     }
 }
 
-/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only)
-/// and set this substep's penalties from the ratios and the effective masses. The distance rows' are
-/// left to the pipelined sweeps when they run (`rows` false): the first sweep starts each row where
-/// it first reads it (docs/solver.md#pipelined-sweeps).
-void start_rows(const SolverModel& m, SolverState& s, bool rows) {
-    const double inv_h2 = s.substep.inv_h2;
-    if (rows) distance_rows::start_substep(m.distance, s.distance, inv_h2, m.constants, 0, m.distance.count());
+/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only).
+void warm_start(const SolverModel& m, SolverState& s) {
+    distance_rows::warm_start(s.distance, m.constants);
     tether_rows::warm_start(s.tether, m.constants);
     slack_rows::warm_start(s.slack, m.constants);
+}
+
+/// This substep's penalties from the ratios and the effective masses.
+void set_penalties(const SolverModel& m, SolverState& s) {
+    const double inv_h2 = s.substep.inv_h2;
+    distance_rows::set_penalties(m.distance, s.distance, inv_h2);
     hinge_rows::set_penalties(m.hinge, s.hinge, inv_h2);
     tether_rows::set_penalties(s.tether, s.free_particles, m.mass, inv_h2);
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
 }
 
 #ifdef WEFT_SOLVER_X86
-/// distance_rows::update_duals on rows [begin, end), four side by side while the penalty ramp is inert
-/// (k_min = k_max): λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
-WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x, size_t begin, size_t count) {
+/// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
+/// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
+WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
+    const size_t count = m.count();
     const double* rows = &s.rows.data()->rest;
     const __m256d zero = _mm256_setzero_pd();
-    for (size_t e = begin; e < count; e += 4) {
+    for (size_t e = 0; e < count; e += 4) {
         int hard = 0, strain = 0;
         int32_t end0[4], end1[4], field[4];
         for (size_t k = 0; k < 4; ++k) {
@@ -338,7 +340,7 @@ WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s
 /// update_leash_dual of the free particles' tethers (`centre` given: the row to x[centre[i]] where it is
 /// not no_particle) or slack rows (`centre` null: to centres[i] where the radius is finite), four at a
 /// time while the ramp is inert: λ ← max(k·C + λ, 0), each lane as the scalar row.
-WEFT_AVX2 void leash_duals_avx2(std::span<const uint32_t> free, const Vec3* x, const Vec3* centres, const uint32_t* centre,
+WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, const Vec3* centres, const uint32_t* centre,
                                 const std::vector<double>& radius, const std::vector<double>& k, std::vector<double>& lambda) {
     const __m256d zero = _mm256_setzero_pd();
     for (size_t g = 0; g < free.size(); g += 4) {
@@ -367,9 +369,6 @@ WEFT_AVX2 void leash_duals_avx2(std::span<const uint32_t> free, const Vec3* x, c
             if (on & (1 << q)) lambda[particle[q]] = out[q];
     }
 }
-
-/// Whether the dual updates run four rows at a time: in lanes while the penalty ramp is inert.
-bool duals_in_lanes(const SolverModel& m) { return sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio); }
 #endif
 
 /// Whether the sweeps may stop at the strain target (docs/solver.md#iterating-to-a-target).
@@ -380,38 +379,23 @@ bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
     return distance_rows::within_strain(m.distance, s.distance, s.cloth.x.data(), ratio);
 }
 
-/// The dual update (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start) of the
-/// distance rows [begin, end).
-void update_row_duals(const SolverModel& m, SolverState& s, size_t begin, size_t end) {
-#ifdef WEFT_SOLVER_X86
-    if (duals_in_lanes(m)) {
-        update_distance_duals_avx2(m.distance, s.distance, s.cloth.x.data(), begin, end);
-        return;
-    }
-#endif
-    distance_rows::update_duals(m.distance, s.distance, s.cloth.x.data(), s.substep.inv_h2, m.constants, begin, end);
-}
-
-/// The same for the rows of the free particles `free` alone: tethers, slack, contacts.
-void update_particle_duals(const SolverModel& m, SolverState& s, std::span<const uint32_t> free) {
+/// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
+void update_duals(const SolverModel& m, SolverState& s) {
     const Vec3* x = s.cloth.x.data();
+    const double inv_h2 = s.substep.inv_h2;
 #ifdef WEFT_SOLVER_X86
-    if (duals_in_lanes(m)) {
-        leash_duals_avx2(free, x, x, s.tether.centre.data(), s.tether.radius, s.tether.k, s.tether.lambda);
-        if (m.slack.enabled) leash_duals_avx2(free, x, s.animated.data(), nullptr, s.slack.radius, s.slack.k, s.slack.lambda);
+    if (sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio)) {  // the ramp inert: four rows at a time
+        update_distance_duals_avx2(m.distance, s.distance, x);
+        leash_duals_avx2(s.free_particles, x, x, s.tether.centre.data(), s.tether.radius, s.tether.k, s.tether.lambda);
+        if (m.slack.enabled) leash_duals_avx2(s.free_particles, x, s.animated.data(), nullptr, s.slack.radius, s.slack.k, s.slack.lambda);
     } else
 #endif
     {
-        tether_rows::update_duals(s.tether, free, m.mass, x, s.substep.inv_h2, m.constants);
-        slack_rows::update_duals(m.slack, s.slack, free, m.mass, x, s.animated, s.substep.inv_h2, m.constants);
+        distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+        tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
+        slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
     }
-    contact_rows::update_duals(s.contact, free, x);
-}
-
-/// The dual update of every hard row.
-void update_duals(const SolverModel& m, SolverState& s) {
-    update_row_duals(m, s, 0, m.distance.count());
-    update_particle_duals(m, s, s.free_particles);
+    contact_rows::update_duals(s.contact, s.free_particles, x);
 }
 
 /// Velocities, damping, the clamp (docs/solver.md#velocity-clamp: the clamp bounds the position too, so a clamped
@@ -445,26 +429,16 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     s.cloth.x_prev = s.cloth.x;
     carry_held(m, s, substeps - index);
     predict(s, gravity);
-    const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
-    const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
-    // A fixed count of sweeps, known before they run, may run pipelined (docs/solver.md#pipelined-sweeps).
-    const bool pipelined = !to_residual && !to_strain && most > 0 && sweeps_pipeline(m, s);
-    start_rows(m, s, !pipelined);
+    warm_start(m, s);
+    set_penalties(m, s);
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
     // A fixed count, or until a sweep moves nothing further than the residual tolerance and leaves no
     // stretch edge beyond the strain target (docs/solver.md#iterating-to-a-target).
+    const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
+    const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
-    if (pipelined) {
-        stats.largest_move = 0;
-        pipelined_sweeps(m, s, most, stats);
-        stats.largest_move = std::sqrt(stats.largest_move);
-        stats.iterations += most;
-        if (m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
-        update_duals(m, s);
-        return finish_velocities(s, decay, clamp, stats);
-    }
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
         sweep(m, s, stats);
@@ -550,23 +524,6 @@ StepStats Solver::step(const StepInput& in) {
     sleep_test(m, s, stats);
     finish_step(s, in, poses, motion);
     return stats;
-}
-
-void start_chunk_rows(const SolverModel& m, SolverState& s, uint32_t chunk) {
-    const SweepBlocks& sb = m.sweep;
-    for (uint32_t r = sb.row_run_offsets[chunk]; r < sb.row_run_offsets[chunk + 1]; ++r)
-        distance_rows::start_substep(m.distance, s.distance, s.substep.inv_h2, m.constants, sb.row_runs[r][0], sb.row_runs[r][1]);
-}
-
-void update_chunk_duals(const SolverModel& m, SolverState& s, uint32_t chunk) {
-    const SweepBlocks& sb = m.sweep;
-    for (uint32_t r = sb.row_run_offsets[chunk]; r < sb.row_run_offsets[chunk + 1]; ++r)
-        update_row_duals(m, s, sb.row_runs[r][0], sb.row_runs[r][1]);
-    // A chunk is consecutive blocks of one colour: consecutive particles.
-    const auto& blocks = sb.wave_chunks[chunk];
-    const uint32_t first = sb.first[blocks[0]], end = sb.first[blocks[1] - 1] + sb.width[blocks[1] - 1];
-    const auto from = std::lower_bound(s.free_particles.begin(), s.free_particles.end(), first);
-    update_particle_duals(m, s, std::span<const uint32_t>(from, std::lower_bound(from, s.free_particles.end(), end)));
 }
 
 }  // namespace weft

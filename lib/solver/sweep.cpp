@@ -335,42 +335,6 @@ bool sweep_parts(const SolverModel& m, SolverState& s, StepStats& stats) {
 
 }  // namespace
 
-/// Sweeps in the pipeline at once. Each runs some four rows of a grid sheet behind the one before (the
-/// rows its next chunk's neighbours reach, interleaved over the colours), and what is in flight must
-/// stay in the caches: two at a time beat four on the 65k-particle sheet
-/// (docs/measurements.md#threads-and-the-bakes-slots).
-constexpr uint32_t pipeline_depth = 2;
-
-bool sweeps_pipeline(const SolverModel& m, const SolverState& s) {
-    return m.constants.pipeline && m.sweep.wave_chunks.size() > 1 && m.sweep.independent(s.cloth.inverse_mass) && !splits_colours(m);
-}
-
-void pipelined_sweeps(const SolverModel& m, SolverState& s, uint32_t sweeps, StepStats& stats) {
-    const SweepBlocks& sb = m.sweep;
-    const uint32_t chunks = static_cast<uint32_t>(sb.wave_chunks.size());
-    std::vector<uint32_t> at(sweeps, 0);  // per sweep: the next chunk of the wave it takes
-    std::vector<StepStats> each(sweeps);
-    auto take = [&](uint32_t k) {
-        const uint32_t q = at[k]++;
-        if (k == 0)
-            start_chunk_rows(m, s, q);
-        else
-            update_chunk_duals(m, s, q);
-        sweep_block_range(m, s, sb.wave_chunks[q][0], sb.wave_chunks[q][1], each[k]);
-    };
-    for (uint32_t g = 0; g < sweeps; g += pipeline_depth) {
-        const uint32_t last = std::min(sweeps, g + pipeline_depth);
-        while (at[last - 1] < chunks) {
-            if (at[g] < chunks) take(g);
-            // Each later sweep as far as the one before has gone past every neighbour of its next chunk.
-            for (uint32_t k = g + 1; k < last; ++k)
-                while (at[k] < at[k - 1] && (at[k - 1] == chunks || sb.wave_reach[at[k]] < at[k - 1])) take(k);
-        }
-    }
-    for (const StepStats& e : each) add_stats(stats, e);
-    stats.largest_move = each.back().largest_move;  // the last sweep's, as the sweeps one after another leave it
-}
-
 void sweep(const SolverModel& m, SolverState& s, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const bool independent = sb.independent(s.cloth.inverse_mass);

@@ -103,7 +103,6 @@ std::vector<uint32_t> chunk_order(const Chunks& c, const std::vector<double>& ke
 /// The one-thread wave: the colours keep pace with each other through the particle order.
 void one_thread_wave(const Chunks& c, SweepBlocks& s) {
     for (uint32_t k : chunk_order(c, c.behind)) {
-        s.wave_chunks.push_back(c.blocks[k]);
         if (!s.wave.empty() && s.wave.back()[1] == c.blocks[k][0] && c.blocks[k][0] != s.colour_blocks[c.colour[k]])
             s.wave.back()[1] = c.blocks[k][1];
         else
@@ -142,32 +141,6 @@ void parallel_wave(const Chunks& c, uint32_t parts, SweepBlocks& s) {
     }
 }
 
-/// Per particle: the chunk of the one-thread wave it is swept in.
-std::vector<uint32_t> wave_position(const SweepBlocks& s, size_t particles) {
-    std::vector<uint32_t> at(particles, 0);
-    for (uint32_t q = 0; q < s.wave_chunks.size(); ++q)
-        for (uint32_t k = s.wave_chunks[q][0]; k < s.wave_chunks[q][1]; ++k)
-            for (uint32_t lane = 0; lane < s.width[k]; ++lane) at[s.first[k] + lane] = q;
-    return at;
-}
-
-/// SweepBlocks::wave_reach: how far the wave must have gone before a chunk's particles have every
-/// neighbour they read in place. A tether's other end is held and never moves in a sweep, so it is not
-/// a neighbour here (counted, the top edge's chunks would reach the whole sheet).
-void find_wave_reach(const ClothProxy& p, const DistanceModel& distance, SweepBlocks& s) {
-    const std::vector<uint32_t> at = wave_position(s, p.particle_count());
-    s.wave_reach.resize(s.wave_chunks.size());
-    for (uint32_t q = 0; q < s.wave_reach.size(); ++q) s.wave_reach[q] = q;
-    auto couple = [&](uint32_t i, uint32_t j) {
-        s.wave_reach[at[i]] = std::max(s.wave_reach[at[i]], at[j]);
-        s.wave_reach[at[j]] = std::max(s.wave_reach[at[j]], at[i]);
-    };
-    for (const auto& e : distance.ends) couple(e[0], e[1]);
-    for (const auto& h : p.hinges)
-        for (int u = 0; u < 4; ++u)
-            for (int v = u + 1; v < 4; ++v) couple(h[u], h[v]);
-}
-
 }  // namespace
 
 SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t threads) {
@@ -189,7 +162,6 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
     lay_out_rows(s, distance);
     const Chunks chunks = cut_chunks(p, distance, s);
     one_thread_wave(chunks, s);
-    find_wave_reach(p, distance, s);
     // Threads that meet at a slab's boundary wait for each other there; a wave cut into slabs of a few
     // chunks a colour would wait more than it sweeps (a loaded machine made the 1k sheet 30 times slower
     // on two threads), so a proxy that small keeps the colour-by-colour split.
@@ -221,25 +193,6 @@ void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
             }
     }
     s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
-    // Each row's first read is at the earlier of its ends' chunks; the rows in storage order, cut
-    // into runs of one first chunk each.
-    s.row_run_offsets.clear();
-    s.row_runs.clear();
-    if (s.wave_chunks.empty()) return;
-    const std::vector<uint32_t> at = wave_position(s, distance.offsets.size() - 1);
-    std::vector<std::vector<std::array<uint32_t, 2>>> runs(s.wave_chunks.size());
-    for (uint32_t r = 0; r < distance.count(); ++r) {
-        std::vector<std::array<uint32_t, 2>>& first = runs[std::min(at[distance.ends[r][0]], at[distance.ends[r][1]])];
-        if (!first.empty() && first.back()[1] == r)
-            ++first.back()[1];
-        else
-            first.push_back({r, r + 1});
-    }
-    s.row_run_offsets.push_back(0);
-    for (const auto& q : runs) {
-        s.row_runs.insert(s.row_runs.end(), q.begin(), q.end());
-        s.row_run_offsets.push_back(static_cast<uint32_t>(s.row_runs.size()));
-    }
 }
 
 std::vector<uint32_t> first_read_order(const SweepBlocks& s, const DistanceModel& distance) {

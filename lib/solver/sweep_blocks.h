@@ -37,15 +37,6 @@ struct SweepBlocks {
     /// works in a narrow band of its rows instead of passing over all of them once a colour
     /// (docs/solver.md#lanes).
     std::vector<std::array<uint32_t, 2>> wave;
-    /// The same wave chunk by chunk, for the sweeps of a substep run one behind the other
-    /// (docs/solver.md#pipelined-sweeps): chunk q of the wave is blocks wave_chunks[q], wave_reach[q] the
-    /// last chunk of the wave holding a particle that shares a distance row or a hinge with one of
-    /// chunk q's (at least q), and the distance rows whose first read in a sweep is at chunk q are the
-    /// runs row_runs[row_run_offsets[q] .. row_run_offsets[q + 1]).
-    std::vector<std::array<uint32_t, 2>> wave_chunks;
-    std::vector<uint32_t> wave_reach;
-    std::vector<uint32_t> row_run_offsets;
-    std::vector<std::array<uint32_t, 2>> row_runs;
     /// The wave cut for SolverConstants::threads > 1 (empty otherwise): chunks of blocks of one colour,
     /// thread p's chunks in order at part_chunks[part_offsets[p] .. part_offsets[p + 1]), and for
     /// each chunk the chunks of other threads it waits for, waits[wait_offsets[k] .. wait_offsets[k + 1]).
@@ -78,8 +69,7 @@ namespace sweep_blocks {
 /// threads the wave is cut for (SolverConstants::threads).
 SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance, uint32_t threads);
 /// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row_field),
-/// and the rows each chunk of the wave reads first (SweepBlocks::row_runs), laid out again after
-/// distance_rows::reorder.
+/// laid out again after distance_rows::reorder.
 void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
 /// The distance rows in the order the one-thread wave first reads them, the stretch edges before the
 /// skips: the order distance_rows::reorder takes, so the sweep reads the rows

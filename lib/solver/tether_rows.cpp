@@ -41,7 +41,7 @@ void warm_start(TetherState& s, const SolverConstants& constants) { decay_multip
 
 void reset(TetherState& s, const SolverConstants& constants) { std::fill(s.kappa.begin(), s.kappa.end(), constants.k_min_ratio); }
 
-void update_duals(TetherState& s, std::span<const uint32_t> free_particles, const std::vector<double>& mass, const Vec3* x,
+void update_duals(TetherState& s, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, const Vec3* x,
                   double inv_h2, const SolverConstants& constants) {
     for (uint32_t i : free_particles)
         if (s.centre[i] != no_particle)

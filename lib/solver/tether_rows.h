@@ -4,7 +4,6 @@
 // its energy and its dual update are all here.
 #pragma once
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "proxy/core/cloth_proxy.h"
@@ -30,7 +29,7 @@ void tighten(TetherState& state, const ClothProxy& proxy, const std::vector<uint
 void set_penalties(TetherState& state, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, double inv_h2);
 void warm_start(TetherState& state, const SolverConstants& constants);
 void reset(TetherState& state, const SolverConstants& constants);
-void update_duals(TetherState& state, std::span<const uint32_t> free_particles, const std::vector<double>& mass, const Vec3* x,
+void update_duals(TetherState& state, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, const Vec3* x,
                   double inv_h2, const SolverConstants& constants);
 void add_local_energy(const TetherState& state, uint32_t i, const Vec3& xi, const Vec3* x, double& e);
 

@@ -14,14 +14,14 @@ namespace {
 
 struct Swing {
     std::vector<Vec3> x;
-    uint64_t vertex_updates = 0, capped_updates = 0, climbing_updates = 0, iterations = 0, contacts = 0;
-    double worst_climb = 0, largest_move = 0;
+    uint64_t vertex_updates = 0, capped_updates = 0, climbing_updates = 0, iterations = 0;
+    double worst_climb = 0;
 };
 
 /// The 32x32 sheet, full rows, dropped and swung for `steps` steps (the holder moves, so the rows stay
 /// busy: strain rows switch on and off, the trust region caps some updates); the first pin released
-/// half way when `release` is set; `spheres` in its way.
-Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release = false, std::vector<SphereCollider> spheres = {}) {
+/// half way when `release` is set.
+Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release = false) {
     Fabric f = *find_fabric("cotton");
     f.strain_limit = true;
     f.slack = 0.5;
@@ -30,7 +30,6 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
     Swing run;
     StepInput in;
     in.holders.resize(sheet.pins.size());
-    in.spheres = std::move(spheres);
     for (int s = 0; s < steps; ++s) {
         in.holders[0].position = {0.2 * std::sin(s * 0.05), 0, 0};
         if (release && s == steps / 2) solver.release(0);
@@ -40,8 +39,6 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
         run.climbing_updates += stats.climbing_updates;
         run.worst_climb = std::max(run.worst_climb, stats.worst_climb);
         run.iterations += stats.iterations;
-        run.contacts += stats.contacts;
-        run.largest_move = std::max(run.largest_move, stats.largest_move);
     }
     run.x = solver.state().x;
     return run;
@@ -55,8 +52,6 @@ void expect_identical(const Swing& a, const Swing& b) {
     EXPECT_EQ(a.climbing_updates, b.climbing_updates);
     EXPECT_EQ(a.iterations, b.iterations);
     EXPECT_EQ(a.worst_climb, b.worst_climb);
-    EXPECT_EQ(a.contacts, b.contacts);
-    EXPECT_EQ(a.largest_move, b.largest_move);
     EXPECT_GT(a.vertex_updates, 0u);
 }
 
@@ -252,70 +247,6 @@ TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
     for (const auto& h : sheet.hinges)
         for (int u = 0; u < 4; ++u)
             for (int v = u + 1; v < 4; ++v) check(h[u], h[v]);
-}
-
-TEST(Lanes, PipelinedSweepsMatchSweepsOneAfterAnother) {
-    // 48x48: 36 chunks of the wave, the sweeps a few chunks apart. Dropped onto a sphere (contact rows
-    // and their duals), then released half way (a colour's particles coupled: one sweep at a time).
-    const ClothProxy sheet = test::grid_sheet_proxy(48, 48, 0.02, 0.5);
-    const SweepBlocks& b = SolverModel::build(sheet, *find_fabric("cotton"))->sweep;
-    ASSERT_GT(b.wave_chunks.size(), 30u);
-    EXPECT_LT(b.wave_reach[b.wave_chunks.size() / 2], b.wave_chunks.size() * 3 / 4) << "the sweeps overlap";
-    const std::vector<SphereCollider> ball{{{0.48, -0.5, 0.05}, 0.12}};
-    SolverConstants one_after_another;
-    one_after_another.pipeline = false;
-    const Swing a = swing(sheet, one_after_another, 40, true, ball);
-    EXPECT_GT(a.contacts, 0u) << "the sheet meets the ball";
-    expect_identical(a, swing(sheet, SolverConstants{}, 40, true, ball));
-    one_after_another.simd = false;
-    SolverConstants scalar;
-    scalar.simd = false;
-    expect_identical(swing(sheet, one_after_another, 24), swing(sheet, scalar, 24));
-}
-
-TEST(Lanes, PipelinedSweepsMatchWithTheEnergyAuditAndTheRamp) {
-    // The audit reads each update's neighbourhood mid-pipeline; a live penalty ramp sends the dual
-    // updates one row at a time.
-    const ClothProxy sheet = test::grid_sheet_proxy(40, 40, 0.02, 0.5);
-    SolverConstants c;
-    c.energy_audit = true;
-    c.k_max_ratio = 16;
-    SolverConstants one_after_another = c;
-    one_after_another.pipeline = false;
-    expect_identical(swing(sheet, one_after_another, 16), swing(sheet, c, 16));
-}
-
-TEST(Lanes, PipelineReadsEachRowsDualWhereItsFirstEndIsSwept) {
-    const ClothProxy sheet = test::grid_sheet_proxy(40, 24, 0.02, 0.5);
-    const auto model = SolverModel::build(sheet, *find_fabric("cotton"));
-    const SweepBlocks& b = model->sweep;
-    const DistanceModel& d = model->distance;
-    std::vector<uint32_t> chunk(sheet.particle_count(), UINT32_MAX);
-    for (uint32_t q = 0; q < b.wave_chunks.size(); ++q)
-        for (uint32_t k = b.wave_chunks[q][0]; k < b.wave_chunks[q][1]; ++k)
-            for (uint32_t lane = 0; lane < b.width[k]; ++lane) {
-                EXPECT_EQ(chunk[b.first[k] + lane], UINT32_MAX);
-                chunk[b.first[k] + lane] = q;
-            }
-    for (uint32_t i = 0; i < sheet.particle_count(); ++i) ASSERT_NE(chunk[i], UINT32_MAX) << "particle " << i;
-    ASSERT_EQ(b.row_run_offsets.size(), b.wave_chunks.size() + 1);
-    std::vector<int> seen(d.count(), 0);
-    for (uint32_t q = 0; q < b.wave_chunks.size(); ++q)
-        for (uint32_t r = b.row_run_offsets[q]; r < b.row_run_offsets[q + 1]; ++r)
-            for (uint32_t row = b.row_runs[r][0]; row < b.row_runs[r][1]; ++row) {
-                ++seen[row];
-                EXPECT_EQ(q, std::min(chunk[d.ends[row][0]], chunk[d.ends[row][1]])) << "row " << row;
-            }
-    for (uint32_t row = 0; row < d.count(); ++row) EXPECT_EQ(seen[row], 1) << "row " << row;
-    // A chunk's reach covers every particle its particles read.
-    auto covers = [&](uint32_t i, uint32_t j) {
-        EXPECT_GE(b.wave_reach[chunk[i]], chunk[j]);
-        EXPECT_GE(b.wave_reach[chunk[j]], chunk[i]);
-    };
-    for (const auto& e : d.ends) covers(e[0], e[1]);
-    for (const auto& h : sheet.hinges)
-        for (int u = 0; u < 4; ++u)
-            for (int v = u + 1; v < 4; ++v) covers(h[u], h[v]);
 }
 
 TEST(Lanes, RowsLieInTheOrderTheWaveFirstReadsThem) {
