@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "solver/message.h"
@@ -62,6 +63,7 @@ void refresh_masses(const SolverModel& m, SolverState& s) {
     s.bend_lanes = sweep_blocks::lay_out_bend(m.sweep, s.hinge);
     s.free_particles.clear();
     s.kinematic_particles.clear();
+    s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();
     for (uint32_t i = 0; i < m.n; ++i) (s.cloth.inverse_mass[i] > 0 ? s.free_particles : s.kinematic_particles).push_back(i);
 }
 
@@ -128,6 +130,7 @@ void reseed(const SolverModel& m, SolverState& s) {
     distance_rows::reset(s.distance, m.constants);
     tether_rows::reset(s.tether, m.constants);
     slack_rows::reset(s.slack, m.constants);
+    s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();
     contact_rows::reset(s.contact);
     attach_rows(m, s);
     s.steps_since_reset = 0;
@@ -155,6 +158,7 @@ Solver::Solver(std::shared_ptr<const SolverModel> model, SolverState state) : mo
                       s.distance.rows.size() == m.distance.count() && s.hinge.m_eff.size() == m.hinge.count() &&
                       s.tether.centre.size() == m.n && s.contact.count.size() == m.n;
     if (!fits) throw std::invalid_argument(solver_message("solver: the state is not of this model (proxy '", m.proxy->garment, "')"));
+    state_.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();  // a state from elsewhere: its penalties are set afresh
 }
 
 const ClothState& Solver::state() const { return state_.cloth; }

@@ -4,6 +4,7 @@
 // the substeps; then the sleep test.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -257,20 +258,23 @@ void predict(SolverState& s, const Vec3& gravity) {
     }
 }
 
-/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only).
+/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only),
+/// then this substep's penalties from the ratios and the effective masses. Where the penalties settle
+/// (penalties_settle) and h and the masses are the last substep's, the ratios and the penalties are
+/// already what these passes would write, bit for bit, and only the multipliers decay.
 void warm_start(const SolverModel& m, SolverState& s) {
-    distance_rows::warm_start(s.distance, m.constants);
-    tether_rows::warm_start(s.tether, m.constants);
-    slack_rows::warm_start(s.slack, m.constants);
-}
-
-/// This substep's penalties from the ratios and the effective masses.
-void set_penalties(const SolverModel& m, SolverState& s) {
     const double inv_h2 = s.substep.inv_h2;
+    const bool settle = penalties_settle(m.constants);
+    const bool kept = settle && s.penalties_inv_h2 == inv_h2;
+    distance_rows::warm_start(s.distance, m.constants, !kept);
+    tether_rows::warm_start(s.tether, m.constants, !kept);
+    slack_rows::warm_start(s.slack, m.constants, !kept);
+    if (kept) return;
     distance_rows::set_penalties(m.distance, s.distance, inv_h2);
     hinge_rows::set_penalties(m.hinge, s.hinge, inv_h2);
     tether_rows::set_penalties(s.tether, s.free_particles, m.mass, inv_h2);
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
+    s.penalties_inv_h2 = settle ? inv_h2 : std::numeric_limits<double>::quiet_NaN();
 }
 
 #ifdef WEFT_SOLVER_X86
@@ -430,7 +434,6 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     carry_held(m, s, substeps - index);
     predict(s, gravity);
     warm_start(m, s);
-    set_penalties(m, s);
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
