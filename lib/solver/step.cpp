@@ -4,6 +4,7 @@
 // the substeps; then the sleep test.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -266,7 +267,7 @@ void warm_start(const SolverModel& m, SolverState& s) {
     const double inv_h2 = s.substep.inv_h2;
     const bool settle = penalties_settle(m.constants);
     const bool kept = settle && s.penalties_inv_h2 == inv_h2;
-    distance_rows::warm_start(s.distance, m.constants, !kept);
+    distance_rows::warm_start(m.distance, s.distance, m.constants, !kept);
     tether_rows::warm_start(s.tether, m.constants, !kept);
     slack_rows::warm_start(s.slack, m.constants, !kept);
     if (kept) return;
@@ -278,28 +279,60 @@ void warm_start(const SolverModel& m, SolverState& s) {
 }
 
 #ifdef WEFT_SOLVER_X86
+/// Four stretch edges from `e` (of `count`; past it a lane repeats edge e): their ends as coordinate
+/// offsets, and which lanes are edges with a free end (m_eff ≠ 0; both ends held: the holders' business).
+struct FourEdges {
+    alignas(32) int32_t end[8];  ///< the first ends' x offsets, then the second ends'
+    int on = 0;
+};
+
+WEFT_AVX2 inline FourEdges four_edges(const DistanceModel& m, const DistanceState& s, size_t e, size_t count) {
+    FourEdges f;
+    if (e + 4 <= count) {
+        // The four pairs as a vector, first ends to the low half, times 3.
+        const __m256i ends = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(m.ends[e].data())),
+                                                         _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(f.end), _mm256_add_epi32(ends, _mm256_add_epi32(ends, ends)));
+        f.on = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(s.m_eff.data() + e), _mm256_setzero_pd(), _CMP_NEQ_UQ));
+        return f;
+    }
+    for (size_t q = 0; q < 4; ++q) {
+        const size_t at = e + q < count ? e + q : e;
+        f.end[q] = static_cast<int32_t>(m.ends[at][0] * 3);
+        f.end[q + 4] = static_cast<int32_t>(m.ends[at][1] * 3);
+        if (e + q < count && s.m_eff[at] != 0) f.on |= 1 << q;
+    }
+    return f;
+}
+
 /// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
 /// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
+/// Only the stretch edges: the skips after them are soft and carry no strain row (distance_rows::build),
+/// so no multiplier of theirs moves.
 WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
-    const size_t count = m.count();
+    const size_t count = m.edge_count;
     const double* rows = &s.rows.data()->rest;
     const __m256d zero = _mm256_setzero_pd();
     for (size_t e = 0; e < count; e += 4) {
-        int hard = 0, strain = 0;
-        int32_t end0[4], end1[4], field[4];
-        for (size_t k = 0; k < 4; ++k) {
-            const size_t r = e + k < count ? e + k : e;
-            end0[k] = static_cast<int32_t>(m.ends[r][0] * 3);
-            end1[k] = static_cast<int32_t>(m.ends[r][1] * 3);
-            field[k] = static_cast<int32_t>(r * 6);
-            if (e + k >= count || s.m_eff[r] == 0) continue;
-            if (m.hard[r]) hard |= 1 << k;
-            if (m.strain_rows && r < m.edge_count) strain |= 1 << k;
+        const FourEdges f = four_edges(m, s, e, count);
+        int hard = 0;
+        if (e + 4 <= count) {
+            uint32_t bytes;
+            std::memcpy(&bytes, m.hard.data() + e, sizeof bytes);
+            hard = ~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_cvtsi32_si128(static_cast<int>(bytes)), _mm_setzero_si128())) & 0xF;
+        } else {
+            for (size_t k = 0; e + k < count; ++k)
+                if (m.hard[e + k]) hard |= 1 << k;
         }
+        hard &= f.on;
+        const int strain = m.strain_rows ? f.on : 0;
         if ((hard | strain) == 0) continue;
+        const int32_t field[4] = {static_cast<int32_t>(e * 6), static_cast<int32_t>(e * 6 + (e + 1 < count ? 6 : 0)),
+                                  static_cast<int32_t>(e * 6 + (e + 2 < count ? 12 : 0)),
+                                  static_cast<int32_t>(e * 6 + (e + 3 < count ? 18 : 0))};
         __m256d ax, ay, az, bx, by, bz, row[6];
-        lanes::load_positions(&x->x, end0, ax, ay, az);
-        lanes::load_positions(&x->x, end1, bx, by, bz);
+        lanes::load_positions(&x->x, f.end, ax, ay, az);
+        lanes::load_positions(&x->x, f.end + 4, bx, by, bz);
         const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
         const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
         lanes::load_rows(rows, field, row);
@@ -318,25 +351,25 @@ WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState&
 /// longer than `ratio` × its rest length, squared lengths), from the same products.
 WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s, const Vec3* x, double ratio) {
     const __m256d r = _mm256_set1_pd(ratio);
-    for (size_t e = 0; e < m.edge_count; e += 4) {
-        int32_t end0[4], end1[4];
-        uint32_t row[4];
-        int on = 0;
-        for (size_t q = 0; q < 4; ++q) {
-            const size_t at = e + q < m.edge_count ? e + q : e;
-            row[q] = static_cast<uint32_t>(at);
-            end0[q] = static_cast<int32_t>(m.ends[at][0] * 3);
-            end1[q] = static_cast<int32_t>(m.ends[at][1] * 3);
-            if (e + q < m.edge_count && s.m_eff[at] != 0) on |= 1 << q;  // both ends held: the holders' business
-        }
-        if (on == 0) continue;
+    const size_t count = m.edge_count;
+    for (size_t e = 0; e < count; e += 4) {
+        const FourEdges f = four_edges(m, s, e, count);
+        if (f.on == 0) continue;
         __m256d ax, ay, az, bx, by, bz;
-        lanes::load_positions(&x->x, end0, ax, ay, az);
-        lanes::load_positions(&x->x, end1, bx, by, bz);
+        lanes::load_positions(&x->x, f.end, ax, ay, az);
+        lanes::load_positions(&x->x, f.end + 4, bx, by, bz);
         const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
         const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-        const __m256d longest = _mm256_mul_pd(r, lanes::load_lanes(m.rest.data(), row));
-        if (_mm256_movemask_pd(_mm256_cmp_pd(l2, _mm256_mul_pd(longest, longest), _CMP_GT_OQ)) & on) return false;
+        __m256d rest;
+        if (e + 4 <= count) {
+            rest = _mm256_loadu_pd(m.rest.data() + e);
+        } else {
+            alignas(32) double pad[4] = {m.rest[e], m.rest[e], m.rest[e], m.rest[e]};
+            for (size_t q = 1; e + q < count; ++q) pad[q] = m.rest[e + q];
+            rest = _mm256_load_pd(pad);
+        }
+        const __m256d longest = _mm256_mul_pd(r, rest);
+        if (_mm256_movemask_pd(_mm256_cmp_pd(l2, _mm256_mul_pd(longest, longest), _CMP_GT_OQ)) & f.on) return false;
     }
     return true;
 }
