@@ -99,27 +99,6 @@ void turn_pins(SolverState& s) {
     }
 }
 
-Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, TurnedOffsets* turned) {
-    const ClothProxy& p = *m.proxy;
-    if (s.cloth.inverse_mass[i] == 0) return s.target[i];
-    uint32_t c = p.nearest_held[i];
-    if (c == no_particle || s.cloth.inverse_mass[c] != 0) return p.rest_position[i];
-    Quat r;
-    const uint32_t pin = m.held_pin[c];
-    if (pin != no_pin) {
-        if (!s.pin_holding[pin]) return p.rest_position[i];
-        if (turned) {  // the same rotate of the same turn as below, done once an epoch
-            if (turned->offset_epoch[i] != turned->epoch[pin]) {
-                turned->offset[i] = turned->turn[pin].rotate(p.rest_position[i] - p.rest_position[c]);
-                turned->offset_epoch[i] = turned->epoch[pin];
-            }
-            return s.cloth.x[c] + turned->offset[i];
-        }
-        r = pin_turn(s, pin);
-    }
-    return s.cloth.x[c] + r.rotate(p.rest_position[i] - p.rest_position[c]);
-}
-
 void reseed(const SolverModel& m, SolverState& s) {
     for (uint32_t i : s.kinematic_particles) s.cloth.x[i] = s.target[i];
     for (uint32_t i : s.free_particles) s.cloth.x[i] = animated_position(m, s, i);

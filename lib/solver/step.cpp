@@ -374,36 +374,46 @@ WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s
     return true;
 }
 
-/// update_leash_dual of the free particles' tethers (`centre` given: the row to x[centre[i]] where it is
-/// not no_particle) or slack rows (`centre` null: to centres[i] where the radius is finite), four at a
-/// time while the ramp is inert: λ ← max(k·C + λ, 0), each lane as the scalar row.
-WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, const Vec3* centres, const uint32_t* centre,
-                                const std::vector<double>& radius, const std::vector<double>& k, std::vector<double>& lambda) {
-    const __m256d zero = _mm256_setzero_pd();
+/// update_leash_dual of one leash kind at four free particles at (xx, xy, xz), the lanes `on`, to the
+/// centres at `at` (coordinate offsets into `centres`): λ ← max(k·C + λ, 0), each lane as the scalar row.
+WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const Vec3* centres, const int32_t* at, int on,
+                                       const uint32_t* particle, const std::vector<double>& radius, const std::vector<double>& k,
+                                       std::vector<double>& lambda) {
+    __m256d cx, cy, cz;
+    lanes::load_positions(&centres->x, at, cx, cy, cz);
+    const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
+    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+    const __m256d u = _mm256_add_pd(_mm256_mul_pd(lanes::load_lanes(k.data(), particle), _mm256_sub_pd(l, lanes::load_lanes(radius.data(), particle))),
+                                    lanes::load_lanes(lambda.data(), particle));
+    alignas(32) double out[4];
+    _mm256_store_pd(out, _mm256_max_pd(_mm256_setzero_pd(), u));  // std::max(u, 0.0), as in update_distance_duals_avx2
+    for (int q = 0; q < 4; ++q)
+        if (on & (1 << q)) lambda[particle[q]] = out[q];
+}
+
+/// The tethers' (to x[centre[i]] where it is not no_particle) and, with `slack`, the slack rows' (to
+/// animated[i] where the radius is finite) update_leash_dual, four free particles at a time in one pass
+/// while the ramp is inert. Each kind writes only its own multipliers, so one pass gives two passes' bits.
+WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, TetherState& tether, SlackState* slack,
+                                const Vec3* animated) {
     for (size_t g = 0; g < free.size(); g += 4) {
         uint32_t particle[4];
-        int32_t own[4], at[4];
-        int on = 0;
+        int32_t own[4], centre[4];
+        int tethered = 0, slacked = 0;
         for (size_t q = 0; q < 4; ++q) {
-            const uint32_t i = particle[q] = free[g + q < free.size() ? g + q : g];
-            const uint32_t c = centre ? centre[i] : i;
-            const bool row = g + q < free.size() && (centre ? c != no_particle : std::isfinite(radius[i]));
+            const bool live = g + q < free.size();
+            const uint32_t i = particle[q] = free[live ? g + q : g];
+            const uint32_t c = tether.centre[i];
             own[q] = static_cast<int32_t>(3 * i);
-            at[q] = static_cast<int32_t>(3 * (row ? c : i));
-            if (row) on |= 1 << q;
+            centre[q] = static_cast<int32_t>(3 * (live && c != no_particle ? c : i));
+            if (live && c != no_particle) tethered |= 1 << q;
+            if (live && slack && std::isfinite(slack->radius[i])) slacked |= 1 << q;
         }
-        if (on == 0) continue;
-        __m256d xx, xy, xz, cx, cy, cz;
+        if ((tethered | slacked) == 0) continue;
+        __m256d xx, xy, xz;
         lanes::load_positions(&x->x, own, xx, xy, xz);
-        lanes::load_positions(&centres->x, at, cx, cy, cz);
-        const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
-        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-        const __m256d u = _mm256_add_pd(_mm256_mul_pd(lanes::load_lanes(k.data(), particle), _mm256_sub_pd(l, lanes::load_lanes(radius.data(), particle))),
-                                        lanes::load_lanes(lambda.data(), particle));
-        alignas(32) double out[4];
-        _mm256_store_pd(out, _mm256_max_pd(zero, u));  // std::max(u, 0.0), as in update_distance_duals_avx2
-        for (int q = 0; q < 4; ++q)
-            if (on & (1 << q)) lambda[particle[q]] = out[q];
+        if (tethered) leash_dual_lanes(xx, xy, xz, x, centre, tethered, particle, tether.radius, tether.k, tether.lambda);
+        if (slacked) leash_dual_lanes(xx, xy, xz, animated, own, slacked, particle, slack->radius, slack->k, slack->lambda);
     }
 }
 #endif
@@ -423,8 +433,7 @@ void update_duals(const SolverModel& m, SolverState& s) {
 #ifdef WEFT_SOLVER_X86
     if (sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio)) {  // the ramp inert: four rows at a time
         update_distance_duals_avx2(m.distance, s.distance, x);
-        leash_duals_avx2(s.free_particles, x, x, s.tether.centre.data(), s.tether.radius, s.tether.k, s.tether.lambda);
-        if (m.slack.enabled) leash_duals_avx2(s.free_particles, x, s.animated.data(), nullptr, s.slack.radius, s.slack.k, s.slack.lambda);
+        leash_duals_avx2(s.free_particles, x, s.tether, m.slack.enabled ? &s.slack : nullptr, s.animated.data());
     } else
 #endif
     {
