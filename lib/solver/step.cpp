@@ -235,13 +235,62 @@ void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
     }
 }
 
+#ifdef WEFT_SOLVER_X86
+/// predict's loop where the frame does not turn and gravity is not zero, four free particles at a
+/// time: each lane the scalar particle's operations in its order (std::clamp's two compares as blends).
+WEFT_AVX2 void predict_avx2(SolverState& s, const Vec3& gravity, double g_length) {
+    ClothState& c = s.cloth;
+    const std::vector<uint32_t>& free = s.free_particles;
+    const double h = s.substep.h, hh = h * h;
+    const __m256d vh = _mm256_set1_pd(h), vhh = _mm256_set1_pd(hh), inv_h = _mm256_set1_pd(s.substep.inv_h);
+    const __m256d g2 = _mm256_set1_pd(g_length * g_length), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d gx = _mm256_set1_pd(gravity.x), gy = _mm256_set1_pd(gravity.y), gz = _mm256_set1_pd(gravity.z);
+    const __m256d ax = _mm256_set1_pd(gravity.x * hh), ay = _mm256_set1_pd(gravity.y * hh), az = _mm256_set1_pd(gravity.z * hh);
+    for (size_t g = 0; g < free.size(); g += 4) {
+        int32_t at[4];
+        for (size_t q = 0; q < 4; ++q) at[q] = static_cast<int32_t>(3 * free[g + q < free.size() ? g + q : g]);
+        __m256d xx, xy, xz, vx, vy, vz, bx, by, bz;
+        lanes::load_positions(&c.x.data()->x, at, xx, xy, xz);
+        lanes::load_positions(&c.v.data()->x, at, vx, vy, vz);
+        lanes::load_positions(&s.v_before.data()->x, at, bx, by, bz);
+        const __m256d hvx = _mm256_mul_pd(vx, vh), hvy = _mm256_mul_pd(vy, vh), hvz = _mm256_mul_pd(vz, vh);
+        alignas(32) double out[6][4];
+        _mm256_store_pd(out[0], _mm256_add_pd(_mm256_add_pd(xx, hvx), ax));
+        _mm256_store_pd(out[1], _mm256_add_pd(_mm256_add_pd(xy, hvy), ay));
+        _mm256_store_pd(out[2], _mm256_add_pd(_mm256_add_pd(xz, hvz), az));
+        const __m256d gained = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(vx, bx), gx), _mm256_mul_pd(_mm256_sub_pd(vy, by), gy)),
+                                             _mm256_mul_pd(_mm256_sub_pd(vz, bz), gz));
+        __m256d along = _mm256_div_pd(_mm256_mul_pd(gained, inv_h), g2);
+        along = _mm256_blendv_pd(along, zero, _mm256_cmp_pd(along, zero, _CMP_LT_OQ));
+        along = _mm256_blendv_pd(along, one, _mm256_cmp_pd(one, along, _CMP_LT_OQ));
+        const __m256d share = _mm256_mul_pd(vhh, along);
+        _mm256_store_pd(out[3], _mm256_add_pd(xx, _mm256_add_pd(hvx, _mm256_mul_pd(gx, share))));
+        _mm256_store_pd(out[4], _mm256_add_pd(xy, _mm256_add_pd(hvy, _mm256_mul_pd(gy, share))));
+        _mm256_store_pd(out[5], _mm256_add_pd(xz, _mm256_add_pd(hvz, _mm256_mul_pd(gz, share))));
+        for (size_t q = 0; q < 4 && g + q < free.size(); ++q) {
+            const uint32_t i = free[g + q];
+            c.y[i] = {out[0][q], out[1][q], out[2][q]};
+            c.x[i] = {out[3][q], out[4][q], out[5][q]};
+        }
+    }
+}
+#endif
+
 /// Predict the inertial target y = x + h·v + h²·a, and start the sweeps from the adaptive guess.
-void predict(SolverState& s, const Vec3& gravity) {
+void predict(const SolverModel& m, SolverState& s, const Vec3& gravity) {
     const double h = s.substep.h;
     const double fi = s.substep.fictitious_inertia;
     const double g_length = length(gravity);
     const Vec3 w = s.substep.omega_local;
     ClothState& c = s.cloth;
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m) && !(fi > 0) && g_length > 0) {
+        predict_avx2(s, gravity, g_length);
+        return;
+    }
+#else
+    (void)m;
+#endif
     for (uint32_t i : s.free_particles) {
         Vec3 a = gravity;
         if (fi > 0) a -= (cross(w, cross(w, c.x[i])) + cross(w, c.v[i]) * 2.0) * fi;
@@ -474,7 +523,7 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const uint32_t substeps = s.substep.count;
     s.cloth.x_prev = s.cloth.x;
     carry_held(m, s, substeps - index);
-    predict(s, gravity);
+    predict(m, s, gravity);
     warm_start(m, s);
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
