@@ -465,6 +465,36 @@ WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x
         if (slacked) leash_dual_lanes(xx, xy, xz, animated, own, slacked, particle, slack->radius, slack->k, slack->lambda);
     }
 }
+
+/// tether_rows::tighten four free particles at a time: r ← max(d_geo, min(r, |x_i − x_c|)) where a
+/// particle has a tether, std::min's and std::max's compares as blends, each lane as the scalar row.
+WEFT_AVX2 void tighten_avx2(TetherState& t, const ClothProxy& p, const std::vector<uint32_t>& free, const Vec3* x) {
+    for (size_t g = 0; g < free.size(); g += 4) {
+        uint32_t particle[4];
+        int32_t own[4], centre[4];
+        int on = 0;
+        for (size_t q = 0; q < 4; ++q) {
+            const bool live = g + q < free.size();
+            const uint32_t i = particle[q] = free[live ? g + q : g];
+            const uint32_t c = t.centre[i];
+            own[q] = static_cast<int32_t>(3 * i);
+            centre[q] = static_cast<int32_t>(3 * (live && c != no_particle ? c : i));
+            if (live && c != no_particle) on |= 1 << q;
+        }
+        if (on == 0) continue;
+        __m256d xx, xy, xz, cx, cy, cz;
+        lanes::load_positions(&x->x, own, xx, xy, xz);
+        lanes::load_positions(&x->x, centre, cx, cy, cz);
+        const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
+        const __m256d d = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+        const __m256d r = lanes::load_lanes(t.radius.data(), particle), geo = lanes::load_lanes(p.d_geo.data(), particle);
+        const __m256d shorter = _mm256_blendv_pd(r, d, _mm256_cmp_pd(d, r, _CMP_LT_OQ));
+        alignas(32) double out[4];
+        _mm256_store_pd(out, _mm256_blendv_pd(geo, shorter, _mm256_cmp_pd(geo, shorter, _CMP_LT_OQ)));
+        for (int q = 0; q < 4; ++q)
+            if (on & (1 << q)) t.radius[particle[q]] = out[q];
+    }
+}
 #endif
 
 /// Whether the sweeps may stop at the strain target (docs/solver.md#iterating-to-a-target).
@@ -476,7 +506,7 @@ bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
 }
 
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
-void update_duals(const SolverModel& m, SolverState& s) {
+void update_duals(const SolverModel& m, SolverState& s, bool contacts) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
 #ifdef WEFT_SOLVER_X86
@@ -490,7 +520,7 @@ void update_duals(const SolverModel& m, SolverState& s) {
         tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
         slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
     }
-    contact_rows::update_duals(s.contact, s.free_particles, x);
+    if (contacts) contact_rows::update_duals(s.contact, s.free_particles, x);  // detect counted every contact row
 }
 
 /// Velocities, damping, the clamp (docs/solver.md#velocity-clamp: the clamp bounds the position too, so a clamped
@@ -542,7 +572,7 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
                           (!to_strain || within_strain(m, s, 1 + m.constants.strain_target));
         const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
-        update_duals(m, s);
+        update_duals(m, s, stats.contacts != 0);
         if (last) break;
     }
     return finish_velocities(s, decay, clamp, stats);
@@ -591,7 +621,13 @@ StepStats Solver::step(const StepInput& in) {
     if (motion.teleport) stats.teleported = teleport(m, s, in, poses, motion);
     s.holder_pose = poses;
     set_targets(m, s, poses);
-    tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());  // tethers only ever come in
+    // Tethers only ever come in.
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m))
+        tighten_avx2(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());
+    else
+#endif
+        tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());
     feel_frame(m, s, in, motion, stats.teleported);
     const uint32_t substeps = step_substeps(m, s, in.dt);  // after the kick: the speeds this step starts with
 
