@@ -440,29 +440,42 @@ WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const
         if (on & (1 << q)) lambda[particle[q]] = out[q];
 }
 
+/// Four free particles from `g` (past the end a lane repeats free[g]): their own coordinate offsets and
+/// their tether centres' (a lane without a tether: its own), and which lanes have a tether.
+struct FourTethered {
+    uint32_t particle[4];
+    int32_t own[4], centre[4];
+    int tethered = 0;
+};
+
+inline FourTethered four_tethered(const std::vector<uint32_t>& free, const TetherState& t, size_t g) {
+    FourTethered f;
+    for (size_t q = 0; q < 4; ++q) {
+        const bool live = g + q < free.size();
+        const uint32_t i = f.particle[q] = free[live ? g + q : g];
+        const uint32_t c = t.centre[i];
+        f.own[q] = static_cast<int32_t>(3 * i);
+        f.centre[q] = static_cast<int32_t>(3 * (live && c != no_particle ? c : i));
+        if (live && c != no_particle) f.tethered |= 1 << q;
+    }
+    return f;
+}
+
 /// The tethers' (to x[centre[i]] where it is not no_particle) and, with `slack`, the slack rows' (to
 /// animated[i] where the radius is finite) update_leash_dual, four free particles at a time in one pass
 /// while the ramp is inert. Each kind writes only its own multipliers, so one pass gives two passes' bits.
 WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, TetherState& tether, SlackState* slack,
                                 const Vec3* animated) {
     for (size_t g = 0; g < free.size(); g += 4) {
-        uint32_t particle[4];
-        int32_t own[4], centre[4];
-        int tethered = 0, slacked = 0;
-        for (size_t q = 0; q < 4; ++q) {
-            const bool live = g + q < free.size();
-            const uint32_t i = particle[q] = free[live ? g + q : g];
-            const uint32_t c = tether.centre[i];
-            own[q] = static_cast<int32_t>(3 * i);
-            centre[q] = static_cast<int32_t>(3 * (live && c != no_particle ? c : i));
-            if (live && c != no_particle) tethered |= 1 << q;
-            if (live && slack && std::isfinite(slack->radius[i])) slacked |= 1 << q;
-        }
-        if ((tethered | slacked) == 0) continue;
+        const FourTethered f = four_tethered(free, tether, g);
+        int slacked = 0;
+        for (size_t q = 0; q < 4 && slack; ++q)
+            if (g + q < free.size() && std::isfinite(slack->radius[f.particle[q]])) slacked |= 1 << q;
+        if ((f.tethered | slacked) == 0) continue;
         __m256d xx, xy, xz;
-        lanes::load_positions(&x->x, own, xx, xy, xz);
-        if (tethered) leash_dual_lanes(xx, xy, xz, x, centre, tethered, particle, tether.radius, tether.k, tether.lambda);
-        if (slacked) leash_dual_lanes(xx, xy, xz, animated, own, slacked, particle, slack->radius, slack->k, slack->lambda);
+        lanes::load_positions(&x->x, f.own, xx, xy, xz);
+        if (f.tethered) leash_dual_lanes(xx, xy, xz, x, f.centre, f.tethered, f.particle, tether.radius, tether.k, tether.lambda);
+        if (slacked) leash_dual_lanes(xx, xy, xz, animated, f.own, slacked, f.particle, slack->radius, slack->k, slack->lambda);
     }
 }
 
@@ -470,21 +483,12 @@ WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x
 /// particle has a tether, std::min's and std::max's compares as blends, each lane as the scalar row.
 WEFT_AVX2 void tighten_avx2(TetherState& t, const ClothProxy& p, const std::vector<uint32_t>& free, const Vec3* x) {
     for (size_t g = 0; g < free.size(); g += 4) {
-        uint32_t particle[4];
-        int32_t own[4], centre[4];
-        int on = 0;
-        for (size_t q = 0; q < 4; ++q) {
-            const bool live = g + q < free.size();
-            const uint32_t i = particle[q] = free[live ? g + q : g];
-            const uint32_t c = t.centre[i];
-            own[q] = static_cast<int32_t>(3 * i);
-            centre[q] = static_cast<int32_t>(3 * (live && c != no_particle ? c : i));
-            if (live && c != no_particle) on |= 1 << q;
-        }
-        if (on == 0) continue;
+        const FourTethered f = four_tethered(free, t, g);
+        if (f.tethered == 0) continue;
+        const uint32_t* particle = f.particle;
         __m256d xx, xy, xz, cx, cy, cz;
-        lanes::load_positions(&x->x, own, xx, xy, xz);
-        lanes::load_positions(&x->x, centre, cx, cy, cz);
+        lanes::load_positions(&x->x, f.own, xx, xy, xz);
+        lanes::load_positions(&x->x, f.centre, cx, cy, cz);
         const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
         const __m256d d = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
         const __m256d r = lanes::load_lanes(t.radius.data(), particle), geo = lanes::load_lanes(p.d_geo.data(), particle);
@@ -492,7 +496,7 @@ WEFT_AVX2 void tighten_avx2(TetherState& t, const ClothProxy& p, const std::vect
         alignas(32) double out[4];
         _mm256_store_pd(out, _mm256_blendv_pd(geo, shorter, _mm256_cmp_pd(geo, shorter, _CMP_LT_OQ)));
         for (int q = 0; q < 4; ++q)
-            if (on & (1 << q)) t.radius[particle[q]] = out[q];
+            if (f.tethered & (1 << q)) t.radius[particle[q]] = out[q];
     }
 }
 #endif
