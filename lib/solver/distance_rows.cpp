@@ -96,12 +96,16 @@ void set_penalties(const DistanceModel& m, DistanceState& s, double inv_h2) {
         for (size_t e = 0; e < m.edge_count; ++e) s.rows[e].strain_k = s.strain_kappa[e] * s.m_eff[e] * inv_h2;
 }
 
-void warm_start(DistanceState& s, const SolverConstants& c) {
+void warm_start(const DistanceModel& m, DistanceState& s, const SolverConstants& c, bool penalties) {
     const double ag = c.alpha * c.gamma;
-    for (LinkRow& r : s.rows) {
+    // The skips are soft and carry no strain row: their multipliers stay +0, which a finite α·γ ≥ 0 keeps.
+    const size_t decayed = ag >= 0 && std::isfinite(ag) ? m.edge_count : s.rows.size();
+    for (size_t e = 0; e < decayed; ++e) {
+        LinkRow& r = s.rows[e];
         r.lambda *= ag;
         r.strain_lambda *= ag;
     }
+    if (!penalties) return;
     for (double& k : s.kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
     for (double& k : s.strain_kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
 }

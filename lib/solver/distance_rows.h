@@ -67,7 +67,8 @@ void reorder(DistanceModel& model, const std::vector<uint32_t>& order);
 DistanceState initial_state(const DistanceModel& model, const SolverConstants& constants);
 void refresh_masses(const DistanceModel& model, DistanceState& state, const std::vector<double>& inverse_mass);
 void set_penalties(const DistanceModel& model, DistanceState& state, double inv_h2);
-void warm_start(DistanceState& state, const SolverConstants& constants);
+/// λ ← α·γ·λ; and κ ← clamp(γ·κ, k_min, k_max) where `penalties` (docs/solver.md#warm-start).
+void warm_start(const DistanceModel& model, DistanceState& state, const SolverConstants& constants, bool penalties);
 /// Fresh multipliers and penalties (a Reset teleport).
 void reset(DistanceState& state, const SolverConstants& constants);
 /// λ ← λ + k·C on hard rows (docs/solver.md#hard-and-soft-rows), λ ← max(k·C + λ, 0) on strain-limit rows, and the ramp.

@@ -101,14 +101,16 @@ WEFT_AVX2 bool add_turn_lanes(const SolverModel& m, const SolverState& s, const 
     _mm256_store_pd(term[1], dot_lanes(tx, ty, tz, htx, hty, htz));
     _mm256_store_pd(term[2], dot_lanes(gx, gy, gz, px, py, pz));
     _mm256_store_pd(term[3], dot_lanes(tx, ty, tz, tx, ty, tz));
+    TurnSums add = sums;  // in registers: `sums` may alias the trust radii it reads, so it would go through memory
     for (int k = 0; k < 4; ++k) {
         if (!(live & (1 << k))) continue;
-        sums.gradient += term[0][k];
-        sums.curvature += term[1][k];
-        sums.path += term[2][k];
-        sums.reach_perp2 = std::max(sums.reach_perp2, term[3][k]);
-        sums.trust = std::min(sums.trust, m.trust_radius[particle[k]]);
+        add.gradient += term[0][k];
+        add.curvature += term[1][k];
+        add.path += term[2][k];
+        add.reach_perp2 = std::max(add.reach_perp2, term[3][k]);
+        add.trust = std::min(add.trust, m.trust_radius[particle[k]]);
     }
+    sums = add;
     return true;
 }
 

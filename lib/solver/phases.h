@@ -15,14 +15,35 @@ SolverState initial_state(const SolverModel& model);
 void refresh_masses(const SolverModel& model, SolverState& state);
 /// Tether, slack and pose rows for every free particle whose nearest held particle is held now.
 void attach_rows(const SolverModel& model, SolverState& state);
-/// s_i = x_p + R_p·(r_i − r_p): the rest pose hung from the nearest held particle and turned with its
-/// holder (docs/solver.md#animated-pose); a particle nothing holds keeps its rest position.
-/// `turned`, when given (the state's own, set by turn_pins), keeps the turned offsets from one pass to the next.
-Vec3 animated_position(const SolverModel& model, const SolverState& state, uint32_t i, TurnedOffsets* turned = nullptr);
 /// A new epoch in `state.turned` for every pin whose turn changed in some bit since it was last set.
 void turn_pins(SolverState& state);
 /// The turn of a pin's holder since its hold began.
 Quat pin_turn(const SolverState& state, uint32_t pin);
+/// s_i = x_p + R_p·(r_i − r_p): the rest pose hung from the nearest held particle and turned with its
+/// holder (docs/solver.md#animated-pose); a particle nothing holds keeps its rest position.
+/// `turned`, when given (the state's own, set by turn_pins), keeps the turned offsets from one pass to the next.
+/// Inline: every substep re-centres each slack and pose row on it.
+inline Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, TurnedOffsets* turned = nullptr) {
+    const ClothProxy& p = *m.proxy;
+    if (s.cloth.inverse_mass[i] == 0) return s.target[i];
+    uint32_t c = p.nearest_held[i];
+    if (c == no_particle || s.cloth.inverse_mass[c] != 0) return p.rest_position[i];
+    Quat r;
+    const uint32_t pin = m.held_pin[c];
+    if (pin != no_pin) {
+        if (!s.pin_holding[pin]) return p.rest_position[i];
+        if (turned) {  // the same rotate of the same turn as below, done once an epoch
+            if (turned->offset_epoch[i] != turned->epoch[pin]) {
+                turned->offset[i] = turned->turn[pin].rotate(p.rest_position[i] - p.rest_position[c]);
+                turned->offset_epoch[i] = turned->epoch[pin];
+            }
+            return s.cloth.x[c] + turned->offset[i];
+        }
+        r = pin_turn(s, pin);
+    }
+    return s.cloth.x[c] + r.rotate(p.rest_position[i] - p.rest_position[c]);
+}
+
 /// Reset: held particles on their targets, everything else on the animated pose, at rest, with
 /// fresh multipliers (docs/solver.md#teleport).
 void reseed(const SolverModel& model, SolverState& state);

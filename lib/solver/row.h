@@ -52,12 +52,20 @@ inline double row_energy(double k, double lambda, double c, double fmin, double 
     return u * u / (2 * k);
 }
 
-/// The warm start of hard rows (docs/solver.md#warm-start): λ ← α·γ·λ and the penalty ratio k ← clamp(γ·k, k_min, k_max).
-inline void decay_multipliers(std::vector<double>& lambda, std::vector<double>& kappa, const SolverConstants& c) {
+/// The warm start of hard rows (docs/solver.md#warm-start): λ ← α·γ·λ and, where `penalties`, the
+/// penalty ratio k ← clamp(γ·k, k_min, k_max).
+inline void decay_multipliers(std::vector<double>& lambda, std::vector<double>& kappa, const SolverConstants& c, bool penalties) {
     const double ag = c.alpha * c.gamma;
     for (double& l : lambda) l *= ag;
-    for (double& k : kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
+    if (penalties)
+        for (double& k : kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
 }
+
+/// Whether a warm start leaves every penalty ratio κ where the last one put it: with γ = 1 and the
+/// band one point (k_min = k_max, the ramp inert) κ ← clamp(κ, k_min, k_max) maps every value onto
+/// one it then keeps, bit for bit (docs/solver.md#warm-start). Then k = κ·m_eff/h² changes only with
+/// h or the masses.
+inline bool penalties_settle(const SolverConstants& c) { return c.gamma == 1 && !(c.k_max_ratio > c.k_min_ratio); }
 
 /// The penalty ramp k ← min(k + β·|C|, k_max) of a row not held at a clamp (inert while k_min = k_max,
 /// docs/solver.md#warm-start); `scale` is the row's m_eff/h², the unit of the ratio `kappa`.

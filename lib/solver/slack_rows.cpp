@@ -30,7 +30,9 @@ void set_penalties(SlackState& s, const std::vector<uint32_t>& free_particles, c
     for (uint32_t i : free_particles) s.k[i] = s.kappa[i] * (mass[i] * inv_h2);
 }
 
-void warm_start(SlackState& s, const SolverConstants& constants) { decay_multipliers(s.lambda, s.kappa, constants); }
+void warm_start(SlackState& s, const SolverConstants& constants, bool penalties) {
+    decay_multipliers(s.lambda, s.kappa, constants, penalties);
+}
 
 void reset(SlackState& s, const SolverConstants& constants) { std::fill(s.kappa.begin(), s.kappa.end(), constants.k_min_ratio); }
 

@@ -30,7 +30,7 @@ void detach(SlackState& state, uint32_t i);
 void attach(const SlackModel& model, SlackState& state, uint32_t i, double d_geo);
 bool active(const SlackModel& model, const SlackState& state, uint32_t i);
 void set_penalties(SlackState& state, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, double inv_h2);
-void warm_start(SlackState& state, const SolverConstants& constants);
+void warm_start(SlackState& state, const SolverConstants& constants, bool penalties);
 void reset(SlackState& state, const SolverConstants& constants);
 void update_duals(const SlackModel& model, SlackState& state, const std::vector<uint32_t>& free_particles,
                   const std::vector<double>& mass, const Vec3* x, const std::vector<Vec3>& animated, double inv_h2,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "solver/message.h"
@@ -62,6 +63,7 @@ void refresh_masses(const SolverModel& m, SolverState& s) {
     s.bend_lanes = sweep_blocks::lay_out_bend(m.sweep, s.hinge);
     s.free_particles.clear();
     s.kinematic_particles.clear();
+    s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();
     for (uint32_t i = 0; i < m.n; ++i) (s.cloth.inverse_mass[i] > 0 ? s.free_particles : s.kinematic_particles).push_back(i);
 }
 
@@ -97,27 +99,6 @@ void turn_pins(SolverState& s) {
     }
 }
 
-Vec3 animated_position(const SolverModel& m, const SolverState& s, uint32_t i, TurnedOffsets* turned) {
-    const ClothProxy& p = *m.proxy;
-    if (s.cloth.inverse_mass[i] == 0) return s.target[i];
-    uint32_t c = p.nearest_held[i];
-    if (c == no_particle || s.cloth.inverse_mass[c] != 0) return p.rest_position[i];
-    Quat r;
-    const uint32_t pin = m.held_pin[c];
-    if (pin != no_pin) {
-        if (!s.pin_holding[pin]) return p.rest_position[i];
-        if (turned) {  // the same rotate of the same turn as below, done once an epoch
-            if (turned->offset_epoch[i] != turned->epoch[pin]) {
-                turned->offset[i] = turned->turn[pin].rotate(p.rest_position[i] - p.rest_position[c]);
-                turned->offset_epoch[i] = turned->epoch[pin];
-            }
-            return s.cloth.x[c] + turned->offset[i];
-        }
-        r = pin_turn(s, pin);
-    }
-    return s.cloth.x[c] + r.rotate(p.rest_position[i] - p.rest_position[c]);
-}
-
 void reseed(const SolverModel& m, SolverState& s) {
     for (uint32_t i : s.kinematic_particles) s.cloth.x[i] = s.target[i];
     for (uint32_t i : s.free_particles) s.cloth.x[i] = animated_position(m, s, i);
@@ -128,6 +109,7 @@ void reseed(const SolverModel& m, SolverState& s) {
     distance_rows::reset(s.distance, m.constants);
     tether_rows::reset(s.tether, m.constants);
     slack_rows::reset(s.slack, m.constants);
+    s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();
     contact_rows::reset(s.contact);
     attach_rows(m, s);
     s.steps_since_reset = 0;
@@ -155,6 +137,7 @@ Solver::Solver(std::shared_ptr<const SolverModel> model, SolverState state) : mo
                       s.distance.rows.size() == m.distance.count() && s.hinge.m_eff.size() == m.hinge.count() &&
                       s.tether.centre.size() == m.n && s.contact.count.size() == m.n;
     if (!fits) throw std::invalid_argument(solver_message("solver: the state is not of this model (proxy '", m.proxy->garment, "')"));
+    state_.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();  // a state from elsewhere: its penalties are set afresh
 }
 
 const ClothState& Solver::state() const { return state_.cloth; }

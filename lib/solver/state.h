@@ -3,6 +3,7 @@
 // beside the shared SolverModel it belongs to.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "solver/contact_rows.h"
@@ -84,6 +85,9 @@ struct SolverState {
     ContactState contact;
 
     SubstepState substep;
+    /// The 1/h² every row's penalty k was last set for, while the penalties settle (penalties_settle:
+    /// then only h and the masses move them); NaN: set them again at the next substep.
+    double penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();
 
     // --- sleep and the clamp's ramp -----------------------------------------------------------------
     bool asleep = false;

@@ -4,6 +4,8 @@
 // the substeps; then the sleep test.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -233,13 +235,62 @@ void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
     }
 }
 
+#ifdef WEFT_SOLVER_X86
+/// predict's loop where the frame does not turn and gravity is not zero, four free particles at a
+/// time: each lane the scalar particle's operations in its order (std::clamp's two compares as blends).
+WEFT_AVX2 void predict_avx2(SolverState& s, const Vec3& gravity, double g_length) {
+    ClothState& c = s.cloth;
+    const std::vector<uint32_t>& free = s.free_particles;
+    const double h = s.substep.h, hh = h * h;
+    const __m256d vh = _mm256_set1_pd(h), vhh = _mm256_set1_pd(hh), inv_h = _mm256_set1_pd(s.substep.inv_h);
+    const __m256d g2 = _mm256_set1_pd(g_length * g_length), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d gx = _mm256_set1_pd(gravity.x), gy = _mm256_set1_pd(gravity.y), gz = _mm256_set1_pd(gravity.z);
+    const __m256d ax = _mm256_set1_pd(gravity.x * hh), ay = _mm256_set1_pd(gravity.y * hh), az = _mm256_set1_pd(gravity.z * hh);
+    for (size_t g = 0; g < free.size(); g += 4) {
+        int32_t at[4];
+        for (size_t q = 0; q < 4; ++q) at[q] = static_cast<int32_t>(3 * free[g + q < free.size() ? g + q : g]);
+        __m256d xx, xy, xz, vx, vy, vz, bx, by, bz;
+        lanes::load_positions(&c.x.data()->x, at, xx, xy, xz);
+        lanes::load_positions(&c.v.data()->x, at, vx, vy, vz);
+        lanes::load_positions(&s.v_before.data()->x, at, bx, by, bz);
+        const __m256d hvx = _mm256_mul_pd(vx, vh), hvy = _mm256_mul_pd(vy, vh), hvz = _mm256_mul_pd(vz, vh);
+        alignas(32) double out[6][4];
+        _mm256_store_pd(out[0], _mm256_add_pd(_mm256_add_pd(xx, hvx), ax));
+        _mm256_store_pd(out[1], _mm256_add_pd(_mm256_add_pd(xy, hvy), ay));
+        _mm256_store_pd(out[2], _mm256_add_pd(_mm256_add_pd(xz, hvz), az));
+        const __m256d gained = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(vx, bx), gx), _mm256_mul_pd(_mm256_sub_pd(vy, by), gy)),
+                                             _mm256_mul_pd(_mm256_sub_pd(vz, bz), gz));
+        __m256d along = _mm256_div_pd(_mm256_mul_pd(gained, inv_h), g2);
+        along = _mm256_blendv_pd(along, zero, _mm256_cmp_pd(along, zero, _CMP_LT_OQ));
+        along = _mm256_blendv_pd(along, one, _mm256_cmp_pd(one, along, _CMP_LT_OQ));
+        const __m256d share = _mm256_mul_pd(vhh, along);
+        _mm256_store_pd(out[3], _mm256_add_pd(xx, _mm256_add_pd(hvx, _mm256_mul_pd(gx, share))));
+        _mm256_store_pd(out[4], _mm256_add_pd(xy, _mm256_add_pd(hvy, _mm256_mul_pd(gy, share))));
+        _mm256_store_pd(out[5], _mm256_add_pd(xz, _mm256_add_pd(hvz, _mm256_mul_pd(gz, share))));
+        for (size_t q = 0; q < 4 && g + q < free.size(); ++q) {
+            const uint32_t i = free[g + q];
+            c.y[i] = {out[0][q], out[1][q], out[2][q]};
+            c.x[i] = {out[3][q], out[4][q], out[5][q]};
+        }
+    }
+}
+#endif
+
 /// Predict the inertial target y = x + h·v + h²·a, and start the sweeps from the adaptive guess.
-void predict(SolverState& s, const Vec3& gravity) {
+void predict(const SolverModel& m, SolverState& s, const Vec3& gravity) {
     const double h = s.substep.h;
     const double fi = s.substep.fictitious_inertia;
     const double g_length = length(gravity);
     const Vec3 w = s.substep.omega_local;
     ClothState& c = s.cloth;
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m) && !(fi > 0) && g_length > 0) {
+        predict_avx2(s, gravity, g_length);
+        return;
+    }
+#else
+    (void)m;
+#endif
     for (uint32_t i : s.free_particles) {
         Vec3 a = gravity;
         if (fi > 0) a -= (cross(w, cross(w, c.x[i])) + cross(w, c.v[i]) * 2.0) * fi;
@@ -257,45 +308,80 @@ void predict(SolverState& s, const Vec3& gravity) {
     }
 }
 
-/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only).
+/// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only),
+/// then this substep's penalties from the ratios and the effective masses. Where the penalties settle
+/// (penalties_settle) and h and the masses are the last substep's, the ratios and the penalties are
+/// already what these passes would write, bit for bit, and only the multipliers decay.
 void warm_start(const SolverModel& m, SolverState& s) {
-    distance_rows::warm_start(s.distance, m.constants);
-    tether_rows::warm_start(s.tether, m.constants);
-    slack_rows::warm_start(s.slack, m.constants);
-}
-
-/// This substep's penalties from the ratios and the effective masses.
-void set_penalties(const SolverModel& m, SolverState& s) {
     const double inv_h2 = s.substep.inv_h2;
+    const bool settle = penalties_settle(m.constants);
+    const bool kept = settle && s.penalties_inv_h2 == inv_h2;
+    distance_rows::warm_start(m.distance, s.distance, m.constants, !kept);
+    tether_rows::warm_start(s.tether, m.constants, !kept);
+    slack_rows::warm_start(s.slack, m.constants, !kept);
+    if (kept) return;
     distance_rows::set_penalties(m.distance, s.distance, inv_h2);
     hinge_rows::set_penalties(m.hinge, s.hinge, inv_h2);
     tether_rows::set_penalties(s.tether, s.free_particles, m.mass, inv_h2);
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
+    s.penalties_inv_h2 = settle ? inv_h2 : std::numeric_limits<double>::quiet_NaN();
 }
 
 #ifdef WEFT_SOLVER_X86
+/// Four stretch edges from `e` (of `count`; past it a lane repeats edge e): their ends as coordinate
+/// offsets, and which lanes are edges with a free end (m_eff ≠ 0; both ends held: the holders' business).
+struct FourEdges {
+    alignas(32) int32_t end[8];  ///< the first ends' x offsets, then the second ends'
+    int on = 0;
+};
+
+WEFT_AVX2 inline FourEdges four_edges(const DistanceModel& m, const DistanceState& s, size_t e, size_t count) {
+    FourEdges f;
+    if (e + 4 <= count) {
+        // The four pairs as a vector, first ends to the low half, times 3.
+        const __m256i ends = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(m.ends[e].data())),
+                                                         _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(f.end), _mm256_add_epi32(ends, _mm256_add_epi32(ends, ends)));
+        f.on = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(s.m_eff.data() + e), _mm256_setzero_pd(), _CMP_NEQ_UQ));
+        return f;
+    }
+    for (size_t q = 0; q < 4; ++q) {
+        const size_t at = e + q < count ? e + q : e;
+        f.end[q] = static_cast<int32_t>(m.ends[at][0] * 3);
+        f.end[q + 4] = static_cast<int32_t>(m.ends[at][1] * 3);
+        if (e + q < count && s.m_eff[at] != 0) f.on |= 1 << q;
+    }
+    return f;
+}
+
 /// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
 /// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
+/// Only the stretch edges: the skips after them are soft and carry no strain row (distance_rows::build),
+/// so no multiplier of theirs moves.
 WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
-    const size_t count = m.count();
+    const size_t count = m.edge_count;
     const double* rows = &s.rows.data()->rest;
     const __m256d zero = _mm256_setzero_pd();
     for (size_t e = 0; e < count; e += 4) {
-        int hard = 0, strain = 0;
-        int32_t end0[4], end1[4], field[4];
-        for (size_t k = 0; k < 4; ++k) {
-            const size_t r = e + k < count ? e + k : e;
-            end0[k] = static_cast<int32_t>(m.ends[r][0] * 3);
-            end1[k] = static_cast<int32_t>(m.ends[r][1] * 3);
-            field[k] = static_cast<int32_t>(r * 6);
-            if (e + k >= count || s.m_eff[r] == 0) continue;
-            if (m.hard[r]) hard |= 1 << k;
-            if (m.strain_rows && r < m.edge_count) strain |= 1 << k;
+        const FourEdges f = four_edges(m, s, e, count);
+        int hard = 0;
+        if (e + 4 <= count) {
+            uint32_t bytes;
+            std::memcpy(&bytes, m.hard.data() + e, sizeof bytes);
+            hard = ~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_cvtsi32_si128(static_cast<int>(bytes)), _mm_setzero_si128())) & 0xF;
+        } else {
+            for (size_t k = 0; e + k < count; ++k)
+                if (m.hard[e + k]) hard |= 1 << k;
         }
+        hard &= f.on;
+        const int strain = m.strain_rows ? f.on : 0;
         if ((hard | strain) == 0) continue;
+        const int32_t field[4] = {static_cast<int32_t>(e * 6), static_cast<int32_t>(e * 6 + (e + 1 < count ? 6 : 0)),
+                                  static_cast<int32_t>(e * 6 + (e + 2 < count ? 12 : 0)),
+                                  static_cast<int32_t>(e * 6 + (e + 3 < count ? 18 : 0))};
         __m256d ax, ay, az, bx, by, bz, row[6];
-        lanes::load_positions(&x->x, end0, ax, ay, az);
-        lanes::load_positions(&x->x, end1, bx, by, bz);
+        lanes::load_positions(&x->x, f.end, ax, ay, az);
+        lanes::load_positions(&x->x, f.end + 4, bx, by, bz);
         const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
         const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
         lanes::load_rows(rows, field, row);
@@ -314,59 +400,103 @@ WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState&
 /// longer than `ratio` × its rest length, squared lengths), from the same products.
 WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s, const Vec3* x, double ratio) {
     const __m256d r = _mm256_set1_pd(ratio);
-    for (size_t e = 0; e < m.edge_count; e += 4) {
-        int32_t end0[4], end1[4];
-        uint32_t row[4];
-        int on = 0;
-        for (size_t q = 0; q < 4; ++q) {
-            const size_t at = e + q < m.edge_count ? e + q : e;
-            row[q] = static_cast<uint32_t>(at);
-            end0[q] = static_cast<int32_t>(m.ends[at][0] * 3);
-            end1[q] = static_cast<int32_t>(m.ends[at][1] * 3);
-            if (e + q < m.edge_count && s.m_eff[at] != 0) on |= 1 << q;  // both ends held: the holders' business
-        }
-        if (on == 0) continue;
+    const size_t count = m.edge_count;
+    for (size_t e = 0; e < count; e += 4) {
+        const FourEdges f = four_edges(m, s, e, count);
+        if (f.on == 0) continue;
         __m256d ax, ay, az, bx, by, bz;
-        lanes::load_positions(&x->x, end0, ax, ay, az);
-        lanes::load_positions(&x->x, end1, bx, by, bz);
+        lanes::load_positions(&x->x, f.end, ax, ay, az);
+        lanes::load_positions(&x->x, f.end + 4, bx, by, bz);
         const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
         const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-        const __m256d longest = _mm256_mul_pd(r, lanes::load_lanes(m.rest.data(), row));
-        if (_mm256_movemask_pd(_mm256_cmp_pd(l2, _mm256_mul_pd(longest, longest), _CMP_GT_OQ)) & on) return false;
+        __m256d rest;
+        if (e + 4 <= count) {
+            rest = _mm256_loadu_pd(m.rest.data() + e);
+        } else {
+            alignas(32) double pad[4] = {m.rest[e], m.rest[e], m.rest[e], m.rest[e]};
+            for (size_t q = 1; e + q < count; ++q) pad[q] = m.rest[e + q];
+            rest = _mm256_load_pd(pad);
+        }
+        const __m256d longest = _mm256_mul_pd(r, rest);
+        if (_mm256_movemask_pd(_mm256_cmp_pd(l2, _mm256_mul_pd(longest, longest), _CMP_GT_OQ)) & f.on) return false;
     }
     return true;
 }
 
-/// update_leash_dual of the free particles' tethers (`centre` given: the row to x[centre[i]] where it is
-/// not no_particle) or slack rows (`centre` null: to centres[i] where the radius is finite), four at a
-/// time while the ramp is inert: λ ← max(k·C + λ, 0), each lane as the scalar row.
-WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, const Vec3* centres, const uint32_t* centre,
-                                const std::vector<double>& radius, const std::vector<double>& k, std::vector<double>& lambda) {
-    const __m256d zero = _mm256_setzero_pd();
+/// update_leash_dual of one leash kind at four free particles at (xx, xy, xz), the lanes `on`, to the
+/// centres at `at` (coordinate offsets into `centres`): λ ← max(k·C + λ, 0), each lane as the scalar row.
+WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const Vec3* centres, const int32_t* at, int on,
+                                       const uint32_t* particle, const std::vector<double>& radius, const std::vector<double>& k,
+                                       std::vector<double>& lambda) {
+    __m256d cx, cy, cz;
+    lanes::load_positions(&centres->x, at, cx, cy, cz);
+    const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
+    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+    const __m256d u = _mm256_add_pd(_mm256_mul_pd(lanes::load_lanes(k.data(), particle), _mm256_sub_pd(l, lanes::load_lanes(radius.data(), particle))),
+                                    lanes::load_lanes(lambda.data(), particle));
+    alignas(32) double out[4];
+    _mm256_store_pd(out, _mm256_max_pd(_mm256_setzero_pd(), u));  // std::max(u, 0.0), as in update_distance_duals_avx2
+    for (int q = 0; q < 4; ++q)
+        if (on & (1 << q)) lambda[particle[q]] = out[q];
+}
+
+/// Four free particles from `g` (past the end a lane repeats free[g]): their own coordinate offsets and
+/// their tether centres' (a lane without a tether: its own), and which lanes have a tether.
+struct FourTethered {
+    uint32_t particle[4];
+    int32_t own[4], centre[4];
+    int tethered = 0;
+};
+
+inline FourTethered four_tethered(const std::vector<uint32_t>& free, const TetherState& t, size_t g) {
+    FourTethered f;
+    for (size_t q = 0; q < 4; ++q) {
+        const bool live = g + q < free.size();
+        const uint32_t i = f.particle[q] = free[live ? g + q : g];
+        const uint32_t c = t.centre[i];
+        f.own[q] = static_cast<int32_t>(3 * i);
+        f.centre[q] = static_cast<int32_t>(3 * (live && c != no_particle ? c : i));
+        if (live && c != no_particle) f.tethered |= 1 << q;
+    }
+    return f;
+}
+
+/// The tethers' (to x[centre[i]] where it is not no_particle) and, with `slack`, the slack rows' (to
+/// animated[i] where the radius is finite) update_leash_dual, four free particles at a time in one pass
+/// while the ramp is inert. Each kind writes only its own multipliers, so one pass gives two passes' bits.
+WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, TetherState& tether, SlackState* slack,
+                                const Vec3* animated) {
     for (size_t g = 0; g < free.size(); g += 4) {
-        uint32_t particle[4];
-        int32_t own[4], at[4];
-        int on = 0;
-        for (size_t q = 0; q < 4; ++q) {
-            const uint32_t i = particle[q] = free[g + q < free.size() ? g + q : g];
-            const uint32_t c = centre ? centre[i] : i;
-            const bool row = g + q < free.size() && (centre ? c != no_particle : std::isfinite(radius[i]));
-            own[q] = static_cast<int32_t>(3 * i);
-            at[q] = static_cast<int32_t>(3 * (row ? c : i));
-            if (row) on |= 1 << q;
-        }
-        if (on == 0) continue;
+        const FourTethered f = four_tethered(free, tether, g);
+        int slacked = 0;
+        for (size_t q = 0; q < 4 && slack; ++q)
+            if (g + q < free.size() && std::isfinite(slack->radius[f.particle[q]])) slacked |= 1 << q;
+        if ((f.tethered | slacked) == 0) continue;
+        __m256d xx, xy, xz;
+        lanes::load_positions(&x->x, f.own, xx, xy, xz);
+        if (f.tethered) leash_dual_lanes(xx, xy, xz, x, f.centre, f.tethered, f.particle, tether.radius, tether.k, tether.lambda);
+        if (slacked) leash_dual_lanes(xx, xy, xz, animated, f.own, slacked, f.particle, slack->radius, slack->k, slack->lambda);
+    }
+}
+
+/// tether_rows::tighten four free particles at a time: r ← max(d_geo, min(r, |x_i − x_c|)) where a
+/// particle has a tether, std::min's and std::max's compares as blends, each lane as the scalar row.
+WEFT_AVX2 void tighten_avx2(TetherState& t, const ClothProxy& p, const std::vector<uint32_t>& free, const Vec3* x) {
+    for (size_t g = 0; g < free.size(); g += 4) {
+        const FourTethered f = four_tethered(free, t, g);
+        if (f.tethered == 0) continue;
+        const uint32_t* particle = f.particle;
         __m256d xx, xy, xz, cx, cy, cz;
-        lanes::load_positions(&x->x, own, xx, xy, xz);
-        lanes::load_positions(&centres->x, at, cx, cy, cz);
+        lanes::load_positions(&x->x, f.own, xx, xy, xz);
+        lanes::load_positions(&x->x, f.centre, cx, cy, cz);
         const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
-        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-        const __m256d u = _mm256_add_pd(_mm256_mul_pd(lanes::load_lanes(k.data(), particle), _mm256_sub_pd(l, lanes::load_lanes(radius.data(), particle))),
-                                        lanes::load_lanes(lambda.data(), particle));
+        const __m256d d = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+        const __m256d r = lanes::load_lanes(t.radius.data(), particle), geo = lanes::load_lanes(p.d_geo.data(), particle);
+        const __m256d shorter = _mm256_blendv_pd(r, d, _mm256_cmp_pd(d, r, _CMP_LT_OQ));
         alignas(32) double out[4];
-        _mm256_store_pd(out, _mm256_max_pd(zero, u));  // std::max(u, 0.0), as in update_distance_duals_avx2
+        _mm256_store_pd(out, _mm256_blendv_pd(geo, shorter, _mm256_cmp_pd(geo, shorter, _CMP_LT_OQ)));
         for (int q = 0; q < 4; ++q)
-            if (on & (1 << q)) lambda[particle[q]] = out[q];
+            if (f.tethered & (1 << q)) t.radius[particle[q]] = out[q];
     }
 }
 #endif
@@ -380,14 +510,13 @@ bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
 }
 
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
-void update_duals(const SolverModel& m, SolverState& s) {
+void update_duals(const SolverModel& m, SolverState& s, bool contacts) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
 #ifdef WEFT_SOLVER_X86
     if (sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio)) {  // the ramp inert: four rows at a time
         update_distance_duals_avx2(m.distance, s.distance, x);
-        leash_duals_avx2(s.free_particles, x, x, s.tether.centre.data(), s.tether.radius, s.tether.k, s.tether.lambda);
-        if (m.slack.enabled) leash_duals_avx2(s.free_particles, x, s.animated.data(), nullptr, s.slack.radius, s.slack.k, s.slack.lambda);
+        leash_duals_avx2(s.free_particles, x, s.tether, m.slack.enabled ? &s.slack : nullptr, s.animated.data());
     } else
 #endif
     {
@@ -395,7 +524,7 @@ void update_duals(const SolverModel& m, SolverState& s) {
         tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
         slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
     }
-    contact_rows::update_duals(s.contact, s.free_particles, x);
+    if (contacts) contact_rows::update_duals(s.contact, s.free_particles, x);  // detect counted every contact row
 }
 
 /// Velocities, damping, the clamp (docs/solver.md#velocity-clamp: the clamp bounds the position too, so a clamped
@@ -428,9 +557,8 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const uint32_t substeps = s.substep.count;
     s.cloth.x_prev = s.cloth.x;
     carry_held(m, s, substeps - index);
-    predict(s, gravity);
+    predict(m, s, gravity);
     warm_start(m, s);
-    set_penalties(m, s);
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
                                    s.substep.inv_h2};
     stats.contacts = contact_rows::detect(m.contact, s.contact, contact_in, static_cast<double>(index + 1) / substeps, m.constants);
@@ -448,7 +576,7 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
                           (!to_strain || within_strain(m, s, 1 + m.constants.strain_target));
         const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
-        update_duals(m, s);
+        update_duals(m, s, stats.contacts != 0);
         if (last) break;
     }
     return finish_velocities(s, decay, clamp, stats);
@@ -497,7 +625,13 @@ StepStats Solver::step(const StepInput& in) {
     if (motion.teleport) stats.teleported = teleport(m, s, in, poses, motion);
     s.holder_pose = poses;
     set_targets(m, s, poses);
-    tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());  // tethers only ever come in
+    // Tethers only ever come in.
+#ifdef WEFT_SOLVER_X86
+    if (sweep_uses_simd(m))
+        tighten_avx2(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());
+    else
+#endif
+        tether_rows::tighten(s.tether, *m.proxy, s.free_particles, s.cloth.x.data());
     feel_frame(m, s, in, motion, stats.teleported);
     const uint32_t substeps = step_substeps(m, s, in.dt);  // after the kick: the speeds this step starts with
 

@@ -27,7 +27,7 @@ void attach(TetherState& state, uint32_t i, uint32_t c, double d_geo, const Vec3
 /// A tether only ever comes in: radius ← max(d_geo, min(radius, |x_i − x_c|)).
 void tighten(TetherState& state, const ClothProxy& proxy, const std::vector<uint32_t>& free_particles, const Vec3* x);
 void set_penalties(TetherState& state, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, double inv_h2);
-void warm_start(TetherState& state, const SolverConstants& constants);
+void warm_start(TetherState& state, const SolverConstants& constants, bool penalties);
 void reset(TetherState& state, const SolverConstants& constants);
 void update_duals(TetherState& state, const std::vector<uint32_t>& free_particles, const std::vector<double>& mass, const Vec3* x,
                   double inv_h2, const SolverConstants& constants);
