@@ -81,24 +81,28 @@ double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x,
 /// covers several of the cells searched is tested once and an excluded one is passed over before its
 /// box is read; only the few in reach are sorted. `mark` must differ from every earlier query's.
 void gather(SelfContactState& s, double cell, const Vec3& p, double radius, uint32_t mark, std::vector<uint32_t>& out) {
-    const size_t buckets = s.bucket_offset.size() - 1;
-    std::array<int64_t, 6> query;
-    for (int k = 0; k < 3; ++k) {
-        query[k] = cell_of(p[k] - radius, cell);
-        query[k + 3] = cell_of(p[k] + radius, cell);
-    }
+    // Raw pointers: `out` may be one of s's vectors, and its growth would otherwise make every load of
+    // the others be repeated.
+    const uint64_t mask = s.bucket_offset.size() - 2;  // the bucket count, a power of two, less one
+    const uint32_t* offset = s.bucket_offset.data();
+    const uint32_t* entry = s.bucket_triangles.data();
+    const std::array<double, 6>* boxes = s.boxes.data();
+    uint32_t* seen = s.seen.data();
+    const Vec3 lo = p - Vec3{radius, radius, radius}, hi = p + Vec3{radius, radius, radius};
+    const int64_t x0 = cell_of(lo.x, cell), x1 = cell_of(hi.x, cell), y0 = cell_of(lo.y, cell),
+                  y1 = cell_of(hi.y, cell), z0 = cell_of(lo.z, cell), z1 = cell_of(hi.z, cell);
     out.clear();
-    for (int64_t ix = query[0]; ix <= query[3]; ++ix)
-        for (int64_t iy = query[1]; iy <= query[4]; ++iy)
-            for (int64_t iz = query[2]; iz <= query[5]; ++iz) {
-                const uint64_t b = cell_hash(ix, iy, iz) & (buckets - 1);
-                for (uint32_t q = s.bucket_offset[b]; q < s.bucket_offset[b + 1]; ++q) {
-                    const uint32_t t = s.bucket_triangles[q];
-                    if (s.seen[t] == mark) continue;
-                    s.seen[t] = mark;
-                    const std::array<double, 6>& box = s.boxes[t];
-                    if (box[0] <= p.x + radius && p.x - radius <= box[3] && box[1] <= p.y + radius &&
-                        p.y - radius <= box[4] && box[2] <= p.z + radius && p.z - radius <= box[5])
+    for (int64_t ix = x0; ix <= x1; ++ix)
+        for (int64_t iy = y0; iy <= y1; ++iy)
+            for (int64_t iz = z0; iz <= z1; ++iz) {
+                const uint64_t b = cell_hash(ix, iy, iz) & mask;
+                for (uint32_t q = offset[b], end = offset[b + 1]; q < end; ++q) {
+                    const uint32_t t = entry[q];
+                    if (seen[t] == mark) continue;
+                    seen[t] = mark;
+                    const std::array<double, 6>& box = boxes[t];
+                    if (box[0] <= hi.x && lo.x <= box[3] && box[1] <= hi.y && lo.y <= box[4] && box[2] <= hi.z &&
+                        lo.z <= box[5])
                         out.push_back(t);
                 }
             }
