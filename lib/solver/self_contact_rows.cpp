@@ -25,37 +25,33 @@ uint64_t cell_hash(int64_t x, int64_t y, int64_t z) {
            (static_cast<uint64_t>(z) * 83492791u);
 }
 
-/// The hash of every triangle with finite corners, by the cells its box at `x` covers; returns the cell edge.
-double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x) {
+/// The hash of every triangle with finite corners at `x`, by the cells its box covers; returns the cell
+/// edge, no smaller than `least`. Each triangle's box is kept (`boxes`) for the box test of `gather`.
+double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x, double least) {
     const size_t t_count = m.triangles.size();
     // A cell no smaller than half the largest triangle, so a triangle covers at most 3 cells a side
     // even when the cloth is torn apart.
-    double cell = m.cell;
-    std::vector<uint8_t> finite(t_count, 1);
+    double cell = least;
+    s.cells.resize(t_count);
+    s.boxes.resize(t_count);
     for (size_t t = 0; t < t_count; ++t) {
         const Vec3 &a = x[m.triangles[t][0]], &b = x[m.triangles[t][1]], &c = x[m.triangles[t][2]];
         if (!is_finite(a) || !is_finite(b) || !is_finite(c)) {
-            finite[t] = 0;
+            s.cells[t] = {1, 1, 1, 0, 0, 0};  // empty: covers no cell
             continue;
         }
-        for (int k = 0; k < 3; ++k) {
-            const double extent = std::max({a[k], b[k], c[k]}) - std::min({a[k], b[k], c[k]});
-            cell = std::max(cell, extent / 2);
-        }
-    }
-    s.cells.resize(t_count);
-    s.boxes.resize(t_count);
-    size_t entries = 0;
-    for (size_t t = 0; t < t_count; ++t) {
-        std::array<int64_t, 6>& box = s.cells[t];
-        if (!finite[t]) {
-            box = {1, 1, 1, 0, 0, 0};  // empty: covers no cell
-            continue;
-        }
-        const Vec3 &a = x[m.triangles[t][0]], &b = x[m.triangles[t][1]], &c = x[m.triangles[t][2]];
+        s.cells[t] = {};
         for (int k = 0; k < 3; ++k) {
             s.boxes[t][k] = std::min({a[k], b[k], c[k]});
             s.boxes[t][k + 3] = std::max({a[k], b[k], c[k]});
+            cell = std::max(cell, (s.boxes[t][k + 3] - s.boxes[t][k]) / 2);
+        }
+    }
+    size_t entries = 0;
+    for (size_t t = 0; t < t_count; ++t) {
+        std::array<int64_t, 6>& box = s.cells[t];
+        if (box[0] > box[3]) continue;
+        for (int k = 0; k < 3; ++k) {
             box[k] = cell_of(s.boxes[t][k], cell);
             box[k + 3] = cell_of(s.boxes[t][k + 3], cell);
         }
@@ -73,37 +69,44 @@ double build_hash(const SelfContactModel& m, SelfContactState& s, const Vec3* x)
     for (size_t t = 0; t < t_count; ++t) each_cell(t, [&](uint64_t b) { ++s.bucket_offset[b + 1]; });
     for (size_t b = 0; b < buckets; ++b) s.bucket_offset[b + 1] += s.bucket_offset[b];
     s.bucket_triangles.resize(entries);
-    std::vector<uint32_t> fill(s.bucket_offset.begin(), s.bucket_offset.end() - 1);
-    // Triangles enter their buckets in ascending order: a bucket lists them ascending.
+    s.fill.assign(s.bucket_offset.begin(), s.bucket_offset.end() - 1);
     for (size_t t = 0; t < t_count; ++t)
-        each_cell(t, [&](uint64_t b) { s.bucket_triangles[fill[b]++] = static_cast<uint32_t>(t); });
+        each_cell(t, [&](uint64_t b) { s.bucket_triangles[s.fill[b]++] = static_cast<uint32_t>(t); });
+    s.seen.assign(t_count, UINT32_MAX);
     return cell;
 }
 
-/// The triangles whose box comes within `radius` of p, ascending, each once.
-void gather(const SelfContactState& s, double cell, const Vec3& p, double radius, std::vector<uint32_t>& out) {
-    const size_t buckets = s.bucket_offset.size() - 1;
-    std::array<int64_t, 6> query;
-    for (int k = 0; k < 3; ++k) {
-        query[k] = cell_of(p[k] - radius, cell);
-        query[k + 3] = cell_of(p[k] + radius, cell);
-    }
+/// The triangles whose box comes within `radius` of p, ascending, each once, leaving out those already
+/// stamped `mark` in `seen` (a caller's exclusions). A triangle is stamped when first met, so one that
+/// covers several of the cells searched is tested once and an excluded one is passed over before its
+/// box is read; only the few in reach are sorted. `mark` must differ from every earlier query's.
+void gather(SelfContactState& s, double cell, const Vec3& p, double radius, uint32_t mark, std::vector<uint32_t>& out) {
+    // Raw pointers: `out` may be one of s's vectors, and its growth would otherwise make every load of
+    // the others be repeated.
+    const uint64_t mask = s.bucket_offset.size() - 2;  // the bucket count, a power of two, less one
+    const uint32_t* offset = s.bucket_offset.data();
+    const uint32_t* entry = s.bucket_triangles.data();
+    const std::array<double, 6>* boxes = s.boxes.data();
+    uint32_t* seen = s.seen.data();
+    const Vec3 lo = p - Vec3{radius, radius, radius}, hi = p + Vec3{radius, radius, radius};
+    const int64_t x0 = cell_of(lo.x, cell), x1 = cell_of(hi.x, cell), y0 = cell_of(lo.y, cell),
+                  y1 = cell_of(hi.y, cell), z0 = cell_of(lo.z, cell), z1 = cell_of(hi.z, cell);
     out.clear();
-    for (int64_t ix = query[0]; ix <= query[3]; ++ix)
-        for (int64_t iy = query[1]; iy <= query[4]; ++iy)
-            for (int64_t iz = query[2]; iz <= query[5]; ++iz) {
-                const uint64_t b = cell_hash(ix, iy, iz) & (buckets - 1);
-                for (uint32_t q = s.bucket_offset[b]; q < s.bucket_offset[b + 1]; ++q) {
-                    const uint32_t t = s.bucket_triangles[q];
-                    const std::array<double, 6>& box = s.boxes[t];
-                    if (s.cells[t][0] > s.cells[t][3]) continue;  // a non-finite triangle
-                    if (box[0] <= p.x + radius && p.x - radius <= box[3] && box[1] <= p.y + radius &&
-                        p.y - radius <= box[4] && box[2] <= p.z + radius && p.z - radius <= box[5])
+    for (int64_t ix = x0; ix <= x1; ++ix)
+        for (int64_t iy = y0; iy <= y1; ++iy)
+            for (int64_t iz = z0; iz <= z1; ++iz) {
+                const uint64_t b = cell_hash(ix, iy, iz) & mask;
+                for (uint32_t q = offset[b], end = offset[b + 1]; q < end; ++q) {
+                    const uint32_t t = entry[q];
+                    if (seen[t] == mark) continue;
+                    seen[t] = mark;
+                    const std::array<double, 6>& box = boxes[t];
+                    if (box[0] <= hi.x && lo.x <= box[3] && box[1] <= hi.y && lo.y <= box[4] && box[2] <= hi.z &&
+                        lo.z <= box[5])
                         out.push_back(t);
                 }
             }
     std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
 }  // namespace
@@ -140,7 +143,7 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         for (uint32_t end : proxy.skips[k]) band[end] = std::min(band[end], proxy.skip_rest_length[k]);
     const double far = weft::reach(proxy);
     SelfContactState at_rest;
-    const double cell = build_hash(m, at_rest, m.rest.data());
+    const double cell = build_hash(m, at_rest, m.rest.data(), m.cell);
     std::vector<std::vector<uint32_t>> corner_of(n);  // per particle, the triangles it is a corner of
     for (uint32_t t = 0; t < m.triangles.size(); ++t)
         for (uint32_t k : m.triangles[t]) corner_of[k].push_back(t);
@@ -157,7 +160,7 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         const double radius = thickness + (std::isfinite(band[i]) ? band[i] : far);
         out.clear();
         for (uint32_t j : ring) out.insert(out.end(), corner_of[j].begin(), corner_of[j].end());
-        gather(at_rest, cell, m.rest[i], radius, near);
+        gather(at_rest, cell, m.rest[i], radius, i, near);
         for (uint32_t t : near) {
             const std::array<uint32_t, 3>& tri = m.triangles[t];
             const Vec3 &a = m.rest[tri[0]], &b = m.rest[tri[1]], &c = m.rest[tri[2]];
@@ -203,85 +206,34 @@ bool lists_hold(const SelfContactModel& m, const SelfContactState& s, const Self
     return 2 * std::sqrt(drift2) <= 0.9 * m.margin;
 }
 
-/// Lists each free particle's candidates at the predicted positions: the free particles go into a
-/// spatial hash (one cell each), each triangle visits the cells its box covers grown by the farthest
-/// reach, and the pairs found are grouped by particle. Triangles are visited in ascending order and the
-/// grouping is stable, so each list is ascending whatever the hash order.
+/// Lists each free particle's candidates at the predicted positions: the triangles go into a spatial
+/// hash by the cells their boxes cover, and each free particle, in ascending order, gathers those whose
+/// box is within its reach, its excluded triangles stamped beforehand so they are passed over unread
+/// (most of a dense sheet's triangles in reach are the particle's own neighbours), then measures the
+/// rest. Each list comes out ascending, whatever the hash order.
 void list_candidates(const SelfContactModel& m, SelfContactState& s, const SelfContactInputs& in, size_t n) {
     s.listed_at.assign(in.x, in.x + n);
     s.listed_for = in.free_particles;
     double reach_max = 0;
     for (uint32_t i : in.free_particles) reach_max = std::max(reach_max, search_distance(m, in, i) + m.margin);
-    // A cell no smaller than the reach, nor than half the largest triangle, so a triangle's grown box
-    // covers a few cells a side even when the cloth is torn apart.
-    double cell = std::max(reach_max, 1e-6);
-    for (const std::array<uint32_t, 3>& tri : m.triangles) {
-        const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
-        for (int k = 0; k < 3; ++k) {
-            const double extent = std::max({a[k], b[k], c[k]}) - std::min({a[k], b[k], c[k]});
-            if (std::isfinite(extent)) cell = std::max(cell, extent / 2);
-        }
-    }
-    size_t hashed = 0;
-    for (uint32_t i : in.free_particles) hashed += is_finite(in.x[i]);
-    size_t buckets = 1;
-    while (buckets < 2 * hashed) buckets *= 2;
-    auto bucket_of = [&](int64_t x, int64_t y, int64_t z) { return cell_hash(x, y, z) & (buckets - 1); };
-    auto bucket_at = [&](const Vec3& p) { return bucket_of(cell_of(p.x, cell), cell_of(p.y, cell), cell_of(p.z, cell)); };
-    s.bucket_offset.assign(buckets + 1, 0);
-    for (uint32_t i : in.free_particles)
-        if (is_finite(in.x[i])) ++s.bucket_offset[bucket_at(in.x[i]) + 1];
-    for (size_t b = 0; b < buckets; ++b) s.bucket_offset[b + 1] += s.bucket_offset[b];
-    s.bucket_particles.resize(hashed);
-    std::vector<uint32_t> fill(s.bucket_offset.begin(), s.bucket_offset.end() - 1);
-    for (uint32_t i : in.free_particles)
-        if (is_finite(in.x[i])) s.bucket_particles[fill[bucket_at(in.x[i])]++] = i;
-    // Pairs by triangle, then grouped by particle; `seen` keeps a particle whose bucket two cells share
-    // from being paired twice with one triangle.
-    s.pairs.clear();
-    s.seen.assign(n, UINT32_MAX);
-    // Each particle meets the triangles in ascending order, so its excluded list (ascending) is walked
-    // once with a cursor rather than searched for every triangle its cells hold (most of a dense
-    // sheet's pairs in reach are its own neighbours, excluded).
-    s.excluded_next.assign(m.excluded_offset.begin(), m.excluded_offset.end() - 1);
-    for (uint32_t t = 0; t < m.triangles.size(); ++t) {
-        const std::array<uint32_t, 3>& tri = m.triangles[t];
-        const Vec3 &a = in.x[tri[0]], &b = in.x[tri[1]], &c = in.x[tri[2]];
-        if (!is_finite(a) || !is_finite(b) || !is_finite(c)) continue;
-        Vec3 lo, hi;
-        for (int k = 0; k < 3; ++k) {
-            lo[k] = std::min({a[k], b[k], c[k]});
-            hi[k] = std::max({a[k], b[k], c[k]});
-        }
-        const int64_t x0 = cell_of(lo.x - reach_max, cell), x1 = cell_of(hi.x + reach_max, cell);
-        const int64_t y0 = cell_of(lo.y - reach_max, cell), y1 = cell_of(hi.y + reach_max, cell);
-        const int64_t z0 = cell_of(lo.z - reach_max, cell), z1 = cell_of(hi.z + reach_max, cell);
-        for (int64_t ix = x0; ix <= x1; ++ix)
-            for (int64_t iy = y0; iy <= y1; ++iy)
-                for (int64_t iz = z0; iz <= z1; ++iz) {
-                    const uint64_t bucket = bucket_of(ix, iy, iz);
-                    for (uint32_t q = s.bucket_offset[bucket]; q < s.bucket_offset[bucket + 1]; ++q) {
-                        const uint32_t i = s.bucket_particles[q];
-                        if (s.seen[i] == t) continue;
-                        s.seen[i] = t;
-                        const Vec3& p = in.x[i];
-                        const double reach = search_distance(m, in, i) + m.margin;
-                        if (p.x < lo.x - reach || p.x > hi.x + reach || p.y < lo.y - reach || p.y > hi.y + reach ||
-                            p.z < lo.z - reach || p.z > hi.z + reach)
-                            continue;
-                        uint32_t& next = s.excluded_next[i];
-                        while (next < m.excluded_offset[i + 1] && m.excluded[next] < t) ++next;
-                        if (next < m.excluded_offset[i + 1] && m.excluded[next] == t) continue;
-                        if (length(p - nearest_on_triangle(p, a, b, c).point) < reach) s.pairs.emplace_back(i, t);
-                    }
-                }
-    }
+    const double cell = build_hash(m, s, in.x, std::max(reach_max, 1e-6));
     s.candidate_first.assign(n + 1, 0);
-    for (const auto& [i, t] : s.pairs) ++s.candidate_first[i + 1];
-    for (size_t i = 0; i < n; ++i) s.candidate_first[i + 1] += s.candidate_first[i];
-    s.candidates.resize(s.pairs.size());
-    fill.assign(s.candidate_first.begin(), s.candidate_first.end() - 1);
-    for (const auto& [i, t] : s.pairs) s.candidates[fill[i]++] = t;
+    s.candidates.clear();
+    for (uint32_t i : in.free_particles) {
+        const Vec3& p = in.x[i];
+        if (!is_finite(p)) continue;
+        for (uint32_t q = m.excluded_offset[i]; q < m.excluded_offset[i + 1]; ++q) s.seen[m.excluded[q]] = i;
+        const double reach = search_distance(m, in, i) + m.margin;
+        gather(s, cell, p, reach, i, s.near);
+        for (uint32_t t : s.near) {
+            const std::array<uint32_t, 3>& tri = m.triangles[t];
+            if (length(p - nearest_on_triangle(p, in.x[tri[0]], in.x[tri[1]], in.x[tri[2]]).point) < reach)
+                s.candidates.push_back(t);
+        }
+        s.candidate_first[i + 1] = static_cast<uint32_t>(s.candidates.size());
+    }
+    // Free particles are visited in ascending order: a particle's list starts where the last one's ended.
+    for (size_t i = 0; i < n; ++i) s.candidate_first[i + 1] = std::max(s.candidate_first[i + 1], s.candidate_first[i]);
 }
 
 }  // namespace
@@ -368,10 +320,10 @@ uint32_t detect(const SelfContactModel& m, SelfContactState& s, const SelfContac
     for (const auto& f : s.found) ++s.first[f.first + 1];
     for (size_t i = 0; i < n; ++i) s.first[i + 1] += s.first[i];
     s.rows.resize(s.found.size());
-    std::vector<uint32_t> fill(s.first.begin(), s.first.end() - 1);
+    s.fill.assign(s.first.begin(), s.first.end() - 1);
     const double ag = constants.alpha * constants.gamma;
     for (const auto& [owner, row] : s.found) {
-        SelfContact& placed = s.rows[fill[owner]++];
+        SelfContact& placed = s.rows[s.fill[owner]++];
         placed = row;
         for (uint32_t q = s.previous_first[owner]; q < s.previous_first[owner + 1]; ++q)
             if (s.previous_rows[q].vertex == row.vertex && s.previous_rows[q].triangle == row.triangle)

@@ -57,12 +57,10 @@ struct SelfContactState {
     std::vector<Vec3> listed_at;
     std::vector<uint32_t> listed_for;              ///< the free particles the lists were made for
     std::vector<uint8_t> free;                     ///< per particle: free (kept to reuse its storage)
-    // The listing's spatial hash of the free particles and its pairs (kept to reuse their storage).
-    std::vector<uint32_t> bucket_particles, seen;
-    std::vector<uint32_t> excluded_next;           ///< per particle, its first excluded triangle not yet passed
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;  ///< (particle, triangle), by triangle
-    // The hash of the triangles at rest (build), kept to reuse its storage.
-    std::vector<uint32_t> bucket_offset, bucket_triangles;
+    // The spatial hash of the triangles, by the cells their boxes cover (listing, and build at rest),
+    // kept to reuse its storage; `seen` stamps, per triangle, the particle whose query last met it.
+    std::vector<uint32_t> bucket_offset, bucket_triangles, fill, seen;
+    std::vector<uint32_t> near;                    ///< one particle's triangles whose box is in reach
     std::vector<std::array<int64_t, 6>> cells;     ///< per triangle, its cell box (lo xyz, hi xyz)
     std::vector<std::array<double, 6>> boxes;      ///< per triangle, its box (lo xyz, hi xyz)
 };
