@@ -16,7 +16,13 @@ Vec3 blend(const std::array<double, 3>& w, const Vec3& a, const Vec3& b, const V
     return a * w[0] + b * w[1] + c * w[2];
 }
 
-int64_t cell_of(double v, double cell) { return static_cast<int64_t>(std::floor(v / cell)); }
+/// The cell of coordinate `v`, saturated: the cast of a double beyond int64_t's range (a particle flung
+/// to 1e300 m by a hostile proxy) or of NaN is undefined.
+int64_t cell_of(double v, double cell) {
+    constexpr double kLimit = 4.0e18;  // below 2^63
+    const double q = std::clamp(std::floor(v / cell), -kLimit, kLimit);
+    return q == q ? static_cast<int64_t>(q) : 0;
+}
 
 /// Matthias Teschner, Bruno Heidelberger, Matthias Müller, Danat Pomeranets, Markus Gross, "Optimized
 /// Spatial Hashing for Collision Detection of Deformable Objects", VMV 2003: three large primes, xor.

@@ -115,9 +115,13 @@ TEST(SelfContactLists, AreTheBruteForceListsOnCrumpledSheets) {
     const size_t n = proxy.particle_count();
     std::vector<Vec3> nan_corner = layered(proxy, 0.002, 7);
     nan_corner[5 * 16 + 7].y = std::numeric_limits<double>::quiet_NaN();  // its triangles and itself drop out
+    // The sheet flung to x = 1e300 m (finite): every x rounds to one value, so its cell index is far
+    // beyond int64_t's range and must saturate, not overflow.
+    std::vector<Vec3> flung = proxy.rest_position;
+    for (Vec3& p : flung) p.x += 1e300;
     const std::vector<std::vector<Vec3>> shapes = {proxy.rest_position, layered(proxy, 0, 1), layered(proxy, 0.002, 2),
-                                                   layered(proxy, 0.008, 3), balled(proxy, 4), nan_corner};
-    const size_t least[] = {0, 800, 800, 800, 20000, 800};  // pairs the search finds: the shape has layers in reach
+                                                   layered(proxy, 0.008, 3), balled(proxy, 4), nan_corner, flung};
+    const size_t least[] = {0, 800, 800, 800, 20000, 800, 0};  // pairs the search finds: the shape has layers in reach
     for (size_t k = 0; k < shapes.size(); ++k) {
         SCOPED_TRACE(k);
         SelfContactState s;
