@@ -51,11 +51,34 @@ private:
     const int slots_;
 };
 
+/// Every scenario, each shorter than by default (1,380 steps in all rather than 4,320): what these tests
+/// compare, side by side against one thread, holds for runs of any length (each run is a solver of its
+/// own from the one settled start, its script a function of its step and length: validate/scenario.h),
+/// so shorter runs take the same paths for a third of the cost. Hang stays long enough for the flag
+/// (asleep at step 441) and the mannequin's kicked skirt (by 400) to sleep, so both still pass every
+/// gate; sprint keeps two full phases and a stop, each teleport its sway, its jump and the clamp's
+/// window after it.
+ValidationOptions shorter_runs() {
+    ValidationOptions v;
+    for (ScenarioRun& run : v.scenarios) {
+        switch (run.scenario) {
+            case Scenario::hang: run.steps = 600; break;
+            case Scenario::swing: run.steps = 180; break;
+            case Scenario::sprint: run.steps = 240; break;
+            case Scenario::teleport_reset:
+            case Scenario::teleport_keep:
+            case Scenario::idle: run.steps = 120; break;
+            case Scenario::clip: break;
+        }
+    }
+    return v;
+}
+
 ModelRecord validated(const fs::path& model, const std::string& name, SpareCapacity* spare) {
     ModelOptions options = bake_preset();
     options.grow_cloth = true;
     options.write_files = false;
-    options.validate = ValidationOptions{};
+    options.validate = shorter_runs();
     options.validate->spare = spare;
     options.out_dir = test::scratch_dir("spare-" + name);
     return bake_model(model, options);
@@ -118,7 +141,7 @@ TEST(SpareCapacity, SheetSideBySideIsOneThreadsAndASharedObserverKeepsOneThread)
     // The proxy again, with an observer noting the scenarios as it sees them: one thread saw them
     // all, in run order, and measured what the side-by-side runs did.
     const ClothProxy& proxy = *shared.sheets.at(0).built.proxy;
-    ValidationOptions options;
+    ValidationOptions options = shorter_runs();
     CountingSpare unused(2);
     options.spare = &unused;
     std::vector<Scenario> order;
@@ -160,7 +183,7 @@ BakeOptions validating_bake(const fs::path& in, const fs::path& out, int jobs, b
     o.jobs = jobs;
     o.isolate = isolate;
     o.model.grow_cloth = true;
-    o.model.validate = ValidationOptions{};
+    o.model.validate = shorter_runs();
     o.model.options_text = "spare-capacity-test";
     return o;
 }
