@@ -23,27 +23,13 @@
 // bake_model (bake_model.h) runs these stages between hashing the model and its page and stamp;
 // `weft sheet`, `weft rig` and `weft bake` are presets of ModelOptions (model_options.h).
 #pragma once
+#include <cstdint>
 #include <filesystem>
-#include <optional>
 #include <span>
 #include <string>
-#include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "body/body_colliders.h"
-#include "garment/garments.h"
-#include "grow/grow.h"
-#include "grow/plan.h"
 #include "pipeline/model_options.h"
 #include "pipeline/model_record.h"
-#include "pipeline/rig_validate.h"
-#include "pipeline/sheet_selection.h"
-#include "scene/import.h"
-#include "io/issue.h"
-#include "proxy/rig_builder.h"
-#include "proxy/sheet_builder.h"
-#include "scene/scene.h"
 
 namespace weft {
 
