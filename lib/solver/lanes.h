@@ -89,6 +89,23 @@ WEFT_AVX2_INLINE void leash_lanes(const double* centres, const int32_t* at, __m2
     add_row_lanes(l, pulls, gx, gy, gz, u, _mm256_mul_pd(u, _mm256_div_pd(one, len)), k);
 }
 
+/// update_leash_dual of one leash kind at four free particles at (xx, xy, xz), the lanes `on`, to the
+/// centres at `at` (coordinate offsets into `centres`): λ ← max(k·C + λ, 0), each lane as the scalar row.
+WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const Vec3* centres, const int32_t* at, int on,
+                                       const uint32_t* particle, const std::vector<double>& radius, const std::vector<double>& k,
+                                       std::vector<double>& lambda) {
+    __m256d cx, cy, cz;
+    load_positions(&centres->x, at, cx, cy, cz);
+    const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
+    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+    const __m256d u = _mm256_add_pd(_mm256_mul_pd(load_lanes(k.data(), particle), _mm256_sub_pd(l, load_lanes(radius.data(), particle))),
+                                    load_lanes(lambda.data(), particle));
+    alignas(32) double out[4];
+    _mm256_store_pd(out, _mm256_max_pd(_mm256_setzero_pd(), u));  // std::max(u, 0.0), as in update_distance_duals_avx2
+    for (int q = 0; q < 4; ++q)
+        if (on & (1 << q)) lambda[particle[q]] = out[q];
+}
+
 /// What the Newton step of four lanes gives: the move (already capped), and per lane whether the
 /// factorisation was positive definite and whether the trust region cut the move.
 struct LaneMoves {

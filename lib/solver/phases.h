@@ -50,12 +50,16 @@ void reseed(const SolverModel& model, SolverState& state);
 
 // sweep.cpp: the vertex solve
 /// One Gauss-Seidel sweep over every colour (docs/solver.md#lanes): on one thread in the wave order
-/// (SweepBlocks::wave), else colour by colour; the same result either way.
-void sweep(const SolverModel& model, SolverState& state, StepStats& stats);
+/// (SweepBlocks::wave), else colour by colour; the same result either way. With `duals`, where the
+/// lanes sweep, each block also updates the multipliers its DualMasks give it, the tethers' and the
+/// slack rows' (docs/solver.md#duals-in-the-sweep); returns whether it did, and update_duals then
+/// leaves them.
+bool sweep(const SolverModel& model, SolverState& state, bool duals, StepStats& stats);
 /// One Gauss-Seidel pass over the particles of one colour: in SIMD lanes and over threads where the
 /// colouring, the machine and the constants allow, with the same result (docs/solver.md#lanes).
 /// Leaves the squared largest move in stats.largest_move: the caller takes its root after the sweep.
-void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, StepStats& stats);
+/// `duals`: as sweep's, once sweep has found the lanes may.
+void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, bool duals, StepStats& stats);
 /// Whether sweep_colour takes the AVX2 lanes on this machine.
 bool sweep_uses_simd(const SolverModel& model);
 

@@ -61,6 +61,7 @@ void refresh_masses(const SolverModel& m, SolverState& s) {
     distance_rows::refresh_masses(m.distance, s.distance, s.cloth.inverse_mass);
     hinge_rows::refresh_masses(m.hinge, s.hinge, s.cloth.inverse_mass);
     s.bend_lanes = sweep_blocks::lay_out_bend(m.sweep, s.hinge);
+    s.dual_lanes = sweep_blocks::lay_out_duals(m.sweep, *m.proxy, m.distance, s.cloth.inverse_mass);
     s.free_particles.clear();
     s.kinematic_particles.clear();
     s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();

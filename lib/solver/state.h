@@ -79,6 +79,7 @@ struct SolverState {
     DistanceState distance;
     HingeState hinge;
     BendLanes bend_lanes;                 ///< the bending operator as the lanes read it (docs/solver.md#lanes)
+    DualLanes dual_lanes;                 ///< the edges each block's multipliers update in the sweep
     TetherState tether;
     SlackState slack;
     PoseState pose;

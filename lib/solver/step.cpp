@@ -423,23 +423,6 @@ WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s
     return true;
 }
 
-/// update_leash_dual of one leash kind at four free particles at (xx, xy, xz), the lanes `on`, to the
-/// centres at `at` (coordinate offsets into `centres`): λ ← max(k·C + λ, 0), each lane as the scalar row.
-WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const Vec3* centres, const int32_t* at, int on,
-                                       const uint32_t* particle, const std::vector<double>& radius, const std::vector<double>& k,
-                                       std::vector<double>& lambda) {
-    __m256d cx, cy, cz;
-    lanes::load_positions(&centres->x, at, cx, cy, cz);
-    const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
-    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-    const __m256d u = _mm256_add_pd(_mm256_mul_pd(lanes::load_lanes(k.data(), particle), _mm256_sub_pd(l, lanes::load_lanes(radius.data(), particle))),
-                                    lanes::load_lanes(lambda.data(), particle));
-    alignas(32) double out[4];
-    _mm256_store_pd(out, _mm256_max_pd(_mm256_setzero_pd(), u));  // std::max(u, 0.0), as in update_distance_duals_avx2
-    for (int q = 0; q < 4; ++q)
-        if (on & (1 << q)) lambda[particle[q]] = out[q];
-}
-
 /// Four free particles from `g` (past the end a lane repeats free[g]): their own coordinate offsets and
 /// their tether centres' (a lane without a tether: its own), and which lanes have a tether.
 struct FourTethered {
@@ -474,8 +457,8 @@ WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x
         if ((f.tethered | slacked) == 0) continue;
         __m256d xx, xy, xz;
         lanes::load_positions(&x->x, f.own, xx, xy, xz);
-        if (f.tethered) leash_dual_lanes(xx, xy, xz, x, f.centre, f.tethered, f.particle, tether.radius, tether.k, tether.lambda);
-        if (slacked) leash_dual_lanes(xx, xy, xz, animated, f.own, slacked, f.particle, slack->radius, slack->k, slack->lambda);
+        if (f.tethered) lanes::leash_dual_lanes(xx, xy, xz, x, f.centre, f.tethered, f.particle, tether.radius, tether.k, tether.lambda);
+        if (slacked) lanes::leash_dual_lanes(xx, xy, xz, animated, f.own, slacked, f.particle, slack->radius, slack->k, slack->lambda);
     }
 }
 
@@ -509,20 +492,27 @@ bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
     return distance_rows::within_strain(m.distance, s.distance, s.cloth.x.data(), ratio);
 }
 
+/// Whether the penalty ramp cannot move a penalty (k_min = k_max): the dual update is then the
+/// multipliers alone, which the lanes do four rows at a time or in the sweep.
+bool ramp_inert(const SolverConstants& c) { return !(c.k_max_ratio > c.k_min_ratio); }
+
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
-void update_duals(const SolverModel& m, SolverState& s, bool contacts) {
+/// `swept`: the sweep has updated the stretch edges', tethers' and slack rows' multipliers.
+void update_duals(const SolverModel& m, SolverState& s, bool contacts, bool swept) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
+    if (!swept) {
 #ifdef WEFT_SOLVER_X86
-    if (sweep_uses_simd(m) && !(m.constants.k_max_ratio > m.constants.k_min_ratio)) {  // the ramp inert: four rows at a time
-        update_distance_duals_avx2(m.distance, s.distance, x);
-        leash_duals_avx2(s.free_particles, x, s.tether, m.slack.enabled ? &s.slack : nullptr, s.animated.data());
-    } else
+        if (sweep_uses_simd(m) && ramp_inert(m.constants)) {  // four rows at a time
+            update_distance_duals_avx2(m.distance, s.distance, x);
+            leash_duals_avx2(s.free_particles, x, s.tether, m.slack.enabled ? &s.slack : nullptr, s.animated.data());
+        } else
 #endif
-    {
-        distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
-        tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
-        slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
+        {
+            distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+            tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
+            slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
+        }
     }
     if (contacts) contact_rows::update_duals(s.contact, s.free_particles, x);  // detect counted every contact row
 }
@@ -567,16 +557,20 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
     const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
+    const bool turns = m.constants.hold_line && s.substep.hold_line_ok;
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
-        sweep(m, s, stats);
+        // The multipliers in the sweep (docs/solver.md#duals-in-the-sweep) unless the hold-line turn may
+        // move the cloth between the sweep and the dual update.
+        const bool may_turn = turns && (it + 1 == most || to_residual || to_strain);
+        const bool swept = sweep(m, s, ramp_inert(m.constants) && !may_turn, stats);
         stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
         const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&
                           (!to_strain || within_strain(m, s, 1 + m.constants.strain_target));
         const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
-        update_duals(m, s, stats.contacts != 0);
+        update_duals(m, s, stats.contacts != 0, swept);
         if (last) break;
     }
     return finish_velocities(s, decay, clamp, stats);

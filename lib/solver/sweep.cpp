@@ -196,6 +196,59 @@ WEFT_AVX2 void start_lanes(const Accumulated* a, lanes::Lanes& l) {
     l.hzz = _mm256_set_pd(a[3].h.zz, a[2].h.zz, a[1].h.zz, a[0].h.zz);
 }
 
+/// The multipliers a block updates once its particles have moved (the state's DualLanes,
+/// docs/solver.md#duals-in-the-sweep): update_duals' arithmetic for those stretch edges, four to a
+/// group, and for the block's tethers and slack rows, so the pass after the sweep would write the same
+/// bits. No particle reads these multipliers again in this sweep.
+WEFT_AVX2 void block_duals(const SolverModel& m, SolverState& s, uint32_t block, const uint32_t* particle, int live) {
+    const SweepBlocks& sb = m.sweep;
+    const double* x = &s.cloth.x.data()->x;
+    double* rows = &s.distance.rows.data()->rest;
+    const int32_t at[4] = {static_cast<int32_t>(particle[0] * 3), static_cast<int32_t>(particle[1] * 3),
+                           static_cast<int32_t>(particle[2] * 3), static_cast<int32_t>(particle[3] * 3)};
+    __m256d xx, xy, xz;
+    lanes::load_positions(x, at, xx, xy, xz);
+    const __m256d zero = _mm256_setzero_pd();
+    const DualLanes& d = s.dual_lanes;
+    const uint32_t base = sb.offsets[block] * SweepBlocks::lanes;
+    for (uint32_t g = d.offsets[block], end = d.offsets[block + 1]; g < end; ++g) {
+        const int hard = d.mask[g] & 0xF, strain = d.mask[g] >> 4;
+        int32_t own[4], other[4], field[4];
+        for (uint32_t k = 0; k < 4; ++k) {
+            const uint32_t slot = d.slot[g * 4 + k], incidence = base + (slot >> 2) * 4 + (slot & 3);
+            own[k] = static_cast<int32_t>(particle[slot & 3] * 3);
+            other[k] = sb.other_coordinate[incidence];
+            field[k] = sb.row_field[incidence];
+        }
+        __m256d ax, ay, az, ox, oy, oz, row[6];
+        lanes::load_positions(x, own, ax, ay, az);
+        lanes::load_positions(x, other, ox, oy, oz);
+        // |x_i − x_j| as update_distance_duals_avx2 forms |x_a − x_b|: the negated differences square alike.
+        const __m256d dx = _mm256_sub_pd(ax, ox), dy = _mm256_sub_pd(ay, oy), dz = _mm256_sub_pd(az, oz);
+        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+        lanes::load_rows(rows, field, row);
+        alignas(32) double lambda[4], strain_lambda[4];
+        _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
+        _mm256_store_pd(strain_lambda, _mm256_max_pd(zero, _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
+        for (uint32_t k = 0; k < 4; ++k) {
+            if (hard & (1 << k)) rows[field[k] + 2] = lambda[k];
+            if (strain & (1 << k)) rows[field[k] + 5] = strain_lambda[k];
+        }
+    }
+    const TetherState& t = s.tether;
+    int32_t centre[4];
+    int tethered = 0, slacked = 0;
+    for (int k = 0; k < 4; ++k) {
+        const uint32_t c = t.centre[particle[k]];
+        const bool on = (live & (1 << k)) && c != no_particle;
+        centre[k] = static_cast<int32_t>((on ? c : particle[k]) * 3);
+        if (on) tethered |= 1 << k;
+        if (m.slack.enabled && (live & (1 << k)) && std::isfinite(s.slack.radius[particle[k]])) slacked |= 1 << k;
+    }
+    if (tethered) lanes::leash_dual_lanes(xx, xy, xz, s.cloth.x.data(), centre, tethered, particle, t.radius, t.k, s.tether.lambda);
+    if (slacked) lanes::leash_dual_lanes(xx, xy, xz, s.animated.data(), at, slacked, particle, s.slack.radius, s.slack.k, s.slack.lambda);
+}
+
 bool machine_has_avx2() {
     static const bool has = __builtin_cpu_supports("avx2");
     return has;
@@ -204,7 +257,7 @@ bool machine_has_avx2() {
 /// Blocks [begin, end) of one colour, four particles side by side: the unary rows one particle at a
 /// time, then the distance rows, the hinges, the tethers and the Newton step in AVX2 lanes, each
 /// lane's terms in the scalar update's order, so each particle moves as move_particle moves it.
-WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
+WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool duals, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const double* x = &s.cloth.x.data()->x;
     const double* rows = &s.distance.rows.data()->rest;
@@ -244,16 +297,17 @@ WEFT_AVX2 void sweep_blocks_avx2(const SolverModel& m, SolverState& s, uint32_t 
             xs[particle[k]] = {moves.x[0][k], moves.x[1][k], moves.x[2][k]};
             ++stats.vertex_updates;
         }
+        if (duals) block_duals(m, s, b, particle, live);
     }
 }
 #endif
 
 /// Blocks [begin, end) of one colour: in lanes where the machine and the constants allow, else one
-/// particle at a time (the same result).
-void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, StepStats& stats) {
+/// particle at a time (the same result). `duals` (lanes only): each block's edge multipliers after it.
+void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool duals, StepStats& stats) {
 #ifdef WEFT_SOLVER_X86
     if (m.constants.simd && machine_has_avx2()) {
-        sweep_blocks_avx2(m, s, begin, end, stats);
+        sweep_blocks_avx2(m, s, begin, end, duals, stats);
         return;
     }
 #endif
@@ -301,7 +355,7 @@ void wait_for(uint32_t& done, uint32_t epoch) {
 
 /// The wave over the pool's threads (SweepBlocks::part_chunks): each thread its slab, a chunk after
 /// the chunks of other threads it waits for. False, having swept nothing, while the pool is short.
-bool sweep_parts(const SolverModel& m, SolverState& s, StepStats& stats) {
+bool sweep_parts(const SolverModel& m, SolverState& s, bool duals, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const uint32_t parts = static_cast<uint32_t>(sb.part_offsets.size() - 1);
     SweepThreads& held = s.sweep_threads;
@@ -316,8 +370,9 @@ bool sweep_parts(const SolverModel& m, SolverState& s, StepStats& stats) {
     struct Slabs {
         const SolverModel& m;
         SolverState& s;
+        bool duals;
         StepStats* partial;
-    } slabs{m, s, partial.data()};
+    } slabs{m, s, duals, partial.data()};
     held.pool->run(parts, [](void* context, uint32_t part) {
         Slabs& c = *static_cast<Slabs*>(context);
         const SweepBlocks& b = c.m.sweep;
@@ -325,7 +380,7 @@ bool sweep_parts(const SolverModel& m, SolverState& s, StepStats& stats) {
         for (uint32_t q = b.part_offsets[part]; q < b.part_offsets[part + 1]; ++q) {
             const uint32_t k = b.part_chunks[q];
             for (uint32_t w = b.wait_offsets[k]; w < b.wait_offsets[k + 1]; ++w) wait_for(done[b.waits[w]], c.s.wave_epoch);
-            sweep_block_range(c.m, c.s, b.chunks[k][0], b.chunks[k][1], c.partial[part]);
+            sweep_block_range(c.m, c.s, b.chunks[k][0], b.chunks[k][1], c.duals, c.partial[part]);
             std::atomic_ref<uint32_t>(done[k]).store(c.s.wave_epoch, std::memory_order_release);
         }
     }, &slabs);
@@ -335,18 +390,22 @@ bool sweep_parts(const SolverModel& m, SolverState& s, StepStats& stats) {
 
 }  // namespace
 
-void sweep(const SolverModel& m, SolverState& s, StepStats& stats) {
+bool sweep(const SolverModel& m, SolverState& s, bool duals, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const bool independent = sb.independent(s.cloth.inverse_mass);
+    // In the lanes every order this sweep may take (the wave, the threads' wave, colour by colour)
+    // sweeps an edge's lower-coloured end before its other end: the masks' premise.
+    duals = duals && independent && sweep_uses_simd(m);
     if (independent && !splits_colours(m)) {
-        for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], stats);
-        return;
+        for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], duals, stats);
+        return duals;
     }
-    if (independent && !sb.part_chunks.empty() && sweep_parts(m, s, stats)) return;
-    for (uint32_t c = 0; c < static_cast<uint32_t>(m.proxy->colour_count()); ++c) sweep_colour(m, s, c, stats);
+    if (independent && !sb.part_chunks.empty() && sweep_parts(m, s, duals, stats)) return duals;
+    for (uint32_t c = 0; c < static_cast<uint32_t>(m.proxy->colour_count()); ++c) sweep_colour(m, s, c, duals, stats);
+    return duals;
 }
 
-void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepStats& stats) {
+void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, bool duals, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
     if (!sb.independent(s.cloth.inverse_mass)) {  // two free particles of one colour share a row: their order matters
@@ -357,7 +416,7 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepSta
     const uint32_t particles = ranges[colour + 1] - ranges[colour];
     const uint32_t threads = std::min<uint32_t>(m.constants.threads, end - begin);
     if (threads <= 1 || particles < m.constants.thread_min_particles) {
-        sweep_block_range(m, s, begin, end, stats);
+        sweep_block_range(m, s, begin, end, duals, stats);
         return;
     }
     // The colour's blocks in equal contiguous shares on the solver's pool; each part counts its own
@@ -367,7 +426,7 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepSta
     if (held.pool->helpers() + 1 < threads) held.pool->grow(threads - 1, m.constants.spare);
     const uint32_t parts = std::min(threads, held.pool->helpers() + 1);
     if (parts <= 1) {  // no slot lent yet
-        sweep_block_range(m, s, begin, end, stats);
+        sweep_block_range(m, s, begin, end, duals, stats);
         return;
     }
     std::vector<StepStats> partial(parts);
@@ -375,12 +434,13 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, StepSta
         const SolverModel& m;
         SolverState& s;
         uint32_t begin, end, parts;
+        bool duals;
         StepStats* partial;
-    } shares{m, s, begin, end, parts, partial.data()};
+    } shares{m, s, begin, end, parts, duals, partial.data()};
     held.pool->run(parts, [](void* context, uint32_t part) {
         Shares& c = *static_cast<Shares*>(context);
         auto share = [&](uint32_t t) { return c.begin + static_cast<uint32_t>(static_cast<uint64_t>(c.end - c.begin) * t / c.parts); };
-        sweep_block_range(c.m, c.s, share(part), share(part + 1), c.partial[part]);
+        sweep_block_range(c.m, c.s, share(part), share(part + 1), c.duals, c.partial[part]);
     }, &shares);
     for (const StepStats& p : partial) add_stats(stats, p);
 }

@@ -30,6 +30,9 @@ std::vector<std::array<uint32_t, 2>> same_colour_pairs(const ClothProxy& p, cons
     return pairs;
 }
 
+/// The most distance rows a particle may have (DualLanes::slot's 14 bits).
+constexpr uint32_t max_block_rows = 1u << 14;
+
 /// Blocks per unit of the wave: large enough that its bookkeeping costs nothing beside the updates,
 /// small enough that the band it sweeps stays in the caches.
 constexpr uint32_t wave_blocks = 16;
@@ -160,6 +163,11 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
         s.colour_blocks.push_back(static_cast<uint32_t>(s.first.size()));
     }
     lay_out_rows(s, distance);
+    for (size_t b = 0; b < s.blocks(); ++b)  // DualLanes::slot names an incidence in 14 bits
+        if (s.offsets[b + 1] - s.offsets[b] > max_block_rows)
+            throw std::invalid_argument(solver_message("proxy '", p.garment, "': particle ", s.first[b], " has ",
+                                                       s.offsets[b + 1] - s.offsets[b], " distance rows, more than the solver's ",
+                                                       max_block_rows));
     const Chunks chunks = cut_chunks(p, distance, s);
     one_thread_wave(chunks, s);
     // Threads that meet at a slab's boundary wait for each other there; a wave cut into slabs of a few
@@ -213,6 +221,41 @@ std::vector<uint32_t> first_read_order(const SweepBlocks& s, const DistanceModel
     // Stretch edges before skips: the row kinds tell them apart by index (DistanceModel::edge_count).
     std::stable_partition(order.begin(), order.end(), [&](uint32_t row) { return row < distance.edge_count; });
     return order;
+}
+
+DualLanes lay_out_duals(const SweepBlocks& s, const ClothProxy& p, const DistanceModel& distance,
+                        const std::vector<double>& inverse_mass) {
+    const uint32_t lanes = SweepBlocks::lanes;
+    std::vector<uint32_t> colour(p.particle_count(), 0);
+    for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
+        for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
+    DualLanes d;
+    std::vector<std::pair<uint16_t, uint8_t>> here;  // (slot, bit 0: hard, bit 1: strain)
+    for (size_t b = 0; b < s.blocks(); ++b) {
+        d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));
+        here.clear();
+        for (uint32_t q = 0; q < s.offsets[b + 1] - s.offsets[b]; ++q)
+            for (uint32_t lane = 0; lane < s.width[b]; ++lane) {
+                const uint32_t i = s.first[b] + lane, at = distance.offsets[i] + q;
+                if (inverse_mass[i] == 0 || at >= distance.offsets[i + 1]) continue;
+                const LinkIncidence inc = distance.incidences[at];
+                if (inc.link >= distance.edge_count || !(colour[inc.other] < colour[i] || inverse_mass[inc.other] == 0)) continue;
+                const uint8_t kinds = static_cast<uint8_t>((distance.hard[inc.link] ? 1 : 0) | (distance.strain_rows ? 2 : 0));
+                if (kinds) here.push_back({static_cast<uint16_t>(q << 2 | lane), kinds});
+            }
+        for (size_t g = 0; g < here.size(); g += lanes) {
+            uint8_t mask = 0;
+            for (uint32_t k = 0; k < lanes; ++k) {
+                const bool real = g + k < here.size();
+                d.slot.push_back(here[real ? g + k : g].first);
+                if (real && (here[g + k].second & 1)) mask |= static_cast<uint8_t>(1u << k);
+                if (real && (here[g + k].second & 2)) mask |= static_cast<uint8_t>(16u << k);
+            }
+            d.mask.push_back(mask);
+        }
+    }
+    d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));
+    return d;
 }
 
 BendLanes lay_out_bend(const SweepBlocks& s, const HingeState& hinge) {

@@ -63,6 +63,19 @@ struct BendLanes {
     std::vector<double> coefficient;        ///< BendNeighbour::coefficient; padding: 0
 };
 
+/// The stretch edges whose multipliers a block updates in the sweep once its particles have moved
+/// (docs/solver.md#duals-in-the-sweep), packed four to a group whatever lane they hang from. An edge's
+/// multipliers are updated by the end swept last, when neither end moves again before the next sweep:
+/// the free end of the higher colour, or the free end of an edge to a kinematic particle. Kinematic
+/// ends change with the masses, so this lives in the state beside BendLanes.
+struct DualLanes {
+    std::vector<uint32_t> offsets;  ///< per block: start of its groups of SweepBlocks::lanes slots
+    /// Per slot: the incidence it updates, (q << 2) | lane for lane `lane`'s incidence q of the block
+    /// (SweepBlocks::row_field at (offsets[b] + q)·lanes + lane). A group's padding repeats its first slot.
+    std::vector<uint16_t> slot;
+    std::vector<uint8_t> mask;      ///< per group: bit k, slot k's hard row (λ); bit 4 + k, its strain-limit row
+};
+
 namespace sweep_blocks {
 
 /// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices. `threads`: the
@@ -75,6 +88,10 @@ void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
 /// skips: the order distance_rows::reorder takes, so the sweep reads the rows
 /// as one stream instead of through the proxy's order (docs/solver.md#lanes).
 std::vector<uint32_t> first_read_order(const SweepBlocks& blocks, const DistanceModel& distance);
+/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`. Throws
+/// std::invalid_argument when a block has more incidences than a slot can name.
+DualLanes lay_out_duals(const SweepBlocks& blocks, const ClothProxy& proxy, const DistanceModel& distance,
+                        const std::vector<double>& inverse_mass);
 /// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).
 BendLanes lay_out_bend(const SweepBlocks& blocks, const HingeState& hinge);
 

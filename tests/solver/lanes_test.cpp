@@ -292,5 +292,56 @@ TEST(Lanes, RowsLieInTheOrderTheWaveFirstReadsThem) {
     EXPECT_GT(next_skip, d.edge_count);
 }
 
+/// Each stretch edge with a free end in exactly one block's DualLanes, from the end swept last.
+void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& model, const std::vector<double>& w) {
+    const DistanceModel& d = model.distance;
+    const SweepBlocks& b = model.sweep;
+    const DualLanes lanes = sweep_blocks::lay_out_duals(b, p, d, w);
+    std::vector<uint32_t> colour(p.particle_count());
+    for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
+        for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
+    std::vector<int> updated(d.count(), 0);
+    ASSERT_EQ(lanes.offsets.size(), b.blocks() + 1);
+    for (uint32_t k = 0; k < b.blocks(); ++k)
+        for (uint32_t g = lanes.offsets[k]; g < lanes.offsets[k + 1]; ++g)
+            for (uint32_t slot = 0; slot < SweepBlocks::lanes; ++slot) {
+                const bool hard = lanes.mask[g] & (1u << slot), strain = lanes.mask[g] & (16u << slot);
+                if (!hard && !strain) continue;  // padding
+                const uint32_t q = lanes.slot[g * 4 + slot] >> 2, lane = lanes.slot[g * 4 + slot] & 3;
+                ASSERT_LT(lane, b.width[k]);
+                const uint32_t i = b.first[k] + lane;
+                ASSERT_LT(d.offsets[i] + q, d.offsets[i + 1]) << "block " << k << " names a padded incidence";
+                const LinkIncidence inc = d.incidences[d.offsets[i] + q];
+                EXPECT_EQ(b.row_field[(b.offsets[k] + q) * 4 + lane], static_cast<int32_t>(inc.link * 6));
+                ASSERT_LT(inc.link, d.edge_count) << "a skip carries no multiplier";
+                EXPECT_EQ(hard, d.hard[inc.link] != 0);
+                EXPECT_EQ(strain, d.strain_rows);
+                EXPECT_NE(w[i], 0.0) << "a kinematic particle is never swept";
+                EXPECT_TRUE(colour[inc.other] < colour[i] || w[inc.other] == 0) << "edge " << inc.link << " before its other end moved";
+                ++updated[inc.link];
+            }
+    for (uint32_t e = 0; e < d.edge_count; ++e) {
+        const bool free_end = w[d.ends[e][0]] != 0 || w[d.ends[e][1]] != 0;
+        EXPECT_EQ(updated[e], free_end ? 1 : 0) << "edge " << e << " (" << d.ends[e][0] << ", " << d.ends[e][1] << ")";
+    }
+}
+
+TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptLast) {
+    // The held top row: edges to kinematic particles of higher colours too; then a particle in the
+    // middle grabbed as well: the masks follow the masses.
+    const ClothProxy sheet = test::grid_sheet_proxy(13, 9, 0.02, 0.1);
+    Fabric f = *find_fabric("cotton");
+    f.strain_limit = true;
+    const auto model = SolverModel::build(sheet, f);
+    ASSERT_TRUE(model->distance.strain_rows);
+    std::vector<double> w(sheet.inverse_mass.begin(), sheet.inverse_mass.end());
+    expect_duals_from_the_last_end(sheet, *model, w);
+    const uint32_t grabbed = sheet.colour_ranges[sheet.colour_count() - 1];  // a particle of the highest colour
+    ASSERT_NE(w[grabbed], 0.0);
+    w[grabbed] = 0;
+    ASSERT_TRUE(model->sweep.independent(w));
+    expect_duals_from_the_last_end(sheet, *model, w);
+}
+
 }  // namespace
 }  // namespace weft
