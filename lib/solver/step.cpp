@@ -225,8 +225,10 @@ void feel_frame(const SolverModel& m, SolverState& s, const StepInput& in, const
 /// Held particles: an equal share of what remains, exactly onto the target at the last substep; a
 /// target equal to the position moves nothing by a bit (docs/solver.md#holds). Then the animated pose.
 void carry_held(const SolverModel& m, SolverState& s, uint32_t remaining) {
-    for (uint32_t i : s.kinematic_particles)
+    for (uint32_t i : s.kinematic_particles) {
+        s.cloth.x_prev[i] = s.cloth.x[i];  // the substep's start (predict keeps the free particles')
         s.cloth.x[i] = remaining == 1 ? s.target[i] : s.cloth.x[i] + (s.target[i] - s.cloth.x[i]) / remaining;
+    }
     if (m.constants.hold_line) find_hold_line(m, s);
     if (m.slack.enabled || m.pose.enabled) {
         turn_pins(s);  // once a pin, not once a particle; the offsets once a turn
@@ -270,6 +272,7 @@ WEFT_AVX2 void predict_avx2(SolverState& s, const Vec3& gravity, double g_length
         for (size_t q = 0; q < 4 && g + q < free.size(); ++q) {
             const uint32_t i = free[g + q];
             c.y[i] = {out[0][q], out[1][q], out[2][q]};
+            c.x_prev[i] = c.x[i];
             c.x[i] = {out[3][q], out[4][q], out[5][q]};
         }
     }
@@ -293,6 +296,7 @@ void predict(const SolverModel& m, SolverState& s, const Vec3& gravity) {
 #endif
     for (uint32_t i : s.free_particles) {
         Vec3 a = gravity;
+        c.x_prev[i] = c.x[i];  // the substep's start (carry_held keeps the kinematic particles')
         if (fi > 0) a -= (cross(w, cross(w, c.x[i])) + cross(w, c.v[i]) * 2.0) * fi;
         c.y[i] = c.x[i] + c.v[i] * h + a * (h * h);
         // Start the sweeps from the adaptive guess x + h·v + w·h²·g, w the share of gravity the
@@ -523,9 +527,10 @@ double finish_velocities(SolverState& s, double decay, double clamp, StepStats& 
     ClothState& c = s.cloth;
     const double h = s.substep.h;
     double unclamped = 0;
-    for (uint32_t i : s.kinematic_particles) c.v[i] = (c.x[i] - c.x_prev[i]) * s.substep.inv_h;
-    s.v_before = c.v;
+    // v_before: a kinematic particle's new velocity, a free one's from the substep's start (predict's guess).
+    for (uint32_t i : s.kinematic_particles) s.v_before[i] = c.v[i] = (c.x[i] - c.x_prev[i]) * s.substep.inv_h;
     for (uint32_t i : s.free_particles) {
+        s.v_before[i] = c.v[i];
         Vec3 v = (c.x[i] - c.x_prev[i]) * s.substep.inv_h * decay;
         double speed = length(v);
         unclamped = std::max(unclamped, speed);
@@ -545,8 +550,7 @@ double finish_velocities(SolverState& s, double decay, double clamp, StepStats& 
 double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3& gravity, double decay, double clamp,
                StepStats& stats) {
     const uint32_t substeps = s.substep.count;
-    s.cloth.x_prev = s.cloth.x;
-    carry_held(m, s, substeps - index);
+    carry_held(m, s, substeps - index);  // with predict, x_prev ← x: no pass of its own over the positions
     predict(m, s, gravity);
     warm_start(m, s);
     const ContactInputs contact_in{s.free_particles, s.cloth.x.data(), s.cloth.x_prev.data(), m.mass, m.trust_radius, m.reach,
