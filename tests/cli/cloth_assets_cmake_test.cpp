@@ -7,18 +7,14 @@
 // depfile is read.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <fstream>
-#include <thread>
-
-#include <fcntl.h>
-#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
+#include "support/file_times.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -33,15 +29,6 @@ std::vector<std::string> lines(const fs::path& file) {
     for (std::string line; std::getline(in, line);)
         if (!line.empty()) out.push_back(line);
     return out;
-}
-
-/// Sets a file's modification time to now, as `touch` or an editor's save does: the kernel's clock,
-/// the one that stamps the outputs written next (a precise user-space "now" can lie ahead of it and
-/// leave the model newer than its freshly written output). The pause puts the touch past the tick
-/// that stamped the previous build's outputs.
-void touch(const fs::path& file) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    ASSERT_EQ(utimensat(AT_FDCWD, file.c_str(), nullptr, 0), 0) << file;
 }
 
 /// Writes `glb` as `gltf` plus an external buffer `bin` beside it: the JSON chunk with buffer 0's
@@ -124,7 +111,7 @@ TEST(ClothAssetsCMake, NinjaRebuildsOnlyTheModelThatChanged) {
 
     // One model touched: its command alone runs.
     const auto skirt_report_time = fs::last_write_time(cloth / "mannequin_shared_skirt.glb" / "bake-report.json");
-    touch(models / "flag.glb");
+    ASSERT_EQ(test::touch_later_than(models / "flag.glb", cloth / "flag.glb" / "bake-report.json"), "");
     const auto b3 = cmake({"--build", build.string()});
     ASSERT_EQ(b3.exit_code, 0) << b3.err;
     auto calls = lines(log);
@@ -134,7 +121,8 @@ TEST(ClothAssetsCMake, NinjaRebuildsOnlyTheModelThatChanged) {
     EXPECT_NE(cmake({"--build", build.string()}).out.find("no work to do"), std::string::npos);
 
     // The .gltf's buffer is no dependency CMake was told about: the depfile brings it in.
-    touch(models / "banner" / "banner_blue.bin");
+    ASSERT_EQ(test::touch_later_than(models / "banner" / "banner_blue.bin", cloth / "banner_blue.gltf" / "bake-report.json"),
+              "");
     const auto b4 = cmake({"--build", build.string()});
     ASSERT_EQ(b4.exit_code, 0) << b4.err;
     calls = lines(log);
