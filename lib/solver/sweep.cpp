@@ -395,7 +395,7 @@ bool sweep(const SolverModel& m, SolverState& s, bool duals, StepStats& stats) {
     const bool independent = sb.independent(s.cloth.inverse_mass);
     // In the lanes every order this sweep may take (the wave, the threads' wave, colour by colour)
     // sweeps an edge's lower-coloured end before its other end: the masks' premise.
-    duals = duals && independent && sweep_uses_simd(m);
+    duals = duals && independent && sweep_uses_simd(m) && !s.dual_lanes.offsets.empty();
     if (independent && !splits_colours(m)) {
         for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], duals, stats);
         return duals;

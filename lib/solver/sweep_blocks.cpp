@@ -30,9 +30,6 @@ std::vector<std::array<uint32_t, 2>> same_colour_pairs(const ClothProxy& p, cons
     return pairs;
 }
 
-/// The most distance rows a particle may have (DualLanes::slot's 14 bits).
-constexpr uint32_t max_block_rows = 1u << 14;
-
 /// Blocks per unit of the wave: large enough that its bookkeeping costs nothing beside the updates,
 /// small enough that the band it sweeps stays in the caches.
 constexpr uint32_t wave_blocks = 16;
@@ -163,11 +160,6 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
         s.colour_blocks.push_back(static_cast<uint32_t>(s.first.size()));
     }
     lay_out_rows(s, distance);
-    for (size_t b = 0; b < s.blocks(); ++b)  // DualLanes::slot names an incidence in 14 bits
-        if (s.offsets[b + 1] - s.offsets[b] > max_block_rows)
-            throw std::invalid_argument(solver_message("proxy '", p.garment, "': particle ", s.first[b], " has ",
-                                                       s.offsets[b + 1] - s.offsets[b], " distance rows, more than the solver's ",
-                                                       max_block_rows));
     const Chunks chunks = cut_chunks(p, distance, s);
     one_thread_wave(chunks, s);
     // Threads that meet at a slab's boundary wait for each other there; a wave cut into slabs of a few
@@ -230,6 +222,8 @@ DualLanes lay_out_duals(const SweepBlocks& s, const ClothProxy& p, const Distanc
     for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
         for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
     DualLanes d;
+    for (size_t b = 0; b < s.blocks(); ++b)
+        if (s.offsets[b + 1] - s.offsets[b] > (1u << 14)) return d;  // beyond a slot's 14 bits of incidence
     std::vector<std::pair<uint16_t, uint8_t>> here;  // (slot, bit 0: hard, bit 1: strain)
     for (size_t b = 0; b < s.blocks(); ++b) {
         d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));

@@ -69,7 +69,7 @@ struct BendLanes {
 /// the free end of the higher colour, or the free end of an edge to a kinematic particle. Kinematic
 /// ends change with the masses, so this lives in the state beside BendLanes.
 struct DualLanes {
-    std::vector<uint32_t> offsets;  ///< per block: start of its groups of SweepBlocks::lanes slots
+    std::vector<uint32_t> offsets;  ///< per block: start of its groups of SweepBlocks::lanes slots; empty: none laid out
     /// Per slot: the incidence it updates, (q << 2) | lane for lane `lane`'s incidence q of the block
     /// (SweepBlocks::row_field at (offsets[b] + q)·lanes + lane). A group's padding repeats its first slot.
     std::vector<uint16_t> slot;
@@ -88,8 +88,9 @@ void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
 /// skips: the order distance_rows::reorder takes, so the sweep reads the rows
 /// as one stream instead of through the proxy's order (docs/solver.md#lanes).
 std::vector<uint32_t> first_read_order(const SweepBlocks& blocks, const DistanceModel& distance);
-/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`. Throws
-/// std::invalid_argument when a block has more incidences than a slot can name.
+/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`; none (no offsets, and the
+/// pass after the sweep does the update) where a particle has more than 16384 distance rows, more than
+/// a slot can name.
 DualLanes lay_out_duals(const SweepBlocks& blocks, const ClothProxy& proxy, const DistanceModel& distance,
                         const std::vector<double>& inverse_mass);
 /// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "solver/solver.h"
@@ -324,6 +325,44 @@ void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& mode
         const bool free_end = w[d.ends[e][0]] != 0 || w[d.ends[e][1]] != 0;
         EXPECT_EQ(updated[e], free_end ? 1 : 0) << "edge " << e << " (" << d.ends[e][0] << ", " << d.ends[e][1] << ")";
     }
+}
+
+TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
+    // A free hub on 16,400 edges to a held ring: more incidences than DualLanes' 14-bit slots name, so
+    // none are laid out and the pass after the sweep updates the multipliers, bit for bit as one at a time.
+    test::ProxyDraft d;
+    const uint32_t spokes = 16400;
+    d.position.push_back({0, -0.05, 0});
+    d.mass.push_back(0.01);
+    d.held.push_back(0);
+    for (uint32_t k = 0; k < spokes; ++k) {
+        const double a = 2 * 3.14159265358979 * k / spokes;
+        d.position.push_back({0.1 * std::cos(a), 0, 0.1 * std::sin(a)});
+        d.mass.push_back(0.01);
+        d.held.push_back(1);
+        d.edges.push_back({0, k + 1});
+    }
+    d.pins.push_back({1});
+    const ClothProxy fan = test::finish_proxy(d);
+    Fabric f = *find_fabric("cotton");
+    f.strain_limit = true;
+    const auto model = SolverModel::build(fan, f);
+    EXPECT_TRUE(sweep_blocks::lay_out_duals(model->sweep, fan, model->distance,
+                                            std::vector<double>(fan.inverse_mass.begin(), fan.inverse_mass.end()))
+                    .offsets.empty());
+    auto drop = [&](SolverConstants c) {
+        c.sleep = false;
+        Solver solver(fan, f, c);
+        solver.add_velocity(Vec3{0.5, -1, 0.2});
+        for (int s = 0; s < 10; ++s) solver.step(StepInput{});
+        return solver.state().x;
+    };
+    SolverConstants scalar;
+    scalar.simd = false;
+    const std::vector<Vec3> a = drop(scalar), b = drop(SolverConstants{});
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
+    EXPECT_NE(a[test::particle(fan, 0)].y, -0.05) << "the hub moved";
 }
 
 TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptLast) {
