@@ -29,6 +29,9 @@ struct SolverConstants {
     bool simd = true;         ///< solve a colour's particles in SIMD lanes where the machine has them (docs/solver.md#lanes); same result
     uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
     uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
+    /// a proxy of this many particles or more has its multipliers updated in the sweep; a smaller one's
+    /// rows stay in the caches, where the pass after the sweep is cheaper (docs/solver.md#duals-in-the-sweep)
+    uint32_t sweep_duals_min_particles = 8192;
     /// Where the threads beyond the caller's come from: none, `threads` as given; else a slot each,
     /// taken while the budget has one free (weft bake's -j slots; docs/solver.md#lanes)
     SpareCapacity* spare = nullptr;

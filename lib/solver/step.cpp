@@ -562,12 +562,13 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
     const bool turns = m.constants.hold_line && s.substep.hold_line_ok;
+    const bool in_sweep = ramp_inert(m.constants) && m.n >= m.constants.sweep_duals_min_particles;
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
         // The multipliers in the sweep (docs/solver.md#duals-in-the-sweep) unless the hold-line turn may
         // move the cloth between the sweep and the dual update.
         const bool may_turn = turns && (it + 1 == most || to_residual || to_strain);
-        const bool swept = sweep(m, s, ramp_inert(m.constants) && !may_turn, stats);
+        const bool swept = sweep(m, s, in_sweep && !may_turn, stats);
         stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
         const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&

@@ -45,6 +45,12 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
     return run;
 }
 
+/// The lanes with the multipliers updated in the sweep whatever the proxy's size (docs/solver.md#duals-in-the-sweep).
+SolverConstants duals_in_sweep(SolverConstants c = {}) {
+    c.sweep_duals_min_particles = 0;
+    return c;
+}
+
 void expect_identical(const Swing& a, const Swing& b) {
     ASSERT_EQ(a.x.size(), b.x.size());
     EXPECT_EQ(std::memcmp(a.x.data(), b.x.data(), a.x.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
@@ -61,8 +67,8 @@ TEST(Lanes, SimdMatchesOneAtATimeBitForBit) {
     SolverConstants scalar;
     scalar.simd = false;
     const Swing a = swing(sheet, scalar, 120);
-    const Swing b = swing(sheet, SolverConstants{}, 120);
-    expect_identical(a, b);
+    expect_identical(a, swing(sheet, SolverConstants{}, 120));
+    expect_identical(a, swing(sheet, duals_in_sweep(), 120));
 }
 
 /// A 16x16 sheet with a stiff soft stretch (1e6 N/m, far into the dissipative band) and a pose row,
@@ -96,6 +102,7 @@ TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
     const Swing a = kicked(scalar);
     EXPECT_GT(a.climbing_updates, 0u) << "the audit has something to count";
     expect_identical(a, kicked(SolverConstants{}));
+    expect_identical(a, kicked(duals_in_sweep()));
 }
 
 TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
@@ -120,6 +127,7 @@ TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
     three.threads = 3;
     three.thread_min_particles = 1;  // split even this sheet's colours
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
+    expect_identical(swing(sheet, one, 80), swing(sheet, duals_in_sweep(three), 80));
     three.simd = false;
     one.simd = false;
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
@@ -175,6 +183,7 @@ TEST(Lanes, ReleaseThatCouplesAColourMatchesOneAtATime) {
     const Swing a = swing(sheet, scalar, 60, true);
     expect_identical(a, swing(sheet, SolverConstants{}, 60, true));
     expect_identical(a, swing(sheet, threads, 60, true));
+    expect_identical(a, swing(sheet, duals_in_sweep(threads), 60, true));
 }
 
 TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
@@ -214,7 +223,9 @@ TEST(Lanes, ThreadsWaveMatchesOneThreadBitForBit) {
     two.threads = 2;
     two.thread_min_particles = 1;
     ASSERT_FALSE(SolverModel::build(sheet, *find_fabric("cotton"), two)->sweep.part_chunks.empty());
-    expect_identical(swing(sheet, SolverConstants{}, 8, true), swing(sheet, two, 8, true));
+    const Swing one = swing(sheet, SolverConstants{}, 8, true);
+    expect_identical(one, swing(sheet, two, 8, true));
+    expect_identical(one, swing(sheet, duals_in_sweep(two), 8, true));
 }
 
 TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
