@@ -89,6 +89,28 @@ WEFT_AVX2_INLINE void leash_lanes(const double* centres, const int32_t* at, __m2
     add_row_lanes(l, pulls, gx, gy, gz, u, _mm256_mul_pd(u, _mm256_div_pd(one, len)), k);
 }
 
+/// The dual update of four stretch edges with ends at `a` and `b` (coordinate offsets into `x`) and
+/// rows at `field` (LinkRow's fields in order): λ ← λ + k·C where `hard`, and on the strain-limit row
+/// λ ← max(k·C + λ, 0) where `strain`, each lane as distance_rows::update_duals. |x_a − x_b| whichever
+/// end is `a`: the negated differences square alike.
+WEFT_AVX2_INLINE void edge_dual_lanes(const double* x, const int32_t* a, const int32_t* b, double* rows, const int32_t* field,
+                                      int hard, int strain) {
+    __m256d ax, ay, az, bx, by, bz, row[6];
+    load_positions(x, a, ax, ay, az);
+    load_positions(x, b, bx, by, bz);
+    const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
+    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
+    load_rows(rows, field, row);
+    alignas(32) double lambda[4], strain_lambda[4];
+    _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
+    // std::max(u, 0.0) is (u < 0) ? 0 : u, which is max_pd(0, u): NaN and −0 kept as the scalar keeps them.
+    _mm256_store_pd(strain_lambda, _mm256_max_pd(_mm256_setzero_pd(), _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
+    for (int k = 0; k < 4; ++k) {
+        if (hard & (1 << k)) rows[field[k] + 2] = lambda[k];
+        if (strain & (1 << k)) rows[field[k] + 5] = strain_lambda[k];
+    }
+}
+
 /// update_leash_dual of one leash kind at four free particles at (xx, xy, xz), the lanes `on`, to the
 /// centres at `at` (coordinate offsets into `centres`): λ ← max(k·C + λ, 0), each lane as the scalar row.
 WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const Vec3* centres, const int32_t* at, int on,

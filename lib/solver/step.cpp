@@ -364,8 +364,7 @@ WEFT_AVX2 inline FourEdges four_edges(const DistanceModel& m, const DistanceStat
 /// so no multiplier of theirs moves.
 WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
     const size_t count = m.edge_count;
-    const double* rows = &s.rows.data()->rest;
-    const __m256d zero = _mm256_setzero_pd();
+    double* rows = &s.rows.data()->rest;
     for (size_t e = 0; e < count; e += 4) {
         const FourEdges f = four_edges(m, s, e, count);
         int hard = 0;
@@ -383,20 +382,7 @@ WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState&
         const int32_t field[4] = {static_cast<int32_t>(e * 6), static_cast<int32_t>(e * 6 + (e + 1 < count ? 6 : 0)),
                                   static_cast<int32_t>(e * 6 + (e + 2 < count ? 12 : 0)),
                                   static_cast<int32_t>(e * 6 + (e + 3 < count ? 18 : 0))};
-        __m256d ax, ay, az, bx, by, bz, row[6];
-        lanes::load_positions(&x->x, f.end, ax, ay, az);
-        lanes::load_positions(&x->x, f.end + 4, bx, by, bz);
-        const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
-        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-        lanes::load_rows(rows, field, row);
-        alignas(32) double lambda[4], strain_lambda[4];
-        _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
-        // std::max(u, 0.0) is (u < 0) ? 0 : u, which is max_pd(0, u): NaN and −0 kept as the scalar keeps them.
-        _mm256_store_pd(strain_lambda, _mm256_max_pd(zero, _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
-        for (size_t k = 0; k < 4; ++k) {
-            if (hard & (1 << k)) s.rows[e + k].lambda = lambda[k];
-            if (strain & (1 << k)) s.rows[e + k].strain_lambda = strain_lambda[k];
-        }
+        lanes::edge_dual_lanes(&x->x, f.end, f.end + 4, rows, field, hard, strain);
     }
 }
 

@@ -208,7 +208,6 @@ WEFT_AVX2 void block_duals(const SolverModel& m, SolverState& s, uint32_t block,
                            static_cast<int32_t>(particle[2] * 3), static_cast<int32_t>(particle[3] * 3)};
     __m256d xx, xy, xz;
     lanes::load_positions(x, at, xx, xy, xz);
-    const __m256d zero = _mm256_setzero_pd();
     const DualLanes& d = s.dual_lanes;
     const uint32_t base = sb.offsets[block] * SweepBlocks::lanes;
     for (uint32_t g = d.offsets[block], end = d.offsets[block + 1]; g < end; ++g) {
@@ -220,20 +219,7 @@ WEFT_AVX2 void block_duals(const SolverModel& m, SolverState& s, uint32_t block,
             other[k] = sb.other_coordinate[incidence];
             field[k] = sb.row_field[incidence];
         }
-        __m256d ax, ay, az, ox, oy, oz, row[6];
-        lanes::load_positions(x, own, ax, ay, az);
-        lanes::load_positions(x, other, ox, oy, oz);
-        // |x_i − x_j| as update_distance_duals_avx2 forms |x_a − x_b|: the negated differences square alike.
-        const __m256d dx = _mm256_sub_pd(ax, ox), dy = _mm256_sub_pd(ay, oy), dz = _mm256_sub_pd(az, oz);
-        const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-        lanes::load_rows(rows, field, row);
-        alignas(32) double lambda[4], strain_lambda[4];
-        _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
-        _mm256_store_pd(strain_lambda, _mm256_max_pd(zero, _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
-        for (uint32_t k = 0; k < 4; ++k) {
-            if (hard & (1 << k)) rows[field[k] + 2] = lambda[k];
-            if (strain & (1 << k)) rows[field[k] + 5] = strain_lambda[k];
-        }
+        lanes::edge_dual_lanes(x, own, other, rows, field, hard, strain);
     }
     const TetherState& t = s.tether;
     int32_t centre[4];
