@@ -558,17 +558,20 @@ void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Cha
     }
 }
 
-std::string model_verdict(const Scene& scene, const ModelGarments& found) {
+}  // namespace
+
+std::string model_verdict(const Scene& scene, const ModelGarments& found, const std::vector<uint8_t>& moves) {
     std::string verdict;
     size_t by_name = 0, by_name_moving = 0, by_chain = 0, by_geometry = 0;
-    for (const Garment& g : found.garments) {
+    for (size_t i = 0; i < found.garments.size(); ++i) {
+        const Garment& g = found.garments[i];
         if (g.matched_by == kMatchedByGeometry) {
             ++by_geometry;
         } else if (g.matched_by == kMatchedByChain) {
             ++by_chain;
         } else {
             ++by_name;
-            by_name_moving += g.moves;
+            by_name_moving += i < moves.size() ? moves[i] != 0 : g.moves;
         }
     }
     if (by_name == 0) {
@@ -595,8 +598,6 @@ std::string model_verdict(const Scene& scene, const ModelGarments& found) {
                    (found.not_garments.size() == 1 ? " name match is" : " name matches are") + " not a garment";
     return verdict;
 }
-
-}  // namespace
 
 ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
     ModelGarments found;

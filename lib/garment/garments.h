@@ -90,6 +90,11 @@ struct ModelGarments {
     std::string verdict;                       ///< one line for the whole model
 };
 
+/// The model's one line: what was found by name, by authored chain and by geometry, and how many of
+/// the named garments move. `moves[i]`, when given, is whether garment i moves as a later stage
+/// decided (a chain grown for it, a sheet built from it); empty: as found (ModelGarments::verdict).
+std::string model_verdict(const Scene& scene, const ModelGarments& found, const std::vector<uint8_t>& moves = {});
+
 /// Finds the garments, chains and verdicts of one imported model (see the file comment).
 /// `scene.source_path` selects which config rules apply.
 ModelGarments find_garments(const Scene& scene, const GarmentOptions& options = {});

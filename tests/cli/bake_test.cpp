@@ -65,6 +65,11 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     for (const json& f : (*flag)["outputs"]) has_proxy = has_proxy || f.get<std::string>().ends_with(".clothproxy");
     EXPECT_TRUE(has_proxy) << flag->dump();
     EXPECT_TRUE(fs::exists(a / "out" / "flag.glb" / "report.json"));
+    // The model's line agrees with its garment's: the flag moves as the sheet just built.
+    const json flag_report = test::read_json_file(a / "out" / "flag.glb" / "report.json");
+    ASSERT_EQ(flag_report["garments"].size(), 1u) << flag_report["garments"].dump();
+    EXPECT_EQ(flag_report["garments"][0]["moves"], true);
+    EXPECT_EQ(flag_report["verdict"], "1 garment found by name: 1 moves, 0 will not move");
 
     // Each bad file is refused with an error code of its own kind.
     const std::map<std::string, std::string> expected_refusals = {

@@ -91,9 +91,10 @@ TEST(InspectShared, WitchHairIsGrownAndItsSkirtFoundByGeometry) {
     EXPECT_EQ((*hair)["vertices"], 4684);  // MANIFEST: 4684 verts, all weighted to Head
     EXPECT_EQ((*hair)["triangles"], 2316);
     EXPECT_EQ((*hair)["body_bone"], "Head");
-    // What bake does: grows it (no chains, growing is the default).
+    // What bake does: grows it (no chains, growing is the default), and the model's line says so.
     EXPECT_EQ((*hair)["action"], "grown");
     EXPECT_EQ((*hair)["moves"], true);
+    EXPECT_EQ(m["verdict"], "1 garment found by name: 1 moves, 0 will not move; 1 found by geometry (skirt)");
     EXPECT_EQ((*hair)["welded_to"], nullptr);
     EXPECT_EQ((*hair)["verdict"], "moves: grown, 18 chains of 54 bones rooted on Head");
     // The skirt shares `Purple` with the top and the hat: found by geometry, grown from the hips.
