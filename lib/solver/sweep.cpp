@@ -214,7 +214,7 @@ WEFT_AVX2 void block_duals(const SolverModel& m, SolverState& s, uint32_t block,
         const int hard = d.mask[g] & 0xF, strain = d.mask[g] >> 4;
         int32_t own[4], other[4], field[4];
         for (uint32_t k = 0; k < 4; ++k) {
-            const uint32_t slot = d.slot[g * 4 + k], incidence = base + (slot >> 2) * 4 + (slot & 3);
+            const uint32_t slot = d.slot[g * 4 + k], incidence = base + slot;  // (q << 2 | lane): q·4 + lane
             own[k] = static_cast<int32_t>(particle[slot & 3] * 3);
             other[k] = sb.other_coordinate[incidence];
             field[k] = sb.row_field[incidence];
@@ -380,7 +380,7 @@ bool sweep(const SolverModel& m, SolverState& s, bool duals, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const bool independent = sb.independent(s.cloth.inverse_mass);
     // In the lanes every order this sweep may take (the wave, the threads' wave, colour by colour)
-    // sweeps an edge's lower-coloured end before its other end: the masks' premise.
+    // sweeps an edge's lower-coloured end before its other end: DualLanes' premise.
     duals = duals && independent && sweep_uses_simd(m) && !s.dual_lanes.offsets.empty();
     if (independent && !splits_colours(m)) {
         for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], duals, stats);
