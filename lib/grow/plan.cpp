@@ -77,4 +77,10 @@ std::vector<GarmentPlan> plan_garments(const Scene& scene, const ModelGarments& 
     return plans;
 }
 
+std::string planned_verdict(const Scene& scene, const ModelGarments& found, const std::vector<GarmentPlan>& plans) {
+    std::vector<uint8_t> moves;
+    for (const GarmentPlan& plan : plans) moves.push_back(plan.moves());
+    return model_verdict(scene, found, moves);
+}
+
 }  // namespace weft

@@ -37,5 +37,8 @@ bool grown_class(const std::string& class_name);
 /// options.grow (null otherwise).
 std::vector<GarmentPlan> plan_garments(const Scene& scene, const ModelGarments& found, const PlanOptions& options,
                                        const GrowResult* grown);
+/// The model's line (model_verdict) counting what moves as `plans` decide, as each plan's verdict says,
+/// not what moved as found.
+std::string planned_verdict(const Scene& scene, const ModelGarments& found, const std::vector<GarmentPlan>& plans);
 
 }  // namespace weft

@@ -152,11 +152,7 @@ private:
         }
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
-        // The model's line says what moves now that chains are grown and sheets planned, as each
-        // garment's own verdict does, not what moved as found.
-        std::vector<uint8_t> moves;
-        for (const GarmentPlan& plan : r_.plans) moves.push_back(plan.moves());
-        r_.garments.verdict = model_verdict(r_.scene, r_.garments, moves);
+        r_.garments.verdict = planned_verdict(r_.scene, r_.garments, r_.plans);
     }
 
     void build_proxies() {

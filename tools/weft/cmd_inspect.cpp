@@ -95,9 +95,7 @@ json inspect_one(const std::string& path, const GarmentOptions& garment_options,
     std::optional<GrowResult> grown;
     if (grow) grown = grow_cloth(scene, found, GrowOptions{});
     const std::vector<GarmentPlan> plans = plan_garments(scene, found, {grow, true}, grown ? &*grown : nullptr);
-    std::vector<uint8_t> moves;
-    for (const GarmentPlan& plan : plans) moves.push_back(plan.moves());
-    garments["verdict"] = model_verdict(scene, found, moves);  // what bake would make move, as each garment's verdict says
+    garments["verdict"] = planned_verdict(scene, found, plans);  // what bake would make move
     for (size_t i = 0; i < plans.size(); ++i) {
         json& g = garments["garments"][i];
         g["action"] = plans[i].action;
