@@ -30,7 +30,7 @@ using Issues = std::vector<Issue>;
 
 /// One row of a stage's table of findings (the Khronos glTF-Validator's shape): every code a
 /// stage reports is listed once with its default severity and a line for the docs
-/// (pipeline/issue_codes.h gathers the tables; `weft codes` prints them).
+/// (batch/issue_codes.h gathers the tables; `weft codes` prints them).
 struct IssueCode {
     std::string_view code;         ///< stable SCREAMING_SNAKE; never reworded
     Severity severity;             ///< default severity

@@ -9,7 +9,7 @@
 #include "body/body_colliders.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
-#include "pipeline/rig_validate.h"
+#include "validate/model/rig_validate.h"
 #include "pipeline/sheet_selection.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
@@ -37,7 +37,7 @@ struct ModelOptions {
     std::string model_label;                    ///< the model as reports and messages name it ("" = the path as given)
     std::string out_label;                      ///< the output folder as messages name it ("" = the path as given)
 
-    // Where the files go and what weft bake adds around the stages (pipeline/bake_model.h).
+    // Where the files go and what weft bake adds around the stages (batch/bake_model.h).
     std::filesystem::path out_dir;              ///< the model's folder (created when missing)
     std::filesystem::path out_root;             ///< "" or the folder out_dir must stay inside (weft bake's OUT)
     bool report_timings = true;                 ///< report.json's validation timings (weft bake keeps them in bake-report.json)

@@ -15,7 +15,7 @@
 #include "grow/plan.h"
 #include "io/issue.h"
 #include "pipeline/model_status.h"
-#include "pipeline/rig_validate.h"
+#include "validate/model/rig_validate.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
 #include "scene/scene.h"
@@ -68,6 +68,7 @@ struct SheetedGarment {
     std::vector<int> meshes;      ///< the scene's meshes it is made of
     std::string skip_reason;      ///< non-empty: not a sheet (a garment found only by its chains), not built
     SheetStatus status = SheetStatus::refused;
+    std::string file_stem;        ///< the stem its proxy is validated and written under ("" when not built)
     std::string proxy_file;       ///< file name in the output folder, "" when not built or not written
     SheetBuildResult built;
     Issues issues;                ///< its build's and its file's findings (also in ModelRecord::issues)
@@ -97,6 +98,7 @@ struct ModelRecord {
     std::vector<std::filesystem::path> external_files;  ///< what a glTF names beside itself (ImportResult::external_files)
     bool imported = false;
     Scene scene;                        ///< the grown scene when bones were grown, else the imported one
+    Scene imported_scene;               ///< with grow_cloth: the scene as imported (the grown model is patched from it); else empty
     ModelGarments garments;
     BodyColliders body;                 ///< colliders fitted to the imported body (body/body_colliders.h)
     std::optional<GrowResult> grow;     ///< set when grow_cloth was asked (its scene moved into `scene`)

@@ -1,34 +1,21 @@
 #include "pipeline/model_stages.h"
-#include "pipeline/spring_bones.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cctype>
-#include <cmath>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "body/body_in_scene.h"
 #include "io/atomic_file.h"
+#include "io/content_hash.h"
 #include "io/utf8_text.h"
-#include "pipeline/issue_json.h"
-#include "pipeline/json_text.h"
-#include "pipeline/model_output.h"
-#include "pipeline/rig_report.h"
-#include "pipeline/pipeline_codes.h"
 #include "pipeline/garment_names.h"
-#include "pipeline/sheet_report.h"
+#include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_selection.h"
-#include "pipeline/body_shapes.h"
-#include "pipeline/clip_motions.h"
-#include "pipeline/sidecar.h"
-#include "validate/validation_codes.h"
-#include "proxy/core/codec.h"
-#include "proxy/file/proxy_file.h"
-#include "scene/gltf_patch.h"
-#include "scene/gltf_write.h"
-#include "scene/hierarchy.h"
 #include "scene/import.h"
+#include "validate/model/clip_motions.h"
+#include "validate/model/mesh_codes.h"
+#include "validate/validation_codes.h"
 
 namespace weft {
 namespace {
@@ -49,12 +36,6 @@ void add_gate_issue(Issues& issues, std::string_view code, std::string message, 
 }
 
 void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
-
-bool same_file(const fs::path& a, const fs::path& b) {
-    std::error_code ea, eb;
-    const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
-    return !ea && !eb && ca == cb;
-}
 
 /// The sheet builder's suggested fixes are weft sheet's flags; here (weft rig, weft bake) the same
 /// fixes are config rule keys, so a message never suggests a flag the command refuses.
@@ -88,17 +69,16 @@ public:
         timed(r_.seconds.import, [&] { import(); });
         if (r_.imported) {
             timed(r_.seconds.garments, [&] {
-                r_.garments = find_garments(original_, options_.garments);
+                r_.garments = find_garments(r_.imported_scene, options_.garments);
                 BodyColliderOptions body = options_.body;  // with the config's edits for this model (docs/colliders.md#config)
                 for (ColliderEdit& e : collider_edits(options_.garments.config, r_.model)) body.edits.push_back(std::move(e));
-                r_.body = fit_body_colliders(original_, r_.garments, body);  // the body before anything grows
+                r_.body = fit_body_colliders(r_.imported_scene, r_.garments, body);  // the body before anything grows
                 for (const std::string& w : r_.body.warnings) add_issue(r_.issues, kColliderEditSkipped, r_.model.string() + ": " + w, "/colliders");
             });
             timed(r_.seconds.grow, [&] { grow(); });
             timed(r_.seconds.build, [&] { build_proxies(); });
             if (options_.validate) timed(r_.seconds.validate, [&] { validate(*options_.validate); });
         }
-        if (options_.write_files) timed(r_.seconds.write, [&] { write(); });
     }
 
 private:
@@ -131,24 +111,24 @@ private:
         r_.external_files = std::move(imported.external_files);
         if (!imported.ok()) return;
         r_.imported = true;
-        original_ = std::move(imported.scene);
+        r_.imported_scene = std::move(imported.scene);
         // The proxies carry the model's path as text (UTF-8 only): a path of other bytes goes in
         // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
-        original_.source_path = utf8_escaped(original_.source_path);
+        r_.imported_scene.source_path = utf8_escaped(r_.imported_scene.source_path);
     }
 
     void grow() {
         if (options_.grow_cloth) {
-            GrowResult grown = grow_cloth(original_, r_.garments, options_.grow);
+            GrowResult grown = grow_cloth(r_.imported_scene, r_.garments, options_.grow);
             append(r_.issues, grown.issues);
             r_.scene = std::move(grown.scene);
             grown.scene = Scene{};
             r_.grow = std::move(grown);
         } else {
             // Nothing grew: the imported scene is the result, moved rather than copied mesh by
-            // mesh. original_ is only read to patch a grown model.
-            r_.scene = std::move(original_);
-            original_ = Scene{};
+            // mesh. imported_scene is only read to patch a grown model.
+            r_.scene = std::move(r_.imported_scene);
+            r_.imported_scene = Scene{};
         }
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
@@ -211,7 +191,7 @@ private:
             }
         for (size_t i = 0; i < r_.sheets.size(); ++i)
             if (r_.sheets[i].built.proxy) {
-                Pending& p = pending.emplace_back(Pending{sheet_stems_[i] + ".clothproxy", {}, {}});
+                Pending& p = pending.emplace_back(Pending{r_.sheets[i].file_stem + ".clothproxy", {}, {}});
                 p.sheet.emplace(*r_.sheets[i].built.proxy, options, (out_dir_ / p.file).string());
             }
         for (Pending& p : pending) p.rig ? p.rig->add_runs(list) : p.sheet->add_runs(list);
@@ -296,22 +276,8 @@ private:
             g.status = SheetStatus::built;
         else
             g.status = SheetStatus::refused;
+        g.file_stem = stem;
         r_.sheets.push_back(std::move(g));
-        sheet_stems_.push_back(stem);
-    }
-
-    /// A sheet's proxy into the output folder as `stem`.clothproxy; a file that cannot be written
-    /// refuses the sheet.
-    void write_sheet(SheetedGarment& g, const std::string& stem) {
-        const std::string file = stem + ".clothproxy";
-        if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-            const Issue unwritable = make_issue(kOutputUnwritable, why);
-            r_.issues.push_back(unwritable);
-            g.issues.push_back(unwritable);
-            g.status = SheetStatus::refused;
-            return;
-        }
-        g.proxy_file = file;
     }
 
     void collect_rigs() {
@@ -392,118 +358,12 @@ private:
         }
     }
 
-    /// The model's files, then validation.json and report.json from the record. A model never read
-    /// gets its report only in a folder that is there already (weft bake's): weft rig creates no
-    /// folder for it.
-    void write() {
-        if (options_.sheet_only) {
-            // weft sheet: the proxies only (report.json is the command's).
-            for (size_t i = 0; i < r_.sheets.size(); ++i)
-                if (r_.sheets[i].built.proxy) write_sheet(r_.sheets[i], sheet_stems_[i]);
-            if (options_.write_validation && r_.proxy_validation)
-                write_model_output(out_dir_ / "validation.json",
-                                   json_text(report_json(*r_.proxy_validation, options_.report_timings)), r_.issues);
-            return;
-        }
-        if (r_.imported) write_model_files();
-        std::error_code ec;
-        if (!r_.imported && !fs::is_directory(out_dir_, ec)) return;
-        if (options_.write_validation && r_.proxy_validation)
-            write_model_output(out_dir_ / "validation.json", json_text(report_json(*r_.proxy_validation, options_.report_timings)),
-                               r_.issues);
-        if (options_.write_report)
-            write_model_output(out_dir_ / "report.json", json_text(rig_report_json(r_, options_.report_timings)), r_.issues);
-    }
-
-    void write_model_files() {
-        std::error_code ec;
-        fs::create_directories(out_dir_, ec);
-        if (ec) {
-            add_issue(r_.issues, kOutputUnwritable, out_dir_.string() + ": cannot create the output folder: " + ec.message());
-            return;
-        }
-        for (RiggedGarment& g : r_.rigs) {
-            if (!g.built.proxy) continue;
-            const std::string file = garment_file_stem(g.name) + ".clothproxy";
-            if (std::string why = save_proxy(*g.built.proxy, out_dir_ / file); !why.empty()) {
-                add_issue(r_.issues, kOutputUnwritable, why);
-                continue;
-            }
-            g.proxy_file = file;
-        }
-        for (size_t i = 0; i < r_.sheets.size(); ++i)
-            if (r_.sheets[i].built.proxy) write_sheet(r_.sheets[i], sheet_stems_[i]);
-        // The model is written where bones grew, and for every glTF-family model with a rig proxy so
-        // its spring bones (spring_bones.h) reach the runtimes that read them.
-        const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
-        const bool rigged = std::any_of(r_.rigs.begin(), r_.rigs.end(), [](const RiggedGarment& g) { return g.built.proxy.has_value(); });
-        if ((r_.grow && r_.grow->grew()) || (gltf && rigged)) write_grown_model();
-        const std::string stem = garment_file_stem(model_.stem().string());
-        const std::string sidecar = stem + ".cloth.json";
-        if (std::string why = write_file_atomic(out_dir_ / sidecar, json_text(sidecar_json(r_))); !why.empty())
-            add_issue(r_.issues, kOutputUnwritable, why);
-        else
-            r_.sidecar_file = sidecar;
-    }
-
-    void write_grown_model() {
-        // A VRM stays a VRM: the patch keeps its meta, humanoid and materials.
-        const std::string file = garment_file_stem(model_.stem().string()) + (r_.scene.format == "vrm" ? ".vrm" : ".glb");
-        const fs::path out = out_dir_ / file;
-        if (same_file(out, model_)) {
-            add_issue(r_.issues, kOutputIsInput,
-                      out.string() + ": writing the grown model here would overwrite " + model_.string() +
-                          "; give -o another folder");
-            return;
-        }
-        const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
-        if (gltf) {
-            const SpringBones springs = spring_bones(r_);
-            // Grown chains, or stray chain weights moved to the body (docs/growth.md#stray-weights).
-            const bool grew = r_.grow && (r_.grow->grew() || !r_.grow->changed_meshes.empty());
-            const GltfPatchResult patch = patch_gltf(model_, r_.grow ? original_ : r_.scene, r_.scene,
-                                                     grew ? std::span<const int>(r_.grow->changed_meshes) : std::span<const int>(), &springs,
-                                                     options_.import.allow_outside_folder);
-            if (!grew && !patch.error.empty()) {
-                add_issue(r_.issues, kSpringsNotWritten, patch.error, "/grown_model");
-                return;
-            }
-            if (patch.error.empty()) {
-                if (std::string why = write_file_atomic(out, patch.glb); !why.empty()) {
-                    add_issue(r_.issues, kOutputUnwritable, why);
-                    return;
-                }
-                r_.grown_model_file = file;
-                r_.grown_model_method = "patched";
-                r_.patch = {patch.nodes_added, patch.primitives_reweighted, patch.vertices_reweighted, patch.images_embedded};
-                return;
-            }
-            add_issue(r_.issues, kModelRewritten,
-                      patch.error + "; " + file + " is written from the scene instead, without animations, textures or morph targets",
-                      "/grown_model");
-        } else {
-            add_issue(r_.issues, kModelRewritten,
-                      model_.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
-                          " keeps the meshes, materials by name, skeleton, skins and the grown bones, but not the " +
-                          std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
-                      "/grown_model");
-        }
-        if (std::string why = write_glb(r_.scene, out); !why.empty()) {
-            add_issue(r_.issues, kOutputUnwritable, why);
-            return;
-        }
-        r_.grown_model_file = file;
-        r_.grown_model_method = "rewritten";
-    }
-
     const fs::path model_;
     const ModelBytes* bytes_;  ///< null: read the file
     const fs::path out_dir_;
     const ModelOptions& options_;
     ModelRecord& r_;
-    Scene original_;
     std::set<std::string> used_stems_;
-    std::vector<std::string> sheet_stems_;  ///< per r_.sheets: the file stem its proxy is validated and written under
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// One model through its stages (docs/architecture.md#stages), import to the files written:
+// One model through its stages (docs/architecture.md#stages), import to its verdict, into its record:
 //
 //   import     the model in metres, Y up (scene/import.h); its content hash (content_hash.h)
 //   garments   garments by slot and authored chains (garment/garments.h)
@@ -14,14 +14,10 @@
 //   validate   with options.validate (--validate): every proxy built, in memory, through the solver's
 //              scenarios (validate/validate.h) and each rig proxy's skinned mesh posed from them
 //              (rig_validate.h); each failed gate an error issue under its own code
-//   write      <garment>.clothproxy per proxy (sheet_only: nothing else but validation.json), <model>.glb where bones were grown (the source
-//              patched, scene/gltf_patch.h; or, for FBX and anything the patch cannot match,
-//              rewritten from the scene, scene/gltf_write.h, without animations), the sidecar
-//              <model>.cloth.json (sidecar.h), with write_validation validation.json, and
-//              report.json
-//
-// bake_model (bake_model.h) runs these stages between hashing the model and its page and stamp;
-// `weft sheet`, `weft rig` and `weft bake` are presets of ModelOptions (model_options.h).
+// Nothing here writes a file: the record is the stages' only output. bake_model (batch/bake_model.h)
+// runs these stages after hashing the model, then writes the record's files (outputs/model_files.h),
+// the page and the stamp; `weft sheet`, `weft rig` and `weft bake` are presets of ModelOptions
+// (model_options.h).
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -40,7 +36,7 @@ struct ModelBytes {
     std::string content_hash;         ///< content_hash_text(xxh64(bytes))
 };
 
-/// The stages import → garments → grow → proxies → validate → write on one model, into `record`
+/// The stages import → garments → grow → proxies → validate on one model, into `record`
 /// (bake_model runs them; `bytes` null: the import reads the file and names what is wrong with it).
 /// Never throws for anything about the model: every problem is an Issue.
 void run_model_stages(const std::filesystem::path& model, const ModelBytes* bytes, const ModelOptions& options,

@@ -11,8 +11,6 @@ inline constexpr IssueCode kModelRewritten{"MODEL_REWRITTEN", Severity::warning,
 inline constexpr IssueCode kSpringsNotWritten{"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."};
 inline constexpr IssueCode kColliderEditSkipped{"COLLIDER_EDIT_SKIPPED", Severity::warning, "A config's collider edit (\"colliders\" in weft.json) names a bone the model lacks, or removes or resizes a bone that has no collider: the message names the config file, the entry and the bone; the edit is skipped."};
 inline constexpr IssueCode kOutputIsInput{"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."};
-inline constexpr IssueCode kMeshStretch{"MESH_STRETCH", Severity::error, "Posed from a rig proxy's simulation at every step of every scenario, a garment triangle edge of the skinned mesh stretched past the limit against its bind length (default 1.10 in hang's settled end and idle, 10 in a driven scenario): the mesh tears."};
-inline constexpr IssueCode kScalpDisplacement{"SCALP_DISPLACEMENT", Severity::error, "Posed the same way, a scalp or waistband vertex (at least half its weight on body bones) moved more than the limit from its bind position (default 2 mm in hang's settled end and idle, 15 cm in a driven scenario)."};
 inline constexpr IssueCode kInputNotFound{"INPUT_NOT_FOUND", Severity::error, "An INPUT given on the command line does not exist."};
 inline constexpr IssueCode kInputUnreadable{"INPUT_UNREADABLE", Severity::error, "A folder could not be walked, or the model or a file it references could not be read for hashing."};
 inline constexpr IssueCode kOutputUnwritable{"OUTPUT_UNWRITABLE", Severity::error, "An output file or folder could not be written."};
@@ -34,11 +32,6 @@ inline constexpr IssueCode model_codes[] = {
     kSpringsNotWritten,
     kOutputIsInput,
     kColliderEditSkipped,
-};
-
-inline constexpr IssueCode mesh_codes[] = {
-    kMeshStretch,
-    kScalpDisplacement,
 };
 
 inline constexpr IssueCode bake_codes[] = {

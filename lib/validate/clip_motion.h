@@ -1,6 +1,6 @@
 // A model's animation clip as validation takes it (docs/validation.md#clips): the rigid motion of
 // a few named nodes sampled at the step rate, plain data. The pipeline samples it from the scene
-// (pipeline/body_shapes.h); nothing here knows the scene, and the solver sees only the StepInput
+// (body/body_in_scene.h); nothing here knows the scene, and the solver sees only the StepInput
 // it yields: the frame, every pin's holder and every body collider riding its node.
 //
 // A clip scenario settles the cloth at the bind pose (the prelude every scenario but hang has),
@@ -16,7 +16,7 @@
 
 #include "proxy/core/cloth_proxy.h"
 #include "solver/step.h"
-#include "validate/body.h"
+#include "body/body_shapes.h"
 
 namespace weft {
 

@@ -11,7 +11,7 @@
 #include "proxy/core/cloth_proxy.h"
 #include "fabric/fabric.h"
 #include "solver/solver.h"
-#include "validate/body.h"
+#include "body/body_shapes.h"
 #include "validate/clip_motion.h"
 #include "validate/scenario.h"
 #include "validate/trace.h"

@@ -61,7 +61,7 @@ struct ValidationOptions {
     /// solver splits its colours over the slots left (docs/solver.md#lanes); the results are the same,
     /// in run order. None by default: every run on the caller's thread.
     SpareCapacity* spare = nullptr;
-    BodyShapes body;        ///< the character's colliders, model space at bind (validate/body.h); none by default
+    BodyShapes body;        ///< the character's colliders, model space at bind (body/body_shapes.h); none by default
     std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
     ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
     bool body_collides = true;      ///< false: a caller fitting the body measures penetration without contact

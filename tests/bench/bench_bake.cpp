@@ -3,7 +3,7 @@
 // them) against bake_model (import_scene, garments, sheet or rig build, outputs written atomically,
 // stamp), both in this one process; and the whole folder through bake() at 1 and 2 worker processes (its isolation included).
 // Target: bake minus Assimp under 30% of Assimp; -j 2 close to twice -j 1. The process's heap is set
-// up as `weft bake` sets it (pipeline/process_memory.h), so both sides run on the same allocator.
+// up as `weft bake` sets it (batch/process_memory.h), so both sides run on the same allocator.
 // Run: scripts/bench_bake.sh (repetitions, medians and the ratios), or directly
 //   build/tests/bench/bench_bake --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -13,8 +13,8 @@
 #include <assimp/scene.h>
 
 #include "io/atomic_file.h"
-#include "pipeline/bake.h"
-#include "pipeline/process_memory.h"
+#include "batch/bake.h"
+#include "batch/process_memory.h"
 #include "scene/import.h"
 #include "support/paths.h"
 

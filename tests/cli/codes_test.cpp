@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
-#include "pipeline/issue_codes.h"
+#include "batch/issue_codes.h"
 #include "support/paths.h"
 #include "testdata_copy.h"
 

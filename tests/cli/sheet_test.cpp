@@ -1,4 +1,4 @@
-// `weft sheet` as a preset of one model's bake (pipeline/bake_model.h): it writes the selected
+// `weft sheet` as a preset of one model's bake (batch/bake_model.h): it writes the selected
 // sheets' proxies and report.json and nothing else of a bake, and its summary, report and messages
 // come from the one record.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The order weft bake hands models out (pipeline/bake_cost.h): a .gltf counts the files it names, and
+// The order weft bake hands models out (batch/bake_cost.h): a .gltf counts the files it names, and
 // the last bake into the same OUT times the models it built.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "pipeline/bake_cost.h"
+#include "batch/bake_cost.h"
 #include "support/paths.h"
 
 namespace weft {

@@ -1,4 +1,4 @@
-// bake_model (lib/pipeline/bake_model.h): one model's record, and the stamp and the bake report's
+// bake_model (lib/batch/bake_model.h): one model's record, and the stamp and the bake report's
 // row as pure functions of it.
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "garment/config.h"
-#include "pipeline/bake.h"
-#include "pipeline/bake_model.h"
-#include "pipeline/rig_report.h"
-#include "pipeline/json_text.h"
+#include "batch/bake.h"
+#include "batch/bake_model.h"
+#include "outputs/rig_report.h"
+#include "outputs/json_text.h"
 #include "pipeline/pipeline_codes.h"
-#include "pipeline/sheet_report.h"
+#include "outputs/sheet_report.h"
 #include "proxy/sheet_codes.h"
 #include "support/paths.h"
 

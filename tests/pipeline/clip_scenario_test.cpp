@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "garment/scene_builder.h"
-#include "pipeline/clip_motions.h"
-#include "pipeline/rig_validate.h"
+#include "validate/model/clip_motions.h"
+#include "validate/model/rig_validate.h"
 #include "scene/import.h"
 #include "support/paths.h"
 #include "solver/test_proxies.h"

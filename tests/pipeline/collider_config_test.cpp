@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "pipeline/bake_model.h"
-#include "pipeline/body_shapes.h"
+#include "batch/bake_model.h"
+#include "body/body_in_scene.h"
 #include "support/paths.h"
 
 namespace weft {

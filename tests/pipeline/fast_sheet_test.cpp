@@ -11,7 +11,7 @@
 #include <string>
 
 #include "fabric/fabric.h"
-#include "pipeline/bake_model.h"
+#include "batch/bake_model.h"
 #include "support/paths.h"
 #include "validate/validate.h"
 

@@ -13,7 +13,7 @@
 #include "body/body_colliders.h"
 #include "garment/garments.h"
 #include "garment/scene_builder.h"
-#include "pipeline/body_shapes.h"
+#include "body/body_in_scene.h"
 #include "solver/test_proxies.h"
 #include "solver/tube_skirt.h"
 #include "validate/validate.h"

@@ -1,4 +1,4 @@
-// The heap of a process forked from a tuned one (a `weft bake` worker, pipeline/process_memory.h):
+// The heap of a process forked from a tuned one (a `weft bake` worker, batch/process_memory.h):
 // its new blocks come from huge pages of its own, not from the pages it shares copy-on-write with
 // its parent, each of which would be a fault when written.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pipeline/process_memory.h"
+#include "batch/process_memory.h"
 
 namespace weft {
 namespace {

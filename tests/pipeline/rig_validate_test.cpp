@@ -1,4 +1,4 @@
-// Validation of rig proxies and their skinned mesh (docs/validation.md; lib/pipeline/rig_validate.h).
+// Validation of rig proxies and their skinned mesh (docs/validation.md; lib/validate/model/rig_validate.h).
 //
 // On every grown and authored proxy of the mannequin and the shared models, under the fabric each
 // suggests (strand or panel: pose rows, fabric.h): it hangs and sleeps, it idles under 0.02 deg/frame
@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline/body_shapes.h"
-#include "pipeline/bake_model.h"
-#include "pipeline/rig_report.h"
-#include "pipeline/rig_validate.h"
+#include "body/body_in_scene.h"
+#include "batch/bake_model.h"
+#include "outputs/rig_report.h"
+#include "validate/model/rig_validate.h"
 #include "support/paths.h"
 
 namespace weft {

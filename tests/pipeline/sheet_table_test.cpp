@@ -16,7 +16,7 @@
 
 #include "fabric/fabric.h"
 #include "io/format_text.h"
-#include "pipeline/bake_model.h"
+#include "batch/bake_model.h"
 #include "proxy/file/proxy_file.h"
 #include "support/paths.h"
 #include "validate/validate.h"

@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
-#include "pipeline/bake.h"
-#include "pipeline/bake_model.h"
-#include "pipeline/rig_report.h"
-#include "pipeline/rig_validate.h"
+#include "batch/bake.h"
+#include "batch/bake_model.h"
+#include "outputs/rig_report.h"
+#include "validate/model/rig_validate.h"
 #include "support/paths.h"
 
 namespace weft {

@@ -9,7 +9,7 @@
 #include "fabric/fabric.h"
 #include "io/format_text.h"
 #include "proxy/codec_fixtures.h"
-#include "validate/body.h"
+#include "body/body_shapes.h"
 #include "validate/validate.h"
 
 namespace weft {

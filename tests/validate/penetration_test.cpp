@@ -7,7 +7,7 @@
 
 #include "solver/test_proxies.h"
 #include "solver/tube_skirt.h"
-#include "validate/body.h"
+#include "body/body_shapes.h"
 #include "validate/validate.h"
 
 namespace weft {

@@ -4,7 +4,7 @@
 // (files, or folders walked for every extension Assimp reads plus .vrm) baked into OUT/<relative
 // path>/ (rig proxies from authored and grown chains, sheet proxies for the other garments, one
 // sidecar), in parallel, skipping models whose inputs, options and tool version did not change
-// (lib/pipeline/bake.h), each model in a worker process of its own (a crash, an
+// (lib/batch/bake.h), each model in a worker process of its own (a crash, an
 // out-of-memory or a runaway model fails only that model). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
 // Progress on standard error: one line per model (an updating line on a terminal), none with -q,
 // every issue with -v. Exit 0 when every model was built or skipped, 1 when any was refused or
@@ -22,10 +22,10 @@
 #include "command.h"
 #include "garment/config.h"
 #include "io/utf8_text.h"
-#include "pipeline/bake.h"
-#include "pipeline/issue_json.h"
-#include "pipeline/process_memory.h"
-#include "pipeline/view_page.h"
+#include "batch/bake.h"
+#include "outputs/issue_json.h"
+#include "batch/process_memory.h"
+#include "outputs/view_page.h"
 #include "fabric/fabric.h"
 
 namespace weft::cli {

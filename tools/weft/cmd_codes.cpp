@@ -1,12 +1,12 @@
 // weft codes [--json | --markdown]: every issue code weft reports, per stage, with its severity and
-// meaning (lib/pipeline/issue_codes.h). docs/issue-codes.md is `weft codes --markdown`.
+// meaning (lib/batch/issue_codes.h). docs/issue-codes.md is `weft codes --markdown`.
 #include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "pipeline/issue_codes.h"
+#include "batch/issue_codes.h"
 
 namespace weft::cli {
 namespace {

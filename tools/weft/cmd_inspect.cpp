@@ -23,8 +23,8 @@
 #include "grow/grow.h"
 #include "grow/plan.h"
 #include "io/atomic_file.h"
-#include "pipeline/bake.h"
-#include "pipeline/issue_json.h"
+#include "batch/bake.h"
+#include "outputs/issue_json.h"
 #include "scene/import.h"
 
 namespace weft::cli {

@@ -5,7 +5,7 @@
 // <model>.glb where bones were grown, and report.json into DIR. A readable summary on standard
 // output; --json puts the report (schemas/rig-report.schema.json) there instead, --report writes it
 // to a file too. --validate runs every rig proxy through the solver and measures its skinned mesh in
-// the simulated pose (lib/pipeline/rig_validate.h), into the report's "validation". Exit 0 when
+// the simulated pose (lib/validate/model/rig_validate.h), into the report's "validation". Exit 0 when
 // everything was built, validated and written, 1 when the model was refused, a garment could not be
 // built or written, or a validation gate failed, 2 for a bad command line.
 #include <filesystem>
@@ -18,8 +18,8 @@
 #include "command.h"
 #include "garment/config.h"
 #include "io/atomic_file.h"
-#include "pipeline/bake_model.h"
-#include "pipeline/rig_report.h"
+#include "batch/bake_model.h"
+#include "outputs/rig_report.h"
 #include "fabric/fabric.h"
 
 namespace weft::cli {

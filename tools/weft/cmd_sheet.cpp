@@ -4,9 +4,9 @@
 // DIR/report.json (schemas/sheet.schema.json). A summary goes to standard output (the report
 // instead with --json); every error and warning to standard error, naming the file, mesh and
 // element. Exit 0 when every selected garment was built, 1 when any was refused (the others are
-// still built and written), 2 for a wrong command line. One model's bake (pipeline/bake_model.h)
+// still built and written), 2 for a wrong command line. One model's bake (batch/bake_model.h)
 // under sheet_preset: the sheets selected, their proxies written; the report, summary and
-// messages are functions of its record (pipeline/sheet_report.h).
+// messages are functions of its record (outputs/sheet_report.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -16,8 +16,8 @@
 #include "command.h"
 #include "garment/config.h"
 #include "io/atomic_file.h"
-#include "pipeline/bake_model.h"
-#include "pipeline/sheet_report.h"
+#include "batch/bake_model.h"
+#include "outputs/sheet_report.h"
 
 namespace weft::cli {
 namespace {

@@ -20,7 +20,7 @@
 
 #include "command.h"
 #include "io/atomic_file.h"
-#include "pipeline/clip_motions.h"
+#include "validate/model/clip_motions.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/import.h"
 #include "validate/validate.h"

@@ -1,5 +1,5 @@
 // weft view PROXY|MODEL|OUT [-o PATH] [--fabric F] [-j N] [-q] [-v]: the page to look at
-// (lib/pipeline/view_page.h), and where it is on standard error.
+// (lib/outputs/view_page.h), and where it is on standard error.
 //   PROXY (.clothproxy)  simulated through every scenario now, its page written to PATH (default
 //                        PROXY.html beside it);
 //   OUT (a bake's folder, it has bake-report.json)  OUT/index.html written again from the report;
@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "pipeline/bake.h"
-#include "pipeline/process_memory.h"
-#include "pipeline/view_page.h"
+#include "batch/bake.h"
+#include "batch/process_memory.h"
+#include "outputs/view_page.h"
 #include "proxy/core/codec.h"
 #include "proxy/file/proxy_file.h"
 #include "fabric/fabric.h"

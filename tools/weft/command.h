@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "io/issue.h"
-#include "pipeline/model_output.h"
+#include "outputs/model_output.h"
 
 namespace weft::cli {
 
@@ -77,7 +77,7 @@ inline const CLI::Validator finite_number{
     "NUMBER", "FiniteNumber"};
 
 /// Writes one of a command's own files (a page, bake-report.json) as a model's are written
-/// (pipeline/model_output.h: atomically, only over a regular file); on failure prints why with its
+/// (outputs/model_output.h: atomically, only over a regular file); on failure prints why with its
 /// code (OUTPUT_NOT_REGULAR, OUTPUT_UNWRITABLE) and returns false.
 inline bool write_command_output(std::ostream& err, const std::string& who, const std::filesystem::path& path,
                                  const std::string& text) {

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "command.h"
-#include "pipeline/source_id.h"
+#include "batch/source_id.h"
 
 namespace weft::cli {
 

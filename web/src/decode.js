@@ -1,4 +1,4 @@
-// The page data's compact arrays (lib/pipeline/view_page.cpp): base64 of little-endian integers.
+// The page data's compact arrays (lib/outputs/view_page.cpp): base64 of little-endian integers.
 function bytesOf(base64) {
   const text = atob(base64);
   const bytes = new Uint8Array(text.length);

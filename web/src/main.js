@@ -1,4 +1,4 @@
-// The page weft writes for one model (lib/pipeline/view_page.h writes the data, schema weft.view/1):
+// The page weft writes for one model (lib/outputs/view_page.h writes the data, schema weft.view/1):
 // the model at rest, each proxy over it, every validation scenario played back from its recorded
 // frames, and the per-step figures plotted against the gates' limits. Everything is in the page.
 import * as THREE from 'three';

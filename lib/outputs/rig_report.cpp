@@ -1,9 +1,9 @@
-#include "pipeline/rig_report.h"
+#include "outputs/rig_report.h"
 
 #include <cmath>
 
-#include "pipeline/issue_json.h"
-#include "pipeline/sheet_report.h"
+#include "outputs/issue_json.h"
+#include "outputs/sheet_report.h"
 #include "scene/hierarchy.h"
 
 namespace weft {

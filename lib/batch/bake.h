@@ -29,7 +29,7 @@
 
 #include "garment/garments.h"
 #include "io/issue.h"
-#include "pipeline/bake_model.h"
+#include "batch/bake_model.h"
 #include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/model_options.h"

@@ -1,4 +1,4 @@
-#include "pipeline/clip_motions.h"
+#include "validate/model/clip_motions.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "pipeline/body_shapes.h"
+#include "body/body_in_scene.h"
 
 #include "scene/hierarchy.h"
 

@@ -1,4 +1,4 @@
-#include "pipeline/spring_bones.h"
+#include "outputs/spring_bones.h"
 
 #include <cmath>
 #include <numbers>

@@ -11,7 +11,7 @@ inline constexpr size_t bake_stage_size = 64;  ///< bytes of a stage slot, the n
 /// that bakes in its own threads) turns it off.
 void set_bake_stage_slot(char* slot);
 
-/// Names the stage the model's bake is in ("read", "build", "page", "stamp").
+/// Names the stage the model's bake is in ("read", "build", "write", "page", "stamp").
 void set_bake_stage(const char* stage);
 
 /// The stage last named, or null without a slot.

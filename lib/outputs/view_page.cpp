@@ -1,4 +1,4 @@
-#include "pipeline/view_page.h"
+#include "outputs/view_page.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline/issue_json.h"
-#include "pipeline/json_text.h"
+#include "outputs/issue_json.h"
+#include "outputs/json_text.h"
 #include "validate/gates.h"
 #include "validate/scenario.h"
 

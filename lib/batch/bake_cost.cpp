@@ -1,4 +1,4 @@
-#include "pipeline/bake_cost.h"
+#include "batch/bake_cost.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "pipeline/bake_stage.h"
+#include "batch/bake_stage.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "validate/body.h"
+#include "body/body_shapes.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // weft.sheet/1, its summary and its messages, from the record.
-#include "pipeline/sheet_report.h"
+#include "outputs/sheet_report.h"
 
 #include <map>
 #include <sstream>
 
-#include "pipeline/issue_json.h"
+#include "outputs/issue_json.h"
 #include "pipeline/pipeline_codes.h"
 
 namespace weft {

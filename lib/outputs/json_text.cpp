@@ -1,4 +1,4 @@
-#include "pipeline/json_text.h"
+#include "outputs/json_text.h"
 
 #include "io/utf8_text.h"
 

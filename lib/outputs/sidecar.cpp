@@ -1,4 +1,4 @@
-#include "pipeline/sidecar.h"
+#include "outputs/sidecar.h"
 
 #include <cmath>
 #include <optional>

@@ -1,5 +1,5 @@
 // weft bake's walk, per-model bake, worker pool, stamps, report and depfile.
-#include "pipeline/bake.h"
+#include "batch/bake.h"
 
 #include <algorithm>
 #include <atomic>
@@ -32,12 +32,12 @@
 #include "io/atomic_file.h"
 #include "io/format_text.h"
 #include "io/utf8_text.h"
-#include "pipeline/issue_json.h"
-#include "pipeline/json_text.h"
-#include "pipeline/bake_cost.h"
-#include "pipeline/bake_stage.h"
-#include "pipeline/model_output.h"
-#include "pipeline/process_memory.h"
+#include "outputs/issue_json.h"
+#include "outputs/json_text.h"
+#include "batch/bake_cost.h"
+#include "batch/bake_stage.h"
+#include "outputs/model_output.h"
+#include "batch/process_memory.h"
 #include "scene/model_formats.h"
 
 namespace weft {

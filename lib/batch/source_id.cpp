@@ -1,4 +1,4 @@
-#include "pipeline/source_id.h"
+#include "batch/source_id.h"
 
 #include "weft_source_id.h"  // generated into the build tree (lib/pipeline/CMakeLists.txt)
 

@@ -1,6 +1,6 @@
 // Measured with `perf stat -e task-clock,page-faults weft bake MODELS --force` (13 third-party models,
 // 2-core AMD EPYC VM): see tune_process_memory's comments and the README's benchmark section.
-#include "pipeline/process_memory.h"
+#include "batch/process_memory.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "pipeline/issue_json.h"
+#include "outputs/issue_json.h"
 
 namespace weft {
 

@@ -1,5 +1,5 @@
 // One model's bake: hash, skip when unchanged, the stages, the page, the stamp.
-#include "pipeline/bake_model.h"
+#include "batch/bake_model.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,14 +12,15 @@
 #include "io/atomic_file.h"
 #include "io/content_hash.h"
 #include "io/utf8_text.h"
-#include "pipeline/bake_stage.h"
-#include "pipeline/issue_json.h"
-#include "pipeline/json_text.h"
-#include "pipeline/model_output.h"
+#include "batch/bake_stage.h"
+#include "outputs/issue_json.h"
+#include "outputs/json_text.h"
+#include "outputs/model_files.h"
+#include "outputs/model_output.h"
 #include "pipeline/model_stages.h"
 #include "pipeline/pipeline_codes.h"
-#include "pipeline/source_id.h"
-#include "pipeline/view_page.h"
+#include "batch/source_id.h"
+#include "outputs/view_page.h"
 #include "proxy/file/proxy_file.h"
 
 namespace weft {
@@ -312,9 +313,14 @@ private:
         r_.seconds.hash = seconds_since(start_);
         set_bake_stage("build");
         run_model_stages(model_, model_bytes_ ? &*model_bytes_ : nullptr, o_, r_);
-        if (!o_.page || !o_.write_files) return;
+        if (!o_.write_files) return;
+        set_bake_stage("write");
+        auto start = Clock::now();
+        write_model_files(o_, r_);
+        r_.seconds.write = seconds_since(start);
+        if (!o_.page) return;
         set_bake_stage("page");
-        const auto start = Clock::now();
+        start = Clock::now();
         write_page(o_, r_);
         r_.seconds.page = seconds_since(start);
     }

@@ -1,4 +1,4 @@
-// A model's body colliders (body/body_colliders.h) as validation takes them (validate/body.h):
+// A model's body colliders (body/body_colliders.h) as validation takes them (body/body_shapes.h):
 // each placed on its bone at the bind pose, model space. The one place the scene's colliders
 // become the solver's plain shapes.
 #pragma once
@@ -8,7 +8,7 @@
 #include "body/body_colliders.h"
 #include "garment/config.h"
 #include "scene/scene.h"
-#include "validate/body.h"
+#include "body/body_shapes.h"
 
 namespace weft {
 

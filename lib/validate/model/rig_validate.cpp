@@ -1,6 +1,6 @@
 // The rig proxies of one model through the solver, and their skinned mesh in the simulated pose
 // (docs/validation.md#the-skinned-mesh-of-a-rig-proxy; the steps are in rig_validate.h).
-#include "pipeline/rig_validate.h"
+#include "validate/model/rig_validate.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +15,7 @@
 #include "scene/hierarchy.h"
 #include "scene/skinning.h"
 #include "solver/solver.h"
-#include "validate/body.h"
+#include "body/body_shapes.h"
 #include "io/format_text.h"
 
 // RigMeshValidator::Impl is defined here, its members of this file's own types. GCC warns of that

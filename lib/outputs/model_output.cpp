@@ -1,4 +1,4 @@
-#include "pipeline/model_output.h"
+#include "outputs/model_output.h"
 
 #include <algorithm>
 
