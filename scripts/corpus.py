@@ -220,16 +220,17 @@ def stratum(entry):
 
 
 def held_out_names(entries, seed, share):
-    """The entries kept aside: in each stratum, the first round(share * n) of its names (sorted) after a
-    shuffle by random.Random(seed), so the split can be drawn again from the list and the seed."""
+    """The entries kept aside: in each stratum of n entries, round(share * n) of them, the first names
+    (sorted, then shuffled by random.Random(seed)) among those nobody has seen weft's outcome on
+    (`seen_before`), so the split can be drawn again from the list and the seed."""
     chosen = set()
     strata = {}
     for e in entries:
-        strata.setdefault(stratum(e), []).append(e['name'])
+        strata.setdefault(stratum(e), []).append(e)
     for key in sorted(strata):
-        names = sorted(strata[key])
+        names = sorted(e['name'] for e in strata[key] if not e.get('seen_before'))
         random.Random('%s:%s' % (seed, key)).shuffle(names)
-        chosen.update(names[:int(round(share * len(names)))])
+        chosen.update(names[:int(round(share * len(strata[key])))])
     return chosen
 
 
