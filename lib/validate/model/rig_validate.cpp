@@ -139,6 +139,11 @@ public:
             skin(part, mesh);
             if (body && colliders) penetration(part, mesh, *body, *colliders, to_frame, st);
             for (size_t e = 0; e < part.edges.size(); ++e) {
+                // An edge certainly shorter than the worst ratio so far times its bind length (by a billionth,
+                // far beyond the rounding of either side) cannot beat it: its root and division are not taken.
+                const double length2 = length_squared(skinned_[part.edges[e][0]] - skinned_[part.edges[e][1]]);
+                const double beat = st.max_edge_stretch * part.bind_length[e];
+                if (length2 < beat * beat * (1 - 1e-9) && !st.max_edge_stretch_mesh.empty()) continue;
                 const double ratio = distance(skinned_[part.edges[e][0]], skinned_[part.edges[e][1]]) / part.bind_length[e];
                 if (ratio > st.max_edge_stretch || st.max_edge_stretch_mesh.empty()) {
                     st.max_edge_stretch = ratio;
