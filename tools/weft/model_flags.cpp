@@ -1,6 +1,7 @@
 #include "model_flags.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "command.h"
@@ -13,6 +14,16 @@ namespace weft::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// A number as its shortest exact decimal ("0.06", "1e-05").
+std::string exact_number(double v) {
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, v);
+        if (std::strtod(text, nullptr) == v) break;
+    }
+    return text;
+}
 
 constexpr const char* kAllowOutside =
     "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path "
@@ -42,11 +53,11 @@ void add_grow_flags(CLI::App& app, ModelFlags& f) {
         ->capture_default_str();
     app.add_option("--min-strand-length", f.min_strand_length,
                    "Metres: clumps shorter than this from their anchored end are not grown (default " +
-                       std::to_string(kMinStrandLength) + ")")
+                       exact_number(kMinStrandLength) + ")")
         ->check(finite_number & CLI::Range(0.0, 100.0));
     app.add_option("--min-strand-verts", f.min_strand_verts,
                    "Clumps with fewer welded vertices are not grown (default " + std::to_string(kMinStrandVerts) + ")")
-        ->check(CLI::Range(int64_t{0}, int64_t{1} << 31));
+        ->check(CLI::Range(int64_t{0}, int64_t{1000000000}));
 }
 
 void add_validation_flags(CLI::App& app, ModelFlags& f) {
@@ -193,11 +204,7 @@ bool apply_model_flags(const ModelFlags& f, unsigned groups, const std::vector<s
 }
 
 std::string model_flags_text(const ModelFlags& f, unsigned groups) {
-    auto exact = [](double v) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.17g", v);
-        return std::string(text);
-    };
+    const auto exact = exact_number;
     std::string t;
     auto add = [&t](const std::string& key, const std::string& value) { t += key + "=" + value + ";"; };
     if (groups & model_flags_grow) {
