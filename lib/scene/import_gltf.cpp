@@ -138,57 +138,8 @@ private:
     int default_material_ = -1;                       ///< the Scene material of primitives without one
     std::vector<float> scratch_times_, scratch_values_;  ///< a sampler's keys, reused across samplers
 
-    /// Every element of accessor `index` as `n` floats each (sparse substitutions applied);
-    /// false (reported) when it cannot be read or has fewer components. `what` and `part` name it
-    /// in a message, joined only when one is written (a big file reads thousands of accessors).
-    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what_, const char* part = "") {
-        const GltfData::Accessor* a = data_.accessor(index);
-        if (!a) return false;
-        if (a->components < n) {
-            const std::string what = what_ + part;
-            data_.bad(what + " accessor " + std::to_string(index) + " has " + std::to_string(a->components) +
-                          " components per element, fewer than " + std::to_string(n),
-                      "/accessors/" + std::to_string(index));
-            return false;
-        }
-        out.assign(size_t(a->count) * n, 0.f);
-        if (a->view >= 0) {
-            uint64_t stride = 0;
-            const std::span<const uint8_t> bytes = data_.accessor_data(*a, stride);
-            if (bytes.empty() && a->count > 0) return false;
-            if (a->component_type == 5126 && stride == uint64_t(n) * 4) {  // floats as stored, packed: one copy
-                std::memcpy(out.data(), bytes.data(), size_t(a->count) * n * 4);
-            } else if (a->component_type == 5126) {
-                for (uint64_t e = 0; e < a->count; ++e) std::memcpy(&out[size_t(e) * n], bytes.data() + e * stride, n * 4);
-            } else {
-                for (uint64_t e = 0; e < a->count; ++e)
-                    for (uint32_t c = 0; c < n; ++c) out[size_t(e) * n + c] = float(GltfData::component(bytes, *a, e, c, stride));
-            }
-        }
-        if (!a->sparse) return true;
-        const std::string what = what_ + part;
-        std::vector<uint32_t> targets;
-        GltfData::Accessor index_type;
-        index_type.component_type = a->sparse_index_type;
-        const std::span<const uint8_t> idata = data_.view_data(a->sparse_index_view);
-        const std::span<const uint8_t> vdata = data_.view_data(a->sparse_value_view);
-        if (idata.size() < a->sparse_index_offset || vdata.size() < a->sparse_value_offset) return false;
-        const uint64_t isize = gltf_component_size(a->sparse_index_type);
-        for (uint64_t k = 0; k < a->sparse_count; ++k) {
-            const uint64_t target =
-                uint64_t(GltfData::component(idata.subspan(a->sparse_index_offset), index_type, k, 0, isize));
-            if (target >= a->count) {
-                data_.bad(what + " accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) +
-                              " names element " + std::to_string(target) + " but the accessor has " +
-                              std::to_string(a->count),
-                          "/accessors/" + std::to_string(index) + "/sparse/indices");
-                return false;
-            }
-            for (uint32_t c = 0; c < n; ++c)
-                out[size_t(target) * n + c] =
-                    float(GltfData::component(vdata.subspan(a->sparse_value_offset), *a, k, c, a->element_size));
-        }
-        return true;
+    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what, const char* part = "") {
+        return data_.floats(index, n, out, what, part);
     }
 
     std::string mesh_name(const json& mesh, size_t m) const {
@@ -423,21 +374,38 @@ private:
         return index >= 0 && size_t(index) < l.size() ? &l[size_t(index)] : nullptr;
     }
 
-    /// Depth-first from the default scene's roots, children in file order; a node "ROOT" above
-    /// several roots (or alone, for a scene without any).
+    /// The roots the file shows: its default scene's (scene 0 when it names none), or, in a file
+    /// without scenes, every node without a parent (as three.js and Blender show it). A listed
+    /// node that has a parent (warned by the checks) stands for its topmost ancestor, once.
+    std::vector<int> scene_roots(const json& nodes) const {
+        std::vector<int> parent(nodes.size(), -1);
+        for (size_t n = 0; n < nodes.size(); ++n)
+            for (const json& c : array_or_empty(nodes[n], "children"))
+                if (c.is_number_unsigned() && c.get<uint64_t>() < nodes.size()) parent[c.get<size_t>()] = int(n);
+        std::vector<int> listed;
+        const json& scenes = array_or_empty(doc_.json, "scenes");
+        const int which = std::max(index_of(doc_.json, "scene"), 0);
+        if (size_t(which) < scenes.size()) {
+            for (const json& r : array_or_empty(scenes[size_t(which)], "nodes"))
+                if (r.is_number_unsigned() && r.get<uint64_t>() < nodes.size()) listed.push_back(int(r.get<uint64_t>()));
+        } else {
+            for (size_t n = 0; n < nodes.size(); ++n)
+                if (parent[n] < 0) listed.push_back(int(n));
+        }
+        std::vector<int> roots;
+        for (int r : listed) {
+            while (parent[size_t(r)] >= 0) r = parent[size_t(r)];  // check_gltf bounded the depth
+            if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+        }
+        return roots;
+    }
+
+    /// Depth-first from the scene's roots, children in file order; a node "ROOT" above several
+    /// roots (or alone, for a scene without any).
     bool build_nodes(std::vector<int>& scene_of_gltf) {
         const json& nodes = array_or_empty(doc_.json, "nodes");
         scene_of_gltf.assign(nodes.size(), -1);
-        const json& scenes = array_or_empty(doc_.json, "scenes");
-        int which = index_of(doc_.json, "scene");
-        if (which < 0) which = 0;
-        if (size_t(which) >= scenes.size()) {
-            report_.add(kImportFailed, "the glTF has no scene to show; re-export it with one", "/scene");
-            return false;
-        }
-        std::vector<int> roots;
-        for (const json& r : array_or_empty(scenes[size_t(which)], "nodes"))
-            if (r.is_number_unsigned() && r.get<uint64_t>() < nodes.size()) roots.push_back(int(r.get<uint64_t>()));
+        const std::vector<int> roots = scene_roots(nodes);
         struct Item { int gltf; int parent; };
         std::vector<Item> stack;
         if (roots.size() == 1) {
