@@ -711,6 +711,43 @@ TEST(ImportInput, FileWithoutScenesShowsEveryRootNode) {
     EXPECT_NE(mesh_named(r.scene, "B"), nullptr);
 }
 
+// An extension only used, not required, is ignored: the file must read without it.
+TEST(ImportInput, AnUnknownUsedExtensionIsIgnored) {
+    fs::path dir = scratch_dir("ImportInput.UsedExtension");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.doc["extensionsUsed"] = {"EXT_weft_unknown"};
+    b.doc["meshes"][0]["extensions"] = {{"EXT_weft_unknown", {{"anything", 1}}}};
+    write_text(dir / "used.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "used.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    EXPECT_TRUE(r.issues.empty()) << issues_text(r);
+}
+
+// Quantized positions without KHR_mesh_quantization declared: read as the extension means them,
+// the deviation named once.
+TEST(ImportInput, QuantizedPositionsWithoutTheExtensionAreReadAndWarned) {
+    fs::path dir = scratch_dir("ImportInput.QuantizedUndeclared");
+    GltfBuilder b;
+    // Three normalised short VEC3s, each padded to 8 bytes as attributes must be.
+    std::vector<int16_t> three = {0, 0, 0, 0, 32767, 0, 0, 0, 0, 32767, 0, 0};
+    const int p3 = b.accessor(three, 5122, "VEC3", 3);
+    b.doc["accessors"][size_t(p3)]["normalized"] = true;
+    b.doc["bufferViews"][b.doc["accessors"][size_t(p3)]["bufferView"].get<size_t>()]["byteStride"] = 8;
+    int m = b.mesh("Q", json::array({{{"attributes", {{"POSITION", p3}}}, {"indices", b.indices({0, 1, 2})}}}));
+    b.node({{"name", "Q"}, {"mesh", m}}, true);
+    write_text(dir / "q.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "q.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Issue* warning = find_issue(r, "GLTF_NONCONFORMING");
+    ASSERT_NE(warning, nullptr) << issues_text(r);
+    EXPECT_NE(warning->message.find("KHR_mesh_quantization"), std::string::npos) << warning->message;
+    const Mesh& mesh = r.scene.meshes[0];
+    ASSERT_EQ(mesh.vertex_count(), 3u);
+    EXPECT_EQ(mesh.positions[1].x, 1.0);  // 32767 / 32767
+    EXPECT_EQ(mesh.positions[2].y, 1.0);
+}
+
 TEST(ImportInput, AccessorPastItsBufferIsRefused) {
     fs::path dir = scratch_dir("ImportInput.AccessorBounds");
     GltfBuilder b;
