@@ -78,10 +78,12 @@ TEST_P(EveryComponentType, PositionsUvsAndNormalsAreWhatTheIntegersMean) {
         SCOPED_TRACE("vertex " + std::to_string(v));
         double want[3];
         for (int c = 0; c < 3; ++c) want[c] = dequantized(type, testdata::layout_raw(type, testdata::kLayoutQuad[v][c]));
-        // Read as single precision, as the file's floats are.
-        EXPECT_EQ(m.positions[v].x, double(float(want[0])));
-        EXPECT_EQ(m.positions[v].y, double(float(want[1])));
-        EXPECT_EQ(m.positions[v].z, double(float(want[2])));
+        // Read as single precision, as the file's floats are, then through the node's scale
+        // (single precision too), which dequantizes the types that are not normalised.
+        const double s = double(testdata::layout_node_scale(type));
+        EXPECT_NEAR(m.positions[v].x, double(float(want[0])) * s, 1e-12);
+        EXPECT_NEAR(m.positions[v].y, double(float(want[1])) * s, 1e-12);
+        EXPECT_NEAR(m.positions[v].z, double(float(want[2])) * s, 1e-12);
         EXPECT_NEAR(m.uvs[v].x, want[0], 1e-6 * std::max(1.0, std::abs(want[0])));
         EXPECT_NEAR(m.uvs[v].y, want[1], 1e-6 * std::max(1.0, std::abs(want[1])));
     }

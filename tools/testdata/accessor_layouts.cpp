@@ -77,12 +77,14 @@ std::vector<T> raw_as(LayoutType type, size_t components) {
     return out;
 }
 
-int add_mesh(LayoutFile& f, const std::string& name, Json attributes, int indices) {
+int add_mesh(LayoutFile& f, const std::string& name, Json attributes, int indices, double scale = 1) {
     f.doc["materials"].push_back({{"name", name}});
     const size_t material = f.doc["materials"].size() - 1;
     f.doc["meshes"].push_back({{"name", name},
                                {"primitives", {{{"attributes", std::move(attributes)}, {"indices", indices}, {"material", material}}}}});
-    f.doc["nodes"].push_back({{"name", name}, {"mesh", f.doc["meshes"].size() - 1}});
+    Json node = {{"name", name}, {"mesh", f.doc["meshes"].size() - 1}};
+    if (scale != 1) node["scale"] = {scale, scale, scale};
+    f.doc["nodes"].push_back(std::move(node));
     f.doc["scenes"][0]["nodes"].push_back(f.doc["nodes"].size() - 1);
     return int(f.doc["nodes"].size() - 1);
 }
@@ -142,7 +144,9 @@ void quantized(LayoutFile& f, LayoutType type) {
     const int indices = type == LayoutType::byte_norm ? quad_indices<uint8_t>(f, 5121)
                         : type == LayoutType::short_plain ? quad_indices<uint32_t>(f, 5125)
                                                           : quad_indices<uint16_t>(f, 5123);
-    add_mesh(f, std::string("position_") + info.name, attributes, indices);
+    // Integers that are not normalised are dequantized by their node, as KHR_mesh_quantization's
+    // exporters do: the quad stays about a metre across in scene space.
+    add_mesh(f, std::string("position_") + info.name, attributes, indices, layout_node_scale(type));
 }
 
 /// Float positions whose vertices 1 and 3 come from a sparse block (ubyte indices), and short
@@ -247,6 +251,12 @@ double layout_raw(LayoutType type, double unit) {
     const double full = info.component_type == 5120 || info.component_type == 5121 ? 127 : 32767;
     const double v = std::round(unit * full);
     return info.is_signed ? v : v + full;
+}
+
+float layout_node_scale(LayoutType type) {
+    const LayoutTypeInfo& info = layout_type_info(type);
+    if (info.normalized) return 1;
+    return info.component_type == 5120 || info.component_type == 5121 ? 1.0f / 127 : 1.0f / 32767;
 }
 
 std::vector<FixtureFile> layout_fixtures() {

@@ -106,6 +106,9 @@ struct LayoutTypeInfo {
 const LayoutTypeInfo& layout_type_info(LayoutType type);
 /// The integer stored for `unit` (in [-1, 1]) in `type`.
 double layout_raw(LayoutType type, double unit);
+/// The uniform scale of mesh "position_<type>"'s node: 1 for normalised types, 1/127 or 1/32767 for
+/// the others (their dequantization, as quantizing exporters write it).
+float layout_node_scale(LayoutType type);
 inline constexpr double kLayoutQuad[4][3] = {{-0.8, -0.4, 0.1}, {0.7, -0.3, 0.2}, {0.6, 0.5, -0.3}, {-0.5, 0.4, 0.35}};
 inline constexpr double kLayoutNormal[3] = {0.6, 0.0, -0.8};  ///< stored rounded: unit length within 0.2 %
 inline constexpr float kLayoutFloatQuad[4][3] = {{0, 0, 0}, {1.5f, 0, 0.25f}, {1.25f, 1, 0}, {0, 1.125f, -0.5f}};
