@@ -1,5 +1,5 @@
 // Every way glTF lets an attribute be stored (testdata/layouts/accessor_layouts.glb, written by
-// tools/testdata/accessor_layouts.cpp from the raw tables in testdata/fixtures.h): each value the
+// tools/testdata/accessor_layouts.cpp from the raw tables in tools/testdata/fixtures.h): each value the
 // reader returns is checked against the one the specification's formula gives for the stored
 // integer, computed here on its own: c / 127 (at least -1) for a normalised signed byte, c / 255
 // for an unsigned one, c / 32767 and c / 65535 for shorts, c itself when not normalised
