@@ -6,7 +6,9 @@
 #pragma once
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#ifndef WEFT_SOLVER_X86
 #define WEFT_SOLVER_X86 1
+#endif
 #endif
 
 #include "solver/phases.h"

@@ -60,8 +60,15 @@ bool sweep(const SolverModel& model, SolverState& state, bool duals, StepStats& 
 /// Leaves the squared largest move in stats.largest_move: the caller takes its root after the sweep.
 /// `duals`: as sweep's, once sweep has found the lanes may.
 void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, bool duals, StepStats& stats);
-/// Whether sweep_colour takes the AVX2 lanes on this machine.
+/// The dual update after a sweep in lanes (the stretch edges', the tethers' and the slack rows'; the
+/// same bits as distance_rows::update_duals, tether_rows' and slack_rows'), while the penalty ramp is
+/// inert and the particles of each colour are independent (docs/solver.md#duals-in-the-sweep).
+void update_duals_in_lanes(const SolverModel& model, SolverState& state);
+/// Whether the sweep takes SIMD lanes on this machine (the once-a-substep loops then take AVX2's).
 bool sweep_uses_simd(const SolverModel& model);
+/// The lanes the sweep takes on this machine: 8 (AVX-512), 4 (AVX2) or 0 (one particle at a time),
+/// at most SolverConstants::simd_lanes; the same result at each.
+uint32_t simd_lanes(const SolverModel& model);
 
 // hold_line.cpp (docs/solver.md#hold-line)
 void find_hold_line(const SolverModel& model, SolverState& state);

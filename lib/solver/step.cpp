@@ -312,6 +312,20 @@ void predict(const SolverModel& m, SolverState& s, const Vec3& gravity) {
     }
 }
 
+/// distance_rows::warm_start's λ ← α·γ·λ on the rows' copies in the lanes: the same product of the same
+/// values. A skip's multipliers stay +0 either way (a finite α·γ ≥ 0 keeps them; otherwise the rows'
+/// own are decayed too).
+void decay_row_lanes(RowLanes& lanes, double ag) {
+    const size_t vectors = lanes.field.size() / (RowLanes::fields * SweepBlocks::lanes);
+    for (size_t q = 0; q < vectors; ++q) {
+        double* v = lanes.field.data() + q * RowLanes::fields * SweepBlocks::lanes;
+        for (uint32_t k = 0; k < SweepBlocks::lanes; ++k) {
+            v[2 * SweepBlocks::lanes + k] *= ag;
+            v[5 * SweepBlocks::lanes + k] *= ag;
+        }
+    }
+}
+
 /// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only),
 /// then this substep's penalties from the ratios and the effective masses. Where the penalties settle
 /// (penalties_settle) and h and the masses are the last substep's, the ratios and the penalties are
@@ -323,11 +337,16 @@ void warm_start(const SolverModel& m, SolverState& s) {
     distance_rows::warm_start(m.distance, s.distance, m.constants, !kept);
     tether_rows::warm_start(s.tether, m.constants, !kept);
     slack_rows::warm_start(s.slack, m.constants, !kept);
-    if (kept) return;
+    const bool lanes = sweep_uses_simd(m);
+    if (kept) {
+        if (lanes) decay_row_lanes(s.row_lanes, m.constants.alpha * m.constants.gamma);
+        return;
+    }
     distance_rows::set_penalties(m.distance, s.distance, inv_h2);
     hinge_rows::set_penalties(m.hinge, s.hinge, inv_h2);
     tether_rows::set_penalties(s.tether, s.free_particles, m.mass, inv_h2);
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
+    if (lanes) sweep_blocks::lay_out_row_lanes(m.sweep, s.distance.rows, s.row_lanes);
     s.penalties_inv_h2 = settle ? inv_h2 : std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -356,34 +375,6 @@ WEFT_AVX2 inline FourEdges four_edges(const DistanceModel& m, const DistanceStat
         if (e + q < count && s.m_eff[at] != 0) f.on |= 1 << q;
     }
     return f;
-}
-
-/// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
-/// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
-/// Only the stretch edges: the skips after them are soft and carry no strain row (distance_rows::build),
-/// so no multiplier of theirs moves.
-WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
-    const size_t count = m.edge_count;
-    double* rows = &s.rows.data()->rest;
-    for (size_t e = 0; e < count; e += 4) {
-        const FourEdges f = four_edges(m, s, e, count);
-        int hard = 0;
-        if (e + 4 <= count) {
-            uint32_t bytes;
-            std::memcpy(&bytes, m.hard.data() + e, sizeof bytes);
-            hard = ~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_cvtsi32_si128(static_cast<int>(bytes)), _mm_setzero_si128())) & 0xF;
-        } else {
-            for (size_t k = 0; e + k < count; ++k)
-                if (m.hard[e + k]) hard |= 1 << k;
-        }
-        hard &= f.on;
-        const int strain = m.strain_rows ? f.on : 0;
-        if ((hard | strain) == 0) continue;
-        const int32_t field[4] = {static_cast<int32_t>(e * 6), static_cast<int32_t>(e * 6 + (e + 1 < count ? 6 : 0)),
-                                  static_cast<int32_t>(e * 6 + (e + 2 < count ? 12 : 0)),
-                                  static_cast<int32_t>(e * 6 + (e + 3 < count ? 18 : 0))};
-        lanes::edge_dual_lanes(&x->x, f.end, f.end + 4, rows, field, hard, strain);
-    }
 }
 
 /// distance_rows::within_strain four edges at a time: the same answer (some edge with a free end is
@@ -434,24 +425,6 @@ inline FourTethered four_tethered(const std::vector<uint32_t>& free, const Tethe
     return f;
 }
 
-/// The tethers' (to x[centre[i]] where it is not no_particle) and, with `slack`, the slack rows' (to
-/// animated[i] where the radius is finite) update_leash_dual, four free particles at a time in one pass
-/// while the ramp is inert. Each kind writes only its own multipliers, so one pass gives two passes' bits.
-WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, TetherState& tether, SlackState* slack,
-                                const Vec3* animated) {
-    for (size_t g = 0; g < free.size(); g += 4) {
-        const FourTethered f = four_tethered(free, tether, g);
-        int slacked = 0;
-        for (size_t q = 0; q < 4 && slack; ++q)
-            if (g + q < free.size() && std::isfinite(slack->radius[f.particle[q]])) slacked |= 1 << q;
-        if ((f.tethered | slacked) == 0) continue;
-        __m256d xx, xy, xz;
-        lanes::load_positions(&x->x, f.own, xx, xy, xz);
-        if (f.tethered) lanes::leash_dual_lanes(xx, xy, xz, x, f.centre, f.tethered, f.particle, tether.radius, tether.k, tether.lambda);
-        if (slacked) lanes::leash_dual_lanes(xx, xy, xz, animated, f.own, slacked, f.particle, slack->radius, slack->k, slack->lambda);
-    }
-}
-
 /// tether_rows::tighten four free particles at a time: r ← max(d_geo, min(r, |x_i − x_c|)) where a
 /// particle has a tether, std::min's and std::max's compares as blends, each lane as the scalar row.
 WEFT_AVX2 void tighten_avx2(TetherState& t, const ClothProxy& p, const std::vector<uint32_t>& free, const Vec3* x) {
@@ -492,16 +465,15 @@ void update_duals(const SolverModel& m, SolverState& s, bool contacts, bool swep
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
     if (!swept) {
-#ifdef WEFT_SOLVER_X86
-        if (sweep_uses_simd(m) && ramp_inert(m.constants)) {  // four rows at a time
-            update_distance_duals_avx2(m.distance, s.distance, x);
-            leash_duals_avx2(s.free_particles, x, s.tether, m.slack.enabled ? &s.slack : nullptr, s.animated.data());
-        } else
-#endif
-        {
+        // In lanes where each vector of incidences knows the edges it finishes (DualLanes: every edge
+        // with a free end once, while the particles of a colour are independent).
+        if (sweep_uses_simd(m) && ramp_inert(m.constants) && m.sweep.independent(s.cloth.inverse_mass)) {
+            update_duals_in_lanes(m, s);
+        } else {
             distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
             tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
             slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
+            if (sweep_uses_simd(m)) sweep_blocks::copy_multipliers(m.sweep, s.distance.rows, s.row_lanes);
         }
     }
     if (contacts) contact_rows::update_duals(s.contact, s.free_particles, x);  // detect counted every contact row

@@ -32,7 +32,7 @@ std::vector<std::array<uint32_t, 2>> same_colour_pairs(const ClothProxy& p, cons
 
 /// Blocks per unit of the wave: large enough that its bookkeeping costs nothing beside the updates,
 /// small enough that the band it sweeps stays in the caches.
-constexpr uint32_t wave_blocks = 16;
+constexpr uint32_t wave_blocks = 8;  // 64 particles
 /// The chunks of its largest colour a thread's slab must have for the threads' wave.
 constexpr uint32_t wave_slab_chunks = 8;
 
@@ -176,6 +176,7 @@ void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
     s.offsets.clear();
     s.other_coordinate.clear();
     s.row_field.clear();
+    s.row_incidences.assign(distance.count(), {-1, -1});
     for (size_t k = 0; k < s.blocks(); ++k) {
         const uint32_t b = s.first[k], width = s.width[k];
         uint32_t rows = 0;
@@ -188,11 +189,21 @@ void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
                 const uint32_t at = distance.offsets[i] + q;
                 const bool real = lane < width && at < distance.offsets[i + 1];
                 const LinkIncidence inc = real ? distance.incidences[at] : LinkIncidence{i, 0};
+                if (real) {
+                    auto& ends = s.row_incidences[inc.link];
+                    ends[ends[0] < 0 ? 0 : 1] = static_cast<int32_t>(s.other_coordinate.size());
+                }
                 s.other_coordinate.push_back(static_cast<int32_t>(inc.other * 3));
                 s.row_field.push_back(static_cast<int32_t>(inc.link * 6));
             }
     }
     s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
+    s.other_incidence.resize(s.other_coordinate.size());
+    for (size_t at = 0; at < s.other_incidence.size(); ++at) s.other_incidence[at] = static_cast<int32_t>(at);
+    for (const auto& ends : s.row_incidences) {
+        s.other_incidence[static_cast<size_t>(ends[0])] = ends[1];
+        s.other_incidence[static_cast<size_t>(ends[1])] = ends[0];
+    }
 }
 
 std::vector<uint32_t> first_read_order(const SweepBlocks& s, const DistanceModel& distance) {
@@ -222,34 +233,35 @@ DualLanes lay_out_duals(const SweepBlocks& s, const ClothProxy& p, const Distanc
     for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
         for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
     DualLanes d;
+    d.mask.assign(s.offsets.back(), 0);
     for (size_t b = 0; b < s.blocks(); ++b)
-        if (s.offsets[b + 1] - s.offsets[b] > (1u << 14)) return d;  // beyond a slot's 14 bits of incidence
-    std::vector<std::pair<uint16_t, uint8_t>> here;  // (slot, bit 0: hard, bit 1: strain)
-    for (size_t b = 0; b < s.blocks(); ++b) {
-        d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));
-        here.clear();
         for (uint32_t q = 0; q < s.offsets[b + 1] - s.offsets[b]; ++q)
             for (uint32_t lane = 0; lane < s.width[b]; ++lane) {
                 const uint32_t i = s.first[b] + lane, at = distance.offsets[i] + q;
                 if (inverse_mass[i] == 0 || at >= distance.offsets[i + 1]) continue;
                 const LinkIncidence inc = distance.incidences[at];
                 if (inc.link >= distance.edge_count || !(colour[inc.other] < colour[i] || inverse_mass[inc.other] == 0)) continue;
-                const uint8_t kinds = static_cast<uint8_t>((distance.hard[inc.link] ? 1 : 0) | (distance.strain_rows ? 2 : 0));
-                if (kinds) here.push_back({static_cast<uint16_t>(q << 2 | lane), kinds});
+                uint16_t& mask = d.mask[s.offsets[b] + q];
+                if (distance.hard[inc.link]) mask |= static_cast<uint16_t>(1u << lane);
+                if (distance.strain_rows) mask |= static_cast<uint16_t>(1u << (lanes + lane));
             }
-        for (size_t g = 0; g < here.size(); g += lanes) {
-            uint8_t mask = 0;
-            for (uint32_t k = 0; k < lanes; ++k) {
-                const bool real = g + k < here.size();
-                d.slot.push_back(here[real ? g + k : g].first);
-                if (real && (here[g + k].second & 1)) mask |= static_cast<uint8_t>(1u << k);
-                if (real && (here[g + k].second & 2)) mask |= static_cast<uint8_t>(16u << k);
-            }
-            d.mask.push_back(mask);
-        }
-    }
-    d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));
     return d;
+}
+
+void lay_out_row_lanes(const SweepBlocks& s, const std::vector<LinkRow>& rows, RowLanes& lanes) {
+    lanes.field.resize(s.row_field.size() * RowLanes::fields);
+    for (size_t at = 0; at < s.row_field.size(); ++at) {
+        const double* row = &rows[static_cast<size_t>(s.row_field[at]) / RowLanes::fields].rest;
+        for (uint32_t f = 0; f < RowLanes::fields; ++f) lanes.field[RowLanes::at(at, f)] = row[f];
+    }
+}
+
+void copy_multipliers(const SweepBlocks& s, const std::vector<LinkRow>& rows, RowLanes& lanes) {
+    for (size_t r = 0; r < rows.size(); ++r)
+        for (const int32_t at : s.row_incidences[r]) {
+            lanes.field[RowLanes::at(static_cast<size_t>(at), 2)] = rows[r].lambda;
+            lanes.field[RowLanes::at(static_cast<size_t>(at), 5)] = rows[r].strain_lambda;
+        }
 }
 
 BendLanes lay_out_bend(const SweepBlocks& s, const HingeState& hinge) {

@@ -1,6 +1,7 @@
-// The sweep's layout: each colour cut into blocks of four consecutive particles that one vertex update
-// solves side by side (SIMD lanes, docs/solver.md#lanes), with their distance-row incidences laid out
-// lane by lane in the order the update reads them. Cooked once with the model.
+// The sweep's layout: each colour cut into blocks of eight consecutive particles that one vertex update
+// solves side by side (SIMD lanes, docs/solver.md#lanes: eight with AVX-512, four at a time with AVX2),
+// with their distance-row incidences laid out lane by lane in the order the update reads them. Cooked
+// once with the model.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -13,7 +14,7 @@
 namespace weft {
 
 struct SweepBlocks {
-    static constexpr uint32_t lanes = 4;
+    static constexpr uint32_t lanes = 8;
 
     std::vector<uint32_t> colour_blocks;  ///< colour c is blocks [colour_blocks[c], colour_blocks[c+1])
     std::vector<uint32_t> first;          ///< per block: its first particle
@@ -25,6 +26,11 @@ struct SweepBlocks {
     /// update skips as it skips coincident ends.
     std::vector<int32_t> other_coordinate;
     std::vector<int32_t> row_field;
+    /// Per incidence, as above: the same row's incidence at its other end, (offsets[b'] + q')·lanes + k'
+    /// (padding: itself). The dual update writes a row's multipliers at both (RowLanes).
+    std::vector<int32_t> other_incidence;
+    /// Per row: its incidence at each end.
+    std::vector<std::array<int32_t, 2>> row_incidences;
     /// Pairs of particles of one colour that a row couples (a distance row or a hinge stencil). A
     /// colouring lets held particles share a colour (they never move); while every such pair has a
     /// kinematic end, the particles of a colour may be solved in any order, side by side or on several
@@ -63,17 +69,30 @@ struct BendLanes {
     std::vector<double> coefficient;        ///< BendNeighbour::coefficient; padding: 0
 };
 
-/// The stretch edges whose multipliers a block updates in the sweep once its particles have moved
-/// (docs/solver.md#duals-in-the-sweep), packed four to a group whatever lane they hang from. An edge's
-/// multipliers are updated by the end swept last, when neither end moves again before the next sweep:
-/// the free end of the higher colour, or the free end of an edge to a kinematic particle. Kinematic
-/// ends change with the masses, so this lives in the state beside BendLanes.
+/// The distance rows as the lanes read them: each incidence's copy of its row's six fields
+/// (LinkRow's), laid out like SweepBlocks::other_coordinate, so a vector of lanes reads a field with one
+/// load. Field f of incidence q·lanes + k at (q·6 + f)·lanes + k. The rows' own array (DistanceState)
+/// stays what every other reader reads; whatever writes a row writes its two copies here too
+/// (docs/solver.md#lanes). Lives in the state beside BendLanes.
+struct RowLanes {
+    static constexpr uint32_t fields = 6;
+    std::vector<double> field;
+
+    /// Where field f of incidence `incidence` (q·lanes + k) is.
+    static size_t at(size_t incidence, uint32_t f) {
+        return (incidence / SweepBlocks::lanes * fields + f) * SweepBlocks::lanes + incidence % SweepBlocks::lanes;
+    }
+};
+
+/// The stretch edges whose multipliers each vector of incidences updates once its particles have
+/// moved (docs/solver.md#duals-in-the-sweep). An edge's multipliers are updated by the end swept last,
+/// when neither end moves again before the next sweep: the free end of the higher colour, or the free
+/// end of an edge to a kinematic particle. Kinematic ends change with the masses, so this lives in the
+/// state beside BendLanes.
 struct DualLanes {
-    std::vector<uint32_t> offsets;  ///< per block: start of its groups of SweepBlocks::lanes slots; empty: none laid out
-    /// Per slot: the incidence it updates, (q << 2) | lane for lane `lane`'s incidence q of the block
-    /// (SweepBlocks::row_field at (offsets[b] + q)·lanes + lane). A group's padding repeats its first slot.
-    std::vector<uint16_t> slot;
-    std::vector<uint8_t> mask;      ///< per group: bit k, slot k's hard row (λ); bit 4 + k, its strain-limit row
+    /// Per incidence vector (SweepBlocks::offsets' unit): bit k, lane k's row is hard (λ) and updated
+    /// here; bit lanes + k, its strain-limit row. Empty: not laid out.
+    std::vector<uint16_t> mask;
 };
 
 namespace sweep_blocks {
@@ -88,11 +107,13 @@ void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
 /// skips: the order distance_rows::reorder takes, so the sweep reads the rows
 /// as one stream instead of through the proxy's order (docs/solver.md#lanes).
 std::vector<uint32_t> first_read_order(const SweepBlocks& blocks, const DistanceModel& distance);
-/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`; none (no offsets, and the
-/// pass after the sweep does the update) where a particle has more than 16384 distance rows, more than
-/// a slot can name.
+/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`.
 DualLanes lay_out_duals(const SweepBlocks& blocks, const ClothProxy& proxy, const DistanceModel& distance,
                         const std::vector<double>& inverse_mass);
+/// Every incidence's copy of its row (RowLanes), from `rows`.
+void lay_out_row_lanes(const SweepBlocks& blocks, const std::vector<LinkRow>& rows, RowLanes& lanes);
+/// The multipliers of every row copied to both of its incidences, from `rows`.
+void copy_multipliers(const SweepBlocks& blocks, const std::vector<LinkRow>& rows, RowLanes& lanes);
 /// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).
 BendLanes lay_out_bend(const SweepBlocks& blocks, const HingeState& hinge);
 

@@ -51,6 +51,13 @@ SolverConstants duals_in_sweep(SolverConstants c = {}) {
     return c;
 }
 
+/// The lanes four wide (AVX2) even where the machine has eight (AVX-512): both widths give the
+/// one-at-a-time result, so each test runs both where it can.
+SolverConstants four_lanes(SolverConstants c = {}) {
+    c.simd_lanes = 4;
+    return c;
+}
+
 void expect_identical(const Swing& a, const Swing& b) {
     ASSERT_EQ(a.x.size(), b.x.size());
     EXPECT_EQ(std::memcmp(a.x.data(), b.x.data(), a.x.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
@@ -69,6 +76,8 @@ TEST(Lanes, SimdMatchesOneAtATimeBitForBit) {
     const Swing a = swing(sheet, scalar, 120);
     expect_identical(a, swing(sheet, SolverConstants{}, 120));
     expect_identical(a, swing(sheet, duals_in_sweep(), 120));
+    expect_identical(a, swing(sheet, four_lanes(), 120));
+    expect_identical(a, swing(sheet, four_lanes(duals_in_sweep()), 120));
 }
 
 /// A 16x16 sheet with a stiff soft stretch (1e6 N/m, far into the dissipative band) and a pose row,
@@ -103,6 +112,7 @@ TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
     EXPECT_GT(a.climbing_updates, 0u) << "the audit has something to count";
     expect_identical(a, kicked(SolverConstants{}));
     expect_identical(a, kicked(duals_in_sweep()));
+    expect_identical(a, kicked(four_lanes(duals_in_sweep())));
 }
 
 TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
@@ -118,6 +128,7 @@ TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
     const Swing a = swing(sheet, scalar, 60);
     EXPECT_GT(a.iterations, 60u) << "some substep sweeps more than once";
     expect_identical(a, swing(sheet, lanes, 60));
+    expect_identical(a, swing(sheet, four_lanes(lanes), 60));
 }
 
 TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
@@ -128,6 +139,7 @@ TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
     three.thread_min_particles = 1;  // split even this sheet's colours
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
     expect_identical(swing(sheet, one, 80), swing(sheet, duals_in_sweep(three), 80));
+    expect_identical(swing(sheet, one, 80), swing(sheet, four_lanes(duals_in_sweep(three)), 80));
     three.simd = false;
     one.simd = false;
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
@@ -184,6 +196,7 @@ TEST(Lanes, ReleaseThatCouplesAColourMatchesOneAtATime) {
     expect_identical(a, swing(sheet, SolverConstants{}, 60, true));
     expect_identical(a, swing(sheet, threads, 60, true));
     expect_identical(a, swing(sheet, duals_in_sweep(threads), 60, true));
+    expect_identical(a, swing(sheet, four_lanes(duals_in_sweep(threads)), 60, true));
 }
 
 TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
@@ -304,27 +317,29 @@ TEST(Lanes, RowsLieInTheOrderTheWaveFirstReadsThem) {
     EXPECT_GT(next_skip, d.edge_count);
 }
 
-/// Each stretch edge with a free end in exactly one block's DualLanes, from the end swept last.
+/// Each stretch edge with a free end in exactly one incidence vector's DualLanes mask, from the end
+/// swept last.
 void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& model, const std::vector<double>& w) {
     const DistanceModel& d = model.distance;
     const SweepBlocks& b = model.sweep;
-    const DualLanes lanes = sweep_blocks::lay_out_duals(b, p, d, w);
+    const uint32_t lanes = SweepBlocks::lanes;
+    const DualLanes duals = sweep_blocks::lay_out_duals(b, p, d, w);
     std::vector<uint32_t> colour(p.particle_count());
     for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
         for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
     std::vector<int> updated(d.count(), 0);
-    ASSERT_EQ(lanes.offsets.size(), b.blocks() + 1);
+    ASSERT_EQ(duals.mask.size(), b.offsets.back());
     for (uint32_t k = 0; k < b.blocks(); ++k)
-        for (uint32_t g = lanes.offsets[k]; g < lanes.offsets[k + 1]; ++g)
-            for (uint32_t slot = 0; slot < SweepBlocks::lanes; ++slot) {
-                const bool hard = lanes.mask[g] & (1u << slot), strain = lanes.mask[g] & (16u << slot);
-                if (!hard && !strain) continue;  // padding
-                const uint32_t q = lanes.slot[g * 4 + slot] >> 2, lane = lanes.slot[g * 4 + slot] & 3;
+        for (uint32_t q = 0; q < b.offsets[k + 1] - b.offsets[k]; ++q)
+            for (uint32_t lane = 0; lane < lanes; ++lane) {
+                const uint16_t mask = duals.mask[b.offsets[k] + q];
+                const bool hard = mask & (1u << lane), strain = mask & (1u << (lanes + lane));
+                if (!hard && !strain) continue;
                 ASSERT_LT(lane, b.width[k]);
                 const uint32_t i = b.first[k] + lane;
                 ASSERT_LT(d.offsets[i] + q, d.offsets[i + 1]) << "block " << k << " names a padded incidence";
                 const LinkIncidence inc = d.incidences[d.offsets[i] + q];
-                EXPECT_EQ(b.row_field[(b.offsets[k] + q) * 4 + lane], static_cast<int32_t>(inc.link * 6));
+                EXPECT_EQ(b.row_field[(b.offsets[k] + q) * lanes + lane], static_cast<int32_t>(inc.link * 6));
                 ASSERT_LT(inc.link, d.edge_count) << "a skip carries no multiplier";
                 EXPECT_EQ(hard, d.hard[inc.link] != 0);
                 EXPECT_EQ(strain, d.strain_rows);
@@ -338,9 +353,9 @@ void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& mode
     }
 }
 
-TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
-    // A free hub on 16,400 edges to a held ring: more incidences than DualLanes' 14-bit slots name, so
-    // none are laid out and the pass after the sweep updates the multipliers, bit for bit as one at a time.
+TEST(Lanes, AHubOnThousandsOfRowsUpdatesItsDualsInTheSweep) {
+    // A free hub on 16,400 edges to a held ring: every edge's multipliers from the hub's lane, in the
+    // sweep and in the pass after it, bit for bit as one at a time.
     test::ProxyDraft d;
     const uint32_t spokes = 16400;
     d.position.push_back({0, -0.05, 0});
@@ -358,9 +373,11 @@ TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
     Fabric f = *find_fabric("cotton");
     f.strain_limit = true;
     const auto model = SolverModel::build(fan, f);
-    EXPECT_TRUE(sweep_blocks::lay_out_duals(model->sweep, fan, model->distance,
-                                            std::vector<double>(fan.inverse_mass.begin(), fan.inverse_mass.end()))
-                    .offsets.empty());
+    const DualLanes duals = sweep_blocks::lay_out_duals(model->sweep, fan, model->distance,
+                                                        std::vector<double>(fan.inverse_mass.begin(), fan.inverse_mass.end()));
+    size_t hub_edges = 0;
+    for (const uint16_t mask : duals.mask) hub_edges += static_cast<size_t>(__builtin_popcount(mask & 0xFFu));
+    EXPECT_EQ(hub_edges, spokes);
     auto drop = [&](SolverConstants c) {
         c.sleep = false;
         Solver solver(fan, f, c);
@@ -370,9 +387,12 @@ TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
     };
     SolverConstants scalar;
     scalar.simd = false;
-    const std::vector<Vec3> a = drop(scalar), b = drop(SolverConstants{});
-    ASSERT_EQ(a.size(), b.size());
-    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
+    const std::vector<Vec3> a = drop(scalar);
+    for (const SolverConstants& c : {SolverConstants{}, duals_in_sweep(), four_lanes(duals_in_sweep())}) {
+        const std::vector<Vec3> b = drop(c);
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
+    }
     EXPECT_NE(a[test::particle(fan, 0)].y, -0.05) << "the hub moved";
 }
 
