@@ -62,7 +62,6 @@ void refresh_masses(const SolverModel& m, SolverState& s) {
     hinge_rows::refresh_masses(m.hinge, s.hinge, s.cloth.inverse_mass);
     s.bend_lanes = sweep_blocks::lay_out_bend(m.sweep, s.hinge);
     s.dual_lanes = sweep_blocks::lay_out_duals(m.sweep, *m.proxy, m.distance, s.cloth.inverse_mass);
-    if (sweep_uses_simd(m)) sweep_blocks::lay_out_row_lanes(m.sweep, s.distance.rows, s.row_lanes);
     s.free_particles.clear();
     s.kinematic_particles.clear();
     s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();
@@ -109,7 +108,6 @@ void reseed(const SolverModel& m, SolverState& s) {
     std::fill(s.cloth.v.begin(), s.cloth.v.end(), Vec3{});
     std::fill(s.v_before.begin(), s.v_before.end(), Vec3{});
     distance_rows::reset(s.distance, m.constants);
-    if (sweep_uses_simd(m)) sweep_blocks::copy_multipliers(m.sweep, s.distance.rows, s.row_lanes);
     tether_rows::reset(s.tether, m.constants);
     slack_rows::reset(s.slack, m.constants);
     s.penalties_inv_h2 = std::numeric_limits<double>::quiet_NaN();

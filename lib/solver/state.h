@@ -80,7 +80,6 @@ struct SolverState {
     HingeState hinge;
     BendLanes bend_lanes;                 ///< the bending operator as the lanes read it (docs/solver.md#lanes)
     DualLanes dual_lanes;                 ///< the edges each block's multipliers update in the sweep
-    RowLanes row_lanes;                   ///< each incidence's copy of its distance row, while the lanes sweep
     TetherState tether;
     SlackState slack;
     PoseState pose;

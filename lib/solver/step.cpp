@@ -312,20 +312,6 @@ void predict(const SolverModel& m, SolverState& s, const Vec3& gravity) {
     }
 }
 
-/// distance_rows::warm_start's λ ← α·γ·λ on the rows' copies in the lanes: the same product of the same
-/// values. A skip's multipliers stay +0 either way (a finite α·γ ≥ 0 keeps them; otherwise the rows'
-/// own are decayed too).
-void decay_row_lanes(RowLanes& lanes, double ag) {
-    const size_t vectors = lanes.field.size() / (RowLanes::fields * SweepBlocks::lanes);
-    for (size_t q = 0; q < vectors; ++q) {
-        double* v = lanes.field.data() + q * RowLanes::fields * SweepBlocks::lanes;
-        for (uint32_t k = 0; k < SweepBlocks::lanes; ++k) {
-            v[2 * SweepBlocks::lanes + k] *= ag;
-            v[5 * SweepBlocks::lanes + k] *= ag;
-        }
-    }
-}
-
 /// Warm-start the hard rows (docs/solver.md#warm-start: λ ← α·γ·λ, k ← clamp(γ·k, k_min, k_max); hard rows only),
 /// then this substep's penalties from the ratios and the effective masses. Where the penalties settle
 /// (penalties_settle) and h and the masses are the last substep's, the ratios and the penalties are
@@ -337,16 +323,11 @@ void warm_start(const SolverModel& m, SolverState& s) {
     distance_rows::warm_start(m.distance, s.distance, m.constants, !kept);
     tether_rows::warm_start(s.tether, m.constants, !kept);
     slack_rows::warm_start(s.slack, m.constants, !kept);
-    const bool lanes = sweep_uses_simd(m);
-    if (kept) {
-        if (lanes) decay_row_lanes(s.row_lanes, m.constants.alpha * m.constants.gamma);
-        return;
-    }
+    if (kept) return;
     distance_rows::set_penalties(m.distance, s.distance, inv_h2);
     hinge_rows::set_penalties(m.hinge, s.hinge, inv_h2);
     tether_rows::set_penalties(s.tether, s.free_particles, m.mass, inv_h2);
     slack_rows::set_penalties(s.slack, s.free_particles, m.mass, inv_h2);
-    if (lanes) sweep_blocks::lay_out_row_lanes(m.sweep, s.distance.rows, s.row_lanes);
     s.penalties_inv_h2 = settle ? inv_h2 : std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -456,25 +437,25 @@ bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
 }
 
 /// Whether the penalty ramp cannot move a penalty (k_min = k_max): the dual update is then the
-/// multipliers alone, which the lanes do four rows at a time or in the sweep.
+/// multipliers alone, which the lanes make.
 bool ramp_inert(const SolverConstants& c) { return !(c.k_max_ratio > c.k_min_ratio); }
 
+/// Whether the lanes make the dual update (docs/solver.md#duals-in-the-sweep): while the penalty ramp is
+/// inert and the particles of each colour are independent (DualLanes names every edge with a free end once).
+bool duals_in_lanes(const SolverModel& m, const SolverState& s) {
+    return sweep_uses_simd(m) && ramp_inert(m.constants) && m.sweep.independent(s.cloth.inverse_mass);
+}
+
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
-/// `swept`: the sweep has updated the stretch edges', tethers' and slack rows' multipliers.
-void update_duals(const SolverModel& m, SolverState& s, bool contacts, bool swept) {
+void update_duals(const SolverModel& m, SolverState& s, bool contacts) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
-    if (!swept) {
-        // In lanes where each vector of incidences knows the edges it finishes (DualLanes: every edge
-        // with a free end once, while the particles of a colour are independent).
-        if (sweep_uses_simd(m) && ramp_inert(m.constants) && m.sweep.independent(s.cloth.inverse_mass)) {
-            update_duals_in_lanes(m, s);
-        } else {
-            distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
-            tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
-            slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
-            if (sweep_uses_simd(m)) sweep_blocks::copy_multipliers(m.sweep, s.distance.rows, s.row_lanes);
-        }
+    if (duals_in_lanes(m, s)) {
+        update_duals_in_lanes(m, s);
+    } else {
+        distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+        tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
+        slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
     }
     if (contacts) contact_rows::update_duals(s.contact, s.free_particles, x);  // detect counted every contact row
 }
@@ -519,21 +500,25 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
     const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
-    const bool turns = m.constants.hold_line && s.substep.hold_line_ok;
-    const bool in_sweep = ramp_inert(m.constants) && m.n >= m.constants.sweep_duals_min_particles;
+    // Between two sweeps of a substep nothing moves the cloth, so the next sweep makes the dual update
+    // as it reads each row (docs/solver.md#duals-in-the-sweep); after the last one (the hold-line turn
+    // follows it) a pass does.
+    const bool wait = m.constants.defer_duals && duals_in_lanes(m, s);
+    bool pending = false;
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
-        // The multipliers in the sweep (docs/solver.md#duals-in-the-sweep) unless the hold-line turn may
-        // move the cloth between the sweep and the dual update.
-        const bool may_turn = turns && (it + 1 == most || to_residual || to_strain);
-        const bool swept = sweep(m, s, in_sweep && !may_turn, stats);
+        sweep(m, s, pending, stats);
         stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
         const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&
                           (!to_strain || within_strain(m, s, 1 + m.constants.strain_target));
         const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
-        update_duals(m, s, stats.contacts != 0, swept);
+        pending = wait && !last;
+        if (!pending)
+            update_duals(m, s, stats.contacts != 0);
+        else if (stats.contacts != 0)
+            contact_rows::update_duals(s.contact, s.free_particles, s.cloth.x.data());
         if (last) break;
     }
     return finish_velocities(s, decay, clamp, stats);

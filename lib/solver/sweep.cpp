@@ -121,12 +121,13 @@ uint32_t machine_lanes() {
 #endif
 
 /// Blocks [begin, end) of one colour: in lanes where the machine and the constants allow, else one
-/// particle at a time (the same result). `duals` (lanes only): each block's edge multipliers after it.
-void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool duals, StepStats& stats) {
+/// particle at a time (the same result). `pending` (lanes only): the dual update of the sweep before
+/// as each row is read (docs/solver.md#duals-in-the-sweep).
+void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending, StepStats& stats) {
 #ifdef WEFT_SOLVER_X86
     switch (simd_lanes(m)) {
-        case 8: return lanes_avx512::sweep_blocks(m, s, begin, end, duals, stats);
-        case 4: return lanes_avx2::sweep_blocks(m, s, begin, end, duals, stats);
+        case 8: return lanes_avx512::sweep_blocks(m, s, begin, end, pending, stats);
+        case 4: return lanes_avx2::sweep_blocks(m, s, begin, end, pending, stats);
         default: break;
     }
 #endif
@@ -187,7 +188,7 @@ void wait_for(uint32_t& done, uint32_t epoch) {
 
 /// The wave over the pool's threads (SweepBlocks::part_chunks): each thread its slab, a chunk after
 /// the chunks of other threads it waits for. False, having swept nothing, while the pool is short.
-bool sweep_parts(const SolverModel& m, SolverState& s, bool duals, StepStats& stats) {
+bool sweep_parts(const SolverModel& m, SolverState& s, bool pending, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const uint32_t parts = static_cast<uint32_t>(sb.part_offsets.size() - 1);
     SweepThreads& held = s.sweep_threads;
@@ -202,9 +203,9 @@ bool sweep_parts(const SolverModel& m, SolverState& s, bool duals, StepStats& st
     struct Slabs {
         const SolverModel& m;
         SolverState& s;
-        bool duals;
+        bool pending;
         StepStats* partial;
-    } slabs{m, s, duals, partial.data()};
+    } slabs{m, s, pending, partial.data()};
     held.pool->run(parts, [](void* context, uint32_t part) {
         Slabs& c = *static_cast<Slabs*>(context);
         const SweepBlocks& b = c.m.sweep;
@@ -212,7 +213,7 @@ bool sweep_parts(const SolverModel& m, SolverState& s, bool duals, StepStats& st
         for (uint32_t q = b.part_offsets[part]; q < b.part_offsets[part + 1]; ++q) {
             const uint32_t k = b.part_chunks[q];
             for (uint32_t w = b.wait_offsets[k]; w < b.wait_offsets[k + 1]; ++w) wait_for(done[b.waits[w]], c.s.wave_epoch);
-            sweep_block_range(c.m, c.s, b.chunks[k][0], b.chunks[k][1], c.duals, c.partial[part]);
+            sweep_block_range(c.m, c.s, b.chunks[k][0], b.chunks[k][1], c.pending, c.partial[part]);
             std::atomic_ref<uint32_t>(done[k]).store(c.s.wave_epoch, std::memory_order_release);
         }
     }, &slabs);
@@ -222,22 +223,20 @@ bool sweep_parts(const SolverModel& m, SolverState& s, bool duals, StepStats& st
 
 }  // namespace
 
-bool sweep(const SolverModel& m, SolverState& s, bool duals, StepStats& stats) {
+void sweep(const SolverModel& m, SolverState& s, bool pending, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const bool independent = sb.independent(s.cloth.inverse_mass);
-    // In the lanes every order this sweep may take (the wave, the threads' wave, colour by colour)
-    // sweeps an edge's lower-coloured end before its other end: DualLanes' premise.
-    duals = duals && independent && sweep_uses_simd(m) && !s.dual_lanes.mask.empty();
+    // Every order this sweep may take (the wave, the threads' wave, colour by colour) sweeps an edge's
+    // lower-coloured end before its other end: DualLanes' premise.
     if (independent && !splits_colours(m)) {
-        for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], duals, stats);
-        return duals;
+        for (const auto& run : sb.wave) sweep_block_range(m, s, run[0], run[1], pending, stats);
+        return;
     }
-    if (independent && !sb.part_chunks.empty() && sweep_parts(m, s, duals, stats)) return duals;
-    for (uint32_t c = 0; c < static_cast<uint32_t>(m.proxy->colour_count()); ++c) sweep_colour(m, s, c, duals, stats);
-    return duals;
+    if (independent && !sb.part_chunks.empty() && sweep_parts(m, s, pending, stats)) return;
+    for (uint32_t c = 0; c < static_cast<uint32_t>(m.proxy->colour_count()); ++c) sweep_colour(m, s, c, pending, stats);
 }
 
-void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, bool duals, StepStats& stats) {
+void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, bool pending, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     const std::vector<uint32_t>& ranges = m.proxy->colour_ranges;
     if (!sb.independent(s.cloth.inverse_mass)) {  // two free particles of one colour share a row: their order matters
@@ -248,7 +247,7 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, bool du
     const uint32_t particles = ranges[colour + 1] - ranges[colour];
     const uint32_t threads = std::min<uint32_t>(m.constants.threads, end - begin);
     if (threads <= 1 || particles < m.constants.thread_min_particles) {
-        sweep_block_range(m, s, begin, end, duals, stats);
+        sweep_block_range(m, s, begin, end, pending, stats);
         return;
     }
     // The colour's blocks in equal contiguous shares on the solver's pool; each part counts its own
@@ -258,7 +257,7 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, bool du
     if (held.pool->helpers() + 1 < threads) held.pool->grow(threads - 1, m.constants.spare);
     const uint32_t parts = std::min(threads, held.pool->helpers() + 1);
     if (parts <= 1) {  // no slot lent yet
-        sweep_block_range(m, s, begin, end, duals, stats);
+        sweep_block_range(m, s, begin, end, pending, stats);
         return;
     }
     std::vector<StepStats> partial(parts);
@@ -266,13 +265,13 @@ void sweep_colour(const SolverModel& m, SolverState& s, uint32_t colour, bool du
         const SolverModel& m;
         SolverState& s;
         uint32_t begin, end, parts;
-        bool duals;
+        bool pending;
         StepStats* partial;
-    } shares{m, s, begin, end, parts, duals, partial.data()};
+    } shares{m, s, begin, end, parts, pending, partial.data()};
     held.pool->run(parts, [](void* context, uint32_t part) {
         Shares& c = *static_cast<Shares*>(context);
         auto share = [&](uint32_t t) { return c.begin + static_cast<uint32_t>(static_cast<uint64_t>(c.end - c.begin) * t / c.parts); };
-        sweep_block_range(c.m, c.s, share(part), share(part + 1), c.duals, c.partial[part]);
+        sweep_block_range(c.m, c.s, share(part), share(part + 1), c.pending, c.partial[part]);
     }, &shares);
     for (const StepStats& p : partial) add_stats(stats, p);
 }

@@ -11,7 +11,6 @@ namespace weft::sweep_blocks {
 
 namespace {
 
-static_assert(sizeof(LinkRow) == 6 * sizeof(double), "the lanes read LinkRow as six doubles");
 static_assert(sizeof(Vec3) == 3 * sizeof(double), "the lanes read positions as three doubles each");
 
 /// The pairs of particles of one colour that a distance row or a hinge stencil joins.
@@ -143,7 +142,7 @@ void parallel_wave(const Chunks& c, uint32_t parts, SweepBlocks& s) {
 
 }  // namespace
 
-SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t threads) {
+SweepBlocks build(const ClothProxy& p, DistanceModel& distance, uint32_t threads) {
     SweepBlocks s;
     const uint32_t lanes = SweepBlocks::lanes;
     const size_t n = p.particle_count();
@@ -171,12 +170,13 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
     return s;
 }
 
-void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
+void lay_out_rows(SweepBlocks& s, DistanceModel& distance) {
     const uint32_t lanes = SweepBlocks::lanes;
     s.offsets.clear();
     s.other_coordinate.clear();
-    s.row_field.clear();
-    s.row_incidences.assign(distance.count(), {-1, -1});
+    s.row.clear();
+    distance.slot.assign(distance.incidences.size(), 0);
+    distance.row_slots.assign(distance.count(), {UINT32_MAX, UINT32_MAX});
     for (size_t k = 0; k < s.blocks(); ++k) {
         const uint32_t b = s.first[k], width = s.width[k];
         uint32_t rows = 0;
@@ -189,20 +189,23 @@ void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
                 const uint32_t at = distance.offsets[i] + q;
                 const bool real = lane < width && at < distance.offsets[i + 1];
                 const LinkIncidence inc = real ? distance.incidences[at] : LinkIncidence{i, 0};
+                const uint32_t slot = static_cast<uint32_t>(s.other_coordinate.size());
                 if (real) {
-                    auto& ends = s.row_incidences[inc.link];
-                    ends[ends[0] < 0 ? 0 : 1] = static_cast<int32_t>(s.other_coordinate.size());
+                    distance.slot[at] = slot;
+                    auto& ends = distance.row_slots[inc.link];
+                    ends[ends[0] == UINT32_MAX ? 0 : 1] = slot;
                 }
                 s.other_coordinate.push_back(static_cast<int32_t>(inc.other * 3));
-                s.row_field.push_back(static_cast<int32_t>(inc.link * 6));
+                s.row.push_back(inc.link);
             }
     }
     s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
+    distance.slot_count = s.other_coordinate.size();
     s.other_incidence.resize(s.other_coordinate.size());
     for (size_t at = 0; at < s.other_incidence.size(); ++at) s.other_incidence[at] = static_cast<int32_t>(at);
-    for (const auto& ends : s.row_incidences) {
-        s.other_incidence[static_cast<size_t>(ends[0])] = ends[1];
-        s.other_incidence[static_cast<size_t>(ends[1])] = ends[0];
+    for (const auto& ends : distance.row_slots) {
+        s.other_incidence[ends[0]] = static_cast<int32_t>(ends[1]);
+        s.other_incidence[ends[1]] = static_cast<int32_t>(ends[0]);
     }
 }
 
@@ -240,28 +243,13 @@ DualLanes lay_out_duals(const SweepBlocks& s, const ClothProxy& p, const Distanc
                 const uint32_t i = s.first[b] + lane, at = distance.offsets[i] + q;
                 if (inverse_mass[i] == 0 || at >= distance.offsets[i + 1]) continue;
                 const LinkIncidence inc = distance.incidences[at];
-                if (inc.link >= distance.edge_count || !(colour[inc.other] < colour[i] || inverse_mass[inc.other] == 0)) continue;
+                if (inc.link >= distance.edge_count) continue;  // a skip carries no multiplier
+                if (!(inverse_mass[inc.other] == 0 || colour[i] < colour[inc.other])) continue;  // the other end goes first
                 uint16_t& mask = d.mask[s.offsets[b] + q];
                 if (distance.hard[inc.link]) mask |= static_cast<uint16_t>(1u << lane);
                 if (distance.strain_rows) mask |= static_cast<uint16_t>(1u << (lanes + lane));
             }
     return d;
-}
-
-void lay_out_row_lanes(const SweepBlocks& s, const std::vector<LinkRow>& rows, RowLanes& lanes) {
-    lanes.field.resize(s.row_field.size() * RowLanes::fields);
-    for (size_t at = 0; at < s.row_field.size(); ++at) {
-        const double* row = &rows[static_cast<size_t>(s.row_field[at]) / RowLanes::fields].rest;
-        for (uint32_t f = 0; f < RowLanes::fields; ++f) lanes.field[RowLanes::at(at, f)] = row[f];
-    }
-}
-
-void copy_multipliers(const SweepBlocks& s, const std::vector<LinkRow>& rows, RowLanes& lanes) {
-    for (size_t r = 0; r < rows.size(); ++r)
-        for (const int32_t at : s.row_incidences[r]) {
-            lanes.field[RowLanes::at(static_cast<size_t>(at), 2)] = rows[r].lambda;
-            lanes.field[RowLanes::at(static_cast<size_t>(at), 5)] = rows[r].strain_lambda;
-        }
 }
 
 BendLanes lay_out_bend(const SweepBlocks& s, const HingeState& hinge) {

@@ -15,22 +15,21 @@ namespace weft {
 
 struct SweepBlocks {
     static constexpr uint32_t lanes = 8;
+    static_assert(lanes == RowSlots::lanes, "a row's slot is its incidence in the sweep's layout");
 
     std::vector<uint32_t> colour_blocks;  ///< colour c is blocks [colour_blocks[c], colour_blocks[c+1])
     std::vector<uint32_t> first;          ///< per block: its first particle
     std::vector<uint32_t> width;          ///< per block: particles in it, 1..lanes
     std::vector<uint32_t> offsets;        ///< per block: start of its incidences, in groups of `lanes`
     /// Incidence q of lane k of block b at (offsets[b] + q)·lanes + k: the other end's index into the
-    /// positions as doubles (3·particle) and the row's into the rows as doubles (LinkRow's fields in
-    /// order). A lane with fewer rows is padded with its own particle: a zero-length row, which the
-    /// update skips as it skips coincident ends.
+    /// positions as doubles (3·particle), and the row. A lane with fewer rows is padded with its own
+    /// particle (and row 0): a zero-length row, which the update skips as it skips coincident ends.
     std::vector<int32_t> other_coordinate;
-    std::vector<int32_t> row_field;
+    std::vector<uint32_t> row;
     /// Per incidence, as above: the same row's incidence at its other end, (offsets[b'] + q')·lanes + k'
-    /// (padding: itself). The dual update writes a row's multipliers at both (RowLanes).
+    /// (padding: itself). An incidence is its row's slot (RowSlots): the dual update writes a row's
+    /// multipliers at both.
     std::vector<int32_t> other_incidence;
-    /// Per row: its incidence at each end.
-    std::vector<std::array<int32_t, 2>> row_incidences;
     /// Pairs of particles of one colour that a row couples (a distance row or a hinge stencil). A
     /// colouring lets held particles share a colour (they never move); while every such pair has a
     /// kinematic end, the particles of a colour may be solved in any order, side by side or on several
@@ -69,26 +68,11 @@ struct BendLanes {
     std::vector<double> coefficient;        ///< BendNeighbour::coefficient; padding: 0
 };
 
-/// The distance rows as the lanes read them: each incidence's copy of its row's six fields
-/// (LinkRow's), laid out like SweepBlocks::other_coordinate, so a vector of lanes reads a field with one
-/// load. Field f of incidence q·lanes + k at (q·6 + f)·lanes + k. The rows' own array (DistanceState)
-/// stays what every other reader reads; whatever writes a row writes its two copies here too
-/// (docs/solver.md#lanes). Lives in the state beside BendLanes.
-struct RowLanes {
-    static constexpr uint32_t fields = 6;
-    std::vector<double> field;
-
-    /// Where field f of incidence `incidence` (q·lanes + k) is.
-    static size_t at(size_t incidence, uint32_t f) {
-        return (incidence / SweepBlocks::lanes * fields + f) * SweepBlocks::lanes + incidence % SweepBlocks::lanes;
-    }
-};
-
-/// The stretch edges whose multipliers each vector of incidences updates once its particles have
-/// moved (docs/solver.md#duals-in-the-sweep). An edge's multipliers are updated by the end swept last,
-/// when neither end moves again before the next sweep: the free end of the higher colour, or the free
-/// end of an edge to a kinematic particle. Kinematic ends change with the masses, so this lives in the
-/// state beside BendLanes.
+/// Which end updates each stretch edge's multipliers in the lanes (docs/solver.md#duals-in-the-sweep):
+/// the end swept first, the free end of the lower colour, or the free end of an edge to a kinematic
+/// particle. It updates them for the sweep before, as it reads the row in the next one (neither end
+/// has moved since), or in the pass after the sweep. Kinematic ends change with the masses, so this
+/// lives in the state beside BendLanes.
 struct DualLanes {
     /// Per incidence vector (SweepBlocks::offsets' unit): bit k, lane k's row is hard (λ) and updated
     /// here; bit lanes + k, its strain-limit row. Empty: not laid out.
@@ -99,10 +83,11 @@ namespace sweep_blocks {
 
 /// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices. `threads`: the
 /// threads the wave is cut for (SolverConstants::threads).
-SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance, uint32_t threads);
-/// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row_field),
-/// laid out again after distance_rows::reorder.
-void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
+SweepBlocks build(const ClothProxy& proxy, DistanceModel& distance, uint32_t threads);
+/// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row,
+/// other_incidence) and the rows' slots (DistanceModel::slot, row_slots), laid out again after
+/// distance_rows::reorder.
+void lay_out_rows(SweepBlocks& blocks, DistanceModel& distance);
 /// The distance rows in the order the one-thread wave first reads them, the stretch edges before the
 /// skips: the order distance_rows::reorder takes, so the sweep reads the rows
 /// as one stream instead of through the proxy's order (docs/solver.md#lanes).
@@ -110,10 +95,6 @@ std::vector<uint32_t> first_read_order(const SweepBlocks& blocks, const Distance
 /// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`.
 DualLanes lay_out_duals(const SweepBlocks& blocks, const ClothProxy& proxy, const DistanceModel& distance,
                         const std::vector<double>& inverse_mass);
-/// Every incidence's copy of its row (RowLanes), from `rows`.
-void lay_out_row_lanes(const SweepBlocks& blocks, const std::vector<LinkRow>& rows, RowLanes& lanes);
-/// The multipliers of every row copied to both of its incidences, from `rows`.
-void copy_multipliers(const SweepBlocks& blocks, const std::vector<LinkRow>& rows, RowLanes& lanes);
 /// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).
 BendLanes lay_out_bend(const SweepBlocks& blocks, const HingeState& hinge);
 

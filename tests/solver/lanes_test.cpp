@@ -45,9 +45,10 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
     return run;
 }
 
-/// The lanes with the multipliers updated in the sweep whatever the proxy's size (docs/solver.md#duals-in-the-sweep).
-SolverConstants duals_in_sweep(SolverConstants c = {}) {
-    c.sweep_duals_min_particles = 0;
+/// The lanes with a pass after every sweep for the dual update, none of it in the next sweep
+/// (docs/solver.md#duals-in-the-sweep).
+SolverConstants duals_in_passes(SolverConstants c = {}) {
+    c.defer_duals = false;
     return c;
 }
 
@@ -75,9 +76,9 @@ TEST(Lanes, SimdMatchesOneAtATimeBitForBit) {
     scalar.simd = false;
     const Swing a = swing(sheet, scalar, 120);
     expect_identical(a, swing(sheet, SolverConstants{}, 120));
-    expect_identical(a, swing(sheet, duals_in_sweep(), 120));
+    expect_identical(a, swing(sheet, duals_in_passes(), 120));
     expect_identical(a, swing(sheet, four_lanes(), 120));
-    expect_identical(a, swing(sheet, four_lanes(duals_in_sweep()), 120));
+    expect_identical(a, swing(sheet, four_lanes(duals_in_passes()), 120));
 }
 
 /// A 16x16 sheet with a stiff soft stretch (1e6 N/m, far into the dissipative band) and a pose row,
@@ -111,8 +112,8 @@ TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
     const Swing a = kicked(scalar);
     EXPECT_GT(a.climbing_updates, 0u) << "the audit has something to count";
     expect_identical(a, kicked(SolverConstants{}));
-    expect_identical(a, kicked(duals_in_sweep()));
-    expect_identical(a, kicked(four_lanes(duals_in_sweep())));
+    expect_identical(a, kicked(duals_in_passes()));
+    expect_identical(a, kicked(four_lanes(duals_in_passes())));
 }
 
 TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
@@ -138,8 +139,8 @@ TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
     three.threads = 3;
     three.thread_min_particles = 1;  // split even this sheet's colours
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
-    expect_identical(swing(sheet, one, 80), swing(sheet, duals_in_sweep(three), 80));
-    expect_identical(swing(sheet, one, 80), swing(sheet, four_lanes(duals_in_sweep(three)), 80));
+    expect_identical(swing(sheet, one, 80), swing(sheet, duals_in_passes(three), 80));
+    expect_identical(swing(sheet, one, 80), swing(sheet, four_lanes(duals_in_passes(three)), 80));
     three.simd = false;
     one.simd = false;
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
@@ -195,8 +196,8 @@ TEST(Lanes, ReleaseThatCouplesAColourMatchesOneAtATime) {
     const Swing a = swing(sheet, scalar, 60, true);
     expect_identical(a, swing(sheet, SolverConstants{}, 60, true));
     expect_identical(a, swing(sheet, threads, 60, true));
-    expect_identical(a, swing(sheet, duals_in_sweep(threads), 60, true));
-    expect_identical(a, swing(sheet, four_lanes(duals_in_sweep(threads)), 60, true));
+    expect_identical(a, swing(sheet, duals_in_passes(threads), 60, true));
+    expect_identical(a, swing(sheet, four_lanes(duals_in_passes(threads)), 60, true));
 }
 
 TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
@@ -222,7 +223,7 @@ TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
                     const size_t at = (b.offsets[k] + q) * SweepBlocks::lanes + lane;
                     const LinkIncidence want = q < rows ? d.incidences[d.offsets[i] + q] : LinkIncidence{i, 0};
                     EXPECT_EQ(b.other_coordinate[at], static_cast<int32_t>(want.other * 3));
-                    EXPECT_EQ(b.row_field[at], static_cast<int32_t>(want.link * 6));
+                    EXPECT_EQ(b.row[at], want.link);
                 }
             }
         }
@@ -238,7 +239,7 @@ TEST(Lanes, ThreadsWaveMatchesOneThreadBitForBit) {
     ASSERT_FALSE(SolverModel::build(sheet, *find_fabric("cotton"), two)->sweep.part_chunks.empty());
     const Swing one = swing(sheet, SolverConstants{}, 8, true);
     expect_identical(one, swing(sheet, two, 8, true));
-    expect_identical(one, swing(sheet, duals_in_sweep(two), 8, true));
+    expect_identical(one, swing(sheet, duals_in_passes(two), 8, true));
 }
 
 TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
@@ -318,8 +319,8 @@ TEST(Lanes, RowsLieInTheOrderTheWaveFirstReadsThem) {
 }
 
 /// Each stretch edge with a free end in exactly one incidence vector's DualLanes mask, from the end
-/// swept last.
-void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& model, const std::vector<double>& w) {
+/// swept first.
+void expect_duals_from_the_first_end(const ClothProxy& p, const SolverModel& model, const std::vector<double>& w) {
     const DistanceModel& d = model.distance;
     const SweepBlocks& b = model.sweep;
     const uint32_t lanes = SweepBlocks::lanes;
@@ -339,12 +340,12 @@ void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& mode
                 const uint32_t i = b.first[k] + lane;
                 ASSERT_LT(d.offsets[i] + q, d.offsets[i + 1]) << "block " << k << " names a padded incidence";
                 const LinkIncidence inc = d.incidences[d.offsets[i] + q];
-                EXPECT_EQ(b.row_field[(b.offsets[k] + q) * lanes + lane], static_cast<int32_t>(inc.link * 6));
+                EXPECT_EQ(b.row[(b.offsets[k] + q) * lanes + lane], inc.link);
                 ASSERT_LT(inc.link, d.edge_count) << "a skip carries no multiplier";
                 EXPECT_EQ(hard, d.hard[inc.link] != 0);
                 EXPECT_EQ(strain, d.strain_rows);
                 EXPECT_NE(w[i], 0.0) << "a kinematic particle is never swept";
-                EXPECT_TRUE(colour[inc.other] < colour[i] || w[inc.other] == 0) << "edge " << inc.link << " before its other end moved";
+                EXPECT_TRUE(w[inc.other] == 0 || colour[i] < colour[inc.other]) << "edge " << inc.link << " after its other end moved";
                 ++updated[inc.link];
             }
     for (uint32_t e = 0; e < d.edge_count; ++e) {
@@ -388,7 +389,7 @@ TEST(Lanes, AHubOnThousandsOfRowsUpdatesItsDualsInTheSweep) {
     SolverConstants scalar;
     scalar.simd = false;
     const std::vector<Vec3> a = drop(scalar);
-    for (const SolverConstants& c : {SolverConstants{}, duals_in_sweep(), four_lanes(duals_in_sweep())}) {
+    for (const SolverConstants& c : {SolverConstants{}, duals_in_passes(), four_lanes(duals_in_passes())}) {
         const std::vector<Vec3> b = drop(c);
         ASSERT_EQ(a.size(), b.size());
         EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
@@ -396,7 +397,7 @@ TEST(Lanes, AHubOnThousandsOfRowsUpdatesItsDualsInTheSweep) {
     EXPECT_NE(a[test::particle(fan, 0)].y, -0.05) << "the hub moved";
 }
 
-TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptLast) {
+TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptFirst) {
     // The held top row: edges to kinematic particles of higher colours too; then a particle in the
     // middle grabbed as well: the masks follow the masses.
     const ClothProxy sheet = test::grid_sheet_proxy(13, 9, 0.02, 0.1);
@@ -405,12 +406,12 @@ TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptLast) {
     const auto model = SolverModel::build(sheet, f);
     ASSERT_TRUE(model->distance.strain_rows);
     std::vector<double> w(sheet.inverse_mass.begin(), sheet.inverse_mass.end());
-    expect_duals_from_the_last_end(sheet, *model, w);
+    expect_duals_from_the_first_end(sheet, *model, w);
     const uint32_t grabbed = sheet.colour_ranges[sheet.colour_count() - 1];  // a particle of the highest colour
     ASSERT_NE(w[grabbed], 0.0);
     w[grabbed] = 0;
     ASSERT_TRUE(model->sweep.independent(w));
-    expect_duals_from_the_last_end(sheet, *model, w);
+    expect_duals_from_the_first_end(sheet, *model, w);
 }
 
 }  // namespace
