@@ -161,11 +161,15 @@ struct V8 {
     WEFT_V8 __m256i index(const void* at) { return _mm256_loadu_si256(static_cast<const __m256i*>(at)); }
     WEFT_V8 V8 gather(const double* v, const int32_t* at) { return {gather_at(v, index(at))}; }
     WEFT_V8 V8 gather(const double* v, const uint32_t* at) { return {gather_at(v, index(at))}; }
+    /// As V4's: two-double loads dealt into lanes (the gather instruction took a sixth longer a sweep).
     WEFT_V8 void gather_vec3(const double* x, const int32_t* at, V8& px, V8& py, V8& pz) {
-        const __m256i i = index(at);
-        px.v = gather_at(x, i);
-        py.v = gather_at(x + 1, i);
-        pz.v = gather_at(x + 2, i);
+        __m512d a = _mm512_castpd256_pd512(_mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[1]), 1));
+        a = _mm512_maskz_insertf64x4(0xFF, a, _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[2])), _mm_loadu_pd(x + at[3]), 1), 1);
+        __m512d b = _mm512_castpd256_pd512(_mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[4])), _mm_loadu_pd(x + at[5]), 1));
+        b = _mm512_maskz_insertf64x4(0xFF, b, _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[6])), _mm_loadu_pd(x + at[7]), 1), 1);
+        px.v = _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b);
+        py.v = _mm512_permutex2var_pd(a, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), b);
+        pz.v = _mm512_set_pd(x[at[7] + 2], x[at[6] + 2], x[at[5] + 2], x[at[4] + 2], x[at[3] + 2], x[at[2] + 2], x[at[1] + 2], x[at[0] + 2]);
     }
     WEFT_V8 void gather6(const double* rows, const int32_t* at, V8* field) {
         const __m256i i = index(at);
