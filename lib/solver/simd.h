@@ -78,6 +78,13 @@ struct V4 {
     }
     /// p[k] = a[k] where m.
     WEFT_V4 void store_where(double* p, Mask m, V4 a) { _mm256_maskstore_pd(p, _mm256_castpd_si256(m), a.v); }
+    /// v[at[k]] = a[k] in the lanes of `bits`, in lane order.
+    WEFT_V4 void scatter(double* v, const int32_t* at, int bits, V4 a) {
+        alignas(32) double out[4];
+        _mm256_store_pd(out, a.v);
+        for (int k = 0; k < 4; ++k)
+            if (bits & (1 << k)) v[at[k]] = out[k];
+    }
     /// The four consecutive Vec3 at `p` set to (x, y, z) in the lanes of `bits`, the others untouched.
     WEFT_V4 void store_vec3(double* p, V4 x, V4 y, V4 z, int bits) {
         const __m256d xy = _mm256_unpacklo_pd(x.v, y.v);         // x0 y0 x2 y2
@@ -191,6 +198,10 @@ struct V8 {
         return _mm256_cmpeq_epi32_mask(i, _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21)) == 0xFF;
     }
     WEFT_V8 void store_where(double* p, Mask m, V8 a) { _mm512_mask_storeu_pd(p, m, a.v); }
+    /// As V4's (distinct `at` in the lanes of `bits`: the order of the stores does not matter).
+    WEFT_V8 void scatter(double* v, const int32_t* at, int bits, V8 a) {
+        _mm512_mask_i32scatter_pd(v, static_cast<__mmask8>(bits), index(at), a.v, 8);
+    }
     WEFT_V8 void store_vec3(double* p, V8 x, V8 y, V8 z, int bits) {
         const __m512d a = _mm512_permutex2var_pd(_mm512_permutex2var_pd(x.v, _mm512_setr_epi64(0, 8, 0, 1, 9, 0, 2, 10), y.v),
                                                  _mm512_setr_epi64(0, 1, 8, 3, 4, 9, 6, 7), z.v);

@@ -146,7 +146,10 @@ SweepBlocks build(const ClothProxy& p, DistanceModel& distance, uint32_t threads
     SweepBlocks s;
     const uint32_t lanes = SweepBlocks::lanes;
     const size_t n = p.particle_count();
-    if (n * 3 > static_cast<size_t>(INT32_MAX) || distance.count() * 6 > static_cast<size_t>(INT32_MAX))
+    // The lanes index positions (3·particle) and the rows' slots (six doubles each, padding included:
+    // at most a block's lanes a row end) with 32-bit integers.
+    if (n * 3 > static_cast<size_t>(INT32_MAX) ||
+        distance.incidences.size() * SweepBlocks::lanes * RowSlots::fields > static_cast<size_t>(INT32_MAX))
         throw std::invalid_argument(solver_message("proxy '", p.garment, "': ", n, " particles and ", distance.count(),
                                                    " distance rows are too many for the solver's 32-bit indices"));
     s.same_colour_pairs = same_colour_pairs(p, distance);
@@ -201,11 +204,11 @@ void lay_out_rows(SweepBlocks& s, DistanceModel& distance) {
     }
     s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
     distance.slot_count = s.other_coordinate.size();
-    s.other_incidence.resize(s.other_coordinate.size());
-    for (size_t at = 0; at < s.other_incidence.size(); ++at) s.other_incidence[at] = static_cast<int32_t>(at);
+    s.other_slot.resize(s.other_coordinate.size());
+    for (size_t at = 0; at < s.other_slot.size(); ++at) s.other_slot[at] = static_cast<int32_t>(RowSlots::at(at, 0));
     for (const auto& ends : distance.row_slots) {
-        s.other_incidence[ends[0]] = static_cast<int32_t>(ends[1]);
-        s.other_incidence[ends[1]] = static_cast<int32_t>(ends[0]);
+        s.other_slot[ends[0]] = static_cast<int32_t>(RowSlots::at(ends[1], 0));
+        s.other_slot[ends[1]] = static_cast<int32_t>(RowSlots::at(ends[0], 0));
     }
 }
 

@@ -26,10 +26,10 @@ struct SweepBlocks {
     /// particle (and row 0): a zero-length row, which the update skips as it skips coincident ends.
     std::vector<int32_t> other_coordinate;
     std::vector<uint32_t> row;
-    /// Per incidence, as above: the same row's incidence at its other end, (offsets[b'] + q')·lanes + k'
-    /// (padding: itself). An incidence is its row's slot (RowSlots): the dual update writes a row's
-    /// multipliers at both.
-    std::vector<int32_t> other_incidence;
+    /// Per incidence, as above: where the same row's fields start at its other end, RowSlots::at(the
+    /// other incidence, 0) (padding: its own). An incidence is its row's slot (RowSlots): the dual
+    /// update writes a row's multipliers at both.
+    std::vector<int32_t> other_slot;
     /// Pairs of particles of one colour that a row couples (a distance row or a hinge stencil). A
     /// colouring lets held particles share a colour (they never move); while every such pair has a
     /// kinematic end, the particles of a colour may be solved in any order, side by side or on several
@@ -85,7 +85,7 @@ namespace sweep_blocks {
 /// threads the wave is cut for (SolverConstants::threads).
 SweepBlocks build(const ClothProxy& proxy, DistanceModel& distance, uint32_t threads);
 /// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row,
-/// other_incidence) and the rows' slots (DistanceModel::slot, row_slots), laid out again after
+/// other_slot) and the rows' slots (DistanceModel::slot, row_slots), laid out again after
 /// distance_rows::reorder.
 void lay_out_rows(SweepBlocks& blocks, DistanceModel& distance);
 /// The distance rows in the order the one-thread wave first reads them, the stretch edges before the
