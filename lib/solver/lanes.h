@@ -12,6 +12,7 @@
 #endif
 
 #include "solver/phases.h"
+#include "solver/simd.h"
 
 #ifdef WEFT_SOLVER_X86
 #define WEFT_AVX2 __attribute__((target("avx2")))
@@ -28,9 +29,18 @@ struct Lanes {
     __m256d fx, fy, fz, hxx, hxy, hxz, hyy, hyz, hzz;
 };
 
-/// The x, y and z of four positions as three vectors of lanes (two-double loads and shuffles; a
-/// gather is slower on the machines measured, docs/solver.md#lanes).
+/// The x, y and z of four positions as three vectors of lanes: three loads and shuffles where they are
+/// four consecutive particles (simd::V4::load_vec3), else two-double loads and shuffles (a gather is
+/// slower on the machines measured, docs/solver.md#lanes).
 WEFT_AVX2_INLINE void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py, __m256d& pz) {
+    if (at[1] == at[0] + 3 && at[2] == at[0] + 6 && at[3] == at[0] + 9) {
+        simd::V4 vx, vy, vz;
+        simd::V4::load_vec3(x + at[0], vx, vy, vz);
+        px = vx.v;
+        py = vy.v;
+        pz = vz.v;
+        return;
+    }
     const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[2]), 1);
     const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[1])), _mm_loadu_pd(x + at[3]), 1);
     px = _mm256_unpacklo_pd(v02, v13);
@@ -38,8 +48,10 @@ WEFT_AVX2_INLINE void load_positions(const double* x, const int32_t* at, __m256d
     pz = _mm256_set_pd(x[at[3] + 2], x[at[2] + 2], x[at[1] + 2], x[at[0] + 2]);
 }
 
-/// A per-particle array at the block's four lanes.
+/// A per-particle array at four lanes' particles: one load where they are consecutive.
 WEFT_AVX2_INLINE __m256d load_lanes(const double* v, const uint32_t* particle) {
+    if (particle[3] == particle[0] + 3 && particle[1] == particle[0] + 1 && particle[2] == particle[0] + 2)
+        return _mm256_loadu_pd(v + particle[0]);
     return _mm256_set_pd(v[particle[3]], v[particle[2]], v[particle[1]], v[particle[0]]);
 }
 
