@@ -41,6 +41,7 @@
 
 #include "solver/solver.h"
 #include "bullet_sheet.h"
+#include "machine_roofline.h"
 #include "test_proxies.h"
 
 
@@ -386,24 +387,36 @@ SceneFrame scene_frame(Scene scene, int frame) {
     return f;
 }
 
-/// One solver's frames in a like-for-like run: each frame's wall time, the worst stretch-edge strain
-/// over the timed frames, and weft's sweeps.
+/// The calling thread's CPU time, ms (what a loaded machine leaves comparable: its other programs'
+/// turns are not counted).
+double thread_cpu_ms() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/// One solver's frames in a like-for-like run: each frame's wall and CPU time, the worst stretch-edge
+/// strain over the timed frames, and weft's sweeps.
 struct Run {
-    std::vector<double> ms;
+    std::vector<double> ms, cpu_ms;
     double strain = 0;
     uint64_t sweeps = 0;
-    double median() const {
-        std::vector<double> v = ms;
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-    }
+    double median() const { return median_of(ms); }
+    double cpu_median() const { return median_of(cpu_ms); }
 };
 
 template <class Step>
 void timed(Run& run, Step&& step) {
+    const double c0 = thread_cpu_ms();
     const auto t0 = std::chrono::steady_clock::now();
     step();
     run.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    run.cpu_ms.push_back(thread_cpu_ms() - c0);
 }
 
 /// The scene's input at timed frame `frame` for weft and for Bullet.
@@ -438,8 +451,9 @@ double bullet_strain(const ClothProxy& proxy, const Fabric& f, Scene scene, int 
 /// Bullet's budget (2 substeps x 4 sweeps: equal sweeps); weft at 2 substeps iterating until no edge
 /// is longer than Bullet's 2 x 4 worst strain in the same scene (equal strain, found by a run of
 /// Bullet's before); Bullet at 2 x 4; Bullet at 2 x 16. The fabric's substeps every step for weft (no
-/// fast step split). Medians of the timed frames, their ratios to Bullet's 2 x 4, the worst strain
-/// each reached over them, weft's sweeps a frame, and weft's 2 x 4 frame per particle and sweep.
+/// fast step split). Medians of the timed frames (wall clock, and the thread's CPU time), their ratios
+/// to Bullet's 2 x 4, the worst strain each reached over them, weft's sweeps a frame, and weft's 2 x 4
+/// frame per particle and sweep.
 void BM_LikeForLike(benchmark::State& state) {
     const uint32_t side = static_cast<uint32_t>(state.range(0));
     const Scene scene = static_cast<Scene>(state.range(1));
@@ -485,6 +499,10 @@ void BM_LikeForLike(benchmark::State& state) {
     state.counters["bullet_2x16_ms"] = bullet16.median();
     state.counters["ratio_2x4"] = weft.median() / bullet.median();
     state.counters["ratio_matched"] = weft_matched.median() / bullet.median();
+    state.counters["weft_2x4_cpu_ms"] = weft.cpu_median();
+    state.counters["bullet_2x4_cpu_ms"] = bullet.cpu_median();
+    state.counters["cpu_ratio_2x4"] = weft.cpu_median() / bullet.cpu_median();
+    state.counters["cpu_ratio_matched"] = weft_matched.cpu_median() / bullet.cpu_median();
     state.counters["weft_2x4_strain"] = weft.strain;
     state.counters["weft_matched_strain"] = weft_matched.strain;
     state.counters["bullet_2x4_strain"] = bullet.strain;
@@ -504,5 +522,31 @@ BENCHMARK(BM_LikeForLike)
 #endif
 
 }  // namespace
+
+#if defined(__x86_64__)
+/// The machine's own figures for the sweep's roofline (machine_roofline.h): ns per vector operation
+/// four and eight wide, and the read bandwidth of working sets from 32 KiB to 1 GiB.
+void BM_MachineRoofline(benchmark::State& state) {
+    using namespace bench::roofline;
+    const bool wide = __builtin_cpu_supports("avx512f");
+    for (auto _ : state) {
+        state.counters["add4_ns"] = ns_per_op<Op::add>(4);
+        state.counters["mul4_ns"] = ns_per_op<Op::mul>(4);
+        state.counters["div4_ns"] = ns_per_op<Op::div>(4);
+        state.counters["sqrt4_ns"] = ns_per_op<Op::sqrt>(4);
+        if (wide) {
+            state.counters["add8_ns"] = ns_per_op<Op::add>(8);
+            state.counters["mul8_ns"] = ns_per_op<Op::mul>(8);
+            state.counters["div8_ns"] = ns_per_op<Op::div>(8);
+            state.counters["sqrt8_ns"] = ns_per_op<Op::sqrt>(8);
+        }
+        for (const size_t kib : {32, 256, 1024, 4096, 32768, 1048576})
+            state.counters["read_" + std::to_string(kib) + "KiB_GBps"] = read_gb_per_s(kib << 10);
+    }
+    state.SetLabel(wide ? "AVX2 and AVX-512, best of many short runs" : "AVX2, best of many short runs");
+}
+
+BENCHMARK(BM_MachineRoofline)->Iterations(1)->Unit(benchmark::kMillisecond);
+#endif
 
 BENCHMARK_MAIN();
