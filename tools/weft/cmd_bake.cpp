@@ -42,6 +42,8 @@ struct BakeCommandOptions {
     bool validate = false;
     std::string clips;  ///< --clips: "" = the defaults (walk, run, idle, jump), "all", "none" or names
     bool no_collide = false;  ///< --no-collide: the body's colliders measured, not simulated
+    bool retune_springs = false;            ///< --retune-springs
+    bool collide_authored_springs = false;  ///< --collide-authored-springs
     std::string classes = "hair,skirt";
     std::string config;
     std::string fabric;
@@ -64,6 +66,8 @@ int run_bake(const BakeCommandOptions& c) {
     o.out_dir = c.out;
     o.jobs = c.jobs;
     o.model.grow_cloth = !c.no_grow;
+    o.model.retune_springs = c.retune_springs;
+    o.model.collide_authored_springs = c.collide_authored_springs;
     if (c.validate) {
         o.model.validate = ValidationOptions{};
         o.model.validate->clip_choice = ClipChoice::parse(c.clips);
@@ -115,7 +119,8 @@ int run_bake(const BakeCommandOptions& c) {
     o.model.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
                      ";validate=" + (c.validate ? "1" : "0") +
                      (c.validate && !c.clips.empty() ? ";clips=" + c.clips : std::string()) +
-                     (c.validate && c.no_collide ? ";collide=0" : std::string()) + ";page=" + (c.no_page ? "0" : "1");
+                     (c.validate && c.no_collide ? ";collide=0" : std::string()) + ";page=" + (c.no_page ? "0" : "1") +
+                     (c.retune_springs ? ";retune_springs=1" : "") + (c.collide_authored_springs ? ";collide_authored_springs=1" : "");
 
     const bool quiet = c.verbosity.quiet;
     const bool tty = !quiet && isatty(STDERR_FILENO);
@@ -196,6 +201,7 @@ const CommandRegistration bake_registration{
         app.add_flag("--no-collide", o->no_collide,
                      "With --validate: the body's colliders are measured against but not simulated: how deep the cloth "
                      "goes with no body to stop it (PENETRATION then fails where it does)");
+        add_spring_flags(app, o->retune_springs, o->collide_authored_springs);
         app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")
             ->capture_default_str();
         app.add_option("--config", o->config,

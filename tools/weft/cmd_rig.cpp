@@ -36,6 +36,8 @@ struct RigCommandOptions {
     double min_strand_length = kMinStrandLength;
     uint32_t min_strand_verts = kMinStrandVerts;
     bool validate = false;
+    bool retune_springs = false;
+    bool collide_authored_springs = false;
     std::string fabric;
     std::string config;
     bool allow_outside_folder = false;
@@ -52,6 +54,8 @@ int run_rig(const RigCommandOptions& o) {
     }
     ModelOptions options;
     options.grow_cloth = o.grow_cloth;
+    options.retune_springs = o.retune_springs;
+    options.collide_authored_springs = o.collide_authored_springs;
     if (o.validate) options.validate = ValidationOptions{};
     if (!o.fabric.empty()) {
         if (!find_fabric(o.fabric)) {
@@ -128,6 +132,7 @@ const CommandRegistration rig_registration{
             ->capture_default_str();
         app.add_option("--min-strand-verts", o->min_strand_verts, "Clumps with fewer vertices are dropped")
             ->capture_default_str();
+        add_spring_flags(app, o->retune_springs, o->collide_authored_springs);
         app.add_flag("--validate", o->validate,
                      "Simulate every rig proxy (hang, swing, sprint, teleport, idle) and measure its skinned mesh; "
                      "a failed gate exits 1");
