@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <vector>
 
+#include "solver/checked_step.h"
 #include "solver/solver.h"
 #include "validate/crossings.h"
 
@@ -233,16 +235,26 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
             }
         }
         if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
+
         // Any scenario may teleport: the solver calls every frame or holder jump longer than the
         // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
         // idle jump too. The shift is measured against this copy, kept every step.
         x_before = state.x;
 
+        // The step a runtime takes (solver/checked_step.h); one that leaves a position not finite ends
+        // the run there (no copy to undo it with: nothing runs after it).
         const auto t0 = std::chrono::steady_clock::now();
-        const StepStats ss = solver.step(in);
+        StepStats ss;
+        const StepCheck check = checked_step(solver, in, nullptr, &ss);
         const auto t1 = std::chrono::steady_clock::now();
         const uint32_t step_number = s + 1;
         st.steps = step_number;
+        if (check == StepCheck::non_finite) {
+            st.non_finite_step = step_number;
+            break;
+        }
+        if (check != StepCheck::ok)
+            throw std::logic_error(std::string("validation script gave the solver a step it refuses: ") + step_check_name(check));
         if (observer) observer(scenario, step_number, step.holders, state);
         if (body && body_observer) body_observer(step_number, probe);
 
@@ -250,7 +262,7 @@ ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenar
             ++st.steps_awake;
             awake_seconds += std::chrono::duration<double>(t1 - t0).count();
             energy = energy_now();
-            if (!state_finite(state) || !std::isfinite(energy.total())) {
+            if (!std::isfinite(energy.total())) {
                 st.non_finite_step = step_number;
                 break;
             }
