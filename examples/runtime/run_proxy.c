@@ -3,7 +3,7 @@
  * that its fabric holds in its bind pose kicked sideways first (1 m/s along the world's +x), as hang
  * kicks it. Prints each particle's position in the frame after the last step, one line each:
  * "index x y z" (%.17g, so the numbers round-trip): `weft validate PROXY --scenario hang --steps STEPS
- * --positions` prints the same numbers.
+ * --positions --model none` (the proxy alone) prints the same numbers.
  *
  *   run_proxy PROXY STEPS [FABRIC] */
 #include <stdio.h>

@@ -20,7 +20,7 @@
  * cloth: a placement, collider or dt that is not finite (or a rotation that is no unit quaternion) is
  * refused and changes nothing, and a step that would leave a position not finite is undone and
  * returns WEFT_ERROR_NON_FINITE with the cloth as it was before it. Stepping is the code weft's own
- * validation runs (lib/solver/checked_step.h): `weft validate PROXY --scenario hang --positions`
+ * validation runs (lib/solver/checked_step.h): `weft validate PROXY --scenario hang --positions --model none`
  * prints what examples/runtime/run_proxy.c computes, to the last bit. A weft_runtime is not
  * thread-safe; several may run on several threads. */
 #ifndef WEFT_RUNTIME_H

@@ -54,17 +54,6 @@ inline void add_verbosity(CLI::App& app, Verbosity& v) {
     quiet->excludes(verbose);
 }
 
-/// What the grown model does with the springs an artist authored (scene/gltf_springs.h): by default it
-/// keeps them as the file has them; these two flags, the same on `rig` and `bake`, change them on request.
-inline void add_spring_flags(CLI::App& app, bool& retune, bool& collide_authored) {
-    app.add_flag("--retune-springs", retune,
-                 "Give the model's authored spring bones weft's settings for their fabric (the report lists every value "
-                 "changed, old and new); by default they are kept as authored");
-    app.add_flag("--collide-authored-springs", collide_authored,
-                 "In a model that declares no spring collider of its own, let its authored springs collide with the "
-                 "fitted body colliders");
-}
-
 /// An option value that names a file or folder: an empty one is a usage error rather than "here"
 /// (`-o ''` used to write into the current folder).
 inline const CLI::Validator non_empty_path{
