@@ -39,6 +39,7 @@
 #include <ctime>
 #include <numbers>
 
+#include "solver/checked_step.h"
 #include "solver/solver.h"
 #include "bullet_sheet.h"
 #include "machine_roofline.h"
@@ -148,6 +149,47 @@ double min_of(const std::vector<double>& v) { return *std::min_element(v.begin()
 
 BENCHMARK(BM_SheetStep)
     ->DenseRange(0, static_cast<int>(std::size(kVariants)) - 1)
+    ->Iterations(kFrames)
+    ->Repetitions(kRounds)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->ComputeStatistics("min", min_of);
+
+/// What the step a runtime takes (solver/checked_step.h: the input checked, the state copied before
+/// and the result checked for non-finite values, so a bad step can be undone) costs over the bare
+/// step: range(0) = 0 the bare step, 1 the checked one, on the full-rows reference workload.
+void BM_CheckedStep(benchmark::State& state) {
+    Fabric f = *find_fabric("cotton");
+    f.substeps = 2;
+    f.iterations = 4;
+    f.slack = 0.5;
+    SolverConstants c;
+    c.sleep = false;
+    Solver solver(sheet(), f, c);
+    StepInput in;
+    for (int s = 0; s < kWarmup; ++s) solver.step(in);
+    SolverState undo;
+    const bool checked = state.range(0) == 1;
+    double best = INFINITY;
+    for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (checked) {
+            if (checked_step(solver, in, &undo) != StepCheck::ok) state.SkipWithError("the checked step refused the workload");
+        } else {
+            solver.step(in);
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        state.SetIterationTime(seconds);
+        best = std::min(best, seconds);
+    }
+    state.counters["frame_min_ms"] = best * 1e3;
+    state.SetLabel(std::string(checked ? "checked step (copy, check, undo on failure)" : "bare step") + ": " +
+                   std::to_string(sheet().particle_count()) + " particles");
+}
+
+BENCHMARK(BM_CheckedStep)
+    ->Arg(0)
+    ->Arg(1)
     ->Iterations(kFrames)
     ->Repetitions(kRounds)
     ->UseManualTime()
