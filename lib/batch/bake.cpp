@@ -32,6 +32,7 @@
 #include "io/atomic_file.h"
 #include "io/format_text.h"
 #include "io/utf8_text.h"
+#include "outputs/cloth_summary_json.h"
 #include "outputs/issue_json.h"
 #include "outputs/json_text.h"
 #include "batch/bake_cost.h"
@@ -130,6 +131,17 @@ std::vector<BakeInput> walk_inputs(const std::vector<fs::path>& inputs, const fs
     return found;
 }
 
+Issues missing_inputs(const std::vector<fs::path>& inputs) {
+    Issues missing;
+    for (const fs::path& in : inputs) {
+        std::error_code ec;
+        const fs::file_status st = fs::status(in, ec);
+        if (ec == std::errc::too_many_symbolic_link_levels || fs::exists(st)) continue;
+        missing.push_back(make_issue(kInputNotFound, utf8_escaped(in.string()) + ": no such file or folder", ""));
+    }
+    return missing;
+}
+
 ModelOptions bake_model_options(const BakeInput& input, const BakeOptions& o) {
     ModelOptions options = o.model;
     options.out_dir = o.out_dir / fs::path(input.relative);
@@ -140,15 +152,37 @@ ModelOptions bake_model_options(const BakeInput& input, const BakeOptions& o) {
 }
 
 BakeModelResult bake_row(const BakeInput& input, const ModelRecord& r) {
-    return {input, r.status, r.issues, r.outputs, r.depends, r.input_hash, r.seconds};
+    return {input, r.status, r.unchanged, summarise_cloth(r), r.issues, r.outputs, r.depends, r.input_hash, r.seconds};
+}
+
+BakeTotals BakeResult::totals() const {
+    BakeTotals t;
+    t.models = models.size();
+    for (const BakeModelResult& m : models) {
+        switch (m.status) {
+            case ModelStatus::built: ++t.built; t.unchanged_built += m.unchanged ? 1 : 0; break;
+            case ModelStatus::refused: ++t.refused; t.unchanged_refused += m.unchanged ? 1 : 0; break;
+            case ModelStatus::failed: ++t.failed; break;
+        }
+    }
+    for (const Issue& i : run_issues) t.input_errors += i.severity == Severity::error ? 1 : 0;
+    return t;
 }
 
 int BakeResult::exit_code() const {
-    if (has_error(run_issues)) return 1;
-    // A skipped model keeps the errors its stamp recorded: skipping never turns a refusal into a pass.
-    for (const BakeModelResult& m : models)
-        if (m.status == ModelStatus::refused || m.status == ModelStatus::failed || has_error(m.issues)) return 1;
-    return 0;
+    const BakeTotals t = totals();
+    return t.refused + t.failed + t.input_errors > 0 ? 1 : 0;
+}
+
+std::string bake_totals_text(const BakeTotals& t) {
+    auto count = [](size_t n, const char* word, size_t unchanged) {
+        return std::to_string(n) + " " + word + (unchanged ? " (" + std::to_string(unchanged) + " unchanged)" : "");
+    };
+    std::string text = std::to_string(t.models) + (t.models == 1 ? " model: " : " models: ") +
+                       count(t.built, "built", t.unchanged_built) + ", " + count(t.refused, "refused", t.unchanged_refused) +
+                       ", " + count(t.failed, "failed", 0);
+    if (t.input_errors) text += ", " + std::to_string(t.input_errors) + (t.input_errors == 1 ? " input" : " inputs") + " not read";
+    return text;
 }
 
 namespace {
@@ -273,6 +307,8 @@ json result_to_wire(const BakeModelResult& r, bool worker_exits) {
     json issues = json::array();
     for (const Issue& i : r.issues) issues.push_back({i.code, static_cast<int>(i.severity), i.message, i.pointer});
     return {{"status", model_status_name(r.status)},
+            {"unchanged", r.unchanged},
+            {"cloth", cloth_summary_json(r.cloth)},
             {"issues", std::move(issues)},
             {"outputs", r.outputs},
             {"depends", r.depends},
@@ -284,6 +320,8 @@ json result_to_wire(const BakeModelResult& r, bool worker_exits) {
 
 void result_from_wire(const json& j, BakeModelResult& r) {
     r.status = parse_model_status(j.at("status").get<std::string>()).value_or(ModelStatus::failed);
+    r.unchanged = j.at("unchanged").get<bool>();
+    r.cloth = cloth_summary_from_json(j.at("cloth")).value_or(ClothSummary{});
     for (const json& i : j.at("issues"))
         r.issues.push_back({i.at(0).get<std::string>(), static_cast<Severity>(i.at(1).get<int>()), i.at(2).get<std::string>(),
                             i.at(3).get<std::string>()});
@@ -456,8 +494,6 @@ struct Worker {
     bool left = false;                                 ///< no model was left for it: its slot is spare
     bool assimp = false;                               ///< was handed a model Assimp reads: has loaded its module
 };
-
-using BakeProgress = std::function<void(const BakeModelResult&, size_t, size_t)>;
 
 /// Two INPUTs holding the same relative path would bake into one folder, the later overwriting the
 /// earlier's outputs: the first (in INPUT order; the walk sorts by path, then INPUT) is baked, the
@@ -820,7 +856,6 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
     report["grow_cloth"] = o.model.grow_cloth;
     report["validate"] = o.model.validate.has_value();
     std::map<std::string, int> counts;
-    std::map<ModelStatus, int> statuses;
     json run_issues = json::array();
     for (const Issue& i : result.run_issues) {
         run_issues.push_back(issue_json(i));
@@ -834,11 +869,12 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
             issues.push_back(issue_json(i));
             ++counts[i.code];
         }
-        ++statuses[m.status];
         models.push_back({{"input", m.input.relative},
                           {"output_dir", m.input.relative},
                           {"status", model_status_name(m.status)},
+                          {"unchanged", m.unchanged},
                           {"input_hash", m.input_hash},
+                          {"cloth", cloth_summary_json(m.cloth)},
                           {"outputs", m.outputs},
                           {"issues", std::move(issues)}});
         timings.push_back({{"input", m.input.relative},
@@ -853,14 +889,17 @@ json bake_report_json(const BakeResult& result, const BakeOptions& o) {
                              {"validate", m.seconds.validate},
                              {"page", m.seconds.page}}}});
     }
+    const BakeTotals t = result.totals();
     report["issues"] = std::move(run_issues);
     report["models"] = std::move(models);
     report["counts"] = counts;
-    report["totals"] = {{"models", result.models.size()},
-                        {"built", statuses[ModelStatus::built]},
-                        {"skipped", statuses[ModelStatus::skipped]},
-                        {"refused", statuses[ModelStatus::refused]},
-                        {"failed", statuses[ModelStatus::failed]}};
+    report["totals"] = {{"models", t.models},
+                        {"built", t.built},
+                        {"refused", t.refused},
+                        {"failed", t.failed},
+                        {"unchanged", {{"built", t.unchanged_built}, {"refused", t.unchanged_refused}}},
+                        {"input_errors", t.input_errors}};
+    report["summary"] = bake_totals_text(t);
     report["exit_code"] = result.exit_code();
     report["timings"] = {{"total_seconds", result.seconds}, {"jobs", o.jobs}, {"models", std::move(timings)}};
     return report;

@@ -13,6 +13,7 @@
 #include "io/content_hash.h"
 #include "io/utf8_text.h"
 #include "batch/bake_stage.h"
+#include "outputs/cloth_summary_json.h"
 #include "outputs/issue_json.h"
 #include "outputs/json_text.h"
 #include "outputs/model_files.h"
@@ -293,8 +294,14 @@ private:
         }
         if (match)
             for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(o_.out_dir / f.get<std::string>());
-        if (!match) return false;
-        r_.status = ModelStatus::skipped;
+        // What the outputs say: the outcome and the cloth the stamp recorded (a stamp without them,
+        // of an older weft, is rebuilt).
+        const std::optional<ModelStatus> outcome = parse_model_status(stamp.value("status", ""));
+        std::optional<ClothSummary> cloth = stamp.contains("cloth") ? cloth_summary_from_json(stamp["cloth"]) : std::nullopt;
+        if (!match || !outcome || *outcome == ModelStatus::failed || !cloth) return false;
+        r_.status = *outcome;
+        r_.unchanged = true;
+        r_.stamped_cloth = std::move(cloth);
         r_.external_files = references;
         for (const json& f : stamp["outputs"]) r_.outputs.push_back(f.get<std::string>());
         Issues recorded;
@@ -383,6 +390,7 @@ json bake_stamp_json(const ModelRecord& r) {
             {"external_files", std::move(external)},
             {"options_hash", r.options_hash},
             {"status", model_status_name(r.status)},
+            {"cloth", cloth_summary_json(summarise_cloth(r))},
             {"outputs", r.outputs},
             {"issues", issues_json(r.issues)}};
 }

@@ -417,26 +417,13 @@ std::string view_thumbnail_svg(const ViewModel& model) {
 std::string view_index_html(const json& report) {
     std::string page = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>weft bake</title>\n";
     page += "<style>" + std::string(page_style) + "</style>\n</head>\n<body>\n<header><h1>weft bake</h1>";
-    // A model skipped as unchanged shows what its outputs say (built, or refused by the errors its
-    // stamp kept), so the index is the same bytes whether this run rebuilt it or not.
-    auto outcome = [](const json& m) {
-        std::string status = m.value("status", std::string());
-        if (status != "skipped") return status;
-        for (const json& i : m.value("issues", json::array()))
-            if (i.value("severity", std::string()) == "error") return std::string("refused");
-        return std::string("built");
-    };
-    std::map<std::string, int> tally;
     const json models = report.value("models", json::array());
-    for (const json& m : models) ++tally[outcome(m)];
-    page += "<div class=\"muted\">" + std::to_string(models.size()) + " models: " + std::to_string(tally["built"]) +
-            " built, " + std::to_string(tally["refused"]) + " refused, " + std::to_string(tally["failed"]) +
-            " failed</div></header>\n<main style=\"padding: 8px 16px\">\n";
+    page += "<div class=\"muted\">" + html_escape(report.value("summary", std::string())) + "</div></header>\n<main style=\"padding: 8px 16px\">\n";
     page += "<table id=\"models\">\n<tr><th></th><th>model</th><th>status</th><th>issues by code</th></tr>\n";
     for (const json& m : models) {
         const std::string name = m.value("input", std::string());
         const std::string folder = m.value("output_dir", name);
-        const std::string status = outcome(m);
+        const std::string status = m.value("status", std::string());
         bool has_page = false, has_thumb = false;
         for (const json& f : m.value("outputs", json::array())) {
             has_page = has_page || f == "view.html";

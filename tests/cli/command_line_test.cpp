@@ -73,9 +73,9 @@ TEST(CommandLine, BakeJsonIsTheReportAloneAndTheSummaryAndPageGoToStderr) {
                                    "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json report = json::parse(r.out);  // nothing but the report on standard output
-    EXPECT_EQ(report["schema"], "weft.bake-report/1");
+    EXPECT_EQ(report["schema"], "weft.bake-report/2");
     EXPECT_EQ(report, json::parse(text_of_file(dir / "out" / "bake-report.json")));
-    EXPECT_NE(r.err.find("weft bake: 1 models: 1 built"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("weft bake: 1 model: 1 built, 0 refused, 0 failed -> "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("weft bake: the page: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("index.html"), std::string::npos) << r.err;
     // The page of the model and the index exist and name each other.

@@ -7,26 +7,23 @@
 // (lib/batch/bake.h), each model in a worker process of its own (a crash, an
 // out-of-memory or a runaway model fails only that model). Writes OUT/bake-report.json (schemas/bake-report.schema.json).
 // Progress on standard error: one line per model (an updating line on a terminal), none with -q,
-// every issue with -v. Exit 0 when every model was built or skipped, 1 when any was refused or
-// failed or an input is missing (the others are still baked), 2 for a wrong command line.
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdio>
+// every issue with -v; then the summary line (docs/architecture.md#exit-status). Exit 0 when every
+// model was built (now or, unchanged, before), 1 when any was refused or failed or an input could
+// not be read (the others are still baked) or an INPUT does not exist (then nothing is baked or
+// written), 2 for a wrong command line.
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "command.h"
-#include "garment/config.h"
-#include "io/utf8_text.h"
+#include "bake_run.h"
 #include "batch/bake.h"
-#include "outputs/issue_json.h"
 #include "batch/process_memory.h"
-#include "outputs/view_page.h"
+#include "command.h"
 #include "fabric/fabric.h"
+#include "garment/config.h"
 
 namespace weft::cli {
 namespace {
@@ -57,9 +54,9 @@ struct BakeCommandOptions {
     double time_limit = 300;
 };
 
-int run_bake(const BakeCommandOptions& c) {
+/// The library's options from the command line's; a usage error (exit 2) is printed and returned.
+std::optional<int> bake_options(const BakeCommandOptions& c, BakeOptions& o) {
     const std::string who = "weft bake";
-    BakeOptions o;
     for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
     o.out_dir = c.out;
     o.jobs = c.jobs;
@@ -116,62 +113,19 @@ int run_bake(const BakeCommandOptions& c) {
                      ";validate=" + (c.validate ? "1" : "0") +
                      (c.validate && !c.clips.empty() ? ";clips=" + c.clips : std::string()) +
                      (c.validate && c.no_collide ? ";collide=0" : std::string()) + ";page=" + (c.no_page ? "0" : "1");
+    return std::nullopt;
+}
 
-    const bool quiet = c.verbosity.quiet;
-    const bool tty = !quiet && isatty(STDERR_FILENO);
-    const auto start = std::chrono::steady_clock::now();
-    auto progress = [&](const BakeModelResult& m, size_t done, size_t total) {
-        if (tty) {
-            const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
-            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, utf8_escaped(m.input.relative).c_str(),
-                         model_status_name(m.status), left);
-            if (done == total) std::fprintf(stderr, "\n");
-        } else if (!quiet) {
-            std::cerr << "[" << done << "/" << total << "] " << utf8_escaped(m.input.relative) << ": " << model_status_name(m.status) << "\n";
-        }
-        if (tty && done != total && !m.issues.empty()) std::fprintf(stderr, "\r\033[K");
-        Issues escaped = m.issues;
-        for (Issue& i : escaped) i.message = utf8_escaped(i.message);
-        print_issues(std::cerr, who + ": " + utf8_escaped(m.input.relative), escaped, c.verbosity);
-    };
+int run_bake(const BakeCommandOptions& c) {
+    const std::string who = "weft bake";
+    BakeOptions o;
+    if (std::optional<int> usage = bake_options(c, o)) return *usage;
+    // A missing INPUT is an error before anything is written: no OUT, no report, no page.
+    if (!inputs_exist(o.inputs, who)) return exit_refused;
     tune_process_memory();  // before bake starts its workers
-    const BakeResult result = bake(o, progress);
-    for (const Issue& i : result.run_issues) std::cerr << who << ": " << i.message << " [" << i.code << "]\n";
-
-    nlohmann::json report = bake_report_json(result, o);
-    int status = result.exit_code() == 0 ? exit_ok : exit_refused;
-    // Outputs replace only regular files: a FIFO, a device or a link in the way is refused by name.
-    auto write_output = [&](const fs::path& path, const std::string& text) {
-        if (!write_command_output(std::cerr, who, path, text)) status = exit_refused;
-    };
-    const fs::path report_path = fs::path(c.out) / "bake-report.json";
-    std::string depfile;
-    if (!c.depfile.empty()) {
-        Issues unrepresentable;
-        depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
-        for (const Issue& i : unrepresentable) {
-            if (!quiet) std::cerr << who << ": warning: " << i.message << " [" << i.code << "]\n";
-            report["issues"].push_back(issue_json(i));
-            report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
-        }
-    }
-    const std::string text = bake_json_text(report);
-    for (const fs::path& path : {report_path, fs::path(c.report)})
-        if (!path.empty()) write_output(path, text);
-    if (!c.depfile.empty()) write_output(c.depfile, depfile);
-    // The page over every model (each model's own is OUT/<model>/view.html): always rewritten, like
-    // the report it is made from.
-    if (!c.no_page) write_output(fs::path(c.out) / "index.html", view_index_html(report));
-    if (c.json) std::cout << text;
-    if (!quiet) {
-        const auto& t = report["totals"];
-        std::cerr << who << ": " << t["models"] << " models: " << t["built"] << " built, " << t["skipped"]
-                  << " skipped, " << t["refused"] << " refused, " << t["failed"] << " failed -> " << c.out << "\n";
-        if (!c.no_page) std::cerr << who << ": the page: " << (fs::absolute(fs::path(c.out)) / "index.html").lexically_normal().string()
-                  << "\n";
-    }
-    return status;
+    const BakeResult result = bake(o, bake_progress(who, c.verbosity));
+    return finish_bake(result, o,
+                       {who, o.out_dir, fs::path(c.report), fs::path(c.depfile), c.json, !c.no_page, c.verbosity});
 }
 
 const CommandRegistration bake_registration{
