@@ -111,13 +111,14 @@ std::string check_output(const fs::path& file) {
     return file.string() + ": an output of no known kind";
 }
 
-/// Every file under OUT with its bytes, by relative path; bake-report.json and the atomic writer's
-/// temporaries left out (the report's statuses say built or skipped, and differ by design).
+/// Every file under OUT with its bytes, by relative path; bake-report.json, the index over it and
+/// the atomic writer's temporaries left out (the report and the index say which models a run found
+/// unchanged, and differ by design).
 std::map<std::string, std::string> outputs(const fs::path& dir) {
     std::map<std::string, std::string> out;
     for (const fs::path& f : files_under(dir)) {
         const std::string rel = f.lexically_relative(dir).generic_string();
-        if (rel == "bake-report.json" || temporary_pid(f) >= 0) continue;
+        if (rel == "bake-report.json" || rel == "index.html" || temporary_pid(f) >= 0) continue;
         std::vector<uint8_t> bytes;
         EXPECT_EQ(read_file(f, bytes), "");
         out[rel] = std::string(bytes.begin(), bytes.end());
