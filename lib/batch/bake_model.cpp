@@ -138,6 +138,7 @@ void write_page(const ModelOptions& o, ModelRecord& r) {
     view.status = model_status_name(has_error(r.issues) ? ModelStatus::refused : ModelStatus::built);
     view.issues = r.issues;
     view.scene = r.imported ? &r.scene : nullptr;
+    view.garments = r.imported ? &r.garments : nullptr;
     view.limits = (o.validate ? *o.validate : ValidationOptions{}).limits;
     const std::vector<ProxyValidation> none;
     const std::vector<ProxyValidation>& validations = r.proxy_validation ? r.proxy_validation->proxies : none;
@@ -145,16 +146,19 @@ void write_page(const ModelOptions& o, ModelRecord& r) {
         if (file.empty()) return;
         DecodeResult loaded = load_proxy(o.out_dir / file);
         if (!loaded.ok()) return;
-        const ProxyValidation* v = nullptr;
+        ViewProxy vp{file, std::move(*loaded.proxy), nullptr, nullptr};
         for (const ProxyValidation& candidate : validations)
-            if (candidate.file == file) v = &candidate;
-        view.proxies.push_back({file, std::move(*loaded.proxy), v});
+            if (candidate.file == file) vp.validation = &candidate;
+        if (r.validation)
+            for (const RigProxyValidation& m : r.validation->proxies)
+                if (m.solver.file == file) vp.mesh = &m;
+        view.proxies.push_back(std::move(vp));
     };
     for (const RiggedGarment& g : r.rigs) add(g.proxy_file);
     for (const SheetedGarment& g : r.sheets) add(g.proxy_file);
-    for (const auto& [name, text] : {std::pair{"view.html", view_model_html(view)},
-                                     std::pair{"thumbnail.svg", view_thumbnail_svg(view)}})
-        write_model_output(o.out_dir / name, text, r.issues);
+    write_model_output(o.out_dir / "view.html", view_model_html(view), r.issues);
+    // A picture only of something: a model that was never read has none, and the index says why.
+    if (const std::string png = view_thumbnail_png(view); !png.empty()) write_model_output(o.out_dir / "thumbnail.png", png, r.issues);
 }
 
 /// One model's bake, stage by stage, into its record.
