@@ -101,7 +101,7 @@ std::string issues_cell(const json& m) {
         ++count;
         if (severity != "error") severity = text_of(i, "severity");
     }
-    std::string cell = "<td class=\"why\">";
+    std::string cell = "<td class=\"codes\">";
     bool first = true;
     for (const auto& [code, entry] : by_code) {
         cell += std::string(first ? "" : ", ") + "<span class=\"" + (entry.second == "error" ? "bad" : "muted") + "\">" +

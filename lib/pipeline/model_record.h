@@ -84,7 +84,7 @@ struct StageSeconds {
     double build = 0;     ///< rig and sheet proxies
     double validate = 0;  ///< every proxy, and the rig proxies' skinned mesh (ModelOptions::validate)
     double write = 0;     ///< proxies, grown model, sidecar, report.json, validation.json
-    double page = 0;      ///< with a page: view.html and thumbnail.svg
+    double page = 0;      ///< with a page: view.html and thumbnail.png
     double total = 0;     ///< the whole model, wall time
 };
 

@@ -51,7 +51,7 @@ TEST(BakeModel, TheStampAndTheRowAreTheRecordsAndAnUnchangedModelIsSkipped) {
     ASSERT_EQ(built.status, ModelStatus::built) << json_text(bake_stamp_json(built));
     EXPECT_EQ(built.sheets.size(), 1u);  // the flag is one sheet
     EXPECT_EQ(file_text(out / "bake-stamp.json"), json_text(bake_stamp_json(built)));
-    for (const char* name : {"report.json", "view.html", "thumbnail.svg", "Flag.clothproxy"})
+    for (const char* name : {"report.json", "view.html", "thumbnail.png", "Flag.clothproxy"})
         EXPECT_NE(std::find(built.outputs.begin(), built.outputs.end(), name), built.outputs.end()) << name;
     EXPECT_EQ(built.depends, std::vector<std::string>{(test::testdata_dir() / "flag.glb").generic_string()});
     EXPECT_EQ(built.input_hash.rfind("xxh64:", 0), 0u);

@@ -162,7 +162,7 @@ const CommandRegistration bake_registration{
             ->check(non_empty_path);
         app.add_option("--report", o->report, "Also write bake-report.json to this file")->check(non_empty_path);
         app.add_flag("--json", o->json, "Print bake-report.json on standard output, nothing else there");
-        app.add_flag("--no-page", o->no_page, "No OUT/index.html, view.html or thumbnail.svg (the page costs a few ms a model)");
+        app.add_flag("--no-page", o->no_page, "No OUT/index.html, view.html or thumbnail.png (the page costs a few ms a model)");
         app.add_option("--max-memory", o->max_memory_mib,
                        "Memory per model in MiB (address space of its worker process; 0 = no limit): past it the model is OUT_OF_MEMORY")
             ->capture_default_str();

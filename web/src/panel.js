@@ -1,7 +1,8 @@
 // The page's side panel built from the data (docs/view.md): the scenario list with each proxy's
 // verdict, the gates of the scenario shown, the issues. Every value from the data reaches the page
 // as text (textContent), never as markup: a name is shown, never run.
-export const PROXY_COLOURS = ['#42a5f5', '#ef6c00', '#ab47bc', '#26a69a', '#ec407a', '#7e57c2', '#9ccc65', '#ffca28'];
+// Each proxy's colour: none of them the garments' orange on the model or the colliders' green.
+export const PROXY_COLOURS = ['#42a5f5', '#26c6da', '#ab47bc', '#ec407a', '#7e57c2', '#d4e157', '#8d6e63', '#78909c'];
 
 export function el(tag, attributes = {}, ...children) {
   const e = document.createElement(tag);
