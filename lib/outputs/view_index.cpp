@@ -1,5 +1,5 @@
 // OUT/index.html (view_page.h): a dashboard of the bake from bake-report.json, every value escaped
-// for where it lands and every link relative (docs/view.md#the-index).
+// for where it lands and every link relative (docs/view.md#what-a-page-shows).
 #include <cmath>
 #include <cstdio>
 #include <map>

@@ -32,7 +32,7 @@ struct ViewNodes {
 };
 
 /// "mesh": every mesh at rest in scene space, its triangles split into the body's and the
-/// garments', and per vertex up to four (node, weight) pairs that move it (docs/view.md#skin).
+/// garments', and per vertex up to four (node, weight) pairs that move it (docs/view.md#keys).
 nlohmann::json view_mesh_json(const Scene& scene, const ModelGarments* garments, ViewNodes& nodes);
 
 /// One clip a scenario played, sampled as validation sampled it, with the stride its keys are kept at.
@@ -46,7 +46,7 @@ size_t clip_values(const ViewClip& clip, const ViewNodes& nodes);
 nlohmann::json clip_json(const ViewClip& clip, const ViewNodes& nodes);
 
 /// A proxy at rest: its particles in the model's space, rows, pins, colours, and for a rig each
-/// particle's node and the particle after it on its chain (docs/view.md#proxies). Adds the nodes
+/// particle's node and the particle after it on its chain (docs/view.md#keys). Adds the nodes
 /// it needs to `nodes`.
 nlohmann::json proxy_rest_json(const ViewProxy& vp, const Scene* scene, ViewNodes& nodes);
 

@@ -1,6 +1,6 @@
 // The page's proxies (view_parts.h): each at rest, and each run it was validated under with its
 // verdict, gates, worst step, figures and as many of its recorded frames as the size budget allows
-// (docs/view.md#scenarios, #the-size-budget).
+// (docs/view.md#what-a-page-shows, #the-size-budget).
 #include <algorithm>
 #include <cmath>
 #include <limits>

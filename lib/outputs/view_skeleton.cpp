@@ -1,5 +1,5 @@
 // The page's skeleton (view_parts.h): the mesh's skin over the nodes that move it, and the clips'
-// keys over those nodes, so the page poses the model as a clip drove it (docs/view.md#skin).
+// keys over those nodes, so the page poses the model as a clip drove it (docs/view.md#keys).
 #include <algorithm>
 #include <cmath>
 #include <numeric>

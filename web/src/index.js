@@ -1,4 +1,4 @@
-// The index's one script (lib/outputs/view_index.cpp writes the table, docs/view.md#the-index):
+// The index's one script (lib/outputs/view_index.cpp writes the table, docs/view.md#what-a-page-shows):
 // a click on a column's head sorts the models by it (again: the other way), and the two filters
 // show only the refused and failed models or hide those with no garment found. The page reads
 // without it; it changes only what is shown, from what the rows already say.

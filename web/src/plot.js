@@ -1,4 +1,4 @@
-// One figure against time on a 2D canvas (docs/view.md#plots): axes with ticks and units (seconds
+// One figure against time on a 2D canvas (docs/view.md#what-a-page-shows): axes with ticks and units (seconds
 // across, the figure's unit up), one line per proxy in its colour (a second figure dashed), the
 // gate's limit as a labelled red dashed line, each proxy's worst gate step as a mark on the time
 // axis, the sleep step green, and the cursor.

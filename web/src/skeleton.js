@@ -1,4 +1,4 @@
-// The model moved as validation moved it (docs/view.md#skin): a clip's keys posed at any step as
+// The model moved as validation moved it (docs/view.md#keys): a clip's keys posed at any step as
 // lib/validate/clip_motion.h plays a clip (a blend from the bind pose, the clip, its last frame
 // held), a rig's chain joints posed from its particles as the solver moved them (the rule of
 // lib/validate/model/rig_validate.h), and the mesh skinned over those motions. A motion is a rigid
