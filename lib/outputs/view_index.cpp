@@ -73,7 +73,7 @@ std::string file_links(const std::string& folder, const json& outputs) {
         const std::string name = f.get<std::string>();
         if (name == "report.json" || name == "validation.json") link(name, name);
         else if (name.ends_with(".cloth.json")) link(name, "sidecar");
-        else if (name.ends_with(".glb")) link(name, "grown model");
+        else if (name.ends_with(".glb") || name.ends_with(".vrm")) link(name, "grown model");
     }
     return links;
 }

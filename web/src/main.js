@@ -382,7 +382,7 @@ function drawTimeline() {
     ctx.fillStyle = s.worst.passed ? x.colour : '#e53935';
     ctx.beginPath(); ctx.moveTo(px, h - 10); ctx.lineTo(px - 5, h); ctx.lineTo(px + 5, h); ctx.fill();
   });
-  ctx.fillStyle = '#e6e6e3';
+  ctx.fillStyle = getComputedStyle(c).color;  // the cursor in the panel's ink, light or dark
   ctx.fillRect(Math.round(X(state.step)) - 1, 6, 2, h - 12);
 }
 
