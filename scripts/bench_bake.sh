@@ -7,7 +7,7 @@
 # and the critical path (the longest model's wall time, from bake-report.json), which a loaded
 # machine moves less than the wall. Medians of REPS runs (default 5). Targets: beyond-import under
 # 30% of import; -j 2 at least 1.8x -j 1 with and without --validate (a worker with no model left
-# lends its slot to the validations still running: README, `weft bake`). Timings on a shared
+# lends its slot to the validations still running: docs/commands.md, `weft bake`). Timings on a shared
 # machine move: quote the machine and its load.
 #   scripts/bench_bake.sh [build folder, default build]
 #   BASELINE=/path/to/other/weft  also times that binary, run for run interleaved (before/after)

@@ -9,5 +9,5 @@ set -euo pipefail
 weft=$1 out=$2
 shift 2
 cd "$(dirname "$0")/.."
-exec "$weft" bake testdata/*.glb testdata/*.fbx -o "$out" --grow-cloth --validate \
+exec "$weft" bake testdata/*.glb testdata/*.fbx -o "$out" --validate \
   --config examples/first_run/weft.json "$@"

@@ -2,7 +2,7 @@
 # Mutation pass over the solver, graph, grow, proxy and validate stages (docs/mutation.md). Slow (one rebuild and
 # one suite run per mutation): not part of CI. Usage:
 #   scripts/mutate.sh [build-dir] [id ...]     e.g. scripts/mutate.sh build-dev S01 G03
-# The build dir must be configured already (see README, "Build"). Each mutation in
+# The build dir must be configured already (see docs/testing.md). Each mutation in
 # scripts/mutations.tsv is applied alone to a clean copy of its file, the owning suite's test binary is
 # rebuilt and run, and the file is restored. A mutation is killed when the build or the suite fails.
 # Prints one line per mutation and a summary; exits 1 when any survived or could not be applied.

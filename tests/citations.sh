@@ -3,6 +3,8 @@
 #  - a source file under lib/, tools/ or tests/ cites a design document the repository does not have
 #    or an issue number ("seed 2", a section sign, "issue 5", "rows.md", "../shared"), or
 #  - a published schema or format page under schemas/ does (its own sections may use the section sign), or
+#  - a named file or folder of the repository (lib/..., docs/..., scripts/...) in the README, docs/ or a
+#    source does not exist, or
 #  - a `docs/<page>.md#<anchor>` or `schemas/<page>.md#<anchor>` cited in those folders, the README
 #    or docs/ (and a page's own `](#anchor)` / `](page.md#anchor)` links) names a page that does not
 #    exist or an anchor none of its headings makes.
@@ -66,8 +68,26 @@ for page in "${pages[@]}"; do
     done < <(grep -oE '\]\((#|[A-Za-z0-9_-]+\.md#)[A-Za-z0-9_-]+' "$page")
 done
 
+# Every file or folder of the repository that the README, docs/ or a source's comment names must exist:
+# a path that starts at a top-level folder (lib/, tools/, tests/, ...), in backticks, a link or plain
+# text. What a path names beyond the checkout (a bake's OUT/..., ../shared/...) starts elsewhere;
+# placeholders (<model>, *, ...) and generated build outputs are skipped.
+named=0
+top='lib|tools|tests|schemas|docs|scripts|examples|web|testdata|cmake|corpus|bazel'
+while IFS=: read -r file path; do
+    path=${path#[^A-Za-z]}                      # the backtick, bracket or space before it
+    path=${path%.}; path=${path%/}
+    case $path in *'<'*|*'*'*|*'{'*|*'...'*|*'$'*) continue ;; esac
+    [[ $path == tests/js/node_modules* || $path == web/node_modules* ]] && continue
+    named=$((named + 1))
+    if [ ! -e "$path" ]; then
+        echo "citations: $file names $path, which does not exist" >&2
+        failures=$((failures + 1))
+    fi
+done < <(grep -oHE "(^|[\`( \[])($top)/[A-Za-z0-9_./<>*{}\$-]*[A-Za-z0-9_/>*}-]" README.md "${pages[@]}" "${sources[@]}" | sort -u)
+
 if [ "$failures" -gt 0 ]; then
     echo "citations: $failures finding(s) in ${#sources[@]} source files" >&2
     exit 1
 fi
-echo "citations: ${#sources[@]} source files cite no outside document; $checked docs anchors resolve"
+echo "citations: ${#sources[@]} source files cite no outside document; $checked docs anchors resolve; $named named paths exist"

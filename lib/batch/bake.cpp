@@ -40,7 +40,7 @@ BakeModelResult bake_one(const BakeInput& input, const BakeOptions& o) {
 //
 // Once fewer models are left than workers, a worker that finds none exits and its slot is handed to
 // the validations still running, which run their scenarios side by side on it (ValidationOptions::
-// spare; README, `weft bake`). -j beyond the number of models gives its extra slots at once; -j 1
+// spare; docs/commands.md, `weft bake`). -j beyond the number of models gives its extra slots at once; -j 1
 // has none to give, so a bake at -j 1 never starts a thread.
 
 BakeOptions with_spare(const BakeOptions& o, SpareCapacity* spare) {

@@ -1,4 +1,4 @@
-// `weft bake` (README, `weft bake`): every model under the inputs through one pipeline, in parallel, with
+// `weft bake` (docs/commands.md, `weft bake`): every model under the inputs through one pipeline, in parallel, with
 // incremental skips, one report for the whole run.
 //
 //   walk      INPUT files as given, folders recursively for every extension Assimp reads plus .vrm;

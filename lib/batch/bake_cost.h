@@ -1,5 +1,5 @@
 // What weft bake expects each model to cost, so that with -j N the longest start first and the last
-// to finish is a short one (README, `weft bake`). Only the order of work follows from it: results keep
+// to finish is a short one (docs/commands.md, `weft bake`). Only the order of work follows from it: results keep
 // walk order, so no estimate ever shows in an output.
 #pragma once
 #include <cstdint>

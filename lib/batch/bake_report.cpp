@@ -108,7 +108,7 @@ namespace {
 /// backslashes and the character read as N and the character); '$' is "$$"; any other backslash
 /// stands for itself. A newline, a carriage return or a tab cannot be written in a depfile (Make
 /// ends the line or the name there, Ninja too), nor can a name ending in ':' or '\' (read as the
-/// rule's colon, or as escaping what follows): tested against ninja 1.11 (tests/cli/bake_outputs_test).
+/// rule's colon, or as escaping what follows): tested against ninja 1.11 (tests/cli/bake_hostile_test.cpp, DepfileNamesReadByNinjaRebakeWhenTouched).
 std::optional<std::string> depfile_escape(const std::string& path) {
     if (path.empty() || path.find_first_of("\n\r\t") != std::string::npos || path.back() == ':' || path.back() == '\\')
         return std::nullopt;

@@ -1,5 +1,5 @@
 // Measured with `perf stat -e task-clock,page-faults weft bake MODELS --force` (13 third-party models,
-// 2-core AMD EPYC VM): see tune_process_memory's comments and the README's benchmark section.
+// 2-core AMD EPYC VM): see tune_process_memory's comments and docs/testing.md#benchmarks.
 #include "batch/process_memory.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // by the fabric's areal density and name the fabric a garment class suggests) and the solver (which
 // runs it) (docs/solver.md#fabric-library). Depends on the C++ standard library alone.
 //
-// Every entry, in one table (the README's "Fabrics" section is this table; fabric.cpp has the values
+// Every entry, in one table (docs/fabrics.md is this table; fabric.cpp has the values
 // and why each was chosen):
 //
 //   entry    budget  stretch  strain row  bend   slack  damping  inertia  thickness  friction  Z1 sleep

@@ -143,7 +143,7 @@ bool sheet_report_passed(const ModelRecord& r) {
     for (const Issue& i : r.issues)
         if (stopped_the_bake(i)) return false;
     return sheet_report_error(r).empty() && count_status(r, SheetStatus::refused) == 0 &&
-           count_status(r, SheetStatus::built) > 0;
+           count_status(r, SheetStatus::built) > 0 && !has_error(r.validation_issues);
 }
 
 json sheet_report_json(const ModelRecord& r, const ModelOptions& o) {
@@ -157,6 +157,10 @@ json sheet_report_json(const ModelRecord& r, const ModelOptions& o) {
     report["skipped"] = count_status(r, SheetStatus::skipped);
     const std::string error = sheet_report_error(r);
     report["error"] = error.empty() ? json(nullptr) : json(error);
+    report["validation"] = r.proxy_validation ? json{{"file", "validation.json"},
+                                                     {"passed", !has_error(r.validation_issues)},
+                                                     {"issues", issues_json(r.validation_issues)}}
+                                              : json(nullptr);
     report["passed"] = sheet_report_passed(r);
     return report;
 }
@@ -183,6 +187,7 @@ Issues sheet_report_messages(const ModelRecord& r) {
     if (!r.sheet_selection_error.empty()) out.push_back({"", Severity::error, r.model.string() + ": " + r.sheet_selection_error, ""});
     for (const SheetedGarment& g : r.sheets)
         for (const Issue& i : g.issues) keep(i);
+    for (const Issue& i : r.validation_issues) keep(i);
     for (const Issue& i : r.issues)
         if (stopped_the_bake(i)) out.push_back(i);
     return out;

@@ -1,5 +1,6 @@
 // OUT/index.html (view_page.h): a dashboard of the bake from bake-report.json, every value escaped
 // for where it lands and every link relative (docs/view.md#what-a-page-shows).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -9,6 +10,7 @@
 #include "outputs/html_text.h"
 #include "outputs/view_page.h"
 #include "outputs/view_style.h"
+#include "pipeline/cloth_summary.h"
 
 // The index's script (web/src/index.js: sorting and filters), generated at build time, and its CSP hash.
 extern "C" const char weft_index_script[];
@@ -85,7 +87,7 @@ std::string worst_gate_cell(const json& cloth) {
     const std::string gate = text_of(g, "gate");
     const double value = g.value("value", 0.0), limit = g.value("limit", 0.0);
     const bool passed = g.value("passed", true);
-    const double near = limit > 0 ? value / limit : (value > limit ? 1e9 : 0);
+    const double near = std::min(gate_nearness(gate, value, limit), 1e9);
     char sort[32];
     std::snprintf(sort, sizeof sort, "%.6g", passed ? near : 1e6 + near);
     return "<td class=\"why\" data-sort=\"" + std::string(sort) + "\"><span class=\"" + (passed ? "good" : "bad") + "\">" +

@@ -7,6 +7,7 @@
 
 #include "outputs/view_packing.h"
 #include "outputs/view_parts.h"
+#include "pipeline/cloth_summary.h"
 #include "validate/gates.h"
 #include "validate/scenario.h"
 
@@ -106,11 +107,10 @@ uint32_t mesh_gate_step(const MeshGateResult& g, const MeshPoseStats& pose) {
     return pose.step;
 }
 
-/// Failed before passed, then nearest its limit; NaN when the gate has no value to compare.
+/// How near its limit a gate came (gate_nearness); NaN when the gate has no value to compare.
 double nearness(const json& gate) {
     if (!gate.contains("value") || !gate.contains("limit")) return std::numeric_limits<double>::quiet_NaN();
-    const double v = gate["value"].get<double>(), l = gate["limit"].get<double>();
-    return l > 0 ? v / l : (v > l ? std::numeric_limits<double>::infinity() : 0.0);
+    return gate_nearness(gate["gate"].get<std::string>(), gate["value"].get<double>(), gate["limit"].get<double>());
 }
 
 json gate_json(std::string code, bool passed, const std::string& message, std::optional<double> value,

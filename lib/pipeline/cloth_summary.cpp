@@ -11,16 +11,10 @@
 namespace weft {
 namespace {
 
-/// How near its limit a gate came: value / limit, infinite for anything above a limit of 0.
-double nearness(double value, double limit) {
-    if (limit > 0) return value / limit;
-    return value > limit ? std::numeric_limits<double>::infinity() : 0.0;
-}
-
 /// Keeps `candidate` when it is worse than `worst`: failed before passed, then nearer its limit;
 /// the first seen wins a tie, so the choice follows report order.
 void keep_worse(std::optional<WorstGate>& worst, double& worst_nearness, WorstGate candidate) {
-    const double n = nearness(candidate.value, candidate.limit);
+    const double n = gate_nearness(candidate.gate, candidate.value, candidate.limit);
     if (std::isnan(n)) return;
     const bool better = !worst || (!candidate.passed && worst->passed) ||
                         (candidate.passed == worst->passed && n > worst_nearness);
@@ -30,6 +24,12 @@ void keep_worse(std::optional<WorstGate>& worst, double& worst_nearness, WorstGa
 }
 
 }  // namespace
+
+double gate_nearness(const std::string& gate, double value, double limit) {
+    const double base = gate == "STRAIN" || gate == "MESH_STRETCH" ? 1.0 : 0.0;
+    if (limit > base) return (value - base) / (limit - base);
+    return value > limit ? std::numeric_limits<double>::infinity() : 0.0;
+}
 
 ClothSummary summarise_cloth(const ModelRecord& r) {
     if (r.unchanged && r.stamped_cloth) return *r.stamped_cloth;

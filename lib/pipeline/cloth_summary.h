@@ -27,6 +27,11 @@ struct ClothSummary {
     std::optional<WorstGate> worst_gate;  ///< with validation and a gate that has a limit
 };
 
+/// How near its limit a gate's value came: 0 at the gate's baseline (1 for a length ratio, STRAIN and
+/// MESH_STRETCH: nothing stretched; 0 for the rest), 1 at the limit, more past it; infinite for
+/// anything above a limit at the baseline (no crossing, no face inside out allowed).
+double gate_nearness(const std::string& gate, double value, double limit);
+
 /// The summary of a baked record (for one found unchanged, its stamped_cloth).
 ClothSummary summarise_cloth(const ModelRecord& record);
 

@@ -19,7 +19,7 @@
 namespace weft {
 
 struct ModelOptions {
-    bool grow_cloth = false;     ///< grow chains where a garment has none (--grow-cloth)
+    bool grow_cloth = true;      ///< grow chains where a garment of grow.classes has none (every command; --no-grow)
     ImportOptions import;        ///< how the model is read (--allow-outside-folder)
     GrowOptions grow;            ///< classes, segments, panels, drop limits
     GarmentOptions garments;     ///< config: classes, rules
@@ -53,6 +53,10 @@ struct ModelOptions {
 /// by name (one pass writes all of a model's proxies and one sidecar), report.json without
 /// timings beside validation.json, the page and the stamp. `weft rig` runs the defaults.
 ModelOptions bake_preset();
+
+/// `weft inspect`'s options: bake's record pass (rigs and sheets, as bake_preset builds them), stopped
+/// before anything is written or validated, so what inspect says moves is what bake builds.
+ModelOptions inspect_preset();
 
 /// `weft sheet`'s options: the sheets `only` selects, built with `sheet`, their proxies written and
 /// nothing else (the command writes report.json, schemas/sheet.schema.json, from the record:

@@ -107,6 +107,7 @@ struct ModelRecord {
     std::vector<RiggedGarment> rigs;
     std::vector<SheetedGarment> sheets;  ///< with ModelOptions::sheets or sheet_only
     Issues import_issues;               ///< the import stage's own findings (also in issues): weft.sheet/1 lists them apart
+    Issues validation_issues;           ///< the verdict's own findings, failed gates (also in issues): weft.sheet/1 lists them apart
     std::string sheet_selection_error;  ///< sheet_only: why the selection names nothing ("no material is called ..."), else ""
     StageSeconds seconds;
     std::string grown_model_file;       ///< "<model>.glb" when written, else ""

@@ -13,9 +13,7 @@
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_selection.h"
 #include "scene/import.h"
-#include "validate/model/clip_motions.h"
-#include "validate/model/mesh_codes.h"
-#include "validate/validation_codes.h"
+#include "validate/model/model_validation.h"
 
 namespace weft {
 namespace {
@@ -25,14 +23,6 @@ using json = nlohmann::json;
 
 void add_issue(Issues& issues, const IssueCode& code, std::string message, std::string pointer = {}) {
     issues.push_back(make_issue(code, std::move(message), std::move(pointer)));
-}
-
-/// A failed gate under its own code (the solver's, validate/validation_codes.h, or the mesh's), at its
-/// table's severity.
-void add_gate_issue(Issues& issues, std::string_view code, std::string message, std::string pointer) {
-    const IssueCode* row = find_issue_code(validation_codes, code);
-    if (!row) row = find_issue_code(mesh_codes, code);
-    issues.push_back({std::string(code), row ? row->severity : Severity::error, std::move(message), std::move(pointer)});
 }
 
 void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
@@ -162,63 +152,20 @@ private:
     }
 
     /// Every built proxy, in memory (the codec is lossless: the file holds these numbers), through
-    /// the scenarios; a rig proxy's skinned mesh posed from the simulation too (rig_validate.h).
-    /// Each failed gate is an issue under its own code, naming the proxy file it is written to.
-    void validate(const ValidationOptions& given) {
-        ValidationOptions options = given;  // the model's own body collides with its cloth
-        options.body = body_shapes(r_.scene, r_.body);
-        options.body.collide = given.body_collides;
-        options.clip_choice = configured_clips(options_.garments.config, r_.model, options.clip_choice);
-        add_clip_scenarios(r_.scene, r_.model.string(), options, r_.issues);  // docs/validation.md#clips
-        ValidationReport report;
-        report.limits = options.limits;
-        RigModelValidation rigs;
-        rigs.limits = options.limits;
-        rigs.mesh_limits = options_.validate_limits;
-        // Every proxy's scenario runs in one list, so that a model's garments share the slots (two
-        // garments' scenarios side by side), then the results in proxy order as one thread gives them.
-        struct Pending {
-            std::string file;
-            std::optional<RigMeshValidator> rig;  // a rig's mesh rides on its one validation run (rig_validate.h)
-            std::optional<ProxyValidator> sheet;  // a sheet is validate_proxy alone
-        };
-        RunList list;  // before the validators: their solvers' threads hold the list's slots until they end
-        std::vector<Pending> pending;
+    /// the model's verdict (validate/model/model_validation.h), with the body fitted to it.
+    void validate(const ValidationOptions& options) {
+        std::vector<ModelProxy> proxies;
         for (const RiggedGarment& g : r_.rigs)
-            if (g.built.proxy) {
-                Pending& p = pending.emplace_back(Pending{garment_file_stem(g.name) + ".clothproxy", {}, {}});
-                p.rig.emplace(r_.scene, g.input, g.built, options, options_.validate_limits, (out_dir_ / p.file).string());
-            }
-        for (size_t i = 0; i < r_.sheets.size(); ++i)
-            if (r_.sheets[i].built.proxy) {
-                Pending& p = pending.emplace_back(Pending{r_.sheets[i].file_stem + ".clothproxy", {}, {}});
-                p.sheet.emplace(*r_.sheets[i].built.proxy, options, (out_dir_ / p.file).string());
-            }
-        for (Pending& p : pending) p.rig ? p.rig->add_runs(list) : p.sheet->add_runs(list);
-        list.run(options.spare);
-        for (Pending& p : pending) {
-            const std::string& file = p.file;
-            std::optional<RigProxyValidation> mesh;
-            if (p.rig) mesh = p.rig->finish();
-            ProxyValidation v = mesh ? mesh->solver : p.sheet->finish();
-            v.file = file;  // the report names proxies relative to the model's folder, for any OUT
-            const std::string where = r_.out_dir.string() + "/" + file;
-            if (v.refused) {
-                add_gate_issue(r_.issues, v.refused->code, where + ": " + v.refused->message, "/proxies/" + file);
-            } else {
-                for (const GateResult& g : v.gates)
-                    if (!g.passed) add_gate_issue(r_.issues, gate_code(g.gate), where + ": " + g.message, "/proxies/" + file);
-            }
-            if (mesh && !v.refused) {
-                mesh->solver.file = file;
-                for (const MeshGateResult& g : mesh->mesh_gates)
-                    if (!g.passed) add_gate_issue(r_.issues, g.gate, where + ": " + g.message, "/validation");
-                rigs.proxies.push_back(std::move(*mesh));
-            }
-            report.proxies.push_back(std::move(v));
-        }
-        if (!rigs.proxies.empty()) r_.validation = std::move(rigs);
-        r_.proxy_validation = std::move(report);
+            if (g.built.proxy) proxies.push_back({garment_file_stem(g.name) + ".clothproxy", &*g.built.proxy, &g.input, &g.built});
+        for (const SheetedGarment& g : r_.sheets)
+            if (g.built.proxy) proxies.push_back({g.file_stem + ".clothproxy", &*g.built.proxy, nullptr, nullptr});
+        const ModelUnderTest model{&r_.scene, body_shapes(r_.scene, r_.body), r_.model.string(), r_.out_dir.string(),
+                                   &options_.garments.config};
+        ModelValidation v = validate_model(model, proxies, options, options_.validate_limits);
+        append(r_.issues, v.issues);
+        r_.validation_issues = std::move(v.issues);
+        r_.validation = std::move(v.rigs);
+        r_.proxy_validation = std::move(v.report);
     }
 
     std::string unique_name(const std::string& wanted) {

@@ -1,4 +1,4 @@
-// Cores a caller lends beyond its own thread (README, `weft bake`'s -j): a validation runs its
+// Cores a caller lends beyond its own thread (docs/commands.md, `weft bake`'s -j): a validation runs its
 // scenarios on them side by side, a solver splits a large colour over them (docs/solver.md#lanes).
 // One budget for both, so a bake never runs more threads than its -j slots.
 #pragma once

@@ -1,5 +1,5 @@
 // Validation's work as a list of runs (a proxy's scenarios, or a whole model's proxies' together) that
-// go side by side on borrowed cores (solver/spare_capacity.h; README, `weft bake`'s -j): the caller's
+// go side by side on borrowed cores (solver/spare_capacity.h; docs/commands.md, `weft bake`'s -j): the caller's
 // thread takes the next run left, and while the budget has a slot free another thread joins it.
 //
 //   RunList list;

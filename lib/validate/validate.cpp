@@ -151,6 +151,13 @@ json proxy_json(const ProxyValidation& v, bool timings) {
     json gates = json::array();
     for (const GateResult& g : v.gates) gates.push_back(gate_json(g));
     j["gates"] = std::move(gates);
+    if (!v.mesh_gates.empty()) {  // a rig validated with its model
+        json mesh = json::array();
+        for (const MeshGate& g : v.mesh_gates)
+            mesh.push_back({{"gate", g.gate}, {"scenario", g.scenario}, {"passed", g.passed}, {"value", number(g.value)},
+                            {"limit", number(g.limit)}, {"message", g.message}});
+        j["mesh_gates"] = std::move(mesh);
+    }
     return j;
 }
 
@@ -192,6 +199,13 @@ std::vector<ScenarioRun> default_scenario_runs() {
 void add_clip_runs(ValidationOptions& options, uint32_t steps) {
     for (size_t c = 0; c < options.clips.size(); ++c)
         options.scenarios.push_back({Scenario::clip, steps > 0 ? steps : clip_default_steps(options.clips[c]), c});
+}
+
+bool ProxyValidation::passed() const {
+    if (refused || !all_passed(gates)) return false;
+    for (const MeshGate& g : mesh_gates)
+        if (!g.passed) return false;
+    return true;
 }
 
 bool ValidationReport::passed() const {
@@ -684,6 +698,8 @@ std::string report_text(const ValidationReport& report) {
         for (const ScenarioStats& s : p.scenarios) out += scenario_line(s);
         for (const GateResult& g : p.gates)
             if (!g.passed) out += format_text("  FAIL %s %s\n", gate_code(g.gate), g.message.c_str());
+        for (const MeshGate& g : p.mesh_gates)
+            if (!g.passed) out += format_text("  FAIL %s %s\n", g.gate.c_str(), g.message.c_str());
     }
     out += format_text("%zu proxies: %zu passed, %zu failed, %zu refused\n", report.proxies.size(), passed, failed, refused);
     return out;

@@ -64,6 +64,7 @@ struct ValidationOptions {
     BodyShapes body;        ///< the character's colliders, model space at bind (body/body_shapes.h); none by default
     std::vector<ClipMotion> clips;  ///< the model's clips sampled (validate/clip_motion.h), run by Scenario::clip runs
     ClipChoice clip_choice;         ///< which clips a caller holding the model samples into `clips` (none by default)
+    uint32_t clip_steps = 0;        ///< steps of each clip run the caller adds; 0: each clip's own (clip_default_steps)
     bool body_collides = true;      ///< false: a caller fitting the body measures penetration without contact
                                     ///< (BodyShapes::collide: how deep the cloth goes with no body to stop it)
     bool self_contact = true;  ///< the solve keeps the cloth a thickness clear of itself (SolverConstants::self_contact,
@@ -80,6 +81,18 @@ void add_clip_runs(ValidationOptions& options, uint32_t steps = 0);
 struct Refusal {
     std::string code;     ///< the loader's ProxyError name ("CHECKSUM_MISMATCH"), or "UNSIMULATABLE"
     std::string message;  ///< one line naming the file and what is wrong
+};
+
+/// A gate on what a proxy moves rather than on its particles: a rig's skinned mesh posed from the
+/// simulation (MESH_STRETCH, SCALP_DISPLACEMENT, PENETRATION), measured by a caller that holds the model
+/// (validate/model/rig_validate.h) and part of the proxy's verdict.
+struct MeshGate {
+    std::string gate;      ///< its code
+    std::string scenario;  ///< scenario_label of the run
+    bool passed = true;
+    double value = 0;
+    double limit = 0;
+    std::string message;
 };
 
 /// Everything validation found out about one proxy.
@@ -101,9 +114,10 @@ struct ProxyValidation {
     std::optional<uint32_t> rest_crossings; ///< crossing triangle pairs of the rest pose (crossings.h); none without triangles
     std::vector<ScenarioStats> scenarios;
     std::vector<GateResult> gates;
+    std::vector<MeshGate> mesh_gates;   ///< a rig validated with its model: its skinned mesh's gates, per scenario run
     std::vector<ScenarioTrace> traces;  ///< with ValidationOptions::trace: one per scenario, in order
 
-    bool passed() const { return !refused && all_passed(gates); }
+    bool passed() const;
 };
 
 struct ValidationReport {

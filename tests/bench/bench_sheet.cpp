@@ -1,4 +1,4 @@
-// The sheet builder's cost (the README's Benchmarks): a whole build — weld, checks, rows, pins, geodesic,
+// The sheet builder's cost (docs/testing.md#benchmarks): a whole build — weld, checks, rows, pins, geodesic,
 // colouring, permutation, and the codec's encode — of an n x n grid sheet hung from its top edge,
 // exported as two primitives that share their middle column (so the weld has work across
 // primitives, as a real garment gives it). Targets: 64 x 64 well under 1 ms (the reference

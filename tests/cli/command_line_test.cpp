@@ -1,4 +1,4 @@
-// The command line's conventions, the same on every command (README "Commands"): the command list
+// The command line's conventions, the same on every command (docs/commands.md): the command list
 // when run bare, usage errors (exit 2) for every bad option value, --json with the summary on
 // standard error, folders wherever models are taken, repeated issues folded, --trace, the page.
 #include <gtest/gtest.h>

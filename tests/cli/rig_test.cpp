@@ -369,8 +369,8 @@ TEST(RigCommand, UnderTheSeedsHairFabricTheMeshTearsAndValidateExitsOne) {
         << bad.result.err;
 }
 
-TEST(RigCommand, WithoutGrowCloththeMannequinHasNothingToRig) {
-    const RigRun run = rig(test::testdata_dir() / "mannequin.glb", "no-grow", {"--json"});
+TEST(RigCommand, WithNoGrowTheMannequinHasNothingToRig) {
+    const RigRun run = rig(test::testdata_dir() / "mannequin.glb", "no-grow", {"--json", "--no-grow"});
     ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
     const json stdout_report = json::parse(run.result.out, nullptr, false);
     ASSERT_TRUE(stdout_report.is_object()) << run.result.out;

@@ -55,7 +55,7 @@ TEST(Runtime, TheCExamplePrintsThePositionsWeftValidatePrints) {
     const fs::path proxy = runtime_proxy("example");
     for (const char* steps : {"1", "200"}) {
         const test::CommandResult v = test::run_weft(
-            {"validate", proxy.string(), "--scenario", "hang", "--steps", steps, "--positions", "--fabric", "cotton"});
+            {"validate", proxy.string(), "--scenario", "hang", "--steps", steps, "--positions", "--fabric", "cotton", "--model", "none"});
         ASSERT_LE(v.exit_code, 1) << v.out << v.err;  // 1: a short hang fails NEVER_SLEPT, the positions stand
         const test::CommandResult c = test::run_command({WEFT_RUNTIME_EXAMPLE, proxy.string(), steps, "cotton"});
         ASSERT_EQ(c.exit_code, 0) << c.err;

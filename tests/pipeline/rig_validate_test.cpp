@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "body/body_in_scene.h"
+#include "validate/model/model_validation.h"
+#include "proxy/file/proxy_file.h"
 #include "batch/bake_model.h"
 #include "outputs/rig_report.h"
 #include "validate/model/rig_validate.h"
@@ -214,16 +216,21 @@ TEST(RigValidate, InMemoryValidationIsTheWrittenFilesValidation) {
     const ModelRecord r = bake_model(test::testdata_dir() / "mannequin.glb", options);
     ASSERT_TRUE(r.proxy_validation);
     ASSERT_EQ(r.proxy_validation->proxies.size(), 2u);  // the grown hair and skirt
-    ValidationReport from_disk;
-    from_disk.limits = r.proxy_validation->limits;
-    ValidationOptions with_body;  // the model's body colliders, as the model stages validate with them
-    with_body.body = body_shapes(r.scene, r.body);
+    // The files read back, through the model's verdict with the record's rigs (their skinned mesh).
+    std::vector<ClothProxy> read;
     for (const ProxyValidation& v : r.proxy_validation->proxies) {
         EXPECT_TRUE(fs::exists(out / v.file)) << v.file;
-        from_disk.proxies.push_back(validate_file(out / v.file, with_body));
-        from_disk.proxies.back().file = v.file;
+        DecodeResult loaded = load_proxy(out / v.file);
+        ASSERT_TRUE(loaded.ok()) << v.file;
+        read.push_back(std::move(*loaded.proxy));
     }
-    EXPECT_EQ(report_json(from_disk, false).dump(1), report_json(*r.proxy_validation, false).dump(1));
+    ASSERT_EQ(r.rigs.size(), read.size());
+    std::vector<ModelProxy> proxies;
+    for (size_t i = 0; i < read.size(); ++i)
+        proxies.push_back({r.proxy_validation->proxies[i].file, &read[i], &r.rigs[i].input, &r.rigs[i].built});
+    const ModelUnderTest model{&r.scene, body_shapes(r.scene, r.body), r.model.string(), r.out_dir.string(), nullptr};
+    const ModelValidation from_disk = validate_model(model, proxies, *options.validate);
+    EXPECT_EQ(report_json(from_disk.report, false).dump(1), report_json(*r.proxy_validation, false).dump(1));
     EXPECT_EQ(report_json(*r.proxy_validation, false).dump().find("\"timing\""), std::string::npos);
     EXPECT_NE(report_json(*r.proxy_validation).dump().find("\"timing\""), std::string::npos);
 }

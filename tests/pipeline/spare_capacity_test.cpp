@@ -1,4 +1,4 @@
-// Validation on spare capacity (ValidationOptions::spare; README, `weft bake`'s -j): scenarios run
+// Validation on spare capacity (ValidationOptions::spare; docs/commands.md, `weft bake`'s -j): scenarios run
 // side by side on borrowed threads give the very results of one thread, in run order, and a bake
 // whose workers run out of models lends their slots without changing a byte of what it writes.
 #include <gtest/gtest.h>

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -211,6 +212,12 @@ TEST(ClothSummary, TheWorstGateIsAFailedOneFirstThenTheNearestItsLimit) {
     ASSERT_TRUE(s.worst_gate);
     EXPECT_EQ(s.worst_gate->proxy, "Hair.clothproxy");
     EXPECT_EQ(s.worst_gate->scenario, "sprint");
+    // Nearness from the gate's baseline: a length ratio of 1 stretched nothing.
+    EXPECT_DOUBLE_EQ(gate_nearness("STRAIN", 1.0, 1.1), 0.0);
+    EXPECT_NEAR(gate_nearness("MESH_STRETCH", 1.09, 1.1), 0.9, 1e-12);
+    EXPECT_DOUBLE_EQ(gate_nearness("SCALP_DISPLACEMENT", 0.075, 0.15), 0.5);
+    EXPECT_EQ(gate_nearness("FACE_INSIDE_OUT", 1, 0), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(gate_nearness("FACE_INSIDE_OUT", 0, 0), 0.0);
     // A failed gate, however far under another's nearness, is the worst.
     r.proxy_validation->proxies[1].gates.push_back({Gate::penetration, Scenario::clip, "Walk", false, 0.004, 0.003, "sank"});
     s = summarise_cloth(r);

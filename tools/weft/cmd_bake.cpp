@@ -14,16 +14,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
-
-#include <nlohmann/json.hpp>
 
 #include "bake_run.h"
 #include "batch/bake.h"
 #include "batch/process_memory.h"
 #include "command.h"
-#include "fabric/fabric.h"
-#include "garment/config.h"
+#include "model_flags.h"
 
 namespace weft::cli {
 namespace {
@@ -34,15 +30,7 @@ struct BakeCommandOptions {
     std::vector<std::string> inputs;
     std::string out;
     int jobs = 1;
-    bool no_grow = false;
-    bool grow_cloth = false;  ///< the default now; kept so older build scripts still run
-    bool validate = false;
-    std::string clips;  ///< --clips: "" = the defaults (walk, run, idle, jump), "all", "none" or names
-    bool no_collide = false;  ///< --no-collide: the body's colliders measured, not simulated
-    std::string classes = "hair,skirt";
-    std::string config;
-    std::string fabric;
-    bool allow_outside_folder = false;
+    ModelFlags model;
     bool force = false;
     std::string depfile;
     std::string report;
@@ -54,72 +42,23 @@ struct BakeCommandOptions {
     double time_limit = 300;
 };
 
-/// The library's options from the command line's; a usage error (exit 2) is printed and returned.
-std::optional<int> bake_options(const BakeCommandOptions& c, BakeOptions& o) {
+/// bake takes every model flag (model_flags.h).
+constexpr unsigned kBakeFlags =
+    model_flags_input | model_flags_grow | model_flags_fabric | model_flags_validate | model_flags_validation;
+
+int run_bake(const BakeCommandOptions& c) {
     const std::string who = "weft bake";
+    BakeOptions o;
     for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
     o.out_dir = c.out;
     o.jobs = c.jobs;
-    o.model.grow_cloth = !c.no_grow;
-    if (c.validate) {
-        o.model.validate = ValidationOptions{};
-        o.model.validate->clip_choice = ClipChoice::parse(c.clips);
-        o.model.validate->body_collides = !c.no_collide;
-    }
     o.model.force = c.force;
     o.model.page = !c.no_page;
     o.isolate = !c.no_isolate;
     o.max_memory_bytes = c.max_memory_mib << 20;
     o.time_limit_seconds = c.time_limit;
-    // The config: --config, else weft.json at the root of the first folder given (README, "Config file").
-    if (!c.config.empty()) {
-        o.model.config_file = c.config;
-    } else {
-        for (const fs::path& in : o.inputs) {
-            std::error_code ec;
-            if (fs::is_directory(in, ec)) {
-                if (fs::is_regular_file(in / "weft.json", ec)) o.model.config_file = in / "weft.json";
-                break;
-            }
-        }
-    }
-    if (!o.model.config_file.empty()) {
-        ConfigResult loaded = load_garment_config(o.model.config_file);
-        if (!loaded.error.empty()) {
-            std::cerr << who << ": --config: " << loaded.error << "\n";
-            return exit_usage;
-        }
-        o.model.garments.config = std::move(loaded.config);
-    }
-    if (!c.fabric.empty() && !find_fabric(c.fabric)) {
-        std::cerr << who << ": --fabric: '" << c.fabric << "' is not a library fabric (" << fabric_library_names()
-                  << ")\n";
-        return exit_usage;
-    }
-    o.model.sheet.fabric = c.fabric;
-    o.model.rig.fabric = c.fabric;
-    o.model.import.allow_outside_folder = c.allow_outside_folder;
-    std::string error;
-    o.model.grow.classes = select_classes(c.classes, o.model.garments.config.classes, error);
-    if (!error.empty()) {
-        std::cerr << who << ": --classes: " << error << "\n";
-        return exit_usage;
-    }
-    if (std::string why = grow_options_error(o.model.grow); !why.empty()) {
-        std::cerr << who << ": " << why << "\n";
-        return exit_usage;
-    }
-    o.model.options_text = "classes=" + c.classes + ";fabric=" + c.fabric + ";grow_cloth=" + (o.model.grow_cloth ? "1" : "0") +
-                     ";validate=" + (c.validate ? "1" : "0") +
-                     (c.validate && !c.clips.empty() ? ";clips=" + c.clips : std::string()) +
-                     (c.validate && c.no_collide ? ";collide=0" : std::string()) + ";page=" + (c.no_page ? "0" : "1");
-    return std::nullopt;
-}
-
-int run_bake(const BakeCommandOptions& c) {
-    const std::string who = "weft bake";
-    BakeOptions o;
-    if (std::optional<int> usage = bake_options(c, o)) return *usage;
+    if (!apply_model_flags(c.model, kBakeFlags, c.inputs, who, o.model)) return exit_usage;
+    o.model.options_text = model_flags_text(c.model, kBakeFlags) + "page=" + (c.no_page ? "0" : "1");
     // A missing INPUT is an error before anything is written: no OUT, no report, no page.
     if (!inputs_exist(o.inputs, who)) return exit_refused;
     tune_process_memory();  // before bake starts its workers
@@ -138,25 +77,7 @@ const CommandRegistration bake_registration{
             ->required()
             ->check(non_empty_path);
         app.add_option("-j,--jobs", o->jobs, "Models baked at once (one worker process each)")->check(CLI::Range(1, 256))->capture_default_str();
-        auto* no_grow = app.add_flag("--no-grow", o->no_grow,
-                                     "Do not grow bone chains for hair and skirts that have none (they become sheets)");
-        app.add_flag("--grow-cloth", o->grow_cloth, "Grow bone chains for hair and skirts that have none (the default)")
-            ->excludes(no_grow);
-        app.add_flag("--validate", o->validate,
-                     "Simulate every proxy written (every scenario of weft validate); a failed gate refuses the model");
-        app.add_option("--clips", o->clips,
-                       "With --validate: the model's animation clips to play as scenarios: all, none or NAME,... "
-                       "(default: the clips whose names say walk, run, idle or jump, one each)");
-        app.add_flag("--no-collide", o->no_collide,
-                     "With --validate: the body's colliders are measured against but not simulated: how deep the cloth "
-                     "goes with no body to stop it (PENETRATION then fails where it does)");
-        app.add_option("--classes", o->classes, "Garment classes to grow, comma-separated")
-            ->capture_default_str();
-        app.add_option("--config", o->config,
-                       "Garment config file (schemas/config.schema.json); default INPUT/weft.json when present")
-            ->check(non_empty_path);
-        app.add_option("--fabric", o->fabric, "Library fabric for every garment instead of the class's");
-        app.add_flag("--allow-outside-folder", o->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
+        add_model_flags(app, o->model, kBakeFlags);
         app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
         app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read")
             ->check(non_empty_path);

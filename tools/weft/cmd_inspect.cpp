@@ -1,6 +1,7 @@
-// weft inspect MODEL... [--json] [--report FILE] [--classes LIST] [--config FILE] [--no-grow]: what is
-// in each model and what `weft bake` with the same flags will do with each garment (grow/plan.h: the
-// same decision bake makes; growing is run to know whether it grows anything). A readable summary on
+// weft inspect MODEL... [model flags: --classes, --no-grow, --config, --fabric, ...] [--json] [--report FILE]:
+// what is in each model and what `weft bake` with the same flags will do with each garment. It is bake's
+// own record pass (batch/bake_model.h under inspect_preset: import, garments, grow, plan, build),
+// stopped before anything is written, so it cannot say other than bake does. A readable summary on
 // standard output; --json puts the report (schemas/inspect.schema.json) there instead, --report
 // writes it to a file. Every file is reported; a refused one is one line on standard error, and
 // the exit status is 1. Progress goes to standard error, on a terminal only.
@@ -17,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "model_flags.h"
 #include "garment/config.h"
 #include "garment/garment_json.h"
 #include "garment/garments.h"
@@ -24,6 +26,8 @@
 #include "grow/plan.h"
 #include "io/atomic_file.h"
 #include "batch/bake.h"
+#include "batch/bake_model.h"
+#include "pipeline/garment_names.h"
 #include "outputs/issue_json.h"
 #include "scene/import.h"
 
@@ -34,41 +38,32 @@ using nlohmann::json;
 
 constexpr const char* kInspectSchema = "weft.inspect/1";
 
+/// inspect takes the model flags that decide what bake builds (model_flags.h); it validates nothing.
+constexpr unsigned kInspectFlags = model_flags_input | model_flags_grow | model_flags_fabric;
+
 struct InspectOptions {
     std::vector<std::string> models;
     bool json = false;
     std::string report;
-    std::string classes;
-    std::string config;
+    ModelFlags flags;
     Verbosity verbosity;
-    bool allow_outside_folder = false;
-    bool no_grow = false;
 };
 
-/// One model's report entry; `refusal` is set to the line for standard error when it is refused.
-json inspect_one(const std::string& path, const GarmentOptions& garment_options, const ImportOptions& import_options,
-                 bool grow, std::string& refusal) {
-    ImportResult imported = import_scene(path, import_options);
-    json model;
-    model["file"] = path;
-    json issues = json::array();
-    for (const Issue& i : imported.issues) issues.push_back(issue_json(i));
-    if (!imported.ok()) {
-        const Issue* first = nullptr;
-        for (const Issue& i : imported.issues)
-            if (i.severity == Severity::error) {
-                first = &i;
-                break;
-            }
-        model["status"] = "refused";
-        model["error"] = issue_json(*first);
-        model["issues"] = std::move(issues);
-        refusal = first->message + " [" + first->code + "]";
-        return model;
-    }
-    const Scene& scene = imported.scene;
-    ModelGarments found = find_garments(scene, garment_options);
+/// What bake would write for the model: each proxy's file, kind, garment and whether it builds.
+json proxies_json(const ModelRecord& r) {
+    json proxies = json::array();
+    for (const RiggedGarment& g : r.rigs)
+        proxies.push_back({{"file", garment_file_stem(g.name) + ".clothproxy"}, {"kind", "rig"}, {"garment", g.name},
+                           {"class", g.class_name}, {"built", g.built.proxy.has_value() && !has_error(g.built.issues)}});
+    for (const SheetedGarment& g : r.sheets)
+        proxies.push_back({{"file", g.file_stem.empty() ? json(nullptr) : json(g.file_stem + ".clothproxy")}, {"kind", "sheet"},
+                           {"garment", g.name}, {"class", g.class_name}, {"built", g.status == SheetStatus::built}});
+    return proxies;
+}
 
+/// The model as imported, and the garments as planned, from the record of bake's own pass.
+void describe_model(const ModelRecord& r, json& model) {
+    const Scene& scene = r.grow ? r.imported_scene : r.scene;  // the model as given, before bones grew
     size_t vertices = 0, triangles = 0, morphs = 0, joints = 0;
     for (const Mesh& m : scene.meshes) {
         vertices += m.vertex_count();
@@ -77,9 +72,6 @@ json inspect_one(const std::string& path, const GarmentOptions& garment_options,
     }
     for (const Skin& s : scene.skins) joints += s.joints.size();
     const Bounds bounds = scene.bounds();
-
-    model["status"] = "ok";
-    model["issues"] = std::move(issues);
     model["format"] = scene.format;
     model["unit_scale"] = scene.unit_scale;
     model["up_axis"] = scene.up_axis;
@@ -90,25 +82,41 @@ json inspect_one(const std::string& path, const GarmentOptions& garment_options,
                        {"animations", scene.animations.size()}};
     model["bounds"] = bounds_to_json(bounds);
     model["height"] = bounds.empty() ? 0.0 : std::round(bounds.size().y * 1e6) / 1e6;
-    json garments = garments_to_json(scene, found);
-    // bake's decision, from bake's code: grow (with bake's default options) and plan.
-    std::optional<GrowResult> grown;
-    if (grow) grown = grow_cloth(scene, found, GrowOptions{});
-    const std::vector<GarmentPlan> plans = plan_garments(scene, found, {grow, true}, grown ? &*grown : nullptr);
-    garments["verdict"] = planned_verdict(scene, found, plans);  // what bake would make move
-    for (size_t i = 0; i < plans.size(); ++i) {
+    json garments = garments_to_json(scene, r.garments);
+    garments["verdict"] = r.garments.verdict;  // what bake makes move (planned_verdict)
+    for (size_t i = 0; i < r.plans.size(); ++i) {
+        const GarmentPlan& plan = r.plans[i];
         json& g = garments["garments"][i];
-        g["action"] = plans[i].action;
-        g["moves"] = plans[i].moves();
-        g["verdict"] = plans[i].verdict;
-        g["welded_to"] = plans[i].action == "stays" && plans[i].held_by >= 0
-                             ? json(scene.nodes[static_cast<size_t>(plans[i].held_by)].name)
-                             : json(nullptr);
-        g["held_by"] = plans[i].action == "sheet" && plans[i].held_by >= 0
-                           ? json(scene.nodes[static_cast<size_t>(plans[i].held_by)].name)
-                           : json(nullptr);
+        g["action"] = plan.action;
+        g["moves"] = plan.moves();
+        g["verdict"] = plan.verdict;
+        const json held = plan.held_by >= 0 ? json(r.scene.nodes[static_cast<size_t>(plan.held_by)].name) : json(nullptr);
+        g["welded_to"] = plan.action == "stays" ? held : json(nullptr);
+        g["held_by"] = plan.action == "sheet" ? held : json(nullptr);
     }
     for (auto it = garments.begin(); it != garments.end(); ++it) model[it.key()] = it.value();
+    model["proxies"] = proxies_json(r);
+}
+
+/// One model's report entry, from bake's record pass stopped before writing (inspect_preset);
+/// `refusal` is set to the line for standard error when it is refused.
+json inspect_one(const std::string& path, const ModelOptions& options, std::string& refusal) {
+    const ModelRecord r = bake_model(path, options);
+    json model;
+    model["file"] = path;
+    if (!r.imported) {
+        const Issue* first = nullptr;
+        for (const Issue& i : r.issues)
+            if (i.severity == Severity::error && !first) first = &i;
+        model["status"] = "refused";
+        model["error"] = first ? issue_json(*first) : json(nullptr);
+        model["issues"] = issues_json(r.import_issues);
+        refusal = first ? first->message + " [" + first->code + "]" : path + ": refused";
+        return model;
+    }
+    model["status"] = "ok";
+    model["issues"] = issues_json(r.issues);
+    describe_model(r, model);
     return model;
 }
 
@@ -193,6 +201,17 @@ void print_summary(std::ostream& out, const json& model) {
         for (const auto& f : ch["found_by"]) out << " " << f.get<std::string>();
         out << ")\n";
     }
+    if (!model["proxies"].empty()) {
+        out << "  weft bake writes:";
+        for (const auto& p : model["proxies"]) {
+            if (!p["built"].get<bool>()) {
+                out << " " << p["garment"].get<std::string>() << " (" << p["kind"].get<std::string>() << ", refused)";
+                continue;
+            }
+            out << " " << p["file"].get<std::string>() << " (" << p["kind"].get<std::string>() << ")";
+        }
+        out << "\n";
+    }
     out << "  verdict: " << model["verdict"].get<std::string>() << "\n\n";
 }
 
@@ -210,23 +229,8 @@ int run_inspect(const InspectOptions& given) {
         Issues none;
         for (const BakeInput& in : walk_inputs({std::filesystem::path(m)}, {}, none)) o.models.push_back(in.path.string());
     }
-    GarmentOptions garment_options;
-    if (!o.config.empty()) {
-        ConfigResult loaded = load_garment_config(o.config);
-        if (!loaded.error.empty()) {
-            std::cerr << "weft inspect: --config: " << loaded.error << "\n";
-            return exit_usage;
-        }
-        garment_options.config = std::move(loaded.config);
-    }
-    if (!o.classes.empty()) {
-        std::string error;
-        garment_options.selected = select_classes(o.classes, garment_options.config.classes, error);
-        if (!error.empty()) {
-            std::cerr << "weft inspect: --classes: " << error << "\n";
-            return exit_usage;
-        }
-    }
+    ModelOptions options = inspect_preset();
+    if (!apply_model_flags(o.flags, kInspectFlags, given.models, "weft inspect", options)) return exit_usage;
 
     const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;
     json models = json::array();
@@ -234,9 +238,7 @@ int run_inspect(const InspectOptions& given) {
     for (size_t i = 0; i < o.models.size(); ++i) {
         if (progress) std::cerr << "\rinspect [" << i + 1 << "/" << o.models.size() << "] " << o.models[i] << "\033[K" << std::flush;
         std::string refusal;
-        ImportOptions import_options;
-        import_options.allow_outside_folder = o.allow_outside_folder;
-        models.push_back(inspect_one(o.models[i], garment_options, import_options, !o.no_grow, refusal));
+        models.push_back(inspect_one(o.models[i], options, refusal));
         if (!refusal.empty()) {
             if (progress) std::cerr << "\r\033[K";
             std::cerr << "weft inspect: refused: " << refusal << "\n";
@@ -245,20 +247,14 @@ int run_inspect(const InspectOptions& given) {
     }
     if (progress) std::cerr << "\r\033[K" << std::flush;
 
-    json classes = json::array();
-    for (const GarmentClass& c : garment_options.config.classes)
-        if (garment_options.selected.empty() ||
-            std::find(garment_options.selected.begin(), garment_options.selected.end(), c.name) !=
-                garment_options.selected.end())
-            classes.push_back(c.name);
     json report;
     report["schema"] = kInspectSchema;
     report["weft_version"] = WEFT_VERSION;
-    report["options"] = {{"classes", classes},
-                         {"config", o.config.empty() ? json(nullptr) : json(o.config)},
-                         {"min_garment_span",
-                          garment_options.config.min_garment_span.value_or(kDefaultMinGarmentSpan)}};
-    report["options"]["grow"] = !o.no_grow;
+    report["options"] = {{"classes", options.grow.classes},
+                         {"config", options.config_file.empty() ? json(nullptr) : json(options.config_file.generic_string())},
+                         {"min_garment_span", options.garments.config.min_garment_span.value_or(kDefaultMinGarmentSpan)},
+                         {"fabric", o.flags.fabric.empty() ? json(nullptr) : json(o.flags.fabric)}};
+    report["options"]["grow"] = options.grow_cloth;
     report["files"] = o.models.size();
     report["refused"] = refused;
     report["models"] = std::move(models);
@@ -292,12 +288,8 @@ const CommandRegistration inspect_registration{
             ->required();
         app.add_flag("--json", options->json, "Print the report as JSON (schemas/inspect.schema.json) on standard output");
         app.add_option("--report", options->report, "Also write the JSON report to this file")->check(non_empty_path);
-        app.add_option("--classes", options->classes, "Garment classes to look for, comma-separated (default: all)");
-        app.add_option("--config", options->config, "Garment config file (schemas/config.schema.json)")
-            ->check(non_empty_path);
+        add_model_flags(app, options->flags, kInspectFlags);
         add_verbosity(app, options->verbosity);
-        app.add_flag("--allow-outside-folder", options->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
-        app.add_flag("--no-grow", options->no_grow, "Predict weft bake --no-grow: hair and skirts are not grown");
         return [options] { return run_inspect(*options); };
     }};
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "garment/config.h"
+#include "model_flags.h"
 #include "io/atomic_file.h"
 #include "batch/bake_model.h"
 #include "outputs/sheet_report.h"
@@ -33,12 +33,14 @@ struct SheetCommandOptions {
     double pin_weight = 0.99;
     std::optional<double> weld_tolerance;
     bool repair = false;
-    std::string config;
-    bool allow_outside_folder = false;
+    ModelFlags flags;
     bool json = false;
     std::string report;
     Verbosity verbosity;
 };
+
+/// sheet never grows: it builds the sheets it selects (model_flags.h).
+constexpr unsigned kSheetFlags = model_flags_input | model_flags_fabric | model_flags_validate | model_flags_validation;
 
 int run_sheet(const SheetCommandOptions& o) {
     const std::string who = "weft sheet";
@@ -52,7 +54,7 @@ int run_sheet(const SheetCommandOptions& o) {
     only.material = o.material;
     only.mesh = o.mesh;
     only.pin = o.pin;
-    only.config_label = o.config;
+    only.config_label = o.flags.config;
     SheetOptions sheet;
     sheet.pin_weight = o.pin_weight;
     sheet.weld_tolerance = o.weld_tolerance;
@@ -69,15 +71,8 @@ int run_sheet(const SheetCommandOptions& o) {
         }
     }
     ModelOptions options = sheet_preset(std::move(only), std::move(sheet));
-    if (!o.config.empty()) {
-        ConfigResult loaded = load_garment_config(o.config);
-        if (!loaded.error.empty()) {
-            std::cerr << who << ": --config: " << loaded.error << "\n";
-            return exit_usage;
-        }
-        options.garments.config = std::move(loaded.config);
-    }
-    options.import.allow_outside_folder = o.allow_outside_folder;
+    if (!apply_model_flags(o.flags, kSheetFlags, {o.model}, who, options)) return exit_usage;
+    options.write_validation = options.validate.has_value();
     options.out_dir = o.out;
 
     const ModelRecord record = bake_model(o.model, options);
@@ -120,9 +115,7 @@ const CommandRegistration sheet_registration{
                        "Weld distance in metres (default 1e-5 of the garment's bounding-box diagonal)")
             ->check(finite_number & CLI::NonNegativeNumber);
         app.add_flag("--repair", o->repair, "Drop repeated-index, zero-area and duplicate triangles instead of refusing");
-        app.add_option("--config", o->config, "Garment config file (schemas/config.schema.json): classes, fabrics, pins")
-            ->check(non_empty_path);
-        app.add_flag("--allow-outside-folder", o->allow_outside_folder, "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path or a link out); FIFOs and devices are refused either way");
+        add_model_flags(app, o->flags, kSheetFlags);
         app.add_flag("--json", o->json, "Print the report (schemas/sheet.schema.json) on standard output");
         app.add_option("--report", o->report, "Also write the report to this file")->check(non_empty_path);
         add_verbosity(app, o->verbosity);

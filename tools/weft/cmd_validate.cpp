@@ -1,26 +1,34 @@
-// weft validate PROXY... [--fabric F] [--scenario S]... [--steps N] [--json] [--report FILE]
-//                        [--max-strain X] [--max-energy-rise X] [--max-sleep-step N]
-//                        [--clips all|none|NAME,... [--model FILE]]
-// Simulates every proxy headless through the scenarios of lib/validate and gates on what it measured
-// (docs/validation.md). Text on standard output by default; --json puts the report (schemas/validation.schema.json)
-// there instead and nothing else; --report also writes it to FILE. A file the loader refuses is one
-// line on standard error naming it; the others are still validated. --clips also plays the model's
-// own animation clips as scenarios (docs/validation.md#clips), reading the model the proxy was
-// built from (its source_file, as given or beside the proxy) or --model. Exit 0 when every proxy
-// loaded and passed every gate, 1 otherwise, 2 for a bad command line or a clip the model lacks.
+// weft validate PROXY... [validation flags: --scenario, --steps, --clips, --no-collide, gate limits,
+// --strain-target, --fabric] [model flags: --no-grow, --classes, --config, ...] [--model FILE|none]
+// [--json] [--report FILE] [--trace FILE] [--positions]
+// Gives each proxy the verdict weft bake --validate gives it (validate/model/model_validation.h): its
+// model (the proxy's source_file as given or beside it, or --model) is read through bake's own record
+// pass with the same model flags, and the proxy is simulated through the scenarios and the model's
+// clips with the model's body, a rig's skinned mesh posed from it. A proxy whose model is not there is
+// validated alone (said on standard error); --model none asks for that. Text on standard output by
+// default; --json puts the report (schemas/validation.schema.json) there instead and nothing else;
+// --report also writes it to FILE. A file the loader refuses is one line on standard error naming it;
+// the others are still validated. Exit 0 when every proxy loaded and passed every gate, 1 otherwise, 2
+// for a bad command line or a clip the model lacks.
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "model_flags.h"
 #include "io/atomic_file.h"
-#include "validate/model/clip_motions.h"
+#include "batch/bake_model.h"
+#include "body/body_in_scene.h"
+#include "pipeline/garment_names.h"
+#include "validate/model/model_validation.h"
 #include "proxy/file/proxy_file.h"
 #include "scene/import.h"
 #include "validate/validate.h"
@@ -29,116 +37,129 @@
 namespace weft::cli {
 namespace {
 
+/// validate takes the validation flags and, for the record pass of each proxy's model, the flags that
+/// decide what bake builds (model_flags.h), with bake's defaults.
+constexpr unsigned kValidateFlags = model_flags_input | model_flags_grow | model_flags_fabric | model_flags_validation;
+
 struct ValidateOptions {
     std::vector<std::string> proxies;
-    std::string fabric;
-    std::vector<std::string> scenarios;
-    uint32_t steps = 0;  ///< 0 = each scenario's default
+    ModelFlags flags;
     bool json = false;
     bool positions = false;
     std::string report;
-    double max_strain = GateLimits{}.max_strain;
-    double max_energy_rise = GateLimits{}.max_energy_rise;
-    uint32_t max_sleep_step = 0;  ///< 0 = by hang's last step
     std::string trace;            ///< "" = none; else the per-step figures, .csv or .json
-    std::string clips;            ///< --clips: "" = none (the proxy alone), else all, none or names
-    std::string model;            ///< --model: the model to read the clips from; "" = each proxy's source_file
-    double strain_target = 0;     ///< --strain-target: 0 = the fabric's fixed budget
+    std::string model;            ///< --model: "" = each proxy's own model, "none" = the proxy alone
     Verbosity verbosity;
 };
 
 /// The model a proxy was built from: --model, else its source_file as given (relative to the
-/// working directory, as bake gave it), else a file of that name beside the proxy.
+/// working directory, as bake gave it), else a file of that name beside the proxy; "" when none is there.
 std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::path& proxy_path, const ClothProxy& proxy) {
     namespace fs = std::filesystem;
     if (!o.model.empty()) return o.model;
     std::error_code ec;
     const fs::path given = proxy.source_file;
-    if (!given.empty() && fs::is_regular_file(given, ec)) return given;
+    if (given.empty()) return {};
+    if (fs::is_regular_file(given, ec)) return given;
     const fs::path beside = proxy_path.parent_path() / given.filename();
-    if (!given.empty() && fs::is_regular_file(beside, ec)) return beside;
-    return given;
+    if (fs::is_regular_file(beside, ec)) return beside;
+    return {};
 }
 
-/// The proxy at `path` validated with its model's clips (--clips). Returns false, after saying why
-/// on standard error, for a clip the model lacks (a command-line error).
-bool validate_with_clips(const ValidateOptions& o, const ValidationOptions& base, const std::string& path,
-                         ProxyValidation& out) {
-    DecodeResult loaded = load_proxy(path);
-    if (!loaded.ok()) {
-        out = validate_file(path, base);  // the loader's refusal, as without --clips
-        return true;
+/// The models read so far, each through bake's record pass once (inspect_preset: nothing written).
+class ModelRecords {
+public:
+    ModelRecords(const ModelOptions& options) : options_(options) {}
+
+    const ModelRecord& get(const std::filesystem::path& model) {
+        auto it = records_.find(model.string());
+        if (it == records_.end()) it = records_.emplace(model.string(), bake_model(model, options_)).first;
+        return it->second;
     }
-    const std::filesystem::path model = model_of(o, path, *loaded.proxy);
-    ImportResult imported = import_scene(model);
-    if (!imported.ok()) {
+    const ModelOptions& options() const { return options_; }
+
+private:
+    ModelOptions options_;
+    std::map<std::string, ModelRecord> records_;
+};
+
+/// The proxy of `record` that was written as `file`, else the one of `garment`'s name: its twin in
+/// the record, as a ModelProxy for `proxy` (the file read). Empty when the record builds no such proxy.
+std::optional<ModelProxy> twin(const ModelRecord& record, const std::string& file, const std::string& garment,
+                               const ClothProxy& proxy, const std::string& label) {
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const RiggedGarment& g : record.rigs)
+            if (g.built.proxy && (pass ? g.name == garment : garment_file_stem(g.name) + ".clothproxy" == file))
+                return ModelProxy{label, &proxy, &g.input, &g.built};
+        for (const SheetedGarment& g : record.sheets)
+            if (g.built.proxy && (pass ? g.name == garment : g.file_stem + ".clothproxy" == file))
+                return ModelProxy{label, &proxy, nullptr, nullptr};
+    }
+    return std::nullopt;
+}
+
+/// The proxy at `path` given the verdict bake gives it: with its model's body, clips and (a rig) its
+/// skinned mesh (validate/model/model_validation.h); alone when it has no model to read. Clip issues
+/// (a clip the model lacks) go to `clip_issues`.
+ProxyValidation validate_one(const ValidateOptions& o, const ValidationOptions& options, ModelRecords& records,
+                             const std::string& path, Issues& clip_issues) {
+    DecodeResult loaded = load_proxy(path);
+    if (!loaded.ok()) return validate_file(path, options);  // the loader's refusal
+    const ClothProxy& proxy = *loaded.proxy;
+    const std::filesystem::path model = o.model == "none" ? std::filesystem::path() : model_of(o, path, proxy);
+    if (model.empty()) {
+        if (o.model != "none" && !proxy.source_file.empty())
+            std::cerr << "weft validate: " << path << ": its model '" << proxy.source_file
+                      << "' is not there: validated alone, without its body, clips or skinned mesh (name it with --model)\n";
+        return validate_proxy(proxy, options, path);
+    }
+    const ModelRecord& record = records.get(model);
+    if (!record.imported) {
+        ProxyValidation out;
         out.file = path;
-        out.garment = loaded.proxy->garment;
+        out.garment = proxy.garment;
         std::string why = "cannot be read";
-        for (const Issue& i : imported.issues)
+        for (const Issue& i : record.issues)
             if (i.severity == Severity::error) {
                 why = i.code + ": " + i.message;
                 break;
             }
-        out.refused = Refusal{std::string(kClipModelUnreadable.code), path + ": --clips: its model '" + model.string() + "' " + why +
-                                                      " (name it with --model)"};
-        return true;
+        out.refused = Refusal{std::string(kClipModelUnreadable.code),
+                              path + ": its model '" + model.string() + "' " + why + " (name another with --model, or --model none)"};
+        return out;
     }
-    ValidationOptions options = base;
-    options.clip_choice = ClipChoice::parse(o.clips);
-    Issues issues;
-    add_clip_scenarios(imported.scene, model.string(), options, issues, o.steps);
-    for (const Issue& i : issues) {
-        std::cerr << "weft validate: --clips: " << i.message << " [" << i.code << "]\n";
-        return false;
+    std::optional<ModelProxy> mine = twin(record, std::filesystem::path(path).filename().string(), proxy.garment, proxy, path);
+    if (!mine) {
+        std::cerr << "weft validate: " << path << ": " << model.string()
+                  << " builds no such proxy with these flags: validated with its body and clips, without a skinned mesh\n";
+        mine = ModelProxy{path, &proxy, nullptr, nullptr};
     }
-    out = validate_proxy(*loaded.proxy, options, path);
-    return true;
+    const ModelUnderTest under{&record.scene, body_shapes(record.scene, record.body), model.string(), "",
+                               &records.options().garments.config};
+    ModelValidation v = validate_model(under, std::span<const ModelProxy>(&*mine, 1), options);
+    for (const Issue& i : v.issues)
+        if (i.code == kClipNotFound.code) clip_issues.push_back(i);
+    return std::move(v.report.proxies.front());
 }
 
 int run_validate(const ValidateOptions& o) {
     ValidationOptions options;
-    if (!o.fabric.empty()) {
-        options.fabric = find_fabric(o.fabric);
-        if (!options.fabric) {
-            std::cerr << "weft validate: --fabric " << o.fabric << ": no such fabric (the library has "
-                      << fabric_library_names() << ")\n";
-            return exit_usage;
-        }
-    }
-    if (!o.scenarios.empty()) {
-        options.scenarios.clear();
-        for (const std::string& name : o.scenarios) {
-            std::vector<Scenario> parsed = parse_scenario(name);
-            if (parsed.empty()) {
-                std::cerr << "weft validate: --scenario " << name
-                          << ": no such scenario (hang, swing, sprint, teleport, teleport-reset, teleport-keep, idle)\n";
-                return exit_usage;
-            }
-            for (Scenario s : parsed) {
-                bool seen = false;
-                for (const ScenarioRun& r : options.scenarios) seen = seen || r.scenario == s;
-                if (!seen) options.scenarios.push_back({s, default_steps(s)});
-            }
-        }
-    }
-    if (o.steps > 0)
-        for (ScenarioRun& r : options.scenarios) r.steps = o.steps;
-    options.limits.max_strain = o.max_strain;
-    options.limits.max_energy_rise = o.max_energy_rise;
-    if (o.max_sleep_step > 0) options.limits.max_sleep_step = o.max_sleep_step;
+    if (!validation_options_from_flags(o.flags, "weft validate", options)) return exit_usage;
     options.trace.figures = !o.trace.empty();
-    options.strain_target = o.strain_target;
+    ModelOptions model_options = inspect_preset();
+    if (!apply_model_flags(o.flags, kValidateFlags & ~model_flags_validation, o.proxies, "weft validate", model_options))
+        return exit_usage;
+    ModelRecords records(model_options);
 
     const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;  // quiet in CI logs (docs/architecture.md#conventions)
     ValidationReport report{options.limits, {}};
     for (size_t i = 0; i < o.proxies.size(); ++i) {
         if (progress) std::cerr << "validating " << (i + 1) << "/" << o.proxies.size() << ": " << o.proxies[i] << "\r" << std::flush;
-        ProxyValidation v;
-        if (o.clips.empty() || o.clips == "none") {
-            v = validate_file(o.proxies[i], options);
-        } else if (!validate_with_clips(o, options, o.proxies[i], v)) {
+        Issues clip_issues;
+        ProxyValidation v = validate_one(o, options, records, o.proxies[i], clip_issues);
+        if (!clip_issues.empty()) {  // a clip named on the command line that the model lacks
             if (progress) std::cerr << "\n";
+            for (const Issue& issue : clip_issues) std::cerr << "weft validate: --clips: " << issue.message << " [" << issue.code << "]\n";
             return exit_usage;
         }
         if (v.refused) {
@@ -201,39 +222,19 @@ const CommandRegistration validate_registration{
     [](CLI::App& app) {
         auto o = std::make_shared<ValidateOptions>();
         app.add_option("proxy", o->proxies, "The .clothproxy files")->required();
-        app.add_option("--fabric", o->fabric, "Simulate every proxy in this library fabric (default: each proxy's suggestion)");
-        app.add_option("--scenario", o->scenarios,
-                       "hang, swing, sprint, teleport (both modes), teleport-reset, teleport-keep, idle; repeat or "
-                       "comma-separate (default: all)")
-            ->delimiter(',');
-        app.add_option("--steps", o->steps, "Steps per scenario, replacing each one's default")
-            ->check(CLI::Range(1u, 1000000u));
+        add_model_flags(app, o->flags, kValidateFlags);
+        app.add_option("--model", o->model,
+                       "The model the proxies were built from, whose body, clips and skinned mesh they are validated with "
+                       "(default: each proxy's own, its source_file as given or beside the proxy); none: the proxy alone")
+            ->check(non_empty_path);
         app.add_flag("--json", o->json, "Print the JSON report on standard output, nothing else");
         app.add_option("--report", o->report, "Also write the JSON report to this file")->check(non_empty_path);
         app.add_flag("--positions", o->positions,
                      "After the text report, every particle's position in the frame at the end of each scenario");
-        app.add_option("--max-strain", o->max_strain, "STRAIN gate: worst length/rest allowed (default 1.10)")
-            ->check(finite_number & CLI::Range(1.0, 1e9));
-        app.add_option("--max-energy-rise", o->max_energy_rise,
-                       "ENERGY_RISING gate: energy rise over the undriven last third allowed, as a fraction of the "
-                       "proxy's energy scale (default 1e-3)")
-            ->check(finite_number & CLI::Range(0.0, 1e9));
-        app.add_option("--max-sleep-step", o->max_sleep_step,
-                       "NEVER_SLEPT gate: hang must sleep by this step (default: by its last)")
-            ->check(CLI::Range(1u, 1000000u));
         app.add_option("--trace", o->trace,
                        "Write every step's figures (speed, strain, energy) to FILE: CSV when it ends in .csv, else "
                        "JSON (schemas/trace.schema.json)")
             ->check(non_empty_path);
-        app.add_option("--clips", o->clips,
-                       "Also play the model's animation clips as scenarios (clip:NAME): all, none or NAME,... "
-                       "(default none); the model is the proxy's source_file or --model");
-        app.add_option("--model", o->model, "With --clips: the model to read the clips from")->check(non_empty_path);
-        app.add_option("--strain-target", o->strain_target,
-                       "Sweep each substep until no stretch edge is beyond 1 + this (0.02: 2%), instead of the "
-                       "fabric's fixed iterations (default 0: the fabric's budget, the one a runtime runs); the "
-                       "sweeps taken are in the report")
-            ->check(finite_number & CLI::Range(0.0, 1.0));
         add_verbosity(app, o->verbosity);
         return [o] { return run_validate(*o); };
     }};

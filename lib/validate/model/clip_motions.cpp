@@ -107,7 +107,7 @@ void add_clip_scenarios(const Scene& scene, const std::string& model, Validation
         return;
     }
     for (int c : chosen) options.clips.push_back(sample_clip(scene, scene.clips[static_cast<size_t>(c)]));
-    add_clip_runs(options, steps);
+    add_clip_runs(options, steps ? steps : options.clip_steps);
 }
 
 }  // namespace weft

@@ -1,0 +1,143 @@
+// One record pass, one verdict (docs/commands.md#one-pass-one-verdict): `weft inspect` is bake's own
+// pass stopped before writing, so with the same flags it says what bake builds; and `weft validate`,
+// `weft rig --validate`, `weft sheet --validate` and `weft bake --validate` give a proxy the same
+// verdict from the same function. Both over every shared model (skipped where they are absent).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/json_files.h"
+#include "support/paths.h"
+
+namespace weft {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// Each garment's plan as one line, so a difference prints readably (report.json and inspect write
+/// a garment's plan with the same keys).
+std::set<std::string> plan_lines(const json& garments) {
+    std::set<std::string> lines;
+    for (const json& g : garments)
+        lines.insert("garment " + g["name"].get<std::string>() + ": " + g["action"].get<std::string>() + ", " +
+                     g["verdict"].get<std::string>());
+    return lines;
+}
+
+/// What inspect says: each garment's plan and each proxy file bake would write.
+std::set<std::string> inspect_says(const json& model) {
+    std::set<std::string> lines = plan_lines(model["garments"]);
+    for (const json& p : model["proxies"])
+        if (p["built"].get<bool>()) lines.insert("proxy " + p["file"].get<std::string>());
+    return lines;
+}
+
+/// What bake did: each garment's plan and each proxy file it wrote.
+std::set<std::string> bake_did(const json& report) {
+    std::set<std::string> lines = plan_lines(report["garments"]);
+    for (const json& p : report["proxies"])
+        if (p["file"].is_string()) lines.insert("proxy " + p["file"].get<std::string>());
+    for (const json& s : report["sheets"])
+        if (s["file"].is_string() && s["built"].get<bool>()) lines.insert("proxy " + s["file"].get<std::string>());
+    return lines;
+}
+
+TEST(OnePass, InspectSaysWhatBakeBuildsUnderEveryFlagSet) {
+    const fs::path models = test::shared_models_dir();
+    if (!fs::is_directory(models)) GTEST_SKIP() << "no shared models";
+    const std::vector<std::vector<std::string>> flag_sets = {
+        {}, {"--no-grow"}, {"--classes", "hair"}, {"--classes", "skirt", "--fabric", "leather"}};
+    const fs::path scratch = test::scratch_dir("one_pass_inspect");
+    for (size_t f = 0; f < flag_sets.size(); ++f) {
+        const std::vector<std::string>& flags = flag_sets[f];
+        std::string label;
+        for (const std::string& a : flags) label += a + " ";
+        std::vector<std::string> inspect = {"inspect", "--json", models.string()};
+        inspect.insert(inspect.end(), flags.begin(), flags.end());
+        const test::CommandResult said = test::run_weft(inspect);
+        ASSERT_EQ(said.exit_code, 0) << label << said.err;
+        const fs::path out = scratch / std::to_string(f);
+        std::vector<std::string> bake = {"bake", models.string(), "-o", out.string(), "--no-page", "-j", "2", "-q"};
+        bake.insert(bake.end(), flags.begin(), flags.end());
+        const test::CommandResult baked = test::run_weft(bake);
+        ASSERT_LE(baked.exit_code, 1) << label << baked.err;
+        const json report = json::parse(said.out);
+        size_t compared = 0, moving = 0;
+        for (const json& m : report["models"]) {
+            const fs::path relative = fs::path(m["file"].get<std::string>()).lexically_relative(models);
+            const json baked_report = test::read_json_file(out / relative / "report.json");
+            ASSERT_TRUE(baked_report.is_object()) << label << relative;
+            EXPECT_EQ(inspect_says(m), bake_did(baked_report)) << label << relative;
+            for (const json& g : m["garments"]) moving += g["moves"].get<bool>();
+            ++compared;
+        }
+        EXPECT_EQ(compared, 13u) << label;
+        EXPECT_GE(moving, 8u) << label;  // the flag sets change what moves, never to nothing
+    }
+}
+
+/// Each proxy's validation without what only labels it or times it: the file (each command names
+/// it its own way) and the scenarios' timings.
+std::map<std::string, json> verdicts(const json& validation) {
+    std::map<std::string, json> out;
+    for (json p : validation["proxies"]) {
+        const std::string file = fs::path(p["file"].get<std::string>()).filename().string();
+        p.erase("file");
+        for (json& s : p["scenarios"]) s.erase("timing");
+        out[file] = std::move(p);
+    }
+    return out;
+}
+
+TEST(OnePass, EveryCommandGivesAProxyTheSameVerdict) {
+    const fs::path models = test::shared_models_dir();
+    if (!fs::is_directory(models)) GTEST_SKIP() << "no shared models";
+    const fs::path scratch = test::scratch_dir("one_pass_verdict");
+    const test::CommandResult baked =
+        test::run_weft({"bake", models.string(), "-o", (scratch / "bake").string(), "--validate", "--no-page", "-j", "2", "-q"});
+    ASSERT_LE(baked.exit_code, 1) << baked.err;
+    size_t rigs = 0, sheets = 0, failed = 0;
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(scratch / "bake")) {
+        if (e.path().filename() != "validation.json") continue;
+        const fs::path dir = e.path().parent_path();
+        const std::string name = dir.lexically_relative(scratch / "bake").string();
+        const fs::path model = models / name;
+        const std::map<std::string, json> bake = verdicts(test::read_json_file(e.path()));
+        if (bake.empty()) continue;  // no garment found
+        // weft validate on the proxies bake wrote, with its defaults: it reads each one's model.
+        std::vector<std::string> validate = {"validate", "--json"};
+        for (const auto& [file, v] : bake) validate.push_back((dir / file).string());
+        const test::CommandResult validated = test::run_weft(validate);
+        EXPECT_LE(validated.exit_code, 1) << name << validated.err;
+        EXPECT_EQ(verdicts(json::parse(validated.out)), bake) << name << ": weft validate";
+        // weft rig --validate builds the rigs, weft sheet --validate the sheets: together bake's proxies.
+        std::map<std::string, json> rebuilt;
+        for (const char* command : {"rig", "sheet"}) {
+            const fs::path out = scratch / command / name;
+            const test::CommandResult r = test::run_weft({command, model.string(), "-o", out.string(), "--validate", "-q"});
+            EXPECT_LE(r.exit_code, 1) << name << ": weft " << command << r.err;
+            if (!fs::exists(out / "validation.json")) continue;
+            const std::string kind = std::string(command) == "rig" ? "rig" : "sheet";
+            for (auto& [file, v] : verdicts(test::read_json_file(out / "validation.json")))
+                if (bake.count(file) && bake.at(file)["kind"] == kind) rebuilt[file] = v;  // weft sheet also sheets what bake grows
+        }
+        EXPECT_EQ(rebuilt, bake) << name << ": weft rig --validate and weft sheet --validate";
+        for (const auto& [file, v] : bake) {
+            (v["kind"] == "rig" ? rigs : sheets) += 1;
+            failed += !v["passed"].get<bool>();
+        }
+    }
+    EXPECT_GE(rigs, 6u);
+    EXPECT_GE(sheets, 3u);
+    std::cout << "one verdict: " << rigs << " rig and " << sheets << " sheet proxies, " << failed << " failing, agree\n";
+}
+
+}  // namespace
+}  // namespace weft
