@@ -90,7 +90,7 @@ std::string worst_gate_cell(const json& cloth) {
     const double near = std::min(gate_nearness(gate, value, limit), 1e9);
     char sort[32];
     std::snprintf(sort, sizeof sort, "%.6g", passed ? near : 1e6 + near);
-    return "<td class=\"why\" data-sort=\"" + std::string(sort) + "\"><span class=\"" + (passed ? "good" : "bad") + "\">" +
+    return "<td class=\"gate\" data-sort=\"" + std::string(sort) + "\"><span class=\"" + (passed ? "good" : "bad") + "\">" +
            html_text(gate) + " " + gate_number(value, gate) + (passed ? " &le; " : " &gt; ") + gate_number(limit, gate) +
            "</span><br><span class=\"muted\">" + html_text(text_of(g, "scenario")) + ", " + html_text(text_of(g, "proxy")) +
            "</span></td>";
