@@ -6,8 +6,8 @@ which files a model yields, its proxies, is known only once it is baked). weft's
 bytes on any machine, path and -j (docs/commands.md#hermetic-outputs), so a remote cache shares them
 and remote execution spreads a library's models over many machines. `bake-report.json` and
 `index.html`, the folder-level report and page beside the model's folder, are not declared: the
-report's timings are the run's, not the model's, and the model's own `report.json` is inside the
-tree. A refused model exits 1 and fails the build; its report.json says why.
+report's timings and the page's times are the run's, not the model's, and the model's own
+`report.json` is inside the tree. A refused model exits 1 and fails the build; its report.json says why.
 """
 
 def _weft_cloth_impl(ctx):
