@@ -54,6 +54,20 @@ record() {
 }
 
 suites_run=()
+baseline_failed=()
+# baseline SUITE: builds the suite unmutated and runs it whole once, before its first mutation: a test
+# that fails without a mutation (a missing tool, say: tests/js without npm ci) would kill every
+# mutation for the wrong reason. MUTATE_NO_BASELINE=1 skips it (when the suite is known to pass).
+baseline() {
+    local s=$1 targets=("weft_${1}_tests")
+    case "$s" in cli|proxy) targets+=(weft) ;; esac
+    [ "${MUTATE_NO_BASELINE:-0}" = 1 ] && return 0
+    if ! cmake --build "$build" -j2 --target "${targets[@]}" >"$log/baseline-$s.build" 2>&1 ||
+       ! (cd "$build" && timeout 1800 "./tests/weft_${s}_tests" --gtest_brief=1 >"$log/baseline-$s.test" 2>&1); then
+        echo "mutate: weft_${s}_tests fails unmutated ($(failing "$log/baseline-$s.test")): its mutations are not run" >&2
+        return 1
+    fi
+}
 killed=0; survived=0; broken=0
 while IFS=$'\t' read -r id file suite from to tests what; do
     [[ -z "$id" || "$id" == \#* ]] && continue
@@ -70,6 +84,14 @@ while IFS=$'\t' read -r id file suite from to tests what; do
         record "$id" "not applied" "$count matches of its text" "-" 0
         broken=$((broken + 1)); continue
     fi
+    if ! printf '%s\n' "${suites_run[@]}" | grep -qx "$suite"; then
+        baseline "$suite" || baseline_failed+=("$suite")
+        suites_run+=("$suite")
+    fi
+    if printf '%s\n' "${baseline_failed[@]}" | grep -qx "$suite"; then
+        echo "$id  NOT RUN (weft_${suite}_tests fails unmutated)"
+        broken=$((broken + 1)); continue
+    fi
     backup="$(mktemp)"; cp "$target_file" "$backup"
     FROM="$from" TO="$to" perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$target_file"
     if cmp -s "$backup" "$target_file"; then
@@ -80,7 +102,6 @@ while IFS=$'\t' read -r id file suite from to tests what; do
     start=$SECONDS
     targets=("weft_${suite}_tests")
     case "$suite" in cli|proxy) targets+=(weft) ;; esac  # the suites that run the program
-    printf '%s\n' "${suites_run[@]}" | grep -qx "$suite" || suites_run+=("$suite")
     verdict=survived; by="-"; how="-"
     exe="$build/tests/weft_${suite}_tests"
     if ! cmake --build "$build" -j2 --target "${targets[@]}" >"$log/$id.build" 2>&1; then
