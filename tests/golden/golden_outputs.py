@@ -3,7 +3,7 @@
 is known of them without weft: every .clothproxy read by a reader written from
 schemas/clothproxy-format.md alone (its own CRC-32C, its own section walk), the invariants that
 format and docs/proxy.md state, the grown models read as glTF 2.0 (weights that sum to one, joints
-the skin has), and the counts a person can check in ../shared/models/MANIFEST.md (the Knight's cape
+the skin has), and the counts a person can check in the shared models' MANIFEST.md (the Knight's cape
 is 56 vertices and 84 triangles, the Fox's tail the 8 joints Tail1..Tail8, ...). The manifest of
 hashes pins the bytes; this says the bytes are right.
 
@@ -234,7 +234,7 @@ def check_grown_model(path, proxies):
                     require(any(names.index(j) in s for s in joints_of_skins), f"{garment}: joint {j} in no skin")
 
 
-# ---- what a person can check: ../shared/models/MANIFEST.md -------------------------------------------
+# ---- what a person can check: the shared models' MANIFEST.md -------------------------------------------
 
 # input -> {garment: what MANIFEST.md says of it}. A rig lists its joints in order from its root (the
 # authored chains' node names; a grown chain's are weft's), a sheet its source vertex and triangle
