@@ -20,7 +20,10 @@ out=${baked:-$scratch/out}
 if [[ ! -d "$models" ]]; then echo "view_pages: no shared models at $models: skipped"; exit 77; fi
 if [[ -n $baked && ! -f "$out/bake-report.json" ]]; then echo "view_pages: no bake at $out: skipped"; exit 77; fi
 if [[ ! -x "${WEFT_CHROMIUM:-/usr/bin/chromium}" ]]; then echo "view_pages: no chromium: skipped (scripts/deps.sh installs it)"; exit 77; fi
-if [[ ! -d "$here/node_modules/puppeteer-core" ]]; then echo "view_pages: run npm ci in tests/js (scripts/test.sh does)"; exit 1; fi
+if [[ ! -d "$here/node_modules/puppeteer-core" ]]; then echo "view_pages: tests/js/node_modules/puppeteer-core is missing: run npm ci in tests/js (scripts/test.sh does)"; exit 1; fi
+if [[ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]]; then
+    echo "view_pages: tests/js/node_modules is older than tests/js/package-lock.json: run npm ci in tests/js (scripts/test.sh does)"; exit 1
+fi
 rm -rf "$scratch/screenshots" "$scratch/budget"
 mkdir -p "$scratch"
 bake() {
