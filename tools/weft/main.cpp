@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.h"
+#include "batch/model_limits.h"
 #include "batch/source_id.h"
 
 namespace weft::cli {
@@ -54,8 +55,13 @@ int main(int argc, char** argv) {
 
     for (auto& [sub, run] : runners) {
         if (!sub->parsed()) continue;
+        const std::string who = "weft " + sub->get_name();
+        weft::report_uncaught_exceptions(who);  // a thread's escape too, by name (batch/model_limits.h)
         try {
             return run();
+        } catch (const std::bad_alloc&) {
+            std::cerr << weft::uncaught_exception_line(who);
+            return exit_refused;
         } catch (const std::exception& e) {
             std::cerr << "weft " << sub->get_name() << ": internal error: " << e.what() << "\n";
             return exit_refused;
