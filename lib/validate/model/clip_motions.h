@@ -39,11 +39,16 @@ inline constexpr double kMaxClipSeconds = 120;  ///< of one clip played: 7,200 f
 /// Node poses sampled over every clip of one model (frames × nodes; 56 bytes each, 448 MB).
 inline constexpr uint64_t kMaxClipSamples = 8'000'000;
 
+struct ClipBudget {
+    double max_seconds = kMaxClipSeconds;
+    uint64_t max_samples = kMaxClipSamples;
+};
+
 /// What `weft bake --validate` and `weft validate --clips` do with a model's clips: the clips
 /// options.clip_choice picks, sampled into options.clips with one clip scenario each (add_clip_runs,
 /// `steps` as there), each within the budgets above (CLIP_OVER_BUDGET warnings into `issues`). An
 /// unknown clip is a CLIP_NOT_FOUND issue into `issues` and no clip runs.
 void add_clip_scenarios(const Scene& scene, const std::string& model, ValidationOptions& options, Issues& issues,
-                        uint32_t steps = 0);
+                        uint32_t steps = 0, const ClipBudget& budget = {});
 
 }  // namespace weft
