@@ -34,6 +34,10 @@ struct ModelOptions {
                                                 ///< gate is an error under its own code (NEVER_SLEPT, MESH_STRETCH, ...)
     RigValidationLimits validate_limits;        ///< the mesh's gate limits
     BodyColliderOptions body;                   ///< how body colliders are fitted, and the config's edits
+    bool retune_springs = false;                ///< the grown model's authored springs take weft's settings, every
+                                                ///< value changed reported (--retune-springs; scene/gltf_springs.h)
+    bool collide_authored_springs = false;      ///< a file with no collider of its own: its authored springs collide
+                                                ///< with the body colliders (--collide-authored-springs)
     std::string model_label;                    ///< the model as reports and messages name it ("" = the path as given)
     std::string out_label;                      ///< the output folder as messages name it ("" = the path as given)
 

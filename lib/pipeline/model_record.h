@@ -18,6 +18,7 @@
 #include "validate/model/rig_validate.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
+#include "scene/gltf_springs.h"
 #include "scene/scene.h"
 #include "validate/validate.h"
 
@@ -113,7 +114,9 @@ struct ModelRecord {
     std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)
     struct PatchCounts {
         size_t nodes_added = 0, primitives_reweighted = 0, vertices_reweighted = 0, images_embedded = 0;
+        size_t vertices_kept_at_rest = 0;
     } patch;                            ///< what patching changed, when grown_model_method is "patched"
+    SpringsWritten springs;             ///< the grown model's spring bones: added, kept, changed (scene/gltf_springs.h)
     std::string sidecar_file;           ///< "<model>.cloth.json" when written
     std::optional<RigModelValidation> validation;  ///< the rig proxies' (solver and skinned mesh), when options.validate was
     std::optional<ValidationReport> proxy_validation;  ///< every built proxy through the scenarios (validation.json), when options.validate was

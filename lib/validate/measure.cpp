@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <vector>
 
+#include "solver/checked_step.h"
 #include "solver/solver.h"
 #include "validate/crossings.h"
 
@@ -249,18 +251,27 @@ private:
         // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
         // idle jump too. The shift is measured against this copy, kept every step.
         x_before_ = state_.x;
+        // The step a runtime takes (solver/checked_step.h); one that leaves a position not finite ends
+        // the run there (no copy to undo it with: nothing runs after it).
         const auto t0 = std::chrono::steady_clock::now();
-        const StepStats ss = solver_.step(in_);
+        StepStats ss;
+        const StepCheck check = checked_step(solver_, in_, nullptr, &ss);
         const auto t1 = std::chrono::steady_clock::now();
         const uint32_t step_number = s + 1;
         st_.steps = step_number;
+        if (check == StepCheck::non_finite) {
+            st_.non_finite_step = step_number;
+            return false;
+        }
+        if (check != StepCheck::ok)
+            throw std::logic_error(std::string("validation script gave the solver a step it refuses: ") + step_check_name(check));
         if (observer_) observer_(scenario_, step_number, step.holders, state_);
         if (body_ && body_observer_) body_observer_(step_number, probe_);
         if (!ss.asleep) {
             ++st_.steps_awake;
             awake_seconds_ += std::chrono::duration<double>(t1 - t0).count();
             energy_ = energy_now();
-            if (!state_finite(state_) || !std::isfinite(energy_.total())) {
+            if (!std::isfinite(energy_.total())) {
                 st_.non_finite_step = step_number;
                 return false;
             }

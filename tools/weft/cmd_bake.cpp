@@ -52,7 +52,8 @@ struct BakeCommandOptions {
 
 /// bake takes every model flag (model_flags.h).
 constexpr unsigned kBakeFlags =
-    model_flags_input | model_flags_grow | model_flags_fabric | model_flags_validate | model_flags_validation;
+    model_flags_input | model_flags_grow | model_flags_fabric | model_flags_springs | model_flags_validate |
+    model_flags_validation;
 
 int run_bake(const BakeCommandOptions& c) {
     const std::string who = "weft bake";

@@ -60,6 +60,15 @@ void add_grow_flags(CLI::App& app, ModelFlags& f) {
         ->check(CLI::Range(int64_t{0}, int64_t{1000000000}));
 }
 
+void add_spring_flags(CLI::App& app, ModelFlags& f) {
+    app.add_flag("--retune-springs", f.retune_springs,
+                 "Give the model's authored spring bones weft's settings for their fabric (the report lists every value "
+                 "changed, old and new); by default they are kept as authored");
+    app.add_flag("--collide-authored-springs", f.collide_authored_springs,
+                 "In a model that declares no spring collider of its own, let its authored springs collide with the "
+                 "fitted body colliders");
+}
+
 void add_validation_flags(CLI::App& app, ModelFlags& f) {
     app.add_option("--scenario", f.scenarios,
                    "Scenarios to run: hang, swing, sprint, teleport (both modes), teleport-reset, teleport-keep, idle; "
@@ -146,6 +155,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, unsigned groups) {
         app.add_flag("--validate", flags.validate,
                      "Simulate every proxy built through the scenarios and the model's clips, with its body; a failed gate "
                      "refuses the model (the verdict of weft validate)");
+    if (groups & model_flags_springs) add_spring_flags(app, flags);
     if (groups & model_flags_validation) add_validation_flags(app, flags);
     if (groups & model_flags_limits) add_limit_flags(app, flags);
 }
@@ -209,6 +219,10 @@ bool apply_model_flags(const ModelFlags& f, unsigned groups, const std::vector<s
         o.sheet.fabric = f.fabric;
         o.rig.fabric = f.fabric;
     }
+    if (groups & model_flags_springs) {
+        o.retune_springs = f.retune_springs;
+        o.collide_authored_springs = f.collide_authored_springs;
+    }
     if ((groups & model_flags_validation) && (f.validate || !(groups & model_flags_validate))) {
         ValidationOptions v;
         ModelFlags built_with = f;
@@ -240,6 +254,10 @@ std::string model_flags_text(const ModelFlags& f, unsigned groups) {
     }
     if (groups & model_flags_fabric) add("fabric", f.fabric);
     if (groups & model_flags_input) add("allow_outside_folder", f.allow_outside_folder ? "1" : "0");
+    if (groups & model_flags_springs) {
+        add("retune_springs", f.retune_springs ? "1" : "0");
+        add("collide_authored_springs", f.collide_authored_springs ? "1" : "0");
+    }
     if ((groups & model_flags_validate) && !f.validate) {
         add("validate", "0");
         return t;
