@@ -60,6 +60,8 @@ TEST(BudgetsCli, LimitsPastTheirRangeAreUsageErrorsNeverWrapped) {
         {"validate", rope.string(), "--max-memory", wraps},
         {"validate", rope.string(), "--time-limit", "1e30"},
         {"validate", rope.string(), "--steps", "1000001"},
+        {"view", rope.string(), "--max-memory", wraps},
+        {"view", flag, "-o", (dir / "view").string(), "--time-limit", "-5"},
         {"sheet", flag, "-o", (dir / "sheet").string(), "--resolution", "particles:100000000"},
     };
     for (const auto& args : bad) {
