@@ -46,7 +46,7 @@ struct ModelOptions {
     std::filesystem::path out_root;             ///< "" or the folder out_dir must stay inside (weft bake's OUT)
     bool report_timings = true;                 ///< report.json's validation timings (weft bake keeps them in bake-report.json)
     bool write_validation = false;              ///< with validate: validation.json (validate/report.h) beside report.json
-    bool page = false;                          ///< view.html and thumbnail.svg (view_page.h), from the proxies as written
+    bool page = false;                          ///< view.html and thumbnail.png (view_page.h), from the proxies as written
     bool stamp = false;                         ///< bake-stamp.json: skip when the inputs, options and tool are unchanged, written last
     bool force = false;                         ///< with stamp: rebuild even when the stamp matches
     std::filesystem::path config_file;          ///< with stamp: "" or the config, hashed into the stamp

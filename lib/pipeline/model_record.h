@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "body/body_colliders.h"
+#include "pipeline/cloth_summary.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/plan.h"
@@ -84,7 +85,7 @@ struct StageSeconds {
     double build = 0;     ///< rig and sheet proxies
     double validate = 0;  ///< every proxy, and the rig proxies' skinned mesh (ModelOptions::validate)
     double write = 0;     ///< proxies, grown model, sidecar, report.json, validation.json
-    double page = 0;      ///< with a page: view.html and thumbnail.svg
+    double page = 0;      ///< with a page: view.html and thumbnail.png
     double total = 0;     ///< the whole model, wall time
 };
 
@@ -123,7 +124,9 @@ struct ModelRecord {
     Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
 
     // With a stamp (ModelOptions::stamp, weft bake): what the model's outputs are made from.
-    ModelStatus status = ModelStatus::failed;  ///< built, skipped (the stamp matched), refused or failed
+    ModelStatus status = ModelStatus::failed;  ///< built, refused or failed; unchanged: what its stamp recorded
+    bool unchanged = false;             ///< the stamp matched: nothing rebuilt, the outputs on disk are current
+    std::optional<ClothSummary> stamped_cloth;  ///< unchanged: the cloth summary its stamp recorded
     std::string input_hash;             ///< "xxh64:..." over the model, every file it references and the config
     std::string options_hash;           ///< "xxh64:..." over every option that changes outputs
     std::vector<std::string> outputs;   ///< file names written into out_dir, sorted

@@ -47,8 +47,7 @@ RigRun rig(const fs::path& model, const std::string& name, std::vector<std::stri
 
 std::string khronos_errors(const fs::path& glb) {
     const fs::path script = test::source_dir() / "tests" / "js" / "validate_gltf.mjs";
-    if (!fs::exists(test::source_dir() / "tests" / "js" / "node_modules" / "gltf-validator"))
-        return "gltf-validator is not installed: run scripts/test.sh, which runs npm ci in tests/js";
+    if (std::string missing = test::js_tools_missing("gltf-validator"); !missing.empty()) return missing;
     const test::CommandResult r = test::run_command({"/usr/bin/env", "node", script.string(), glb.string()});
     if (r.exit_code == 0) return {};
     return "exit " + std::to_string(r.exit_code) + ": " + r.out.substr(0, 2000) + r.err;

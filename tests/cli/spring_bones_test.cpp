@@ -60,8 +60,8 @@ Swing swing_of(const std::vector<double>& distance_from_rest, double dt) {
 /// three-vrm's reports for `files` (one per file), or a failure naming why it could not run.
 json three_vrm(const std::vector<fs::path>& files) {
     const fs::path js = test::source_dir() / "tests" / "js";
-    if (!fs::exists(js / "node_modules" / "@pixiv" / "three-vrm")) {
-        ADD_FAILURE() << "@pixiv/three-vrm is not installed: run scripts/test.sh, which runs npm ci in tests/js";
+    if (const std::string missing = test::js_tools_missing("@pixiv/three-vrm"); !missing.empty()) {
+        ADD_FAILURE() << missing;
         return json::array();
     }
     std::vector<std::string> argv{"/usr/bin/env", "node", (js / "spring_bones.mjs").string()};

@@ -401,11 +401,13 @@ void fold_mesh_frame(const MeshPoseStats& st, Scenario scenario, MeshPoseStats& 
         worst.max_scalp_displacement = st.max_scalp_displacement;
         worst.max_scalp_mesh = st.max_scalp_mesh;
         worst.max_scalp_vertex = st.max_scalp_vertex;
+        worst.max_scalp_step = st.step;
     }
     if (st.max_penetration && (!worst.max_penetration || *st.max_penetration > *worst.max_penetration)) {
         worst.max_penetration = st.max_penetration;
         worst.max_penetration_mesh = st.max_penetration_mesh;
         worst.max_penetration_vertex = st.max_penetration_vertex;
+        worst.max_penetration_step = st.step;
     }
     if (st.max_penetration_past_hull &&
         (!worst.max_penetration_past_hull || *st.max_penetration_past_hull > *worst.max_penetration_past_hull)) {
