@@ -1,9 +1,14 @@
 // The garment → sheet rule, weft sheet's selection and one sheet's build.
 #include "pipeline/sheet_selection.h"
 
+#include <cmath>
 #include <set>
 
+#include "io/format_text.h"
+
 #include "garment/classes.h"
+#include "pipeline/budgets.h"
+#include "pipeline/pipeline_codes.h"
 #include "proxy/sheet_codes.h"
 
 namespace weft {
@@ -28,6 +33,42 @@ SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
     return s;
 }
 
+namespace {
+
+/// Why the garment's sheet is past a budget (pipeline/budgets.h) before anything is built, or "".
+const IssueCode* over_budget(const Scene& scene, const SheetSelection& s, const SheetOptions& options, std::string& why) {
+    size_t triangles = 0;
+    double area = 0;
+    for (int m : s.garment.meshes) {
+        if (m < 0 || static_cast<size_t>(m) >= scene.meshes.size()) continue;
+        const Mesh& mesh = scene.meshes[static_cast<size_t>(m)];
+        triangles += mesh.triangle_count();
+        for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+            const uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
+            if (a < mesh.positions.size() && b < mesh.positions.size() && c < mesh.positions.size())
+                area += 0.5 * length(cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]));
+        }
+    }
+    if (triangles > kMaxSheetTriangles) {
+        why = "its meshes have " + std::to_string(triangles) + " triangles, over the budget of " +
+              std::to_string(kMaxSheetTriangles) + " for one sheet; split the garment or simplify its mesh";
+        return &kGarmentOverBudget;
+    }
+    // An equilateral mesh of edge L has about 1.155 area / L² particles (sheet_builder.h).
+    double particles = 0;
+    if (options.resolution == SheetResolution::particles) particles = options.resolution_value;
+    if (options.resolution == SheetResolution::edge_length && options.resolution_value > 0)
+        particles = 2 / std::sqrt(3.0) * area / (options.resolution_value * options.resolution_value);
+    if (particles > kMaxSheetParticles) {
+        why = "its resolution " + resolution_text(options) + " asks for about " + format_text("%.3g", particles) +
+              " particles, over the budget of " + format_text("%g", kMaxSheetParticles) + "; choose a coarser resolution";
+        return &kParticlesOverBudget;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& s, SheetOptions options, bool pin_given,
                                       const std::string& model_label) {
     if (!s.fabric.empty()) options.fabric = s.fabric;
@@ -40,7 +81,23 @@ SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& 
             return refused;
         }
     }
-    return build_sheet(scene, s.garment, options);
+    std::string why;
+    if (const IssueCode* code = over_budget(scene, s, options, why)) {
+        SheetBuildResult refused;
+        refused.issues.push_back(make_issue(*code, model_label + ": garment '" + s.garment.name + "': " + why));
+        return refused;
+    }
+    SheetBuildResult built = build_sheet(scene, s.garment, options);
+    if (built.proxy && built.proxy->particle_count() > kMaxSheetParticles) {
+        built.issues.push_back(make_issue(kParticlesOverBudget, model_label + ": garment '" + s.garment.name + "': its sheet has " +
+                                                                    std::to_string(built.proxy->particle_count()) +
+                                                                    " particles (resolution " + resolution_text(options) +
+                                                                    "), over the budget of " + format_text("%g", kMaxSheetParticles) +
+                                                                    "; choose a coarser resolution"));
+        built.proxy.reset();
+    }
+    fold_repeated_issues(built.issues);
+    return built;
 }
 
 namespace {

@@ -27,6 +27,17 @@ struct ImportOptions {
     /// or material library named by `..`, an absolute path or a link out (scene/confine.h). A
     /// referenced FIFO, device or directory is refused either way.
     bool allow_outside_folder = false;
+    /// Budgets (docs/bad-inputs.md#budgets). A mesh is copied into scene space once per node that
+    /// instances it, so a small file can ask for a great deal: 50,000 nodes instancing one 289-vertex
+    /// mesh (2 MB) took `weft inspect` past 21 GB. A model past either budget is refused before its
+    /// meshes are copied (INSTANCES_OVER_BUDGET, VERTICES_OVER_BUDGET): a game character is tens of
+    /// meshes and up to a few hundred thousand vertices.
+    uint64_t max_mesh_instances = 10'000;  ///< scene meshes: one per primitive per instancing node
+    uint64_t max_vertices = 2'000'000;     ///< vertices over every scene mesh, each copy counted
+    /// Animation keys over every clip, each channel's counted (channels can share one sampler, so
+    /// keys are not bounded by the file's bytes). A clip past what is left is dropped by name
+    /// (CLIP_KEYS_OVER_BUDGET), the clips before it kept.
+    uint64_t max_clip_keys = 4'000'000;
 };
 
 struct ImportResult {

@@ -46,7 +46,11 @@ inline constexpr IssueCode kUnweightedVertices{"UNWEIGHTED_VERTICES", Severity::
 inline constexpr IssueCode kNonFiniteNormal{"NON_FINITE_NORMAL", Severity::warning, "A normal was NaN, infinite or zero; the mesh's normals were dropped."};
 inline constexpr IssueCode kMeshNotInstanced{"MESH_NOT_INSTANCED", Severity::info, "A mesh no node of the scene instances; it is not part of the model at rest and was skipped."};
 inline constexpr IssueCode kSpringInvalid{"SPRING_INVALID", Severity::warning, "A declared spring or collider names a node that does not exist or is malformed; it was skipped."};
+inline constexpr IssueCode kSpringOutOfRange{"SPRING_OUT_OF_RANGE", Severity::warning, "A number a declared spring or spring collider gives is outside what it can mean for this model: a collider whose radius is larger than the whole model or whose ends lie farther outside it than its size (skipped), or a spring's stiffness, gravity power, drag force or hit radius that is negative, not finite, a drag past 1 or a hit radius larger than the model (kept as the file has it: weft writes the file's springs back unchanged). The message names the node or spring, the value and the model's size."};
 inline constexpr IssueCode kDefaultPoseOffBind{"DEFAULT_POSE_OFF_BIND", Severity::warning, "The file's default (node) pose turns a skin joint more than 10 degrees from its bind pose (the inverse bind matrices): weft works at the default pose, so grown garments are fitted there and a viewer showing the bind pose shows them off the body (docs/growth.md#default-pose)."};
+inline constexpr IssueCode kInstancesOverBudget{"INSTANCES_OVER_BUDGET", Severity::error, "The model's nodes instance meshes more often than the budget allows (10,000 scene meshes: one per primitive per instancing node; docs/bad-inputs.md#budgets); refused before any copy is made. The message names the mesh instanced most."};
+inline constexpr IssueCode kVerticesOverBudget{"VERTICES_OVER_BUDGET", Severity::error, "The model's meshes, one copy per instancing node, hold more vertices than the budget allows (2,000,000; docs/bad-inputs.md#budgets); refused before any copy is made. The message names the mesh that holds most."};
+inline constexpr IssueCode kClipKeysOverBudget{"CLIP_KEYS_OVER_BUDGET", Severity::warning, "An animation clip's keys (every channel's, counted per channel) would take the model past the key budget (4,000,000; docs/bad-inputs.md#budgets): that clip is dropped by name, the model and its other clips kept."};
 inline constexpr IssueCode kClipInvalid{"CLIP_INVALID", Severity::warning, "An animation clip's channel names a node the scene lacks or repeats one, or a key is not finite, out of order or a zero rotation; the channel or key was skipped."};
 
 inline constexpr IssueCode import_codes[] = {
@@ -82,6 +86,8 @@ inline constexpr IssueCode import_codes[] = {
     kInverseBindSingular,
     kJointOutOfRange,
     kSceneReferenceInvalid,
+    kInstancesOverBudget,
+    kVerticesOverBudget,
     // Fixed or noticed while importing.
     kUnitsConverted,
     kAxesConverted,
@@ -93,7 +99,9 @@ inline constexpr IssueCode import_codes[] = {
     kMeshNotInstanced,
     kGltfNonconforming,
     kSpringInvalid,
+    kSpringOutOfRange,
     kClipInvalid,
+    kClipKeysOverBudget,
     kDefaultPoseOffBind,
 };
 

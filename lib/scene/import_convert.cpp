@@ -446,3 +446,53 @@ void warn_default_pose_off_bind(const BindToRest& bind_to_rest, const Scene& sce
 }
 
 }  // namespace weft::import_detail
+
+namespace weft::import_detail {
+
+void FlattenCount::add(const std::string& mesh, uint64_t mesh_vertices, uint64_t copies) {
+    instances += copies;
+    vertices += mesh_vertices * copies;
+    if (mesh_vertices * copies > largest_vertices) {
+        largest = mesh;
+        largest_copies = copies;
+        largest_vertices = mesh_vertices * copies;
+    }
+}
+
+bool ClipKeyBudget::end_clip(const std::string& name, const std::string& pointer, Reporter& report) {
+    const uint64_t keys = clip_;
+    clip_ = 0;
+    if (keys <= left_) {
+        left_ -= keys;
+        return true;
+    }
+    report.add(kClipKeysOverBudget, "clip '" + name + "' has more than " + std::to_string(left_) +
+                                        " keys (counted per channel), past what is left of the model's budget of " +
+                                        std::to_string(budget_) + " keys; the clip was dropped, the model and its other clips kept",
+               pointer);
+    return false;
+}
+
+bool within_flatten_budget(const FlattenCount& count, const ImportOptions& options, Reporter& report) {
+    const std::string largest = "mesh '" + count.largest + "' at " + std::to_string(count.largest_copies) +
+                                (count.largest_copies == 1 ? " node" : " nodes") + " holds " +
+                                std::to_string(count.largest_vertices) + " vertices";
+    const char* advice = "; weft reads a character, not a scene of copies: export the character alone";
+    if (count.instances > options.max_mesh_instances) {
+        report.add(kInstancesOverBudget, "its nodes instance meshes " + std::to_string(count.instances) +
+                                             " times (a scene mesh per primitive per node), over the budget of " +
+                                             std::to_string(options.max_mesh_instances) + " (" + largest + ")" + advice,
+                   "/nodes");
+        return false;
+    }
+    if (count.vertices > options.max_vertices) {
+        report.add(kVerticesOverBudget, "its meshes, copied once per node that instances them, hold " +
+                                            std::to_string(count.vertices) + " vertices, over the budget of " +
+                                            std::to_string(options.max_vertices) + " (" + largest + ")" + advice,
+                   "/meshes");
+        return false;
+    }
+    return true;
+}
+
+}  // namespace weft::import_detail

@@ -181,6 +181,43 @@ struct SourceMesh {
 /// Assimp's single precision, so their Scenes agree to the last bit.
 Mat4 to_mat4(const aiMatrix4x4& a);
 
+/// The copies a reader is about to make, one per instancing node, for the flattening budgets
+/// (ImportOptions::max_mesh_instances, max_vertices): counted before anything is copied.
+struct FlattenCount {
+    uint64_t instances = 0;
+    uint64_t vertices = 0;
+    std::string largest;            ///< the mesh whose copies hold most vertices
+    uint64_t largest_copies = 0;
+    uint64_t largest_vertices = 0;  ///< over all its copies
+
+    /// One mesh of `vertices` vertices copied at `copies` nodes.
+    void add(const std::string& mesh, uint64_t vertices, uint64_t copies);
+};
+
+/// False, with INSTANCES_OVER_BUDGET or VERTICES_OVER_BUDGET reported, when `count` passes a budget.
+bool within_flatten_budget(const FlattenCount& count, const ImportOptions& options, Reporter& report);
+
+/// The key budget (ImportOptions::max_clip_keys) as a reader makes a model's clips: every channel's
+/// keys counted as the channel is made, so a clip of many channels sharing one long sampler is
+/// stopped before it is all in memory.
+class ClipKeyBudget {
+public:
+    explicit ClipKeyBudget(uint64_t budget) : left_(budget) {}
+    /// A channel of `keys` keys joins the clip being read; false once the clip is past what is left.
+    bool take(uint64_t keys) {
+        clip_ += keys;
+        return clip_ <= left_;
+    }
+    /// Ends the clip `name`: kept (true), its keys off the budget, or, past it, reported
+    /// (CLIP_KEYS_OVER_BUDGET) to be dropped (false).
+    bool end_clip(const std::string& name, const std::string& pointer, Reporter& report);
+
+private:
+    uint64_t left_;
+    uint64_t clip_ = 0;
+    uint64_t budget_ = left_;
+};
+
 /// Per skin joint `bind_to_rest` gains, on first sight, its world at the default pose times the
 /// file's inverse bind: the identity where the default pose is the bind pose.
 using BindToRest = std::map<int, Mat4>;

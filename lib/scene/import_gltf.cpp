@@ -84,6 +84,7 @@ public:
         if (!build_nodes(scene_of_gltf)) return false;
         build_materials();
         build_meshes(scene_of_gltf);
+        if (report_.failed()) return false;
         warn_default_pose_off_bind(bind_to_rest_, scene_, report_);
         if (report_.failed()) return false;
         build_clips(scene_of_gltf);
@@ -271,14 +272,39 @@ private:
         }
     }
 
-    void build_meshes(const std::vector<int>& scene_of_gltf) {
-        const json& meshes = array_or_empty(doc_.json, "meshes");
-        std::vector<char> instanced(meshes.size(), 0);
+    /// The glTF mesh each Scene node instances, -1 for none.
+    std::vector<int> mesh_of_nodes() const {
+        const size_t meshes = array_or_empty(doc_.json, "meshes").size();
+        std::vector<int> out(scene_.nodes.size(), -1);
         for (size_t n = 0; n < scene_.nodes.size(); ++n) {
             const int g = scene_.nodes[n].source;
             const json* gnode = g >= 0 ? gltf_object("nodes", g) : nullptr;
             const int m = gnode ? gltf_index_of(*gnode, "mesh") : -1;
-            if (m < 0 || size_t(m) >= meshes.size()) continue;
+            if (m >= 0 && size_t(m) < meshes) out[n] = m;
+        }
+        return out;
+    }
+
+    /// The copies build_meshes would make, against the budgets, before it makes any.
+    bool within_budget(const std::vector<int>& mesh_of_node) {
+        std::vector<uint64_t> copies(primitives_.size(), 0);
+        for (int m : mesh_of_node)
+            if (m >= 0) ++copies[size_t(m)];
+        FlattenCount count;
+        for (size_t m = 0; m < primitives_.size(); ++m)
+            for (const GltfPrimitive& prim : primitives_[m]) count.add(prim.mesh.name, prim.mesh.positions.size(), copies[m]);
+        return within_flatten_budget(count, options_, report_);
+    }
+
+    void build_meshes(const std::vector<int>& scene_of_gltf) {
+        const json& meshes = array_or_empty(doc_.json, "meshes");
+        const std::vector<int> mesh_of_node = mesh_of_nodes();
+        if (!within_budget(mesh_of_node)) return;
+        std::vector<char> instanced(meshes.size(), 0);
+        for (size_t n = 0; n < scene_.nodes.size(); ++n) {
+            const int m = mesh_of_node[n];
+            if (m < 0) continue;
+            const json* gnode = gltf_object("nodes", scene_.nodes[n].source);
             instanced[size_t(m)] = 1;
             const json* skin = gltf_object("skins", gltf_index_of(*gnode, "skin"));
             const json& prims = array_or_empty(meshes[size_t(m)], "primitives");
@@ -414,6 +440,7 @@ private:
         const std::vector<GltfAnimation>& animations = *entries;
         const json& nodes = array_or_empty(doc_.json, "nodes");
         using Path = GltfAnimation::Path;
+        ClipKeyBudget budget(options_.max_clip_keys);
         for (size_t a = 0; a < animations.size(); ++a) {
             const GltfAnimation& anim = animations[a];
             Clip clip;
@@ -471,8 +498,10 @@ private:
                                 "/animations/" + std::to_string(a));
                     continue;
                 }
+                if (!budget.take(ch.translation.size() + ch.rotation.size() + ch.scale.size())) break;
                 clip.channels.push_back(std::move(ch));
             }
+            if (!budget.end_clip(clip.name, "/animations/" + std::to_string(a), report_)) continue;
             clip.duration = last_ms / 1000.0;
             scene_.animations.push_back(clip.name);
             scene_.clips.push_back(std::move(clip));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/format_text.h"
 #include "scene/import_detail.h"
 
 namespace weft::import_detail {
@@ -29,7 +30,7 @@ std::string string_or_empty(const json& object, const char* key) {
 class SpringReader {
 public:
     SpringReader(const std::vector<int>& scene_of_gltf, Scene& scene, Reporter& report)
-        : scene_of_gltf_(scene_of_gltf), scene_(scene), report_(report) {}
+        : scene_of_gltf_(scene_of_gltf), scene_(scene), report_(report), size_(scene.bounds().diagonal()) {}
 
     /// VRM 0.x: boneGroups list chain roots only; collider offsets are stored with Z negated
     /// (UniVRM 0.x convention; three-vrm negates it back, "z is opposite in VRM0.0").
@@ -58,6 +59,7 @@ public:
             DeclaredSpring spring;
             spring.name = string_or_empty(group, "comment");
             spring.source = source;
+            check_settings(group, "VRM boneGroup " + std::to_string(b) + " ('" + spring.name + "')", ptr);
             const json& bones = array_or_empty(&group, "bones");
             for (size_t i = 0; i < bones.size(); ++i) {
                 int node = scene_node(&bones[i], "VRM boneGroup " + std::to_string(b) + " bone " + std::to_string(i),
@@ -110,6 +112,9 @@ public:
             spring.source = "VRMC_springBone";
             const json& joints = array_or_empty(&springs[s], "joints");
             for (size_t j = 0; j < joints.size(); ++j) {
+                check_settings(joints[j], "VRMC_springBone spring " + std::to_string(s) + " ('" + spring.name + "') joint " +
+                                              std::to_string(j),
+                               ptr + "/joints/" + std::to_string(j));
                 int node = scene_node(member(joints[j], "node"),
                                       "VRMC_springBone spring " + std::to_string(s) + " joint " + std::to_string(j),
                                       ptr + "/joints/" + std::to_string(j) + "/node");
@@ -127,6 +132,30 @@ private:
     const std::vector<int>& scene_of_gltf_;
     Scene& scene_;
     Reporter& report_;
+    const double size_;  ///< the model's meshes' diagonal, metres (0: no mesh)
+
+    /// A spring's settings (VRM 0.x spells stiffness "stiffiness"), each against what it can mean
+    /// for a model of size_: SPRING_OUT_OF_RANGE names one that cannot. They stay as the file has
+    /// them (weft writes the file's springs back unchanged and simulates its own proxies).
+    void check_settings(const json& spring, const std::string& where, const std::string& pointer) {
+        for (const char* key : {"stiffness", "stiffiness", "gravityPower", "dragForce", "hitRadius"}) {
+            const json* value = member(spring, key);
+            if (!value) continue;
+            const double v = value->is_number() ? value->get<double>() : NAN;
+            const std::string key_name = key;
+            std::string why;
+            if (!(std::isfinite(v) && v >= 0))
+                why = value->is_number() ? "is negative or not finite" : "is not a number";
+            else if (key_name == "dragForce" && v > 1)
+                why = "is past 1 (the share of the velocity lost each update)";
+            else if (key_name == "hitRadius" && size_ > 0 && v > size_)
+                why = "is larger than the whole model (" + format_text("%g", size_) + " m across)";
+            if (!why.empty())
+                report_.add(kSpringOutOfRange, where + ": " + key_name + " " + (value->is_number() ? format_text("%g", v) : value->dump()) +
+                                                   " " + why + "; kept as the file has it",
+                            pointer + "/" + key_name);
+        }
+    }
 
     static void add_unique(std::vector<int>& list, int value) {
         if (value >= 0 && std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/format_text.h"
 #include "scene/hierarchy.h"
 #include "scene/import_detail.h"
 
@@ -254,7 +255,50 @@ bool check_influences(Scene& scene, Reporter& report) {
     return true;
 }
 
-/// Declared springs and colliders name only nodes the scene has.
+/// How far `p` lies outside `b` (0 inside it).
+double distance_outside(const Bounds& b, const Vec3& p) {
+    const Vec3 d = max(max(b.min - p, p - b.max), Vec3{0, 0, 0});
+    return length(d);
+}
+
+/// What a collider is measured against: the meshes and the skeleton that moves them (a collider
+/// rides a bone, and a rig's bones may stand apart from a small mesh), empty with no mesh.
+Bounds model_extent(const Scene& scene) {
+    Bounds bounds = scene.bounds();
+    if (bounds.empty()) return bounds;
+    for (const Skin& skin : scene.skins)
+        for (int j : skin.joints)
+            if (in_range(j, scene.nodes.size())) {
+                const Vec3 at = scene.nodes[static_cast<size_t>(j)].world.transform_point({0, 0, 0});
+                if (is_finite(at)) bounds.add(at);
+            }
+    return bounds;
+}
+
+/// Why a declared collider cannot be one of this model's (radius or ends past its size), or "".
+std::string collider_out_of_range(const Scene& scene, const Bounds& bounds, const SpringCollider& c) {
+    const double size = bounds.diagonal();
+    const Mat4& world = scene.nodes[static_cast<size_t>(c.node)].world;
+    const double radius = c.radius * length(world.transform_vector({1, 0, 0}));  // as the body fits it (body_colliders.cpp)
+    auto number = [](double v) { return format_text("%g", v); };
+    if (!(std::isfinite(radius) && radius <= size))
+        return "radius " + number(c.radius) + " (" + number(radius) + " m on its node) is larger than the whole model (" +
+               number(size) + " m across)";
+    std::vector<Vec3> ends{c.offset};
+    if (c.tail) ends.push_back(*c.tail);
+    for (const Vec3& end : ends) {
+        const Vec3 at = world.transform_point(end);
+        if (!is_finite(at) || distance_outside(bounds, at) > size)
+            return "end (" + number(end.x) + ", " + number(end.y) + ", " + number(end.z) + ") lies " +
+                   (is_finite(at) ? number(distance_outside(bounds, at)) + " m" : std::string("infinitely far")) +
+                   " outside the model, which is " + number(size) + " m across";
+    }
+    return "";
+}
+
+/// Declared springs and colliders name only nodes the scene has; a collider is no larger than the
+/// model and sits near it (a VRM collider of radius 1e300 was taken as it was: every body collider
+/// the fit keeps is validated against).
 void check_springs(Scene& scene, Reporter& report) {
     const size_t n = scene.nodes.size();
     auto keep_valid = [&](std::vector<int>& nodes, const std::string& what) {
@@ -277,6 +321,19 @@ void check_springs(Scene& scene, Reporter& report) {
     if (scene.colliders.size() != before)
         report.add(kSpringInvalid, std::to_string(before - scene.colliders.size()) +
                                          " colliders ride nodes the scene does not have; skipped");
+    const Bounds bounds = model_extent(scene);
+    if (bounds.empty()) return;  // no mesh: NO_MESHES refuses the model
+    std::vector<SpringCollider> kept;
+    for (const SpringCollider& c : scene.colliders) {
+        if (const std::string why = collider_out_of_range(scene, bounds, c); !why.empty()) {
+            report.add(kSpringOutOfRange, "spring collider on node '" + scene.nodes[static_cast<size_t>(c.node)].name + "': " + why +
+                                              "; skipped",
+                       "/nodes/" + scene.nodes[static_cast<size_t>(c.node)].name);
+            continue;
+        }
+        kept.push_back(c);
+    }
+    scene.colliders = std::move(kept);
 }
 
 /// Keeps the keys a sampler can trust: finite, time in [0, ∞) strictly ascending (a repeated time

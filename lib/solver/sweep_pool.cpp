@@ -45,7 +45,7 @@ void SweepPool::grow(uint32_t wanted, SpareCapacity* spare) {
                 if (spare) spare->thread_started();
                 helper(part);
             });
-        } catch (const std::system_error&) {  // no thread to be had: the caller's share is the rest
+        } catch (...) {  // no thread to be had (std::system_error, or no memory for one): the caller's share is the rest
             if (spare) spare->give_back();
             return;
         }

@@ -38,7 +38,7 @@ void RunList::recruit() {
             work();
             spare_->give_back();
         });
-    } catch (const std::system_error&) {  // no thread to be had: the runs go on where they are
+    } catch (...) {  // no thread to be had (std::system_error, or no memory for one): the runs go on where they are
         spare_->give_back();
     }
 }

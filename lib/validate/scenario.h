@@ -43,6 +43,10 @@ namespace weft {
 enum class Scenario : uint8_t { hang, swing, sprint, teleport_reset, teleport_keep, idle, clip };
 
 inline constexpr double validation_dt = 1.0 / 60.0;  ///< seconds per step (60 Hz frames)
+/// The longest scenario (docs/bad-inputs.md#budgets): `--steps` and `--max-sleep-step` past it are
+/// usage errors; a clip's own run is far shorter (validate/model/clip_motions.h cuts a clip at 120 s).
+/// Each step keeps its figures, about 230 bytes (a 9-million-step clip took 2.1 GB).
+inline constexpr uint32_t kMaxScenarioSteps = 1'000'000;
 inline constexpr uint32_t settle_max_steps = 600;    ///< longest prelude before a scenario other than hang
 inline constexpr double swing_kick_speed = 3.0;      ///< m/s, docs/measurements.md table Z1
 inline constexpr double sprint_speed = 9.0;          ///< m/s, docs/measurements.md table M1

@@ -7,6 +7,7 @@
 namespace weft {
 
 inline constexpr IssueCode kClipNotFound{"CLIP_NOT_FOUND", Severity::error, "--clips (or the config) names an animation clip the model does not have; the message lists the model's clips. Its clip scenarios were not run."};
+inline constexpr IssueCode kClipOverBudget{"CLIP_OVER_BUDGET", Severity::warning, "A clip played as a scenario is longer than a clip's budget (120 s), or the model's clips before it used the budget of sampled node poses (8,000,000; docs/bad-inputs.md#budgets): validation plays the part that fits, or leaves the clip out when not one frame fits, by name; the model's other clips still run."};
 inline constexpr IssueCode kClipModelUnreadable{"CLIP_MODEL_UNREADABLE", Severity::error, "weft validate --clips: the model the proxy was built from (its source_file, or --model) cannot be read, so its clips cannot be played."};
 
 inline constexpr IssueCode validation_codes[] = {
@@ -20,6 +21,7 @@ inline constexpr IssueCode validation_codes[] = {
     {"FACE_INSIDE_OUT", Severity::error, "At the end of some scenario a face of a two-sided sheet's render mesh, drawn with its modelled thickness off the cloth, is inside out: the cloth bent tighter than the thickness it is drawn with."},
     {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},
     kClipNotFound,
+    kClipOverBudget,
     kClipModelUnreadable,
 };
 

@@ -241,3 +241,72 @@ TEST(ClipChoiceTest, ConfigNamesClipsPerFileUnlessTheCommandLineDoes) {
 
 }  // namespace
 }  // namespace weft
+
+namespace weft {
+namespace {
+
+// Budgets (docs/bad-inputs.md#budgets): a clip keyed out to t = 1e5 s made a 9-million-step
+// scenario (2.1 GB, or OUT_OF_MEMORY for the whole model). It is cut to a clip's budget by name and
+// the model's other clips play whole.
+TEST(ClipBudget, ATooLongClipIsCutByNameAndTheOthersPlayWhole) {
+    Scene scene = clip_skeleton();
+    const int walk = find_clip(scene, "Walk");
+    ASSERT_GE(walk, 0);
+    Clip endless = scene.clips[static_cast<size_t>(walk)];
+    endless.name = "Endless";
+    endless.duration = 1e5;
+    scene.clips.push_back(endless);
+    scene.animations.push_back("Endless");
+    ValidationOptions options;
+    options.clip_choice = ClipChoice::parse("Endless, Walk");
+    Issues issues;
+    add_clip_scenarios(scene, "m.glb", options, issues);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].code, "CLIP_OVER_BUDGET");
+    EXPECT_EQ(issues[0].severity, Severity::warning);
+    EXPECT_EQ(issues[0].message, "m.glb: clip 'Endless' lasts 100000 s: validation plays its first 120 s (a clip's budget of 120 s)");
+    EXPECT_EQ(issues[0].pointer, "/animations/" + std::to_string(scene.clips.size() - 1));
+    ASSERT_EQ(options.clips.size(), 2u);
+    EXPECT_EQ(options.clips[0].frames.size(), 7201u);  // 120 s at 60 Hz, both ends
+    EXPECT_EQ(options.clips[1].frames.size(), sample_clip(scene, scene.clips[static_cast<size_t>(walk)]).frames.size());
+    EXPECT_GT(options.clips[1].frames.size(), 2u);
+}
+
+TEST(ClipBudget, ClipsPastTheModelsSampledPosesAreLeftOutByName) {
+    // The model's budget of sampled poses scaled down to 100 frames of its nodes (the default's
+    // 8,000,000 would be 448 MB here): the rule is the same.
+    Scene scene = clip_skeleton();
+    const uint64_t nodes = scene.nodes.size();
+    const ClipBudget budget{kMaxClipSeconds, 100 * nodes};
+    Clip a = scene.clips[static_cast<size_t>(find_clip(scene, "Walk"))];
+    a.name = "A";
+    a.duration = 1;  // 61 frames
+    Clip b = a;
+    b.name = "B";  // 61 more would pass 100: cut to the 39 left
+    Clip c = a;
+    c.name = "C";  // none left
+    for (const Clip& clip : {a, b, c}) {
+        scene.clips.push_back(clip);
+        scene.animations.push_back(clip.name);
+    }
+    ValidationOptions options;
+    options.clip_choice = ClipChoice::parse("A, B, C");
+    Issues issues;
+    add_clip_scenarios(scene, "m.glb", options, issues, 0, budget);
+    ASSERT_EQ(issues.size(), 2u);
+    const std::string poses = std::to_string(100 * nodes);
+    EXPECT_EQ(issues[0].code, "CLIP_OVER_BUDGET");
+    EXPECT_EQ(issues[0].message, "m.glb: clip 'B' lasts 1 s: validation plays its first 0.633333 s (what is left of the model's budget of " +
+                                     poses + " sampled node poses)");
+    EXPECT_EQ(issues[1].code, "CLIP_OVER_BUDGET");
+    EXPECT_EQ(issues[1].message, "m.glb: clip 'C' was not played: the clips before it used the model's budget of " + poses +
+                                     " sampled node poses (" + std::to_string(nodes) + " nodes a frame)");
+    ASSERT_EQ(options.clips.size(), 2u);  // C left out, no scenario for it
+    EXPECT_EQ(options.clips[0].name, "A");
+    EXPECT_EQ(options.clips[0].frames.size(), 61u);
+    EXPECT_EQ(options.clips[1].name, "B");
+    EXPECT_EQ(options.clips[1].frames.size(), 39u);
+}
+
+}  // namespace
+}  // namespace weft

@@ -5,11 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <iostream>
+#include <random>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <vector>
 
+#include "proxy/core/codec.h"
 #include "support/paths.h"
 #include "weft_runtime.h"
 
@@ -112,3 +116,82 @@ TEST(RuntimeApi, EveryStatusHasAName) {
 }
 
 }  // namespace
+
+namespace {
+
+/// `bytes` with `count` hostile changes past the header, its checksum made right again, so that the
+/// decoder's own checks are what stands between the changes and the solver.
+std::vector<uint8_t> mutated(std::vector<uint8_t> bytes, std::mt19937& random) {
+    static const double hostile[] = {1e300, -1e300, 1e-300, 0.0, -0.0, 3e38, 1e9, -1, kNaN, kInf, -kInf, 1e-45};
+    const int count = 1 + static_cast<int>(random() % 3);
+    for (int c = 0; c < count; ++c) {
+        const size_t at = 16 + random() % (bytes.size() - 16);
+        switch (random() % 3) {
+            case 0: bytes[at] = static_cast<uint8_t>(random()); break;  // any byte
+            case 1: bytes[at] ^= static_cast<uint8_t>(1u << (random() % 8)); break;
+            default: {  // a hostile number where one may stand (doubles and floats are stored little-endian)
+                const double v = hostile[random() % std::size(hostile)];
+                if (random() % 2 && at + 8 <= bytes.size()) {
+                    std::memcpy(&bytes[at & ~size_t(7)], &v, 8);
+                } else if (at + 4 <= bytes.size()) {
+                    const float f = static_cast<float>(v);
+                    std::memcpy(&bytes[at & ~size_t(3)], &f, 4);
+                }
+            }
+        }
+    }
+    const uint32_t crc = weft::proxy_checksum(bytes);
+    for (int k = 0; k < 4; ++k) bytes[12 + k] = static_cast<uint8_t>(crc >> (8 * k));
+    return bytes;
+}
+
+bool all_finite(const std::vector<double>& x) {
+    for (double v : x)
+        if (!std::isfinite(v)) return false;
+    return true;
+}
+
+}  // namespace
+
+// 18 of 2,500 mutated proxies stepped to NaN through the runtime and returned success. Whatever a
+// proxy the decoder accepts holds, a step either succeeds with every position finite or is refused
+// with the positions as they were.
+TEST(RuntimeApi, NoMutatedProxyStepsToANonFinitePosition) {
+    std::ifstream in(weft::test::testdata_dir() / "proxy" / "small.clothproxy", std::ios::binary);
+    const std::vector<uint8_t> good{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    ASSERT_GT(good.size(), 16u);
+    std::mt19937 random(36);
+    int loaded = 0, refused_steps = 0, undone = 0, poisoned = 0;
+    for (int m = 0; m < 2500; ++m) {
+        const std::vector<uint8_t> bytes = mutated(good, random);
+        char error[256] = "";
+        weft_runtime* rt = weft_runtime_load(bytes.data(), bytes.size(), nullptr, error, sizeof error);
+        if (!rt) continue;
+        ++loaded;
+        std::vector<double> x(3 * weft_runtime_particle_count(rt));
+        weft_runtime_positions(rt, x.data());
+        ASSERT_TRUE(all_finite(x)) << "mutation " << m << ": loaded with a position not finite";
+        weft_pose frame;
+        weft_runtime_rest_frame(rt, &frame);
+        weft_runtime_set_frame(rt, &frame);
+        const int undone_before = undone;
+        for (int s = 0; s < 60; ++s) {
+            const std::vector<double> before = x;
+            const int status = weft_runtime_step(rt, 1.0 / 60);
+            weft_runtime_positions(rt, x.data());
+            if (status != WEFT_OK) {
+                ++refused_steps;
+                undone += status == WEFT_ERROR_NON_FINITE;
+                ASSERT_EQ(x, before) << "mutation " << m << " step " << s << ": " << weft_status_name(status) << " changed the cloth";
+            }
+            ASSERT_TRUE(all_finite(x)) << "mutation " << m << " step " << s << ": " << weft_status_name(status);
+        }
+        poisoned += undone > undone_before;
+        weft_runtime_free(rt);
+    }
+    // The decoder refuses most; enough load for the steps to mean something.
+    EXPECT_GT(loaded, 200) << "of 2500";
+    std::cout << loaded << " of 2500 mutated proxies loaded; " << refused_steps << " steps refused, " << undone
+              << " of them undone as WEFT_ERROR_NON_FINITE (" << poisoned
+              << " proxies)\n";
+}

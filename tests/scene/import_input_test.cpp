@@ -1015,5 +1015,138 @@ TEST(ImportInput, FbxInCentimetresZUpComesOutInMetresYUp) {
     EXPECT_EQ(s.meshes[0].triangle_count(), 2u);
 }
 
+// Budgets (docs/bad-inputs.md#budgets). 50,000 nodes instancing one 289-vertex mesh (a 2 MB file)
+// took `weft inspect` past 3 GB: the copies are counted and the model refused before one is made,
+// naming the mesh instanced most.
+GltfBuilder instanced_grid(size_t nodes) {
+    GltfBuilder b;
+    std::vector<float> positions;
+    std::vector<uint16_t> index;
+    for (int y = 0; y < 17; ++y)
+        for (int x = 0; x < 17; ++x) positions.insert(positions.end(), {0.01f * float(x), 0.01f * float(y), 0});
+    for (uint16_t y = 0; y < 16; ++y)
+        for (uint16_t x = 0; x < 16; ++x) {
+            const uint16_t a = uint16_t(y * 17 + x);
+            index.insert(index.end(), {a, uint16_t(a + 1), uint16_t(a + 17), uint16_t(a + 1), uint16_t(a + 18), uint16_t(a + 17)});
+        }
+    const int m = b.mesh("Tile", json::array({{{"attributes", {{"POSITION", b.vec3(positions)}}},
+                                                {"indices", b.indices(index)},
+                                                {"material", b.material("Cloth")}}}));
+    for (size_t n = 0; n < nodes; ++n) b.node({{"mesh", m}, {"translation", {double(n % 100), double(n / 100), 0}}}, true);
+    return b;
+}
+
+TEST(ImportBudgets, FiftyThousandInstancesOfOneMeshAreRefusedBeforeTheyAreCopied) {
+    const fs::path dir = scratch_dir("ImportBudgets.Instances");
+    write_text(dir / "instances.gltf", instanced_grid(50'000).gltf());
+    const ImportResult r = expect_refused(dir / "instances.gltf", "INSTANCES_OVER_BUDGET");
+    const Issue* issue = find_issue(r, "INSTANCES_OVER_BUDGET");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_NE(issue->message.find("50000 times"), std::string::npos) << issue->message;
+    EXPECT_NE(issue->message.find("over the budget of 10000"), std::string::npos) << issue->message;
+    EXPECT_NE(issue->message.find("mesh 'Tile' at 50000 nodes holds 14450000 vertices"), std::string::npos) << issue->message;
+    EXPECT_TRUE(r.scene.meshes.empty());  // nothing copied
+}
+
+TEST(ImportBudgets, VerticesPastTheBudgetAreRefusedWithinTheInstanceBudget) {
+    const fs::path dir = scratch_dir("ImportBudgets.Vertices");
+    write_text(dir / "vertices.gltf", instanced_grid(7'000).gltf());  // 7,000 copies of 289: 2,023,000 vertices
+    const ImportResult r = expect_refused(dir / "vertices.gltf", "VERTICES_OVER_BUDGET");
+    EXPECT_EQ(find_issue(r, "INSTANCES_OVER_BUDGET"), nullptr);
+    EXPECT_NE(find_issue(r, "VERTICES_OVER_BUDGET")->message.find("hold 2023000 vertices, over the budget of 2000000"), std::string::npos)
+        << issues_text(r);
+    // Within both budgets the same mesh is read, one scene mesh per node.
+    write_text(dir / "fits.gltf", instanced_grid(6'000).gltf());
+    const ImportResult fits = import_scene(dir / "fits.gltf");
+    ASSERT_TRUE(fits.ok()) << issues_text(fits);
+    EXPECT_EQ(fits.scene.meshes.size(), 6'000u);
+}
+
+/// A triangle on a node with `clips` clips of `keys` translation keys each, every clip a channel on
+/// the node (the same sampler: keys are not bounded by the file's bytes).
+GltfBuilder animated_triangle(const std::vector<size_t>& keys) {
+    GltfBuilder b;
+    b.triangle("Flag", kTriangle, {0, 1, 2});
+    json animations = json::array();
+    for (size_t c = 0; c < keys.size(); ++c) {
+        std::vector<float> times, moves;
+        for (size_t k = 0; k < keys[c]; ++k) {
+            times.push_back(float(k) / 30.0f);
+            moves.insert(moves.end(), {0, 0.01f * float(k), 0});
+        }
+        const int input = b.accessor(times, 5126, "SCALAR", times.size());
+        b.doc["accessors"][size_t(input)]["min"] = {0.0};
+        b.doc["accessors"][size_t(input)]["max"] = {times.back()};
+        const int output = b.vec3(moves);
+        animations.push_back({{"name", "Clip" + std::to_string(c)},
+                              {"samplers", json::array({{{"input", input}, {"output", output}}})},
+                              {"channels", json::array({{{"sampler", 0}, {"target", {{"node", 0}, {"path", "translation"}}}}})}});
+    }
+    b.doc["animations"] = animations;
+    return b;
+}
+
+TEST(ImportBudgets, AClipPastTheKeyBudgetIsDroppedByNameAndTheOthersKept) {
+    const fs::path dir = scratch_dir("ImportBudgets.ClipKeys");
+    write_text(dir / "clips.gltf", animated_triangle({40, 700, 50}).gltf());
+    ImportOptions options;
+    options.max_clip_keys = 600;  // the default's 4,000,000 scaled down: the rule is the same
+    const ImportResult r = import_scene(dir / "clips.gltf", options);
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    ASSERT_EQ(r.scene.clips.size(), 2u);
+    EXPECT_EQ(r.scene.clips[0].name, "Clip0");
+    EXPECT_EQ(r.scene.clips[1].name, "Clip2");  // after the dropped one: the rest of the budget is its
+    EXPECT_EQ(r.scene.animations, (std::vector<std::string>{"Clip0", "Clip2"}));
+    EXPECT_EQ(count_issues(r, "CLIP_KEYS_OVER_BUDGET"), 1u) << issues_text(r);
+    const Issue* issue = find_issue(r, "CLIP_KEYS_OVER_BUDGET");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_EQ(issue->severity, Severity::warning);
+    // Clip0 took 42 (its 40 translations, a rest rotation and a rest scale): 558 were left.
+    EXPECT_NE(issue->message.find("clip 'Clip1' has more than 558 keys (counted per channel), past what is left of the "
+                                  "model's budget of 600 keys"),
+              std::string::npos)
+        << issue->message;
+    EXPECT_EQ(issue->pointer, "/animations/1");
+    // At the default budget the three are read.
+    EXPECT_EQ(import_scene(dir / "clips.gltf").scene.clips.size(), 3u);
+}
+
+// A VRM collider of radius 1e300 was taken as it was; the body fit keeps the colliders, and every
+// validation runs against them. One larger than the model or far outside it is skipped by name; a
+// spring's out-of-range numbers are named and kept (weft writes the file's springs back unchanged).
+TEST(ImportBudgets, SpringCollidersAndSettingsAreCheckedAgainstTheModelsSize) {
+    fs::path dir = scratch_dir("ImportBudgets.Colliders");
+    GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                  {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
+    b.doc["extensionsUsed"] = json::array({"VRMC_vrm", "VRMC_springBone"});
+    b.doc["extensions"]["VRMC_vrm"] = {{"specVersion", "1.0"}};
+    b.doc["extensions"]["VRMC_springBone"] = {
+        {"specVersion", "1.0"},
+        {"colliders", json::array({{{"node", 0}, {"shape", {{"sphere", {{"offset", {0, 0.1, 0}}, {"radius", 1e300}}}}}},
+                                   {{"node", 0}, {"shape", {{"sphere", {{"offset", {0, 1e6, 0}}, {"radius", 0.05}}}}}},
+                                   {{"node", 0}, {"shape", {{"sphere", {{"offset", {0, 0.1, 0}}, {"radius", 0.05}}}}}}})},
+        {"colliderGroups", json::array({{{"name", "body"}, {"colliders", {0, 1, 2}}}})},
+        {"springs", json::array({{{"name", "tail"},
+                                  {"joints", json::array({{{"node", 0}, {"stiffness", -4}, {"dragForce", 7}, {"hitRadius", 1e300}}})},
+                                  {"colliderGroups", {0}}}})}};
+    write_text(dir / "colliders.gltf", b.gltf());
+    const ImportResult r = import_scene(dir / "colliders.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    ASSERT_EQ(r.scene.colliders.size(), 1u) << issues_text(r);  // the third, 5 m on a bone 100 m up
+    EXPECT_DOUBLE_EQ(r.scene.colliders[0].radius, 0.05);
+    EXPECT_NEAR(r.scene.colliders[0].offset.y, 0.1, 1e-12);
+    const std::string text = issues_text(r);
+    EXPECT_EQ(count_issues(r, "SPRING_OUT_OF_RANGE"), 5u) << text;
+    EXPECT_NE(text.find("spring collider on node 'Bone': radius 1e+300 (1e+302 m on its node) is larger than the whole model"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("spring collider on node 'Bone': end (0, 1e+06, 0) lies"), std::string::npos) << text;
+    EXPECT_NE(text.find("joint 0: stiffness -4 is negative or not finite; kept as the file has it"), std::string::npos) << text;
+    EXPECT_NE(text.find("joint 0: dragForce 7 is past 1"), std::string::npos) << text;
+    EXPECT_NE(text.find("joint 0: hitRadius 1e+300 is larger than the whole model"), std::string::npos) << text;
+    for (const Issue& i : r.issues)
+        if (i.code == "SPRING_OUT_OF_RANGE") EXPECT_EQ(i.severity, Severity::warning);
+}
+
 }  // namespace
 }  // namespace weft::test

@@ -87,10 +87,11 @@ const CommandRegistration bake_registration{
         app.add_flag("--no-page", o->no_page, "No OUT/index.html, view.html or thumbnail.png (the page costs a few ms a model)");
         app.add_option("--max-memory", o->max_memory_mib,
                        "Memory per model in MiB (address space of its worker process; 0 = no limit): past it the model is OUT_OF_MEMORY")
+            ->check(CLI::Range(uint64_t{0}, kMaxMemoryMibCeiling))  // larger wrapped round to 0, no limit
             ->capture_default_str();
         app.add_option("--time-limit", o->time_limit,
                        "Wall-clock seconds per model (import, build, simulation; 0 = no limit): past it the model is TIMED_OUT")
-            ->check(finite_number & CLI::NonNegativeNumber)
+            ->check(finite_number & CLI::Range(0.0, kTimeLimitCeiling))
             ->capture_default_str();
         app.add_flag("--no-isolate", o->no_isolate,
                      "Bake in threads of this process instead of worker processes (for a debugger; a crash then ends the run)");

@@ -39,7 +39,7 @@ using nlohmann::json;
 constexpr const char* kInspectSchema = "weft.inspect/1";
 
 /// inspect takes the model flags that decide what bake builds (model_flags.h); it validates nothing.
-constexpr unsigned kInspectFlags = model_flags_input | model_flags_grow | model_flags_fabric;
+constexpr unsigned kInspectFlags = model_flags_input | model_flags_grow | model_flags_fabric | model_flags_limits;
 
 struct InspectOptions {
     std::vector<std::string> models;
@@ -104,13 +104,16 @@ json inspect_one(const std::string& path, const ModelOptions& options, std::stri
     const ModelRecord r = bake_model(path, options);
     json model;
     model["file"] = path;
-    if (!r.imported) {
-        const Issue* first = nullptr;
+    // A model that could not be finished (OUT_OF_MEMORY, INTERNAL_ERROR: the last issue) is refused
+    // like one that could not be read.
+    const bool unfinished = r.status == ModelStatus::failed && !r.issues.empty();
+    if (!r.imported || unfinished) {
+        const Issue* first = unfinished ? &r.issues.back() : nullptr;
         for (const Issue& i : r.issues)
             if (i.severity == Severity::error && !first) first = &i;
         model["status"] = "refused";
         model["error"] = first ? issue_json(*first) : json(nullptr);
-        model["issues"] = issues_json(r.import_issues);
+        model["issues"] = issues_json(unfinished ? r.issues : r.import_issues);
         refusal = first ? first->message + " [" + first->code + "]" : path + ": refused";
         return model;
     }
@@ -232,13 +235,17 @@ int run_inspect(const InspectOptions& given) {
     ModelOptions options = inspect_preset();
     if (!apply_model_flags(o.flags, kInspectFlags, given.models, "weft inspect", options)) return exit_usage;
 
+    const auto watchdog = apply_model_limits(o.flags, "weft inspect");
     const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;
     json models = json::array();
     size_t refused = 0;
     for (size_t i = 0; i < o.models.size(); ++i) {
         if (progress) std::cerr << "\rinspect [" << i + 1 << "/" << o.models.size() << "] " << o.models[i] << "\033[K" << std::flush;
         std::string refusal;
-        models.push_back(inspect_one(o.models[i], options, refusal));
+        {
+            ModelWatchdog::Armed armed(*watchdog, o.models[i]);
+            models.push_back(inspect_one(o.models[i], options, refusal));
+        }
         if (!refusal.empty()) {
             if (progress) std::cerr << "\r\033[K";
             std::cerr << "weft inspect: refused: " << refusal << "\n";

@@ -26,7 +26,7 @@ namespace {
 /// rig takes every model flag (model_flags.h).
 constexpr unsigned kRigFlags =
     model_flags_input | model_flags_grow | model_flags_fabric | model_flags_springs | model_flags_validate |
-    model_flags_validation;
+    model_flags_validation | model_flags_limits;
 
 struct RigCommandOptions {
     std::string model;
@@ -47,6 +47,8 @@ int run_rig(const RigCommandOptions& o) {
     if (!apply_model_flags(o.flags, kRigFlags, {o.model}, "weft rig", options)) return exit_usage;
     options.out_dir = o.out_dir;
     options.write_validation = options.validate.has_value();  // validation.json, as weft bake writes it
+    const auto watchdog = apply_model_limits(o.flags, "weft rig");
+    ModelWatchdog::Armed armed(*watchdog, o.model);
     const ModelRecord result = bake_model(o.model, options);
     const std::string report = rig_report_json(result).dump(2) + "\n";
     if (!o.report.empty())

@@ -17,6 +17,7 @@
 #include "model_flags.h"
 #include "io/atomic_file.h"
 #include "batch/bake_model.h"
+#include "pipeline/budgets.h"
 #include "outputs/sheet_report.h"
 
 namespace weft::cli {
@@ -40,7 +41,8 @@ struct SheetCommandOptions {
 };
 
 /// sheet never grows: it builds the sheets it selects (model_flags.h).
-constexpr unsigned kSheetFlags = model_flags_input | model_flags_fabric | model_flags_validate | model_flags_validation;
+constexpr unsigned kSheetFlags =
+    model_flags_input | model_flags_fabric | model_flags_validate | model_flags_validation | model_flags_limits;
 
 int run_sheet(const SheetCommandOptions& o) {
     const std::string who = "weft sheet";
@@ -64,6 +66,11 @@ int run_sheet(const SheetCommandOptions& o) {
             std::cerr << who << ": --resolution: " << why << "\n";
             return exit_usage;
         }
+    if (sheet.resolution == SheetResolution::particles && sheet.resolution_value > kMaxSheetParticles) {
+        std::cerr << who << ": --resolution: " << o.resolution << ": at most particles:" << kMaxSheetParticles
+                  << " (one proxy's budget, docs/bad-inputs.md#budgets)\n";
+        return exit_usage;
+    }
     if (!o.pin.empty()) {
         if (std::string why = parse_pin_rule(o.pin, sheet); !why.empty()) {
             std::cerr << who << ": --pin: " << why << "\n";
@@ -75,6 +82,8 @@ int run_sheet(const SheetCommandOptions& o) {
     options.write_validation = options.validate.has_value();
     options.out_dir = o.out;
 
+    const auto watchdog = apply_model_limits(o.flags, who);
+    ModelWatchdog::Armed armed(*watchdog, o.model);
     const ModelRecord record = bake_model(o.model, options);
     print_issues(std::cerr, who, sheet_report_messages(record), o.verbosity);
     const std::string text = sheet_report_json(record, options).dump(2) + "\n";

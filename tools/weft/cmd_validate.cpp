@@ -26,11 +26,14 @@
 #include "model_flags.h"
 #include "io/atomic_file.h"
 #include "batch/bake_model.h"
+#include "batch/bake_stage.h"
 #include "body/body_in_scene.h"
 #include "pipeline/garment_names.h"
 #include "validate/model/model_validation.h"
 #include "proxy/file/proxy_file.h"
+#include "scene/confine.h"
 #include "scene/import.h"
+#include "scene/import_codes.h"
 #include "validate/validate.h"
 #include "validate/validation_codes.h"
 
@@ -39,7 +42,8 @@ namespace {
 
 /// validate takes the validation flags and, for the record pass of each proxy's model, the flags that
 /// decide what bake builds (model_flags.h), with bake's defaults.
-constexpr unsigned kValidateFlags = model_flags_input | model_flags_grow | model_flags_fabric | model_flags_validation;
+constexpr unsigned kValidateFlags =
+    model_flags_input | model_flags_grow | model_flags_fabric | model_flags_validation | model_flags_limits;
 
 struct ValidateOptions {
     std::vector<std::string> proxies;
@@ -54,24 +58,42 @@ struct ValidateOptions {
 
 /// The model a proxy was built from: --model, else its source_file (a relative one from the proxy's
 /// folder, as weft writes it: docs/commands.md#hermetic-outputs; then as given, from the working
-/// directory, as older proxies hold it), else a file of that name beside the proxy; "" when none is there.
-std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::path& proxy_path, const ClothProxy& proxy) {
+/// directory, as older proxies hold it), else a file of that name beside the proxy; "" when none is
+/// there. The recorded name is the proxy's own claim, so it is opened only as a model's buffers are
+/// (scene/confine.h): a regular file inside the working folder, or beside the proxy, unless
+/// --allow-outside-folder; `refused` says why one that is there was not opened.
+std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::path& proxy_path, const ClothProxy& proxy,
+                               std::string& refused) {
     namespace fs = std::filesystem;
     if (!o.model.empty()) return o.model;
-    std::error_code ec;
     const fs::path given = proxy.source_file;
     if (given.empty()) return {};
+    const bool outside = o.flags.allow_outside_folder;
+    const fs::path folder = proxy_path.parent_path();
+    std::vector<ReferenceCheck> checks;
     if (given.is_relative()) {
-        const fs::path from_proxy = proxy_path.parent_path() / given;
-        if (fs::is_regular_file(from_proxy, ec)) {
+        ReferenceCheck from_proxy = check_reference(".", folder / given, outside);
+        if (!from_proxy.code) {
             // Named without the climb through the output folder when that is the same file (not through a link).
-            const fs::path shorter = from_proxy.lexically_normal();
-            return fs::equivalent(shorter, from_proxy, ec) ? shorter : from_proxy;
+            std::error_code ec;
+            const fs::path named = folder / given, shorter = named.lexically_normal();
+            return fs::equivalent(shorter, named, ec) ? shorter : named;
         }
+        checks.push_back(std::move(from_proxy));
     }
-    if (fs::is_regular_file(given, ec)) return given;
-    const fs::path beside = proxy_path.parent_path() / given.filename();
-    if (fs::is_regular_file(beside, ec)) return beside;
+    checks.push_back(check_reference(".", given, outside));
+    if (!checks.back().code) return given;
+    checks.push_back(check_reference(folder, given.filename(), outside));
+    if (!checks.back().code) return checks.back().path;
+    for (const ReferenceCheck& c : checks)
+        if (c.code != &kReferencedFileMissing) {
+            refused = (c.code == &kFileOutsideFolder
+                           ? "resolves outside the working folder and the proxy's folder: not opened (name it with --model, "
+                             "or pass --allow-outside-folder)"
+                           : c.path.string() + " " + c.problem + ": not opened (name the model with --model)") +
+                      " [" + std::string(c.code->code) + "]";
+            break;
+        }
     return {};
 }
 
@@ -115,11 +137,14 @@ ProxyValidation validate_one(const ValidateOptions& o, const ValidationOptions& 
     DecodeResult loaded = load_proxy(path);
     if (!loaded.ok()) return validate_file(path, options);  // the loader's refusal
     const ClothProxy& proxy = *loaded.proxy;
-    const std::filesystem::path model = o.model == "none" ? std::filesystem::path() : model_of(o, path, proxy);
+    std::string refused;
+    const std::filesystem::path model = o.model == "none" ? std::filesystem::path() : model_of(o, path, proxy, refused);
     if (model.empty()) {
         if (o.model != "none" && !proxy.source_file.empty())
-            std::cerr << "weft validate: " << path << ": its model '" << proxy.source_file
-                      << "' is not there: validated alone, without its body, clips or skinned mesh (name it with --model)\n";
+            std::cerr << "weft validate: " << path << ": its model '" << proxy.source_file << "' "
+                      << (refused.empty() ? "is not there (name it with --model)" : refused)
+                      << ": validated alone, without its body, clips or skinned mesh\n";
+        set_bake_stage("validate");
         return validate_proxy(proxy, options, path);
     }
     const ModelRecord& record = records.get(model);
@@ -143,12 +168,33 @@ ProxyValidation validate_one(const ValidateOptions& o, const ValidationOptions& 
                   << " builds no such proxy with these flags: validated with its body and clips, without a skinned mesh\n";
         mine = ModelProxy{path, &proxy, nullptr, nullptr};
     }
+    set_bake_stage("validate");
     const ModelUnderTest under{&record.scene, body_shapes(record.scene, record.body), model.string(), "",
                                &records.options().garments.config};
     ModelValidation v = validate_model(under, std::span<const ModelProxy>(&*mine, 1), options);
-    for (const Issue& i : v.issues)
+    for (const Issue& i : v.issues) {
         if (i.code == kClipNotFound.code) clip_issues.push_back(i);
+        if (i.code == kClipOverBudget.code && !o.verbosity.quiet)
+            std::cerr << "weft validate: warning: " << i.message << " [" << i.code << "]\n";
+    }
     return std::move(v.report.proxies.front());
+}
+
+/// validate_one, or the proxy refused OUT_OF_MEMORY when it needed more than --max-memory (the
+/// memory is given back as the stack unwinds: the next proxy is validated).
+ProxyValidation validate_within_memory(const ValidateOptions& o, const ValidationOptions& options, ModelRecords& records,
+                                       const std::string& path, Issues& clip_issues) {
+    try {
+        return validate_one(o, options, records, path, clip_issues);
+    } catch (const std::bad_alloc&) {
+        ProxyValidation out;
+        out.file = path;
+        const char* stage = bake_stage();
+        out.refused = Refusal{std::string(kOutOfMemory.code), path + ": ran out of memory" +
+                                                                   (stage && *stage ? std::string(" in stage ") + stage : std::string()) +
+                                                                   "; raise --max-memory or simplify the model"};
+        return out;
+    }
 }
 
 int run_validate(const ValidateOptions& o) {
@@ -160,12 +206,18 @@ int run_validate(const ValidateOptions& o) {
         return exit_usage;
     ModelRecords records(model_options);
 
+    const auto watchdog = apply_model_limits(o.flags, "weft validate");
     const bool progress = !o.verbosity.quiet && isatty(STDERR_FILENO) != 0;  // quiet in CI logs (docs/architecture.md#conventions)
     ValidationReport report{options.limits, {}};
     for (size_t i = 0; i < o.proxies.size(); ++i) {
         if (progress) std::cerr << "validating " << (i + 1) << "/" << o.proxies.size() << ": " << o.proxies[i] << "\r" << std::flush;
         Issues clip_issues;
-        ProxyValidation v = validate_one(o, options, records, o.proxies[i], clip_issues);
+        std::optional<ProxyValidation> validated;
+        {
+            ModelWatchdog::Armed armed(*watchdog, o.proxies[i]);
+            validated = validate_within_memory(o, options, records, o.proxies[i], clip_issues);
+        }
+        ProxyValidation& v = *validated;
         if (!clip_issues.empty()) {  // a clip named on the command line that the model lacks
             if (progress) std::cerr << "\n";
             for (const Issue& issue : clip_issues) std::cerr << "weft validate: --clips: " << issue.message << " [" << issue.code << "]\n";

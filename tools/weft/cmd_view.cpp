@@ -18,6 +18,7 @@
 #include "bake_run.h"
 #include "command.h"
 #include "batch/bake.h"
+#include "batch/model_limits.h"
 #include "batch/process_memory.h"
 #include "outputs/view_page.h"
 #include "proxy/core/codec.h"
@@ -34,6 +35,7 @@ struct ViewCommandOptions {
     std::string out;
     std::string fabric;
     int jobs = 1;
+    ModelLimits limits;  ///< --max-memory, --time-limit: as bake's (docs/bad-inputs.md#budgets)
     Verbosity verbosity;
 };
 
@@ -46,6 +48,10 @@ int view_proxy(const ViewCommandOptions& o, const std::optional<Fabric>& fabric)
         std::cerr << who << ": " << loaded.error << "\n";
         return exit_refused;
     }
+    // Simulated in this process: its own address space capped and a watchdog (batch/model_limits.h).
+    ModelWatchdog watchdog(who, o.limits.time_limit_seconds);
+    limit_address_space(o.limits.max_memory_mib);
+    ModelWatchdog::Armed armed(watchdog, o.input);
     ValidationOptions options;
     options.fabric = fabric;
     options.trace = view_trace_options();
@@ -95,6 +101,8 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     b.inputs = {fs::path(o.input)};
     b.out_dir = o.out.empty() ? fs::path("weft-view") : fs::path(o.out);
     b.jobs = o.jobs;
+    b.max_memory_bytes = o.limits.max_memory_mib << 20;  // at most 2^27 MiB: no wrap
+    b.time_limit_seconds = o.limits.time_limit_seconds;
     b.model.validate = ValidationOptions{};
     b.model.sheet.fabric = fabric;
     b.model.rig.fabric = fabric;
@@ -139,6 +147,14 @@ const CommandRegistration view_registration{
             ->check(non_empty_path);
         app.add_option("--fabric", o->fabric, "Library fabric for every proxy instead of each one's suggestion");
         app.add_option("-j,--jobs", o->jobs, "Worker threads when baking models")->check(CLI::Range(1, 256))->capture_default_str();
+        app.add_option("--max-memory", o->limits.max_memory_mib,
+                       "Memory per model or proxy in MiB (address space; 0 = no limit): past it OUT_OF_MEMORY")
+            ->check(CLI::Range(uint64_t{0}, kMaxMemoryMibCeiling))
+            ->capture_default_str();
+        app.add_option("--time-limit", o->limits.time_limit_seconds,
+                       "Wall-clock seconds per model or proxy (0 = no limit): past it TIMED_OUT")
+            ->check(finite_number & CLI::Range(0.0, kTimeLimitCeiling))
+            ->capture_default_str();
         add_verbosity(app, o->verbosity);
         return [o] { return run_view(*o); };
     }};

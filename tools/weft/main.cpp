@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "command.h"
+#include "batch/model_limits.h"
 
 int main(int argc, char** argv) {
     using namespace weft::cli;
@@ -33,8 +34,13 @@ int main(int argc, char** argv) {
 
     for (auto& [sub, run] : runners) {
         if (!sub->parsed()) continue;
+        const std::string who = "weft " + sub->get_name();
+        weft::report_uncaught_exceptions(who);  // a thread's escape too, by name (batch/model_limits.h)
         try {
             return run();
+        } catch (const std::bad_alloc&) {
+            std::cerr << weft::uncaught_exception_line(who);
+            return exit_refused;
         } catch (const std::exception& e) {
             std::cerr << "weft " << sub->get_name() << ": internal error: " << e.what() << "\n";
             return exit_refused;

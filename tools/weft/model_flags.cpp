@@ -74,7 +74,7 @@ void add_validation_flags(CLI::App& app, ModelFlags& f) {
                    "Scenarios to run: hang, swing, sprint, teleport (both modes), teleport-reset, teleport-keep, idle; "
                    "repeat or comma-separate (default: all)")
         ->delimiter(',');
-    app.add_option("--steps", f.steps, "Steps per scenario, replacing each one's default")->check(CLI::Range(1u, 1000000u));
+    app.add_option("--steps", f.steps, "Steps per scenario, replacing each one's default")->check(CLI::Range(1u, kMaxScenarioSteps));
     app.add_option("--clips", f.clips,
                    "The model's animation clips to play as scenarios (clip:NAME): all, none or NAME,... (default: the "
                    "clips whose names say walk, run, idle or jump, one each)");
@@ -88,11 +88,26 @@ void add_validation_flags(CLI::App& app, ModelFlags& f) {
                    "energy scale (default 1e-3)")
         ->check(finite_number & CLI::Range(0.0, 1e9));
     app.add_option("--max-sleep-step", f.max_sleep_step, "NEVER_SLEPT gate: hang must sleep by this step (default: by its last)")
-        ->check(CLI::Range(1u, 1000000u));
+        ->check(CLI::Range(1u, kMaxScenarioSteps));
     app.add_option("--strain-target", f.strain_target,
                    "Sweep each substep until no stretch edge is beyond 1 + this (0.02: 2%), instead of the fabric's fixed "
                    "iterations (default 0: the fabric's budget, the one a runtime runs)")
         ->check(finite_number & CLI::Range(0.0, 1.0));
+}
+
+/// The same flags as `weft bake`'s (cmd_bake.cpp), with the same defaults and ranges: here for a
+/// command that reads its models in its own process (batch/model_limits.h).
+void add_limit_flags(CLI::App& app, ModelFlags& f) {
+    app.add_option("--max-memory", f.max_memory_mib,
+                   "Memory in MiB (address space of this process; 0 = no limit): a model needing more is OUT_OF_MEMORY "
+                   "and the next one is read")
+        ->check(CLI::Range(uint64_t{0}, kMaxMemoryMibCeiling))
+        ->capture_default_str();
+    app.add_option("--time-limit", f.time_limit,
+                   "Wall-clock seconds per model (0 = no limit): past it the command stops there, naming the model and "
+                   "its stage (TIMED_OUT, exit 1)")
+        ->check(finite_number & CLI::Range(0.0, kTimeLimitCeiling))
+        ->capture_default_str();
 }
 
 /// The config a command reads: --config, else weft.json at the root of the first folder given.
@@ -142,6 +157,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, unsigned groups) {
                      "refuses the model (the verdict of weft validate)");
     if (groups & model_flags_springs) add_spring_flags(app, flags);
     if (groups & model_flags_validation) add_validation_flags(app, flags);
+    if (groups & model_flags_limits) add_limit_flags(app, flags);
 }
 
 bool validation_options_from_flags(const ModelFlags& f, const std::string& who, ValidationOptions& options) {
@@ -215,6 +231,12 @@ bool apply_model_flags(const ModelFlags& f, unsigned groups, const std::vector<s
         o.validate = std::move(v);
     }
     return true;
+}
+
+std::unique_ptr<ModelWatchdog> apply_model_limits(const ModelFlags& f, const std::string& who) {
+    auto watchdog = std::make_unique<ModelWatchdog>(who, f.time_limit);  // its thread before the cap
+    limit_address_space(f.max_memory_mib);
+    return watchdog;
 }
 
 std::string model_flags_text(const ModelFlags& f, unsigned groups) {

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "batch/model_limits.h"
 #include "pipeline/model_options.h"
 
 namespace weft::cli {
@@ -25,6 +27,7 @@ enum ModelFlagGroup : unsigned {
     model_flags_validation = 1u << 4,///< --scenario, --steps, --clips, --no-collide, gate limits, --strain-target
     model_flags_springs = 1u << 5,   ///< --retune-springs, --collide-authored-springs (the commands that write the
                                      ///< grown model: scene/gltf_springs.h)
+    model_flags_limits = 1u << 6,    ///< --max-memory, --time-limit for a command that reads models in its own process
 };
 
 struct ModelFlags {
@@ -55,6 +58,11 @@ struct ModelFlags {
     double max_energy_rise = -1;         ///< < 0: GateLimits' default
     uint32_t max_sleep_step = 0;         ///< 0: by hang's last step
     double strain_target = 0;
+    // limits (batch/model_limits.h; weft bake has its own, enforced on its worker processes)
+    uint64_t max_memory_mib = ModelLimits{}.max_memory_mib;
+    double time_limit = ModelLimits{}.time_limit_seconds;
+
+    ModelLimits limits() const { return {max_memory_mib, time_limit}; }
 };
 
 /// Adds the flags of `groups` to `app`, bound to `flags`.
@@ -69,6 +77,10 @@ bool apply_model_flags(const ModelFlags& flags, unsigned groups, const std::vect
 
 /// The validation options alone (weft validate, which has no model to bake): false as above.
 bool validation_options_from_flags(const ModelFlags& flags, const std::string& who, ValidationOptions& options);
+
+/// The limits group at work (batch/model_limits.h): the process's address space capped at
+/// --max-memory and a watchdog of --time-limit, to be armed round each model.
+std::unique_ptr<ModelWatchdog> apply_model_limits(const ModelFlags& flags, const std::string& who);
 
 /// Every flag value that changes what a model's bake writes, canonical (defaults spelled out), for
 /// the bake stamp's options hash: a change to any of them rebuilds the model.

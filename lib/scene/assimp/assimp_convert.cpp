@@ -52,9 +52,13 @@ public:
         build_materials();
         build_meshes();
         warn_default_pose_off_bind(bind_to_rest_, scene_, report_);
+        ClipKeyBudget budget(options_.max_clip_keys);
         for (unsigned i = 0; i < ai_.mNumAnimations; ++i) {
-            scene_.animations.push_back(valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : ""));
-            scene_.clips.push_back(convert_clip(ai_.mAnimations[i], scene_.animations.back()));
+            std::string name = valid_utf8(ai_.mAnimations[i] ? ai_.mAnimations[i]->mName.C_Str() : "");
+            Clip clip = convert_clip(ai_.mAnimations[i], name, budget);
+            if (!budget.end_clip(name, "/animations/" + std::to_string(i), report_)) continue;
+            scene_.animations.push_back(std::move(name));
+            scene_.clips.push_back(std::move(clip));
         }
         return !report_.failed();
     }
@@ -74,7 +78,7 @@ private:
     /// name (Assimp names a channel by its node's name; the first node of that name, as springs
     /// are). What the keys may still get wrong (a node the scene lacks, a NaN, times out of order) is
     /// enforce_scene_invariants' to repair, so it is checked in one place for every importer.
-    Clip convert_clip(const aiAnimation* anim, const std::string& name) {
+    Clip convert_clip(const aiAnimation* anim, const std::string& name, ClipKeyBudget& budget) {
         Clip clip;
         clip.name = name;
         if (!anim) return clip;
@@ -85,6 +89,8 @@ private:
         for (unsigned c = 0; c < anim->mNumChannels; ++c) {
             const aiNodeAnim* ch = anim->mChannels ? anim->mChannels[c] : nullptr;
             if (!ch) continue;
+            // Counted before copied: Assimp's keys are its own memory, ours would double them.
+            if (!budget.take(uint64_t(ch->mNumPositionKeys) + ch->mNumRotationKeys + ch->mNumScalingKeys)) break;
             ClipChannel out;
             const auto it = first_by_name_.find(ch->mNodeName.C_Str());
             out.node = it == first_by_name_.end() ? -1 : it->second;
@@ -158,7 +164,20 @@ private:
         }
     }
 
+    /// The copies build_meshes would make, against the budgets, before it makes any.
+    bool within_budget() {
+        std::vector<uint64_t> copies(ai_.mNumMeshes, 0);
+        for (size_t n = 0; n < scene_.nodes.size(); ++n)
+            for (unsigned k = 0; k < ai_nodes_[n]->mNumMeshes; ++k)
+                if (ai_nodes_[n]->mMeshes[k] < ai_.mNumMeshes) ++copies[ai_nodes_[n]->mMeshes[k]];
+        FlattenCount count;
+        for (unsigned m = 0; m < ai_.mNumMeshes; ++m)
+            if (ai_.mMeshes[m]) count.add(valid_utf8(ai_.mMeshes[m]->mName.C_Str()), ai_.mMeshes[m]->mNumVertices, copies[m]);
+        return within_flatten_budget(count, options_, report_);
+    }
+
     void build_meshes() {
+        if (!within_budget()) return;
         std::vector<bool> instanced(ai_.mNumMeshes, false);
         for (size_t n = 0; n < scene_.nodes.size(); ++n) {
             const aiNode* node = ai_nodes_[n];

@@ -7,6 +7,7 @@
 #include "scene/bind_pose.h"
 #include "validate/scenario.h"
 #include "validate/validation_codes.h"
+#include "io/format_text.h"
 #include "io/utf8_text.h"
 
 namespace weft {
@@ -99,14 +100,45 @@ ClipChoice configured_clips(const GarmentConfig& config, const std::filesystem::
 }
 
 void add_clip_scenarios(const Scene& scene, const std::string& model, ValidationOptions& options, Issues& issues,
-                        uint32_t steps) {
+                        uint32_t steps, const ClipBudget& budget) {
     std::string error;
     const std::vector<int> chosen = choose_clips(scene, options.clip_choice, model, error);
     if (!error.empty()) {
         issues.push_back(make_issue(kClipNotFound, error, "/animations"));
         return;
     }
-    for (int c : chosen) options.clips.push_back(sample_clip(scene, scene.clips[static_cast<size_t>(c)]));
+    uint64_t samples_left = budget.max_samples;
+    const uint64_t nodes = std::max<uint64_t>(scene.nodes.size(), 1);  // sample_clip samples at most every node
+    for (int c : chosen) {
+        const Clip& clip = scene.clips[static_cast<size_t>(c)];
+        const std::string pointer = "/animations/" + std::to_string(c);
+        // Frames of the part that fits: the clip's length budget, then the model's samples left.
+        const double fits = std::min(budget.max_seconds, static_cast<double>(samples_left / nodes) * validation_dt - validation_dt);
+        if (fits < 0) {
+            issues.push_back(make_issue(kClipOverBudget,
+                                        model + ": clip '" + clip.name + "' was not played: the clips before it used the model's budget of " +
+                                            std::to_string(budget.max_samples) + " sampled node poses (" + std::to_string(nodes) +
+                                            " nodes a frame)",
+                                        pointer));
+            continue;
+        }
+        if (clip.duration <= fits) {
+            options.clips.push_back(sample_clip(scene, clip));
+        } else {
+            issues.push_back(make_issue(kClipOverBudget,
+                                        model + ": clip '" + clip.name + "' lasts " + format_text("%g", clip.duration) +
+                                            " s: validation plays its first " + format_text("%g", fits) + " s (" +
+                                            (fits < budget.max_seconds ? "what is left of the model's budget of " +
+                                                                              std::to_string(budget.max_samples) + " sampled node poses"
+                                                                        : format_text("a clip's budget of %g s", budget.max_seconds)) +
+                                            ")",
+                                        pointer));
+            Clip cut = clip;  // sampled to its end: cut the end to what fits
+            cut.duration = fits;
+            options.clips.push_back(sample_clip(scene, cut));
+        }
+        samples_left -= std::min<uint64_t>(samples_left, options.clips.back().frames.size() * nodes);
+    }
     add_clip_runs(options, steps ? steps : options.clip_steps);
 }
 

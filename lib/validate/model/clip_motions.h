@@ -31,10 +31,24 @@ ClipMotion sample_clip(const Scene& scene, const Clip& clip);
 /// then that rule's clips.
 ClipChoice configured_clips(const GarmentConfig& config, const std::filesystem::path& model, const ClipChoice& given);
 
+/// The budgets of the clips validation plays (docs/bad-inputs.md#budgets). A clip keyed out to
+/// t = 1e5 s made a 9-million-step scenario (2.1 GB, a 235 MB page, or OUT_OF_MEMORY for the whole
+/// model). Past either, a clip is cut to what fits, or left out when not one frame fits, by name
+/// (CLIP_OVER_BUDGET); the model's other clips still run.
+inline constexpr double kMaxClipSeconds = 120;  ///< of one clip played: 7,200 frames at 60 Hz
+/// Node poses sampled over every clip of one model (frames × nodes; 56 bytes each, 448 MB).
+inline constexpr uint64_t kMaxClipSamples = 8'000'000;
+
+struct ClipBudget {
+    double max_seconds = kMaxClipSeconds;
+    uint64_t max_samples = kMaxClipSamples;
+};
+
 /// What `weft bake --validate` and `weft validate --clips` do with a model's clips: the clips
 /// options.clip_choice picks, sampled into options.clips with one clip scenario each (add_clip_runs,
-/// `steps` as there). An unknown clip is a CLIP_NOT_FOUND issue into `issues` and no clip runs.
+/// `steps` as there), each within the budgets above (CLIP_OVER_BUDGET warnings into `issues`). An
+/// unknown clip is a CLIP_NOT_FOUND issue into `issues` and no clip runs.
 void add_clip_scenarios(const Scene& scene, const std::string& model, ValidationOptions& options, Issues& issues,
-                        uint32_t steps = 0);
+                        uint32_t steps = 0, const ClipBudget& budget = {});
 
 }  // namespace weft
