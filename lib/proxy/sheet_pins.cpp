@@ -333,6 +333,68 @@ bool garment_is_skinned(const Source& source) {
     return false;
 }
 
+namespace {
+
+/// --pin nearest:TARGET: the free particles within the band of the one nearest the target, held
+/// by the target's holder. False (with PIN_TARGET_NOT_FOUND) when the target names nothing.
+bool hold_nearest(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, Issues& issues) {
+    const Scene& scene = *ctx.source.scene;
+    const SheetOptions& opt = ctx.options;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const std::string file = ctx.source.file();
+    a.description = "nearest:" + opt.pin_target;
+    Target t;
+    if (!resolve_target(scene, ctx.garment, opt.pin_target, t)) {
+        issues.push_back({"PIN_TARGET_NOT_FOUND", Severity::error,
+                          file + ": garment '" + ctx.garment.name + "': --pin nearest:" + opt.pin_target +
+                              " names no node, mesh or material of the model outside the garment. Name the "
+                              "pole's node, mesh or material (`weft inspect` lists them).",
+                          ""});
+        return false;
+    }
+    std::vector<double> d(n, inf);
+    double nearest = inf;
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p]) nearest = std::min(nearest, d[p] = distance_to(scene, t, ctx.particle_position[p]));
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p] && d[p] <= nearest + a.tolerance) hold(a, p, t.holder);
+    return true;
+}
+
+/// A sheet nothing holds (it falls: an error unless skinned or asked for) or everything holds
+/// (nothing simulated: a warning), each with the rule that would hang it.
+void say_what_is_held(const PinContext& ctx, const PinAssignment& a, bool skinned, double median_edge, Issues& issues) {
+    const SheetOptions& opt = ctx.options;
+    const std::string file = ctx.source.file();
+    if (std::none_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; })) {
+        // A sheet nothing holds and nothing skins falls for ever: refused, with the config entry
+        // that hangs it, unless the rule asked for nothing on purpose (--pin none).
+        const bool asked = opt.pin == PinRule::none;
+        const bool falls = !skinned && !asked;
+        issues.push_back({"NOTHING_HELD", falls ? Severity::error : Severity::warning,
+                          file + ": garment '" + ctx.garment.name + "': no particle is held (pin rule '" + a.description +
+                              "')" +
+                              (a.applied == PinRule::touching
+                                   ? ", and it touches no rigid geometry of its model (within one median edge, " +
+                                         metres_text(median_edge) + ")"
+                                   : std::string()) +
+                              ", so the sheet falls. " +
+                              (falls ? "Hang it with a rule in weft.json (--config): " + config_entry(ctx) +
+                                           " (or \"bottom\", \"left\", \"right\", \"nearest:NODE\")."
+                                     : "Pass --pin top|bottom|left|right|nearest:NODE to hang it."),
+                          ""});
+    }
+    else if (std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))
+        issues.push_back({"EVERYTHING_HELD", Severity::warning,
+                          file + ": garment '" + ctx.garment.name + "': every one of its " + std::to_string(a.holder.size()) +
+                              " particles is held (pin rule '" + a.description +
+                              "'), so nothing is simulated: it moves rigidly with its holders. Pin fewer (--pin "
+                              "top|bottom|left|right|nearest:NODE) or let a vertex move at a lower body weight.",
+                          ""});
+}
+
+}  // namespace
+
 PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
     const Scene& scene = *ctx.source.scene;
     const SheetOptions& opt = ctx.options;
@@ -392,25 +454,9 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
             break;
         }
 
-        case PinRule::nearest: {
-            a.description = "nearest:" + opt.pin_target;
-            Target t;
-            if (!resolve_target(scene, ctx.garment, opt.pin_target, t)) {
-                issues.push_back({"PIN_TARGET_NOT_FOUND", Severity::error,
-                                  file + ": garment '" + ctx.garment.name + "': --pin nearest:" + opt.pin_target +
-                                      " names no node, mesh or material of the model outside the garment. Name the "
-                                      "pole's node, mesh or material (`weft inspect` lists them).",
-                                  ""});
-                return a;
-            }
-            std::vector<double> d(n, inf);
-            double nearest = inf;
-            for (uint32_t p = 0; p < n; ++p)
-                if (fabric[p]) nearest = std::min(nearest, d[p] = distance_to(scene, t, ctx.particle_position[p]));
-            for (uint32_t p = 0; p < n; ++p)
-                if (fabric[p] && d[p] <= nearest + a.tolerance) hold(a, p, t.holder);
+        case PinRule::nearest:
+            if (!hold_nearest(ctx, a, fabric, issues)) return a;
             break;
-        }
 
         case PinRule::vertices:
             if (!hold_vertices(ctx, a, rule_holder, issues)) return a;
@@ -425,31 +471,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
             break;
     }
 
-    if (std::none_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; })) {
-        // A sheet nothing holds and nothing skins falls for ever: refused, with the config entry
-        // that hangs it, unless the rule asked for nothing on purpose (--pin none).
-        const bool asked = opt.pin == PinRule::none;
-        const bool falls = !skinned && !asked;
-        issues.push_back({"NOTHING_HELD", falls ? Severity::error : Severity::warning,
-                          file + ": garment '" + ctx.garment.name + "': no particle is held (pin rule '" + a.description +
-                              "')" +
-                              (a.applied == PinRule::touching
-                                   ? ", and it touches no rigid geometry of its model (within one median edge, " +
-                                         metres_text(median_edge) + ")"
-                                   : std::string()) +
-                              ", so the sheet falls. " +
-                              (falls ? "Hang it with a rule in weft.json (--config): " + config_entry(ctx) +
-                                           " (or \"bottom\", \"left\", \"right\", \"nearest:NODE\")."
-                                     : "Pass --pin top|bottom|left|right|nearest:NODE to hang it."),
-                          ""});
-    }
-    else if (std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; }))
-        issues.push_back({"EVERYTHING_HELD", Severity::warning,
-                          file + ": garment '" + ctx.garment.name + "': every one of its " + std::to_string(a.holder.size()) +
-                              " particles is held (pin rule '" + a.description +
-                              "'), so nothing is simulated: it moves rigidly with its holders. Pin fewer (--pin "
-                              "top|bottom|left|right|nearest:NODE) or let a vertex move at a lower body weight.",
-                          ""});
+    say_what_is_held(ctx, a, skinned, median_edge, issues);
     return a;
 }
 
