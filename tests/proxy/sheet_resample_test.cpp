@@ -4,8 +4,11 @@
 // neighbouring mass ratio, holes and holds kept, the binding's rest error, determinism.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "geom/topology.h"
@@ -13,6 +16,7 @@
 #include "proxy/core/proxy_check.h"
 #include "proxy/core/render_binding.h"
 #include "proxy/sheet_builder.h"
+#include "proxy/sheet_resample.h"
 #include "proxy/sheet_test_scenes.h"
 #include "scene/import.h"
 #include "support/paths.h"
@@ -279,6 +283,54 @@ TEST(SheetResample, SharedModelsResampleWithinTheBounds) {
     EXPECT_LE(r.stats.worst_mass_ratio, kMassRatioBound);
     EXPECT_EQ(r.stats.bound_vertices, r.stats.source_vertices);
     EXPECT_LT(r.stats.binding_error_max, 1e-3);
+}
+
+
+// docs/proxy.md#resampling: a collapse keeps the surface's topology (the link condition). A sleeve
+// pressed flat, a tube whose cross-section is a thin triangle (two corners 1 cm apart, the third 9 cm
+// off), held at its first ring: its 1 cm edges are the first a collapse takes, and taking one pinches
+// the tube shut there without folding a triangle (the thin sides barely turn), so only the link
+// condition refuses it; without it triangles come out doubled and edges shared by more than two. Resampled, it is still one tube: every edge in
+// at most two triangles, none twice, Euler characteristic V - E + F = 0 and two border loops of 3.
+TEST(SheetResample, ACollapseNeverPinchesAFlattenedTubeShut) {
+    using sheet_detail::ResampleMesh;
+    ResampleMesh m;
+    const int rings = 8;
+    for (int i = 0; i < rings; ++i) {
+        const double x = 0.085 * i;
+        m.position.insert(m.position.end(), {Vec3{x, 0, 0}, Vec3{x, 0, 0.01}, Vec3{x, 0.09, 0.005}});
+    }
+    auto id = [](int ring, int k) { return static_cast<uint32_t>(3 * ring + k % 3); };
+    for (int i = 0; i + 1 < rings; ++i)
+        for (int k = 0; k < 3; ++k) {
+            m.triangles.push_back({id(i, k), id(i, k + 1), id(i + 1, k + 1)});
+            m.triangles.push_back({id(i, k), id(i + 1, k + 1), id(i + 1, k)});
+        }
+    m.holder.assign(m.position.size(), -1);
+    for (int k = 0; k < 3; ++k) m.holder[id(0, k)] = 0;
+    for (uint32_t v = 0; v < m.position.size(); ++v) m.origin.push_back(v);
+
+    const ResampleMesh r = sheet_detail::resample_sheet(m, 0.1);
+    std::map<std::pair<uint32_t, uint32_t>, int> edges;
+    std::set<std::array<uint32_t, 3>> corners;
+    std::set<uint32_t> used;
+    for (const auto& t : r.triangles) {
+        auto sorted = t;
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_TRUE(corners.insert(sorted).second) << "triangle " << t[0] << " " << t[1] << " " << t[2] << " twice";
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t a = t[k], b = t[(k + 1) % 3];
+            ++edges[{std::min(a, b), std::max(a, b)}];
+            used.insert(a);
+        }
+    }
+    int border = 0;
+    for (const auto& [e, faces] : edges) {
+        EXPECT_LE(faces, 2) << "edge " << e.first << "-" << e.second;
+        border += faces == 1;
+    }
+    EXPECT_EQ(static_cast<long>(used.size()) - static_cast<long>(edges.size()) + static_cast<long>(r.triangles.size()), 0);
+    EXPECT_EQ(border, 6);
 }
 
 }  // namespace

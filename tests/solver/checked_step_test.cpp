@@ -68,6 +68,9 @@ TEST(CheckedStep, HostileInputIsRefusedByNameAndChangesNothing) {
     in.spheres.push_back({{0, kNaN, 0}, 0.1});
     cases.push_back({"sphere", in, StepCheck::bad_collider});
     in = plain_input(s);
+    in.spheres.push_back({{0, 0, 0}, -0.1});
+    cases.push_back({"sphere radius", in, StepCheck::bad_collider});
+    in = plain_input(s);
     in.capsules.push_back({{0, 0, 0}, {0, 1, 0}, -0.1});
     cases.push_back({"capsule radius", in, StepCheck::bad_collider});
     for (const Case& c : cases) {

@@ -131,6 +131,32 @@ TEST(Holds, RopeLetGoMidSwingFalls) {
     EXPECT_EQ(solver.state().x[particle(rope, 0)], caught);
 }
 
+// docs/solver.md#tether: a tether starts no tighter than where its particle is and only ever comes in.
+// A rope authored 20% longer than its rows' rest lengths (links 0.12 m apart, rest 0.1 m): its tip is
+// 1.2 m from the hold against a geodesic reach of 1.0 m, so its tether starts at 1.2 m, not at 1.0 m
+// (which would snap the tip in at once); as the rows pull the rope to length it comes in, never
+// below the reach.
+TEST(Holds, ATetherStartsWhereItsParticleIsAndOnlyComesIn) {
+    ClothProxy rope = test::chain_proxy(10, 0.1, 0.05);
+    for (Vec3& r : rope.rest_position) r = r * 1.2;
+    const uint32_t tip = particle(rope, 10), mid = particle(rope, 5);
+    ASSERT_NEAR(rope.d_geo[tip], 1.0, 1e-12);
+    Solver solver(rope, *find_fabric("rope"));
+    EXPECT_EQ(solver.tether_centre(tip), particle(rope, 0));
+    EXPECT_NEAR(solver.tether_radius(tip), 1.2, 1e-12);
+    EXPECT_NEAR(solver.tether_radius(mid), 0.6, 1e-12);
+    StepInput in;
+    double last = solver.tether_radius(tip);
+    for (int s = 0; s < 120; ++s) {
+        solver.step(in);
+        const double r = solver.tether_radius(tip);
+        EXPECT_LE(r, last) << "step " << s;
+        EXPECT_GE(r, 1.0) << "step " << s;
+        last = r;
+    }
+    EXPECT_NEAR(last, 1.0, 1e-9);
+}
+
 // docs/solver.md#teleport: a hand holding a rope's top, moved a kilometre in one step, resets once
 // and peaks under 5% of the velocity clamp.
 TEST(Holds, HolderTeleportingResetsOnce) {
