@@ -92,6 +92,7 @@ bool gather(const Scene& scene, const SheetGarment& garment, Source& s, Issues& 
         s.first_vertex.push_back(base);
         s.positions.insert(s.positions.end(), mesh.positions.begin(), mesh.positions.end());
         const size_t nv = mesh.positions.size();
+        const std::vector<char> member = garment_member(garment, s.meshes[part], nv);
         if (mesh.indices.size() % 3 != 0)
             issues.push_back({"INDEX_OUT_OF_RANGE", Severity::error,
                               s.file() + ": mesh '" + mesh.name + "' has " + std::to_string(mesh.indices.size()) +
@@ -107,6 +108,7 @@ bool gather(const Scene& scene, const SheetGarment& garment, Source& s, Issues& 
                                   "/meshes/" + mesh.name + "/triangles/" + std::to_string(t)});
                 continue;
             }
+            if (!member[a] || !member[b] || !member[c]) continue;  // the mesh's rigid part, not the garment's
             s.indices.insert(s.indices.end(), {base + a, base + b, base + c});
             s.triangle_part.push_back(part);
             s.triangle_local.push_back(static_cast<uint32_t>(t));
