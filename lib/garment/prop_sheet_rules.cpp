@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace weft::prop_detail {
@@ -212,12 +211,6 @@ PropClass classify_prop_piece(const PieceFacts& p, const std::vector<std::string
                          {"held_head_across", m.held_head_across}, {"folds", m.folds}});
     }
     return {};
-}
-
-void debug_piece(const PieceFacts& p, const PropClass& cls) {
-    const Measures m = measure(p);
-    std::fprintf(stderr, "PIECE n=%zu tris=%zu held=%zu(%.2f) area=%.4f thick=%.4f ext=%.3f/%.3f/%.3f level=%.2f h=%.3f w=%.3f depth=%.3f top=%.3f bot=%.3f held_top=%.3f held_bot=%.3f held_across=%.2f head/foot=%.2f/%.2f folds=%.2f support=%.2f support_top=%.3f lvl/roof/up=%.2f/%.2f/%.2f roofh=%.3f clear=%.3f floor=%.3f height=%.3f foot=%.3f -> %s\n",
-                 p.points.size(), p.triangles.size(), m.held, m.held_share, p.shape.area, p.shape.thickness, p.shape.extent[0], p.shape.extent[1], p.shape.extent[2], m.level, m.h, m.w, m.depth, m.top, m.bottom, m.held_top, m.held_bottom, m.held_across, m.held_head_across, m.held_foot_across, m.folds, m.support, m.support_top, m.level_share, m.roof_share, m.upright_share, m.roof_height, m.clear_below, p.floor, p.height, p.footprint_short, cls.class_name.c_str());
 }
 
 }  // namespace weft::prop_detail

@@ -33,6 +33,4 @@ struct PropClass {
 /// The first rule the piece satisfies among `wanted` (prop_sheet_classes() order), or none.
 PropClass classify_prop_piece(const PieceFacts& piece, const std::vector<std::string>& wanted);
 
-void debug_piece(const PieceFacts& piece, const PropClass& cls);  // TEMPORARY
-
 }  // namespace weft::prop_detail

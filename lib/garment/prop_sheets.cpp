@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <cstdlib>
-#include <cstdio>
 
 #include "garment/classes.h"
 #include "garment/prop_sheet_rules.h"
@@ -241,7 +239,6 @@ Piece hold_piece(const Surface& s, std::vector<uint32_t> triangles, const std::v
     return p;
 }
 
-
 /// The rules' view of a piece: its points and triangles, the rigid triangles around it (within half
 /// its length of its box) and the model's floor, height and footprint.
 prop_detail::PieceFacts facts_of(const Surface& s, const Piece& p, const std::vector<std::vector<uint32_t>>& rigid) {
@@ -359,7 +356,6 @@ std::vector<PropSheet> find_prop_sheets(const Scene& scene, const StaticSurfaceI
             const std::vector<std::vector<uint32_t>> rigid = rigid_by_node(scene, s, rigid_triangles);
             held[i] = hold_piece(s, pieces[i], rigid);
             next[i] = prop_detail::classify_prop_piece(facts_of(s, held[i], rigid), wanted);
-            if (std::getenv("WEFT_DEBUG_PROPS")) prop_detail::debug_piece(facts_of(s, held[i], rigid), next[i]);
         }
         found = std::move(next);
     }
