@@ -299,7 +299,12 @@ void sheet_bind(SheetWork& work, const Mat4& to_frame) {
     ClothProxy& proxy = work.proxy;
     std::vector<uint8_t> bind(work.vertex_count, 0);
     proxy.render_triangles.reserve(work.kept.size());
-    for (uint32_t t : work.kept) {
+    // The kept triangles, and the backs of doubled faces: dropped from the simulation, still drawn
+    // (docs/proxy.md#doubled-faces).
+    std::vector<uint32_t> drawn = work.kept;
+    for (uint32_t t = 0; t < work.triangle_count; ++t)
+        if (work.defect[t] == (kDuplicate | kDoubled)) drawn.push_back(t);
+    for (uint32_t t : drawn) {
         proxy.render_triangles.push_back({src.indices[3 * t], src.indices[3 * t + 1], src.indices[3 * t + 2]});
         for (int k = 0; k < 3; ++k) bind[src.indices[3 * t + k]] = 1;
     }

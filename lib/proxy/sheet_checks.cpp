@@ -139,7 +139,60 @@ void sheet_weld_and_check_triangles(SheetWork& work) {
     }
 }
 
-/// Triangles covering the same welded vertices as an earlier one.
+namespace {
+
+/// Whether triangle `u` runs its corners the other way round from `t` (the same welded vertices).
+bool wound_against(std::span<const uint32_t> w, uint32_t t, uint32_t u) {
+    for (int k = 0; k < 3; ++k)
+        if (w[3 * u + k] == w[3 * t]) return w[3 * u + (k + 1) % 3] == w[3 * t + 2];
+    return false;
+}
+
+/// Per triangle, whether it is the back of a piece modelled as doubled faces (docs/proxy.md#doubled-faces):
+/// in its piece (triangles joined through welded vertices) every triangle is defect-free and has
+/// exactly one duplicate wound against it, and no duplicate is anything else.
+std::vector<uint8_t> doubled_backs(const SheetWork& work, std::span<const uint32_t> original) {
+    const std::vector<uint32_t>& w = work.welded;
+    const uint32_t n = work.triangle_count;
+    std::vector<uint32_t> root(work.welded_count);
+    for (uint32_t v = 0; v < root.size(); ++v) root[v] = v;
+    auto find = [&](uint32_t x) {
+        while (root[x] != x) x = root[x] = root[root[x]];
+        return x;
+    };
+    for (uint32_t t = 0; t < n; ++t)
+        if (!(work.defect[t] & kNonFinite))
+            for (int k = 1; k < 3; ++k) root[find(w[3 * t + k])] = find(w[3 * t]);
+    // Per piece (its root): whether it can be doubled, and whether it has a back at all.
+    std::vector<uint8_t> spoiled(work.welded_count, 0), has_back(work.welded_count, 0);
+    std::vector<uint32_t> backs_of(n, 0);
+    for (uint32_t t = 0; t < n; ++t) {
+        if (work.defect[t] & kNonFinite) continue;
+        const uint32_t piece = find(w[3 * t]);
+        if (original[t] == unset_index) {
+            spoiled[piece] |= work.defect[t] != 0;
+            continue;
+        }
+        const uint32_t o = original[t];
+        has_back[piece] = 1;
+        spoiled[piece] |= work.defect[t] != kDuplicate || work.defect[o] != 0 || !wound_against(w, o, t);
+        ++backs_of[o];
+    }
+    for (uint32_t t = 0; t < n; ++t)
+        if (!(work.defect[t] & kNonFinite) && original[t] == unset_index && backs_of[t] != 1) spoiled[find(w[3 * t])] = 1;
+    std::vector<uint8_t> back(n, 0);
+    for (uint32_t t = 0; t < n; ++t)
+        if (original[t] != unset_index && !(work.defect[t] & kNonFinite)) {
+            const uint32_t piece = find(w[3 * t]);
+            back[t] = has_back[piece] && !spoiled[piece];
+        }
+    return back;
+}
+
+}  // namespace
+
+/// Triangles covering the same welded vertices as an earlier one: the back of a piece modelled as
+/// doubled faces is dropped with a warning, any other duplicate refused (or dropped with repair).
 void sheet_find_duplicates(SheetWork& work) {
     const Source& src = work.src;
     SheetStats& stats = work.stats;
@@ -147,16 +200,14 @@ void sheet_find_duplicates(SheetWork& work) {
     const uint32_t triangle_count = work.triangle_count, welded_count = work.welded_count;
     const std::vector<uint32_t>& welded = work.welded;
     std::vector<uint8_t>& defect = work.defect;
-    const Severity drop_severity = work.drop_severity;
-    const std::string& drop_hint = work.drop_hint;
     // Every triangle's edges, defects included: what the file has (NON_MANIFOLD_EDGE counts them all
     // when refusing, and duplicates are found through the edges they share).
     work.full = build_edge_table(welded, welded_count);
     const EdgeTable& full = work.full;
+    std::vector<uint32_t> original(triangle_count, unset_index);  // per duplicate, the earlier triangle it repeats
     {
         std::vector<uint32_t> point_triangle(welded_count, unset_index);  // a triangle whose corners all weld into one
         for (uint32_t t = 0; t < triangle_count; ++t) {
-            uint32_t original = unset_index;
             uint32_t e = unset_index;
             for (uint32_t side : full.triangle_edges[t])
                 if (side != no_edge) {
@@ -166,27 +217,44 @@ void sheet_find_duplicates(SheetWork& work) {
             if (e == unset_index) {
                 uint32_t& first = point_triangle[welded[3 * t]];
                 if (first == unset_index) first = t;
-                else original = first;
+                else original[t] = first;
             } else {
                 for (uint32_t u : full.faces(e)) {
                     if (u >= t) break;
                     if (same_corner_set(welded, t, u)) {
-                        original = u;
+                        original[t] = u;
                         break;
                     }
                 }
             }
-            if (original == unset_index) continue;
-            defect[t] |= kDuplicate;
-            ++stats.duplicate_triangles;
-            issues.push_back({"DUPLICATE_TRIANGLE", drop_severity,
-                              src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
-                                  position_text(src.positions[src.indices[3 * t]]) +
-                                  " covers the same welded vertices as " + src.triangle_text(original) + " " +
-                                  src.corners_text(original) + ": a doubled face." + drop_hint,
-                              src.triangle_pointer(t)});
+            if (original[t] != unset_index) defect[t] |= kDuplicate, ++stats.duplicate_triangles;
         }
     }
+    const std::vector<uint8_t> back = doubled_backs(work, original);
+    std::vector<uint32_t> backs;
+    for (uint32_t t = 0; t < triangle_count; ++t) {
+        if (original[t] == unset_index) continue;
+        if (back[t]) {
+            defect[t] |= kDoubled;
+            backs.push_back(t);
+            continue;
+        }
+        const uint32_t o = original[t];
+        issues.push_back({"DUPLICATE_TRIANGLE", work.drop_severity,
+                          src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
+                              position_text(src.positions[src.indices[3 * t]]) + " covers the same welded vertices as " +
+                              src.triangle_text(o) + " " + src.corners_text(o) + ": a doubled face." + work.drop_hint,
+                          src.triangle_pointer(t)});
+    }
+    if (backs.empty()) return;
+    const uint32_t t = backs.front(), o = original[t];
+    issues.push_back({"DOUBLED_FACES", Severity::warning,
+                      src.file() + ": " + std::to_string(backs.size()) + " triangle" + (backs.size() == 1 ? "" : "s") +
+                          " (" + src.triangle_text(t) + " " + src.corners_text(t) + " over " + src.triangle_text(o) + " " +
+                          src.corners_text(o) + (backs.size() > 1 ? ", and the rest" : "") +
+                          ") are the back of a sheet modelled as doubled faces, each wound against its front: dropped, "
+                          "the sheet simulated as one layer with both sides bound to it.",
+                      src.triangle_pointer(t)});
 }
 
 /// The triangles a sheet would be built from, and their edges.
@@ -201,8 +269,8 @@ void sheet_keep_clean(SheetWork& work) {
     kept.reserve(triangle_count);
     for (uint32_t t = 0; t < triangle_count; ++t)
         if (defect[t] == 0) kept.push_back(t);
-    if (options.repair)
-        for (uint32_t t = 0; t < triangle_count; ++t) stats.dropped_triangles += (defect[t] & ~kNonFinite) != 0;
+    for (uint32_t t = 0; t < triangle_count; ++t)
+        if (options.repair ? (defect[t] & ~kNonFinite) != 0 : defect[t] == (kDuplicate | kDoubled)) ++stats.dropped_triangles;
     work.all_kept = kept.size() == triangle_count;
     const bool all_kept = work.all_kept;
     std::vector<uint32_t>& clean = work.clean;  // kept triangles by welded vertex (the welded copy itself when all are kept)
@@ -230,8 +298,12 @@ void sheet_check_edges(SheetWork& work) {
     // Refusing, the file's own edges are judged; repairing, the edges left after the drops. A
     // non-manifold edge is never accepted either way.
     {
-        const EdgeTable& judged = options.repair ? clean_table : full;
-        const std::span<const uint32_t> to_source = options.repair ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
+        // Only doubled faces dropped (a warning): the sheet left is what is judged, as repairing.
+        bool refused_drop = false;
+        for (uint8_t d : work.defect) refused_drop = refused_drop || (d != 0 && d != (kDuplicate | kDoubled));
+        const bool left = options.repair || !refused_drop;
+        const EdgeTable& judged = left ? clean_table : full;
+        const std::span<const uint32_t> to_source = left ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
         for (uint32_t e = 0; e < judged.edge_count(); ++e) {
             if (judged.face_count(e) < 3) continue;
             ++stats.non_manifold_edges;

@@ -28,6 +28,7 @@ enum Defect : uint8_t {
     kRepeatedIndex = 2,
     kZeroArea = 4,
     kDuplicate = 8,
+    kDoubled = 16,  ///< with kDuplicate: the back of a piece modelled as doubled faces (dropped, rendered, bound)
 };
 
 /// What build_sheet's stages hand one another, in the order they fill it.

@@ -34,7 +34,7 @@ bool mentions(const Issue& i, const std::string& text) { return i.message.find(t
 TEST(SheetRefusal, EveryCodeIsInTheTable) {
     for (const char* code : {"EMPTY_GARMENT", "BAD_OPTION", "INDEX_OUT_OF_RANGE", "NON_FINITE_VERTEX",
                              "REPEATED_INDEX_TRIANGLE", "ZERO_AREA_TRIANGLE", "DUPLICATE_TRIANGLE", "NON_MANIFOLD_EDGE",
-                             "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
+                             "DOUBLED_FACES", "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
                              "PIN_HOLDER_NOT_FOUND", "NON_FINITE_FRAME", "CLOSED_ISLAND_HELD", "HELD_WHERE_IT_TOUCHES", "NOTHING_HELD", "EVERYTHING_HELD",
                              "COLOURING_INVALID"})
         EXPECT_NE(find_sheet_code(code), nullptr) << code;
@@ -155,6 +155,80 @@ TEST(SheetRefusal, RepairDropsTriangleDefectsAndCountsThem) {
     EXPECT_TRUE(with_code(r, "NON_MANIFOLD_EDGE").empty());
     nlohmann::json used = nlohmann::json::parse(r.proxy->builder_options);
     EXPECT_EQ(used["repair"], true);
+}
+
+/// A 4 x 4 grid modelled as doubled faces, as artists make a two-sided flag: the front's triangles,
+/// then the back's over copies of its vertices (at the same positions, their own normals), each
+/// wound the other way; `same_way` winds the back like the front (a face copied, not a back).
+TriMesh doubled_grid(bool same_way = false) {
+    TriMesh m = test::grid(4, 4, 0.25);
+    const uint32_t nv = m.vertex_count(), nt = m.triangle_count();
+    for (uint32_t v = 0; v < nv; ++v) m.positions.push_back(m.positions[v]);
+    for (uint32_t t = 0; t < nt; ++t) {
+        const uint32_t a = m.indices[3 * t] + nv, b = m.indices[3 * t + 1] + nv, c = m.indices[3 * t + 2] + nv;
+        same_way ? m.add_triangle(a, b, c) : m.add_triangle(a, c, b);
+    }
+    return m;
+}
+
+TEST(SheetRefusal, DoubledFacesAreOneLayerWithBothSidesBound) {
+    const TriMesh m = doubled_grid();
+    Scene scene = test::scene_of(m, "Flag");
+    SheetOptions o = source_resolution_options();
+    EXPECT_EQ(parse_pin_rule("top", o), "");
+    const SheetBuildResult r = build_sheet(scene, all_meshes(scene), o);
+    ASSERT_TRUE(r.proxy.has_value());
+    EXPECT_EQ(check_proxy(*r.proxy), "");
+    // One warning for the piece, naming the first back and its front; nothing refused.
+    const auto doubled = with_code(r, "DOUBLED_FACES");
+    ASSERT_EQ(doubled.size(), 1u);
+    EXPECT_EQ(doubled[0].severity, Severity::warning);
+    EXPECT_TRUE(mentions(doubled[0], "18 triangles (mesh 'Flag' triangle 18 (16, 21, 17) over mesh 'Flag' triangle 0 (0, 1, 5)"))
+        << doubled[0].message;
+    EXPECT_EQ(doubled[0].pointer, "/meshes/Flag/triangles/18");
+    EXPECT_TRUE(with_code(r, "DUPLICATE_TRIANGLE").empty());
+    EXPECT_TRUE(with_code(r, "NON_MANIFOLD_EDGE").empty());
+    // One layer: the front's 16 particles and 18 triangles, the back's dropped and counted.
+    EXPECT_EQ(r.stats.particles, 16u);
+    EXPECT_EQ(r.stats.triangles, 18u);
+    EXPECT_EQ(r.stats.duplicate_triangles, 18u);
+    EXPECT_EQ(r.stats.dropped_triangles, 18u);
+    EXPECT_EQ(r.proxy->triangles.size(), 18u);
+    // Both sides drawn and bound: every back vertex rides its front twin's particle.
+    EXPECT_EQ(r.proxy->render_triangles.size(), 36u);
+    for (uint32_t v = 0; v < 16; ++v) {
+        EXPECT_EQ(r.proxy->vertex_particle[16 + v], r.proxy->vertex_particle[v]) << v;
+        EXPECT_NE(r.proxy->binding_triangle[16 + v], no_triangle) << v;
+    }
+    EXPECT_EQ(r.stats.bound_vertices, 32u);
+}
+
+TEST(SheetRefusal, DoubledFacesThatAreNotABackAreStillRefused) {
+    // A face copied the same way round is no back: each copy is a duplicate, refused by name.
+    Scene copied = test::scene_of(doubled_grid(true), "Flag");
+    SheetBuildResult r = build_sheet(copied, all_meshes(copied), source_resolution_options());
+    EXPECT_FALSE(r.proxy.has_value());
+    EXPECT_EQ(with_code(r, "DUPLICATE_TRIANGLE").size(), 18u);
+    EXPECT_TRUE(with_code(r, "DOUBLED_FACES").empty());
+    // A back over part of the front only: which triangles are the sheet is not for weft to guess.
+    TriMesh part = doubled_grid();
+    part.indices.resize(part.indices.size() - 3);
+    Scene partly = test::scene_of(part, "Flag");
+    r = build_sheet(partly, all_meshes(partly), source_resolution_options());
+    EXPECT_FALSE(r.proxy.has_value());
+    EXPECT_EQ(with_code(r, "DUPLICATE_TRIANGLE").size(), 17u);
+    EXPECT_TRUE(with_code(r, "DOUBLED_FACES").empty());
+    // The same mesh a second time beside it (its own vertices): the doubled piece is still one layer,
+    // the other piece's defect refused alone.
+    TriMesh both = doubled_grid();
+    const uint32_t base = both.vertex_count();
+    for (const Vec3& p : part.positions) both.positions.push_back(p + Vec3{2, 0, 0});
+    for (uint32_t i : part.indices) both.indices.push_back(base + i);
+    Scene two = test::scene_of(both, "Flag");
+    r = build_sheet(two, all_meshes(two), source_resolution_options());
+    EXPECT_FALSE(r.proxy.has_value());
+    EXPECT_EQ(with_code(r, "DOUBLED_FACES").size(), 1u);
+    EXPECT_EQ(with_code(r, "DUPLICATE_TRIANGLE").size(), 17u);
 }
 
 TEST(SheetRefusal, NonFiniteVertexIsNamed) {
