@@ -148,44 +148,58 @@ bool wound_against(std::span<const uint32_t> w, uint32_t t, uint32_t u) {
     return false;
 }
 
-/// Per triangle, whether it is the back of a piece modelled as doubled faces (docs/proxy.md#doubled-faces):
-/// in its piece (triangles joined through welded vertices) every triangle is defect-free and has
-/// exactly one duplicate wound against it, and no duplicate is anything else.
-std::vector<uint8_t> doubled_backs(const SheetWork& work, std::span<const uint32_t> original) {
+/// Whether triangle `t` runs the edge `e` (of its sides) from `a` to `b`.
+bool runs(std::span<const uint32_t> w, const EdgeTable& table, uint32_t t, uint32_t e, uint32_t& a, uint32_t& b) {
+    for (int k = 0; k < 3; ++k)
+        if (table.triangle_edges[t][k] == e) {
+            a = w[3 * t + k], b = w[3 * t + (k + 1) % 3];
+            return true;
+        }
+    return false;
+}
+
+/// Per triangle, whether it is the back of doubled faces, to drop (docs/proxy.md#doubled-faces): of a
+/// pair of defect-free triangles over the same welded vertices, wound against each other, with no
+/// third copy. Which twin is the back follows the winding of the sheet around it: a twin running an
+/// edge against a kept neighbour is kept (its neighbours decided in turn); a piece doubled all over
+/// keeps its lowest-numbered triangle's side. `twin`: per triangle of a pair, the other.
+std::vector<uint8_t> doubled_backs(const SheetWork& work, std::span<const uint32_t> original, std::vector<uint32_t>& twin) {
     const std::vector<uint32_t>& w = work.welded;
+    const EdgeTable& table = work.full;
     const uint32_t n = work.triangle_count;
-    std::vector<uint32_t> root(work.welded_count);
-    for (uint32_t v = 0; v < root.size(); ++v) root[v] = v;
-    auto find = [&](uint32_t x) {
-        while (root[x] != x) x = root[x] = root[root[x]];
-        return x;
-    };
+    std::vector<uint32_t> copies(n, 0);
+    twin.assign(n, unset_index);
     for (uint32_t t = 0; t < n; ++t)
-        if (!(work.defect[t] & kNonFinite))
-            for (int k = 1; k < 3; ++k) root[find(w[3 * t + k])] = find(w[3 * t]);
-    // Per piece (its root): whether it can be doubled, and whether it has a back at all.
-    std::vector<uint8_t> spoiled(work.welded_count, 0), has_back(work.welded_count, 0);
-    std::vector<uint32_t> backs_of(n, 0);
+        if (original[t] != unset_index) ++copies[original[t]];
     for (uint32_t t = 0; t < n; ++t) {
-        if (work.defect[t] & kNonFinite) continue;
-        const uint32_t piece = find(w[3 * t]);
-        if (original[t] == unset_index) {
-            spoiled[piece] |= work.defect[t] != 0;
-            continue;
-        }
         const uint32_t o = original[t];
-        has_back[piece] = 1;
-        spoiled[piece] |= work.defect[t] != kDuplicate || work.defect[o] != 0 || !wound_against(w, o, t);
-        ++backs_of[o];
+        if (o == unset_index || copies[o] != 1 || work.defect[t] != kDuplicate || work.defect[o] != 0 || !wound_against(w, o, t))
+            continue;
+        twin[o] = t, twin[t] = o;
     }
+    std::vector<uint8_t> back(n, 0), settled(n, 0);
+    std::vector<uint32_t> queue;
     for (uint32_t t = 0; t < n; ++t)
-        if (!(work.defect[t] & kNonFinite) && original[t] == unset_index && backs_of[t] != 1) spoiled[find(w[3 * t])] = 1;
-    std::vector<uint8_t> back(n, 0);
-    for (uint32_t t = 0; t < n; ++t)
-        if (original[t] != unset_index && !(work.defect[t] & kNonFinite)) {
-            const uint32_t piece = find(w[3 * t]);
-            back[t] = has_back[piece] && !spoiled[piece];
-        }
+        if (work.defect[t] == 0 && twin[t] == unset_index) settled[t] = 1, queue.push_back(t);
+    auto keep = [&](uint32_t t) {
+        settled[t] = settled[twin[t]] = 1;
+        back[twin[t]] = 1;
+        queue.push_back(t);
+    };
+    for (uint32_t seed = 0;; ++seed) {
+        for (size_t q = 0; q < queue.size(); ++q)
+            for (uint32_t e : table.triangle_edges[queue[q]]) {
+                if (e == no_edge) continue;
+                uint32_t a = 0, b = 0, c = 0, d = 0;
+                runs(w, table, queue[q], e, a, b);
+                for (uint32_t f : table.faces(e))
+                    if (twin[f] != unset_index && !settled[f] && runs(w, table, f, e, c, d) && c == b && d == a) keep(f);
+            }
+        queue.clear();
+        while (seed < n && (twin[seed] == unset_index || settled[seed])) ++seed;
+        if (seed >= n) break;
+        keep(seed);
+    }
     return back;
 }
 
@@ -230,15 +244,19 @@ void sheet_find_duplicates(SheetWork& work) {
             if (original[t] != unset_index) defect[t] |= kDuplicate, ++stats.duplicate_triangles;
         }
     }
-    const std::vector<uint8_t> back = doubled_backs(work, original);
+    std::vector<uint32_t> twin;
+    const std::vector<uint8_t> back = doubled_backs(work, original, twin);
     std::vector<uint32_t> backs;
     for (uint32_t t = 0; t < triangle_count; ++t) {
-        if (original[t] == unset_index) continue;
         if (back[t]) {
+            // The back twin is the one dropped: the file's later copy, or its earlier one where the
+            // later runs with the sheet around it.
+            if (original[t] == unset_index) defect[t] |= kDuplicate, defect[twin[t]] &= ~kDuplicate;
             defect[t] |= kDoubled;
             backs.push_back(t);
             continue;
         }
+        if (original[t] == unset_index || back[original[t]]) continue;
         const uint32_t o = original[t];
         issues.push_back({"DUPLICATE_TRIANGLE", work.drop_severity,
                           src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
@@ -247,7 +265,7 @@ void sheet_find_duplicates(SheetWork& work) {
                           src.triangle_pointer(t)});
     }
     if (backs.empty()) return;
-    const uint32_t t = backs.front(), o = original[t];
+    const uint32_t t = backs.front(), o = twin[t];
     issues.push_back({"DOUBLED_FACES", Severity::warning,
                       src.file() + ": " + std::to_string(backs.size()) + " triangle" + (backs.size() == 1 ? "" : "s") +
                           " (" + src.triangle_text(t) + " " + src.corners_text(t) + " over " + src.triangle_text(o) + " " +
