@@ -14,9 +14,11 @@ packages=(
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   packages+=(nodejs npm)
 fi
-# The browser the page tests drive (tests/js/view_page_test.mjs), headless: scripts/test.sh asks for it.
+# The browser the page tests drive (tests/js/view_page_test.mjs), headless: scripts/test.sh asks for it;
+# with it what the suite's other checks run: numpy for the independent glTF reader of the rest-pose
+# test (tests/rest/gltf_rest.py) and lintian for the package test (tests/cli/runtime_test.cpp).
 if [[ "${WEFT_DEPS_BROWSER:-0}" == 1 ]]; then
-  packages+=(chromium fonts-dejavu-core)
+  packages+=(chromium fonts-dejavu-core python3-numpy lintian)
 fi
 # Optional extras: Bullet for the side-by-side solver benchmark, clang + its runtime for libFuzzer.
 if [[ "${WEFT_DEPS_EXTRAS:-1}" == 1 ]]; then

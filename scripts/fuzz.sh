@@ -9,6 +9,10 @@
 #                                   then mutates for the rest of its time
 #   scripts/fuzz.sh 1800            every harness, 30 min each (the long run)
 #   scripts/fuzz.sh 600 fuzz_proxy_decode
+#   scripts/fuzz.sh 600             every harness 10 min, the run a change to a parser must pass clean
+#   WEFT_FUZZ_KEEP=1 scripts/fuzz.sh 600 fuzz_gltf_structure
+#                                   ... and, when clean, keep in the seed corpus the few inputs it
+#                                   found that add the most coverage (at most WEFT_FUZZ_KEEP_MAX)
 #
 # The seed corpus tests/fuzz/corpus/<harness>/ is read, never written; what the fuzzer finds grows
 # in $WEFT_FUZZ_BUILD/corpus/<harness>/. Each harness's output goes to
@@ -102,6 +106,50 @@ for h in "${harnesses[@]}"; do
   pid_of[$h]=$!
 done
 for running in "${!pid_of[@]}"; do finish "$running"; done
+
+if ((status == 0)) && [[ "${WEFT_FUZZ_KEEP:-0}" == 1 ]]; then
+  # libFuzzer's merge records every input's features (-merge_control_file); a greedy set cover
+  # then keeps, beside the seeds, the few inputs that add the most features the seeds lack, at
+  # most WEFT_FUZZ_KEEP_MAX (25) of them, each under 16 KiB: the committed corpus stays small.
+  for h in "${harnesses[@]}"; do
+    control="$build/logs/$h.merge-control" scratch="$build/merge-scratch/$h"
+    rm -rf "$scratch" "$control" && mkdir -p "$scratch"
+    LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
+      "$build/tests/fuzz/$h" -merge=1 -merge_control_file="$control" -max_len=16384 -timeout=10 \
+      "$scratch" "tests/fuzz/corpus/$h" "$build/corpus/$h" >"$build/logs/$h.merge.log" 2>&1 ||
+      { echo "fuzz: merging $h's corpus failed: $build/logs/$h.merge.log" >&2; status=1; continue; }
+    python3 - "$control" "tests/fuzz/corpus/$h" "${WEFT_FUZZ_KEEP_MAX:-25}" <<'PY'
+import os, shutil, sys
+control, seeds, budget = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3])
+lines = open(control).read().split("\n")
+count = int(lines[0])
+files = lines[2:2 + count]
+features = {}
+for line in lines[2 + count:]:
+    parts = line.split()
+    if len(parts) >= 2 and parts[0] == "FT":
+        features[int(parts[1])] = set(parts[2:])
+covered = set()
+for i, f in enumerate(files):
+    if os.path.abspath(f).startswith(seeds + os.sep):
+        covered |= features.get(i, set())
+kept = 0
+while kept < budget:
+    best, gain = None, 0
+    for i, f in enumerate(files):
+        new = len(features.get(i, set()) - covered)
+        if new > gain and not os.path.abspath(f).startswith(seeds + os.sep):
+            best, gain = i, new
+    if best is None:
+        break
+    covered |= features[best]
+    shutil.copy(files[best], os.path.join(seeds, "found-" + os.path.basename(files[best])))
+    kept += 1
+print(f"kept {kept} inputs")
+PY
+    echo "== $h: tests/fuzz/corpus/$h now $(find "tests/fuzz/corpus/$h" -type f | wc -l) files, $(du -sh "tests/fuzz/corpus/$h" | cut -f1)" >&2
+  done
+fi
 
 if ((status)); then
   for h in "${failed[@]}"; do

@@ -1,7 +1,9 @@
 /* Runs a .clothproxy with weft's embeddable runtime (weft_runtime.h) as `weft validate --scenario hang`
- * does: the frame stood where it was bound, every holder at rest, gravity, 1/60 s steps. Prints each
- * particle's position in the frame after the last step, one line each: "index x y z" (%.17g, so the
- * numbers round-trip).
+ * does: the frame stood where it was bound, every holder at rest, gravity, 1/60 s steps, and a cloth
+ * that its fabric holds in its bind pose kicked sideways first (1 m/s along the world's +x), as hang
+ * kicks it. Prints each particle's position in the frame after the last step, one line each:
+ * "index x y z" (%.17g, so the numbers round-trip): `weft validate PROXY --scenario hang --steps STEPS
+ * --positions --model none` (the proxy alone) prints the same numbers.
  *
  *   run_proxy PROXY STEPS [FABRIC] */
 #include <stdio.h>
@@ -38,13 +40,19 @@ int main(int argc, char** argv) {
     weft_pose frame;
     weft_runtime_rest_frame(rt, &frame);
     weft_runtime_set_frame(rt, &frame);
+    if (weft_runtime_holds_pose(rt)) {
+        const double kick[3] = {1.0, 0.0, 0.0};
+        weft_runtime_add_velocity(rt, kick);
+    }
     const long steps = strtol(argv[2], NULL, 10);
-    for (long s = 0; s < steps; ++s)
-        if (weft_runtime_step(rt, 1.0 / 60.0) != 0) {
-            fprintf(stderr, "%s: step %ld failed\n", argv[1], s + 1);
+    for (long s = 0; s < steps; ++s) {
+        const int status = weft_runtime_step(rt, 1.0 / 60.0);
+        if (status != WEFT_OK) {
+            fprintf(stderr, "%s: step %ld: %s\n", argv[1], s + 1, weft_status_name(status));
             weft_runtime_free(rt);
             return 1;
         }
+    }
     const uint32_t n = weft_runtime_particle_count(rt);
     double* x = malloc(sizeof(double) * 3 * (n ? n : 1));
     weft_runtime_positions(rt, x);

@@ -30,6 +30,7 @@
 #include "garment/garments.h"
 #include "io/issue.h"
 #include "batch/bake_model.h"
+#include "pipeline/cloth_summary.h"
 #include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/model_options.h"
@@ -38,7 +39,7 @@
 
 namespace weft {
 
-inline constexpr const char* bake_report_schema = "weft.bake-report/1";
+inline constexpr const char* bake_report_schema = "weft.bake-report/2";
 
 struct BakeOptions {
     std::vector<std::filesystem::path> inputs;  ///< files or folders
@@ -63,7 +64,9 @@ struct BakeInput {
 /// scene and all, stays in the process that baked it).
 struct BakeModelResult {
     BakeInput input;
-    ModelStatus status = ModelStatus::failed;
+    ModelStatus status = ModelStatus::failed;  ///< built, refused or failed; unchanged: what its stamp recorded
+    bool unchanged = false;                    ///< its stamp matched: nothing rebuilt (counted under its status)
+    ClothSummary cloth;                        ///< what it made of its cloth (summarise_cloth)
     Issues issues;
     std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
     std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
@@ -73,6 +76,18 @@ struct BakeModelResult {
 
 struct ExitingWorkers;
 
+/// How many models came to each outcome (docs/architecture.md#exit-status). A model found unchanged
+/// is counted under the outcome its stamp recorded, and again in `unchanged_*`.
+struct BakeTotals {
+    size_t models = 0, built = 0, refused = 0, failed = 0;
+    size_t unchanged_built = 0, unchanged_refused = 0;
+    size_t input_errors = 0;  ///< inputs the walk could not read (INPUT_LINK_LOOP, INPUT_NOT_REGULAR, INPUT_UNREADABLE)
+};
+
+/// "13 models: 12 built (12 unchanged), 1 refused (1 unchanged), 0 failed", then ", 1 input not read"
+/// when the walk could not read one: the summary line's words, the same as the report's totals.
+std::string bake_totals_text(const BakeTotals& totals);
+
 struct BakeResult {
     std::vector<BakeModelResult> models;  ///< walk order
     Issues run_issues;                    ///< INPUT_NOT_FOUND and the like, not tied to a model
@@ -81,8 +96,10 @@ struct BakeResult {
     /// caller writes its report while they give back their memory.
     std::shared_ptr<ExitingWorkers> exiting_workers;
 
-    /// 0: every model built or skipped without errors; 1: anything refused or failed (now or, for a
-    /// skipped model, when it was built), or an input missing.
+    /// The run's counts, as the summary line, bake-report.json's totals and the index say them.
+    BakeTotals totals() const;
+    /// 0: every model built (now or, unchanged, before) and every input read; 1: a model refused or
+    /// failed, or an input the walk could not read (docs/architecture.md#exit-status).
     int exit_code() const;
 };
 
@@ -101,10 +118,16 @@ ModelOptions bake_model_options(const BakeInput& input, const BakeOptions& optio
 /// The bake report's row of one model: a pure function of its record.
 BakeModelResult bake_row(const BakeInput& input, const ModelRecord& record);
 
+/// Called after each model with how many are done of how many.
+using BakeProgress = std::function<void(const BakeModelResult& model, size_t done, size_t total)>;
+
+/// INPUT_NOT_FOUND for each input that does not exist (a dangling link included; a link loop is the
+/// walk's INPUT_LINK_LOOP): the command line checks them before anything is written.
+Issues missing_inputs(const std::vector<std::filesystem::path>& inputs);
+
 /// Bakes every model; `progress` (may be empty) is called after each model, from worker threads
 /// but never two at a time.
-BakeResult bake(const BakeOptions& options,
-                const std::function<void(const BakeModelResult&, size_t done, size_t total)>& progress);
+BakeResult bake(const BakeOptions& options, const BakeProgress& progress);
 
 /// The run's report (schemas/bake-report.schema.json).
 nlohmann::json bake_report_json(const BakeResult& result, const BakeOptions& options);

@@ -110,15 +110,18 @@ std::vector<double> model_costs(const std::vector<fs::path>& models, const std::
         if (j.is_object() && j.contains("validate") && j["validate"].is_boolean() && j["validate"].get<bool>() == validate &&
             j.contains("models") && j["models"].is_array() &&
             j.contains("timings") && j["timings"].is_object() && j["timings"].contains("models") && j["timings"]["models"].is_array()) {
-            std::map<std::string, std::string> status;
+            // A model the last run found unchanged took no time to bake then (a report before
+            // weft.bake-report/2 said "skipped").
+            std::map<std::string, bool> unchanged;
             for (const nlohmann::json& m : j["models"])
-                if (m.is_object() && m.contains("input") && m["input"].is_string() && m.contains("status") && m["status"].is_string())
-                    status[m["input"].get<std::string>()] = m["status"].get<std::string>();
+                if (m.is_object() && m.contains("input") && m["input"].is_string())
+                    unchanged[m["input"].get<std::string>()] =
+                        (m.contains("unchanged") && m["unchanged"] == true) || (m.contains("status") && m["status"] == "skipped");
             for (const nlohmann::json& t : j["timings"]["models"])
                 if (t.is_object() && t.contains("input") && t["input"].is_string() && t.contains("seconds") && t["seconds"].is_number() &&
                     t["seconds"].get<double>() >= 0) {
                     const std::string input = t["input"].get<std::string>();
-                    if (status[input] != "skipped") seconds[input] = t["seconds"].get<double>();  // a skip took no time
+                    if (!unchanged[input]) seconds[input] = t["seconds"].get<double>();
                 }
         }
     }

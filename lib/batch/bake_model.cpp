@@ -13,6 +13,7 @@
 #include "io/content_hash.h"
 #include "io/utf8_text.h"
 #include "batch/bake_stage.h"
+#include "outputs/cloth_summary_json.h"
 #include "outputs/issue_json.h"
 #include "outputs/json_text.h"
 #include "outputs/model_files.h"
@@ -137,6 +138,7 @@ void write_page(const ModelOptions& o, ModelRecord& r) {
     view.status = model_status_name(has_error(r.issues) ? ModelStatus::refused : ModelStatus::built);
     view.issues = r.issues;
     view.scene = r.imported ? &r.scene : nullptr;
+    view.garments = r.imported ? &r.garments : nullptr;
     view.limits = (o.validate ? *o.validate : ValidationOptions{}).limits;
     const std::vector<ProxyValidation> none;
     const std::vector<ProxyValidation>& validations = r.proxy_validation ? r.proxy_validation->proxies : none;
@@ -144,16 +146,19 @@ void write_page(const ModelOptions& o, ModelRecord& r) {
         if (file.empty()) return;
         DecodeResult loaded = load_proxy(o.out_dir / file);
         if (!loaded.ok()) return;
-        const ProxyValidation* v = nullptr;
+        ViewProxy vp{file, std::move(*loaded.proxy), nullptr, nullptr};
         for (const ProxyValidation& candidate : validations)
-            if (candidate.file == file) v = &candidate;
-        view.proxies.push_back({file, std::move(*loaded.proxy), v});
+            if (candidate.file == file) vp.validation = &candidate;
+        if (r.validation)
+            for (const RigProxyValidation& m : r.validation->proxies)
+                if (m.solver.file == file) vp.mesh = &m;
+        view.proxies.push_back(std::move(vp));
     };
     for (const RiggedGarment& g : r.rigs) add(g.proxy_file);
     for (const SheetedGarment& g : r.sheets) add(g.proxy_file);
-    for (const auto& [name, text] : {std::pair{"view.html", view_model_html(view)},
-                                     std::pair{"thumbnail.svg", view_thumbnail_svg(view)}})
-        write_model_output(o.out_dir / name, text, r.issues);
+    write_model_output(o.out_dir / "view.html", view_model_html(view), r.issues);
+    // A picture only of something: a model that was never read has none, and the index says why.
+    if (const std::string png = view_thumbnail_png(view); !png.empty()) write_model_output(o.out_dir / "thumbnail.png", png, r.issues);
 }
 
 /// One model's bake, stage by stage, into its record.
@@ -293,8 +298,14 @@ private:
         }
         if (match)
             for (const json& f : stamp["outputs"]) match = match && f.is_string() && fs::exists(o_.out_dir / f.get<std::string>());
-        if (!match) return false;
-        r_.status = ModelStatus::skipped;
+        // What the outputs say: the outcome and the cloth the stamp recorded (a stamp without them,
+        // of an older weft, is rebuilt).
+        const std::optional<ModelStatus> outcome = parse_model_status(stamp.value("status", ""));
+        std::optional<ClothSummary> cloth = stamp.contains("cloth") ? cloth_summary_from_json(stamp["cloth"]) : std::nullopt;
+        if (!match || !outcome || *outcome == ModelStatus::failed || !cloth) return false;
+        r_.status = *outcome;
+        r_.unchanged = true;
+        r_.stamped_cloth = std::move(cloth);
         r_.external_files = references;
         for (const json& f : stamp["outputs"]) r_.outputs.push_back(f.get<std::string>());
         Issues recorded;
@@ -383,6 +394,7 @@ json bake_stamp_json(const ModelRecord& r) {
             {"external_files", std::move(external)},
             {"options_hash", r.options_hash},
             {"status", model_status_name(r.status)},
+            {"cloth", cloth_summary_json(summarise_cloth(r))},
             {"outputs", r.outputs},
             {"issues", issues_json(r.issues)}};
 }

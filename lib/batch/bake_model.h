@@ -5,7 +5,7 @@
 //             the stamp read; a stamp that matches the inputs, options and tool version means the
 //             outputs on disk are right: the model is skipped, its record filled from the stamp
 //   stages    import → garments → grow → proxies → validate → write (model_stages.h), each once
-//   page      with page: view.html and thumbnail.svg (view_page.h), from the proxies as written
+//   page      with page: view.html and thumbnail.png (view_page.h), from the proxies as written
 //   stamp     with a stamp: bake-stamp.json, written last (a run killed before leaves none, so the
 //             model is rebuilt)
 //

@@ -206,18 +206,12 @@ std::string read_collider_rule(const json& r, const std::string& at, ColliderRul
 
 }  // namespace
 
-ConfigResult parse_garment_config(std::string_view text, const std::string& origin) {
-    ConfigResult result;
-    result.config = default_garment_config();
-    result.config.path = origin;
-    auto fail = [&](const std::string& why) {
-        result.error = origin + ": " + why;
-        return result;
-    };
-    json doc;
-    // The parser is iterative; its callback sees each container open at its depth and each key, so
-    // a too-deep or repeated member stops the parse at once (thrown out of the callback, caught
-    // below) instead of building a value that recursive code later walks.
+namespace {
+
+/// The config's JSON, parsed with every container's depth and every object's keys checked as they
+/// are read: a too-deep or repeated member stops the parse at once (thrown out of the parser's
+/// callback) instead of building a value that recursive code later walks. "" and `doc` set, or why not.
+std::string parse_config_json(std::string_view text, json& doc) {
     struct Refused : std::runtime_error {
         using std::runtime_error::runtime_error;
     };
@@ -265,80 +259,91 @@ ConfigResult parse_garment_config(std::string_view text, const std::string& orig
             return true;
         });
     } catch (const Refused& e) {
-        return fail(e.what());
+        return e.what();
     } catch (const json::exception& e) {
         // parse_error, and out_of_range for a number past double's range ("1e999").
-        return fail(std::string("not valid JSON: ") + e.what());
+        return std::string("not valid JSON: ") + e.what();
     }
-    if (!doc.is_object()) return fail("the config must be a JSON object");
+    return {};
+}
+
+/// One "clips" rule: which clips a file's validation plays.
+std::string read_clip_rule(const json& r, const std::string& at, ClipRule& rule) {
+    if (!r.is_object()) return at + ": must be an object with \"clips\" (and \"file\")";
+    for (auto f = r.begin(); f != r.end(); ++f)
+        if (f.key() != "file" && f.key() != "clips") return at + "/" + f.key() + ": unknown key (expected file, clips)";
+    rule.pointer = at;
+    if (r.contains("file")) {
+        if (!r["file"].is_string()) return at + "/file: must be a file name glob";
+        rule.file = r["file"].get<std::string>();
+    }
+    const json* c = r.contains("clips") ? &r["clips"] : nullptr;
+    if (c && c->is_string() && (c->get<std::string>() == "all" || c->get<std::string>() == "none")) {
+        rule.clips = c->get<std::string>();
+        return {};
+    }
+    if (!c || !c->is_array() || c->empty()) return at + "/clips: must be \"all\", \"none\" or a list of clip names";
+    for (size_t k = 0; k < c->size(); ++k) {
+        const json& name = (*c)[k];
+        if (!name.is_string() || name.get<std::string>().empty() || name.get<std::string>().find(',') != std::string::npos)
+            return at + "/clips/" + std::to_string(k) + ": must be a clip name (no commas)";
+        rule.clips += (k ? "," : "") + name.get<std::string>();
+    }
+    return {};
+}
+
+/// A list member of the config, each entry read by `read` into `into`: "" or why not.
+template <class Rule, class Read>
+std::string read_list(const json& doc, const char* key, const char* what, std::vector<Rule>& into, Read read) {
+    if (!doc.contains(key)) return {};
+    const json& list = doc[key];
+    if (!list.is_array()) return std::string("/") + key + ": must be a list of " + what;
+    for (size_t i = 0; i < list.size(); ++i) {
+        Rule rule;
+        if (std::string why = read(list[i], std::string("/") + key + "/" + std::to_string(i), rule); !why.empty()) return why;
+        into.push_back(std::move(rule));
+    }
+    return {};
+}
+
+/// The config's members, each checked and read into `config`: "" or why not.
+std::string read_config(const json& doc, GarmentConfig& config) {
+    if (!doc.is_object()) return "the config must be a JSON object";
     for (auto field = doc.begin(); field != doc.end(); ++field)
         if (field.key() != "schema" && field.key() != "classes" && field.key() != "garments" &&
             field.key() != "min_garment_span" && field.key() != "clips" && field.key() != "colliders")
-            return fail("/" + field.key() +
-                        ": unknown key (expected schema, classes, garments, min_garment_span, clips, colliders)");
+            return "/" + field.key() + ": unknown key (expected schema, classes, garments, min_garment_span, clips, colliders)";
     if (!doc.contains("schema") || !doc["schema"].is_string() || doc["schema"].get<std::string>() != kConfigSchema)
-        return fail("/schema: must be \"" + std::string(kConfigSchema) + "\"");
+        return "/schema: must be \"" + std::string(kConfigSchema) + "\"";
     if (doc.contains("classes"))
-        if (std::string why = read_classes(doc["classes"], result.config); !why.empty()) return fail(why);
-    if (doc.contains("garments")) {
-        const json& list = doc["garments"];
-        if (!list.is_array()) return fail("/garments: must be a list of rules");
-        for (size_t i = 0; i < list.size(); ++i) {
-            GarmentRule rule;
-            if (std::string why = read_rule(list[i], "/garments/" + std::to_string(i), result.config, rule);
-                !why.empty())
-                return fail(why);
-            result.config.rules.push_back(std::move(rule));
-        }
-    }
+        if (std::string why = read_classes(doc["classes"], config); !why.empty()) return why;
+    if (std::string why = read_list(doc, "garments", "rules", config.rules,
+                                    [&](const json& r, const std::string& at, GarmentRule& rule) {
+                                        return read_rule(r, at, config, rule);
+                                    });
+        !why.empty())
+        return why;
     if (doc.contains("min_garment_span")) {
         const json& v = doc["min_garment_span"];
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 100)
-            return fail("/min_garment_span: must be a number of metres between 0 and 100");
-        result.config.min_garment_span = v.get<double>();
+            return "/min_garment_span: must be a number of metres between 0 and 100";
+        config.min_garment_span = v.get<double>();
     }
-    if (doc.contains("clips")) {
-        const json& list = doc["clips"];
-        if (!list.is_array()) return fail("/clips: must be a list of {\"file\", \"clips\"} rules");
-        for (size_t i = 0; i < list.size(); ++i) {
-            const std::string at = "/clips/" + std::to_string(i);
-            const json& r = list[i];
-            if (!r.is_object()) return fail(at + ": must be an object with \"clips\" (and \"file\")");
-            for (auto f = r.begin(); f != r.end(); ++f)
-                if (f.key() != "file" && f.key() != "clips") return fail(at + "/" + f.key() + ": unknown key (expected file, clips)");
-            ClipRule rule;
-            rule.pointer = at;
-            if (r.contains("file")) {
-                if (!r["file"].is_string()) return fail(at + "/file: must be a file name glob");
-                rule.file = r["file"].get<std::string>();
-            }
-            const json* c = r.contains("clips") ? &r["clips"] : nullptr;
-            if (c && c->is_string() && (c->get<std::string>() == "all" || c->get<std::string>() == "none")) {
-                rule.clips = c->get<std::string>();
-            } else if (c && c->is_array() && !c->empty()) {
-                for (size_t k = 0; k < c->size(); ++k) {
-                    const json& name = (*c)[k];
-                    if (!name.is_string() || name.get<std::string>().empty() ||
-                        name.get<std::string>().find(',') != std::string::npos)
-                        return fail(at + "/clips/" + std::to_string(k) + ": must be a clip name (no commas)");
-                    rule.clips += (k ? "," : "") + name.get<std::string>();
-                }
-            } else {
-                return fail(at + "/clips: must be \"all\", \"none\" or a list of clip names");
-            }
-            result.config.clips.push_back(std::move(rule));
-        }
-    }
-    if (doc.contains("colliders")) {
-        const json& list = doc["colliders"];
-        if (!list.is_array()) return fail("/colliders: must be a list of collider edits");
-        for (size_t i = 0; i < list.size(); ++i) {
-            ColliderRule rule;
-            if (std::string why = read_collider_rule(list[i], "/colliders/" + std::to_string(i), rule); !why.empty())
-                return fail(why);
-            result.config.colliders.push_back(std::move(rule));
-        }
-    }
+    if (std::string why = read_list(doc, "clips", "{\"file\", \"clips\"} rules", config.clips, read_clip_rule); !why.empty())
+        return why;
+    return read_list(doc, "colliders", "collider edits", config.colliders, read_collider_rule);
+}
+
+}  // namespace
+
+ConfigResult parse_garment_config(std::string_view text, const std::string& origin) {
+    ConfigResult result;
+    result.config = default_garment_config();
+    result.config.path = origin;
+    json doc;
+    std::string why = parse_config_json(text, doc);
+    if (why.empty()) why = read_config(doc, result.config);
+    if (!why.empty()) result.error = origin + ": " + why;
     return result;
 }
 

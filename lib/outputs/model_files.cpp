@@ -114,9 +114,9 @@ public:
                           "; give -o another folder");
             return;
         }
+        const SpringBones springs = spring_bones(r_, options_);
         const bool gltf = r_.scene.format == "gltf" || r_.scene.format == "glb" || r_.scene.format == "vrm";
         if (gltf) {
-            const SpringBones springs = spring_bones(r_);
             // Grown chains, or stray chain weights moved to the body (docs/growth.md#stray-weights).
             const bool grew = r_.grow && (r_.grow->grew() || !r_.grow->changed_meshes.empty());
             const GltfPatchResult patch = patch_gltf(r_.source, r_.grow ? r_.imported_scene : r_.scene, r_.scene,
@@ -133,7 +133,9 @@ public:
                 }
                 r_.grown_model_file = file;
                 r_.grown_model_method = "patched";
-                r_.patch = {patch.nodes_added, patch.primitives_reweighted, patch.vertices_reweighted, patch.images_embedded};
+                r_.patch = {patch.nodes_added, patch.primitives_reweighted, patch.vertices_reweighted, patch.images_embedded,
+                            patch.vertices_kept_at_rest};
+                r_.springs = patch.springs;
                 return;
             }
             add_issue(r_.issues, kModelRewritten,
@@ -142,11 +144,15 @@ public:
         } else {
             add_issue(r_.issues, kModelRewritten,
                       r_.source.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
-                          " keeps the meshes, materials by name, skeleton, skins and the grown bones, but not the " +
+                          " keeps the meshes, materials by name, skeleton, skins, the grown bones and their spring bones, but not the " +
                           std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
                       "/grown_model");
         }
-        if (std::string why = write_glb(r_.scene, out); !why.empty()) {
+        // Written from the scene (any format Assimp reads): its chains as VRMC_springBone, the body's
+        // colliders with them, as a glTF input gets them.
+        GlbOptions glb;
+        glb.springs = &springs;
+        if (std::string why = write_glb(r_.scene, out, glb, &r_.springs); !why.empty()) {
             add_issue(r_.issues, kOutputUnwritable, why);
             return;
         }

@@ -137,7 +137,9 @@ json rig_report_json(const ModelRecord& r, bool timings) {
             grown_model["primitives_reweighted"] = r.patch.primitives_reweighted;
             grown_model["vertices_reweighted"] = r.patch.vertices_reweighted;
             grown_model["images_embedded"] = r.patch.images_embedded;
+            grown_model["vertices_kept_at_rest"] = r.patch.vertices_kept_at_rest;
         }
+        grown_model["spring_bones"] = spring_bones_json(r.springs);
     }
 
     return {{"schema", "weft.rig-report/1"},
@@ -157,6 +159,24 @@ json rig_report_json(const ModelRecord& r, bool timings) {
             {"sidecar", r.sidecar_file.empty() ? json(nullptr) : json(r.sidecar_file)},
             {"validation", r.validation ? rig_validation_json(*r.validation, timings) : json(nullptr)},
             {"issues", issues_json(r.issues)}};
+}
+
+json spring_bones_json(const SpringsWritten& w) {
+    json changes = json::array();
+    for (const SpringChange& c : w.changes)
+        changes.push_back({{"spring", c.spring}, {"joint", c.joint.empty() ? json(nullptr) : json(c.joint)}, {"parameter", c.parameter},
+                           {"before", c.before}, {"after", c.after}});
+    json out = {{"format", w.format.empty() ? json(nullptr) : json(w.format)},
+                {"authored_springs", w.authored_springs},
+                {"springs_added", w.springs_added},
+                {"joints_added", w.joints_added},
+                {"tips_added", w.tips_added},
+                {"colliders_added", w.colliders_added},
+                {"collider_groups_added", w.collider_groups_added},
+                {"collider_nodes_added", w.collider_nodes_added},
+                {"changes", std::move(changes)}};
+    if (!w.note.empty()) out["note"] = w.note;
+    return out;
 }
 
 std::string rig_report_text(const ModelRecord& r) {
@@ -201,7 +221,19 @@ std::string rig_report_text(const ModelRecord& r) {
         out << "\n";
     }
     if (r.validation) out << rig_validation_text(*r.validation);
-    if (!r.grown_model_file.empty()) out << "  grown model -> " << r.grown_model_file << " (" << r.grown_model_method << ")\n";
+    if (!r.grown_model_file.empty()) {
+        out << "  grown model -> " << r.grown_model_file << " (" << r.grown_model_method << ")\n";
+        const SpringsWritten& w = r.springs;
+        if (!w.format.empty() || w.authored_springs > 0) {
+            out << "  spring bones" << (w.format.empty() ? "" : " (" + w.format + ")") << ": " << w.authored_springs << " authored kept";
+            if (!w.changes.empty()) out << " (" << w.changes.size() << (w.changes.size() == 1 ? " value" : " values") << " changed as asked)";
+            out << ", " << w.springs_added << " added, " << w.colliders_added << " body colliders\n";
+            for (const SpringChange& c : w.changes)
+                out << "    " << c.spring << (c.joint.empty() ? "" : " " + c.joint) << " " << c.parameter << ": " << c.before.dump() << " -> "
+                    << c.after.dump() << "\n";
+            if (!w.note.empty()) out << "    " << w.note << "\n";
+        }
+    }
     if (!r.sidecar_file.empty()) out << "  sidecar -> " << r.sidecar_file << "\n";
     for (const Issue& i : r.issues)
         if (i.severity != Severity::info) out << "  " << severity_name(i.severity) << " " << i.code << ": " << i.message << "\n";

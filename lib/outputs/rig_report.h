@@ -13,6 +13,9 @@ namespace weft {
 /// timings only with `timings` (weft bake keeps them in bake-report.json).
 nlohmann::json rig_report_json(const ModelRecord& result, bool timings = true);
 
+/// The grown model's `spring_bones` object: what was kept, added and changed (scene/gltf_springs.h).
+nlohmann::json spring_bones_json(const SpringsWritten& written);
+
 /// The same for people: a few lines per garment.
 std::string rig_report_text(const ModelRecord& result);
 

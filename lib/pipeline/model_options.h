@@ -34,6 +34,10 @@ struct ModelOptions {
                                                 ///< gate is an error under its own code (NEVER_SLEPT, MESH_STRETCH, ...)
     RigValidationLimits validate_limits;        ///< the mesh's gate limits
     BodyColliderOptions body;                   ///< how body colliders are fitted, and the config's edits
+    bool retune_springs = false;                ///< the grown model's authored springs take weft's settings, every
+                                                ///< value changed reported (--retune-springs; scene/gltf_springs.h)
+    bool collide_authored_springs = false;      ///< a file with no collider of its own: its authored springs collide
+                                                ///< with the body colliders (--collide-authored-springs)
     std::string model_label;                    ///< the model as reports and messages name it ("" = the path as given)
     std::string out_label;                      ///< the output folder as messages name it ("" = the path as given)
 
@@ -42,7 +46,7 @@ struct ModelOptions {
     std::filesystem::path out_root;             ///< "" or the folder out_dir must stay inside (weft bake's OUT)
     bool report_timings = true;                 ///< report.json's validation timings (weft bake keeps them in bake-report.json)
     bool write_validation = false;              ///< with validate: validation.json (validate/report.h) beside report.json
-    bool page = false;                          ///< view.html and thumbnail.svg (view_page.h), from the proxies as written
+    bool page = false;                          ///< view.html and thumbnail.png (view_page.h), from the proxies as written
     bool stamp = false;                         ///< bake-stamp.json: skip when the inputs, options and tool are unchanged, written last
     bool force = false;                         ///< with stamp: rebuild even when the stamp matches
     std::filesystem::path config_file;          ///< with stamp: "" or the config, hashed into the stamp

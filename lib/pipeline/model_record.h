@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "body/body_colliders.h"
+#include "pipeline/cloth_summary.h"
 #include "garment/garments.h"
 #include "grow/grow.h"
 #include "grow/plan.h"
@@ -18,6 +19,7 @@
 #include "validate/model/rig_validate.h"
 #include "proxy/rig_builder.h"
 #include "proxy/sheet_builder.h"
+#include "scene/gltf_springs.h"
 #include "scene/scene.h"
 #include "validate/validate.h"
 
@@ -83,7 +85,7 @@ struct StageSeconds {
     double build = 0;     ///< rig and sheet proxies
     double validate = 0;  ///< every proxy, and the rig proxies' skinned mesh (ModelOptions::validate)
     double write = 0;     ///< proxies, grown model, sidecar, report.json, validation.json
-    double page = 0;      ///< with a page: view.html and thumbnail.svg
+    double page = 0;      ///< with a page: view.html and thumbnail.png
     double total = 0;     ///< the whole model, wall time
 };
 
@@ -113,14 +115,18 @@ struct ModelRecord {
     std::string grown_model_method;     ///< "patched" (the source, animations kept) or "rewritten" (from the scene)
     struct PatchCounts {
         size_t nodes_added = 0, primitives_reweighted = 0, vertices_reweighted = 0, images_embedded = 0;
+        size_t vertices_kept_at_rest = 0;
     } patch;                            ///< what patching changed, when grown_model_method is "patched"
+    SpringsWritten springs;             ///< the grown model's spring bones: added, kept, changed (scene/gltf_springs.h)
     std::string sidecar_file;           ///< "<model>.cloth.json" when written
     std::optional<RigModelValidation> validation;  ///< the rig proxies' (solver and skinned mesh), when options.validate was
     std::optional<ValidationReport> proxy_validation;  ///< every built proxy through the scenarios (validation.json), when options.validate was
     Issues issues;                      ///< import, grow, rig, validation and write findings, in that order
 
     // With a stamp (ModelOptions::stamp, weft bake): what the model's outputs are made from.
-    ModelStatus status = ModelStatus::failed;  ///< built, skipped (the stamp matched), refused or failed
+    ModelStatus status = ModelStatus::failed;  ///< built, refused or failed; unchanged: what its stamp recorded
+    bool unchanged = false;             ///< the stamp matched: nothing rebuilt, the outputs on disk are current
+    std::optional<ClothSummary> stamped_cloth;  ///< unchanged: the cloth summary its stamp recorded
     std::string input_hash;             ///< "xxh64:..." over the model, every file it references and the config
     std::string options_hash;           ///< "xxh64:..." over every option that changes outputs
     std::vector<std::string> outputs;   ///< file names written into out_dir, sorted

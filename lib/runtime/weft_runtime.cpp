@@ -9,12 +9,14 @@
 
 #include "proxy/core/codec.h"
 #include "proxy/core/render_binding.h"
+#include "solver/checked_step.h"
 #include "solver/solver.h"
 
 struct weft_runtime {
     weft::ClothProxy proxy;
     std::optional<weft::Solver> solver;
     weft::StepInput in;
+    weft::SolverState undo;       ///< the state before the last step, to put back a step that went non-finite
     std::vector<uint32_t> child;  ///< per particle: the chain's next particle, or no_particle
     mutable std::vector<weft::Vec3> normals, render;  ///< scratch of weft_runtime_render_positions
 };
@@ -37,11 +39,24 @@ void put_pose(const weft::Vec3& t, const weft::Quat& r, weft_pose* out) {
     out->rotation[0] = r.x, out->rotation[1] = r.y, out->rotation[2] = r.z, out->rotation[3] = r.w;
 }
 
-bool finite_pose(const weft_pose* p) {
-    if (!p) return false;
+/// A placement the solver takes: finite, its rotation a unit quaternion (checked_step.h's test).
+bool placement_ok(const weft_pose* p) {
     for (double v : p->position) if (!std::isfinite(v)) return false;
-    for (double v : p->rotation) if (!std::isfinite(v)) return false;
-    return true;
+    const double n = std::sqrt(p->rotation[0] * p->rotation[0] + p->rotation[1] * p->rotation[1] + p->rotation[2] * p->rotation[2] +
+                               p->rotation[3] * p->rotation[3]);
+    return std::isfinite(n) && std::fabs(n - 1) <= weft::unit_quaternion_tolerance;
+}
+
+int status_of(weft::StepCheck check) {
+    switch (check) {
+        case weft::StepCheck::ok: return WEFT_OK;
+        case weft::StepCheck::bad_dt: return WEFT_ERROR_DT;
+        case weft::StepCheck::bad_frame: return WEFT_ERROR_FRAME;
+        case weft::StepCheck::bad_holder: return WEFT_ERROR_HOLDER;
+        case weft::StepCheck::bad_collider: return WEFT_ERROR_COLLIDER;
+        case weft::StepCheck::non_finite: return WEFT_ERROR_NON_FINITE;
+    }
+    return WEFT_ERROR_NON_FINITE;
 }
 
 /// A chain joint's child: the edge partner one link further from the hold (d_geo grows by the link).
@@ -62,6 +77,21 @@ std::vector<uint32_t> children_of(const weft::ClothProxy& proxy) {
 }  // namespace
 
 extern "C" {
+
+const char* weft_status_name(int status) {
+    switch (status) {
+        case WEFT_OK: return "WEFT_OK";
+        case WEFT_ERROR_ARGUMENT: return "WEFT_ERROR_ARGUMENT";
+        case WEFT_ERROR_DT: return "WEFT_ERROR_DT";
+        case WEFT_ERROR_FRAME: return "WEFT_ERROR_FRAME";
+        case WEFT_ERROR_HOLDER: return "WEFT_ERROR_HOLDER";
+        case WEFT_ERROR_COLLIDER: return "WEFT_ERROR_COLLIDER";
+        case WEFT_ERROR_NON_FINITE: return "WEFT_ERROR_NON_FINITE";
+        case WEFT_ERROR_VELOCITY: return "WEFT_ERROR_VELOCITY";
+        case WEFT_ERROR_MEMORY: return "WEFT_ERROR_MEMORY";
+    }
+    return "unknown status";
+}
 
 weft_runtime* weft_runtime_load(const uint8_t* bytes, size_t size, const char* fabric, char* error, size_t error_size) {
     try {
@@ -123,39 +153,66 @@ void weft_runtime_rest_frame(const weft_runtime* rt, weft_pose* out) {
     put_pose(t, r, out);
 }
 
+int weft_runtime_holds_pose(const weft_runtime* rt) { return rt && rt->solver->row_counts().pose > 0 ? 1 : 0; }
+
 int weft_runtime_set_frame(weft_runtime* rt, const weft_pose* frame) {
-    if (!rt || !finite_pose(frame)) return -1;
+    if (!rt || !frame) return WEFT_ERROR_ARGUMENT;
+    if (!placement_ok(frame)) return WEFT_ERROR_FRAME;
     rt->in.frame = pose_of(*frame);
-    return 0;
+    return WEFT_OK;
 }
 
 int weft_runtime_set_holder(weft_runtime* rt, uint32_t pin, const weft_pose* holder) {
-    if (!rt || pin >= rt->in.holders.size() || !finite_pose(holder)) return -1;
+    if (!rt || !holder || pin >= rt->in.holders.size()) return WEFT_ERROR_ARGUMENT;
+    if (!placement_ok(holder)) return WEFT_ERROR_HOLDER;
     rt->in.holders[pin] = pose_of(*holder);
-    return 0;
+    return WEFT_OK;
 }
 
 int weft_runtime_set_colliders(weft_runtime* rt, const double* spheres, uint32_t count) {
-    if (!rt || (!spheres && count > 0)) return -1;
+    if (!rt || (!spheres && count > 0)) return WEFT_ERROR_ARGUMENT;
     std::vector<weft::SphereCollider> out(count);
     for (uint32_t i = 0; i < count; ++i) {
         const double* s = spheres + 4 * size_t(i);
-        for (int k = 0; k < 4; ++k) if (!std::isfinite(s[k])) return -1;
-        if (s[3] < 0) return -1;
+        for (int k = 0; k < 4; ++k)
+            if (!std::isfinite(s[k])) return WEFT_ERROR_COLLIDER;
+        if (s[3] < 0) return WEFT_ERROR_COLLIDER;
         out[i] = {{s[0], s[1], s[2]}, s[3]};
     }
     rt->in.spheres = std::move(out);
-    return 0;
+    return WEFT_OK;
+}
+
+int weft_runtime_set_capsules(weft_runtime* rt, const double* capsules, uint32_t count) {
+    if (!rt || (!capsules && count > 0)) return WEFT_ERROR_ARGUMENT;
+    std::vector<weft::CapsuleCollider> out(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        const double* c = capsules + 7 * size_t(i);
+        for (int k = 0; k < 7; ++k)
+            if (!std::isfinite(c[k])) return WEFT_ERROR_COLLIDER;
+        if (c[6] < 0) return WEFT_ERROR_COLLIDER;
+        out[i] = {{c[0], c[1], c[2]}, {c[3], c[4], c[5]}, c[6]};
+    }
+    rt->in.capsules = std::move(out);
+    return WEFT_OK;
+}
+
+int weft_runtime_add_velocity(weft_runtime* rt, const double velocity[3]) {
+    if (!rt || !velocity) return WEFT_ERROR_ARGUMENT;
+    const weft::Vec3 v{velocity[0], velocity[1], velocity[2]};
+    if (!weft::is_finite(v)) return WEFT_ERROR_VELOCITY;
+    // As weft validate's scripts kick: world axes turned into the frame as it stands.
+    rt->solver->add_velocity(rt->in.frame.rotation.conjugate().rotate(v));
+    return WEFT_OK;
 }
 
 int weft_runtime_step(weft_runtime* rt, double dt) {
-    if (!rt || !(dt > 0) || !std::isfinite(dt)) return -1;
+    if (!rt) return WEFT_ERROR_ARGUMENT;
     try {
         rt->in.dt = dt;
-        rt->solver->step(rt->in);
-        return 0;
+        return status_of(weft::checked_step(*rt->solver, rt->in, &rt->undo));
     } catch (const std::exception&) {
-        return -1;
+        return WEFT_ERROR_MEMORY;  // out of memory part way through: undone
     }
 }
 
@@ -174,14 +231,14 @@ uint32_t weft_runtime_render_triangle_count(const weft_runtime* rt) {
 }
 
 int weft_runtime_render_triangles(const weft_runtime* rt, uint32_t* indices) {
-    if (!rt || (!indices && !rt->proxy.render_triangles.empty())) return -1;
+    if (!rt || (!indices && !rt->proxy.render_triangles.empty())) return WEFT_ERROR_ARGUMENT;
     for (size_t t = 0; t < rt->proxy.render_triangles.size(); ++t)
         for (int k = 0; k < 3; ++k) indices[3 * t + k] = rt->proxy.render_triangles[t][k];
     return 0;
 }
 
 int weft_runtime_render_positions(const weft_runtime* rt, double* xyz) {
-    if (!rt || (!xyz && !rt->proxy.binding_triangle.empty())) return -1;
+    if (!rt || (!xyz && !rt->proxy.binding_triangle.empty())) return WEFT_ERROR_ARGUMENT;
     rt->normals.resize(rt->proxy.particle_count());
     rt->render.resize(rt->proxy.binding_triangle.size());
     weft::deform_render_mesh(rt->proxy, rt->solver->state().x, rt->normals, rt->render);
@@ -191,7 +248,7 @@ int weft_runtime_render_positions(const weft_runtime* rt, double* xyz) {
 }
 
 int weft_runtime_joint_transform(const weft_runtime* rt, uint32_t particle, weft_pose* out) {
-    if (!rt || !out || particle >= rt->proxy.particle_count()) return -1;
+    if (!rt || !out || particle >= rt->proxy.particle_count()) return WEFT_ERROR_ARGUMENT;
     const auto& x = rt->solver->state().x;
     weft::Quat turn;
     const uint32_t c = rt->child[particle];

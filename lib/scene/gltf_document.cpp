@@ -145,6 +145,11 @@ uint32_t gltf_component_count(std::string_view type) {
     return 0;
 }
 
+bool uri_path(std::string_view uri, std::string& out) {
+    out = percent_decode(uri);
+    return out.find('\0') == std::string::npos;
+}
+
 std::string percent_decode(std::string_view s) {
     std::string out;
     out.reserve(s.size());
@@ -202,75 +207,80 @@ void GltfData::check_buffers() {
             continue;
         }
         out.byte_length = uint64_t(*len);
-        const json* uri = member(b, "uri");
-        if (!uri) {
-            if (!(doc_.glb && i == 0)) {
-                bad("buffer " + std::to_string(i) + " has no uri (only a GLB's first buffer may omit it)", ptr);
-                continue;
-            }
-            out.kind = Buffer::Kind::glb_bin;
-            if (doc_.bin.size() < out.byte_length) {
-                report_.add(kGlbTruncated,
-                            "the GLB's BIN chunk holds " + std::to_string(doc_.bin.size()) +
-                                " bytes but buffer 0 declares " + std::to_string(out.byte_length),
-                            ptr);
-            } else {
-                out.valid = true;
-            }
-            continue;
-        }
-        if (!uri->is_string()) {
-            bad("buffer " + std::to_string(i) + " uri is not a string", ptr + "/uri");
-            continue;
-        }
-        const std::string_view text = i < doc_.data_uris.size() && !doc_.data_uris[i].empty()
-                                          ? doc_.data_uris[i]
-                                          : std::string_view(uri->get_ref<const std::string&>());
-        if (text.rfind("data:", 0) == 0) {
-            out.kind = Buffer::Kind::data_uri;
-            out.data_uri = text;
-            uint64_t have = data_uri_size(text);
-            if (have < out.byte_length)
-                bad("buffer " + std::to_string(i) + " data URI holds " + std::to_string(have) +
-                        " bytes but declares byteLength " + std::to_string(out.byte_length),
-                    ptr);
-            else
-                out.valid = true;
-            continue;
-        }
-        out.kind = Buffer::Kind::external;
-        out.uri = percent_decode(text);
-        const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(out.uri), doc_.allow_outside_folder);
-        out.path = check.path;
-        if (check.code == &kReferencedFileMissing) {
-            report_.add(kBufferMissing, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
-                        ptr + "/uri");
-            continue;
-        }
-        if (check.code) {
-            report_.add(*check.code, "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem,
-                        ptr + "/uri");
-            continue;
-        }
-        std::error_code ec;
-        const uint64_t size = fs::file_size(out.path, ec);
-        if (ec || size < out.byte_length) {
-            report_.add(kBufferMissing,
-                        "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
-                            " bytes but byteLength declares " + std::to_string(out.byte_length),
-                        ptr + "/uri");
-        } else if (out.byte_length > doc_.max_buffer_bytes) {
-            // Assimp reads a buffer whole, so its declared length is what it allocates.
-            report_.add(kBufferMissing,
-                        "buffer " + std::to_string(i) + " file '" + out.uri + "' declares byteLength " +
-                            std::to_string(out.byte_length) + ", more than the file limit of " +
-                            std::to_string(doc_.max_buffer_bytes) + " bytes",
-                        ptr + "/uri");
-        } else {
-            out.valid = true;
-        }
+        out.valid = check_buffer_uri(b, i, ptr, out);
     }
     check_images();
+}
+
+/// Where buffer `i`'s bytes are (the GLB's BIN chunk, a data URI, a file beside the model, or
+/// none) and whether they are all there; reports and returns false when not.
+bool GltfData::check_buffer_uri(const json& b, size_t i, const std::string& ptr, Buffer& out) {
+    const json* uri = member(b, "uri");
+    if (!uri && doc_.glb && i == 0) {
+        out.kind = Buffer::Kind::glb_bin;
+        if (doc_.bin.size() >= out.byte_length) return true;
+        report_.add(kGlbTruncated,
+                    "the GLB's BIN chunk holds " + std::to_string(doc_.bin.size()) + " bytes but buffer 0 declares " +
+                        std::to_string(out.byte_length),
+                    ptr);
+        return false;
+    }
+    if (!uri) {
+        // EXT_meshopt_compression's fallback buffer has no bytes: the views it backs are decoded
+        // from another buffer. Any other view that reads it is refused when it does (view_data).
+        out.kind = Buffer::Kind::fallback;
+        return true;
+    }
+    if (!uri->is_string()) {
+        bad("buffer " + std::to_string(i) + " uri is not a string", ptr + "/uri");
+        return false;
+    }
+    const std::string_view text = i < doc_.data_uris.size() && !doc_.data_uris[i].empty()
+                                      ? doc_.data_uris[i]
+                                      : std::string_view(uri->get_ref<const std::string&>());
+    if (text.rfind("data:", 0) == 0) {
+        out.kind = Buffer::Kind::data_uri;
+        out.data_uri = text;
+        const uint64_t have = data_uri_size(text);
+        if (have >= out.byte_length) return true;
+        bad("buffer " + std::to_string(i) + " data URI holds " + std::to_string(have) +
+                " bytes but declares byteLength " + std::to_string(out.byte_length),
+            ptr);
+        return false;
+    }
+    out.kind = Buffer::Kind::external;
+    if (!uri_path(text, out.uri)) {
+        bad("buffer " + std::to_string(i) + " uri '" + std::string(text) +
+                "' decodes to a NUL byte (%00), which no file name holds",
+            ptr + "/uri");
+        return false;
+    }
+    const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(out.uri), doc_.allow_outside_folder);
+    out.path = check.path;
+    if (check.code) {
+        report_.add(check.code == &kReferencedFileMissing ? kBufferMissing : *check.code,
+                    "buffer " + std::to_string(i) + " file '" + out.uri + "' " + check.problem, ptr + "/uri");
+        return false;
+    }
+    std::error_code ec;
+    const uint64_t size = fs::file_size(out.path, ec);
+    if (ec || size < out.byte_length) {
+        report_.add(kBufferMissing,
+                    "buffer " + std::to_string(i) + " file '" + out.uri + "' has " + std::to_string(size) +
+                        " bytes but byteLength declares " + std::to_string(out.byte_length),
+                    ptr + "/uri");
+        return false;
+    }
+    if (out.byte_length > doc_.max_buffer_bytes) {
+        // A buffer read whole (the grown-model writer) allocates its declared length.
+        report_.add(kBufferMissing,
+                    "buffer " + std::to_string(i) + " file '" + out.uri + "' declares byteLength " +
+                        std::to_string(out.byte_length) + ", more than the file limit of " +
+                        std::to_string(doc_.max_buffer_bytes) + " bytes",
+                    ptr + "/uri");
+        return false;
+    }
+    return true;
 }
 
 /// Every image a file names must be there to be read (the grown model embeds them): inside
@@ -282,7 +292,12 @@ void GltfData::check_images() {
         if (!uri || !uri->is_string()) continue;
         const std::string& u = uri->get_ref<const std::string&>();
         if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
-        const std::string name = percent_decode(u);
+        std::string name;
+        if (!uri_path(u, name)) {
+            bad(name_of(images[i], i, "image") + " uri '" + u + "' decodes to a NUL byte (%00), which no file name holds",
+                "/images/" + std::to_string(i) + "/uri");
+            continue;
+        }
         const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(name), doc_.allow_outside_folder);
         if (!check.code) continue;
         report_.add(*check.code, name_of(images[i], i, "image") + " file '" + name + "' " + check.problem,
@@ -308,6 +323,8 @@ const GltfData::View* GltfData::view(int i) {
     std::string ptr = "/bufferViews/" + std::to_string(i);
     std::string where = "bufferView " + std::to_string(i);
     std::optional<int64_t> buffer_index, offset, length, stride;
+    json v;  // only for a view the scanner did not read
+    const json* meshopt = nullptr;
     if (size_t(i) < doc_.scanned_views.size() && doc_.scanned_views[size_t(i)].plain) {
         const ScannedView& s = doc_.scanned_views[size_t(i)];
         buffer_index = scanned_uint(s.buffer);
@@ -315,12 +332,12 @@ const GltfData::View* GltfData::view(int i) {
         length = scanned_uint(s.byte_length);
         stride = scanned_uint(s.byte_stride);
     } else {
-        json v;
         if (!parse_element(doc_.buffer_views[size_t(i)], v, ptr)) return nullptr;
         buffer_index = optional_uint(v, "buffer");
         offset = optional_uint(v, "byteOffset");
         length = optional_uint(v, "byteLength");
         stride = optional_uint(v, "byteStride");
+        if (const json* ext = member(v, "extensions")) meshopt = member(*ext, "EXT_meshopt_compression");
     }
     int buffer = -1;
     if (!index_value(buffer_index, "buffer", buffers_.size(), where, ptr, buffer)) return nullptr;
@@ -344,6 +361,7 @@ const GltfData::View* GltfData::view(int i) {
         return nullptr;
     }
     out.buffer = buffer;
+    if (meshopt && !parse_meshopt(*meshopt, i, where, ptr + "/extensions/EXT_meshopt_compression", out)) return nullptr;
     out.state = State::ok;
     return &out;
 }
@@ -505,6 +523,13 @@ std::span<const uint8_t> GltfData::buffer_bytes(int index) {
     Buffer& b = buffers_[index];
     if (b.kind == Buffer::Kind::glb_bin) return doc_.bin;
     if (b.load_failed) return {};
+    if (b.kind == Buffer::Kind::fallback) {
+        b.load_failed = true;
+        bad("buffer " + std::to_string(index) + " has no uri, so no bytes, yet a buffer view without "
+                "EXT_meshopt_compression reads it (only a GLB's first buffer may omit its uri)",
+            "/buffers/" + std::to_string(index));
+        return {};
+    }
     if (b.kind == Buffer::Kind::data_uri && !b.loaded) {
         b.loaded = true;
         size_t comma = b.data_uri.find(',');
@@ -579,6 +604,7 @@ std::span<const uint8_t> GltfData::accessor_data(const Accessor& a, uint64_t& st
 std::span<const uint8_t> GltfData::view_data(int index) {
     View& v = views_[size_t(index)];
     if (v.state != State::ok) return {};
+    if (v.meshopt.present) return meshopt_data(index, v);
     Buffer& b = buffers_[size_t(v.buffer)];
     if (b.kind == Buffer::Kind::external) {
         if (!v.loaded && !b.load_failed) {
@@ -610,30 +636,81 @@ bool GltfData::scalar_values(const Accessor& a, int index, std::vector<uint32_t>
         for (uint64_t i = 0; i < a.count; ++i) out[size_t(i)] = uint32_t(component(data, a, i, 0, stride));
     }
     if (!a.sparse) return true;
+    std::vector<uint64_t> targets;
+    std::span<const uint8_t> values;
+    if (!sparse_block(a, index, targets, values)) return false;
+    for (size_t k = 0; k < targets.size(); ++k) out[size_t(targets[k])] = uint32_t(component(values, a, k, 0, a.element_size));
+    return true;
+}
+
+/// Every sparse block is read here, once for every reader: the index and value views must have
+/// their bytes (a data URI that does not decode has none), each target below the count and after
+/// the one before it (the specification's order; Assimp 5.2.5 wrote such a substitution
+/// wherever its index pointed).
+bool GltfData::sparse_block(const Accessor& a, int index, std::vector<uint64_t>& targets,
+                            std::span<const uint8_t>& values) {
     const std::string ptr = "/accessors/" + std::to_string(index) + "/sparse";
     std::span<const uint8_t> idata = view_data(a.sparse_index_view);
-    std::span<const uint8_t> vdata = view_data(a.sparse_value_view);
-    if (idata.empty() || vdata.empty()) return false;
-    idata = idata.subspan(a.sparse_index_offset);
-    vdata = vdata.subspan(a.sparse_value_offset);
+    values = view_data(a.sparse_value_view);
+    const uint64_t isize = gltf_component_size(a.sparse_index_type);
+    // check_sparse fitted both blocks in their views; a view whose buffer could not be read
+    // (reported there) has no bytes at all.
+    if (idata.size() < a.sparse_index_offset + a.sparse_count * isize ||
+        values.size() < a.sparse_value_offset + a.sparse_count * a.element_size) {
+        bad("accessor " + std::to_string(index) + " sparse indices or values could not be read", ptr);
+        return false;
+    }
+    idata = idata.subspan(size_t(a.sparse_index_offset));
+    values = values.subspan(size_t(a.sparse_value_offset));
     Accessor itype;
     itype.component_type = a.sparse_index_type;
-    const uint64_t isize = gltf_component_size(a.sparse_index_type);
-    uint64_t previous = 0;
+    targets.resize(size_t(a.sparse_count));
     for (uint64_t k = 0; k < a.sparse_count; ++k) {
         const uint64_t target = uint64_t(component(idata, itype, k, 0, isize));
-        if (target >= a.count || (k > 0 && target <= previous)) {
-            bad("accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) +
-                    " names element " + std::to_string(target) +
+        if (target >= a.count || (k > 0 && target <= targets[size_t(k - 1)])) {
+            bad("accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) + " names element " +
+                    std::to_string(target) +
                     (target >= a.count ? " but the accessor has " + std::to_string(a.count)
-                                       : ", not after the previous one (" + std::to_string(previous) + ")") +
+                                       : ", not after the previous one (" + std::to_string(targets[size_t(k - 1)]) + ")") +
                     "; re-export the mesh",
                 ptr + "/indices");
             return false;
         }
-        previous = target;
-        out[size_t(target)] = uint32_t(component(vdata, a, k, 0, a.element_size));
+        targets[size_t(k)] = target;
     }
+    return true;
+}
+
+bool GltfData::floats(int index, uint32_t n, std::vector<float>& out, const std::string& what, const char* part) {
+    const Accessor* a = accessor(index);
+    if (!a) return false;
+    if (a->components < n) {
+        bad(what + part + " accessor " + std::to_string(index) + " has " + std::to_string(a->components) +
+                " components per element, fewer than " + std::to_string(n),
+            "/accessors/" + std::to_string(index));
+        return false;
+    }
+    out.assign(size_t(a->count) * n, 0.f);
+    if (a->view >= 0) {
+        uint64_t stride = 0;
+        const std::span<const uint8_t> bytes = accessor_data(*a, stride);
+        if (bytes.empty()) return false;
+        if (a->component_type == 5126 && stride == uint64_t(n) * 4) {  // floats as stored, packed: one copy
+            std::memcpy(out.data(), bytes.data(), size_t(a->count) * n * 4);
+        } else if (a->component_type == 5126) {
+            for (uint64_t e = 0; e < a->count; ++e) std::memcpy(&out[size_t(e) * n], bytes.data() + e * stride, n * 4);
+        } else {
+            for (uint64_t e = 0; e < a->count; ++e)
+                for (uint32_t c = 0; c < n; ++c) out[size_t(e) * n + c] = float(component(bytes, *a, e, c, stride));
+        }
+    }
+    if (!a->sparse) return true;
+    std::vector<uint64_t> targets;
+    std::span<const uint8_t> values;
+    if (!sparse_block(*a, index, targets, values)) return false;
+    for (size_t k = 0; k < targets.size(); ++k)
+        for (uint32_t c = 0; c < n; ++c)
+            out[size_t(targets[k]) * n + c] = float(component(values, *a, k, c, a->element_size));
     return true;
 }
 
@@ -667,7 +744,11 @@ bool GltfData::uri_data(const std::string& uri, std::vector<uint8_t>& out, std::
         mime = std::string(header.substr(0, header.size() - 7));
         return true;
     }
-    const std::string name = percent_decode(uri);
+    std::string name;
+    if (!uri_path(uri, name)) {
+        bad("uri '" + uri + "' decodes to a NUL byte (%00), which no file name holds", pointer);
+        return false;
+    }
     const ReferenceCheck check = check_reference(doc_.base_dir, fs::path(name), doc_.allow_outside_folder);
     if (check.code) {
         report_.add(check.code == &kReferencedFileMissing ? kBufferMissing : *check.code,

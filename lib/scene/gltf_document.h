@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scene/gltf_meshopt.h"
 #include "scene/import_detail.h"
 
 namespace weft::import_detail {
@@ -41,7 +42,8 @@ public:
 
     struct Buffer {
         uint64_t byte_length = 0;
-        enum class Kind { glb_bin, data_uri, external } kind = Kind::external;
+        /// fallback: no uri, standing in for data EXT_meshopt_compression decodes (holds no bytes).
+        enum class Kind { glb_bin, data_uri, external, fallback } kind = Kind::external;
         std::string uri;            ///< external: the decoded relative path
         std::string_view data_uri;  ///< data URI: its text (in the document's JSON text or its json)
         std::filesystem::path path; ///< external: resolved file
@@ -57,8 +59,9 @@ public:
         uint64_t offset = 0;
         uint64_t length = 0;
         uint64_t stride = 0;   ///< 0 when tightly packed
-        bool loaded = false;   ///< external buffer: `bytes` read
-        std::vector<uint8_t> bytes;  ///< external buffer: this view's bytes, once read
+        bool loaded = false;   ///< external buffer or meshopt: `bytes` read (or decoded)
+        std::vector<uint8_t> bytes;  ///< external buffer: this view's bytes, once read; meshopt: decoded
+        MeshoptView meshopt;   ///< its EXT_meshopt_compression, when meshopt.present
     };
 
     struct Accessor {
@@ -109,6 +112,11 @@ public:
     /// (zeros without one) with the sparse substitutions applied. False when a value cannot be
     /// read or a substitution is out of range or out of order (reported).
     bool scalar_values(const Accessor& a, int index, std::vector<uint32_t>& out);
+    /// Every element of accessor `index` as `n` floats each, as the file means them (integers
+    /// converted, normalised ones scaled, the view's stride followed, sparse substitutions
+    /// applied); false (reported) when it cannot be read or has fewer than `n` components. `what`
+    /// and `part` name it in a message, joined only when one is written.
+    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what, const char* part = "");
     /// Every byte of buffer `index` (exactly its byteLength), read whole; empty span (reported)
     /// when it failed check_buffers or cannot be read.
     std::span<const uint8_t> buffer_data(int index);
@@ -134,6 +142,12 @@ private:
     std::vector<Accessor> accessors_;
 
     void check_images();
+    bool check_buffer_uri(const nlohmann::json& b, size_t i, const std::string& ptr, Buffer& out);
+    bool parse_meshopt(const nlohmann::json& view, int i, const std::string& where, const std::string& ptr, View& out);
+    std::span<const uint8_t> meshopt_data(int index, View& v);
+    /// The sparse block of `a` checked against its count: its targets (strictly increasing, each
+    /// below the count) and the bytes of its values; false (reported) otherwise.
+    bool sparse_block(const Accessor& a, int index, std::vector<uint64_t>& targets, std::span<const uint8_t>& values);
     bool fits(const View& view, uint64_t offset, uint64_t count, uint64_t element, uint64_t stride) const;
     bool parse_element(std::string_view text, nlohmann::json& out, const std::string& pointer);
     bool check_sparse(const nlohmann::json& sparse, Accessor& acc, const std::string& where, const std::string& ptr);

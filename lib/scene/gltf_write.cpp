@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
+#include "scene/gltf_springs.h"
 
 namespace weft {
 
@@ -457,7 +459,11 @@ void append_u32(std::vector<uint8_t>& out, uint32_t v) {
 
 std::string glb_write_error(const Scene& scene) { return scene_error(scene); }
 
-std::vector<uint8_t> encode_glb(const Scene& scene, const GlbOptions& options) {
+namespace {
+
+/// The GLB of `scene`, spring bones written in when options.springs asks (what they did into
+/// `springs_written`); empty, with the reason in `error`, when they cannot be.
+std::vector<uint8_t> encode(const Scene& scene, const GlbOptions& options, SpringsWritten* springs_written, std::string* error) {
     if (!scene_error(scene).empty()) return {};
     const std::vector<WrittenNode> written = written_nodes(scene);
 
@@ -540,16 +546,32 @@ std::vector<uint8_t> encode_glb(const Scene& scene, const GlbOptions& options) {
     if (!buffer.accessors.empty()) doc["accessors"] = std::move(buffer.accessors);
     if (!buffer.views.empty()) doc["bufferViews"] = std::move(buffer.views);
     if (!buffer.bin.empty()) doc["buffers"] = {{{"byteLength", buffer.bin.size()}}};
+    if (options.springs) {
+        try {
+            const SpringsWritten w = write_spring_bones(doc, *options.springs);
+            if (springs_written) *springs_written = w;
+        } catch (const std::runtime_error& e) {
+            if (error) *error = std::string("spring bones: ") + e.what();
+            return {};
+        }
+    }
 
     // Names come from other tools' files: invalid UTF-8 becomes U+FFFD rather than an exception.
     const std::string json = doc.dump(-1, ' ', false, Json::error_handler_t::replace);
     return pack_glb(json, buffer.bin);
 }
 
-std::string write_glb(const Scene& scene, const std::filesystem::path& out, const GlbOptions& options) {
+}  // namespace
+
+std::vector<uint8_t> encode_glb(const Scene& scene, const GlbOptions& options) { return encode(scene, options, nullptr, nullptr); }
+
+std::string write_glb(const Scene& scene, const std::filesystem::path& out, const GlbOptions& options, SpringsWritten* springs_written) {
     if (std::string e = scene_error(scene); !e.empty())
         return "cannot write " + out.string() + " as glTF: " + e;
-    return write_file_atomic(out, encode_glb(scene, options));
+    std::string error;
+    const std::vector<uint8_t> glb = encode(scene, options, springs_written, &error);
+    if (!error.empty()) return "cannot write " + out.string() + ": " + error;
+    return write_file_atomic(out, glb);
 }
 
 std::vector<uint8_t> pack_glb(std::string_view json, std::span<const uint8_t> bin) {

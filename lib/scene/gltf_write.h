@@ -7,7 +7,8 @@
 // per weft Mesh (POSITION with min/max, NORMAL, TEXCOORD_0 when present, indices, material); the
 // materials by name with a plain pbrMetallicRoughness; the skins (joints, inverse bind matrices) with
 // JOINTS_0/WEIGHTS_0, and JOINTS_1/WEIGHTS_1 where a vertex has more than four influences.
-// Not written: animations, morph targets, springs and colliders (the Scene keeps only their names).
+// With GlbOptions::springs, the rig chains as VRMC_springBone springs and the body's colliders.
+// Not written: animations, morph targets, the file's own springs (the Scene keeps only their names).
 //
 // Spaces (scene/scene.h): Scene positions are scene space. A static mesh is written in its node's
 // space (inverse of the node's world transform as written); a skinned mesh is written as is, in
@@ -25,8 +26,13 @@
 
 namespace weft {
 
+struct SpringBones;
+struct SpringsWritten;
+
 struct GlbOptions {
     std::string generator = "weft";  ///< asset.generator; part of the bytes, so keep it free of dates
+    const SpringBones* springs = nullptr;  ///< also spring bones and the body's colliders (scene/gltf_springs.h:
+                                           ///< VRMC_springBone, the file having none of its own)
 };
 
 /// Most joints one vertex keeps when written (two JOINTS_n/WEIGHTS_n sets): the largest weights
@@ -42,13 +48,15 @@ inline constexpr int glb_max_influences = 8;
 /// normal (glTF requires unit normals).
 std::string glb_write_error(const Scene& scene);
 
-/// The GLB bytes of `scene`, or an empty vector when glb_write_error(scene) is not "".
+/// The GLB bytes of `scene`, or an empty vector when glb_write_error(scene) is not "" (or the spring
+/// bones options.springs asks for name a joint the scene lacks).
 std::vector<uint8_t> encode_glb(const Scene& scene, const GlbOptions& options = {});
 
 /// Checks, encodes and writes `out` atomically (io/atomic_file.h). Returns "" on success, else a
-/// message naming `out` and what was wrong with the scene or the write.
+/// message naming `out` and what was wrong with the scene, its spring bones or the write; what the
+/// spring bones added goes into `springs_written` when given.
 std::string write_glb(const Scene& scene, const std::filesystem::path& out,
-                      const GlbOptions& options = {});
+                      const GlbOptions& options = {}, SpringsWritten* springs_written = nullptr);
 
 /// The GLB container around a glTF JSON document and its binary buffer: 12-byte header, the JSON
 /// chunk padded with spaces to 4 bytes, the BIN chunk padded with zeros (omitted when `bin` is

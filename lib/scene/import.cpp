@@ -148,8 +148,9 @@ std::vector<fs::path> external_files(const nlohmann::json& doc, const fs::path& 
             if (uri == item.end() || !uri->is_string()) continue;
             const std::string& u = uri->get_ref<const std::string&>();
             if (u.empty() || u.rfind("data:", 0) == 0 || u.find("://") != std::string::npos) continue;
-            const ReferenceCheck check =
-                check_reference(base_dir, fs::path(import_detail::percent_decode(u)), allow_outside);
+            std::string name;
+            if (!import_detail::uri_path(u, name)) continue;  // refused by name by the import (GltfData)
+            const ReferenceCheck check = check_reference(base_dir, fs::path(name), allow_outside);
             if (check.code == &kFileOutsideFolder || check.code == &kNotAFile) continue;
             out.push_back(check.path);
         }

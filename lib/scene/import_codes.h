@@ -18,6 +18,8 @@ inline constexpr IssueCode kGlbTrailingBytes{"GLB_TRAILING_BYTES", Severity::war
 inline constexpr IssueCode kGltfJsonInvalid{"GLTF_JSON_INVALID", Severity::error, "The glTF JSON (or the GLB JSON chunk) does not parse as JSON."};
 inline constexpr IssueCode kGltfDuplicateKey{"GLTF_DUPLICATE_KEY", Severity::error, "A glTF JSON object writes one key twice; JSON readers disagree on which copy counts (Assimp reads the first, most others the last)."};
 inline constexpr IssueCode kGltfReferenceInvalid{"GLTF_REFERENCE_INVALID", Severity::error, "A glTF accessor, buffer view or buffer is missing, out of bounds or of the wrong type."};
+inline constexpr IssueCode kExtensionRequired{"EXTENSION_REQUIRED", Severity::error, "The glTF lists an extension in extensionsRequired that weft does not read (or a primitive needs KHR_draco_mesh_compression, which weft does not decode); the message names it. EXT_meshopt_compression and KHR_mesh_quantization are read, and extensions that change only how a material looks are passed through (docs/gltf-reading.md)."};
+inline constexpr IssueCode kGltfNonconforming{"GLTF_NONCONFORMING", Severity::warning, "The glTF breaks a rule of the glTF 2.0 specification in a way whose meaning is unambiguous (the message names the rule and the element); it was read as three.js and Blender read it. Tell the exporter's authors."};
 inline constexpr IssueCode kBufferMissing{"BUFFER_MISSING", Severity::error, "An external glTF buffer file is missing, unreadable or shorter than declared."};
 inline constexpr IssueCode kFileOutsideFolder{"FILE_OUTSIDE_FOLDER", Severity::error, "A file the model names (buffer, image, material library...) resolves outside the model's folder: by `..`, an absolute path or a link. Refused unless --allow-outside-folder."};
 inline constexpr IssueCode kReferencedFileMissing{"REFERENCED_FILE_MISSING", Severity::error, "A file the model names (image, material library...) is missing, unreadable or not a regular file (a FIFO or device is never opened)."};
@@ -61,6 +63,7 @@ inline constexpr IssueCode import_codes[] = {
     kGltfJsonInvalid,
     kGltfDuplicateKey,
     kGltfReferenceInvalid,
+    kExtensionRequired,
     kBufferMissing,
     kFileOutsideFolder,
     kReferencedFileMissing,
@@ -88,6 +91,7 @@ inline constexpr IssueCode import_codes[] = {
     kUnweightedVertices,
     kNonFiniteNormal,
     kMeshNotInstanced,
+    kGltfNonconforming,
     kSpringInvalid,
     kClipInvalid,
     kDefaultPoseOffBind,

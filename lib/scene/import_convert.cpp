@@ -96,22 +96,36 @@ public:
                                   (mesh.material >= 0 ? ", material '" + scene_.materials[size_t(mesh.material)] + "'" : "") +
                                   ")";
         const std::string pointer = "/meshes/" + mesh.name;
-        const size_t nv = am.positions.size();
-
-        // Positions must be finite before anything is computed from them.
-        size_t bad = 0, first_bad = 0;
-        for (size_t v = 0; v < nv; ++v)
-            if (!is_finite(to_vec3(am.positions[v])) && bad++ == 0) first_bad = v;
-        if (bad > 0) {
-            report_.add(kNonFinitePosition,
-                        label + ": vertex " + std::to_string(first_bad) + " position is " +
-                            vec_text(to_vec3(am.positions[first_bad])) + " (" + std::to_string(bad) +
-                            " vertices not finite); fix the mesh in its authoring tool",
-                        pointer + "/vertices/" + std::to_string(first_bad));
-            return false;
+        if (!check_positions(am, label, pointer) || !collect_triangles(am, label, pointer, mesh)) return false;
+        // Per-vertex transforms: the node's world transform, or the blend of the joints.
+        std::vector<Mat4> vertex_matrix;  // empty: every vertex uses node.world
+        if (!am.bones.empty() && !skin_vertices(am, node_index, label, pointer, mesh, vertex_matrix)) return false;
+        if (!place_vertices(am, node, vertex_matrix, label, pointer, mesh)) return false;
+        if (!am.uvs.empty()) {
+            mesh.uvs.resize(am.uvs.size());
+            for (size_t v = 0; v < am.uvs.size(); ++v) mesh.uvs[v] = {double(am.uvs[v][0]), double(am.uvs[v][1])};
         }
+        return true;
+    }
 
-        // Triangles; lines and points beside them are counted, not kept.
+    /// Positions must be finite before anything is computed from them.
+    bool check_positions(const SourceMesh& am, const std::string& label, const std::string& pointer) {
+        size_t bad = 0, first_bad = 0;
+        for (size_t v = 0; v < am.positions.size(); ++v)
+            if (!is_finite(to_vec3(am.positions[v])) && bad++ == 0) first_bad = v;
+        if (bad == 0) return true;
+        report_.add(kNonFinitePosition,
+                    label + ": vertex " + std::to_string(first_bad) + " position is " +
+                        vec_text(to_vec3(am.positions[first_bad])) + " (" + std::to_string(bad) +
+                        " vertices not finite); fix the mesh in its authoring tool",
+                    pointer + "/vertices/" + std::to_string(first_bad));
+        return false;
+    }
+
+    /// Triangles into mesh.indices, degenerate ones dropped (or kept, as asked) and reported; lines
+    /// and points beside them are counted, not kept.
+    bool collect_triangles(const SourceMesh& am, const std::string& label, const std::string& pointer, Mesh& mesh) {
+        const size_t nv = am.positions.size();
         mesh.indices.reserve(am.triangles.size());
         size_t degenerate = 0, first_degenerate = 0;
         const size_t lines = am.lines;  // Triangulate leaves only points and lines beside the triangles
@@ -145,11 +159,15 @@ public:
             report_.add(kLinesDropped,
                         label + ": " + std::to_string(lines) + " line or point primitives beside the triangles were dropped",
                         pointer);
+        return true;
+    }
 
-        // Per-vertex transforms: the node's world transform, or the blend of the joints.
-        std::vector<Mat4> vertex_matrix;  // empty: every vertex uses node.world
-        if (!am.bones.empty() && !skin_vertices(am, node_index, label, pointer, mesh, vertex_matrix)) return false;
-
+    /// Positions and normals into scene space through each vertex's matrix (the node's world when
+    /// `vertex_matrix` is empty); normals through the cofactor, so a mirror keeps them outward,
+    /// and a mirrored triangle's corners swapped so its front stays front.
+    bool place_vertices(const SourceMesh& am, const Node& node, const std::vector<Mat4>& vertex_matrix,
+                        const std::string& label, const std::string& pointer, Mesh& mesh) {
+        const size_t nv = am.positions.size();
         const bool has_normals = !am.normals.empty();
         mesh.positions.resize(nv);
         if (has_normals) mesh.normals.resize(nv);
@@ -191,11 +209,6 @@ public:
         // swapping two corners keeps the front faces front in scene space.
         for (size_t t = 0; t < mesh.indices.size(); t += 3)
             if (mirrored[mesh.indices[t]]) std::swap(mesh.indices[t + 1], mesh.indices[t + 2]);
-
-        if (!am.uvs.empty()) {
-            mesh.uvs.resize(nv);
-            for (size_t v = 0; v < nv; ++v) mesh.uvs[v] = {double(am.uvs[v][0]), double(am.uvs[v][1])};
-        }
         return true;
     }
 
@@ -206,13 +219,40 @@ public:
     /// bones carry no weight at all stays static.
     bool skin_vertices(const SourceMesh& am, int node_index, const std::string& label, const std::string& pointer,
                        Mesh& mesh, std::vector<Mat4>& vertex_matrix) {
+        Binding bind;
+        if (!resolve_bones(am, label, pointer, bind)) return false;
+        if (bind.weighted == 0) return true;
+        std::vector<Influence> raw;
+        std::vector<Mat4> blend;
+        gather_influences(am, bind, raw, blend);
+        mesh.skin = skin_for(bind.joints, am.skin_name);
+        normalise_influences(am, node_index, label, pointer, bind.count, raw, blend, mesh, vertex_matrix);
+        return true;
+    }
+
+    /// The bones of a SourceMesh bound to the Scene: each bone's joint (unique nodes, in bone
+    /// order) and its jointWorld·offset, and per vertex the count of its weights, from index 1.
+    struct Binding {
+        std::vector<int> joints;
+        std::vector<uint32_t> bone_joint;
+        std::vector<Mat4> bone_matrix;
+        std::vector<uint32_t> count;
+        size_t weighted = 0;
+    };
+
+    /// Checks every bone that carries weight (a node, a finite and invertible inverse bind, finite
+    /// non-negative weights) and binds it.
+    bool resolve_bones(const SourceMesh& am, const std::string& label, const std::string& pointer, Binding& bind) {
         const size_t nv = am.positions.size();
         const size_t bone_count = am.bones.size();
-        std::vector<int> joints;           // unique Scene nodes, in bone order
-        std::vector<uint32_t> bone_joint(bone_count, 0);
-        std::vector<Mat4> bone_matrix(bone_count);
-        std::vector<uint32_t> count(nv + 1, 0);
-        size_t weighted = 0;
+        std::vector<int>& joints = bind.joints;
+        std::vector<uint32_t>& bone_joint = bind.bone_joint;
+        std::vector<Mat4>& bone_matrix = bind.bone_matrix;
+        std::vector<uint32_t>& count = bind.count;
+        size_t& weighted = bind.weighted;
+        bone_joint.assign(bone_count, 0);
+        bone_matrix.resize(bone_count);
+        count.assign(nv + 1, 0);
         for (size_t b = 0; b < bone_count; ++b) {
             const SourceBone* bone = &am.bones[b];
             bool carries = false;
@@ -267,13 +307,20 @@ public:
                 ++weighted;
             }
         }
-        if (weighted == 0) return true;
+        return true;
+    }
 
-        // Influences in CSR form: count, prefix sum, fill (then merge and sort per vertex).
+    /// Influences in CSR form (count, prefix sum, fill) and each vertex's Σ w·(jointWorld·offset).
+    void gather_influences(const SourceMesh& am, Binding& bind, std::vector<Influence>& raw, std::vector<Mat4>& blend) {
+        const size_t nv = am.positions.size();
+        const size_t bone_count = am.bones.size();
+        std::vector<uint32_t>& count = bind.count;
+        const std::vector<uint32_t>& bone_joint = bind.bone_joint;
+        const std::vector<Mat4>& bone_matrix = bind.bone_matrix;
         for (size_t v = 0; v < nv; ++v) count[v + 1] += count[v];
-        std::vector<Influence> raw(count[nv]);
+        raw.assign(count[nv], Influence{});
         std::vector<uint32_t> fill(count.begin(), count.end() - 1);
-        std::vector<Mat4> blend(nv, Mat4{});
+        blend.assign(nv, Mat4{});
         for (Mat4& m : blend) m.m.fill(0);
         for (size_t b = 0; b < bone_count; ++b) {
             const SourceBone* bone = &am.bones[b];
@@ -285,7 +332,15 @@ public:
                 for (int k = 0; k < 16; ++k) blend[vertex].m[k] += double(weight) * bone_matrix[b].m[k];
             }
         }
-        mesh.skin = skin_for(joints, am.skin_name);
+    }
+
+    /// Per vertex: its influences merged by joint, normalised and sorted heaviest first, and its
+    /// matrix the normalised blend (the node's world for a vertex no joint holds); warnings for
+    /// unweighted and renormalised vertices.
+    void normalise_influences(const SourceMesh& am, int node_index, const std::string& label, const std::string& pointer,
+                              const std::vector<uint32_t>& count, std::vector<Influence>& raw,
+                              const std::vector<Mat4>& blend, Mesh& mesh, std::vector<Mat4>& vertex_matrix) {
+        const size_t nv = am.positions.size();
         mesh.influence_offsets.assign(nv + 1, 0);
         mesh.influences.reserve(raw.size());
         vertex_matrix.resize(nv);
@@ -332,7 +387,6 @@ public:
             report_.add(kWeightsNormalised,
                         label + ": " + std::to_string(renormalised) + " vertices had weights not summing to 1; normalised",
                         pointer);
-        return true;
     }
 
 private:

@@ -115,6 +115,10 @@ struct GltfDocument {
 /// A URI's %XX escapes decoded (glTF URIs are percent-encoded; a file "a b.bin" is "a%20b.bin").
 std::string percent_decode(std::string_view uri);
 
+/// A URI naming a file, decoded into `path`; false when the name would hold a NUL byte (`%00`):
+/// no file is named so, and the byte would cut the path short wherever it is written (a depfile).
+bool uri_path(std::string_view uri, std::string& path);
+
 /// Splits GLB bytes into the JSON text and the BIN chunk, checking the header and every chunk
 /// length against the bytes present (GLB_TRUNCATED, GLB_MALFORMED, GLB_TRAILING_BYTES).
 bool split_glb(std::span<const uint8_t> bytes, std::string_view& json_text,

@@ -22,6 +22,7 @@
 
 #include "io/utf8_text.h"
 #include "scene/gltf_document.h"
+#include "scene/gltf_primitive.h"
 #include "scene/import_detail.h"
 
 namespace weft::import_detail {
@@ -70,43 +71,6 @@ Mat4 node_local(const json& node) {
     return to_mat4(matrix);
 }
 
-std::string string_member(const json& object, const char* key) {
-    const json* m = member(object, key);
-    return m && m->is_string() ? valid_utf8(m->get<std::string>()) : std::string();
-}
-
-int index_of(const json& object, const char* key) {
-    const std::optional<int64_t> v = optional_uint(object, key);
-    return v && *v >= 0 && *v < INT32_MAX ? int(*v) : -1;
-}
-
-/// What JoinIdenticalVertices compares beyond the position: two vertices are one when each of
-/// these differs by at most 1e-5 (squared distance, single precision).
-struct VertexKey {
-    std::array<float, 3> normal{};
-    std::array<float, 2> uv{};
-    std::vector<std::array<float, 6>> morphs;  ///< per morph target: displaced position, normal
-};
-
-bool near(const float* a, const float* b, int n) {
-    constexpr float kSquareEpsilon = 1e-5f * 1e-5f;
-    float sum = 0;
-    for (int i = 0; i < n; ++i) {
-        const float d = a[i] - b[i];
-        sum += d * d;
-    }
-    return !(sum > kSquareEpsilon);
-}
-
-/// One primitive read, checked and joined, before any node instances it.
-struct Primitive {
-    SourceMesh mesh;                       ///< without bones (they depend on the instancing node's skin)
-    std::vector<uint32_t> joined_of_file;  ///< file vertex -> joined vertex, UINT32_MAX when unused
-    std::vector<uint32_t> file_of_joined;  ///< joined vertex -> the file vertex it kept
-    std::vector<std::pair<int, int>> weight_sets;  ///< JOINTS_n / WEIGHTS_n accessors, n = 0, 1, ...
-    bool uses_default_material = false;
-};
-
 class GltfReader {
 public:
     GltfReader(const GltfDocument& doc, GltfData& data, const ImportOptions& options, Scene& scene, Reporter& report)
@@ -133,66 +97,17 @@ private:
     Scene& scene_;
     Reporter& report_;
     BindToRest bind_to_rest_;
-    std::vector<std::vector<Primitive>> primitives_;  ///< per glTF mesh, per primitive
+    std::vector<std::vector<GltfPrimitive>> primitives_;  ///< per glTF mesh, per primitive
     std::vector<int> material_of_gltf_;               ///< glTF material -> Scene material, -1 if dropped
     int default_material_ = -1;                       ///< the Scene material of primitives without one
     std::vector<float> scratch_times_, scratch_values_;  ///< a sampler's keys, reused across samplers
 
-    /// Every element of accessor `index` as `n` floats each (sparse substitutions applied);
-    /// false (reported) when it cannot be read or has fewer components. `what` and `part` name it
-    /// in a message, joined only when one is written (a big file reads thousands of accessors).
-    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what_, const char* part = "") {
-        const GltfData::Accessor* a = data_.accessor(index);
-        if (!a) return false;
-        if (a->components < n) {
-            const std::string what = what_ + part;
-            data_.bad(what + " accessor " + std::to_string(index) + " has " + std::to_string(a->components) +
-                          " components per element, fewer than " + std::to_string(n),
-                      "/accessors/" + std::to_string(index));
-            return false;
-        }
-        out.assign(size_t(a->count) * n, 0.f);
-        if (a->view >= 0) {
-            uint64_t stride = 0;
-            const std::span<const uint8_t> bytes = data_.accessor_data(*a, stride);
-            if (bytes.empty() && a->count > 0) return false;
-            if (a->component_type == 5126 && stride == uint64_t(n) * 4) {  // floats as stored, packed: one copy
-                std::memcpy(out.data(), bytes.data(), size_t(a->count) * n * 4);
-            } else if (a->component_type == 5126) {
-                for (uint64_t e = 0; e < a->count; ++e) std::memcpy(&out[size_t(e) * n], bytes.data() + e * stride, n * 4);
-            } else {
-                for (uint64_t e = 0; e < a->count; ++e)
-                    for (uint32_t c = 0; c < n; ++c) out[size_t(e) * n + c] = float(GltfData::component(bytes, *a, e, c, stride));
-            }
-        }
-        if (!a->sparse) return true;
-        const std::string what = what_ + part;
-        std::vector<uint32_t> targets;
-        GltfData::Accessor index_type;
-        index_type.component_type = a->sparse_index_type;
-        const std::span<const uint8_t> idata = data_.view_data(a->sparse_index_view);
-        const std::span<const uint8_t> vdata = data_.view_data(a->sparse_value_view);
-        if (idata.size() < a->sparse_index_offset || vdata.size() < a->sparse_value_offset) return false;
-        const uint64_t isize = gltf_component_size(a->sparse_index_type);
-        for (uint64_t k = 0; k < a->sparse_count; ++k) {
-            const uint64_t target =
-                uint64_t(GltfData::component(idata.subspan(a->sparse_index_offset), index_type, k, 0, isize));
-            if (target >= a->count) {
-                data_.bad(what + " accessor " + std::to_string(index) + " sparse substitution " + std::to_string(k) +
-                              " names element " + std::to_string(target) + " but the accessor has " +
-                              std::to_string(a->count),
-                          "/accessors/" + std::to_string(index) + "/sparse/indices");
-                return false;
-            }
-            for (uint32_t c = 0; c < n; ++c)
-                out[size_t(target) * n + c] =
-                    float(GltfData::component(vdata.subspan(a->sparse_value_offset), *a, k, c, a->element_size));
-        }
-        return true;
+    bool floats(int index, uint32_t n, std::vector<float>& out, const std::string& what, const char* part = "") {
+        return data_.floats(index, n, out, what, part);
     }
 
     std::string mesh_name(const json& mesh, size_t m) const {
-        std::string name = string_member(mesh, "name");
+        std::string name = gltf_string_member(mesh, "name");
         return name.empty() ? "meshes[" + std::to_string(m) + "]" : name;
     }
 
@@ -208,7 +123,7 @@ private:
             for (size_t p = 0; p < prims.size(); ++p, ++total) {
                 std::string name = mesh_name(meshes[m], m);
                 if (prims.size() > 1) name += "-" + std::to_string(p);
-                if (!read_primitive(prims[p], name, primitives_[m][p])) return false;
+                if (!read_gltf_primitive(doc_, data_, prims[p], name, primitives_[m][p], report_)) return false;
             }
         }
         if (total == 0) {
@@ -218,226 +133,43 @@ private:
         return true;
     }
 
-    bool read_primitive(const json& prim, const std::string& name, Primitive& out) {
-        static const json empty = json::object();
-        const json* attributes = member(prim, "attributes");
-        const json& attr = attributes && attributes->is_object() ? *attributes : empty;
-        const std::string where = "mesh '" + name + "'";
-        std::vector<float> pos, nrm, uv;
-        const int position = index_of(attr, "POSITION");
-        if (position >= 0 && !floats(position, 3, pos, where + " POSITION")) return false;
-        const size_t n = pos.size() / 3;
-        const int normal = index_of(attr, "NORMAL");
-        if (normal >= 0) {
-            if (!floats(normal, 3, nrm, where + " NORMAL")) return false;
-            if (nrm.size() != n * 3) nrm.clear();  // Assimp ignores normals of another count
-        }
-        const int texcoord = index_of(attr, "TEXCOORD_0");
-        if (texcoord >= 0) {
-            if (!floats(texcoord, 2, uv, where + " TEXCOORD_0")) return false;
-            if (uv.size() != n * 2) uv.clear();
-        }
-        for (int set = 0;; ++set) {
-            const int j = index_of(attr, ("JOINTS_" + std::to_string(set)).c_str());
-            const int w = index_of(attr, ("WEIGHTS_" + std::to_string(set)).c_str());
-            if (j < 0 || w < 0) break;
-            out.weight_sets.push_back({j, w});
-        }
-        SourceMesh& mesh = out.mesh;
-        mesh.name = name;
-        mesh.material = -1;
-        out.uses_default_material = index_of(prim, "material") < 0;
-
-        // Non-finite positions are refused before the join, which compares positions.
-        for (size_t v = 0; v < n; ++v) {
-            const float x = pos[3 * v], y = pos[3 * v + 1], z = pos[3 * v + 2];
-            if (std::isfinite(x) && std::isfinite(y) && std::isfinite(z)) continue;
-            const int mat = index_of(prim, "material");
-            const json* material = mat >= 0 ? gltf_object("materials", mat) : nullptr;
-            const std::string material_name = material ? string_member(*material, "name") : "";
-            report_.add(kNonFinitePosition,
-                        where + (material_name.empty() ? "" : " (material '" + material_name + "')") + ": vertex " +
-                            std::to_string(v) + " position is (" + std::to_string(x) + ", " + std::to_string(y) +
-                            ", " + std::to_string(z) + "); fix the mesh in its authoring tool",
-                        "/meshes/" + name + "/vertices/" + std::to_string(v));
-            return false;
-        }
-
-        // Faces: triangles (lists, strips, fans) and the points or lines other modes make.
-        std::vector<uint32_t> indices;
-        const int index_accessor = index_of(prim, "indices");
-        if (index_accessor >= 0) {
-            const GltfData::Accessor* a = data_.accessor(index_accessor);
-            if (!a || !data_.scalar_values(*a, index_accessor, indices)) return false;
-        } else {
-            indices.resize(n);
-            for (size_t v = 0; v < n; ++v) indices[v] = uint32_t(v);
-        }
-        const json* mode_member = member(prim, "mode");
-        const int mode = mode_member && mode_member->is_number_unsigned() ? int(mode_member->get<uint64_t>()) : 4;
-        std::vector<uint32_t> triangles;
-        std::vector<uint32_t> other;  // corners of point and line faces, for the used-vertex set
-        size_t faces = 0;
-        auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
-            if (a >= n || b >= n || c >= n) return;  // Assimp drops such a face
-            triangles.insert(triangles.end(), {a, b, c});
-            ++faces;
-        };
-        auto line = [&](std::initializer_list<uint32_t> corners) {
-            for (uint32_t c : corners)
-                if (c >= n) return;
-            other.insert(other.end(), corners);
-            ++mesh.lines;
-            ++faces;
-        };
-        const size_t count = indices.size();
-        switch (mode) {
-            case 0:
-                for (size_t i = 0; i < count; ++i) line({indices[i]});
-                break;
-            case 1:
-                for (size_t i = 0; i + 1 < count; i += 2) line({indices[i], indices[i + 1]});
-                break;
-            case 2:
-            case 3:
-                if (count >= 2) line({indices[0], indices[1]});
-                for (size_t i = 2; i < count; ++i) line({indices[i - 1], indices[i]});
-                if (mode == 2 && count >= 2) line({indices[count - 1], indices[0]});
-                break;
-            case 4:
-                for (size_t i = 0; i + 2 < count; i += 3) tri(indices[i], indices[i + 1], indices[i + 2]);
-                break;
-            case 5:
-                for (size_t i = 0; i + 2 < count; ++i)
-                    if ((i + 1) % 2 == 0)
-                        tri(indices[i + 1], indices[i], indices[i + 2]);
-                    else
-                        tri(indices[i], indices[i + 1], indices[i + 2]);
-                break;
-            case 6:
-                for (size_t i = 0; i + 2 < count; ++i) tri(indices[0], indices[i + 1], indices[i + 2]);
-                break;
-            default:
-                break;
-        }
-        if (faces == 0) {
-            report_.add(kImportFailed, where + " has no faces; re-export the mesh", "/meshes/" + name);
-            return false;
-        }
-
-        // Morph targets: their displaced positions and normals must agree too for two vertices
-        // to be joined (a morph would otherwise move one of them wrongly).
-        const json& targets = array_or_empty(prim, "targets");
-        mesh.morph_target_count = int(targets.size());
-        std::vector<std::vector<float>> morph_pos(targets.size()), morph_nrm(targets.size());
-        for (size_t t = 0; t < targets.size(); ++t) {
-            const int tp = index_of(targets[t], "POSITION"), tn = index_of(targets[t], "NORMAL");
-            const std::string what = where + " morph target " + std::to_string(t);
-            if (tp >= 0 && (!floats(tp, 3, morph_pos[t], what + " POSITION"))) return false;
-            if (tn >= 0 && !nrm.empty() && (!floats(tn, 3, morph_nrm[t], what + " NORMAL"))) return false;
-            if (morph_pos[t].size() != n * 3) morph_pos[t].clear();
-            if (morph_nrm[t].size() != n * 3) morph_nrm[t].clear();
-        }
-
-        join(pos, nrm, uv, morph_pos, morph_nrm, triangles, other, out);
-        return true;
-    }
-
-    /// JoinIdenticalVertices: only vertices a face uses, in file order; a vertex is joined to the
-    /// first kept one at the same position whose other attributes are within 1e-5.
-    static void join(const std::vector<float>& pos, const std::vector<float>& nrm, const std::vector<float>& uv,
-                     const std::vector<std::vector<float>>& morph_pos, const std::vector<std::vector<float>>& morph_nrm,
-                     const std::vector<uint32_t>& triangles, const std::vector<uint32_t>& other, Primitive& out) {
-        const size_t n = pos.size() / 3;
-        std::vector<char> used(n, 0);
-        for (uint32_t v : triangles) used[v] = 1;
-        for (uint32_t v : other) used[v] = 1;
-        auto key_of = [&](size_t v) {
-            VertexKey k;
-            if (!nrm.empty()) k.normal = {nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2]};
-            // Both readers hold UVs with a top-left origin; Assimp flipped V twice on the way.
-            if (!uv.empty()) k.uv = {uv[2 * v], 1.f - (1.f - uv[2 * v + 1])};
-            k.morphs.resize(morph_pos.size());
-            for (size_t t = 0; t < morph_pos.size(); ++t) {
-                std::array<float, 6>& m = k.morphs[t];
-                m.fill(0.f);
-                if (!morph_pos[t].empty())
-                    for (int c = 0; c < 3; ++c) m[size_t(c)] = pos[3 * v + size_t(c)] + morph_pos[t][3 * v + size_t(c)];
-                if (!morph_nrm[t].empty())
-                    for (int c = 0; c < 3; ++c) m[size_t(3 + c)] = nrm[3 * v + size_t(c)] + morph_nrm[t][3 * v + size_t(c)];
-            }
-            return k;
-        };
-        auto same = [](const VertexKey& a, const VertexKey& b) {
-            if (!near(a.normal.data(), b.normal.data(), 3) || !near(a.uv.data(), b.uv.data(), 2)) return false;
-            for (size_t t = 0; t < a.morphs.size(); ++t)
-                if (!near(a.morphs[t].data(), b.morphs[t].data(), 3))
-                    return false;
-            return true;
-        };
-        struct PositionHash {
-            size_t operator()(const std::array<float, 3>& p) const {
-                size_t h = 0;
-                for (float f : p) {
-                    const float g = f == 0.f ? 0.f : f;  // -0 and +0 are one position
-                    uint32_t bits;
-                    std::memcpy(&bits, &g, 4);
-                    h = h * 1000003u ^ bits;
-                }
-                return h;
-            }
-        };
-        std::unordered_map<std::array<float, 3>, std::vector<uint32_t>, PositionHash> at_position;
-        at_position.reserve(n);
-        std::vector<VertexKey> kept_keys;
-        out.joined_of_file.assign(n, UINT32_MAX);
-        SourceMesh& mesh = out.mesh;
-        for (size_t v = 0; v < n; ++v) {
-            if (!used[v]) continue;
-            const std::array<float, 3> p{pos[3 * v], pos[3 * v + 1], pos[3 * v + 2]};
-            VertexKey key = key_of(v);
-            std::vector<uint32_t>& candidates = at_position[p];
-            uint32_t match = UINT32_MAX;
-            for (uint32_t u : candidates)
-                if (same(key, kept_keys[u])) {
-                    match = u;
-                    break;
-                }
-            if (match == UINT32_MAX) {
-                match = uint32_t(mesh.positions.size());
-                candidates.push_back(match);
-                mesh.positions.push_back(p);
-                if (!nrm.empty()) mesh.normals.push_back(key.normal);
-                if (!uv.empty()) mesh.uvs.push_back(key.uv);
-                out.file_of_joined.push_back(uint32_t(v));
-                kept_keys.push_back(std::move(key));
-            }
-            out.joined_of_file[v] = match;
-        }
-        mesh.triangles.reserve(triangles.size());
-        for (uint32_t v : triangles) mesh.triangles.push_back(out.joined_of_file[v]);
-    }
-
     const json* gltf_object(const char* list, int index) const {
         const json& l = array_or_empty(doc_.json, list);
         return index >= 0 && size_t(index) < l.size() ? &l[size_t(index)] : nullptr;
     }
 
-    /// Depth-first from the default scene's roots, children in file order; a node "ROOT" above
-    /// several roots (or alone, for a scene without any).
+    /// The roots the file shows: its default scene's (scene 0 when it names none), or, in a file
+    /// without scenes, every node without a parent (as three.js and Blender show it). A listed
+    /// node that has a parent (warned by the checks) stands for its topmost ancestor, once.
+    std::vector<int> scene_roots(const json& nodes) const {
+        std::vector<int> parent(nodes.size(), -1);
+        for (size_t n = 0; n < nodes.size(); ++n)
+            for (const json& c : array_or_empty(nodes[n], "children"))
+                if (c.is_number_unsigned() && c.get<uint64_t>() < nodes.size()) parent[c.get<size_t>()] = int(n);
+        std::vector<int> listed;
+        const json& scenes = array_or_empty(doc_.json, "scenes");
+        const int which = std::max(gltf_index_of(doc_.json, "scene"), 0);
+        if (size_t(which) < scenes.size()) {
+            for (const json& r : array_or_empty(scenes[size_t(which)], "nodes"))
+                if (r.is_number_unsigned() && r.get<uint64_t>() < nodes.size()) listed.push_back(int(r.get<uint64_t>()));
+        } else {
+            for (size_t n = 0; n < nodes.size(); ++n)
+                if (parent[n] < 0) listed.push_back(int(n));
+        }
+        std::vector<int> roots;
+        for (int r : listed) {
+            while (parent[size_t(r)] >= 0) r = parent[size_t(r)];  // check_gltf bounded the depth
+            if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+        }
+        return roots;
+    }
+
+    /// Depth-first from the scene's roots, children in file order; a node "ROOT" above several
+    /// roots (or alone, for a scene without any).
     bool build_nodes(std::vector<int>& scene_of_gltf) {
         const json& nodes = array_or_empty(doc_.json, "nodes");
         scene_of_gltf.assign(nodes.size(), -1);
-        const json& scenes = array_or_empty(doc_.json, "scenes");
-        int which = index_of(doc_.json, "scene");
-        if (which < 0) which = 0;
-        if (size_t(which) >= scenes.size()) {
-            report_.add(kImportFailed, "the glTF has no scene to show; re-export it with one", "/scene");
-            return false;
-        }
-        std::vector<int> roots;
-        for (const json& r : array_or_empty(scenes[size_t(which)], "nodes"))
-            if (r.is_number_unsigned() && r.get<uint64_t>() < nodes.size()) roots.push_back(int(r.get<uint64_t>()));
+        const std::vector<int> roots = scene_roots(nodes);
         struct Item { int gltf; int parent; };
         std::vector<Item> stack;
         if (roots.size() == 1) {
@@ -454,7 +186,7 @@ private:
             const int index = int(scene_.nodes.size());
             const json& gnode = nodes[size_t(item.gltf)];
             Node node;
-            node.name = string_member(gnode, "name");
+            node.name = gltf_string_member(gnode, "name");
             if (node.name.empty()) node.name = "nodes[" + std::to_string(item.gltf) + "]";
             node.parent = item.parent;
             node.source = item.gltf;
@@ -493,12 +225,12 @@ private:
             if (m < 0 || size_t(m) >= meshes.size() || mesh_seen[size_t(m)]) return;
             mesh_seen[size_t(m)] = 1;
             for (const json& prim : array_or_empty(meshes[size_t(m)], "primitives")) {
-                const int k = index_of(prim, "material");
+                const int k = gltf_index_of(prim, "material");
                 if (k < 0 || size_t(k) >= materials.size()) {
                     default_used = true;
                 } else if (material_of_gltf_[size_t(k)] < 0) {
                     material_of_gltf_[size_t(k)] = int(scene_.materials.size());
-                    scene_.materials.push_back(string_member(materials[size_t(k)], "name"));
+                    scene_.materials.push_back(gltf_string_member(materials[size_t(k)], "name"));
                 }
             }
         };
@@ -519,20 +251,20 @@ private:
                     if (c.is_number_unsigned() && c.get<uint64_t>() < nodes.size()) enter(int(c.get<uint64_t>()));
                     continue;
                 }
-                use_mesh(index_of(nodes[size_t(g)], "mesh"));
+                use_mesh(gltf_index_of(nodes[size_t(g)], "mesh"));
                 stack.pop_back();
             }
         };
         for (const Node& node : scene_.nodes)
             if (node.parent <= 0 && node.source >= 0) visit(node.source);
         for (const json& skin : array_or_empty(doc_.json, "skins")) {
-            visit(index_of(skin, "skeleton"));
+            visit(gltf_index_of(skin, "skeleton"));
             for (const json& j : array_or_empty(skin, "joints"))
                 if (j.is_number_unsigned() && j.get<uint64_t>() < nodes.size()) visit(int(j.get<uint64_t>()));
         }
         for (const json& anim : array_or_empty(doc_.json, "animations"))
             for (const json& channel : array_or_empty(anim, "channels"))
-                if (const json* target = member(channel, "target")) visit(index_of(*target, "node"));
+                if (const json* target = member(channel, "target")) visit(gltf_index_of(*target, "node"));
         if (default_used) {
             default_material_ = int(scene_.materials.size());
             scene_.materials.emplace_back();
@@ -545,14 +277,14 @@ private:
         for (size_t n = 0; n < scene_.nodes.size(); ++n) {
             const int g = scene_.nodes[n].source;
             const json* gnode = g >= 0 ? gltf_object("nodes", g) : nullptr;
-            const int m = gnode ? index_of(*gnode, "mesh") : -1;
+            const int m = gnode ? gltf_index_of(*gnode, "mesh") : -1;
             if (m < 0 || size_t(m) >= meshes.size()) continue;
             instanced[size_t(m)] = 1;
-            const json* skin = gltf_object("skins", index_of(*gnode, "skin"));
+            const json* skin = gltf_object("skins", gltf_index_of(*gnode, "skin"));
             const json& prims = array_or_empty(meshes[size_t(m)], "primitives");
             for (size_t p = 0; p < primitives_[size_t(m)].size(); ++p) {
-                Primitive& prim = primitives_[size_t(m)][p];
-                const int material = index_of(prims[p], "material");
+                GltfPrimitive& prim = primitives_[size_t(m)][p];
+                const int material = gltf_index_of(prims[p], "material");
                 prim.mesh.material = material >= 0 && size_t(material) < material_of_gltf_.size()
                                          ? material_of_gltf_[size_t(material)]
                                          : default_material_;
@@ -571,7 +303,7 @@ private:
         }
         for (size_t m = 0; m < meshes.size(); ++m)
             if (!instanced[m])
-                for (const Primitive& prim : primitives_[m])
+                for (const GltfPrimitive& prim : primitives_[m])
                     report_.add(kMeshNotInstanced,
                                 "mesh '" + prim.mesh.name + "' is not instanced by any node of the scene; skipped",
                                 "/meshes/" + prim.mesh.name);
@@ -579,12 +311,12 @@ private:
 
     /// One bone per joint of the skin, in joint order, with the file's inverse bind and the
     /// weights every JOINTS_n/WEIGHTS_n pair gives the kept vertices.
-    bool skin_bones(const json& skin, Primitive& prim, const std::vector<int>& scene_of_gltf) {
+    bool skin_bones(const json& skin, GltfPrimitive& prim, const std::vector<int>& scene_of_gltf) {
         SourceMesh& mesh = prim.mesh;
-        mesh.skin_name = string_member(skin, "name");
+        mesh.skin_name = gltf_string_member(skin, "name");
         const json& joints = array_or_empty(skin, "joints");
         std::vector<float> ibm;
-        const int ibm_accessor = index_of(skin, "inverseBindMatrices");
+        const int ibm_accessor = gltf_index_of(skin, "inverseBindMatrices");
         if (ibm_accessor >= 0 && !floats(ibm_accessor, 16, ibm, "skin '" + mesh.skin_name + "' inverseBindMatrices"))
             return false;
         mesh.bones.resize(joints.size());
@@ -594,7 +326,7 @@ private:
                               ? int(joints[j].get<uint64_t>())
                               : -1;
             const json* gnode = g >= 0 ? gltf_object("nodes", g) : nullptr;
-            bone.name = gnode ? string_member(*gnode, "name") : "";
+            bone.name = gnode ? gltf_string_member(*gnode, "name") : "";
             if (bone.name.empty()) bone.name = "bone_" + std::to_string(j);
             bone.node = g >= 0 ? scene_of_gltf[size_t(g)] : -1;
             bone.offset = Mat4::identity();
@@ -650,13 +382,13 @@ private:
         using Path = GltfAnimation::Path;
         for (const json& anim : *dom) {
             GltfAnimation a;
-            a.name = string_member(anim, "name");
+            a.name = gltf_string_member(anim, "name");
             for (const json& c : array_or_empty(anim, "channels")) {
                 GltfAnimation::Channel ch;
-                ch.sampler = index_of(c, "sampler");
+                ch.sampler = gltf_index_of(c, "sampler");
                 if (const json* target = member(c, "target")) {
-                    ch.node = index_of(*target, "node");
-                    const std::string path = string_member(*target, "path");
+                    ch.node = gltf_index_of(*target, "node");
+                    const std::string path = gltf_string_member(*target, "path");
                     ch.path = path == "translation" ? Path::translation
                               : path == "rotation"  ? Path::rotation
                               : path == "scale"     ? Path::scale
@@ -668,8 +400,8 @@ private:
                 a.channels.push_back(ch);
             }
             for (const json& sm : array_or_empty(anim, "samplers"))
-                a.samplers.push_back({index_of(sm, "input"), index_of(sm, "output"),
-                                      string_member(sm, "interpolation") == "CUBICSPLINE"});
+                a.samplers.push_back({gltf_index_of(sm, "input"), gltf_index_of(sm, "output"),
+                                      gltf_string_member(sm, "interpolation") == "CUBICSPLINE"});
             parsed.push_back(std::move(a));
         }
         return true;
@@ -734,7 +466,7 @@ private:
                 if (parts.s >= 0) vec3_keys(samplers[size_t(parts.s)], what, ch.scale, last_ms);
                 else ch.scale.push_back({0, {sc[0], sc[1], sc[2]}});
                 if (ch.node < 0) {
-                    report_.add(kClipInvalid, what + " moves node '" + string_member(gnode, "name") +
+                    report_.add(kClipInvalid, what + " moves node '" + gltf_string_member(gnode, "name") +
                                                   "', which is not in the scene shown; skipped",
                                 "/animations/" + std::to_string(a));
                     continue;

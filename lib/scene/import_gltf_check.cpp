@@ -20,6 +20,20 @@ using nlohmann::json;
 
 constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
 
+/// Whether weft reads a file that requires extension `name` as its author meant: the two it
+/// decodes, and those that change only how a material or texture looks (weft reads material names
+/// and the grown-model writer keeps materials, textures and their extensions as they are).
+bool extension_read(const std::string& name) {
+    static const char* const decoded[] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
+    static const char* const appearance[] = {"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
+                                             "EXT_texture_avif", "KHR_materials_variants"};
+    for (const char* d : decoded)
+        if (name == d) return true;
+    for (const char* a : appearance)
+        if (name == a) return true;
+    return name.rfind("KHR_materials_", 0) == 0;  // every KHR_materials_* extension: appearance only
+}
+
 class Checker {
 public:
     Checker(const GltfDocument& doc, GltfData& data, Reporter& report) : doc_(doc), report_(report), data_(data) {}
@@ -30,6 +44,7 @@ public:
             report_.add(kGltfJsonInvalid, "the glTF JSON is not an object");
             return false;
         }
+        if (!check_extensions()) return false;
         data_.check_buffers();
         check_nodes();
         check_skins();
@@ -46,6 +61,8 @@ private:
     Reporter& report_;
     GltfData& data_;
     std::vector<int> parent_;
+    std::vector<float> joint_values_, weight_values_;  ///< one JOINTS_n/WEIGHTS_n pair's, reused
+    bool quantization_warned_ = false;                 ///< one warning for the file, not per primitive
 
     void bad(const std::string& message, const std::string& pointer) { data_.bad(message, pointer); }
     bool index_member(const json& object, const char* key, size_t size, const std::string& where,
@@ -119,16 +136,8 @@ private:
                     bad(where + " joint " + std::to_string(j) + " is not a node index below " + std::to_string(nodes),
                         ptr + "/joints/" + std::to_string(j));
             int ibm = -1;
-            if (!index_member(skin, "inverseBindMatrices", data_.accessor_count(), where, ptr, ibm)) continue;
-            if (ibm < 0) {
-                // Valid glTF (identity matrices), but Assimp 5.2.5 dereferences the missing
-                // accessor; refuse rather than crash.
-                report_.add(kImportFailed,
-                            where + " has no inverseBindMatrices, which Assimp 5.2.5 cannot read; "
-                                    "re-export the model with inverse bind matrices",
-                            ptr);
-                continue;
-            }
+            // Without inverseBindMatrices each is the identity (glTF 2.0 specification 5.29).
+            if (!index_member(skin, "inverseBindMatrices", data_.accessor_count(), where, ptr, ibm) || ibm < 0) continue;
             const Accessor* a = accessor(ibm);
             if (!a) continue;
             if (a->component_type != 5126 || a->components != 16 || a->count < joints.size())
@@ -164,11 +173,7 @@ private:
                 }
                 int pos = -1;
                 if (!index_member(*attrs, "POSITION", data_.accessor_count(), pw, ptr + "/attributes", pos)) continue;
-                if (pos >= 0) {
-                    const Accessor* a = accessor(pos);
-                    if (a && (a->component_type != 5126 || a->components != 3))
-                        bad(pw + " POSITION is not float VEC3", ptr + "/attributes/POSITION");
-                }
+                if (pos >= 0) check_position(pw, ptr, prim, pos);
                 int indices = -1;
                 if (index_member(prim, "indices", data_.accessor_count(), pw, ptr, indices) && indices >= 0) {
                     const Accessor* a = accessor(indices);
@@ -193,6 +198,61 @@ private:
         }
     }
 
+    /// extensionsRequired: what weft decodes or passes through is read; anything else would be
+    /// read wrongly (Draco's meshes as zeros), so it is refused by name.
+    bool check_extensions() {
+        const json& required = array_or_empty(doc_.json, "extensionsRequired");
+        bool ok = true;
+        for (size_t e = 0; e < required.size(); ++e) {
+            const std::string name = required[e].is_string() ? required[e].get<std::string>() : required[e].dump();
+            if (extension_read(name)) continue;
+            const bool draco = name == "KHR_draco_mesh_compression";
+            report_.add(kExtensionRequired,
+                        "the file requires extension '" + name + "', which weft does not read" +
+                            (draco ? " (Draco-compressed meshes; re-export without Draco, or with EXT_meshopt_compression)"
+                                   : ""),
+                        "/extensionsRequired/" + std::to_string(e));
+            ok = false;
+        }
+        return ok;
+    }
+
+    /// A POSITION accessor is VEC3 of floats, or of (normalised) 8- or 16-bit integers under
+    /// KHR_mesh_quantization, whose node transform carries the dequantization.
+    void check_position(const std::string& pw, const std::string& ptr, const json& prim, int pos) {
+        const Accessor* a = accessor(pos);
+        if (!a) return;
+        if (a->components != 3 || a->component_type == 5125) {
+            bad(pw + " POSITION is not VEC3 of floats or of 8- or 16-bit integers", ptr + "/attributes/POSITION");
+            return;
+        }
+        if (a->view < 0 && !a->sparse && draco_primitive(prim)) {
+            report_.add(kExtensionRequired,
+                        pw + " is compressed with KHR_draco_mesh_compression and has no uncompressed POSITION to "
+                             "read instead; weft does not decode Draco: re-export without it",
+                        ptr + "/extensions/KHR_draco_mesh_compression");
+            return;
+        }
+        if (a->component_type != 5126 && !extension_used("KHR_mesh_quantization") && !quantization_warned_) {
+            quantization_warned_ = true;
+            report_.add(kGltfNonconforming,
+                        pw + " POSITION holds integers, which only KHR_mesh_quantization allows, but the file does "
+                             "not list that extension in extensionsUsed; read as quantized positions",
+                        ptr + "/attributes/POSITION");
+        }
+    }
+
+    static bool draco_primitive(const json& prim) {
+        const json* ext = member(prim, "extensions");
+        return ext && member(*ext, "KHR_draco_mesh_compression");
+    }
+
+    bool extension_used(const std::string& name) const {
+        for (const json& e : array_or_empty(doc_.json, "extensionsUsed"))
+            if (e.is_string() && e.get_ref<const std::string&>() == name) return true;
+        return false;
+    }
+
     void check_scenes() {
         const json& scenes = array_or_empty(doc_.json, "scenes");
         size_t nodes = array_or_empty(doc_.json, "nodes").size();
@@ -204,10 +264,15 @@ private:
                 std::string ptr = "/scenes/" + std::to_string(s) + "/nodes/" + std::to_string(r);
                 if (!roots[r].is_number_unsigned() || roots[r].get<uint64_t>() >= nodes) {
                     bad("scene " + std::to_string(s) + " names a root that is not a node index", ptr);
-                } else if (parent_[roots[r].get<size_t>()] >= 0) {
-                    bad("scene " + std::to_string(s) + " names node " + std::to_string(roots[r].get<size_t>()) +
-                            " as a root, but it has a parent",
-                        ptr);
+                } else if (const size_t n = roots[r].get<size_t>(); parent_[n] >= 0) {
+                    // UniGLTF lists every node; the hierarchy says where each one is (read_gltf_scene).
+                    const json& all = array_or_empty(doc_.json, "nodes");
+                    report_.add(kGltfNonconforming,
+                                "scene " + std::to_string(s) + " lists " + name_of(all[n], n, "node") +
+                                    " as a root, but it is a child of " +
+                                    name_of(all[size_t(parent_[n])], size_t(parent_[n]), "node") +
+                                    " (a scene's nodes must be roots); read under its parent",
+                                ptr);
                 }
             }
         }
@@ -292,14 +357,16 @@ private:
                     const Accessor* wa = accessor(int(*wi));
                     if (ja && wa)
                         check_joint_set(meshes[key.first], key.first, p, skins[key.second], key.second, joint_count,
-                                        *ja, *wa, js);
+                                        int(*ji), int(*wi), js);
                 }
             }
         }
     }
 
     void check_joint_set(const json& mesh, size_t m, size_t p, const json& skin, size_t s, uint64_t joint_count,
-                         const Accessor& joints, const Accessor& weights, const std::string& set) {
+                         int joint_index, int weight_index, const std::string& set) {
+        const Accessor& joints = *accessor(joint_index);
+        const Accessor& weights = *accessor(weight_index);
         std::string ptr = "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/attributes/" + set;
         if (joints.components != 4 || (joints.component_type != 5121 && joints.component_type != 5123) ||
             weights.components != 4 || joints.count != weights.count) {
@@ -308,15 +375,15 @@ private:
                 ptr);
             return;
         }
-        uint64_t jstride = 0, wstride = 0;
-        std::span<const uint8_t> jdata = data_.accessor_data(joints, jstride);
-        std::span<const uint8_t> wdata = data_.accessor_data(weights, wstride);
-        if (jdata.empty() || wdata.empty() || joints.sparse || weights.sparse) return;
+        // Through the one reader of values, so a sparse substitution is checked like the rest.
+        std::vector<float>& jv = joint_values_;
+        std::vector<float>& wv = weight_values_;
+        if (!data_.floats(joint_index, 4, jv, set) || !data_.floats(weight_index, 4, wv, "WEIGHTS")) return;
         // Assimp keeps only weights above zero, so a NaN one vanishes and its vertex is skinned by
         // what is left: refuse it by name.
         for (uint64_t v = 0; v < weights.count; ++v)
             for (uint32_t c = 0; c < 4; ++c) {
-                const double w = GltfData::component(wdata, weights, v, c, wstride);
+                const double w = wv[size_t(v * 4 + c)];
                 if (std::isfinite(w) && w >= 0) continue;
                 report_.add(kWeightInvalid,
                             name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
@@ -329,8 +396,8 @@ private:
         for (uint64_t v = 0; v < joints.count; ++v)
             for (uint32_t c = 0; c < 4; ++c) {
                 // A joint under zero weight moves nothing; only a weighted one must exist.
-                if (!(GltfData::component(wdata, weights, v, c, wstride) > 0)) continue;
-                uint64_t j = uint64_t(GltfData::component(jdata, joints, v, c, jstride));
+                if (!(wv[size_t(v * 4 + c)] > 0)) continue;
+                const uint64_t j = uint64_t(jv[size_t(v * 4 + c)]);
                 if (j >= joint_count && bad_count++ == 0) first_vertex = v, first_joint = j;
             }
         if (bad_count == 0) return;

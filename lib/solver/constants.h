@@ -27,11 +27,13 @@ struct SolverConstants {
     bool hold_line = true;    ///< run the hold-line turn block (off only to show what it fixes)
     bool sleep = true;        ///< allow sleep
     bool simd = true;         ///< solve a colour's particles in SIMD lanes where the machine has them (docs/solver.md#lanes); same result
+    uint32_t simd_lanes = 8;  ///< the widest lanes the sweep may take: 8 (AVX-512) or 4 (AVX2); same result
     uint32_t threads = 1;     ///< threads a colour's particles may be split over (docs/solver.md#lanes); same result
     uint32_t thread_min_particles = 4096;  ///< a colour smaller than this runs on one thread (docs/solver.md#lanes)
-    /// a proxy of this many particles or more has its multipliers updated in the sweep; a smaller one's
-    /// rows stay in the caches, where the pass after the sweep is cheaper (docs/solver.md#duals-in-the-sweep)
-    uint32_t sweep_duals_min_particles = 8192;
+    /// the dual update after a sweep that another sweep of the substep follows made by that sweep, as it
+    /// reads each row, where the lanes sweep (docs/solver.md#duals-in-the-sweep); off: a pass after every
+    /// sweep. The same result
+    bool defer_duals = true;
     /// Where the threads beyond the caller's come from: none, `threads` as given; else a slot each,
     /// taken while the budget has one free (weft bake's -j slots; docs/solver.md#lanes)
     SpareCapacity* spare = nullptr;

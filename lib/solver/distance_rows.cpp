@@ -64,16 +64,38 @@ void reorder(DistanceModel& m, const std::vector<uint32_t>& order) {
     for (LinkIncidence& inc : m.incidences) inc.link = now[inc.link];
 }
 
+namespace {
+
+/// Both slots of row r: field f ← v.
+void set_slots(const DistanceModel& m, DistanceState& s, size_t r, uint32_t f, double v) {
+    for (const uint32_t slot : m.row_slots[r]) s.slots[RowSlots::at(slot, f)] = v;
+}
+
+/// The rows' fields but the multipliers copied to their slots.
+void copy_rows_to_slots(const DistanceModel& m, DistanceState& s) {
+    for (size_t r = 0; r < m.count(); ++r) {
+        const LinkRow& row = s.rows[r];
+        set_slots(m, s, r, RowSlots::rest, row.rest);
+        set_slots(m, s, r, RowSlots::k, row.k);
+        set_slots(m, s, r, RowSlots::strain_rest, row.strain_rest);
+        set_slots(m, s, r, RowSlots::strain_k, row.strain_k);
+    }
+}
+
+}  // namespace
+
 DistanceState initial_state(const DistanceModel& m, const SolverConstants& constants) {
     DistanceState s;
     s.rows.reserve(m.count());
-    for (size_t e = 0; e < m.count(); ++e) s.rows.push_back({m.rest[e], 0, 0, m.rest[e], 0, 0});
+    for (size_t e = 0; e < m.count(); ++e) s.rows.push_back({m.rest[e], 0, m.rest[e], 0});
     s.m_eff.assign(m.count(), 0);
     s.kappa.assign(m.count(), constants.k_min_ratio);
     if (m.strain_rows) {
         for (size_t e = 0; e < m.edge_count; ++e) s.rows[e].strain_rest = s.rows[e].rest * m.strain_factor;
         s.strain_kappa.assign(m.edge_count, constants.k_min_ratio);
     }
+    s.slots.assign(m.slot_count * RowSlots::fields, 0.0);
+    copy_rows_to_slots(m, s);
     return s;
 }
 
@@ -94,16 +116,23 @@ void set_penalties(const DistanceModel& m, DistanceState& s, double inv_h2) {
     }
     if (m.strain_rows)
         for (size_t e = 0; e < m.edge_count; ++e) s.rows[e].strain_k = s.strain_kappa[e] * s.m_eff[e] * inv_h2;
+    for (size_t r = 0; r < m.count(); ++r) {
+        set_slots(m, s, r, RowSlots::k, s.rows[r].k);
+        set_slots(m, s, r, RowSlots::strain_k, s.rows[r].strain_k);
+    }
 }
 
-void warm_start(const DistanceModel& m, DistanceState& s, const SolverConstants& c, bool penalties) {
+void warm_start(const DistanceModel&, DistanceState& s, const SolverConstants& c, bool penalties) {
     const double ag = c.alpha * c.gamma;
-    // The skips are soft and carry no strain row: their multipliers stay +0, which a finite α·γ ≥ 0 keeps.
-    const size_t decayed = ag >= 0 && std::isfinite(ag) ? m.edge_count : s.rows.size();
-    for (size_t e = 0; e < decayed; ++e) {
-        LinkRow& r = s.rows[e];
-        r.lambda *= ag;
-        r.strain_lambda *= ag;
+    // Every slot, the skips' (+0 stays +0 under a finite α·γ ≥ 0) and the padding's (never read) too:
+    // one pass over contiguous memory.
+    const size_t vectors = s.slots.size() / (RowSlots::fields * RowSlots::lanes);
+    for (size_t q = 0; q < vectors; ++q) {
+        double* v = s.slots.data() + q * RowSlots::fields * RowSlots::lanes;
+        for (uint32_t k = 0; k < RowSlots::lanes; ++k) {
+            v[RowSlots::lambda * RowSlots::lanes + k] *= ag;
+            v[RowSlots::strain_lambda * RowSlots::lanes + k] *= ag;
+        }
     }
     if (!penalties) return;
     for (double& k : s.kappa) k = std::clamp(k * c.gamma, c.k_min_ratio, c.k_max_ratio);
@@ -111,7 +140,9 @@ void warm_start(const DistanceModel& m, DistanceState& s, const SolverConstants&
 }
 
 void reset(DistanceState& s, const SolverConstants& c) {
-    for (LinkRow& r : s.rows) r.lambda = r.strain_lambda = 0;
+    for (size_t at = 0; at < s.slots.size(); at += RowSlots::fields * RowSlots::lanes)
+        for (uint32_t k = 0; k < RowSlots::lanes; ++k)
+            s.slots[at + RowSlots::lambda * RowSlots::lanes + k] = s.slots[at + RowSlots::strain_lambda * RowSlots::lanes + k] = 0;
     std::fill(s.kappa.begin(), s.kappa.end(), c.k_min_ratio);
     std::fill(s.strain_kappa.begin(), s.strain_kappa.end(), c.k_min_ratio);
 }
@@ -123,13 +154,17 @@ void update_duals(const DistanceModel& m, DistanceState& s, const Vec3* x, doubl
         if ((!hard && !strain) || s.m_eff[e] == 0) continue;
         const double scale = s.m_eff[e] * inv_h2;
         const double l = distance(x[m.ends[e][0]], x[m.ends[e][1]]);
-        LinkRow& r = s.rows[e];
+        const LinkRow& r = s.rows[e];
         if (hard) {
             double c = l - r.rest;
-            r.lambda += r.k * c;
+            set_slots(m, s, e, RowSlots::lambda, lambda(m, s, static_cast<uint32_t>(e)) + r.k * c);
             ramp_penalty(s.kappa[e], c, scale, constants);
         }
-        if (strain) update_leash_dual(l - r.strain_rest, r.strain_k, r.strain_lambda, s.strain_kappa[e], scale, constants);
+        if (strain) {
+            double strain_l = strain_lambda(m, s, static_cast<uint32_t>(e));
+            update_leash_dual(l - r.strain_rest, r.strain_k, strain_l, s.strain_kappa[e], scale, constants);
+            set_slots(m, s, e, RowSlots::strain_lambda, strain_l);
+        }
     }
 }
 
@@ -155,8 +190,9 @@ void add_local_energy(const DistanceModel& m, const DistanceState& s, uint32_t i
         const LinkIncidence inc = m.incidences[q];
         double l = distance(xi, x[inc.other]);
         const LinkRow& r = s.rows[inc.link];
-        e += row_energy(r.k, r.lambda, l - r.rest, -solver_infinity, solver_infinity);
-        e += row_energy(r.strain_k, r.strain_lambda, l - r.strain_rest, 0, solver_infinity);
+        const uint32_t slot = m.slot[q];
+        e += row_energy(r.k, s.slots[RowSlots::at(slot, RowSlots::lambda)], l - r.rest, -solver_infinity, solver_infinity);
+        e += row_energy(r.strain_k, s.slots[RowSlots::at(slot, RowSlots::strain_lambda)], l - r.strain_rest, 0, solver_infinity);
     }
 }
 

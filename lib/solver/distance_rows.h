@@ -19,14 +19,24 @@ struct LinkIncidence {
     uint32_t link;
 };
 
-/// The hot half of a distance row, one cache line's worth read together by the vertex update.
+/// What the vertex update reads of a distance row besides its multipliers (RowSlots).
 struct LinkRow {
     double rest = 0;           ///< metres
     double k = 0;              ///< this substep's penalty, N/m
-    double lambda = 0;         ///< multiplier, N; 0 forever on a soft row
     double strain_rest = 0;    ///< allowance·rest, metres (the strain-limit row on the same edge)
     double strain_k = 0;       ///< N/m; 0 where the edge has no strain-limit row
-    double strain_lambda = 0;  ///< >= 0
+};
+
+/// The rows as the sweep reads them (docs/solver.md#lanes): a copy at each of a row's two incidences,
+/// its "slots", numbered by the sweep's layout (SweepBlocks: slot q·lanes + k is lane k's incidence q
+/// of the sweep's incidence vectors), field by field for `lanes` slots at a time, so a vector of lanes
+/// reads a field with one load. The multipliers live here only, equal at a row's two slots; the other
+/// fields are copies of DistanceState::rows. Field f of slot s at at(s, f).
+struct RowSlots {
+    static constexpr uint32_t lanes = 8;
+    static constexpr uint32_t fields = 6;
+    enum Field : uint32_t { rest, k, lambda, strain_rest, strain_k, strain_lambda };
+    static size_t at(size_t slot, uint32_t f) { return (slot / lanes * fields + f) * lanes + slot % lanes; }
 };
 
 /// The rows as cooked from the proxy and the fabric: stretch edges [0, edge_count), then skips.
@@ -44,6 +54,11 @@ struct DistanceModel {
     /// The proxy's rows (edges, then skips) in its order, as indices here: the sweep lays the rows out in
     /// the order it first reads them (docs/solver.md#lanes); sums over all rows keep the proxy's order.
     std::vector<uint32_t> authored;
+    /// Per incidence (as `incidences`): its slot (RowSlots); per row: the slots of its two ends; and
+    /// how many slots there are, padding included. Numbered by the sweep (sweep_blocks::lay_out_rows).
+    std::vector<uint32_t> slot;
+    std::vector<std::array<uint32_t, 2>> row_slots;
+    size_t slot_count = 0;
 
     size_t count() const { return ends.size(); }
 };
@@ -51,7 +66,8 @@ struct DistanceModel {
 /// What changes as the cloth moves: penalties, multipliers, and the effective masses (a release or a
 /// grab changes which ends are kinematic).
 struct DistanceState {
-    std::vector<LinkRow> rows;            ///< the vertex update's view of each row
+    std::vector<LinkRow> rows;            ///< the vertex update's view of each row but its multipliers
+    std::vector<double> slots;            ///< RowSlots: each row at its two slots, with the multipliers
     std::vector<double> m_eff;            ///< 1/(w_i + w_j), kg; 0 when both ends are kinematic
     std::vector<double> kappa;            ///< hard rows' penalty as a ratio of m_eff/h² (the band, docs/solver.md#penalty-band)
     std::vector<double> strain_kappa;     ///< per stretch edge
@@ -64,7 +80,15 @@ DistanceModel build(const ClothProxy& proxy, const Fabric& fabric);
 /// stretch edges before the skips. Each particle keeps its incidences in their order, so its update sums
 /// the same rows in the same order.
 void reorder(DistanceModel& model, const std::vector<uint32_t>& order);
+/// Needs the model's slots.
 DistanceState initial_state(const DistanceModel& model, const SolverConstants& constants);
+/// The multipliers of `row` (from its first slot).
+inline double lambda(const DistanceModel& model, const DistanceState& state, uint32_t row) {
+    return state.slots[RowSlots::at(model.row_slots[row][0], RowSlots::lambda)];
+}
+inline double strain_lambda(const DistanceModel& model, const DistanceState& state, uint32_t row) {
+    return state.slots[RowSlots::at(model.row_slots[row][0], RowSlots::strain_lambda)];
+}
 void refresh_masses(const DistanceModel& model, DistanceState& state, const std::vector<double>& inverse_mass);
 void set_penalties(const DistanceModel& model, DistanceState& state, double inv_h2);
 /// λ ← α·γ·λ; and κ ← clamp(γ·κ, k_min, k_max) where `penalties` (docs/solver.md#warm-start).
@@ -97,10 +121,11 @@ inline void accumulate(const DistanceModel& model, const DistanceState& state, u
         const double l = l2 * inv_l;
         const Vec3 g = d * inv_l;
         const LinkRow& r = rows[inc.link];
-        double fc = r.k * (l - r.rest) + r.lambda;
+        const uint32_t slot = model.slot[q];
+        double fc = r.k * (l - r.rest) + state.slots[RowSlots::at(slot, RowSlots::lambda)];
         double s = fc > 0 ? fc : 0.0;
         double k_along = r.k;
-        const double u = r.strain_k * (l - r.strain_rest) + r.strain_lambda;
+        const double u = r.strain_k * (l - r.strain_rest) + state.slots[RowSlots::at(slot, RowSlots::strain_lambda)];
         if (u > 0) {  // [0, ∞): only a force that shortens the edge (docs/solver.md#clamp-direction)
             fc += u;
             s += u;

@@ -1,15 +1,19 @@
-// The SIMD lanes the solver's loops share (docs/solver.md#lanes): four particles side by side in
-// AVX2 registers, each lane doing a scalar row's operations in the scalar row's order (no fused
+// The four AVX2 lanes the solver's once-a-substep loops share (docs/solver.md#lanes: the hold-line
+// turn's terms, the prediction, the tightening, the strain target's test; the sweep's own lanes are
+// sweep_lanes.inc), each lane doing a scalar row's operations in the scalar row's order (no fused
 // multiply-add, the same association, masks where the scalar code branches), so each lane's result
 // is the scalar one bit for bit. Internal to lib/solver; compiled for AVX2 by function attribute and
 // called only after a run-time check (sweep_uses_simd).
 #pragma once
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#ifndef WEFT_SOLVER_X86
 #define WEFT_SOLVER_X86 1
+#endif
 #endif
 
 #include "solver/phases.h"
+#include "solver/simd.h"
 
 #ifdef WEFT_SOLVER_X86
 #define WEFT_AVX2 __attribute__((target("avx2")))
@@ -26,9 +30,18 @@ struct Lanes {
     __m256d fx, fy, fz, hxx, hxy, hxz, hyy, hyz, hzz;
 };
 
-/// The x, y and z of four positions as three vectors of lanes (two-double loads and shuffles; a
-/// gather is slower on the machines measured, docs/solver.md#lanes).
+/// The x, y and z of four positions as three vectors of lanes: three loads and shuffles where they are
+/// four consecutive particles (simd::V4::load_vec3), else two-double loads and shuffles (a gather is
+/// slower on the machines measured, docs/solver.md#lanes).
 WEFT_AVX2_INLINE void load_positions(const double* x, const int32_t* at, __m256d& px, __m256d& py, __m256d& pz) {
+    if (at[1] == at[0] + 3 && at[2] == at[0] + 6 && at[3] == at[0] + 9) {
+        simd::V4 vx, vy, vz;
+        simd::V4::load_vec3(x + at[0], vx, vy, vz);
+        px = vx.v;
+        py = vy.v;
+        pz = vz.v;
+        return;
+    }
     const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[0])), _mm_loadu_pd(x + at[2]), 1);
     const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x + at[1])), _mm_loadu_pd(x + at[3]), 1);
     px = _mm256_unpacklo_pd(v02, v13);
@@ -36,25 +49,11 @@ WEFT_AVX2_INLINE void load_positions(const double* x, const int32_t* at, __m256d
     pz = _mm256_set_pd(x[at[3] + 2], x[at[2] + 2], x[at[1] + 2], x[at[0] + 2]);
 }
 
-/// A per-particle array at the block's four lanes.
+/// A per-particle array at four lanes' particles: one load where they are consecutive.
 WEFT_AVX2_INLINE __m256d load_lanes(const double* v, const uint32_t* particle) {
+    if (particle[3] == particle[0] + 3 && particle[1] == particle[0] + 1 && particle[2] == particle[0] + 2)
+        return _mm256_loadu_pd(v + particle[0]);
     return _mm256_set_pd(v[particle[3]], v[particle[2]], v[particle[1]], v[particle[0]]);
-}
-
-/// Four LinkRows, field by field as vectors of lanes (a 4x4 transpose and a 2x4 one).
-WEFT_AVX2_INLINE void load_rows(const double* rows, const int32_t* at, __m256d* field) {
-    const __m256d r0 = _mm256_loadu_pd(rows + at[0]), r1 = _mm256_loadu_pd(rows + at[1]);
-    const __m256d r2 = _mm256_loadu_pd(rows + at[2]), r3 = _mm256_loadu_pd(rows + at[3]);
-    const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    field[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-    field[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-    field[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-    field[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-    const __m256d v02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[0] + 4)), _mm_loadu_pd(rows + at[2] + 4), 1);
-    const __m256d v13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(rows + at[1] + 4)), _mm_loadu_pd(rows + at[3] + 4), 1);
-    field[4] = _mm256_unpacklo_pd(v02, v13);
-    field[5] = _mm256_unpackhi_pd(v02, v13);
 }
 
 /// add_distance_row in lanes where `on`: f −= g·fc, H += s·I + (k_along − s)·g·gᵀ, with `s` the
@@ -87,91 +86,6 @@ WEFT_AVX2_INLINE void leash_lanes(const double* centres, const int32_t* at, __m2
     if (_mm256_movemask_pd(pulls) == 0) return;
     const __m256d gx = _mm256_div_pd(dx, len), gy = _mm256_div_pd(dy, len), gz = _mm256_div_pd(dz, len);
     add_row_lanes(l, pulls, gx, gy, gz, u, _mm256_mul_pd(u, _mm256_div_pd(one, len)), k);
-}
-
-/// The dual update of four stretch edges with ends at `a` and `b` (coordinate offsets into `x`) and
-/// rows at `field` (LinkRow's fields in order): λ ← λ + k·C where `hard`, and on the strain-limit row
-/// λ ← max(k·C + λ, 0) where `strain`, each lane as distance_rows::update_duals. |x_a − x_b| whichever
-/// end is `a`: the negated differences square alike.
-WEFT_AVX2_INLINE void edge_dual_lanes(const double* x, const int32_t* a, const int32_t* b, double* rows, const int32_t* field,
-                                      int hard, int strain) {
-    __m256d ax, ay, az, bx, by, bz, row[6];
-    load_positions(x, a, ax, ay, az);
-    load_positions(x, b, bx, by, bz);
-    const __m256d dx = _mm256_sub_pd(ax, bx), dy = _mm256_sub_pd(ay, by), dz = _mm256_sub_pd(az, bz);
-    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-    load_rows(rows, field, row);
-    alignas(32) double lambda[4], strain_lambda[4];
-    _mm256_store_pd(lambda, _mm256_add_pd(row[2], _mm256_mul_pd(row[1], _mm256_sub_pd(l, row[0]))));
-    // std::max(u, 0.0) is (u < 0) ? 0 : u, which is max_pd(0, u): NaN and −0 kept as the scalar keeps them.
-    _mm256_store_pd(strain_lambda, _mm256_max_pd(_mm256_setzero_pd(), _mm256_add_pd(_mm256_mul_pd(row[4], _mm256_sub_pd(l, row[3])), row[5])));
-    for (int k = 0; k < 4; ++k) {
-        if (hard & (1 << k)) rows[field[k] + 2] = lambda[k];
-        if (strain & (1 << k)) rows[field[k] + 5] = strain_lambda[k];
-    }
-}
-
-/// update_leash_dual of one leash kind at four free particles at (xx, xy, xz), the lanes `on`, to the
-/// centres at `at` (coordinate offsets into `centres`): λ ← max(k·C + λ, 0), each lane as the scalar row.
-WEFT_AVX2_INLINE void leash_dual_lanes(__m256d xx, __m256d xy, __m256d xz, const Vec3* centres, const int32_t* at, int on,
-                                       const uint32_t* particle, const std::vector<double>& radius, const std::vector<double>& k,
-                                       std::vector<double>& lambda) {
-    __m256d cx, cy, cz;
-    load_positions(&centres->x, at, cx, cy, cz);
-    const __m256d dx = _mm256_sub_pd(xx, cx), dy = _mm256_sub_pd(xy, cy), dz = _mm256_sub_pd(xz, cz);
-    const __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-    const __m256d u = _mm256_add_pd(_mm256_mul_pd(load_lanes(k.data(), particle), _mm256_sub_pd(l, load_lanes(radius.data(), particle))),
-                                    load_lanes(lambda.data(), particle));
-    alignas(32) double out[4];
-    _mm256_store_pd(out, _mm256_max_pd(_mm256_setzero_pd(), u));  // std::max(u, 0.0), as in update_distance_duals_avx2
-    for (int q = 0; q < 4; ++q)
-        if (on & (1 << q)) lambda[particle[q]] = out[q];
-}
-
-/// What the Newton step of four lanes gives: the move (already capped), and per lane whether the
-/// factorisation was positive definite and whether the trust region cut the move.
-struct LaneMoves {
-    alignas(32) double dx[3][4];
-    alignas(32) double x[3][4];
-    alignas(32) double moved2[4];
-    int positive = 0, capped = 0;  ///< bit k: lane k
-};
-
-/// ldlt_factor, ldlt_solve and the trust region of move_particle in lanes, operation for operation.
-WEFT_AVX2_INLINE void solve_lanes(const Lanes& l, __m256d radius, LaneMoves& out) {
-    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
-    const __m256d d0 = l.hxx, inv_d0 = _mm256_div_pd(one, d0);
-    const __m256d l10 = _mm256_mul_pd(l.hxy, inv_d0), l20 = _mm256_mul_pd(l.hxz, inv_d0);
-    const __m256d d1 = _mm256_sub_pd(l.hyy, _mm256_mul_pd(_mm256_mul_pd(l10, l10), d0)), inv_d1 = _mm256_div_pd(one, d1);
-    const __m256d l21 = _mm256_mul_pd(_mm256_sub_pd(l.hyz, _mm256_mul_pd(_mm256_mul_pd(l20, l10), d0)), inv_d1);
-    const __m256d d2 = _mm256_sub_pd(_mm256_sub_pd(l.hzz, _mm256_mul_pd(_mm256_mul_pd(l20, l20), d0)),
-                                     _mm256_mul_pd(_mm256_mul_pd(l21, l21), d1));
-    const __m256d inv_d2 = _mm256_div_pd(one, d2);
-    out.positive = _mm256_movemask_pd(_mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(d0, zero, _CMP_GT_OQ), _mm256_cmp_pd(d1, zero, _CMP_GT_OQ)),
-                                                    _mm256_cmp_pd(d2, zero, _CMP_GT_OQ)));
-    const __m256d z0 = _mm256_mul_pd(l.fx, inv_d0);
-    const __m256d y1 = _mm256_sub_pd(l.fy, _mm256_mul_pd(l10, l.fx));
-    const __m256d z1 = _mm256_mul_pd(y1, inv_d1);
-    const __m256d z2 = _mm256_mul_pd(_mm256_sub_pd(_mm256_sub_pd(l.fz, _mm256_mul_pd(l20, l.fx)), _mm256_mul_pd(l21, y1)), inv_d2);
-    __m256d mz = z2;
-    __m256d my = _mm256_sub_pd(z1, _mm256_mul_pd(l21, mz));
-    __m256d mx = _mm256_sub_pd(_mm256_sub_pd(z0, _mm256_mul_pd(l10, my)), _mm256_mul_pd(l20, mz));
-    const __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz));
-    const __m256d cut = _mm256_cmp_pd(l2, _mm256_mul_pd(radius, radius), _CMP_GT_OQ);
-    out.capped = _mm256_movemask_pd(cut);
-    if (out.capped != 0) {
-        const __m256d scale = _mm256_div_pd(radius, _mm256_sqrt_pd(l2));
-        mx = _mm256_blendv_pd(mx, _mm256_mul_pd(mx, scale), cut);
-        my = _mm256_blendv_pd(my, _mm256_mul_pd(my, scale), cut);
-        mz = _mm256_blendv_pd(mz, _mm256_mul_pd(mz, scale), cut);
-    }
-    _mm256_store_pd(out.moved2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(mx, mx), _mm256_mul_pd(my, my)), _mm256_mul_pd(mz, mz)));
-    _mm256_store_pd(out.dx[0], mx);
-    _mm256_store_pd(out.dx[1], my);
-    _mm256_store_pd(out.dx[2], mz);
-    _mm256_store_pd(out.x[0], _mm256_add_pd(l.xx, mx));
-    _mm256_store_pd(out.x[1], _mm256_add_pd(l.xy, my));
-    _mm256_store_pd(out.x[2], _mm256_add_pd(l.xz, mz));
 }
 
 /// accumulate_unary in lanes: the inertial term and the slack leash. False, having done nothing, when

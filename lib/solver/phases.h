@@ -50,18 +50,24 @@ void reseed(const SolverModel& model, SolverState& state);
 
 // sweep.cpp: the vertex solve
 /// One Gauss-Seidel sweep over every colour (docs/solver.md#lanes): on one thread in the wave order
-/// (SweepBlocks::wave), else colour by colour; the same result either way. With `duals`, where the
-/// lanes sweep, each block also updates the multipliers its DualMasks give it, the tethers' and the
-/// slack rows' (docs/solver.md#duals-in-the-sweep); returns whether it did, and update_duals then
-/// leaves them.
-bool sweep(const SolverModel& model, SolverState& state, bool duals, StepStats& stats);
+/// (SweepBlocks::wave), else colour by colour; the same result either way. `pending`: the lanes also
+/// make the dual update of the sweep before as they read each row, for the end DualLanes names, and
+/// each particle's tether and slack rows' (docs/solver.md#duals-in-the-sweep); only where the lanes
+/// sweep, the penalty ramp is inert and the particles of each colour are independent.
+void sweep(const SolverModel& model, SolverState& state, bool pending, StepStats& stats);
 /// One Gauss-Seidel pass over the particles of one colour: in SIMD lanes and over threads where the
 /// colouring, the machine and the constants allow, with the same result (docs/solver.md#lanes).
 /// Leaves the squared largest move in stats.largest_move: the caller takes its root after the sweep.
-/// `duals`: as sweep's, once sweep has found the lanes may.
-void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, bool duals, StepStats& stats);
-/// Whether sweep_colour takes the AVX2 lanes on this machine.
+/// `pending`: as sweep's.
+void sweep_colour(const SolverModel& model, SolverState& state, uint32_t colour, bool pending, StepStats& stats);
+/// The dual update after a sweep in lanes (the stretch edges', the tethers' and the slack rows'; the
+/// same bits as distance_rows::update_duals, tether_rows' and slack_rows'), where sweep may take `pending`.
+void update_duals_in_lanes(const SolverModel& model, SolverState& state);
+/// Whether the sweep takes SIMD lanes on this machine (the once-a-substep loops then take AVX2's).
 bool sweep_uses_simd(const SolverModel& model);
+/// The lanes the sweep takes on this machine: 8 (AVX-512), 4 (AVX2) or 0 (one particle at a time),
+/// at most SolverConstants::simd_lanes; the same result at each.
+uint32_t simd_lanes(const SolverModel& model);
 
 // hold_line.cpp (docs/solver.md#hold-line)
 void find_hold_line(const SolverModel& model, SolverState& state);

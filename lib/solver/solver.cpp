@@ -57,6 +57,36 @@ SolverState initial_state(const SolverModel& m) {
     return s;
 }
 
+void copy_step_state(SolverState& to, const SolverState& from) {
+    to.cloth = from.cloth;
+    to.v_before = from.v_before;
+    to.hold_offset = from.hold_offset;
+    to.target = from.target;
+    to.animated = from.animated;
+    to.turned = from.turned;
+    to.pin_holding = from.pin_holding;
+    to.holder_pose = from.holder_pose;
+    to.hold_start_rotation = from.hold_start_rotation;
+    to.started = from.started;
+    to.frame_pose = from.frame_pose;
+    to.frame_velocity = from.frame_velocity;
+    to.frame_omega = from.frame_omega;
+    to.gravity_frame = from.gravity_frame;
+    to.distance = from.distance;
+    to.hinge = from.hinge;
+    to.tether = from.tether;
+    to.slack = from.slack;
+    to.pose = from.pose;
+    to.contact = from.contact;
+    to.substep = from.substep;
+    to.penalties_inv_h2 = from.penalties_inv_h2;
+    to.asleep = from.asleep;
+    to.quiet_steps = from.quiet_steps;
+    to.steps_since_reset = from.steps_since_reset;
+    to.wave_done = from.wave_done;
+    to.wave_epoch = from.wave_epoch;
+}
+
 void refresh_masses(const SolverModel& m, SolverState& s) {
     distance_rows::refresh_masses(m.distance, s.distance, s.cloth.inverse_mass);
     hinge_rows::refresh_masses(m.hinge, s.hinge, s.cloth.inverse_mass);

@@ -71,6 +71,9 @@ public:
     const std::shared_ptr<const SolverModel>& model() const { return model_; }
     /// Everything that changes as the cloth moves (state() is its particles).
     const SolverState& solver_state() const { return state_; }
+    /// Puts back what a step changed, from a copy_step_state (state.h) of this solver's state taken
+    /// before the step and no release() or grab() since (checked_step.h).
+    void restore_step(const SolverState& before) { copy_step_state(state_, before); }
 
     /// Advances one step of input.dt: `substeps` substeps of `iterations` colour sweeps each.
     /// Throws std::invalid_argument on a non-positive or non-finite dt, or holders of the wrong count.

@@ -100,4 +100,10 @@ struct SolverState {
     uint32_t wave_epoch = 0;              ///< this sweep's, counted from 1
 };
 
+/// Copies into `to` every field of `from` a step writes: all but the mass layout (bend_lanes,
+/// dual_lanes, free_particles, kinematic_particles), which only a change of masses (release, grab)
+/// lays out, and the sweep's threads. `to` keeps its buffers, so a copy taken before every step
+/// allocates once (solver/checked_step.h; a fifth of the state's bytes stays put).
+void copy_step_state(SolverState& to, const SolverState& from);
+
 }  // namespace weft

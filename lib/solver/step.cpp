@@ -358,34 +358,6 @@ WEFT_AVX2 inline FourEdges four_edges(const DistanceModel& m, const DistanceStat
     return f;
 }
 
-/// distance_rows::update_duals four rows side by side while the penalty ramp is inert (k_min = k_max):
-/// λ ← λ + k·C on hard rows, λ ← max(k·C + λ, 0) on strain-limit rows, each lane as the scalar row.
-/// Only the stretch edges: the skips after them are soft and carry no strain row (distance_rows::build),
-/// so no multiplier of theirs moves.
-WEFT_AVX2 void update_distance_duals_avx2(const DistanceModel& m, DistanceState& s, const Vec3* x) {
-    const size_t count = m.edge_count;
-    double* rows = &s.rows.data()->rest;
-    for (size_t e = 0; e < count; e += 4) {
-        const FourEdges f = four_edges(m, s, e, count);
-        int hard = 0;
-        if (e + 4 <= count) {
-            uint32_t bytes;
-            std::memcpy(&bytes, m.hard.data() + e, sizeof bytes);
-            hard = ~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_cvtsi32_si128(static_cast<int>(bytes)), _mm_setzero_si128())) & 0xF;
-        } else {
-            for (size_t k = 0; e + k < count; ++k)
-                if (m.hard[e + k]) hard |= 1 << k;
-        }
-        hard &= f.on;
-        const int strain = m.strain_rows ? f.on : 0;
-        if ((hard | strain) == 0) continue;
-        const int32_t field[4] = {static_cast<int32_t>(e * 6), static_cast<int32_t>(e * 6 + (e + 1 < count ? 6 : 0)),
-                                  static_cast<int32_t>(e * 6 + (e + 2 < count ? 12 : 0)),
-                                  static_cast<int32_t>(e * 6 + (e + 3 < count ? 18 : 0))};
-        lanes::edge_dual_lanes(&x->x, f.end, f.end + 4, rows, field, hard, strain);
-    }
-}
-
 /// distance_rows::within_strain four edges at a time: the same answer (some edge with a free end is
 /// longer than `ratio` × its rest length, squared lengths), from the same products.
 WEFT_AVX2 bool within_strain_avx2(const DistanceModel& m, const DistanceState& s, const Vec3* x, double ratio) {
@@ -434,24 +406,6 @@ inline FourTethered four_tethered(const std::vector<uint32_t>& free, const Tethe
     return f;
 }
 
-/// The tethers' (to x[centre[i]] where it is not no_particle) and, with `slack`, the slack rows' (to
-/// animated[i] where the radius is finite) update_leash_dual, four free particles at a time in one pass
-/// while the ramp is inert. Each kind writes only its own multipliers, so one pass gives two passes' bits.
-WEFT_AVX2 void leash_duals_avx2(const std::vector<uint32_t>& free, const Vec3* x, TetherState& tether, SlackState* slack,
-                                const Vec3* animated) {
-    for (size_t g = 0; g < free.size(); g += 4) {
-        const FourTethered f = four_tethered(free, tether, g);
-        int slacked = 0;
-        for (size_t q = 0; q < 4 && slack; ++q)
-            if (g + q < free.size() && std::isfinite(slack->radius[f.particle[q]])) slacked |= 1 << q;
-        if ((f.tethered | slacked) == 0) continue;
-        __m256d xx, xy, xz;
-        lanes::load_positions(&x->x, f.own, xx, xy, xz);
-        if (f.tethered) lanes::leash_dual_lanes(xx, xy, xz, x, f.centre, f.tethered, f.particle, tether.radius, tether.k, tether.lambda);
-        if (slacked) lanes::leash_dual_lanes(xx, xy, xz, animated, f.own, slacked, f.particle, slack->radius, slack->k, slack->lambda);
-    }
-}
-
 /// tether_rows::tighten four free particles at a time: r ← max(d_geo, min(r, |x_i − x_c|)) where a
 /// particle has a tether, std::min's and std::max's compares as blends, each lane as the scalar row.
 WEFT_AVX2 void tighten_avx2(TetherState& t, const ClothProxy& p, const std::vector<uint32_t>& free, const Vec3* x) {
@@ -483,26 +437,25 @@ bool within_strain(const SolverModel& m, const SolverState& s, double ratio) {
 }
 
 /// Whether the penalty ramp cannot move a penalty (k_min = k_max): the dual update is then the
-/// multipliers alone, which the lanes do four rows at a time or in the sweep.
+/// multipliers alone, which the lanes make.
 bool ramp_inert(const SolverConstants& c) { return !(c.k_max_ratio > c.k_min_ratio); }
 
+/// Whether the lanes make the dual update (docs/solver.md#duals-in-the-sweep): while the penalty ramp is
+/// inert and the particles of each colour are independent (DualLanes names every edge with a free end once).
+bool duals_in_lanes(const SolverModel& m, const SolverState& s) {
+    return sweep_uses_simd(m) && ramp_inert(m.constants) && m.sweep.independent(s.cloth.inverse_mass);
+}
+
 /// The dual update of every hard row (docs/solver.md#hard-and-soft-rows) and the penalty ramp (docs/solver.md#warm-start).
-/// `swept`: the sweep has updated the stretch edges', tethers' and slack rows' multipliers.
-void update_duals(const SolverModel& m, SolverState& s, bool contacts, bool swept) {
+void update_duals(const SolverModel& m, SolverState& s, bool contacts) {
     const Vec3* x = s.cloth.x.data();
     const double inv_h2 = s.substep.inv_h2;
-    if (!swept) {
-#ifdef WEFT_SOLVER_X86
-        if (sweep_uses_simd(m) && ramp_inert(m.constants)) {  // four rows at a time
-            update_distance_duals_avx2(m.distance, s.distance, x);
-            leash_duals_avx2(s.free_particles, x, s.tether, m.slack.enabled ? &s.slack : nullptr, s.animated.data());
-        } else
-#endif
-        {
-            distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
-            tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
-            slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
-        }
+    if (duals_in_lanes(m, s)) {
+        update_duals_in_lanes(m, s);
+    } else {
+        distance_rows::update_duals(m.distance, s.distance, x, inv_h2, m.constants);
+        tether_rows::update_duals(s.tether, s.free_particles, m.mass, x, inv_h2, m.constants);
+        slack_rows::update_duals(m.slack, s.slack, s.free_particles, m.mass, x, s.animated, inv_h2, m.constants);
     }
     if (contacts) contact_rows::update_duals(s.contact, s.free_particles, x);  // detect counted every contact row
 }
@@ -547,21 +500,25 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     const bool to_residual = m.constants.residual_tolerance > 0, to_strain = m.constants.strain_target > 0;
     const uint32_t most = to_residual || to_strain ? std::max(m.constants.max_iterations, 1u) : m.fabric.iterations;
     const double enough = m.constants.residual_tolerance * (std::isfinite(m.shortest_row) ? m.shortest_row : m.reach);
-    const bool turns = m.constants.hold_line && s.substep.hold_line_ok;
-    const bool in_sweep = ramp_inert(m.constants) && m.n >= m.constants.sweep_duals_min_particles;
+    // Between two sweeps of a substep nothing moves the cloth, so the next sweep makes the dual update
+    // as it reads each row (docs/solver.md#duals-in-the-sweep); after the last one (the hold-line turn
+    // follows it) a pass does.
+    const bool wait = m.constants.defer_duals && duals_in_lanes(m, s);
+    bool pending = false;
     for (uint32_t it = 0; it < most; ++it) {
         stats.largest_move = 0;
-        // The multipliers in the sweep (docs/solver.md#duals-in-the-sweep) unless the hold-line turn may
-        // move the cloth between the sweep and the dual update.
-        const bool may_turn = turns && (it + 1 == most || to_residual || to_strain);
-        const bool swept = sweep(m, s, in_sweep && !may_turn, stats);
+        sweep(m, s, pending, stats);
         stats.largest_move = std::sqrt(stats.largest_move);
         ++stats.iterations;
         const bool done = (to_residual || to_strain) && (!to_residual || stats.largest_move <= enough) &&
                           (!to_strain || within_strain(m, s, 1 + m.constants.strain_target));
         const bool last = it + 1 == most || done;
         if (last && m.constants.hold_line && s.substep.hold_line_ok) turn_about_hold_line(m, s, stats);
-        update_duals(m, s, stats.contacts != 0, swept);
+        pending = wait && !last;
+        if (!pending)
+            update_duals(m, s, stats.contacts != 0);
+        else if (stats.contacts != 0)
+            contact_rows::update_duals(s.contact, s.free_particles, s.cloth.x.data());
         if (last) break;
     }
     return finish_velocities(s, decay, clamp, stats);

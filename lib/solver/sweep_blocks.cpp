@@ -11,7 +11,6 @@ namespace weft::sweep_blocks {
 
 namespace {
 
-static_assert(sizeof(LinkRow) == 6 * sizeof(double), "the lanes read LinkRow as six doubles");
 static_assert(sizeof(Vec3) == 3 * sizeof(double), "the lanes read positions as three doubles each");
 
 /// The pairs of particles of one colour that a distance row or a hinge stencil joins.
@@ -32,7 +31,7 @@ std::vector<std::array<uint32_t, 2>> same_colour_pairs(const ClothProxy& p, cons
 
 /// Blocks per unit of the wave: large enough that its bookkeeping costs nothing beside the updates,
 /// small enough that the band it sweeps stays in the caches.
-constexpr uint32_t wave_blocks = 16;
+constexpr uint32_t wave_blocks = 8;  // 64 particles
 /// The chunks of its largest colour a thread's slab must have for the threads' wave.
 constexpr uint32_t wave_slab_chunks = 8;
 
@@ -143,11 +142,14 @@ void parallel_wave(const Chunks& c, uint32_t parts, SweepBlocks& s) {
 
 }  // namespace
 
-SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t threads) {
+SweepBlocks build(const ClothProxy& p, DistanceModel& distance, uint32_t threads) {
     SweepBlocks s;
     const uint32_t lanes = SweepBlocks::lanes;
     const size_t n = p.particle_count();
-    if (n * 3 > static_cast<size_t>(INT32_MAX) || distance.count() * 6 > static_cast<size_t>(INT32_MAX))
+    // The lanes index positions (3·particle) and the rows' slots (six doubles each, padding included:
+    // at most a block's lanes a row end) with 32-bit integers.
+    if (n * 3 > static_cast<size_t>(INT32_MAX) ||
+        distance.incidences.size() * SweepBlocks::lanes * RowSlots::fields > static_cast<size_t>(INT32_MAX))
         throw std::invalid_argument(solver_message("proxy '", p.garment, "': ", n, " particles and ", distance.count(),
                                                    " distance rows are too many for the solver's 32-bit indices"));
     s.same_colour_pairs = same_colour_pairs(p, distance);
@@ -171,11 +173,13 @@ SweepBlocks build(const ClothProxy& p, const DistanceModel& distance, uint32_t t
     return s;
 }
 
-void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
+void lay_out_rows(SweepBlocks& s, DistanceModel& distance) {
     const uint32_t lanes = SweepBlocks::lanes;
     s.offsets.clear();
     s.other_coordinate.clear();
-    s.row_field.clear();
+    s.row.clear();
+    distance.slot.assign(distance.incidences.size(), 0);
+    distance.row_slots.assign(distance.count(), {UINT32_MAX, UINT32_MAX});
     for (size_t k = 0; k < s.blocks(); ++k) {
         const uint32_t b = s.first[k], width = s.width[k];
         uint32_t rows = 0;
@@ -188,11 +192,24 @@ void lay_out_rows(SweepBlocks& s, const DistanceModel& distance) {
                 const uint32_t at = distance.offsets[i] + q;
                 const bool real = lane < width && at < distance.offsets[i + 1];
                 const LinkIncidence inc = real ? distance.incidences[at] : LinkIncidence{i, 0};
+                const uint32_t slot = static_cast<uint32_t>(s.other_coordinate.size());
+                if (real) {
+                    distance.slot[at] = slot;
+                    auto& ends = distance.row_slots[inc.link];
+                    ends[ends[0] == UINT32_MAX ? 0 : 1] = slot;
+                }
                 s.other_coordinate.push_back(static_cast<int32_t>(inc.other * 3));
-                s.row_field.push_back(static_cast<int32_t>(inc.link * 6));
+                s.row.push_back(inc.link);
             }
     }
     s.offsets.push_back(static_cast<uint32_t>(s.other_coordinate.size() / lanes));
+    distance.slot_count = s.other_coordinate.size();
+    s.other_slot.resize(s.other_coordinate.size());
+    for (size_t at = 0; at < s.other_slot.size(); ++at) s.other_slot[at] = static_cast<int32_t>(RowSlots::at(at, 0));
+    for (const auto& ends : distance.row_slots) {
+        s.other_slot[ends[0]] = static_cast<int32_t>(RowSlots::at(ends[1], 0));
+        s.other_slot[ends[1]] = static_cast<int32_t>(RowSlots::at(ends[0], 0));
+    }
 }
 
 std::vector<uint32_t> first_read_order(const SweepBlocks& s, const DistanceModel& distance) {
@@ -222,33 +239,19 @@ DualLanes lay_out_duals(const SweepBlocks& s, const ClothProxy& p, const Distanc
     for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
         for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
     DualLanes d;
+    d.mask.assign(s.offsets.back(), 0);
     for (size_t b = 0; b < s.blocks(); ++b)
-        if (s.offsets[b + 1] - s.offsets[b] > (1u << 14)) return d;  // beyond a slot's 14 bits of incidence
-    std::vector<std::pair<uint16_t, uint8_t>> here;  // (slot, bit 0: hard, bit 1: strain)
-    for (size_t b = 0; b < s.blocks(); ++b) {
-        d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));
-        here.clear();
         for (uint32_t q = 0; q < s.offsets[b + 1] - s.offsets[b]; ++q)
             for (uint32_t lane = 0; lane < s.width[b]; ++lane) {
                 const uint32_t i = s.first[b] + lane, at = distance.offsets[i] + q;
                 if (inverse_mass[i] == 0 || at >= distance.offsets[i + 1]) continue;
                 const LinkIncidence inc = distance.incidences[at];
-                if (inc.link >= distance.edge_count || !(colour[inc.other] < colour[i] || inverse_mass[inc.other] == 0)) continue;
-                const uint8_t kinds = static_cast<uint8_t>((distance.hard[inc.link] ? 1 : 0) | (distance.strain_rows ? 2 : 0));
-                if (kinds) here.push_back({static_cast<uint16_t>(q << 2 | lane), kinds});
+                if (inc.link >= distance.edge_count) continue;  // a skip carries no multiplier
+                if (!(inverse_mass[inc.other] == 0 || colour[i] < colour[inc.other])) continue;  // the other end goes first
+                uint16_t& mask = d.mask[s.offsets[b] + q];
+                if (distance.hard[inc.link]) mask |= static_cast<uint16_t>(1u << lane);
+                if (distance.strain_rows) mask |= static_cast<uint16_t>(1u << (lanes + lane));
             }
-        for (size_t g = 0; g < here.size(); g += lanes) {
-            uint8_t mask = 0;
-            for (uint32_t k = 0; k < lanes; ++k) {
-                const bool real = g + k < here.size();
-                d.slot.push_back(here[real ? g + k : g].first);
-                if (real && (here[g + k].second & 1)) mask |= static_cast<uint8_t>(1u << k);
-                if (real && (here[g + k].second & 2)) mask |= static_cast<uint8_t>(16u << k);
-            }
-            d.mask.push_back(mask);
-        }
-    }
-    d.offsets.push_back(static_cast<uint32_t>(d.mask.size()));
     return d;
 }
 

@@ -1,6 +1,7 @@
-// The sweep's layout: each colour cut into blocks of four consecutive particles that one vertex update
-// solves side by side (SIMD lanes, docs/solver.md#lanes), with their distance-row incidences laid out
-// lane by lane in the order the update reads them. Cooked once with the model.
+// The sweep's layout: each colour cut into blocks of eight consecutive particles that one vertex update
+// solves side by side (SIMD lanes, docs/solver.md#lanes: eight with AVX-512, four at a time with AVX2),
+// with their distance-row incidences laid out lane by lane in the order the update reads them. Cooked
+// once with the model.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -13,18 +14,22 @@
 namespace weft {
 
 struct SweepBlocks {
-    static constexpr uint32_t lanes = 4;
+    static constexpr uint32_t lanes = 8;
+    static_assert(lanes == RowSlots::lanes, "a row's slot is its incidence in the sweep's layout");
 
     std::vector<uint32_t> colour_blocks;  ///< colour c is blocks [colour_blocks[c], colour_blocks[c+1])
     std::vector<uint32_t> first;          ///< per block: its first particle
     std::vector<uint32_t> width;          ///< per block: particles in it, 1..lanes
     std::vector<uint32_t> offsets;        ///< per block: start of its incidences, in groups of `lanes`
     /// Incidence q of lane k of block b at (offsets[b] + q)·lanes + k: the other end's index into the
-    /// positions as doubles (3·particle) and the row's into the rows as doubles (LinkRow's fields in
-    /// order). A lane with fewer rows is padded with its own particle: a zero-length row, which the
-    /// update skips as it skips coincident ends.
+    /// positions as doubles (3·particle), and the row. A lane with fewer rows is padded with its own
+    /// particle (and row 0): a zero-length row, which the update skips as it skips coincident ends.
     std::vector<int32_t> other_coordinate;
-    std::vector<int32_t> row_field;
+    std::vector<uint32_t> row;
+    /// Per incidence, as above: where the same row's fields start at its other end, RowSlots::at(the
+    /// other incidence, 0) (padding: its own). An incidence is its row's slot (RowSlots): the dual
+    /// update writes a row's multipliers at both.
+    std::vector<int32_t> other_slot;
     /// Pairs of particles of one colour that a row couples (a distance row or a hinge stencil). A
     /// colouring lets held particles share a colour (they never move); while every such pair has a
     /// kinematic end, the particles of a colour may be solved in any order, side by side or on several
@@ -63,34 +68,31 @@ struct BendLanes {
     std::vector<double> coefficient;        ///< BendNeighbour::coefficient; padding: 0
 };
 
-/// The stretch edges whose multipliers a block updates in the sweep once its particles have moved
-/// (docs/solver.md#duals-in-the-sweep), packed four to a group whatever lane they hang from. An edge's
-/// multipliers are updated by the end swept last, when neither end moves again before the next sweep:
-/// the free end of the higher colour, or the free end of an edge to a kinematic particle. Kinematic
-/// ends change with the masses, so this lives in the state beside BendLanes.
+/// Which end updates each stretch edge's multipliers in the lanes (docs/solver.md#duals-in-the-sweep):
+/// the end swept first, the free end of the lower colour, or the free end of an edge to a kinematic
+/// particle. It updates them for the sweep before, as it reads the row in the next one (neither end
+/// has moved since), or in the pass after the sweep. Kinematic ends change with the masses, so this
+/// lives in the state beside BendLanes.
 struct DualLanes {
-    std::vector<uint32_t> offsets;  ///< per block: start of its groups of SweepBlocks::lanes slots; empty: none laid out
-    /// Per slot: the incidence it updates, (q << 2) | lane for lane `lane`'s incidence q of the block
-    /// (SweepBlocks::row_field at (offsets[b] + q)·lanes + lane). A group's padding repeats its first slot.
-    std::vector<uint16_t> slot;
-    std::vector<uint8_t> mask;      ///< per group: bit k, slot k's hard row (λ); bit 4 + k, its strain-limit row
+    /// Per incidence vector (SweepBlocks::offsets' unit): bit k, lane k's row is hard (λ) and updated
+    /// here; bit lanes + k, its strain-limit row. Empty: not laid out.
+    std::vector<uint16_t> mask;
 };
 
 namespace sweep_blocks {
 
 /// Throws std::invalid_argument when the proxy is too large for 32-bit lane indices. `threads`: the
 /// threads the wave is cut for (SolverConstants::threads).
-SweepBlocks build(const ClothProxy& proxy, const DistanceModel& distance, uint32_t threads);
-/// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row_field),
-/// laid out again after distance_rows::reorder.
-void lay_out_rows(SweepBlocks& blocks, const DistanceModel& distance);
+SweepBlocks build(const ClothProxy& proxy, DistanceModel& distance, uint32_t threads);
+/// The distance rows' incidences of every block, lane by lane (SweepBlocks::other_coordinate, row,
+/// other_slot) and the rows' slots (DistanceModel::slot, row_slots), laid out again after
+/// distance_rows::reorder.
+void lay_out_rows(SweepBlocks& blocks, DistanceModel& distance);
 /// The distance rows in the order the one-thread wave first reads them, the stretch edges before the
 /// skips: the order distance_rows::reorder takes, so the sweep reads the rows
 /// as one stream instead of through the proxy's order (docs/solver.md#lanes).
 std::vector<uint32_t> first_read_order(const SweepBlocks& blocks, const DistanceModel& distance);
-/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`; none (no offsets, and the
-/// pass after the sweep does the update) where a particle has more than 16384 distance rows, more than
-/// a slot can name.
+/// The DualLanes of `blocks` with the kinematic particles of `inverse_mass`.
 DualLanes lay_out_duals(const SweepBlocks& blocks, const ClothProxy& proxy, const DistanceModel& distance,
                         const std::vector<double>& inverse_mass);
 /// The bending operator of `hinge` in the blocks of `blocks` (empty when it has none).

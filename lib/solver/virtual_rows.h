@@ -10,7 +10,7 @@
 namespace weft {
 
 /// Where a virtual particle sits: carrier + turn(rest_link -> to − from)·offset, the turn the shortest
-/// one (as a rig's joints are posed from their particles, docs/format.md#the-embeddable-runtime).
+/// one (as a rig's joints are posed from their particles, docs/format.md#the-runtime).
 Vec3 virtual_position(const Vec3& carrier, const Vec3& from, const Vec3& to, const Vec3& rest_link, const Vec3& offset);
 
 /// ∂(n·p)/∂to of that position p: how far the point moves along n per metre the link's far end moves

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <vector>
 
+#include "solver/checked_step.h"
 #include "solver/solver.h"
 #include "validate/crossings.h"
 
@@ -108,256 +110,336 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
     return run_scenario(std::move(solver), settle_steps, scenario, steps, trace, trace_options);
 }
 
-ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
-                           const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
-                           const ClipMotion* clip, const BodyObserver& body_observer) {
-    const ClothProxy& proxy = solver.proxy();
-    const ClothState& state = solver.state();
-    const size_t n = proxy.particle_count();
-    const std::vector<LinkRef> links = links_of(proxy);
+namespace {
 
-    ScenarioStats st;
-    st.scenario = scenario;
-    if (scenario != Scenario::clip) clip = nullptr;
-    if (clip) st.clip = clip->name;
-    const ClipBinding clip_binding = clip ? bind_clip(*clip, proxy, body) : ClipBinding{};
-    st.velocity_clamp = solver.velocity_clamp(validation_dt);
-    st.settle_steps = settle_steps;
-
-    StepInput in;
-    in.dt = validation_dt;
-    in.teleport_mode = scenario == Scenario::teleport_keep ? TeleportMode::keep : TeleportMode::reset;
-    in.holders.assign(proxy.pins.size(), Pose{});
-    const Pose rest_frame = rest_frame_pose(proxy);
-    in.frame = rest_frame;
-    const bool holds_pose = solver.row_counts().pose > 0;  // hang from rest would test nothing: disturb it
-
-    if (settle_steps > 0 && !state_finite(state)) {  // the prelude blew up: nothing to measure
-        st.non_finite_step = 0;
-        return st;
+/// One scenario run, measured step by step (docs/validation.md#measurements): the script placed, the
+/// solver stepped, the state measured, the trace kept; run_scenario reads as its phases.
+class ScenarioMeter {
+public:
+    ScenarioMeter(Solver& solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
+                  const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
+                  const ClipMotion* clip, const BodyObserver& body_observer)
+        : solver_(solver), proxy_(solver.proxy()), state_(solver.state()), n_(proxy_.particle_count()),
+          links_(links_of(proxy_)), scenario_(scenario), steps_(steps), observer_(observer), body_(body),
+          clip_(scenario == Scenario::clip ? clip : nullptr), body_observer_(body_observer),
+          rest_frame_(rest_frame_pose(proxy_)), holds_pose_(solver.row_counts().pose > 0),
+          third_start_(steps - steps / 3) {
+        st_.scenario = scenario;
+        if (clip_) st_.clip = clip_->name;
+        if (clip_) clip_binding_ = bind_clip(*clip_, proxy_, body_);
+        st_.velocity_clamp = solver.velocity_clamp(validation_dt);
+        st_.settle_steps = settle_steps;
+        in_.dt = validation_dt;
+        in_.teleport_mode = scenario == Scenario::teleport_keep ? TeleportMode::keep : TeleportMode::reset;
+        in_.holders.assign(proxy_.pins.size(), Pose{});
+        in_.frame = rest_frame_;
+        trace_ = trace && trace_options.enabled() ? trace : nullptr;
+        trace_options_ = trace_options;
     }
 
-    // The energy trend's window: the undriven steps of the last third.
-    const uint32_t third_start = steps - steps / 3;
-    std::vector<double> trend_t, trend_kinetic, trend_total;
-    auto energy_now = [&] { return solver.energy(in.frame.rotation.conjugate().rotate(in.gravity)); };
-    Energy energy = energy_now();
-    double previous_total = energy.total();
+    ScenarioStats run() {
+        if (st_.settle_steps > 0 && !state_finite(state_)) {  // the prelude blew up: nothing to measure
+            st_.non_finite_step = 0;
+            return st_;
+        }
+        start();
+        for (uint32_t s = 0; s < steps_; ++s)
+            if (!step(s)) break;
+        finish();
+        return st_;
+    }
 
-    // Idle: per link with a free end, its last vector and the summed turn while breathing.
-    std::vector<uint8_t> jitter_link(links.size(), 0);
-    for (size_t l = 0; l < links.size(); ++l)
-        jitter_link[l] = proxy.inverse_mass[links[l].a] > 0 || proxy.inverse_mass[links[l].b] > 0;
-    std::vector<Vec3> link_vector(links.size());
-    std::vector<double> jitter_sum(links.size(), 0.0);
-    uint32_t jitter_frames = 0;
-    Quat previous_holder_rotation;
+private:
+    Energy energy_now() const { return solver_.energy(in_.frame.rotation.conjugate().rotate(in_.gravity)); }
 
-    // Strain, skip ratio and tether ratio of the state as it stands, credited to `step` (0 = the starting pose).
-    double strain_now = 0;  // the worst stretch edge of the state as it stands (the trace's per-step strain)
-    auto measure_shape = [&](uint32_t step) {
-        strain_now = 0;
-        for (const LinkRef& link : links) {
-            const double ratio = distance(state.x[link.a], state.x[link.b]) / rest_of(proxy, link);
+    /// The starting pose: its shape measured, the idle links chosen, the trace's first frame.
+    void start() {
+        energy_ = energy_now();
+        previous_total_ = energy_.total();
+        // Idle: per link with a free end, its last vector and the summed turn while breathing.
+        jitter_link_.assign(links_.size(), 0);
+        for (size_t l = 0; l < links_.size(); ++l)
+            jitter_link_[l] = proxy_.inverse_mass[links_[l].a] > 0 || proxy_.inverse_mass[links_[l].b] > 0;
+        link_vector_.resize(links_.size());
+        jitter_sum_.assign(links_.size(), 0.0);
+        measure_shape(0);
+        start_trace();
+    }
+
+    /// Strain, skip ratio and tether ratio of the state as it stands, credited to `step` (0 = the starting pose).
+    void measure_shape(uint32_t step) {
+        strain_now_ = 0;
+        for (const LinkRef& link : links_) {
+            const double ratio = distance(state_.x[link.a], state_.x[link.b]) / rest_of(proxy_, link);
             const bool edge = link.kind == LinkRef::edge;
-            if (edge) strain_now = std::fmax(strain_now, ratio);
-            double& worst = edge ? st.max_strain : st.max_skip_ratio;
-            std::optional<LinkRef>& where = edge ? st.max_strain_link : st.max_skip_link;
+            if (edge) strain_now_ = std::fmax(strain_now_, ratio);
+            double& worst = edge ? st_.max_strain : st_.max_skip_ratio;
+            std::optional<LinkRef>& where = edge ? st_.max_strain_link : st_.max_skip_link;
             if (ratio > worst || !where) {
                 worst = ratio;
                 where = link;
-                (edge ? st.max_strain_step : st.max_skip_step) = step;
+                (edge ? st_.max_strain_step : st_.max_skip_step) = step;
             }
         }
-        for (uint32_t i = 0; i < n; ++i) {
-            const uint32_t c = proxy.nearest_held[i];
-            const double d = proxy.d_geo[i];
-            if (state.inverse_mass[i] == 0 || c == no_particle || !(d > 0) || !std::isfinite(d)) continue;
-            double ratio = distance(state.x[i], state.x[c]) / d;
-            if (ratio > st.max_tether_ratio) {
-                st.max_tether_ratio = ratio;
-                st.max_tether_particle = i;
-                st.max_tether_step = step;
+        for (uint32_t i = 0; i < n_; ++i) {
+            const uint32_t c = proxy_.nearest_held[i];
+            const double d = proxy_.d_geo[i];
+            if (state_.inverse_mass[i] == 0 || c == no_particle || !(d > 0) || !std::isfinite(d)) continue;
+            double ratio = distance(state_.x[i], state_.x[c]) / d;
+            if (ratio > st_.max_tether_ratio) {
+                st_.max_tether_ratio = ratio;
+                st_.max_tether_particle = i;
+                st_.max_tether_step = step;
             }
-        }
-    };
-    measure_shape(0);
-
-    // The trace (off unless asked): frames at most max_frames per scenario, the starting pose first.
-    if (trace && !trace_options.enabled()) trace = nullptr;
-    if (trace) {
-        trace->scenario = scenario;
-        trace->clip = st.clip;
-        trace->steps.reserve(steps);
-        if (trace_options.frame_every > 0) {
-            const uint64_t by_size = trace_options.max_frame_values / std::max<uint64_t>(3 * n, 1);
-            const uint32_t cap = uint32_t(std::max<uint64_t>(std::min<uint64_t>(trace_options.max_frames, by_size), 2) - 1);
-            trace->frame_every = std::max(trace_options.frame_every, (steps + cap - 1) / cap);
         }
     }
-    auto record_frame = [&](uint32_t step, const Pose& holders) {
-        std::vector<float> frame(3 * n);
-        for (uint32_t i = 0; i < n; ++i) {
-            const Vec3 x = relative_to(holders, state.x[i]);
+
+    /// The trace (off unless asked): frames at most max_frames per scenario, the starting pose first.
+    void start_trace() {
+        if (!trace_) return;
+        trace_->scenario = scenario_;
+        trace_->clip = st_.clip;
+        trace_->steps.reserve(steps_);
+        if (trace_options_.frame_every > 0) {
+            const uint64_t by_size = trace_options_.max_frame_values / std::max<uint64_t>(3 * n_, 1);
+            const uint32_t cap = uint32_t(std::max<uint64_t>(std::min<uint64_t>(trace_options_.max_frames, by_size), 2) - 1);
+            trace_->frame_every = std::max(trace_options_.frame_every, (steps_ + cap - 1) / cap);
+        }
+        if (trace_->frame_every > 0) record_frame(0, in_.holders.empty() ? Pose{} : in_.holders.front());
+    }
+
+    void record_frame(uint32_t step, const Pose& holders) {
+        std::vector<float> frame(3 * n_);
+        for (uint32_t i = 0; i < n_; ++i) {
+            const Vec3 x = relative_to(holders, state_.x[i]);
             frame[3 * i] = static_cast<float>(x.x);
             frame[3 * i + 1] = static_cast<float>(x.y);
             frame[3 * i + 2] = static_cast<float>(x.z);
         }
-        trace->frame_steps.push_back(step);
-        trace->frames.push_back(std::move(frame));
-    };
-    if (trace && trace->frame_every > 0) record_frame(0, in.holders.empty() ? Pose{} : in.holders.front());
+        trace_->frame_steps.push_back(step);
+        trace_->frames.push_back(std::move(frame));
+    }
 
-    std::vector<Vec3> x_before;
-    Pose previous_holders;
-    double awake_seconds = 0;
-    // Where the body is each step, measured whether or not the solver sees it; one buffer for every step.
-    StepInput probe;
-
-    for (uint32_t s = 0; s < steps; ++s) {
-        ScriptStep script = script_step(scenario, s, steps, holds_pose);
-        FramedStep step = framed(script, rest_frame);
-        if (clip) {
-            place_clip_step(clip_step(*clip, s, &script.driven), clip_binding, rest_frame, body, in, probe);
-            step.frame = in.frame;
-            step.holders = in.holders.empty() ? Pose{} : in.holders.front();
+    /// The script's step `s` placed: the frame, the holders and the body where the script (or the clip) has them.
+    FramedStep place(uint32_t s, ScriptStep& script) {
+        script = script_step(scenario_, s, steps_, holds_pose_);
+        FramedStep step = framed(script, rest_frame_);
+        if (clip_) {
+            place_clip_step(clip_step(*clip_, s, &script.driven), clip_binding_, rest_frame_, body_, in_, probe_);
+            step.frame = in_.frame;
+            step.holders = in_.holders.empty() ? Pose{} : in_.holders.front();
         } else {
-            in.frame = step.frame;
-            for (Pose& h : in.holders) h = step.holders;
+            in_.frame = step.frame;
+            for (Pose& h : in_.holders) h = step.holders;
         }
-        if (body) {
-            if (!clip) place_body(*body, step.holders, probe);
-            if (body->collide) {
-                in.spheres = probe.spheres;
-                in.capsules = probe.capsules;
+        if (body_) {
+            if (!clip_) place_body(*body_, step.holders, probe_);
+            if (body_->collide) {
+                in_.spheres = probe_.spheres;
+                in_.capsules = probe_.capsules;
             }
         }
-        if (!(step.kick == Vec3{})) solver.add_velocity(step.kick);
+        return step;
+    }
+
+    /// One scripted step: placed, solved, measured. False when the state went non-finite (the run ends).
+    bool step(uint32_t s) {
+        ScriptStep script;
+        const FramedStep step = place(s, script);
+        if (!(step.kick == Vec3{})) solver_.add_velocity(step.kick);
         // Any scenario may teleport: the solver calls every frame or holder jump longer than the
         // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
         // idle jump too. The shift is measured against this copy, kept every step.
-        x_before = state.x;
-
+        x_before_ = state_.x;
+        // The step a runtime takes (solver/checked_step.h); one that leaves a position not finite ends
+        // the run there (no copy to undo it with: nothing runs after it).
         const auto t0 = std::chrono::steady_clock::now();
-        const StepStats ss = solver.step(in);
+        StepStats ss;
+        const StepCheck check = checked_step(solver_, in_, nullptr, &ss);
         const auto t1 = std::chrono::steady_clock::now();
         const uint32_t step_number = s + 1;
-        st.steps = step_number;
-        if (observer) observer(scenario, step_number, step.holders, state);
-        if (body && body_observer) body_observer(step_number, probe);
-
+        st_.steps = step_number;
+        if (check == StepCheck::non_finite) {
+            st_.non_finite_step = step_number;
+            return false;
+        }
+        if (check != StepCheck::ok)
+            throw std::logic_error(std::string("validation script gave the solver a step it refuses: ") + step_check_name(check));
+        if (observer_) observer_(scenario_, step_number, step.holders, state_);
+        if (body_ && body_observer_) body_observer_(step_number, probe_);
         if (!ss.asleep) {
-            ++st.steps_awake;
-            awake_seconds += std::chrono::duration<double>(t1 - t0).count();
-            energy = energy_now();
-            if (!state_finite(state) || !std::isfinite(energy.total())) {
-                st.non_finite_step = step_number;
-                break;
+            ++st_.steps_awake;
+            awake_seconds_ += std::chrono::duration<double>(t1 - t0).count();
+            energy_ = energy_now();
+            if (!std::isfinite(energy_.total())) {
+                st_.non_finite_step = step_number;
+                return false;
             }
         }
-        if (ss.fell_asleep && !st.sleep_step) st.sleep_step = step_number;
-
-        if (body) {
-            if (!st.max_penetration) st.max_penetration = 0.0;
-            const Depth d = deepest_inside(probe, state.x, state.inverse_mass);
-            if (d.depth > *st.max_penetration) {
-                st.max_penetration = d.depth;
-                st.max_penetration_particle = d.index;
-                st.max_penetration_step = step_number;
-            }
-        }
-        if (!ss.asleep) {
-            measure_shape(step_number);
-            if (ss.max_speed > st.peak_speed) {
-                st.peak_speed = ss.max_speed;
-                st.peak_speed_step = step_number;
-            }
-            st.clamped += ss.clamped;
-            st.substeps += ss.substeps;
-            st.sweeps += ss.iterations;
-        }
-
-        // Teleport: the step it happened, how far it moved the cloth relative to its holders, and
-        // the fastest particle over the Reset ramp.
-        if (ss.teleported != Teleported::none) {
-            ++st.teleports;
-            if (!st.teleport_step) {
-                st.teleport_step = step_number;
-                double shift = 0;
-                for (uint32_t i = 0; i < n; ++i)
-                    if (state.inverse_mass[i] > 0)
-                        shift = std::fmax(shift, distance(relative_to(step.holders, state.x[i]),
-                                                          relative_to(previous_holders, x_before[i])));
-                st.teleport_shift = shift;
-                st.teleport_peak_speed = 0.0;
-            }
-        }
-        if (st.teleport_step && step_number <= *st.teleport_step + teleport_window_steps)
-            st.teleport_peak_speed = std::fmax(*st.teleport_peak_speed, ss.max_speed);
-        previous_holders = step.holders;
-
-        // Energy: a rise in an undriven step can only come from the step itself.
-        if (!script.driven) {
-            st.max_energy_step_rise = std::fmax(st.max_energy_step_rise, energy.total() - previous_total);
-            if (s >= third_start) {
-                trend_t.push_back(static_cast<double>(s));
-                trend_kinetic.push_back(energy.kinetic);
-                trend_total.push_back(energy.total());
-            }
-        }
-        previous_total = energy.total();
-
-        if (trace) {
-            trace->steps.push_back({step_number, ss.asleep ? 0.0 : ss.max_speed, strain_now, energy.kinetic,
-                                    energy.total(), ss.asleep, script.driven});
-            // Asleep, nothing moved: the last frame stands for it (the last step is always kept).
-            if (trace->frame_every > 0 && ((!ss.asleep && step_number % trace->frame_every == 0) || step_number == steps))
-                record_frame(step_number, step.holders);
-        }
-
-        // Idle jitter (docs/validation.md#idle): how far each link's direction turns per frame while the holders
-        // breathe, less what the holders themselves turned.
-        if (scenario == Scenario::idle) {
-            const double holder_turn = rotation_angle(step.holders.rotation * previous_holder_rotation.conjugate());
-            for (size_t l = 0; l < links.size(); ++l) {
-                if (!jitter_link[l]) continue;
-                const Vec3 now = state.x[links[l].b] - state.x[links[l].a];
-                if (s > 0) jitter_sum[l] += link_turn_degrees(link_vector[l], now, holder_turn);
-                link_vector[l] = now;
-            }
-            if (s > 0) ++jitter_frames;
-        }
-        previous_holder_rotation = step.holders.rotation;
+        if (ss.fell_asleep && !st_.sleep_step) st_.sleep_step = step_number;
+        measure_step(ss, step_number);
+        measure_teleport(ss, step_number, step.holders);
+        measure_energy(s, script.driven);
+        trace_step(ss, step_number, script.driven, step.holders);
+        if (scenario_ == Scenario::idle) measure_jitter(s, step.holders);
+        previous_holder_rotation_ = step.holders.rotation;
+        return true;
     }
 
-    st.peak_speed_ratio = st.velocity_clamp > 0 ? st.peak_speed / st.velocity_clamp : 0;
-    st.kinetic_energy_end = energy.kinetic;
-    st.total_energy_end = energy.total();
-    st.trend_steps = static_cast<uint32_t>(trend_t.size());
-    st.kinetic_energy_trend = fitted_change(trend_t, trend_kinetic);
-    st.total_energy_trend = fitted_change(trend_t, trend_total);
-    if (scenario == Scenario::idle && jitter_frames > 0) {
+    /// Penetration into the body, and while awake the shape, the peak speed and the solver's counts.
+    void measure_step(const StepStats& ss, uint32_t step_number) {
+        if (body_) {
+            if (!st_.max_penetration) st_.max_penetration = 0.0;
+            const Depth d = deepest_inside(probe_, state_.x, state_.inverse_mass);
+            if (d.depth > *st_.max_penetration) {
+                st_.max_penetration = d.depth;
+                st_.max_penetration_particle = d.index;
+                st_.max_penetration_step = step_number;
+            }
+        }
+        if (ss.asleep) return;
+        measure_shape(step_number);
+        if (ss.max_speed > st_.peak_speed) {
+            st_.peak_speed = ss.max_speed;
+            st_.peak_speed_step = step_number;
+        }
+        st_.clamped += ss.clamped;
+        st_.substeps += ss.substeps;
+        st_.sweeps += ss.iterations;
+    }
+
+    /// Teleport: the step it happened, how far it moved the cloth relative to its holders, and the
+    /// fastest particle over the Reset ramp.
+    void measure_teleport(const StepStats& ss, uint32_t step_number, const Pose& holders) {
+        if (ss.teleported != Teleported::none) {
+            ++st_.teleports;
+            if (!st_.teleport_step) {
+                st_.teleport_step = step_number;
+                double shift = 0;
+                for (uint32_t i = 0; i < n_; ++i)
+                    if (state_.inverse_mass[i] > 0)
+                        shift = std::fmax(shift, distance(relative_to(holders, state_.x[i]),
+                                                          relative_to(previous_holders_, x_before_[i])));
+                st_.teleport_shift = shift;
+                st_.teleport_peak_speed = 0.0;
+            }
+        }
+        if (st_.teleport_step && step_number <= *st_.teleport_step + teleport_window_steps)
+            st_.teleport_peak_speed = std::fmax(*st_.teleport_peak_speed, ss.max_speed);
+        previous_holders_ = holders;
+    }
+
+    /// Energy: a rise in an undriven step can only come from the step itself; the last third's
+    /// undriven steps make the trend.
+    void measure_energy(uint32_t s, bool driven) {
+        if (!driven) {
+            st_.max_energy_step_rise = std::fmax(st_.max_energy_step_rise, energy_.total() - previous_total_);
+            if (s >= third_start_) {
+                trend_t_.push_back(static_cast<double>(s));
+                trend_kinetic_.push_back(energy_.kinetic);
+                trend_total_.push_back(energy_.total());
+            }
+        }
+        previous_total_ = energy_.total();
+    }
+
+    void trace_step(const StepStats& ss, uint32_t step_number, bool driven, const Pose& holders) {
+        if (!trace_) return;
+        trace_->steps.push_back({step_number, ss.asleep ? 0.0 : ss.max_speed, strain_now_, energy_.kinetic,
+                                 energy_.total(), ss.asleep, driven});
+        // Asleep, nothing moved: the last frame stands for it (the last step is always kept).
+        if (trace_->frame_every > 0 && ((!ss.asleep && step_number % trace_->frame_every == 0) || step_number == steps_))
+            record_frame(step_number, holders);
+    }
+
+    /// Idle jitter (docs/validation.md#idle): how far each link's direction turns per frame while the
+    /// holders breathe, less what the holders themselves turned.
+    void measure_jitter(uint32_t s, const Pose& holders) {
+        const double holder_turn = rotation_angle(holders.rotation * previous_holder_rotation_.conjugate());
+        for (size_t l = 0; l < links_.size(); ++l) {
+            if (!jitter_link_[l]) continue;
+            const Vec3 now = state_.x[links_[l].b] - state_.x[links_[l].a];
+            if (s > 0) jitter_sum_[l] += link_turn_degrees(link_vector_[l], now, holder_turn);
+            link_vector_[l] = now;
+        }
+        if (s > 0) ++jitter_frames_;
+    }
+
+    /// What the run adds up to: the energy at the end and its trend, the idle jitter, the cost, the
+    /// final positions and the crossings left.
+    void finish() {
+        st_.peak_speed_ratio = st_.velocity_clamp > 0 ? st_.peak_speed / st_.velocity_clamp : 0;
+        st_.kinetic_energy_end = energy_.kinetic;
+        st_.total_energy_end = energy_.total();
+        st_.trend_steps = static_cast<uint32_t>(trend_t_.size());
+        st_.kinetic_energy_trend = fitted_change(trend_t_, trend_kinetic_);
+        st_.total_energy_trend = fitted_change(trend_t_, trend_total_);
+        if (scenario_ == Scenario::idle && jitter_frames_ > 0) finish_jitter();
+        st_.ms_per_step = st_.steps_awake > 0 ? awake_seconds_ * 1000 / st_.steps_awake : 0;
+        st_.final_positions = state_.x;
+        if (!proxy_.triangles.empty()) st_.crossings = count_crossing_triangles(state_.x, proxy_.triangles);
+    }
+
+    void finish_jitter() {
         double sum = 0, worst = 0;
         size_t counted = 0;
-        for (size_t l = 0; l < links.size(); ++l) {
-            if (!jitter_link[l]) continue;
-            double mean = jitter_sum[l] / jitter_frames;
+        for (size_t l = 0; l < links_.size(); ++l) {
+            if (!jitter_link_[l]) continue;
+            double mean = jitter_sum_[l] / jitter_frames_;
             sum += mean;
             ++counted;
             if (mean > worst || counted == 1) {
                 worst = mean;
-                st.idle_jitter_link = links[l];
+                st_.idle_jitter_link = links_[l];
             }
         }
         if (counted > 0) {
-            st.idle_jitter_mean = sum / static_cast<double>(counted);
-            st.idle_jitter_worst = worst;
+            st_.idle_jitter_mean = sum / static_cast<double>(counted);
+            st_.idle_jitter_worst = worst;
         }
     }
-    st.ms_per_step = st.steps_awake > 0 ? awake_seconds * 1000 / st.steps_awake : 0;
-    st.final_positions = state.x;
-    if (!proxy.triangles.empty()) st.crossings = count_crossing_triangles(state.x, proxy.triangles);
-    return st;
+
+    Solver& solver_;
+    const ClothProxy& proxy_;
+    const ClothState& state_;
+    const size_t n_;
+    const std::vector<LinkRef> links_;
+    const Scenario scenario_;
+    const uint32_t steps_;
+    const StepObserver& observer_;
+    const BodyShapes* body_;
+    const ClipMotion* clip_;
+    const BodyObserver& body_observer_;
+    const Pose rest_frame_;
+    const bool holds_pose_;       ///< hang from rest would test nothing: disturb it
+    const uint32_t third_start_;  ///< the energy trend's window: the undriven steps of the last third
+    ClipBinding clip_binding_;
+    ScenarioTrace* trace_ = nullptr;
+    TraceOptions trace_options_;
+    ScenarioStats st_;
+    StepInput in_;
+    StepInput probe_;  ///< where the body is each step, measured whether or not the solver sees it
+    Energy energy_;
+    double previous_total_ = 0;
+    double strain_now_ = 0;  ///< the worst stretch edge of the state as it stands (the trace's per-step strain)
+    std::vector<double> trend_t_, trend_kinetic_, trend_total_;
+    std::vector<uint8_t> jitter_link_;
+    std::vector<Vec3> link_vector_;
+    std::vector<double> jitter_sum_;
+    uint32_t jitter_frames_ = 0;
+    Quat previous_holder_rotation_;
+    std::vector<Vec3> x_before_;
+    Pose previous_holders_;
+    double awake_seconds_ = 0;
+};
+
+}  // namespace
+
+ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
+                           const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
+                           const ClipMotion* clip, const BodyObserver& body_observer) {
+    return ScenarioMeter(solver, settle_steps, scenario, steps, trace, trace_options, observer, body, clip, body_observer)
+        .run();
 }
 
 }  // namespace weft

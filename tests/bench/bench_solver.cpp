@@ -22,6 +22,11 @@
 // BM_SheetHang hangs the same sheet for a minute after its drop and reports its energy drift, worst
 // strain and late jitter: the figures a float solver is compared on (scripts/float_solver.sh).
 //
+// BM_LikeForLike (with Bullet) puts weft and Bullet side by side on the 32x32 and the 128x128 sheet at
+// rest, in a sprint and flapping in a gusting wind: equal sweeps (both at Bullet's 2 substeps x 4) and
+// matched strain (weft to a strain target, Bullet at 2 x 16 too), stepped in lockstep, medians and
+// their ratios from one run (docs/measurements.md#the-sweep-like-for-like).
+//
 // BM_SheetScaling steps the 1k sheet and a 256x256 one (65,536 particles) on 1 and 2 threads and
 // reports the ratio of their median frames (linear in size is a ratio of 64), by the wall clock and by
 // the process's CPU time (what a loaded machine leaves comparable).
@@ -32,20 +37,14 @@
 #include <cmath>
 #include <string>
 #include <ctime>
+#include <numbers>
 
+#include "solver/checked_step.h"
 #include "solver/solver.h"
+#include "bullet_sheet.h"
+#include "machine_roofline.h"
 #include "test_proxies.h"
 
-#ifdef WEFT_HAVE_BULLET
-// Bullet's headers are not -Wextra clean (unused parameters in inline virtuals); they are not ours.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#include <BulletSoftBody/btSoftBodyHelpers.h>
-#include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
-#include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
-#include <btBulletDynamicsCommon.h>
-#pragma GCC diagnostic pop
-#endif
 
 namespace {
 
@@ -142,10 +141,55 @@ void BM_SheetStep(benchmark::State& state) {
                    std::to_string(sheet().colour_count()) + " colours");
 }
 
+size_t free_count(const ClothProxy& p) {
+    return static_cast<size_t>(std::count_if(p.inverse_mass.begin(), p.inverse_mass.end(), [](double w) { return w > 0; }));
+}
+
 double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
 BENCHMARK(BM_SheetStep)
     ->DenseRange(0, static_cast<int>(std::size(kVariants)) - 1)
+    ->Iterations(kFrames)
+    ->Repetitions(kRounds)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->ComputeStatistics("min", min_of);
+
+/// What the step a runtime takes (solver/checked_step.h: the input checked, the state copied before
+/// and the result checked for non-finite values, so a bad step can be undone) costs over the bare
+/// step: range(0) = 0 the bare step, 1 the checked one, on the full-rows reference workload.
+void BM_CheckedStep(benchmark::State& state) {
+    Fabric f = *find_fabric("cotton");
+    f.substeps = 2;
+    f.iterations = 4;
+    f.slack = 0.5;
+    SolverConstants c;
+    c.sleep = false;
+    Solver solver(sheet(), f, c);
+    StepInput in;
+    for (int s = 0; s < kWarmup; ++s) solver.step(in);
+    SolverState undo;
+    const bool checked = state.range(0) == 1;
+    double best = INFINITY;
+    for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (checked) {
+            if (checked_step(solver, in, &undo) != StepCheck::ok) state.SkipWithError("the checked step refused the workload");
+        } else {
+            solver.step(in);
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        state.SetIterationTime(seconds);
+        best = std::min(best, seconds);
+    }
+    state.counters["frame_min_ms"] = best * 1e3;
+    state.SetLabel(std::string(checked ? "checked step (copy, check, undo on failure)" : "bare step") + ": " +
+                   std::to_string(sheet().particle_count()) + " particles");
+}
+
+BENCHMARK(BM_CheckedStep)
+    ->Arg(0)
+    ->Arg(1)
     ->Iterations(kFrames)
     ->Repetitions(kRounds)
     ->UseManualTime()
@@ -331,63 +375,25 @@ BENCHMARK(BM_SheetScaling)
     ->Unit(benchmark::kMillisecond);
 
 #ifdef WEFT_HAVE_BULLET
-// The same sheet in Bullet, node i = weft's particle i at its rest position with its mass (held: 0).
+// The same sheet in Bullet (bullet_sheet.h), at rest after the drop, as BM_SheetStep times weft's.
 void BM_BulletSheetStep(benchmark::State& state) {
-    btSoftBodyRigidBodyCollisionConfiguration configuration;
-    btCollisionDispatcher dispatcher(&configuration);
-    btDbvtBroadphase broadphase;
-    btSequentialImpulseConstraintSolver constraint_solver;
-    btSoftRigidDynamicsWorld world(&dispatcher, &broadphase, &constraint_solver, &configuration);
-    world.setGravity(btVector3(0, -9.81f, 0));
-    btSoftBodyWorldInfo& info = world.getWorldInfo();
-    info.m_gravity = btVector3(0, -9.81f, 0);
-    info.m_sparsesdf.Initialize();
     const ClothProxy& p = sheet();
-    const int n = static_cast<int>(p.particle_count());
-    std::vector<btVector3> x0(p.particle_count());
-    std::vector<btScalar> mass(p.particle_count());
-    for (uint32_t i = 0; i < p.particle_count(); ++i) {
-        const Vec3& r = p.rest_position[i];
-        x0[i] = btVector3(static_cast<btScalar>(r.x), static_cast<btScalar>(r.y), static_cast<btScalar>(r.z));
-        mass[i] = p.inverse_mass[i] > 0 ? static_cast<btScalar>(1 / p.inverse_mass[i]) : 0;
-    }
-    auto* body = new btSoftBody(&info, n, x0.data(), mass.data());
-    btSoftBody::Material* stretch = body->m_materials[0];
-    stretch->m_kLST = 1;  // as stiff as Bullet's links go: weft's stretch rows are hard
-    // weft's hinge is a soft row of stiffness bend·m_eff/h²: against the particle's own m/h², one
-    // iteration closes bend/(1 + bend) of its error, which is what Bullet's kLST is.
     const double bend = find_fabric("cotton")->bend;
-    btSoftBody::Material* bending = body->appendMaterial();
-    bending->m_kLST = static_cast<btScalar>(bend / (1 + bend));
-    bending->m_kAST = bending->m_kVST = 1;
-    for (const auto& e : p.edges) body->appendLink(static_cast<int>(e[0]), static_cast<int>(e[1]), stretch);
-    for (const auto& h : p.hinges) body->appendLink(static_cast<int>(h[2]), static_cast<int>(h[3]), bending);
-    body->m_cfg.piterations = 4;
-    body->updateConstants();
-    world.addSoftBody(body);
-    auto step = [&] { world.stepSimulation(1.0f / 60, 2, 1.0f / 120); };
-    for (int s = 0; s < kWarmup; ++s) step();
+    bench::BulletSheet bullet(p, 4, bend, 0);
+    for (int s = 0; s < kWarmup; ++s) bullet.frame();
     double best = INFINITY;
     for (auto _ : state) {
         const auto t0 = std::chrono::steady_clock::now();
-        step();
+        bullet.frame();
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         state.SetIterationTime(seconds);
         best = std::min(best, seconds);
     }
-    std::vector<Vec3> x(p.particle_count());
-    for (int i = 0; i < n; ++i) {
-        const btVector3& q = body->m_nodes[i].m_x;
-        x[static_cast<size_t>(i)] = {q.x(), q.y(), q.z()};
-    }
     state.counters["frame_min_ms"] = best * 1e3;
-    state.counters["worst_strain"] = worst_strain(x, p);
-    state.SetLabel("Bullet btSoftBody, same sheet: " + std::to_string(body->m_nodes.size()) + " nodes, " +
-                   std::to_string(p.edges.size()) + " stretch links (kLST 1) + " + std::to_string(p.hinges.size()) +
-                   " bend links across weft's hinges (kLST " + std::to_string(bend / (1 + bend)) +
-                   "), float, piterations 4, 2 substeps");
-    world.removeSoftBody(body);
-    delete body;
+    state.counters["worst_strain"] = worst_strain(bullet.positions(), p);
+    state.SetLabel("Bullet btSoftBody, same sheet: " + std::to_string(bullet.nodes()) + " nodes, " + std::to_string(p.edges.size()) +
+                   " stretch links (kLST 1) + " + std::to_string(p.hinges.size()) + " bend links across weft's hinges (kLST " +
+                   std::to_string(bend / (1 + bend)) + "), float, piterations 4, 2 substeps");
 }
 
 BENCHMARK(BM_BulletSheetStep)
@@ -396,8 +402,193 @@ BENCHMARK(BM_BulletSheetStep)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->ComputeStatistics("min", min_of);
+
+/// What the like-for-like scenes do (docs/measurements.md#the-sweep-like-for-like): hang at rest;
+/// sprint (the frame at +9 m/s along z, face-on to the hanging sheet, a dead stop, −9 m/s, a dead stop,
+/// a second each, as validation's sprint); flap (a gusting wind along z and x, given to both solvers
+/// as a uniform acceleration added to gravity: weft has no aerodynamic row, so Bullet's is not used).
+enum class Scene { rest, sprint, flap };
+const char* const kSceneNames[] = {"rest", "sprint", "flap"};
+
+struct SceneFrame {
+    Vec3 frame_velocity;  ///< m/s, world
+    Vec3 gravity;         ///< m/s², world: gravity plus the wind
+};
+
+SceneFrame scene_frame(Scene scene, int frame) {
+    const double t = frame / 60.0, tau = 2 * std::numbers::pi;
+    SceneFrame f{{}, {0, -9.81, 0}};
+    if (scene == Scene::sprint) {
+        const int phase = (frame / 60) % 4;
+        f.frame_velocity.z = phase == 0 ? 9.0 : phase == 2 ? -9.0 : 0.0;
+    }
+    if (scene == Scene::flap) {
+        f.gravity.z = 6 + 5 * std::sin(tau * 0.8 * t) + 2 * std::sin(tau * 2.3 * t);
+        f.gravity.x = 3 * std::sin(tau * 0.5 * t);
+    }
+    return f;
+}
+
+/// The calling thread's CPU time, ms (what a loaded machine leaves comparable: its other programs'
+/// turns are not counted).
+double thread_cpu_ms() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/// One solver's frames in a like-for-like run: each frame's wall and CPU time, the worst stretch-edge
+/// strain over the timed frames, and weft's sweeps.
+struct Run {
+    std::vector<double> ms, cpu_ms;
+    double strain = 0;
+    uint64_t sweeps = 0;
+    double median() const { return median_of(ms); }
+    double cpu_median() const { return median_of(cpu_ms); }
+};
+
+template <class Step>
+void timed(Run& run, Step&& step) {
+    const double c0 = thread_cpu_ms();
+    const auto t0 = std::chrono::steady_clock::now();
+    step();
+    run.ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    run.cpu_ms.push_back(thread_cpu_ms() - c0);
+}
+
+/// The scene's input at timed frame `frame` for weft and for Bullet.
+void drive(Scene scene, int frame, StepInput& in, std::initializer_list<bench::BulletSheet*> bullets) {
+    const SceneFrame sf = scene_frame(scene, frame);
+    in.frame.position += sf.frame_velocity * in.dt;
+    in.gravity = sf.gravity;
+    for (bench::BulletSheet* b : bullets) {
+        b->set_frame_velocity(sf.frame_velocity);
+        b->set_gravity(sf.gravity);
+    }
+}
+
+/// The worst strain Bullet at 2 x 4 reaches in the scene's timed frames (its run is deterministic: the
+/// same as the lockstep run's).
+double bullet_strain(const ClothProxy& proxy, const Fabric& f, Scene scene, int warmup, int frames) {
+    bench::BulletSheet b(proxy, 4, f.bend, f.damping);
+    for (int s = 0; s < warmup; ++s) b.frame();
+    StepInput in;
+    double strain = 0;
+    for (int s = 0; s < frames; ++s) {
+        drive(scene, s, in, {&b});
+        b.frame();
+        strain = std::max(strain, worst_strain(b.positions(), proxy));
+    }
+    return strain;
+}
+
+/// range(0) = side of the sheet (2 cm spacing, the 1k sheet's areal density), range(1) = the Scene.
+/// Four solvers on the same sheet, dropped through 90° untimed, then stepped in lockstep (each frame
+/// every solver in turn, so a change in the machine's load falls on all of them alike): weft at
+/// Bullet's budget (2 substeps x 4 sweeps: equal sweeps); weft at 2 substeps iterating until no edge
+/// is longer than Bullet's 2 x 4 worst strain in the same scene (equal strain, found by a run of
+/// Bullet's before); Bullet at 2 x 4; Bullet at 2 x 16. The fabric's substeps every step for weft (no
+/// fast step split). Medians of the timed frames (wall clock, and the thread's CPU time), their ratios
+/// to Bullet's 2 x 4, the worst strain each reached over them, weft's sweeps a frame, and weft's 2 x 4
+/// frame per particle and sweep.
+void BM_LikeForLike(benchmark::State& state) {
+    const uint32_t side = static_cast<uint32_t>(state.range(0));
+    const Scene scene = static_cast<Scene>(state.range(1));
+    const ClothProxy proxy = test::grid_sheet_proxy(side, side, kSpacing, kMass * side * side / (kSide * kSide));
+    Fabric f = full_rows_fabric();
+    f.inertia = 1;  // Bullet's cloth lives in the world: it feels all of the frame's motion
+    SolverConstants c;
+    c.sleep = false;
+    c.speed_substep_ratio = 0;  // equal substeps: no fast step split into more
+    const int warmup = side <= kSide ? kWarmup : 240, frames = 240;
+    const double matched = bullet_strain(proxy, f, scene, warmup, frames);
+    SolverConstants c_matched = c;
+    c_matched.strain_target = matched - 1;
+    Run weft, weft_matched, bullet, bullet16;
+    for (auto _ : state) {
+        Solver fixed(proxy, f, c), to_strain(proxy, f, c_matched);
+        bench::BulletSheet b4(proxy, 4, f.bend, f.damping), b16(proxy, 16, f.bend, f.damping);
+        StepInput in;
+        for (int s = 0; s < warmup; ++s) {
+            fixed.step(in);
+            to_strain.step(in);
+            b4.frame();
+            b16.frame();
+        }
+        weft = weft_matched = bullet = bullet16 = Run{};
+        for (int s = 0; s < frames; ++s) {
+            drive(scene, s, in, {&b4, &b16});
+            timed(weft, [&] { weft.sweeps += fixed.step(in).iterations; });
+            timed(weft_matched, [&] { weft_matched.sweeps += to_strain.step(in).iterations; });
+            timed(bullet, [&] { b4.frame(); });
+            timed(bullet16, [&] { b16.frame(); });
+            weft.strain = std::max(weft.strain, worst_strain(fixed.state().x, proxy));
+            weft_matched.strain = std::max(weft_matched.strain, worst_strain(to_strain.state().x, proxy));
+            bullet.strain = std::max(bullet.strain, worst_strain(b4.positions(), proxy));
+            bullet16.strain = std::max(bullet16.strain, worst_strain(b16.positions(), proxy));
+        }
+        state.SetIterationTime(weft.median() * 1e-3 * frames);
+    }
+    const double sweeps = static_cast<double>(weft.sweeps) / frames;
+    state.counters["weft_2x4_ms"] = weft.median();
+    state.counters["weft_matched_ms"] = weft_matched.median();
+    state.counters["bullet_2x4_ms"] = bullet.median();
+    state.counters["bullet_2x16_ms"] = bullet16.median();
+    state.counters["ratio_2x4"] = weft.median() / bullet.median();
+    state.counters["ratio_matched"] = weft_matched.median() / bullet.median();
+    state.counters["weft_2x4_cpu_ms"] = weft.cpu_median();
+    state.counters["bullet_2x4_cpu_ms"] = bullet.cpu_median();
+    state.counters["cpu_ratio_2x4"] = weft.cpu_median() / bullet.cpu_median();
+    state.counters["cpu_ratio_matched"] = weft_matched.cpu_median() / bullet.cpu_median();
+    state.counters["weft_2x4_strain"] = weft.strain;
+    state.counters["weft_matched_strain"] = weft_matched.strain;
+    state.counters["bullet_2x4_strain"] = bullet.strain;
+    state.counters["bullet_2x16_strain"] = bullet16.strain;
+    state.counters["weft_matched_sweeps"] = static_cast<double>(weft_matched.sweeps) / frames;
+    state.counters["ns_per_particle_sweep"] = weft.median() * 1e6 / (static_cast<double>(free_count(proxy)) * sweeps);
+    state.SetLabel(std::to_string(side) + "x" + std::to_string(side) + " " + kSceneNames[state.range(1)] +
+                   ": weft 2x4 and to Bullet's strain, Bullet 2x4 and 2x16, median frames in lockstep");
+}
+
+BENCHMARK(BM_LikeForLike)
+    ->ArgsProduct({{32, 128}, {0, 1, 2}})
+    ->Iterations(1)
+    ->Repetitions(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 #endif
 
 }  // namespace
+
+#if defined(__x86_64__)
+/// The machine's own figures for the sweep's roofline (machine_roofline.h): ns per vector operation
+/// four and eight wide, and the read bandwidth of working sets from 32 KiB to 1 GiB.
+void BM_MachineRoofline(benchmark::State& state) {
+    using namespace bench::roofline;
+    const bool wide = __builtin_cpu_supports("avx512f");
+    for (auto _ : state) {
+        state.counters["add4_ns"] = ns_per_op<Op::add>(4);
+        state.counters["mul4_ns"] = ns_per_op<Op::mul>(4);
+        state.counters["div4_ns"] = ns_per_op<Op::div>(4);
+        state.counters["sqrt4_ns"] = ns_per_op<Op::sqrt>(4);
+        if (wide) {
+            state.counters["add8_ns"] = ns_per_op<Op::add>(8);
+            state.counters["mul8_ns"] = ns_per_op<Op::mul>(8);
+            state.counters["div8_ns"] = ns_per_op<Op::div>(8);
+            state.counters["sqrt8_ns"] = ns_per_op<Op::sqrt>(8);
+        }
+        for (const size_t kib : {32, 256, 1024, 4096, 32768, 1048576})
+            state.counters["read_" + std::to_string(kib) + "KiB_GBps"] = read_gb_per_s(kib << 10);
+    }
+    state.SetLabel(wide ? "AVX2 and AVX-512, best of many short runs" : "AVX2, best of many short runs");
+}
+
+BENCHMARK(BM_MachineRoofline)->Iterations(1)->Unit(benchmark::kMillisecond);
+#endif
 
 BENCHMARK_MAIN();

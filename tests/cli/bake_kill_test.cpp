@@ -102,22 +102,29 @@ std::string check_output(const fs::path& file) {
         }
         return "";
     }
-    if (ext == ".html" || ext == ".svg") {
-        // The page and its thumbnail (view_page.h): whole when they end as they are written.
+    if (ext == ".html") {
+        // The page (view_page.h): whole when it ends as it is written.
         const std::string text(bytes.begin(), bytes.end());
-        const std::string end = ext == ".html" ? "</html>\n" : "</svg>\n";
-        return text.ends_with(end) ? "" : file.string() + ": does not end with " + end.substr(0, end.size() - 1);
+        return text.ends_with("</html>\n") ? "" : file.string() + ": does not end with </html>";
+    }
+    if (ext == ".png") {
+        // The thumbnail: whole when its last chunk is IEND, with its CRC.
+        static constexpr uint8_t iend[] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+        return bytes.size() >= 8 + sizeof iend && std::equal(std::end(iend) - sizeof iend, std::end(iend), bytes.end() - sizeof iend)
+                   ? ""
+                   : file.string() + ": does not end with its IEND chunk";
     }
     return file.string() + ": an output of no known kind";
 }
 
-/// Every file under OUT with its bytes, by relative path; bake-report.json and the atomic writer's
-/// temporaries left out (the report's statuses say built or skipped, and differ by design).
+/// Every file under OUT with its bytes, by relative path; bake-report.json, the index over it and
+/// the atomic writer's temporaries left out (the report and the index say which models a run found
+/// unchanged, and differ by design).
 std::map<std::string, std::string> outputs(const fs::path& dir) {
     std::map<std::string, std::string> out;
     for (const fs::path& f : files_under(dir)) {
         const std::string rel = f.lexically_relative(dir).generic_string();
-        if (rel == "bake-report.json" || temporary_pid(f) >= 0) continue;
+        if (rel == "bake-report.json" || rel == "index.html" || temporary_pid(f) >= 0) continue;
         std::vector<uint8_t> bytes;
         EXPECT_EQ(read_file(f, bytes), "");
         out[rel] = std::string(bytes.begin(), bytes.end());
@@ -164,7 +171,7 @@ TEST(BakeKill, SigkillAtAnyMomentLeavesNoTruncatedOutputAndARerunFinishes) {
     // Every kind of output the checks below know is among them, so each check is exercised.
     std::set<std::string> kinds;
     for (const auto& [rel, bytes] : expected) kinds.insert(fs::path(rel).extension().string());
-    EXPECT_EQ(kinds, (std::set<std::string>{".clothproxy", ".glb", ".html", ".json", ".svg"}));
+    EXPECT_EQ(kinds, (std::set<std::string>{".clothproxy", ".glb", ".html", ".json", ".png"}));
 
     // Each run is --force, so it rewrites files the previous killed runs left: a writer that
     // truncated in place would be caught here too. The kill lands a given time after the run's

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-/// Every file under `dir` by relative path, with its bytes; bake-report.json without its timings.
+/// Every file under `dir` by relative path, with its bytes; bake-report.json without its timings,
+/// index.html without the times it shows (its cells and spans of class "time").
 std::map<std::string, std::string> tree(const fs::path& dir) {
     std::map<std::string, std::string> out;
     for (const auto& e : fs::recursive_directory_iterator(dir)) {
@@ -33,6 +35,8 @@ std::map<std::string, std::string> tree(const fs::path& dir) {
             json j = json::parse(text);
             j.erase("timings");
             text = j.dump();
+        } else if (rel == "index.html") {
+            text = std::regex_replace(text, std::regex(R"(<(td|span) class="time"[^>]*>[^<]*</(td|span)>)"), "");
         }
         out[rel] = std::move(text);
     }
@@ -118,20 +122,26 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     const json second = test::read_json_file(a / "out" / "bake-report.json");
     // A .gltf whose buffer or image is missing is never stamped: the file may appear, so it is tried again.
     for (const json& m : second["models"])
-        EXPECT_TRUE(m["status"] == "skipped" || m["input"] == "bad/missing_external_buffer.gltf" ||
+        EXPECT_TRUE(m["unchanged"] == true || m["input"] == "bad/missing_external_buffer.gltf" ||
                     m["input"] == "hostile/image_missing.gltf")
             << m.dump();
     EXPECT_EQ(second["counts"], report["counts"]);
+    // Counted by the outcome each had: the same totals as the first run, and the same exit status.
+    for (const char* outcome : {"built", "refused", "failed"}) EXPECT_EQ(second["totals"][outcome], report["totals"][outcome]) << outcome;
+    EXPECT_GE(second["totals"]["unchanged"]["refused"].get<int>(), 13);
+    EXPECT_NE(again.err.find("weft bake: " + second["summary"].get<std::string>() + " -> "), std::string::npos) << again.err;
     auto tree_again = tree(a / "out");
-    tree_again.erase("bake-report.json");
+    // The report and the index over it say this run found every model unchanged, and its times.
+    for (const char* run_file : {"bake-report.json", "index.html"}) tree_again.erase(run_file);
     auto tree_first = tree_a;
-    tree_first.erase("bake-report.json");
+    for (const char* run_file : {"bake-report.json", "index.html"}) tree_first.erase(run_file);
     EXPECT_EQ(tree_again, tree_first);
 
     // --force rebuilds every model.
     const auto forced = test::run_weft({"bake", in, "-o", (a / "out").string(), "--force", "-q"});
     EXPECT_EQ(forced.exit_code, 1);
-    EXPECT_EQ(test::read_json_file(a / "out" / "bake-report.json")["totals"]["skipped"], 0);
+    const json forced_report = test::read_json_file(a / "out" / "bake-report.json");
+    EXPECT_EQ(forced_report["totals"]["unchanged"], json({{"built", 0}, {"refused", 0}}));
 }
 
 TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
@@ -155,11 +165,13 @@ TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
     const auto again = test::run_weft({"bake", models.string(), "-o", (b / "out").string(), "-j", "2", "-q"});
     EXPECT_EQ(again.exit_code, r2.exit_code);
     const json second = test::read_json_file(b / "out" / "bake-report.json");
-    EXPECT_EQ(second["totals"]["skipped"], second["totals"]["models"]);
+    EXPECT_EQ(second["totals"]["unchanged"]["built"].get<int>() + second["totals"]["unchanged"]["refused"].get<int>(),
+              second["totals"]["models"].get<int>());
     auto tree_again = tree(b / "out");
-    tree_again.erase("bake-report.json");
+    // The report and the index over it say this run found every model unchanged, and its times.
+    for (const char* run_file : {"bake-report.json", "index.html"}) tree_again.erase(run_file);
     auto tree_first = tree_a;
-    tree_first.erase("bake-report.json");
+    for (const char* run_file : {"bake-report.json", "index.html"}) tree_first.erase(run_file);
     EXPECT_EQ(tree_again, tree_first);
 }
 
@@ -196,7 +208,7 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
     EXPECT_EQ(first["input_hash"], expected_hash());
     const json stamp = test::read_json_file(out / "banner_blue.gltf" / "bake-stamp.json");
     EXPECT_EQ(stamp["external_files"], json::array({"banner_blue.bin", "dungeon_texture.png"}));
-    EXPECT_EQ(bake()["status"], "skipped");
+    EXPECT_EQ(bake()["unchanged"], true);
 
     // Outputs another build of weft made (other sources, or a stamp from before the stamp named
     // them) are rebuilt, not trusted: the same version can write another proxy format.
@@ -210,7 +222,7 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
         EXPECT_EQ(bake()["status"], "built") << "weft_source \"" << other << "\"";
         EXPECT_EQ(test::read_json_file(out / "banner_blue.gltf" / "bake-stamp.json")["weft_source"], id);
     }
-    EXPECT_EQ(bake()["status"], "skipped");
+    EXPECT_EQ(bake()["unchanged"], true);
 
     // An edit to a referenced file (the image, which no import reads) is seen through the stamp.
     {
@@ -233,17 +245,76 @@ TEST(BakeCli, StampHashesTheFilesAGltfReferencesAndAnEditToOneRebuilds) {
     EXPECT_FALSE(fs::exists(out / "banner_blue.gltf" / "bake-stamp.json"));
 }
 
-TEST(BakeCli, MissingInputIsReportedAndBadCommandLineIsExit2) {
+TEST(BakeCli, AMissingInputIsAnErrorBeforeAnythingIsWrittenAndBadCommandLineIsExit2) {
     const fs::path dir = test::scratch_dir("bake_missing");
     const auto r = test::run_weft({"bake", (dir / "nowhere").string(), (test::testdata_dir() / "flag.glb").string(),
-                                   "-o", (dir / "out").string()});
+                                   "-o", (dir / "out").string(), "--depfile", (dir / "bake.d").string()});
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_NE(r.err.find("INPUT_NOT_FOUND"), std::string::npos) << r.err;
-    const json report = test::read_json_file(dir / "out" / "bake-report.json");
-    EXPECT_EQ(report["counts"]["INPUT_NOT_FOUND"], 1);
-    EXPECT_EQ(report["totals"]["built"], 1);
+    EXPECT_NE(r.err.find("nowhere: no such file or folder; nothing baked [INPUT_NOT_FOUND]"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("the page"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out")) << "no report, no index.html, no model baked";
+    EXPECT_FALSE(fs::exists(dir / "bake.d"));
     EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string(), "-o", (dir / "o2").string(), "-j", "0"}).exit_code, 2);
     EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string()}).exit_code, 2);
+}
+
+// One vocabulary (docs/architecture.md#exit-status): a re-run counts what it skipped by the outcome
+// its stamp recorded, says so in the progress lines, the summary line and the report alike, and
+// exits as the first run did.
+TEST(BakeCli, ARerunCountsWhatItSkippedByItsEarlierOutcome) {
+    const fs::path dir = test::scratch_dir("bake_rerun_words");
+    const fs::path in = dir / "in";
+    fs::create_directories(in);
+    fs::copy_file(test::testdata_dir() / "flag.glb", in / "a.glb");
+    fs::copy_file(test::testdata_dir() / "bad" / "nan_position.glb", in / "b.glb");
+    const fs::path out = dir / "out";
+    const auto first = test::run_weft({"bake", in.string(), "-o", out.string()});
+    EXPECT_EQ(first.exit_code, 1);
+    EXPECT_NE(first.err.find("weft bake: 2 models: 1 built, 1 refused, 0 failed -> "), std::string::npos) << first.err;
+    const auto again = test::run_weft({"bake", in.string(), "-o", out.string()});
+    EXPECT_EQ(again.exit_code, 1) << "a re-run refusing nothing new still exits as its refused model says";
+    EXPECT_NE(again.err.find("[1/2] a.glb: built (unchanged)"), std::string::npos) << again.err;
+    EXPECT_NE(again.err.find("[2/2] b.glb: refused (unchanged)"), std::string::npos) << again.err;
+    EXPECT_NE(again.err.find("weft bake: 2 models: 1 built (1 unchanged), 1 refused (1 unchanged), 0 failed -> "),
+              std::string::npos) << again.err;
+    const json report = test::read_json_file(out / "bake-report.json");
+    EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
+    EXPECT_EQ(report["summary"], "2 models: 1 built (1 unchanged), 1 refused (1 unchanged), 0 failed");
+    EXPECT_EQ(report["totals"], json::parse(R"({"models": 2, "built": 1, "refused": 1, "failed": 0,
+        "unchanged": {"built": 1, "refused": 1}, "input_errors": 0})"));
+    EXPECT_EQ(report["exit_code"], 1);
+    const json* a = test::bake_report_model(report, "a.glb");
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ((*a)["status"], "built");
+    EXPECT_EQ((*a)["unchanged"], true);
+    EXPECT_EQ((*a)["cloth"], json::parse(R"({"garments": 1, "moving": 1, "proxies": 1})")) << "as its stamp recorded";
+    // The index says the same words.
+    std::vector<uint8_t> bytes;
+    ASSERT_EQ(read_file(out / "index.html", bytes), "");
+    const std::string index(bytes.begin(), bytes.end());
+    EXPECT_NE(index.find(report["summary"].get<std::string>()), std::string::npos);
+}
+
+// A page that could not be written is never named as if it were (a full disk: no file may grow).
+TEST(BakeCli, APageThatCouldNotBeWrittenIsNotNamed) {
+    const fs::path dir = test::scratch_dir("bake_full_disk");
+    const fs::path out = dir / "out";
+    fs::create_directories(out / "index.html");  // in the way: OUTPUT_NOT_REGULAR
+    const auto blocked = test::run_weft({"bake", (test::testdata_dir() / "flag.glb").string(), "-o", out.string()});
+    EXPECT_EQ(blocked.exit_code, 1);
+    EXPECT_NE(blocked.err.find("OUTPUT_NOT_REGULAR"), std::string::npos) << blocked.err;
+    EXPECT_EQ(blocked.err.find("the page: "), std::string::npos) << blocked.err;
+    EXPECT_NE(blocked.err.find("the page was not written"), std::string::npos) << blocked.err;
+    // No byte may be written (RLIMIT_FSIZE 0, as a disk with no room left): every write fails by
+    // name, nothing is named as written, and the run exits 1.
+    // SIGXFSZ ignored, so a write past the limit fails with EFBIG as a full disk's does with ENOSPC.
+    const auto full = test::run_command({"/bin/bash", "-c", "trap '' XFSZ; exec /usr/bin/prlimit --fsize=0 \"$@\"", "bash",
+                                         test::weft_exe().string(), "bake", (test::testdata_dir() / "flag.glb").string(),
+                                         "-o", (dir / "full").string()});
+    EXPECT_EQ(full.exit_code, 1) << full.err;
+    EXPECT_NE(full.err.find("OUTPUT_UNWRITABLE"), std::string::npos) << full.err;
+    EXPECT_EQ(full.err.find("the page: "), std::string::npos) << full.err;
+    EXPECT_NE(full.err.find("1 failed"), std::string::npos) << full.err;
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ TEST(BakeModel, ValidateSimulatesEveryProxyWritten) {
     // Validation is part of the options: the same bake again skips, one without it rebuilds.
     const auto again = test::run_weft(args);
     EXPECT_EQ(again.exit_code, 0);
-    EXPECT_EQ(test::read_json_file(out / "bake-report.json")["totals"]["skipped"], 2);
+    EXPECT_EQ(test::read_json_file(out / "bake-report.json")["totals"]["unchanged"]["built"], 2);
     const auto without = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--classes", "hair"});
     EXPECT_EQ(without.exit_code, 0);
     const json rebuilt = test::read_json_file(out / "bake-report.json");

@@ -73,16 +73,16 @@ TEST(CommandLine, BakeJsonIsTheReportAloneAndTheSummaryAndPageGoToStderr) {
                                    "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json report = json::parse(r.out);  // nothing but the report on standard output
-    EXPECT_EQ(report["schema"], "weft.bake-report/1");
+    EXPECT_EQ(report["schema"], "weft.bake-report/2");
     EXPECT_EQ(report, json::parse(text_of_file(dir / "out" / "bake-report.json")));
-    EXPECT_NE(r.err.find("weft bake: 1 models: 1 built"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("weft bake: 1 model: 1 built, 0 refused, 0 failed -> "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("weft bake: the page: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("index.html"), std::string::npos) << r.err;
     // The page of the model and the index exist and name each other.
     const std::string index = text_of_file(dir / "out" / "index.html");
-    EXPECT_NE(index.find("href=\"mannequin.glb/view.html\""), std::string::npos) << index;
+    EXPECT_NE(index.find("href=\"./mannequin.glb/view.html\""), std::string::npos) << index;
     const std::string page = text_of_file(dir / "out" / "mannequin.glb" / "view.html");
-    EXPECT_NE(page.find("\"schema\":\"weft.view/1\""), std::string::npos);
+    EXPECT_NE(page.find("\"schema\":\"weft.view/2\""), std::string::npos);
     EXPECT_TRUE(page.ends_with("</html>\n"));
 
     // -q: errors only, so a clean bake says nothing at all.
@@ -184,15 +184,21 @@ TEST(CommandLine, ViewWritesAProxysPageAndABakesIndex) {
     ASSERT_NE(start, std::string::npos);
     const size_t from = page.find('>', start) + 1;
     const json data = json::parse(page.substr(from, page.find("</script>", from) - from));
-    EXPECT_EQ(data["schema"], "weft.view/1");
+    EXPECT_EQ(data["schema"], "weft.view/2");
     ASSERT_EQ(data["proxies"].size(), 1u);
     const json& p = data["proxies"][0];
     EXPECT_EQ(p["particles"], 7);  // six links hang from a held seventh
-    EXPECT_EQ(p["scenarios"].size(), 6u);  // every scenario, each with its figures and frames
+    EXPECT_EQ(p["scenarios"].size(), 6u);  // every scenario, each with its verdict, figures and frames
     for (const json& s : p["scenarios"]) {
-        EXPECT_EQ(s["figures"]["max_strain"].size(), s["steps"]) << s["scenario"];
+        // A figure a step, or a bucket of steps when there are more than 600.
+        const int every = s["figures"]["every"], steps = s["steps"];
+        EXPECT_EQ(s["figures"]["count"], (steps + every - 1) / every) << s["scenario"];
+        EXPECT_LE(s["figures"]["count"].get<int>(), 600) << s["scenario"];
         EXPECT_EQ(s["frames"]["steps"][0], 0) << "the starting pose comes first";
         EXPECT_EQ(s["frames"]["steps"].back(), s["steps"]) << "and the last step last";
+        EXPECT_EQ(s["passed"], true) << s["scenario"];
+        EXPECT_GE(s["gates"].size(), 2u) << s["scenario"];
+        EXPECT_TRUE(s["worst"].is_object()) << s["scenario"];
     }
 
     // A bake's folder: its index written again from bake-report.json, the same bytes.

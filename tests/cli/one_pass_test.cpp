@@ -21,22 +21,27 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-/// Each garment's plan and each proxy file, as one line, so a difference prints readably.
-std::set<std::string> inspect_says(const json& model) {
+/// Each garment's plan as one line, so a difference prints readably (report.json and inspect write
+/// a garment's plan with the same keys).
+std::set<std::string> plan_lines(const json& garments) {
     std::set<std::string> lines;
-    for (const json& g : model["garments"])
+    for (const json& g : garments)
         lines.insert("garment " + g["name"].get<std::string>() + ": " + g["action"].get<std::string>() + ", " +
                      g["verdict"].get<std::string>());
+    return lines;
+}
+
+/// What inspect says: each garment's plan and each proxy file bake would write.
+std::set<std::string> inspect_says(const json& model) {
+    std::set<std::string> lines = plan_lines(model["garments"]);
     for (const json& p : model["proxies"])
         if (p["built"].get<bool>()) lines.insert("proxy " + p["file"].get<std::string>());
     return lines;
 }
 
+/// What bake did: each garment's plan and each proxy file it wrote.
 std::set<std::string> bake_did(const json& report) {
-    std::set<std::string> lines;
-    for (const json& g : report["garments"])
-        lines.insert("garment " + g["name"].get<std::string>() + ": " + g["action"].get<std::string>() + ", " +
-                     g["verdict"].get<std::string>());
+    std::set<std::string> lines = plan_lines(report["garments"]);
     for (const json& p : report["proxies"])
         if (p["file"].is_string()) lines.insert("proxy " + p["file"].get<std::string>());
     for (const json& s : report["sheets"])

@@ -85,6 +85,34 @@ TEST(Colouring, FixedNodesNeverBlock) {
     EXPECT_EQ(validate_colouring(g, c.colour, c.colour_count, fixed), -1);
 }
 
+TEST(Colouring, AGraphOfHeldParticlesOnlyIsOneColour) {
+    // A proxy its pins hold whole (a rigid bracket): every particle colour 0, one colour range, valid.
+    std::vector<std::array<uint32_t, 2>> pairs{{0, 1}, {1, 2}, {2, 0}};
+    CsrGraph g = build_csr(3, pairs);
+    std::vector<uint8_t> fixed{1, 1, 1};
+    Colouring c = colour_greedy(g, fixed);
+    EXPECT_EQ(c.colour, (std::vector<uint32_t>{0, 0, 0}));
+    EXPECT_EQ(c.colour_count, 1u);
+    EXPECT_EQ(validate_colouring(g, c.colour, c.colour_count, fixed), -1);
+    // No particles at all: no colour.
+    EXPECT_EQ(colour_greedy(build_csr(0, {})).colour_count, 0u);
+}
+
+TEST(Geodesic, EveryPartReachesItsOwnHoldAndTiesGoToTheLowerSource) {
+    // Two parts: a square 0-1-2-3 held at opposite corners 0 and 2 (1 and 3 are 1 m from each, a tie),
+    // and a path 4-5-6 held at 6. Each part's particles hang from their own part's hold.
+    std::vector<std::array<uint32_t, 2>> edges{{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}};
+    std::vector<double> len{1, 1, 1, 1, 0.5, 0.25};
+    std::vector<uint32_t> sources{2, 6, 0};
+    GeodesicResult r = geodesic_distance(7, edges, len, sources);
+    EXPECT_EQ(r.distance, (std::vector<double>{0, 1, 0, 1, 0.75, 0.25, 0}));
+    EXPECT_EQ(r.nearest, (std::vector<uint32_t>{0, 0, 2, 0, 6, 6, 6}));
+    // The edges run both ways: the same part held at 4 instead reaches 6 through 5.
+    GeodesicResult back = geodesic_distance(7, edges, len, std::vector<uint32_t>{4});
+    EXPECT_EQ(back.distance[6], 0.75);
+    EXPECT_TRUE(std::isinf(back.distance[0]));
+}
+
 TEST(Geodesic, MultiSourceMatchesHandComputed) {
     // A path 0-1-2-3-4 with unit edges, held at both ends: the middle is 2 from either, and the
     // tie goes to the lower source.

@@ -148,6 +148,38 @@ TEST(Grow, WeightsBlendFromTheHeadAtTheRootToTheChainAtTheTip) {
     EXPECT_EQ(r.changed_meshes, (std::vector<int>{0}));
 }
 
+TEST(Grow, TheHeadLetsGoOverTheFirstTwentyTwoPercentOfTheChain) {
+    // docs/growth.md#weights: the body's weight is handed over to the chain over the first 22% of its
+    // length, half of it at 11%. A strand of 60 rows at 5 mm places a row every 1.7% of the chain, so
+    // the end of the handover is pinned between two rows and a blend of 0.20 or 0.30 moves it past one.
+    Body b = make_body();
+    const int mi = add_mesh(b.scene, "HairMesh", "Hair");
+    add_strip(b.scene.meshes[size_t(mi)], {0.0, 1.65, 0.08}, 0.02, 0.30, 60, 2);
+    const GrowResult r = grow(b.scene);
+    ASSERT_EQ(r.chains.size(), 1u);
+    const GrownChain& c = r.chains[0];
+    const Mesh& m = r.scene.meshes[0];
+    const Vec3 top = c.polyline.front(), down = normalize(c.polyline.back() - c.polyline.front());
+    double last_held = 0, first_free = 1, nearest_half = 1, head_at_half = -1;
+    for (uint32_t v = 0; v < m.positions.size(); ++v) {
+        const double u = dot(m.positions[v] - top, down) / c.length;  // the strand is straight: its polyline's line
+        const double head = weight_on(r.scene, m, v, b.head);
+        if (head > 1e-12) last_held = std::max(last_held, u);
+        else first_free = std::min(first_free, u);
+        if (std::fabs(u - 0.11) < std::fabs(nearest_half - 0.11)) {
+            nearest_half = u;
+            head_at_half = head;
+        }
+    }
+    EXPECT_LT(last_held, 0.22);
+    EXPECT_GT(last_held, 0.20) << "the head still holds the row before 22%";
+    EXPECT_GE(first_free, 0.22);
+    EXPECT_LT(first_free, 0.24) << "the row after 22% is the chain's alone";
+    // At half the blend the smooth handover is half done: 0.5 at 11%, within the slope over the
+    // distance between that row and 11% (smoothstep's slope at its middle is 1.5 per blend).
+    EXPECT_NEAR(head_at_half, 0.5, 1.5 * std::fabs(nearest_half - 0.11) / 0.22 + 1e-6) << "row at " << nearest_half;
+}
+
 TEST(Grow, SegmentsAndClassesAreOptions) {
     const Body b = strands_scene();
     GrowOptions o;

@@ -80,6 +80,13 @@ for (const path of args) {
       bone: j.bone.name, child: j.child?.name ?? null, colliders: j.colliderGroups.reduce((n, g) => n + g.colliders.length, 0),
       stiffness: j.settings.stiffness, drag: j.settings.dragForce, hit_radius: j.settings.hitRadius,
     }));
+    // At rest, untouched: how far any tail moves in two seconds (a collider overlapping a joint's hit
+    // sphere at rest would push it; gravityPower 0 and stiffness leave the rest the equilibrium).
+    const restTails = joints.map((j) => j._currentTail.clone());
+    for (let frame = 0; frame < 120; ++frame) { manager.update(1 / 60); scene.updateMatrixWorld(true); }
+    joints.forEach((j, k) => { report.joints[k].rest_drift = j._currentTail.distanceTo(restTails[k]); });
+    manager.reset();
+    scene.updateMatrixWorld(true);
     // The kick: the chain of the first joint, followed to its last tail.
     const chain = [joints[0]];
     for (;;) {

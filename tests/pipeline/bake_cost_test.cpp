@@ -46,7 +46,7 @@ TEST(BakeCost, LastBakesTimesFirstThenBytesAtTheirRate) {
     write(dir / "big.glb", std::string(400, 'b'));
     write(dir / "new.glb", std::string(50, 'n'));
     write(dir / "bake-report.json", R"({"validate": true,
-        "models": [{"input": "slow.glb", "status": "built"}, {"input": "big.glb", "status": "skipped"}],
+        "models": [{"input": "slow.glb", "status": "built"}, {"input": "big.glb", "status": "refused", "unchanged": true}],
         "timings": {"models": [{"input": "slow.glb", "seconds": 8.0}, {"input": "big.glb", "seconds": 0.01}]}})");
     const std::vector<fs::path> models{dir / "slow.glb", dir / "big.glb", dir / "new.glb"};
     const std::vector<std::string> names{"slow.glb", "big.glb", "new.glb"};
@@ -55,6 +55,11 @@ TEST(BakeCost, LastBakesTimesFirstThenBytesAtTheirRate) {
     EXPECT_DOUBLE_EQ(cost[0], 8.0);
     EXPECT_DOUBLE_EQ(cost[1], 400 * 0.08);  // skipped last time: its bytes at slow.glb's 0.08 s a byte
     EXPECT_DOUBLE_EQ(cost[2], 50 * 0.08);
+    // A report of weft.bake-report/1 said "skipped" for the same.
+    write(dir / "older.json", R"({"validate": true,
+        "models": [{"input": "slow.glb", "status": "built"}, {"input": "big.glb", "status": "skipped"}],
+        "timings": {"models": [{"input": "slow.glb", "seconds": 8.0}, {"input": "big.glb", "seconds": 0.01}]}})");
+    EXPECT_DOUBLE_EQ(model_costs(models, names, dir / "older.json", true)[1], 400 * 0.08);
     const std::vector<double> other = model_costs(models, names, dir / "bake-report.json", false);
     EXPECT_DOUBLE_EQ(other[0], 100e-6);  // no history for a bake without --validate: bytes alone
     EXPECT_DOUBLE_EQ(other[1], 400e-6);

@@ -51,7 +51,7 @@ TEST(BakeModel, TheStampAndTheRowAreTheRecordsAndAnUnchangedModelIsSkipped) {
     ASSERT_EQ(built.status, ModelStatus::built) << json_text(bake_stamp_json(built));
     EXPECT_EQ(built.sheets.size(), 1u);  // the flag is one sheet
     EXPECT_EQ(file_text(out / "bake-stamp.json"), json_text(bake_stamp_json(built)));
-    for (const char* name : {"report.json", "view.html", "thumbnail.svg", "Flag.clothproxy"})
+    for (const char* name : {"report.json", "view.html", "thumbnail.png", "Flag.clothproxy"})
         EXPECT_NE(std::find(built.outputs.begin(), built.outputs.end(), name), built.outputs.end()) << name;
     EXPECT_EQ(built.depends, std::vector<std::string>{(test::testdata_dir() / "flag.glb").generic_string()});
     EXPECT_EQ(built.input_hash.rfind("xxh64:", 0), 0u);
@@ -64,13 +64,18 @@ TEST(BakeModel, TheStampAndTheRowAreTheRecordsAndAnUnchangedModelIsSkipped) {
     EXPECT_EQ(row.issues.size(), built.issues.size());
 
     const ModelRecord skipped = bake_model(test::testdata_dir() / "flag.glb", o);
-    EXPECT_EQ(skipped.status, ModelStatus::skipped);
+    EXPECT_TRUE(skipped.unchanged);
+    EXPECT_EQ(skipped.status, ModelStatus::built);  // the outcome its stamp recorded
     EXPECT_FALSE(skipped.imported);  // nothing was read but the bytes to hash
     EXPECT_EQ(skipped.outputs, built.outputs);
     EXPECT_EQ(skipped.input_hash, built.input_hash);
-    json again = bake_stamp_json(skipped);
-    again["status"] = "built";  // the one field a skip changes
-    EXPECT_EQ(json_text(again), file_text(out / "bake-stamp.json"));
+    // The cloth its stamp recorded: one garment, moving, one proxy.
+    const ClothSummary cloth = summarise_cloth(skipped);
+    EXPECT_EQ(cloth.garments, 1u);
+    EXPECT_EQ(cloth.moving, 1u);
+    EXPECT_EQ(cloth.proxies, 1u);
+    EXPECT_EQ(bake_row(input, skipped).cloth.proxies, 1u);
+    EXPECT_EQ(json_text(bake_stamp_json(skipped)), file_text(out / "bake-stamp.json"));
 
     ModelOptions forced = o;
     forced.force = true;

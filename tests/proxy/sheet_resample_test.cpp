@@ -4,6 +4,7 @@
 // neighbouring mass ratio, holes and holds kept, the binding's rest error, determinism.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -113,6 +114,55 @@ TEST(SheetResample, FixturesAreResampledWithinTheStatedBounds) {
         EXPECT_EQ(r.stats.resolution, c.resolution);
         std::printf("%s: ", c.file);
         expect_within_the_stated_bounds(scene, g, r, c.source_vertices);
+    }
+}
+
+// docs/proxy.md#resampling: the outline's corners (a border turning more than 30°) are kept where they
+// are, and no collapse folds a triangle over: every face of the resampled flat sheet faces the way the
+// sheet does. The strips (four-metre slivers) and the holes (a curtain with holes) resampled coarse.
+TEST(SheetResample, OutlineCornersStayAndNoTriangleFolds) {
+    for (const Case& c : {Case{"strips.glb", 52, "edge:0.3"}, Case{"holes.glb", 286, "edge:0.066"}}) {
+        SCOPED_TRACE(c.file);
+        const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / c.file);
+        const SheetGarment g = banner_of(scene);
+        SheetOptions o;
+        ASSERT_EQ(parse_resolution(c.resolution, o), "");
+        const SheetBuildResult source = build(scene, g, source_resolution_options()), r = build(scene, g, o);
+        ASSERT_TRUE(source.proxy && r.proxy);
+        const ClothProxy &s = *source.proxy, &p = *r.proxy;
+        ASSERT_NE(p.particle_count(), s.particle_count());  // resampled (the strips split, the holes collapse)
+        // The source's outline: each border vertex's two border neighbours, and where it turns.
+        std::vector<uint32_t> flat;
+        for (const auto& t : s.triangles) flat.insert(flat.end(), t.begin(), t.end());
+        const EdgeTable table = build_edge_table(flat, static_cast<uint32_t>(s.particle_count()));
+        std::vector<std::vector<uint32_t>> border(s.particle_count());
+        for (uint32_t e = 0; e < table.edge_count(); ++e)
+            if (table.face_count(e) == 1) {
+                border[table.edges[e][0]].push_back(table.edges[e][1]);
+                border[table.edges[e][1]].push_back(table.edges[e][0]);
+            }
+        uint32_t corners = 0;
+        for (uint32_t v = 0; v < s.particle_count(); ++v) {
+            if (border[v].size() != 2) continue;
+            const Vec3 in = normalize(s.rest_position[v] - s.rest_position[border[v][0]]);
+            const Vec3 out = normalize(s.rest_position[border[v][1]] - s.rest_position[v]);
+            if (dot(in, out) >= std::cos(40.0 * M_PI / 180)) continue;  // a clear corner, past the 30° rule
+            ++corners;
+            double nearest = INFINITY;
+            for (const Vec3& x : p.rest_position) nearest = std::min(nearest, distance(x, s.rest_position[v]));
+            EXPECT_LT(nearest, 1e-9) << "corner at source particle " << v << " moved or went";
+        }
+        EXPECT_GE(corners, 4u);
+        // The sheet's facing: the source's area-weighted normal; every resampled face along it.
+        Vec3 facing{};
+        for (const auto& t : s.triangles)
+            facing += cross(s.rest_position[t[1]] - s.rest_position[t[0]], s.rest_position[t[2]] - s.rest_position[t[0]]);
+        facing = normalize(facing);
+        for (size_t t = 0; t < p.triangles.size(); ++t) {
+            const auto& f = p.triangles[t];
+            const Vec3 n = cross(p.rest_position[f[1]] - p.rest_position[f[0]], p.rest_position[f[2]] - p.rest_position[f[0]]);
+            EXPECT_GT(dot(normalize(n), facing), 0.99) << "triangle " << t << " folded";
+        }
     }
 }
 

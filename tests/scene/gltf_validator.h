@@ -19,8 +19,8 @@ struct ValidatorRun {
 inline ValidatorRun run_gltf_validator(const std::vector<std::filesystem::path>& files) {
     ValidatorRun run;
     const std::filesystem::path js = source_dir() / "tests" / "js";
-    if (!std::filesystem::exists(js / "node_modules" / "gltf-validator")) {
-        run.error = "gltf-validator is not installed: run scripts/test.sh, which runs npm ci in tests/js";
+    if (std::string missing = js_tools_missing("gltf-validator"); !missing.empty()) {
+        run.error = missing;
         return run;
     }
     std::vector<std::string> argv{"/usr/bin/env", "node", (js / "validate_gltf.mjs").string()};

@@ -532,14 +532,21 @@ TEST(ImportInput, NodeScalesThatOverflow) {
     EXPECT_EQ(count_issues(r, "NON_FINITE_TRANSFORM"), 2u) << issues_text(r);
 }
 
-TEST(ImportInput, SkinWithoutInverseBindMatricesIsRefusedNotCrashed) {
+TEST(ImportInput, SkinWithoutInverseBindMatricesBindsWithIdentities) {
     fs::path dir = scratch_dir("ImportInput.NoIbm");
     GltfBuilder b = skinned_strip({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
                                   {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
     b.doc["skins"][0].erase("inverseBindMatrices");
     write_text(dir / "no-ibm.gltf", b.gltf());
-    ImportResult r = expect_refused(dir / "no-ibm.gltf", "IMPORT_FAILED");
-    EXPECT_NE(r.issues[0].message.find("inverseBindMatrices"), std::string::npos);
+    ImportResult r = import_scene(dir / "no-ibm.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    expect_scene_invariants(r.scene);
+    // The specification's identity inverse bind: a vertex goes through the joint's world,
+    // T(0,100,0)·S(100), alone: (0.01, 0.01, 0) lands at (1, 101, 0), the strip 1 x 1 from y = 100.
+    const Bounds bounds = Scene::mesh_bounds(r.scene.meshes[0]);
+    EXPECT_NEAR(bounds.min.y, 100.0, 1e-4);
+    EXPECT_NEAR(bounds.size().x, 1.0, 1e-5);
+    EXPECT_NEAR(bounds.size().y, 1.0, 1e-5);
 }
 
 TEST(ImportInput, ZeroNormalsAreDropped) {
@@ -663,9 +670,82 @@ TEST(ImportInput, NodeWithTwoParentsIsRefused) {
     fs::path dir = scratch_dir("ImportInput.TwoParents");
     GltfBuilder b;
     b.triangle("Tri", kTriangle, {0, 1, 2});
-    b.node({{"name", "P"}, {"children", {0}}}, false);
+    b.node({{"name", "P"}, {"children", {0}}}, true);
+    b.node({{"name", "Q"}, {"children", {0}}}, true);
     write_text(dir / "parents.gltf", b.gltf());
-    expect_refused(dir / "parents.gltf", "GLTF_REFERENCE_INVALID");
+    ImportResult r = expect_refused(dir / "parents.gltf", "GLTF_REFERENCE_INVALID");
+    EXPECT_EQ(r.issues[0].pointer, "/nodes/2/children/0") << issues_text(r);
+}
+
+// UniGLTF lists every node in its scene, children too: read under the parent, warned by name.
+TEST(ImportInput, SceneRootWithAParentIsReadUnderItsParent) {
+    fs::path dir = scratch_dir("ImportInput.RootWithParent");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});  // node 0, listed in the scene
+    b.node({{"name", "P"}, {"translation", {0, 5, 0}}, {"children", {0}}}, true);
+    write_text(dir / "root.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "root.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Issue* warning = find_issue(r, "GLTF_NONCONFORMING");
+    ASSERT_NE(warning, nullptr) << issues_text(r);
+    EXPECT_NE(warning->message.find("lists node 'Tri_node' as a root, but it is a child of node 'P'"), std::string::npos)
+        << warning->message;
+    ASSERT_EQ(r.scene.meshes.size(), 1u);
+    EXPECT_EQ(r.scene.nodes[size_t(r.scene.meshes[0].node)].name, "Tri_node");
+    EXPECT_NEAR(Scene::mesh_bounds(r.scene.meshes[0]).min.y, 5.0, 1e-6);  // under P, once
+}
+
+// scenes is optional: every node without a parent is shown, as three.js and Blender show it.
+TEST(ImportInput, FileWithoutScenesShowsEveryRootNode) {
+    fs::path dir = scratch_dir("ImportInput.NoScenes");
+    GltfBuilder b;
+    b.triangle("A", kTriangle, {0, 1, 2});
+    b.triangle("B", {0, 0, 2, 1, 0, 2, 0, 1, 2}, {0, 1, 2});
+    b.doc.erase("scenes");
+    b.doc.erase("scene");
+    write_text(dir / "no-scenes.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "no-scenes.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    EXPECT_EQ(r.scene.meshes.size(), 2u);
+    EXPECT_NE(mesh_named(r.scene, "A"), nullptr);
+    EXPECT_NE(mesh_named(r.scene, "B"), nullptr);
+}
+
+// An extension only used, not required, is ignored: the file must read without it.
+TEST(ImportInput, AnUnknownUsedExtensionIsIgnored) {
+    fs::path dir = scratch_dir("ImportInput.UsedExtension");
+    GltfBuilder b;
+    b.triangle("Tri", kTriangle, {0, 1, 2});
+    b.doc["extensionsUsed"] = {"EXT_weft_unknown"};
+    b.doc["meshes"][0]["extensions"] = {{"EXT_weft_unknown", {{"anything", 1}}}};
+    write_text(dir / "used.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "used.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    EXPECT_TRUE(r.issues.empty()) << issues_text(r);
+}
+
+// Quantized positions without KHR_mesh_quantization declared: read as the extension means them,
+// the deviation named once.
+TEST(ImportInput, QuantizedPositionsWithoutTheExtensionAreReadAndWarned) {
+    fs::path dir = scratch_dir("ImportInput.QuantizedUndeclared");
+    GltfBuilder b;
+    // Three normalised short VEC3s, each padded to 8 bytes as attributes must be.
+    std::vector<int16_t> three = {0, 0, 0, 0, 32767, 0, 0, 0, 0, 32767, 0, 0};
+    const int p3 = b.accessor(three, 5122, "VEC3", 3);
+    b.doc["accessors"][size_t(p3)]["normalized"] = true;
+    b.doc["bufferViews"][b.doc["accessors"][size_t(p3)]["bufferView"].get<size_t>()]["byteStride"] = 8;
+    int m = b.mesh("Q", json::array({{{"attributes", {{"POSITION", p3}}}, {"indices", b.indices({0, 1, 2})}}}));
+    b.node({{"name", "Q"}, {"mesh", m}}, true);
+    write_text(dir / "q.gltf", b.gltf());
+    ImportResult r = import_scene(dir / "q.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const Issue* warning = find_issue(r, "GLTF_NONCONFORMING");
+    ASSERT_NE(warning, nullptr) << issues_text(r);
+    EXPECT_NE(warning->message.find("KHR_mesh_quantization"), std::string::npos) << warning->message;
+    const Mesh& mesh = r.scene.meshes[0];
+    ASSERT_EQ(mesh.vertex_count(), 3u);
+    EXPECT_EQ(mesh.positions[1].x, 1.0);  // 32767 / 32767
+    EXPECT_EQ(mesh.positions[2].y, 1.0);
 }
 
 TEST(ImportInput, AccessorPastItsBufferIsRefused) {

@@ -45,9 +45,17 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
     return run;
 }
 
-/// The lanes with the multipliers updated in the sweep whatever the proxy's size (docs/solver.md#duals-in-the-sweep).
-SolverConstants duals_in_sweep(SolverConstants c = {}) {
-    c.sweep_duals_min_particles = 0;
+/// The lanes with a pass after every sweep for the dual update, none of it in the next sweep
+/// (docs/solver.md#duals-in-the-sweep).
+SolverConstants duals_in_passes(SolverConstants c = {}) {
+    c.defer_duals = false;
+    return c;
+}
+
+/// The lanes four wide (AVX2) even where the machine has eight (AVX-512): both widths give the
+/// one-at-a-time result, so each test runs both where it can.
+SolverConstants four_lanes(SolverConstants c = {}) {
+    c.simd_lanes = 4;
     return c;
 }
 
@@ -68,7 +76,9 @@ TEST(Lanes, SimdMatchesOneAtATimeBitForBit) {
     scalar.simd = false;
     const Swing a = swing(sheet, scalar, 120);
     expect_identical(a, swing(sheet, SolverConstants{}, 120));
-    expect_identical(a, swing(sheet, duals_in_sweep(), 120));
+    expect_identical(a, swing(sheet, duals_in_passes(), 120));
+    expect_identical(a, swing(sheet, four_lanes(), 120));
+    expect_identical(a, swing(sheet, four_lanes(duals_in_passes()), 120));
 }
 
 /// A 16x16 sheet with a stiff soft stretch (1e6 N/m, far into the dissipative band) and a pose row,
@@ -102,7 +112,8 @@ TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
     const Swing a = kicked(scalar);
     EXPECT_GT(a.climbing_updates, 0u) << "the audit has something to count";
     expect_identical(a, kicked(SolverConstants{}));
-    expect_identical(a, kicked(duals_in_sweep()));
+    expect_identical(a, kicked(duals_in_passes()));
+    expect_identical(a, kicked(four_lanes(duals_in_passes())));
 }
 
 TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
@@ -118,6 +129,7 @@ TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {
     const Swing a = swing(sheet, scalar, 60);
     EXPECT_GT(a.iterations, 60u) << "some substep sweeps more than once";
     expect_identical(a, swing(sheet, lanes, 60));
+    expect_identical(a, swing(sheet, four_lanes(lanes), 60));
 }
 
 TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
@@ -127,7 +139,8 @@ TEST(Lanes, ThreadsMatchOneThreadBitForBit) {
     three.threads = 3;
     three.thread_min_particles = 1;  // split even this sheet's colours
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
-    expect_identical(swing(sheet, one, 80), swing(sheet, duals_in_sweep(three), 80));
+    expect_identical(swing(sheet, one, 80), swing(sheet, duals_in_passes(three), 80));
+    expect_identical(swing(sheet, one, 80), swing(sheet, four_lanes(duals_in_passes(three)), 80));
     three.simd = false;
     one.simd = false;
     expect_identical(swing(sheet, one, 80), swing(sheet, three, 80));
@@ -183,7 +196,8 @@ TEST(Lanes, ReleaseThatCouplesAColourMatchesOneAtATime) {
     const Swing a = swing(sheet, scalar, 60, true);
     expect_identical(a, swing(sheet, SolverConstants{}, 60, true));
     expect_identical(a, swing(sheet, threads, 60, true));
-    expect_identical(a, swing(sheet, duals_in_sweep(threads), 60, true));
+    expect_identical(a, swing(sheet, duals_in_passes(threads), 60, true));
+    expect_identical(a, swing(sheet, four_lanes(duals_in_passes(threads)), 60, true));
 }
 
 TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
@@ -209,7 +223,7 @@ TEST(Lanes, BlocksCoverEachColourOnceWithItsRowsInOrder) {
                     const size_t at = (b.offsets[k] + q) * SweepBlocks::lanes + lane;
                     const LinkIncidence want = q < rows ? d.incidences[d.offsets[i] + q] : LinkIncidence{i, 0};
                     EXPECT_EQ(b.other_coordinate[at], static_cast<int32_t>(want.other * 3));
-                    EXPECT_EQ(b.row_field[at], static_cast<int32_t>(want.link * 6));
+                    EXPECT_EQ(b.row[at], want.link);
                 }
             }
         }
@@ -225,7 +239,7 @@ TEST(Lanes, ThreadsWaveMatchesOneThreadBitForBit) {
     ASSERT_FALSE(SolverModel::build(sheet, *find_fabric("cotton"), two)->sweep.part_chunks.empty());
     const Swing one = swing(sheet, SolverConstants{}, 8, true);
     expect_identical(one, swing(sheet, two, 8, true));
-    expect_identical(one, swing(sheet, duals_in_sweep(two), 8, true));
+    expect_identical(one, swing(sheet, duals_in_passes(two), 8, true));
 }
 
 TEST(Lanes, WaveRunsEachBlockOnceAfterItsLowerColouredNeighbours) {
@@ -304,32 +318,34 @@ TEST(Lanes, RowsLieInTheOrderTheWaveFirstReadsThem) {
     EXPECT_GT(next_skip, d.edge_count);
 }
 
-/// Each stretch edge with a free end in exactly one block's DualLanes, from the end swept last.
-void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& model, const std::vector<double>& w) {
+/// Each stretch edge with a free end in exactly one incidence vector's DualLanes mask, from the end
+/// swept first.
+void expect_duals_from_the_first_end(const ClothProxy& p, const SolverModel& model, const std::vector<double>& w) {
     const DistanceModel& d = model.distance;
     const SweepBlocks& b = model.sweep;
-    const DualLanes lanes = sweep_blocks::lay_out_duals(b, p, d, w);
+    const uint32_t lanes = SweepBlocks::lanes;
+    const DualLanes duals = sweep_blocks::lay_out_duals(b, p, d, w);
     std::vector<uint32_t> colour(p.particle_count());
     for (size_t c = 0; c + 1 < p.colour_ranges.size(); ++c)
         for (uint32_t i = p.colour_ranges[c]; i < p.colour_ranges[c + 1]; ++i) colour[i] = static_cast<uint32_t>(c);
     std::vector<int> updated(d.count(), 0);
-    ASSERT_EQ(lanes.offsets.size(), b.blocks() + 1);
+    ASSERT_EQ(duals.mask.size(), b.offsets.back());
     for (uint32_t k = 0; k < b.blocks(); ++k)
-        for (uint32_t g = lanes.offsets[k]; g < lanes.offsets[k + 1]; ++g)
-            for (uint32_t slot = 0; slot < SweepBlocks::lanes; ++slot) {
-                const bool hard = lanes.mask[g] & (1u << slot), strain = lanes.mask[g] & (16u << slot);
-                if (!hard && !strain) continue;  // padding
-                const uint32_t q = lanes.slot[g * 4 + slot] >> 2, lane = lanes.slot[g * 4 + slot] & 3;
+        for (uint32_t q = 0; q < b.offsets[k + 1] - b.offsets[k]; ++q)
+            for (uint32_t lane = 0; lane < lanes; ++lane) {
+                const uint16_t mask = duals.mask[b.offsets[k] + q];
+                const bool hard = mask & (1u << lane), strain = mask & (1u << (lanes + lane));
+                if (!hard && !strain) continue;
                 ASSERT_LT(lane, b.width[k]);
                 const uint32_t i = b.first[k] + lane;
                 ASSERT_LT(d.offsets[i] + q, d.offsets[i + 1]) << "block " << k << " names a padded incidence";
                 const LinkIncidence inc = d.incidences[d.offsets[i] + q];
-                EXPECT_EQ(b.row_field[(b.offsets[k] + q) * 4 + lane], static_cast<int32_t>(inc.link * 6));
+                EXPECT_EQ(b.row[(b.offsets[k] + q) * lanes + lane], inc.link);
                 ASSERT_LT(inc.link, d.edge_count) << "a skip carries no multiplier";
                 EXPECT_EQ(hard, d.hard[inc.link] != 0);
                 EXPECT_EQ(strain, d.strain_rows);
                 EXPECT_NE(w[i], 0.0) << "a kinematic particle is never swept";
-                EXPECT_TRUE(colour[inc.other] < colour[i] || w[inc.other] == 0) << "edge " << inc.link << " before its other end moved";
+                EXPECT_TRUE(w[inc.other] == 0 || colour[i] < colour[inc.other]) << "edge " << inc.link << " after its other end moved";
                 ++updated[inc.link];
             }
     for (uint32_t e = 0; e < d.edge_count; ++e) {
@@ -338,9 +354,9 @@ void expect_duals_from_the_last_end(const ClothProxy& p, const SolverModel& mode
     }
 }
 
-TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
-    // A free hub on 16,400 edges to a held ring: more incidences than DualLanes' 14-bit slots name, so
-    // none are laid out and the pass after the sweep updates the multipliers, bit for bit as one at a time.
+TEST(Lanes, AHubOnThousandsOfRowsUpdatesItsDualsInTheSweep) {
+    // A free hub on 16,400 edges to a held ring: every edge's multipliers from the hub's lane, in the
+    // sweep and in the pass after it, bit for bit as one at a time.
     test::ProxyDraft d;
     const uint32_t spokes = 16400;
     d.position.push_back({0, -0.05, 0});
@@ -358,9 +374,11 @@ TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
     Fabric f = *find_fabric("cotton");
     f.strain_limit = true;
     const auto model = SolverModel::build(fan, f);
-    EXPECT_TRUE(sweep_blocks::lay_out_duals(model->sweep, fan, model->distance,
-                                            std::vector<double>(fan.inverse_mass.begin(), fan.inverse_mass.end()))
-                    .offsets.empty());
+    const DualLanes duals = sweep_blocks::lay_out_duals(model->sweep, fan, model->distance,
+                                                        std::vector<double>(fan.inverse_mass.begin(), fan.inverse_mass.end()));
+    size_t hub_edges = 0;
+    for (const uint16_t mask : duals.mask) hub_edges += static_cast<size_t>(__builtin_popcount(mask & 0xFFu));
+    EXPECT_EQ(hub_edges, spokes);
     auto drop = [&](SolverConstants c) {
         c.sleep = false;
         Solver solver(fan, f, c);
@@ -370,13 +388,16 @@ TEST(Lanes, AParticleWithMoreRowsThanASlotNamesLeavesTheDualsToThePass) {
     };
     SolverConstants scalar;
     scalar.simd = false;
-    const std::vector<Vec3> a = drop(scalar), b = drop(SolverConstants{});
-    ASSERT_EQ(a.size(), b.size());
-    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
+    const std::vector<Vec3> a = drop(scalar);
+    for (const SolverConstants& c : {SolverConstants{}, duals_in_passes(), four_lanes(duals_in_passes())}) {
+        const std::vector<Vec3> b = drop(c);
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0) << "positions differ in some bit";
+    }
     EXPECT_NE(a[test::particle(fan, 0)].y, -0.05) << "the hub moved";
 }
 
-TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptLast) {
+TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptFirst) {
     // The held top row: edges to kinematic particles of higher colours too; then a particle in the
     // middle grabbed as well: the masks follow the masses.
     const ClothProxy sheet = test::grid_sheet_proxy(13, 9, 0.02, 0.1);
@@ -385,12 +406,12 @@ TEST(Lanes, DualsInTheSweepComeOnceFromTheEndSweptLast) {
     const auto model = SolverModel::build(sheet, f);
     ASSERT_TRUE(model->distance.strain_rows);
     std::vector<double> w(sheet.inverse_mass.begin(), sheet.inverse_mass.end());
-    expect_duals_from_the_last_end(sheet, *model, w);
+    expect_duals_from_the_first_end(sheet, *model, w);
     const uint32_t grabbed = sheet.colour_ranges[sheet.colour_count() - 1];  // a particle of the highest colour
     ASSERT_NE(w[grabbed], 0.0);
     w[grabbed] = 0;
     ASSERT_TRUE(model->sweep.independent(w));
-    expect_duals_from_the_last_end(sheet, *model, w);
+    expect_duals_from_the_first_end(sheet, *model, w);
 }
 
 }  // namespace

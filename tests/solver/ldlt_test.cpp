@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "solver/lanes.h"
+#include "solver/simd.h"
 #include "solver/ldlt.h"
 
 namespace weft {
@@ -101,36 +101,66 @@ TEST(Ldlt, EveryPivotIsChecked) {
 }
 
 #ifdef WEFT_SOLVER_X86
-/// lanes::solve_lanes on four Hessians with f = (3, 0, 0) and a trust radius of 1 (docs/solver.md#lanes):
-/// the lanes' positive-definite bits and the x of each lane's move.
-WEFT_AVX2 int solve_four(const SymMat3 (&h)[4], double (&move_x)[4]) {
-    alignas(32) double v[6][4];
-    for (int k = 0; k < 4; ++k) {
-        v[0][k] = h[k].xx, v[1][k] = h[k].xy, v[2][k] = h[k].xz;
-        v[3][k] = h[k].yy, v[4][k] = h[k].yz, v[5][k] = h[k].zz;
-    }
-    lanes::Lanes l;
-    l.hxx = _mm256_load_pd(v[0]), l.hxy = _mm256_load_pd(v[1]), l.hxz = _mm256_load_pd(v[2]);
-    l.hyy = _mm256_load_pd(v[3]), l.hyz = _mm256_load_pd(v[4]), l.hzz = _mm256_load_pd(v[5]);
-    l.xx = l.xy = l.xz = l.fy = l.fz = _mm256_setzero_pd();
-    l.fx = _mm256_set1_pd(3.0);
-    lanes::LaneMoves out;
-    lanes::solve_lanes(l, _mm256_set1_pd(1.0), out);
-    for (int k = 0; k < 4; ++k) move_x[k] = out.dx[0][k];
-    return out.positive;
-}
+// The lanes' solve (lib/solver/lanes_math.inc), compiled here at both widths as the sweep compiles it.
+namespace lanes4 {
+using V = simd::V4;
+#define WEFT_LANES __attribute__((target(WEFT_TARGET_AVX2)))
+#define WEFT_LANES_INLINE __attribute__((target(WEFT_TARGET_AVX2), always_inline)) inline
+#include "solver/lanes_math.inc"
+#undef WEFT_LANES
+#undef WEFT_LANES_INLINE
+}  // namespace lanes4
 
-// The lanes' factorisation checks each pivot as Ldlt3::positive_definite does: lane 0 is I, lanes 1-3
-// have a zero or negative first, second or third pivot. Lane 0's Newton step (3, 0, 0) is cut to the
-// trust radius 1 (exact: 3·(1/3) rounds to 1).
+namespace lanes8 {
+using V = simd::V8;
+#define WEFT_LANES __attribute__((target(WEFT_TARGET_AVX512)))
+#define WEFT_LANES_INLINE __attribute__((target(WEFT_TARGET_AVX512), always_inline)) inline
+#include "solver/lanes_math.inc"
+#undef WEFT_LANES
+#undef WEFT_LANES_INLINE
+}  // namespace lanes8
+
+/// solve_lanes on a vector of Hessians `h` (lane k: h[k % 4]) with f = (3, 0, 0) and a trust radius of
+/// 1 (docs/solver.md#lanes): the lanes' positive-definite bits and the x of each lane's move.
+#define WEFT_SOLVE_LANES(ns, isa)                                                                             \
+    __attribute__((target(isa))) int solve_##ns(const SymMat3 (&h)[4], double* move_x) {                    \
+        using ns::V;                                                                                          \
+        constexpr uint32_t n = V::width;                                                                      \
+        alignas(64) double v[6][n];                                                                           \
+        for (uint32_t k = 0; k < n; ++k) {                                                                    \
+            const SymMat3& m = h[k % 4];                                                                      \
+            v[0][k] = m.xx, v[1][k] = m.xy, v[2][k] = m.xz, v[3][k] = m.yy, v[4][k] = m.yz, v[5][k] = m.zz;   \
+        }                                                                                                     \
+        ns::Lanes l;                                                                                          \
+        l.hxx = V::load(v[0]), l.hxy = V::load(v[1]), l.hxz = V::load(v[2]);                                   \
+        l.hyy = V::load(v[3]), l.hyz = V::load(v[4]), l.hzz = V::load(v[5]);                                   \
+        l.xx = l.xy = l.xz = l.fy = l.fz = V::zero();                                                         \
+        l.fx = V::broadcast(3.0);                                                                             \
+        ns::LaneMoves out;                                                                                    \
+        ns::solve_lanes(l, V::broadcast(1.0), out);                                                           \
+        for (uint32_t k = 0; k < n; ++k) move_x[k] = out.dx[0][k];                                            \
+        return out.positive;                                                                                  \
+    }
+WEFT_SOLVE_LANES(lanes4, WEFT_TARGET_AVX2)
+WEFT_SOLVE_LANES(lanes8, WEFT_TARGET_AVX512)
+#undef WEFT_SOLVE_LANES
+
+// The lanes' factorisation checks each pivot as Ldlt3::positive_definite does: lane 0 (and 4) is I,
+// lanes 1-3 (5-7) have a zero or negative first, second or third pivot. Lane 0's Newton step (3, 0, 0)
+// is cut to the trust radius 1 (exact: 3·(1/3) rounds to 1). Four lanes (AVX2) and eight (AVX-512).
 TEST(Ldlt, EveryPivotIsCheckedInLanes) {
     if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "no AVX2 on this machine: the lanes never run";
+    const bool eight = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
     for (double bad : {0.0, -1.0}) {
         SymMat3 h[4] = {SymMat3::diagonal(1), SymMat3::diagonal(1), SymMat3::diagonal(1), SymMat3::diagonal(1)};
         h[1].xx = bad, h[2].yy = bad, h[3].zz = bad;
-        double move_x[4];
-        EXPECT_EQ(solve_four(h, move_x), 0b0001) << "bad pivot " << bad;
+        double move_x[8];
+        EXPECT_EQ(solve_lanes4(h, move_x), 0b0001) << "bad pivot " << bad;
         EXPECT_EQ(move_x[0], 1.0);
+        if (!eight) continue;
+        EXPECT_EQ(solve_lanes8(h, move_x), 0b00010001) << "bad pivot " << bad << ", eight lanes";
+        EXPECT_EQ(move_x[0], 1.0);
+        EXPECT_EQ(move_x[4], 1.0);
     }
 }
 #endif

@@ -58,18 +58,20 @@ struct BudgetCell {
     double reference, tolerance;
 };
 
-// docs/measurements.md, table L1: the tethered rig stays within its reach at every budget, to the
-// reference's own figures (±0.004, the spread of the first cell; the others within ±0.0006).
+// docs/measurements.md, table L1: the tethered rig stays within its reach at every budget. Weft's own
+// figures, the reference's beside them (1.0155, 1.0039, 1.0020, 1.0012): the rig's particle mass is not
+// published (the page), so the cells are asserted at weft's values within a third of the smallest step
+// between two budgets (2x2 to 2x4: 0.0008).
 TEST(Measurements, TetheredRigReachMatchesTheReference) {
-    for (const BudgetCell& cell : {BudgetCell{1, 1, 1.0155, 0.004}, BudgetCell{1, 2, 1.0039, 0.0006},
-                                   BudgetCell{2, 2, 1.0020, 0.0004}, BudgetCell{2, 4, 1.0012, 0.0004}})
+    for (const BudgetCell& cell : {BudgetCell{1, 1, 1.0125, 0.0002}, BudgetCell{1, 2, 1.0043, 0.0002},
+                                   BudgetCell{2, 2, 1.0020, 0.0002}, BudgetCell{2, 4, 1.0012, 0.0002}})
         EXPECT_NEAR(leash_rig(cell.substeps, cell.iterations, true).worst, cell.reference, cell.tolerance)
             << cell.substeps << "x" << cell.iterations;
 }
 
-// docs/measurements.md, table L1, the "no tether" column: weft's untethered rig over-stretches about
-// twice as far as the reference's (1.827 against 1.465 at 1x1); the page says why this is the
-// unprotected solver's response and not a bug. Asserted at weft's values (±0.01) and on what the
+// docs/measurements.md, table L1, the "no tether" column: a known divergence (the page): weft's untethered
+// rig over-stretches about twice as far as the reference's (1.827 against 1.465 at 1x1). Asserted at
+// weft's values (±0.01, a third of the smallest step between budgets, 0.063) and on what the
 // reference's column says: it falls with the budget, and four times the budget without tethers is
 // still worse than one iteration with them.
 TEST(Measurements, UntetheredRigRubberBands) {
@@ -86,27 +88,28 @@ TEST(Measurements, UntetheredRigRubberBands) {
     EXPECT_GT(leash_rig(2, 4, false).worst, leash_rig(1, 1, true).worst);
     // With fast steps split (the library's default, docs/solver.md#fast-cloth) the drop's fast steps
     // take more substeps, the more the fewer sweeps a substep has, and the column comes down towards
-    // the reference's and below it (±0.01, weft's values).
+    // the reference's and below it (weft's values, within a third of the step from 2x2 to 2x4, 0.027).
     const double split[4][3] = {{1, 1, 1.3333}, {1, 2, 1.1717}, {2, 2, 1.0713}, {2, 4, 1.0441}};
     for (const auto& cell : split) {
         const double worst = leash_rig(static_cast<uint32_t>(cell[0]), static_cast<uint32_t>(cell[1]), false, 0, true).worst;
-        EXPECT_NEAR(worst, cell[2], 0.01) << cell[0] << "x" << cell[1] << " split";
+        EXPECT_NEAR(worst, cell[2], 0.003) << cell[0] << "x" << cell[1] << " split";
     }
 }
 
 // docs/measurements.md, table L2: the same rig kicked at 2, 6 and 16 m/s against a correction
-// authority of 3 m/s (1x1) and 24 m/s (2x4). The worst excursion matches the reference to ±0.03 at
-// 1x1 and ±0.006 at 2x4 where the kick is within 2x the authority; past 5x (16 m/s at 1x1) nothing
-// bounds the transient and weft's 9.5 stands for the reference's 6.9 (the page). The final column is
-// the reachable-set guarantee, to ±0.001.
+// authority of 3 m/s (1x1) and 24 m/s (2x4). The reference says only "kicked sideways" and not the
+// rig's mass, so the worst excursion is weft's own, kicked along y (the page: the reference's 1.043,
+// 1.227, 6.867, 1.003, 1.001, 1.063 beside weft's), each within a third of its step from the next
+// kick (2x4, 2 to 6 m/s: 0.0016); past 5x the authority (16 m/s at 1x1) nothing bounds the transient.
+// The final column is the reachable-set guarantee, the reference's figures to ±0.001.
 TEST(Measurements, KickedRigExcursionIsTransient) {
     struct Kick {
         uint32_t substeps, iterations;
         double kick, worst, worst_tolerance, final;
     };
-    for (const Kick& k : {Kick{1, 1, 2, 1.043, 0.03, 1.0025}, Kick{1, 1, 6, 1.227, 0.03, 1.0025},
-                          Kick{1, 1, 16, 9.47, 0.1, 1.0025}, Kick{2, 4, 2, 1.003, 0.006, 1.0000},
-                          Kick{2, 4, 6, 1.001, 0.006, 1.0000}, Kick{2, 4, 16, 1.063, 0.006, 1.0000}}) {
+    for (const Kick& k : {Kick{1, 1, 2, 1.046, 0.001, 1.0025}, Kick{1, 1, 6, 1.250, 0.001, 1.0025},
+                          Kick{1, 1, 16, 9.47, 0.01, 1.0025}, Kick{2, 4, 2, 1.0035, 0.0002, 1.0000},
+                          Kick{2, 4, 6, 1.0051, 0.0002, 1.0000}, Kick{2, 4, 16, 1.0669, 0.0002, 1.0000}}) {
         const LeashRun run = leash_rig(k.substeps, k.iterations, true, k.kick);
         EXPECT_NEAR(run.worst, k.worst, k.worst_tolerance) << k.substeps << "x" << k.iterations << " kick " << k.kick;
         EXPECT_NEAR(run.final, k.final, 0.001) << k.substeps << "x" << k.iterations << " kick " << k.kick;
@@ -115,7 +118,7 @@ TEST(Measurements, KickedRigExcursionIsTransient) {
     // a colour: docs/solver.md#lanes) the trust region is the scalar update's: the same transient at the
     // kick that leans on it hardest.
     const LeashRun scalar = leash_rig(1, 1, true, 16, false, false);
-    EXPECT_NEAR(scalar.worst, 9.47, 0.1) << "one particle at a time";
+    EXPECT_NEAR(scalar.worst, 9.47, 0.01) << "one particle at a time";
     EXPECT_NEAR(scalar.final, 1.0025, 0.001) << "one particle at a time";
     // With fast steps split (docs/solver.md#fast-cloth) a kick is met by as many more substeps as it
     // needs, so even 16 m/s at 1x1 (five times the authority) stays within 1%, as 2 m/s does: weft's
@@ -152,21 +155,23 @@ double dropped_rope_strain(uint32_t substeps, uint32_t iterations, double stretc
     return worst;
 }
 
-// docs/measurements.md, table S1: all eighteen cells within ±0.006 of the reference (the largest
-// difference, 1x1 without the row, is 0.0053); the allowance is an input (fitted to this table's
-// allowance column), the stretch the row delivers is not.
+// docs/measurements.md, table S1. The reference does not publish the rope's mass (weft's is 20 g a
+// joint), so the eighteen cells are weft's own, within a third of the smallest effect the table shows
+// (the row at 2x2, stretch 0.5: 0.0052 below without it); the page has the reference's beside them,
+// all within 0.0055. The allowance is an input (fitted to this table's allowance column), the stretch
+// the row delivers is not.
 TEST(Measurements, StrainLimitTableMatchesTheReference) {
     struct Cell {
         uint32_t substeps, iterations;
         double stretch, with_row, without_row;
     };
-    for (const Cell& c : {Cell{1, 1, 0.2, 1.0863, 1.0922}, Cell{1, 1, 0.5, 1.0631, 1.0922}, Cell{1, 1, 1.0, 1.0586, 1.0922},
-                          Cell{2, 2, 0.2, 1.0351, 1.0351}, Cell{2, 2, 0.5, 1.0289, 1.0351}, Cell{2, 2, 1.0, 1.0216, 1.0351},
-                          Cell{2, 4, 0.2, 1.0140, 1.0140}, Cell{2, 4, 0.5, 1.0140, 1.0140}, Cell{2, 4, 1.0, 1.0094, 1.0140}}) {
+    for (const Cell& c : {Cell{1, 1, 0.2, 1.0860, 1.0869}, Cell{1, 1, 0.5, 1.0607, 1.0869}, Cell{1, 1, 1.0, 1.0575, 1.0869},
+                          Cell{2, 2, 0.2, 1.0328, 1.0328}, Cell{2, 2, 0.5, 1.0276, 1.0328}, Cell{2, 2, 1.0, 1.0215, 1.0328},
+                          Cell{2, 4, 0.2, 1.0136, 1.0136}, Cell{2, 4, 0.5, 1.0136, 1.0136}, Cell{2, 4, 1.0, 1.0092, 1.0136}}) {
         const double with = dropped_rope_strain(c.substeps, c.iterations, c.stretch, true);
         const double without = dropped_rope_strain(c.substeps, c.iterations, c.stretch, false);
-        EXPECT_NEAR(with, c.with_row, 0.006) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
-        EXPECT_NEAR(without, c.without_row, 0.006) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+        EXPECT_NEAR(with, c.with_row, 0.0003) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
+        EXPECT_NEAR(without, c.without_row, 0.0003) << c.substeps << "x" << c.iterations << " stretch " << c.stretch;
         // And the table's two readings: where the allowance is looser than what the hard row does
         // unaided the row is inert; elsewhere it helps and never reaches its own allowance.
         if (strain_allowance(c.stretch) >= without) {
@@ -177,13 +182,13 @@ TEST(Measurements, StrainLimitTableMatchesTheReference) {
         }
     }
     // With fast steps split (docs/solver.md#fast-cloth) only 1x1 moves (the drop is fast against one
-    // sweep a substep): weft's values ±0.002, the row still inert at 0.2 and helping at 0.5 and 1.
+    // sweep a substep): weft's values ±0.0003, the row still inert at 0.2 and helping at 0.5 and 1.
     for (const auto& [stretch, with_row] : {std::pair{0.2, 1.0431}, std::pair{0.5, 1.0357}, std::pair{1.0, 1.0174}}) {
         const double with = dropped_rope_strain(1, 1, stretch, true, true);
-        EXPECT_NEAR(with, with_row, 0.002) << "1x1 split, stretch " << stretch;
-        EXPECT_NEAR(dropped_rope_strain(1, 1, stretch, false, true), 1.0431, 0.002) << "1x1 split, stretch " << stretch;
+        EXPECT_NEAR(with, with_row, 0.0003) << "1x1 split, stretch " << stretch;
+        EXPECT_NEAR(dropped_rope_strain(1, 1, stretch, false, true), 1.0431, 0.0003) << "1x1 split, stretch " << stretch;
     }
-    EXPECT_NEAR(dropped_rope_strain(2, 4, 1.0, true, true), 1.0092, 0.002) << "2x4 split";
+    EXPECT_NEAR(dropped_rope_strain(2, 4, 1.0, true, true), 1.0092, 0.0003) << "2x4 split";
 }
 
 // docs/measurements.md, table Z1: a 12-link chain at 8 cm, 50 g a joint, kicked at 3 m/s, falls
@@ -217,6 +222,7 @@ double soft_rope_energy(double damping) {
     f.damping = damping;
     SolverConstants c;
     c.sleep = false;
+    c.speed_substep_ratio = 0;  // the reference's solver never splits a step (docs/measurements.md#the-budget-is-fixed)
     Solver solver(rope, f, c);
     solver.add_velocity({1, 0, 0});
     StepInput in;
@@ -235,8 +241,13 @@ double soft_rope_energy(double damping) {
 // (2.39e-5, 1.28e-6) and are not monotone (the page says why).
 TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
     const double scale = 1.88 / 0.12;
+    // Undamped, a limit cycle: a known divergence (the page), weft's 1.44e-2 J against the reference's
+    // 2.90e-3, asserted at weft's figure to the phase's factor of two, under a third of the 2.7 decades
+    // the library's damping takes off it (in logarithms). With fast steps split (weft's default) the
+    // cycle at step 1500 reads 0.755 J: the split is off here, as the reference has none.
     const double undamped = soft_rope_energy(0);
-    EXPECT_GT(undamped, 1e-3);
+    EXPECT_GT(undamped, 1.4e-2 / 2);
+    EXPECT_LT(undamped, 1.4e-2 * 2);
     for (const auto& [damping, centre] : {std::pair{0.02, 6.18e-5}, std::pair{0.05, 7.4e-5}, std::pair{0.12, 3.0e-5}}) {
         const double energy = soft_rope_energy(damping * scale);
         EXPECT_GT(energy, centre / 2) << "damping " << damping;
@@ -386,12 +397,15 @@ TEST(Measurements, SprintReachWithinTheReferenceBoundWhenSpeedIsReachedInAFifthO
 // 4.5 m/s already swings a 1 m rope past horizontal, so its lag is its length at any inertia ≥ 0.5:
 // the page.)
 TEST(Measurements, InertiaLagMatchesTheReferenceAndIsADial) {
+    // ±2 m/s, not the reference's ±9, where weft's lag is a known divergence (Motion.InertiaIsADialAndZeroMeansNoLag):
+    // weft's figures, the reference's 0.2031, 0.3681, 0.5249, 0.6522 beside them on the page; within a
+    // third of the least step between two inertias (0.16 m), and tighter.
     EXPECT_EQ(test::inertia_lag(0.0, 2.0), 0.0);
-    const double reference[4] = {0.2031, 0.3681, 0.5249, 0.6522};
+    const double weft[4] = {0.1843, 0.3649, 0.5267, 0.6643};
     double lag[4];
     for (int k = 0; k < 4; ++k) {
         lag[k] = test::inertia_lag(0.25 * (k + 1), 2.0);
-        EXPECT_NEAR(lag[k], reference[k], 0.02) << "inertia " << 0.25 * (k + 1);
+        EXPECT_NEAR(lag[k], weft[k], 0.001) << "inertia " << 0.25 * (k + 1);
     }
     EXPECT_NEAR(lag[1] / lag[3], 0.55, 0.05);
     EXPECT_NEAR(lag[0] / lag[3], 0.28, 0.05);

@@ -85,8 +85,9 @@ TEST(Motion, TeleportResetPeaksAtZeroAndKeepCarriesTheSwing) {
     for (double c : keep.clamp_from_teleport) EXPECT_EQ(c, 1.0);
     EXPECT_GT(keep.peak_after, 1.0);
     EXPECT_NEAR(keep.peak_after, keep.teleport_step_speed, 0.05 * keep.teleport_step_speed);
-    // Keep's figures, weft's values for this script (the reference's anchor motion is not published:
-    // the page): peak 1.89 m/s ±3%, shift 0.0328 m ±0.005.
+    // Keep's figures, weft's values for this script, which swings the rope on an anchor that stops a
+    // second before the jump: the reference's anchor motion is not published (the page). Peak 1.89 m/s
+    // ±3% and shift 0.0328 m ±0.005, each well within a third of what tells Keep from Reset (0.43 m of shift).
     EXPECT_NEAR(keep.peak_after, 1.89, 0.03 * 1.89);
     EXPECT_NEAR(keep.shift, 0.0328, 0.005);
 }
@@ -135,8 +136,9 @@ TEST(Motion, FastClothSplitsItsStep) {
 
 // Table M2 (docs/measurements.md): "inertia 0: 0.0000 m, welded into the anchor frame ... Monotone, and zero at zero to
 // the last digit".
-// Behind ±9 m/s the lags are the table's last column, weft's values ±0.005 m: from inertia 0.5 on the
-// kick swings the 1 m rope past horizontal, so the lag is nearly its whole length (the page).
+// Behind ±9 m/s, the reference's own setup, the lags are a known divergence (the page: 0.72 / 0.95 / 0.97 / 0.98 m
+// against 0.20 / 0.37 / 0.53 / 0.65): from inertia 0.5 on the kick swings the 1 m rope past horizontal.
+// Asserted at weft's values within a third of the least step between two inertias (0.75 to 1: 0.011 m).
 TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
     EXPECT_EQ(test::inertia_lag(0.0, 9.0), 0.0);
     EXPECT_EQ(test::inertia_lag(0.0, 9.0), test::inertia_lag(0.0, 0.0));
@@ -145,7 +147,7 @@ TEST(Motion, InertiaIsADialAndZeroMeansNoLag) {
                                              std::pair{1.0, 0.9832}}) {
         double lag = test::inertia_lag(inertia, 9.0);
         EXPECT_GT(lag, previous) << "inertia " << inertia;
-        EXPECT_NEAR(lag, sprinting, 0.005) << "inertia " << inertia;
+        EXPECT_NEAR(lag, sprinting, 0.003) << "inertia " << inertia;
         previous = lag;
     }
 }

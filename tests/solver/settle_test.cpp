@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "solver/solver.h"
 #include "measures.h"
@@ -256,7 +257,13 @@ TEST(Settle, GeometricStiffnessKeepsTheSidewaysUpdateDescending) {
     const double l = std::hypot(half_span, side), rest = l / 2;
     for (double& r : proxy.rest_length) r = rest;
     const uint32_t free = test::particle(proxy, 1);
-    for (const double fc_over_l : {1.06e2, 5.53e2, 5.53e4, 1.45e6, 9.94e6}) {
+    // The table's claim, which its own "kept" column meets (−62.9% to −19.1%): with the PSD half kept the
+    // energy falls at every tension and the update never passes the straight line. Weft's ΔE/E differs
+    // from the reference's past the first row (both rows pull sideways here, and the reference does not
+    // say what its E is: the page), so it is asserted at weft's own figures, within 1 point: a hundredth
+    // of what dropping the term changes (mutation S02: +58% to +1907%).
+    const std::pair<double, double> rows[] = {{1.06e2, -0.594}, {5.53e2, -0.885}, {5.53e4, -0.999}, {1.45e6, -1.000}, {9.94e6, -1.000}};
+    for (const auto& [fc_over_l, weft] : rows) {
         Fabric f = bare_fabric(1, 1);
         f.stretch_stiffness = fc_over_l * l / (l - rest);
         Solver solver(proxy, f, bare_constants());
@@ -269,7 +276,8 @@ TEST(Settle, GeometricStiffnessKeepsTheSidewaysUpdateDescending) {
         solver.step(in);
         const double after = solver.energy(in.gravity).total();
         const double change = (after - before) / (before - straight);
-        EXPECT_LT(change, -0.5) << "fc/L " << fc_over_l;  // weft: −59% at 1.06e2, −88% to −100% above
+        EXPECT_LT(change, 0) << "fc/L " << fc_over_l;
+        EXPECT_NEAR(change, weft, 0.01) << "fc/L " << fc_over_l;
         EXPECT_GE(solver.state().x[free].y, 0) << "fc/L " << fc_over_l;  // never past the straight line
     }
 }

@@ -95,12 +95,23 @@ CommandResult run_weft(const std::vector<std::string>& args) {
     return run_command(argv);
 }
 
+std::string js_tools_missing(const std::string& package) {
+    static const bool node = run_command({"/usr/bin/env", "node", "--version"}).exit_code == 0;
+    const fs::path js = source_dir() / "tests" / "js";
+    const std::string fix = ": run `npm ci` in tests/js (scripts/test.sh runs it before the tests)";
+    if (!node) return "node is not installed (scripts/deps.sh installs it), so tests/js cannot run " + package;
+    if (!fs::exists(js / "node_modules" / package)) return "tests/js/node_modules/" + package + " is missing" + fix;
+    // npm ci writes node_modules/.package-lock.json, the lock it installed; an older one is another lock's modules.
+    std::error_code a, b;
+    const auto installed = fs::last_write_time(js / "node_modules" / ".package-lock.json", a);
+    const auto locked = fs::last_write_time(js / "package-lock.json", b);
+    if (a || (!b && installed < locked)) return "tests/js/node_modules is older than tests/js/package-lock.json" + fix;
+    return {};
+}
+
 std::string schema_errors(const std::string& json_text, const std::string& schema_file) {
     fs::path script = source_dir() / "tests" / "js" / "validate_schema.mjs";
-    fs::path ajv = source_dir() / "tests" / "js" / "node_modules" / "ajv";
-    if (!fs::exists(ajv)) {
-        return "Ajv is not installed: run scripts/test.sh, which runs npm ci in tests/js";
-    }
+    if (std::string missing = js_tools_missing("ajv"); !missing.empty()) return missing;
     fs::path data = scratch_dir("schema-" + std::to_string(::getpid()) + "-" +
                                 std::to_string(std::hash<std::string>{}(json_text))) / "data.json";
     {

@@ -30,6 +30,12 @@ CommandResult run_command(const std::vector<std::string>& argv);
 /// Runs `weft` with the given arguments.
 CommandResult run_weft(const std::vector<std::string>& args);
 
+/// Why the Node tools of tests/js cannot run `package` (a folder under tests/js/node_modules, e.g.
+/// "ajv"), or "" when they can: node on the PATH, `npm ci` run in tests/js (scripts/test.sh runs it
+/// first) and not older than tests/js/package-lock.json. A test that needs one fails with this message
+/// rather than with whatever a missing or stale module would make of its input.
+std::string js_tools_missing(const std::string& package);
+
 /// Validates a JSON document against schemas/<schema_file> with Ajv (tests/js). Returns an empty
 /// string when it validates, else Ajv's errors (or why Ajv could not run).
 std::string schema_errors(const std::string& json_text, const std::string& schema_file);

@@ -129,5 +129,52 @@ TEST(Gates, EnergyRisingIsAFractionOfTheEnergyScale) {
     EXPECT_EQ(r.size(), 2u);
 }
 
+// The body, the render mesh and its faces: each gate passes at its limit and fails just past it, and the
+// penetration limit is a share of the fabric's thickness (docs/validation.md#penetration).
+TEST(Gates, PenetrationMeshStretchAndFacesPassAtTheirLimitsAndFailPast) {
+    const double thickness = 0.004;
+    auto gate_of = [&](const ScenarioStats& s, Gate g, uint32_t rest_crossings = 0) {
+        for (const GateResult& r : evaluate_gates({&s, 1}, 1.0, GateLimits{}, thickness, rest_crossings))
+            if (r.gate == g) return r;
+        ADD_FAILURE() << gate_code(g) << " not evaluated";
+        return GateResult{};
+    };
+    ScenarioStats s = quiet(Scenario::swing);
+    s.max_penetration = thickness;  // GateLimits::max_penetration 1.0 of the thickness
+    s.max_penetration_particle = 3;
+    s.max_penetration_step = 40;
+    GateResult pen = gate_of(s, Gate::penetration);
+    EXPECT_TRUE(pen.passed) << pen.message;
+    EXPECT_DOUBLE_EQ(*pen.limit, thickness);
+    s.max_penetration = thickness * 1.001;
+    EXPECT_FALSE(gate_of(s, Gate::penetration).passed);
+    GateLimits half;
+    half.max_penetration = 0.5;
+    s.max_penetration = 0.0025;
+    for (const GateResult& r : evaluate_gates({&s, 1}, 1.0, half, thickness))
+        if (r.gate == Gate::penetration) { EXPECT_FALSE(r.passed) << "half the thickness: 2 mm"; }
+    s.max_penetration.reset();
+
+    s.max_mesh_stretch = 1.10;
+    s.max_mesh_stretch_vertices = {4, 5};
+    EXPECT_TRUE(gate_of(s, Gate::mesh_stretch).passed);
+    s.max_mesh_stretch = 1.1001;
+    EXPECT_FALSE(gate_of(s, Gate::mesh_stretch).passed);
+    s.max_mesh_stretch.reset();
+
+    s.inside_out_faces = 0;
+    EXPECT_TRUE(gate_of(s, Gate::face_inside_out).passed);
+    s.inside_out_faces = 1;
+    const GateResult face = gate_of(s, Gate::face_inside_out);
+    EXPECT_FALSE(face.passed) << "one face left inside out is one too many";
+    EXPECT_EQ(*face.limit, 0.0);
+    s.inside_out_faces.reset();
+
+    // Crossings count from the rest pose's: a sheet that crosses itself at rest fails only on new ones.
+    s.crossings = 3;
+    EXPECT_TRUE(gate_of(s, Gate::self_intersection, 3).passed);
+    EXPECT_FALSE(gate_of(s, Gate::self_intersection, 2).passed);
+}
+
 }  // namespace
 }  // namespace weft

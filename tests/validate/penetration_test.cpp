@@ -108,6 +108,49 @@ TEST(Penetration, AColliderTheClothRestsInsideIsLeftOutForThatCloth) {
     EXPECT_LE(*v.scenarios[0].max_penetration, find_fabric("cotton")->thickness);
 }
 
+TEST(Penetration, HeldParticlesInsideAColliderAreNotPenetration) {
+    // docs/validation.md#penetration: the particles the body holds (a skirt's waistband sewn into the
+    // hips, hair roots in the scalp) sit where the body puts them; only free particles penetrate. The
+    // hips here are a sphere the held waist ring sits 16 mm inside; the first free ring is 10 mm
+    // outside it at rest, more than cotton's thickness, so the sphere stays a collider for this skirt.
+    const ClothProxy proxy = skirt();
+    const double thickness = find_fabric("cotton")->thickness;
+    const Vec3 centre{0, 0.1, 0};
+    const double hips = std::hypot(kWaist, 0.1) + 0.016;
+    ASSERT_GT(std::hypot(kWaist, 0.1 + kDrop) - hips, thickness);
+    BodyShapes body;
+    body.spheres.push_back({centre, hips});
+    ValidationOptions o = swing_only();
+    o.body = body;
+    const ProxyValidation v = validate_proxy(proxy, o);
+    ASSERT_FALSE(v.refused);
+    EXPECT_EQ(v.body_colliders, 1u);
+    EXPECT_EQ(v.body_colliders_left_out, 0u);
+    ASSERT_TRUE(v.scenarios[0].max_penetration);
+    // The free particles swing against the hips and the collider holds them out to the thickness.
+    EXPECT_LE(*v.scenarios[0].max_penetration, thickness);
+    if (v.scenarios[0].max_penetration_particle != no_particle) {
+        EXPECT_FALSE(proxy.held(v.scenarios[0].max_penetration_particle)) << v.scenarios[0].max_penetration_particle;
+    }
+    for (const GateResult& g : v.gates) {
+        if (g.gate == Gate::penetration) { EXPECT_TRUE(g.passed) << g.message; }
+    }
+    // The depth itself, on the rest pose: the held ring 16 mm inside is not counted, a free particle
+    // is, wherever it is.
+    StepInput in;
+    place_body(body, Pose{}, in);
+    std::vector<double> inverse_mass(proxy.particle_count());
+    for (uint32_t i = 0; i < proxy.particle_count(); ++i) inverse_mass[i] = proxy.held(i) ? 0.0 : 1.0;
+    EXPECT_NEAR(deepest_inside(in, proxy.rest_position).depth, 0.016, 1e-12);  // every particle: the ring
+    EXPECT_EQ(deepest_inside(in, proxy.rest_position, inverse_mass).depth, 0.0);
+    std::vector<Vec3> pushed = proxy.rest_position;
+    const uint32_t free_one = kAround;  // the first particle of the first free ring
+    pushed[free_one] = centre + normalize(pushed[free_one] - centre) * (hips - 0.005);
+    const Depth d = deepest_inside(in, pushed, inverse_mass);
+    EXPECT_NEAR(d.depth, 0.005, 1e-12);
+    EXPECT_EQ(d.index, free_one);
+}
+
 TEST(Penetration, BodyRidesTheHolders) {
     BodyShapes rest;
     rest.spheres.push_back({{0, 1, 0}, 0.1});

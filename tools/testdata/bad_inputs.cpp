@@ -397,6 +397,68 @@ const char* const kPlyHeadBinary =
 
 }  // namespace
 
+/// The glTF corners: sparse blocks whose bytes are broken or whose values break a rule the dense
+/// data is checked for, a URI holding a NUL byte, extensions weft does not read.
+template <class Add>
+void add_gltf_corners(Add& add) {
+    {
+        Tiny t = tiny_skinned({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, identity_and_bone_ibm(), {1, 2});
+        const size_t iv = add_view(t, raw_bytes<uint16_t>({1, 0})), vv = add_view(t, raw_bytes<uint8_t>({200, 0, 0, 0}));
+        t.doc["accessors"][2]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", iv}, {"componentType", 5123}}},
+                                           {"values", {{"bufferView", vv}}}};
+        add("sparse_joint_out_of_range.glb", glb(t),
+            "a sparse substitution weights vertex 1 to joint 200 of a 2-joint skin (read as valid): JOINT_OUT_OF_RANGE");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["bufferViews"].push_back({{"buffer", 1}, {"byteOffset", 0}, {"byteLength", 2}});
+        t.doc["bufferViews"].push_back({{"buffer", 1}, {"byteOffset", 4}, {"byteLength", 12}});
+        t.doc["accessors"][0]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", 2}, {"componentType", 5123}}},
+                                           {"values", {{"bufferView", 3}}}};
+        t.doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64(t.bin);
+        t.doc["buffers"].push_back({{"byteLength", 16}, {"uri", "data:application/octet-stream;base64," + std::string(24, '*')}});
+        add("sparse_values_bad_base64.gltf", bytes_of(t.doc.dump(1, '\t') + "\n"),
+            "a sparse block whose buffer is a data URI of broken base64 (the reader crashed): BUFFER_MISSING");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["buffers"][0]["uri"] = "triangle%00.bin";
+        add("buffer_uri_nul.gltf", bytes_of(t.doc.dump(1, '\t') + "\n"),
+            "a buffer URI with %00 (a NUL byte in the depfile, Ninja rebuilt forever): GLTF_REFERENCE_INVALID");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["extensionsUsed"] = {"EXT_weft_unknown"};
+        t.doc["extensionsRequired"] = {"EXT_weft_unknown"};
+        add("extension_required_unknown.glb", glb(t), "an unknown required extension (built, exit 0): EXTENSION_REQUIRED");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["extensionsUsed"] = {"KHR_draco_mesh_compression"};
+        t.doc["extensionsRequired"] = {"KHR_draco_mesh_compression"};
+        add("extension_required_draco.glb", glb(t), "KHR_draco_mesh_compression required (read as zeros): EXTENSION_REQUIRED");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["extensionsUsed"] = {"KHR_draco_mesh_compression"};
+        t.doc["accessors"][0].erase("bufferView");
+        t.doc["meshes"][0]["primitives"][0]["extensions"] = {
+            {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
+        add("draco_without_fallback.glb", glb(t),
+            "a Draco primitive whose POSITION has no uncompressed data, the extension only used (read as zeros): "
+            "EXTENSION_REQUIRED");
+    }
+    {
+        Tiny t = tiny_triangle();
+        t.doc["extensionsUsed"] = {"EXT_meshopt_compression"};
+        t.doc["bufferViews"][0]["extensions"] = {{"EXT_meshopt_compression",
+                                                  {{"buffer", 0}, {"byteLength", 8}, {"byteStride", 12}, {"count", 3},
+                                                   {"mode", "ATTRIBUTES"}}}};
+        add("meshopt_not_meshopt_data.glb", glb(t),
+            "a view compressed with EXT_meshopt_compression whose bytes are not meshopt data: GLTF_REFERENCE_INVALID");
+    }
+}
+
 std::vector<FixtureFile> hostile_fixtures() {
     std::vector<FixtureFile> out;
     auto add = [&](std::string name, std::vector<uint8_t> bytes, std::string purpose) {
@@ -541,6 +603,7 @@ std::vector<FixtureFile> hostile_fixtures() {
         add("zero_inverse_binds.glb", glb(t),
             "both inverse bind matrices all zero (every vertex collapsed to a point, validation passed): INVERSE_BIND_SINGULAR");
     }
+    add_gltf_corners(add);
     return out;
 }
 

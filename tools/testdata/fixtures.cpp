@@ -40,6 +40,7 @@ std::vector<FixtureFile> all_fixtures() {
     std::vector<FixtureFile> all = good_fixtures();
     for (FixtureFile& f : bad_fixtures()) all.push_back(std::move(f));
     for (FixtureFile& f : hostile_fixtures()) all.push_back(std::move(f));
+    for (FixtureFile& f : layout_fixtures()) all.push_back(std::move(f));
     return all;
 }
 

@@ -86,6 +86,38 @@ std::string gltf1_node_chain(size_t nodes);
 std::string config_nested_pin(size_t depth);
 std::string config_pin_list(size_t vertices, uint32_t first);
 
+/// testdata/layouts/accessor_layouts.glb (accessor_layouts.cpp): a quad per way an attribute may be
+/// stored. Integer meshes "position_<type>" hold kLayoutQuad through layout_raw as POSITION (VEC3)
+/// and its x, y as TEXCOORD_0, each element at a 4-byte boundary (byteStride 4 or 8 for 1- and
+/// 2-byte types); the signed normalised ones also NORMAL kLayoutNormal. "float_interleaved" holds
+/// kLayoutFloatQuad, normal (0, 0, 1) and UV (x, y) in one view of byteStride
+/// kLayoutInterleavedStride. "sparse_float" is kLayoutFloatQuad with vertices 1 and 3 replaced by
+/// kLayoutSparseFloat's; "sparse_short_norm_no_view" the short_norm quad from a sparse block alone.
+/// "skinned_ubyte" and "skinned_ushort_sparse_joints": kLayoutFloatQuad on JointX and JointY (under
+/// node Skeleton, no inverse binds) with kLayoutWeights (ubyte units; ushort ones are 257 times those).
+enum class LayoutType { byte_norm, byte_plain, ubyte_norm, ubyte_plain, short_norm, short_plain, ushort_norm, ushort_plain };
+struct LayoutTypeInfo {
+    const char* name;
+    int component_type;
+    bool normalized;
+    bool is_signed;
+    double scale;  ///< the normalisation divisor (1 when not normalised)
+};
+const LayoutTypeInfo& layout_type_info(LayoutType type);
+/// The integer stored for `unit` (in [-1, 1]) in `type`.
+double layout_raw(LayoutType type, double unit);
+/// The uniform scale of mesh "position_<type>"'s node: 1 for normalised types, 1/127 or 1/32767 for
+/// the others (their dequantization, as quantizing exporters write it).
+float layout_node_scale(LayoutType type);
+inline constexpr double kLayoutQuad[4][3] = {{-0.8, -0.4, 0.1}, {0.7, -0.3, 0.2}, {0.6, 0.5, -0.3}, {-0.5, 0.4, 0.35}};
+inline constexpr double kLayoutNormal[3] = {0.6, 0.0, -0.8};  ///< stored rounded: unit length within 0.2 %
+inline constexpr float kLayoutFloatQuad[4][3] = {{0, 0, 0}, {1.5f, 0, 0.25f}, {1.25f, 1, 0}, {0, 1.125f, -0.5f}};
+inline constexpr float kLayoutSparseFloat[4][3] = {{0, 0, 0}, {2.5f, -0.5f, 0.75f}, {0, 0, 0}, {-1, 2, 0.125f}};
+inline constexpr size_t kLayoutInterleavedStride = 36;
+inline constexpr double kLayoutJointX[3] = {10, 0, 0}, kLayoutJointY[3] = {0, 10, 0};
+inline constexpr int kLayoutWeights[4][2] = {{255, 0}, {0, 255}, {128, 127}, {64, 191}};
+std::vector<FixtureFile> layout_fixtures();
+
 /// good_fixtures() then bad_fixtures().
 std::vector<FixtureFile> all_fixtures();
 

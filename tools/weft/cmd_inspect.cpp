@@ -201,6 +201,17 @@ void print_summary(std::ostream& out, const json& model) {
         for (const auto& f : ch["found_by"]) out << " " << f.get<std::string>();
         out << ")\n";
     }
+    if (!model["proxies"].empty()) {
+        out << "  weft bake writes:";
+        for (const auto& p : model["proxies"]) {
+            if (!p["built"].get<bool>()) {
+                out << " " << p["garment"].get<std::string>() << " (" << p["kind"].get<std::string>() << ", refused)";
+                continue;
+            }
+            out << " " << p["file"].get<std::string>() << " (" << p["kind"].get<std::string>() << ")";
+        }
+        out << "\n";
+    }
     out << "  verdict: " << model["verdict"].get<std::string>() << "\n\n";
 }
 

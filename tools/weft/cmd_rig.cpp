@@ -25,7 +25,8 @@ namespace {
 
 /// rig takes every model flag (model_flags.h).
 constexpr unsigned kRigFlags =
-    model_flags_input | model_flags_grow | model_flags_fabric | model_flags_validate | model_flags_validation;
+    model_flags_input | model_flags_grow | model_flags_fabric | model_flags_springs | model_flags_validate |
+    model_flags_validation;
 
 struct RigCommandOptions {
     std::string model;

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bake_run.h"
 #include "command.h"
 #include "batch/bake.h"
 #include "batch/process_memory.h"
@@ -99,19 +100,8 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     b.model.rig.fabric = fabric;
     b.model.options_text = "classes=hair,skirt;fabric=" + fabric + ";grow_cloth=0;validate=1;page=1";
     tune_process_memory();
-    const BakeResult result = bake(b, [&](const BakeModelResult& m, size_t done, size_t total) {
-        if (!o.verbosity.quiet) std::cerr << "[" << done << "/" << total << "] " << m.input.relative << ": " << model_status_name(m.status) << "\n";
-        print_issues(std::cerr, who + ": " + m.input.relative, m.issues, o.verbosity);
-    });
-    for (const Issue& i : result.run_issues) std::cerr << who << ": " << i.message << " [" << i.code << "]\n";
-    const nlohmann::json report = bake_report_json(result, b);
-    int status = result.exit_code() == 0 ? exit_ok : exit_refused;
-    const fs::path page = b.out_dir / "index.html";
-    for (const auto& [path, text] : {std::pair{b.out_dir / "bake-report.json", report.dump(2) + "\n"},
-                                     std::pair{page, view_index_html(report)}})
-        if (!write_command_output(std::cerr, who, path, text)) status = exit_refused;
-    if (!o.verbosity.quiet) std::cerr << who << ": the page: " << absolute_text(page) << "\n";
-    return status;
+    const BakeResult result = bake(b, bake_progress(who, o.verbosity));
+    return finish_bake(result, b, {who, b.out_dir, {}, {}, false, true, o.verbosity});
 }
 
 int run_view(const ViewCommandOptions& o) {

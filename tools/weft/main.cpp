@@ -1,37 +1,16 @@
 // weft: turns game characters into cloth assets and proves they work.
-#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <memory>
 
+#include "app.h"
 #include "command.h"
-#include "batch/source_id.h"
-
-namespace weft::cli {
-
-std::vector<CommandInfo>& command_registry() {
-    static std::vector<CommandInfo> registry;
-    return registry;
-}
-
-}  // namespace weft::cli
 
 int main(int argc, char** argv) {
     using namespace weft::cli;
-    CLI::App app{"weft: cloth assets from game characters, built and proven headless", "weft"};
-    app.set_version_flag("--version", std::string("weft ") + WEFT_VERSION + " (sources " + weft::weft_source_id() + ")");
-    app.require_subcommand(1);
-    app.fallthrough(false);
-
-    auto& registry = command_registry();
-    std::sort(registry.begin(), registry.end(),
-              [](const CommandInfo& a, const CommandInfo& b) { return a.order < b.order; });
-    std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
-    for (const auto& info : registry) {
-        CLI::App* sub = app.add_subcommand(info.name, info.description);
-        runners.emplace_back(sub, info.setup(*sub));
-    }
+    CLI::App app{weft_description, "weft"};
+    const auto runners = add_commands(app);
 
     // Run bare: the command list, as gltfpack and gltf-transform print theirs (a usage error: nothing
     // was asked).

@@ -1,6 +1,7 @@
 #include "model_flags.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "command.h"
@@ -13,6 +14,16 @@ namespace weft::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// A number as its shortest exact decimal ("0.06", "1e-05").
+std::string exact_number(double v) {
+    char text[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, v);
+        if (std::strtod(text, nullptr) == v) break;
+    }
+    return text;
+}
 
 constexpr const char* kAllowOutside =
     "Let models read files outside their own folder (buffers, images, material libraries named by .., an absolute path "
@@ -42,11 +53,20 @@ void add_grow_flags(CLI::App& app, ModelFlags& f) {
         ->capture_default_str();
     app.add_option("--min-strand-length", f.min_strand_length,
                    "Metres: clumps shorter than this from their anchored end are not grown (default " +
-                       std::to_string(kMinStrandLength) + ")")
+                       exact_number(kMinStrandLength) + ")")
         ->check(finite_number & CLI::Range(0.0, 100.0));
     app.add_option("--min-strand-verts", f.min_strand_verts,
                    "Clumps with fewer welded vertices are not grown (default " + std::to_string(kMinStrandVerts) + ")")
-        ->check(CLI::Range(int64_t{0}, int64_t{1} << 31));
+        ->check(CLI::Range(int64_t{0}, int64_t{1000000000}));
+}
+
+void add_spring_flags(CLI::App& app, ModelFlags& f) {
+    app.add_flag("--retune-springs", f.retune_springs,
+                 "Give the model's authored spring bones weft's settings for their fabric (the report lists every value "
+                 "changed, old and new); by default they are kept as authored");
+    app.add_flag("--collide-authored-springs", f.collide_authored_springs,
+                 "In a model that declares no spring collider of its own, let its authored springs collide with the "
+                 "fitted body colliders");
 }
 
 void add_validation_flags(CLI::App& app, ModelFlags& f) {
@@ -120,6 +140,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, unsigned groups) {
         app.add_flag("--validate", flags.validate,
                      "Simulate every proxy built through the scenarios and the model's clips, with its body; a failed gate "
                      "refuses the model (the verdict of weft validate)");
+    if (groups & model_flags_springs) add_spring_flags(app, flags);
     if (groups & model_flags_validation) add_validation_flags(app, flags);
 }
 
@@ -182,6 +203,10 @@ bool apply_model_flags(const ModelFlags& f, unsigned groups, const std::vector<s
         o.sheet.fabric = f.fabric;
         o.rig.fabric = f.fabric;
     }
+    if (groups & model_flags_springs) {
+        o.retune_springs = f.retune_springs;
+        o.collide_authored_springs = f.collide_authored_springs;
+    }
     if ((groups & model_flags_validation) && (f.validate || !(groups & model_flags_validate))) {
         ValidationOptions v;
         ModelFlags built_with = f;
@@ -193,11 +218,7 @@ bool apply_model_flags(const ModelFlags& f, unsigned groups, const std::vector<s
 }
 
 std::string model_flags_text(const ModelFlags& f, unsigned groups) {
-    auto exact = [](double v) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.17g", v);
-        return std::string(text);
-    };
+    const auto exact = exact_number;
     std::string t;
     auto add = [&t](const std::string& key, const std::string& value) { t += key + "=" + value + ";"; };
     if (groups & model_flags_grow) {
@@ -211,6 +232,10 @@ std::string model_flags_text(const ModelFlags& f, unsigned groups) {
     }
     if (groups & model_flags_fabric) add("fabric", f.fabric);
     if (groups & model_flags_input) add("allow_outside_folder", f.allow_outside_folder ? "1" : "0");
+    if (groups & model_flags_springs) {
+        add("retune_springs", f.retune_springs ? "1" : "0");
+        add("collide_authored_springs", f.collide_authored_springs ? "1" : "0");
+    }
     if ((groups & model_flags_validate) && !f.validate) {
         add("validate", "0");
         return t;

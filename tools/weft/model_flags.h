@@ -23,6 +23,8 @@ enum ModelFlagGroup : unsigned {
     model_flags_fabric = 1u << 2,    ///< --fabric
     model_flags_validate = 1u << 3,  ///< --validate (weft validate always validates)
     model_flags_validation = 1u << 4,///< --scenario, --steps, --clips, --no-collide, gate limits, --strain-target
+    model_flags_springs = 1u << 5,   ///< --retune-springs, --collide-authored-springs (the commands that write the
+                                     ///< grown model: scene/gltf_springs.h)
 };
 
 struct ModelFlags {
@@ -40,6 +42,9 @@ struct ModelFlags {
     int64_t min_strand_verts = -1;  ///< < 0: the library's (grow.h kMinStrandVerts)
     // fabric
     std::string fabric;
+    // springs: what the grown model does with the springs the artist authored (kept as authored by default)
+    bool retune_springs = false;
+    bool collide_authored_springs = false;
     // validation
     bool validate = false;
     std::vector<std::string> scenarios;  ///< empty: every default scenario

@@ -1,6 +1,7 @@
-// The page data's compact arrays (lib/outputs/view_page.cpp): base64 of little-endian integers.
-function bytesOf(base64) {
-  const text = atob(base64);
+// The page data's packed arrays (lib/outputs/view_packing.h, docs/view.md#packed-arrays): base64 of
+// little-endian integers, positions and series quantised to 16 bits over their bounds.
+export function bytesOf(base64) {
+  const text = atob(base64 || '');
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
   return bytes;
@@ -22,5 +23,24 @@ export function decodePositions(base64, bounds) {
     const k = i % 3;
     out[i] = bounds.min[k] + (q[i] / 65535) * (bounds.max[k] - bounds.min[k]);
   }
+  return out;
+}
+
+/// Signed 16-bit values as fractions of 32767 (a clip's rotations) -> Float32Array.
+export function decodeUnit16(base64) {
+  const bytes = bytesOf(base64);
+  const q = new Int16Array(bytes.buffer, 0, bytes.length >> 1);
+  const out = new Float32Array(q.length);
+  for (let i = 0; i < q.length; ++i) out[i] = q[i] / 32767;
+  return out;
+}
+
+/// {min, max, data}: one value a bucket of steps -> Float32Array.
+export function decodeSeries(series) {
+  if (!series) return new Float32Array(0);
+  const bytes = bytesOf(series.data);
+  const q = new Uint16Array(bytes.buffer, 0, bytes.length >> 1);
+  const out = new Float32Array(q.length);
+  for (let i = 0; i < q.length; ++i) out[i] = series.min + (q[i] / 65535) * (series.max - series.min);
   return out;
 }

@@ -276,6 +276,20 @@ void write_vec3s(Writer& w, const std::vector<Vec3>& values) {
     }
 }
 
+/// Every number of `values` in order: doubles as f64, indices as u32, fixed-size tuples of either
+/// element by element.
+void write_all(Writer& w, const std::vector<double>& values) {
+    for (double v : values) w.f64(v);
+}
+void write_all(Writer& w, const std::vector<uint32_t>& values) {
+    for (uint32_t v : values) w.u32(v);
+}
+template <size_t N>
+void write_all(Writer& w, const std::vector<std::array<uint32_t, N>>& values) {
+    for (const auto& tuple : values)
+        for (uint32_t v : tuple) w.u32(v);
+}
+
 void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLists& lists) {
     switch (slot) {
         case kind_slot: w.u32(static_cast<uint32_t>(proxy.kind)); break;
@@ -296,58 +310,22 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
         case frame_matrix_slot:
             for (double v : proxy.frame.rest_world.m) w.f64(v);
             break;
-        case position_slot:
-            write_vec3s(w, proxy.rest_position);
-            break;
-        case inverse_mass_slot:
-            for (double v : proxy.inverse_mass) w.f64(v);
-            break;
-        case source_slot:
-            for (uint32_t v : proxy.source) w.u32(v);
-            break;
+        case position_slot: write_vec3s(w, proxy.rest_position); break;
+        case inverse_mass_slot: write_all(w, proxy.inverse_mass); break;
+        case source_slot: write_all(w, proxy.source); break;
         case joint_name_slot: write_list(w, lists.joint_name); break;
-        case d_geo_slot:
-            for (double v : proxy.d_geo) w.f64(v);
-            break;
-        case nearest_held_slot:
-            for (uint32_t v : proxy.nearest_held) w.u32(v);
-            break;
-        case collision_radius_slot:
-            for (double v : proxy.collision_radius) w.f64(v);
-            break;
-        case colour_ranges_slot:
-            for (uint32_t v : proxy.colour_ranges) w.u32(v);
-            break;
+        case d_geo_slot: write_all(w, proxy.d_geo); break;
+        case nearest_held_slot: write_all(w, proxy.nearest_held); break;
+        case collision_radius_slot: write_all(w, proxy.collision_radius); break;
+        case colour_ranges_slot: write_all(w, proxy.colour_ranges); break;
         case total_mass_slot: w.f64(proxy.total_mass); break;
-        case bend_reference_slot:
-            for (double v : proxy.hinge_reference_area) w.f64(v);
-            break;
-        case edges_slot:
-            for (const auto& e : proxy.edges) {
-                w.u32(e[0]);
-                w.u32(e[1]);
-            }
-            break;
-        case rest_length_slot:
-            for (double v : proxy.rest_length) w.f64(v);
-            break;
-        case skips_slot:
-            for (const auto& e : proxy.skips) {
-                w.u32(e[0]);
-                w.u32(e[1]);
-            }
-            break;
-        case skip_rest_length_slot:
-            for (double v : proxy.skip_rest_length) w.f64(v);
-            break;
-        case hinges_slot:
-            for (const auto& h : proxy.hinges)
-                for (uint32_t v : h) w.u32(v);
-            break;
-        case triangles_slot:
-            for (const auto& t : proxy.triangles)
-                for (uint32_t v : t) w.u32(v);
-            break;
+        case bend_reference_slot: write_all(w, proxy.hinge_reference_area); break;
+        case edges_slot: write_all(w, proxy.edges); break;
+        case rest_length_slot: write_all(w, proxy.rest_length); break;
+        case skips_slot: write_all(w, proxy.skips); break;
+        case skip_rest_length_slot: write_all(w, proxy.skip_rest_length); break;
+        case hinges_slot: write_all(w, proxy.hinges); break;
+        case triangles_slot: write_all(w, proxy.triangles); break;
         case pin_holder_slot: write_list(w, lists.pin_holder); break;
         case pin_count_slot:
             for (const Pin& p : proxy.pins) {
@@ -356,29 +334,14 @@ void write_section(Writer& w, Slot slot, const ClothProxy& proxy, const StringLi
             }
             break;
         case pin_particles_slot:
-            for (const Pin& p : proxy.pins)
-                for (uint32_t v : p.particles) w.u32(v);
+            for (const Pin& p : proxy.pins) write_all(w, p.particles);
             break;
-        case vertex_particle_slot:
-            for (uint32_t v : proxy.vertex_particle) w.u32(v);
-            break;
-        case render_triangles_slot:
-            for (const auto& t : proxy.render_triangles)
-                for (uint32_t v : t) w.u32(v);
-            break;
-        case binding_triangle_slot:
-            for (uint32_t v : proxy.binding_triangle) w.u32(v);
-            break;
-        case binding_coordinates_slot:
-            write_vec3s(w, proxy.binding_coordinates);
-            break;
-        case virtual_link_slot:
-            for (const auto& l : proxy.virtual_link)
-                for (uint32_t v : l) w.u32(v);
-            break;
-        case virtual_position_slot:
-            write_vec3s(w, proxy.virtual_rest_position);
-            break;
+        case vertex_particle_slot: write_all(w, proxy.vertex_particle); break;
+        case render_triangles_slot: write_all(w, proxy.render_triangles); break;
+        case binding_triangle_slot: write_all(w, proxy.binding_triangle); break;
+        case binding_coordinates_slot: write_vec3s(w, proxy.binding_coordinates); break;
+        case virtual_link_slot: write_all(w, proxy.virtual_link); break;
+        case virtual_position_slot: write_vec3s(w, proxy.virtual_rest_position); break;
         case slot_count: break;
     }
 }

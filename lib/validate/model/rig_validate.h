@@ -71,12 +71,14 @@ struct MeshPoseStats {
                                       ///< position; good: millimetres (a hair's breadth), bad: centimetres
     std::string max_scalp_mesh;       ///< where: mesh name, "" when there is no scalp vertex
     uint32_t max_scalp_vertex = 0;    ///< where: that mesh's vertex
+    uint32_t max_scalp_step = 0;      ///< when: the 1-based step of max_scalp_displacement (the page marks it)
     Scenario scenario = Scenario::hang;  ///< the scenario this pose is from
     std::string clip;                    ///< Scenario::clip: the clip's name (labelled clip:<name>)
     std::optional<double> max_penetration;  ///< metres, deepest garment vertex inside a body collider over every
                                             ///< frame; only with body colliders (ValidationOptions::body)
     std::string max_penetration_mesh;  ///< where: mesh name, "" when no vertex went inside
     uint32_t max_penetration_vertex = 0;
+    uint32_t max_penetration_step = 0; ///< when: the 1-based step of max_penetration (the page marks it)
     std::optional<double> max_penetration_past_hull;  ///< metres, the worst of a vertex's depth past its bind depth less
                                                       ///< its own hull radius (reported against render_penetration_limit); with body colliders
     std::string max_penetration_past_hull_mesh;       ///< where: mesh name, "" when none went past

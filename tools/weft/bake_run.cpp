@@ -1,0 +1,85 @@
+#include "bake_run.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "io/utf8_text.h"
+#include "outputs/issue_json.h"
+#include "outputs/view_page.h"
+
+namespace weft::cli {
+
+namespace fs = std::filesystem;
+
+bool inputs_exist(const std::vector<fs::path>& inputs, const std::string& who) {
+    const Issues missing = missing_inputs(inputs);
+    for (const Issue& i : missing) std::cerr << who << ": " << i.message << "; nothing baked [" << i.code << "]\n";
+    return missing.empty();
+}
+
+BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity) {
+    const bool quiet = verbosity.quiet;
+    const bool tty = !quiet && isatty(STDERR_FILENO);
+    const auto start = std::chrono::steady_clock::now();
+    return [=](const BakeModelResult& m, size_t done, size_t total) {
+        const std::string name = utf8_escaped(m.input.relative);
+        const std::string outcome = model_outcome_text(m.status, m.unchanged);
+        if (tty) {
+            const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const double left = spent / static_cast<double>(done) * static_cast<double>(total - done);
+            std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, about %.0f s left", done, total, name.c_str(), outcome.c_str(), left);
+            if (done == total) std::fprintf(stderr, "\n");
+        } else if (!quiet) {
+            std::cerr << "[" << done << "/" << total << "] " << name << ": " << outcome << "\n";
+        }
+        if (tty && done != total && !m.issues.empty()) std::fprintf(stderr, "\r\033[K");
+        Issues escaped = m.issues;
+        for (Issue& i : escaped) i.message = utf8_escaped(i.message);
+        print_issues(std::cerr, who + ": " + name, escaped, verbosity);
+    };
+}
+
+int finish_bake(const BakeResult& result, const BakeOptions& options, const BakeFinish& f) {
+    for (const Issue& i : result.run_issues) std::cerr << f.who << ": " << i.message << " [" << i.code << "]\n";
+    nlohmann::json report = bake_report_json(result, options);
+    int status = result.exit_code() == 0 ? exit_ok : exit_refused;
+    // Outputs replace only regular files: a FIFO, a device or a link in the way is refused by name.
+    auto write_output = [&](const fs::path& path, const std::string& text) {
+        const bool written = write_command_output(std::cerr, f.who, path, text);
+        if (!written) status = exit_refused;
+        return written;
+    };
+    const fs::path report_path = f.out / "bake-report.json";
+    std::string depfile;
+    if (!f.depfile.empty()) {
+        Issues unrepresentable;
+        depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
+        for (const Issue& i : unrepresentable) {
+            if (!f.verbosity.quiet) std::cerr << f.who << ": warning: " << i.message << " [" << i.code << "]\n";
+            report["issues"].push_back(issue_json(i));
+            report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
+        }
+    }
+    const std::string text = bake_json_text(report);
+    for (const fs::path& path : {report_path, f.report})
+        if (!path.empty()) write_output(path, text);
+    if (!f.depfile.empty()) write_output(f.depfile, depfile);
+    // The page over every model (each model's own is OUT/<model>/view.html): always rewritten, like
+    // the report it is made from; named on standard error only once it is there.
+    const bool page = f.page && write_output(f.out / "index.html", view_index_html(report));
+    if (f.json) std::cout << text;
+    if (!f.verbosity.quiet) {
+        std::cerr << f.who << ": " << report["summary"].get<std::string>() << " -> " << utf8_escaped(f.out.string()) << "\n";
+        if (page)
+            std::cerr << f.who << ": the page: " << utf8_escaped((fs::absolute(f.out) / "index.html").lexically_normal().string())
+                      << "\n";
+        else if (f.page)
+            std::cerr << f.who << ": the page was not written (above)\n";
+    }
+    return status;
+}
+
+}  // namespace weft::cli
