@@ -308,6 +308,14 @@ void sheet_bind(SheetWork& work, const Mat4& to_frame) {
         proxy.render_triangles.push_back({src.indices[3 * t], src.indices[3 * t + 1], src.indices[3 * t + 2]});
         for (int k = 0; k < 3; ++k) bind[src.indices[3 * t + k]] = 1;
     }
+    // The rest of a garment's mesh (a pole or a bracket modelled with the cloth, SheetGarment::vertices)
+    // is drawn with it: bound to the proxy where it holds the cloth, rather than left unplaced.
+    for (uint32_t k = 0; k < src.meshes.size(); ++k) {
+        const uint32_t first = src.first_vertex[k], count = src.first_vertex[k + 1] - first;
+        const std::vector<char> member = garment_member(work.garment, src.meshes[k], count);
+        for (uint32_t v = 0; v < count; ++v)
+            if (!member[v] && is_finite(src.positions[first + v])) bind[first + v] = 1;
+    }
     std::vector<Vec3> position(work.vertex_count);
     for (uint32_t v = 0; v < work.vertex_count; ++v)
         if (bind[v]) position[v] = to_frame.transform_point(src.positions[v]);
