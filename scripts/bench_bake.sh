@@ -5,7 +5,8 @@
 # then the `weft bake --grow-cloth` command over the whole folder at -j 1 and -j 2, without and with
 # --validate (--force, so every run does the work): wall time, CPU seconds of the bake's processes
 # and the critical path (the longest model's wall time, from bake-report.json), which a loaded
-# machine moves less than the wall. Medians of REPS runs (default 5). Targets: beyond-import under
+# machine moves less than the wall; and the bake's time split summed over the models (import,
+# validation, build: every other stage) from the report's timings. Medians of REPS runs (default 5). Targets: beyond-import under
 # 30% of import; -j 2 at least 1.8x -j 1 with and without --validate (a worker with no model left
 # lends its slot to the validations still running: docs/commands.md, `weft bake`). Timings on a shared
 # machine move: quote the machine and its load.
@@ -78,8 +79,13 @@ def once(binary, jobs, validate):
     if r.returncode == 2:
         sys.exit(f"{binary[1]} bake -j {jobs}: bad command line")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    longest = max(m["seconds"] for m in json.load(open(f"{out}/bake-report.json"))["timings"]["models"])
-    return wall, cpu, longest
+    models_t = json.load(open(f"{out}/bake-report.json"))["timings"]["models"]
+    longest = max(m["seconds"] for m in models_t)
+    # The time split, summed over the models: import, validation, and build (every other stage).
+    imp = sum(m["stages"].get("import", 0) for m in models_t)
+    val = sum(m["stages"].get("validate", 0) for m in models_t)
+    build = sum(sum(m["stages"].values()) for m in models_t) - imp - val
+    return wall, cpu, longest, imp, build, val
 for validate in (False, True):
     runs = {(b[0], j): [] for b in binaries for j in (1, 2)}
     for _ in range(reps):  # interleaved, so a change in the machine's load falls on every configuration alike
@@ -89,10 +95,11 @@ for validate in (False, True):
     print(f"load now {os.getloadavg()[0]:.2f}; weft bake --grow-cloth{' --validate' if validate else ''} (CLI, --force"
           f"{', SCHED_FIFO' if rt else ''}), medians of {reps}:")
     for b in binaries:
-        med = {j: [statistics.median(x[i] for x in runs[(b[0], j)]) for i in range(3)] for j in (1, 2)}
+        med = {j: [statistics.median(x[i] for x in runs[(b[0], j)]) for i in range(6)] for j in (1, 2)}
         for j in (1, 2):
             walls = [x[0] for x in runs[(b[0], j)]]
             print(f"  {b[0]:8} -j {j}: wall {med[j][0]:6.2f} s (min {min(walls):.2f}, max {max(walls):.2f}), "
-                  f"CPU {med[j][1]:6.2f} s, longest model {med[j][2]:6.2f} s")
+                  f"CPU {med[j][1]:6.2f} s, longest model {med[j][2]:6.2f} s; "
+                  f"summed over models: import {med[j][3]:.3f} s, build {med[j][4]:.3f} s, validation {med[j][5]:.3f} s")
         print(f"  {b[0]:8} speed-up -j1/-j2: wall {med[1][0] / med[2][0]:.2f}x, longest model {med[1][2] / med[2][2]:.2f}x")
 PY

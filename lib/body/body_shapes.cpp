@@ -72,19 +72,69 @@ void place_body(const BodyShapes& rest, const Pose& holders, StepInput& in) {
         in.capsules[i] = {holders.apply(rest.capsules[i].a), holders.apply(rest.capsules[i].b), rest.capsules[i].radius};
 }
 
+bool same_colliders(const StepInput& a, const StepInput& b) {
+    if (a.spheres.size() != b.spheres.size() || a.capsules.size() != b.capsules.size()) return false;
+    for (size_t q = 0; q < a.spheres.size(); ++q)
+        if (!(a.spheres[q].centre == b.spheres[q].centre) || a.spheres[q].radius != b.spheres[q].radius) return false;
+    for (size_t q = 0; q < a.capsules.size(); ++q)
+        if (!(a.capsules[q].a == b.capsules[q].a) || !(a.capsules[q].b == b.capsules[q].b) ||
+            a.capsules[q].radius != b.capsules[q].radius)
+            return false;
+    return true;
+}
+
+namespace {
+
+// A position is measured against a collider only where it may be inside: its squared distance from the
+// core within (1 + 1e-9)² of the squared radius. The margin is far wider than the rounding of either
+// square, so a position passed over is one surface_point puts at a distance >= 0, which never deepens
+// anything: the depths are surface_point's, bit for bit, at a few operations a collider instead of a
+// square root, a division and a call.
+constexpr double kReach = 1 + 1e-9;
+
+/// The squared distance from x to the capsule's core, computed as surface_point computes it.
+inline double core_distance2(const CapsuleCollider& c, const Vec3& x) {
+    const Vec3 ab = c.b - c.a;
+    const double ll = length_squared(ab);
+    const double t = ll > 0 ? std::clamp(dot(x - c.a, ab) / ll, 0.0, 1.0) : 0.0;
+    return length_squared(x - (c.a + ab * t));
+}
+
+/// The lesser of d and v, as std::fmin takes it (a NaN v leaves d), without the library call.
+inline double least(double d, double v) { return v < d ? v : d; }
+
+}  // namespace
+
 Depth deepest_inside(const StepInput& in, std::span<const Vec3> positions, std::span<const double> inverse_mass) {
     Depth out;
     for (size_t i = 0; i < positions.size(); ++i) {
         if (!inverse_mass.empty() && !(inverse_mass[i] > 0)) continue;
+        const Vec3& x = positions[i];
         double d = 0;
-        for (const SphereCollider& s : in.spheres) d = std::fmin(d, surface_point(s, positions[i]).distance);
-        for (const CapsuleCollider& c : in.capsules) d = std::fmin(d, surface_point(c, positions[i]).distance);
+        for (const SphereCollider& s : in.spheres)
+            if (length_squared(x - s.centre) <= s.radius * kReach * s.radius * kReach) d = least(d, surface_point(s, x).distance);
+        for (const CapsuleCollider& c : in.capsules)
+            if (core_distance2(c, x) <= c.radius * kReach * c.radius * kReach) d = least(d, surface_point(c, x).distance);
         if (-d > out.depth) {
             out.depth = -d;
             out.index = static_cast<uint32_t>(i);
         }
     }
     return out;
+}
+
+bool may_be_deeper(const StepInput& in, const Vec3& x, double depth) {
+    // Inside by more than `depth` is nearer the core than radius − depth; a nanometre (and a billionth of
+    // the radius) more is far beyond the rounding of the depth, the square and the caller's subtractions.
+    const auto within = [&](double distance2, double radius) {
+        const double reach = radius - depth + 1e-9 * (1 + radius);
+        return reach > 0 && distance2 <= reach * reach;
+    };
+    for (const SphereCollider& s : in.spheres)
+        if (within(length_squared(x - s.centre), s.radius)) return true;
+    for (const CapsuleCollider& c : in.capsules)
+        if (within(core_distance2(c, x), c.radius)) return true;
+    return false;
 }
 
 }  // namespace weft

@@ -50,6 +50,9 @@ std::optional<ClothProxy> collision_radius_fitted(const ClothProxy& proxy, const
 /// holds the cloth, so it moves with the holders), into `in`'s spheres and capsules.
 void place_body(const BodyShapes& rest_in_frame, const Pose& holders, StepInput& in);
 
+/// Whether `a` and `b` place the same colliders, bit for bit (a still step's test, docs/validation.md#still-steps).
+bool same_colliders(const StepInput& a, const StepInput& b);
+
 /// The deepest point inside any collider of `in` among `positions` where `mask` (empty: all) is
 /// set: depth in metres (0 when none is inside) and which.
 struct Depth {
@@ -57,5 +60,10 @@ struct Depth {
     uint32_t index = no_particle;
 };
 Depth deepest_inside(const StepInput& in, std::span<const Vec3> positions, std::span<const double> inverse_mass = {});
+
+/// Whether `x` may be more than `depth` metres inside some collider of `in`: false only where
+/// deepest_inside certainly finds it no deeper than that (with a nanometre to spare), so a caller
+/// looking for what goes past a depth measures exactly only the positions that may.
+bool may_be_deeper(const StepInput& in, const Vec3& x, double depth);
 
 }  // namespace weft

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "io/atomic_file.h"
+#include "io/utf8_text.h"
 #include "outputs/json_text.h"
 #include "outputs/model_output.h"
 #include "outputs/rig_report.h"
@@ -26,6 +27,16 @@ void add_issue(Issues& issues, const IssueCode& code, std::string message, std::
     issues.push_back(make_issue(code, std::move(message), std::move(pointer)));
 }
 
+/// The model as a proxy in `out_dir` names it (its source_file): its path from that folder, so the
+/// proxy's bytes do not depend on where the model and the output folder stand, only on how they stand
+/// to each other (docs/commands.md#hermetic-outputs); `weft validate` finds it from the proxy.
+std::string source_from(const fs::path& model, const fs::path& out_dir) {
+    std::error_code em, ed;
+    const fs::path m = fs::absolute(model, em).lexically_normal(), d = fs::absolute(out_dir, ed).lexically_normal();
+    const fs::path relative = em || ed ? fs::path() : m.lexically_relative(d);
+    return utf8_escaped((relative.empty() ? model : relative).generic_string());
+}
+
 bool same_file(const fs::path& a, const fs::path& b) {
     std::error_code ea, eb;
     const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
@@ -40,6 +51,7 @@ public:
     /// refuses the sheet.
     void write_sheet(SheetedGarment& g, const std::string& stem) {
         const std::string file = stem + ".clothproxy";
+        g.built.proxy->source_file = source_from(r_.source, options_.out_dir);
         if (std::string why = save_proxy(*g.built.proxy, options_.out_dir / file); !why.empty()) {
             const Issue unwritable = make_issue(kOutputUnwritable, why);
             r_.issues.push_back(unwritable);
@@ -83,6 +95,7 @@ public:
         for (RiggedGarment& g : r_.rigs) {
             if (!g.built.proxy) continue;
             const std::string file = garment_file_stem(g.name) + ".clothproxy";
+            g.built.proxy->source_file = source_from(r_.source, options_.out_dir);
             if (std::string why = save_proxy(*g.built.proxy, options_.out_dir / file); !why.empty()) {
                 add_issue(r_.issues, kOutputUnwritable, why);
                 continue;
@@ -143,7 +156,7 @@ public:
                       "/grown_model");
         } else {
             add_issue(r_.issues, kModelRewritten,
-                      r_.source.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
+                      r_.model.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
                           " keeps the meshes, materials by name, skeleton, skins, the grown bones and their spring bones, but not the " +
                           std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
                       "/grown_model");

@@ -27,6 +27,11 @@ void add_issue(Issues& issues, const IssueCode& code, std::string message, std::
 
 void append(Issues& to, const Issues& from) { to.insert(to.end(), from.begin(), from.end()); }
 
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+    if (from.empty() || from == to) return;
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+}
+
 /// The sheet builder's suggested fixes are weft sheet's flags; here (weft rig, weft bake) the same
 /// fixes are config rule keys, so a message never suggests a flag the command refuses.
 std::string bake_fix(std::string message) {
@@ -96,14 +101,23 @@ private:
                 imported = import_scene(model_, options_.import);  // it names what is wrong with the file
             }
         }
+        // weft bake names the model by its path in its INPUT folder (model_label), never by where that
+        // folder is: the import's messages and the scene's name say the label, so no output holds the
+        // machine's path (docs/commands.md#hermetic-outputs).
+        const std::string given = utf8_escaped(imported.scene.source_path.empty() ? model_.string() : imported.scene.source_path);
+        if (!options_.model_label.empty()) {
+            const std::string label = utf8_escaped(options_.model_label);
+            for (Issue& issue : imported.issues) replace_all(issue.message, given, label);
+            imported.scene.source_path = label;
+        }
         append(r_.issues, imported.issues);
         r_.import_issues = imported.issues;
         r_.external_files = std::move(imported.external_files);
         if (!imported.ok()) return;
         r_.imported = true;
         r_.imported_scene = std::move(imported.scene);
-        // The proxies carry the model's path as text (UTF-8 only): a path of other bytes goes in
-        // with them as \xHH (io/utf8_text.h) rather than leaving the proxy unwritable.
+        // The messages carry the model's path as text (UTF-8 only): a path of other bytes goes in
+        // with them as \xHH (io/utf8_text.h).
         r_.imported_scene.source_path = utf8_escaped(r_.imported_scene.source_path);
     }
 

@@ -40,6 +40,10 @@ double rotation_angle(const Quat& q) {
 
 /// Angular velocity (world axes) carrying `from` onto `to` in `dt`.
 Vec3 angular_velocity(const Quat& from, const Quat& to, double dt) {
+    // An unturned frame has none: the product below, contracted into fused multiply-adds, leaves a
+    // rounding residue (~1e-18) for a rotation that is not exactly unit, which would be felt and keep a
+    // still cloth from ever sleeping.
+    if (from.x == to.x && from.y == to.y && from.z == to.z && from.w == to.w) return {};
     Quat d = to * from.conjugate();
     if (d.w < 0) d = {-d.x, -d.y, -d.z, -d.w};
     Vec3 v{d.x, d.y, d.z};

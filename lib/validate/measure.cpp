@@ -70,6 +70,13 @@ Vec3 relative_to(const Pose& holders, const Vec3& x) {
     return holders.rotation.conjugate().rotate(x - holders.position);
 }
 
+/// Everything of a step's input the solver reads, bit for bit.
+bool same_input(const StepInput& a, const StepInput& b) {
+    return a.dt == b.dt && a.gravity == b.gravity && a.frame == b.frame && a.holders == b.holders &&
+           a.teleport == b.teleport && a.teleport_mode == b.teleport_mode && a.teleport_distance == b.teleport_distance &&
+           same_colliders(a, b);
+}
+
 }  // namespace
 
 double link_turn_degrees(const Vec3& before, const Vec3& after, double holder_turn) {
@@ -246,17 +253,32 @@ private:
     bool step(uint32_t s) {
         ScriptStep script;
         const FramedStep step = place(s, script);
-        if (!(step.kick == Vec3{})) solver_.add_velocity(step.kick);
-        // Any scenario may teleport: the solver calls every frame or holder jump longer than the
-        // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
-        // idle jump too. The shift is measured against this copy, kept every step.
-        x_before_ = state_.x;
-        // The step a runtime takes (solver/checked_step.h); one that leaves a position not finite ends
-        // the run there (no copy to undo it with: nothing runs after it).
-        const auto t0 = std::chrono::steady_clock::now();
+        const bool kicked = !(step.kick == Vec3{});
+        if (kicked) solver_.add_velocity(step.kick);
+        // A still step (docs/validation.md#still-steps): the cloth slept through the last step, whose
+        // input was the one before it, and this one is the same again. The solver would return at once,
+        // asleep, writing nothing, so it is not called, and nothing measured can have changed.
+        const bool same = s > 0 && !kicked && same_input(in_, stepped_) && (!body_ || same_colliders(probe_, probed_));
+        still_ = slept_unchanged_ && same;
         StepStats ss;
-        const StepCheck check = checked_step(solver_, in_, nullptr, &ss);
+        ss.asleep = true;
+        StepCheck check = StepCheck::ok;
+        const auto t0 = std::chrono::steady_clock::now();
+        if (!still_) {
+            // Any scenario may teleport: the solver calls every frame or holder jump longer than the
+            // velocity clamp times dt one, and a proxy with short rows has a low clamp, so sprint and
+            // idle jump too. The shift is measured against this copy, kept every step.
+            x_before_ = state_.x;
+            // The step a runtime takes (solver/checked_step.h); one that leaves a position not finite ends
+            // the run there (no copy to undo it with: nothing runs after it).
+            check = checked_step(solver_, in_, nullptr, &ss);
+        }
         const auto t1 = std::chrono::steady_clock::now();
+        slept_unchanged_ = ss.asleep && same;
+        if (!same) {
+            stepped_ = in_;
+            if (body_) probed_ = probe_;
+        }
         const uint32_t step_number = s + 1;
         st_.steps = step_number;
         if (check == StepCheck::non_finite) {
@@ -288,7 +310,7 @@ private:
 
     /// Penetration into the body, and while awake the shape, the peak speed and the solver's counts.
     void measure_step(const StepStats& ss, uint32_t step_number) {
-        if (body_) {
+        if (body_ && !still_) {  // still: the same particles in the same body as the last step measured
             if (!st_.max_penetration) st_.max_penetration = 0.0;
             const Depth d = deepest_inside(probe_, state_.x, state_.inverse_mass);
             if (d.depth > *st_.max_penetration) {
@@ -430,6 +452,10 @@ private:
     Quat previous_holder_rotation_;
     std::vector<Vec3> x_before_;
     Pose previous_holders_;
+    StepInput stepped_;             ///< the input of the last step whose input differed from the one before
+    StepInput probed_;              ///< where the body was then (probe_), solver-seen or not
+    bool slept_unchanged_ = false;  ///< the last step was slept through and its input was the one before it
+    bool still_ = false;            ///< this step is a still step: nothing solved, nothing changed
     double awake_seconds_ = 0;
 };
 

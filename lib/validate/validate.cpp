@@ -293,8 +293,13 @@ public:
     /// The deepest placed render vertex (placed by the last measure()) inside `body` past its bound depth.
     void measure_depth(uint32_t step, const StepInput& body, ScenarioStats& out) {
         if (!out.max_render_penetration) out.max_render_penetration = 0.0;
+        // The same mesh in the same body as the last time (a still step): nothing deeper than it was.
+        if (!placed_moved_ && same_colliders(body, depth_body_)) return;
+        placed_moved_ = false;
+        depth_body_ = body;
         for (size_t v = 0; v < placed_.size(); ++v) {
             if (proxy_.binding_triangle[v] == no_triangle) continue;
+            if (!may_be_deeper(body, placed_[v], bound_depth_[v] + *out.max_render_penetration)) continue;
             const double d = deepest_inside(body, std::span(&placed_[v], 1)).depth - bound_depth_[v];
             if (d > *out.max_render_penetration) {
                 out.max_render_penetration = d;
@@ -305,6 +310,14 @@ public:
     }
     void measure(uint32_t step, const ClothState& state, ScenarioStats& out) {
         if (std::isnan(worst_)) return;  // torn already: the first non-finite pose stays the worst
+        // The particles the last step left (a sleeping cloth): the same mesh, nothing worse than it was,
+        // and a face inside out then is inside out for this step too.
+        if (measured_ && state.x == measured_x_) {
+            if (thickness_) out.inside_out_steps += out.inside_out_faces.value_or(0) > 0;
+            return;
+        }
+        measured_ = placed_moved_ = true;
+        measured_x_ = state.x;
         deform_render_mesh(proxy_, state.x, normals_, placed_);
         if (thickness_) deform_render_mesh(proxy_, state.x, normals_, on_cloth_, 0);
         worst_ = worst_stretch(edges_, rest_, thickness_ ? on_cloth_ : placed_, step, worst_, out.max_mesh_stretch_vertices,
@@ -328,7 +341,11 @@ public:
         out.inside_out_steps += inside_out > 0;
         out.inside_out_faces = inside_out;  // the last step's stays
     }
-    void reset() { worst_ = worst_thick_ = 0, least_turn_ = std::numeric_limits<double>::infinity(); }
+    void reset() {
+        worst_ = worst_thick_ = 0, least_turn_ = std::numeric_limits<double>::infinity();
+        measured_ = false;
+        placed_moved_ = true;
+    }
 
 private:
     /// A binding is the identity when every bound render vertex is a particle (vertex_particle), placed
@@ -418,6 +435,11 @@ private:
     std::vector<double> face_rest_;
     double worst_thick_ = 0;
     double least_turn_ = std::numeric_limits<double>::infinity();
+    // What the last measure() and measure_depth() saw, so a still step is not measured again.
+    bool measured_ = false;
+    std::vector<Vec3> measured_x_;
+    bool placed_moved_ = true;  ///< placed_ changed since measure_depth() last ran
+    StepInput depth_body_;
 };
 
 }  // namespace

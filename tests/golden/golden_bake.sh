@@ -5,8 +5,15 @@
 # report with its "timings" (the only machine-dependent part) removed. A change that alters an output on
 # purpose regenerates the manifest and says why in its commit.
 #
+# It also checks the verdicts alone against tests/golden/golden_verdicts.txt: each model's status, and
+# each validated proxy's verdict and every gate's, per scenario. A change meant to make the bake faster
+# or its bytes different, not its judgement (a solver's rounding, a cheaper measurement), regenerates
+# the manifest and leaves that file as it is: `--regenerate` refuses to run when the verdicts moved, and
+# only `--regenerate-verdicts` rewrites them.
+#
 #   golden_bake.sh WEFT MODELS SCRATCH                 bake and check (exit 77, a ctest skip, without MODELS)
 #   golden_bake.sh --regenerate WEFT MODELS SCRATCH    bake and rewrite the manifest from this run
+#   golden_bake.sh --regenerate-verdicts WEFT MODELS SCRATCH   and the verdicts too
 #   golden_bake.sh --bake WEFT MODELS SCRATCH          bake only (ctest golden_bake_run, a fixture the
 #   golden_bake.sh --check WEFT MODELS SCRATCH         check only  page test reuses: one bake, two tests)
 #
@@ -14,15 +21,17 @@
 # name a model's path read the same wherever the models live. It runs with -j 2: outputs and
 # report do not depend on the order workers finish in.
 set -euo pipefail
-regenerate=0 bake=1 check=1
+regenerate=0 verdicts_too=0 bake=1 check=1
 case ${1:-} in
     --regenerate) regenerate=1; shift ;;
+    --regenerate-verdicts) regenerate=1 verdicts_too=1; shift ;;
     --bake) check=0; shift ;;
     --check) bake=0; shift ;;
 esac
 if [[ $# -ne 3 ]]; then echo "usage: golden_bake.sh [--regenerate|--bake|--check] WEFT MODELS SCRATCH" >&2; exit 2; fi
 weft=$(realpath "$1") models=$2 scratch=$3
 manifest="$(cd "$(dirname "$0")" && pwd)/golden_bake.manifest"
+verdicts="$(dirname "$manifest")/golden_verdicts.txt"
 if [[ ! -d "$models" ]]; then echo "golden_bake: no models at $models: skipped"; exit 77; fi
 models=$(realpath "$models")
 if [[ $bake == 1 ]]; then
@@ -56,13 +65,37 @@ status=$(cat status)
         fi
     done)
 } >actual.manifest
+{
+    echo "exit $status"
+    jq -r '.models[] | "\(.input) \(.status)"' report.json
+    (cd out && find . -name validation.json -print0 | LC_ALL=C sort -z | while IFS= read -r -d '' f; do
+        jq -r --arg m "${f%/validation.json}" '"\($m) passed=\(.passed)",
+            (.proxies[] | . as $p | "\($m) \($p.file) passed=\($p.passed) refused=\($p.refused)",
+             ($p.gates[]? | "\($m) \($p.file) \(.gate) \(.scenario // "-") passed=\(.passed)"))' "$f"
+    done)
+} >actual.verdicts
+verdicts_moved=0
+diff -q "$verdicts" actual.verdicts >/dev/null 2>&1 || verdicts_moved=1
 if [[ $regenerate == 1 ]]; then
+    if [[ $verdicts_moved == 1 && $verdicts_too == 0 ]]; then
+        diff -u "$verdicts" actual.verdicts || true
+        echo "golden_bake: the verdicts moved (above); --regenerate-verdicts rewrites them too"
+        exit 1
+    fi
     cp actual.manifest "$manifest"
-    echo "golden_bake: wrote $manifest ($(wc -l <"$manifest") lines)"
+    cp actual.verdicts "$verdicts"
+    echo "golden_bake: wrote $manifest ($(wc -l <"$manifest") lines) and $verdicts ($(wc -l <"$verdicts") lines)"
     exit 0
+fi
+failed=0
+if [[ $verdicts_moved == 1 ]]; then
+    diff -u "$verdicts" actual.verdicts || true
+    echo "golden_bake: verdicts differ from $verdicts (above: - expected, + this run)"
+    failed=1
 fi
 if ! diff -u "$manifest" actual.manifest; then
     echo "golden_bake: outputs differ from $manifest (above: - expected, + this run; outputs in $scratch/run/out)"
-    exit 1
+    failed=1
 fi
-echo "golden_bake: $(wc -l <actual.manifest) lines match"
+if [[ $failed == 1 ]]; then exit 1; fi
+echo "golden_bake: $(wc -l <actual.manifest) lines and $(wc -l <actual.verdicts) verdicts match"

@@ -50,6 +50,23 @@ TEST(Library, SleepStopsTheWriteBackAndAHolderWakesIt) {
     EXPECT_NE(solver.state().x, frozen);
 }
 
+// A frame standing still is still however it is turned: its angular velocity is zero, not the rounding
+// residue of q·q⁻¹ for a rotation that is not exactly unit (this one is a grown hair's frame, the Witch's
+// head), which a fabric with inertia felt as motion and woke to, 30 steps after every sleep.
+TEST(Library, ASleepingClothStaysAsleepUnderATurnedFrame) {
+    ClothProxy chain = test::chain_proxy(8, 0.08, 0.05);
+    const Fabric& strand = *find_fabric("strand");
+    ASSERT_GT(strand.inertia, 0);
+    Solver solver(chain, strand);
+    StepInput in;
+    in.frame = Pose{{-0.00034377543126340812, 1.5872613075607722, 0.043083700205182977},
+                    {6.9496160244965338e-09, -0.0002751015979110929, -1.625460465004245e-12, 0.99999996215955467}};
+    int s = 0;
+    while (!solver.asleep() && s++ < 2000) solver.step(in);
+    ASSERT_TRUE(solver.asleep());
+    for (int k = 0; k < 300; ++k) ASSERT_TRUE(solver.step(in).asleep) << "woke at step " << k << " after sleeping";
+}
+
 TEST(Library, BudgetsAndStrainRowsFollowTheSeed) {
     ASSERT_EQ(fabric_library().size(), 9u);
     for (const Fabric& f : fabric_library().first(7)) {

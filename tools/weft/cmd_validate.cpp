@@ -52,14 +52,23 @@ struct ValidateOptions {
     Verbosity verbosity;
 };
 
-/// The model a proxy was built from: --model, else its source_file as given (relative to the
-/// working directory, as bake gave it), else a file of that name beside the proxy; "" when none is there.
+/// The model a proxy was built from: --model, else its source_file (a relative one from the proxy's
+/// folder, as weft writes it: docs/commands.md#hermetic-outputs; then as given, from the working
+/// directory, as older proxies hold it), else a file of that name beside the proxy; "" when none is there.
 std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::path& proxy_path, const ClothProxy& proxy) {
     namespace fs = std::filesystem;
     if (!o.model.empty()) return o.model;
     std::error_code ec;
     const fs::path given = proxy.source_file;
     if (given.empty()) return {};
+    if (given.is_relative()) {
+        const fs::path from_proxy = proxy_path.parent_path() / given;
+        if (fs::is_regular_file(from_proxy, ec)) {
+            // Named without the climb through the output folder when that is the same file (not through a link).
+            const fs::path shorter = from_proxy.lexically_normal();
+            return fs::equivalent(shorter, from_proxy, ec) ? shorter : from_proxy;
+        }
+    }
     if (fs::is_regular_file(given, ec)) return given;
     const fs::path beside = proxy_path.parent_path() / given.filename();
     if (fs::is_regular_file(beside, ec)) return beside;

@@ -46,7 +46,7 @@ struct ClothProxy {
     std::string garment;            ///< garment name, unique within the model (file stem of the proxy)
     std::string garment_class;      ///< "hair", "skirt", "cape", ... (lib/garment)
     std::string suggested_fabric;   ///< fabric library entry the solver uses without --fabric
-    std::string source_file;        ///< the model file it was built from (as given)
+    std::string source_file;        ///< the model file it was built from: its path from the proxy's folder as weft writes it (docs/commands.md#hermetic-outputs)
     std::vector<SourceMesh> source_meshes;
     std::string builder_options;    ///< the builder's options, as compact JSON text
     Frame frame;

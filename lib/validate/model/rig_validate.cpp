@@ -139,6 +139,11 @@ public:
             skin(part, mesh);
             if (body && colliders) penetration(part, mesh, *body, *colliders, to_frame, st);
             for (size_t e = 0; e < part.edges.size(); ++e) {
+                // An edge certainly shorter than the worst ratio so far times its bind length (by a billionth,
+                // far beyond the rounding of either side) cannot beat it: its root and division are not taken.
+                const double length2 = length_squared(skinned_[part.edges[e][0]] - skinned_[part.edges[e][1]]);
+                const double beat = st.max_edge_stretch * part.bind_length[e];
+                if (length2 < beat * beat * (1 - 1e-9) && !st.max_edge_stretch_mesh.empty()) continue;
                 const double ratio = distance(skinned_[part.edges[e][0]], skinned_[part.edges[e][1]]) / part.bind_length[e];
                 if (ratio > st.max_edge_stretch || st.max_edge_stretch_mesh.empty()) {
                     st.max_edge_stretch = ratio;
@@ -195,12 +200,14 @@ private:
         }
         // Only the colliders whose box meets the posed part's can hold a vertex: the rest are
         // left out of this frame (a vertex inside none has depth 0, never past its bind depth).
-        Vec3 lo = to_frame.transform_point(skinned_[0]), hi = lo;
+        constexpr double inf = std::numeric_limits<double>::infinity();
+        Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
         frame_skinned_.resize(skinned_.size());
         for (size_t i = 0; i < skinned_.size(); ++i) {
-            frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
-            lo = min(lo, frame_skinned_[i]);
-            hi = max(hi, frame_skinned_[i]);
+            const Vec3 v = frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
+            // Compared rather than std::fmin/fmax, which are library calls here (a NaN is passed over either way).
+            lo = {v.x < lo.x ? v.x : lo.x, v.y < lo.y ? v.y : lo.y, v.z < lo.z ? v.z : lo.z};
+            hi = {v.x > hi.x ? v.x : hi.x, v.y > hi.y ? v.y : hi.y, v.z > hi.z ? v.z : hi.z};
         }
         near_.spheres.clear();
         near_.capsules.clear();
@@ -217,6 +224,9 @@ private:
             // A scalp / waistband vertex is the body's end of the root blend, held by SCALP_DISPLACEMENT; a
             // body mesh's vertex a hair joint weights a little is the body's (docs/validation.md#render-vertex-penetration).
             if (part.scalp[i]) continue;
+            // Measured only where it may beat what this frame found, past the bind depth or past its hull.
+            const double beat = std::min(*st.max_penetration, std::max(0.0, part.hull[i] + *st.max_penetration_past_hull));
+            if (!may_be_deeper(near_, frame_skinned_[i], bound[i] + beat)) continue;
             const double d = deepest_inside(near_, std::span(&frame_skinned_[i], 1)).depth - bound[i];
             if (d > *st.max_penetration) {
                 st.max_penetration = d;
