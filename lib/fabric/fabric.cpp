@@ -120,12 +120,15 @@ std::string_view fabric_for_garment_class(std::string_view garment_class) {
         std::string_view fabric;
     };
     // Hair and tails swing as strands; ribbons and sashes are light and fast; capes, cloaks and coats
-    // are heavy wovens; skirts, dresses and flags are the everyday middle.
-    static constexpr std::array<Suggestion, 16> table = {{
+    // are heavy wovens, and so is the canvas of sails, tents and awnings; skirts, dresses, flags,
+    // banners and bedding are the everyday middle.
+    static constexpr std::array<Suggestion, 22> table = {{
         {"hair", "hair"},     {"tail", "hair"},     {"ear", "hair"},       {"ribbon", "silk"},
         {"sash", "silk"},     {"veil", "silk"},     {"scarf", "cotton"},   {"skirt", "cotton"},
         {"dress", "cotton"},  {"flag", "cotton"},   {"curtain", "cotton"}, {"cape", "denim"},
         {"cloak", "denim"},   {"coat", "leather"},  {"rope", "rope"},      {"chain", "chain"},
+        {"banner", "cotton"}, {"blanket", "cotton"}, {"tablecloth", "cotton"}, {"sail", "denim"},
+        {"awning", "denim"},  {"tent", "denim"},
     }};
     for (const Suggestion& s : table)
         if (equal_ignoring_case(s.garment_class, garment_class)) return s.fabric;

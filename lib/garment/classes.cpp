@@ -88,8 +88,15 @@ std::vector<GarmentClass> default_garment_classes() {
         {"sleeve", {"sleeve", "sode", "袖"}, "cotton", "sheet"},
         {"scarf", {"scarf", "scarves", "muffler", "shawl", "stole"}, "cotton", "sheet"},
         {"apron", {"apron", "pinafore"}, "cotton", "sheet"},
-        {"flag", {"flag", "banner", "pennant"}, "cotton", "sheet"},
+        {"flag", {"flag", "pennant"}, "cotton", "sheet"},
+        {"banner", {"banner", "tapestry"}, "cotton", "sheet"},
         {"curtain", {"curtain", "drape", "drapery"}, "cotton", "sheet"},
+        {"sail", {"sail", "jib"}, "denim", "sheet"},
+        {"awning", {"awning", "canopy"}, "denim", "sheet"},
+        // A tent is found by its shape alone: a pack's "tent" can be a pavilion roof of solid slabs.
+        {"tent", {}, "denim", "sheet"},
+        {"blanket", {"blanket", "duvet", "quilt", "bedspread", "bedsheet", "bed sheet"}, "cotton", "sheet"},
+        {"tablecloth", {"tablecloth", "table cloth"}, "cotton", "sheet"},
     };
 }
 

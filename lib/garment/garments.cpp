@@ -1,7 +1,7 @@
 #include "garment/garments.h"
 
-#include "garment/clumps.h"
-#include "garment/geometry.h"
+#include "garment/garment_facts.h"
+#include "garment/prop_sheets.h"
 #include "geom/topology.h"
 #include "geom/weld.h"
 #include "scene/hierarchy.h"
@@ -12,192 +12,15 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <iterator>
 #include <numeric>
 
 namespace weft {
 
+using namespace garment_detail;
+
 namespace {
 
-bool class_selected(const std::vector<std::string>& selected, const std::string& name) {
-    return selected.empty() || std::find(selected.begin(), selected.end(), name) != selected.end();
-}
-
-std::string material_name(const Scene& scene, const Mesh& mesh) {
-    const std::string* name = material_of(scene, mesh);
-    return name ? *name : std::string();
-}
-
-/// What the skeleton looks like to a garment: which nodes are chain joints (and of which chains),
-/// which are skin joints, and what holds each unskinned mesh.
-struct Rig {
-    std::vector<std::vector<int>> node_chains;  ///< per node: indices of the chains it belongs to
-    std::vector<char> skin_joint;               ///< per node: a joint of some skin
-    std::vector<int> mesh_holder;               ///< per mesh: holder() of its node (used when unskinned)
-
-    bool in_chain(int node) const { return !node_chains[static_cast<size_t>(node)].empty(); }
-
-    /// The node an unskinned mesh at `node` rides: the nearest chain or skin joint at or above
-    /// it, or -1 when none (a static prop).
-    int holder(const Scene& scene, int node) const {
-        for (int n : self_and_ancestors(scene, node))
-            if (in_chain(n) || skin_joint[static_cast<size_t>(n)]) return n;
-        return -1;
-    }
-};
-
-Rig make_rig(const Scene& scene, const std::vector<Chain>& chains) {
-    Rig rig;
-    rig.node_chains.resize(scene.nodes.size());
-    rig.skin_joint.assign(scene.nodes.size(), 0);
-    for (size_t c = 0; c < chains.size(); ++c)
-        for (int j : chains[c].joints) {
-            auto& list = rig.node_chains[static_cast<size_t>(j)];
-            if (list.empty() || list.back() != static_cast<int>(c)) list.push_back(static_cast<int>(c));
-        }
-    for (const Skin& skin : scene.skins)
-        for (int j : skin.joints) rig.skin_joint[static_cast<size_t>(j)] = 1;
-    rig.mesh_holder.resize(scene.meshes.size());
-    for (size_t m = 0; m < scene.meshes.size(); ++m) rig.mesh_holder[m] = rig.holder(scene, scene.meshes[m].node);
-    return rig;
-}
-
-/// Calls f(node, weight) for every influence on vertex v; an unskinned mesh's vertex has one,
-/// weight 1 on the node that holds the mesh (none for a static prop).
-template <typename F>
-void for_each_weight(const Scene& scene, const Rig& rig, size_t mesh_index, uint32_t v, F&& f) {
-    const Mesh& mesh = scene.meshes[mesh_index];
-    if (!is_skinned(mesh)) {
-        int h = rig.mesh_holder[mesh_index];
-        if (h >= 0) f(h, 1.0);
-        return;
-    }
-    for (const BoneWeight& bw : influences(scene, mesh, v)) f(bw.bone, static_cast<double>(bw.weight));
-}
-
-// ---- pieces and span ------------------------------------------------------------------------
-
-struct PieceStats {
-    size_t pieces = 0;
-    double span = 0;
-};
-
-/// Directions over which a piece's extent is taken: the axes, the face and the body diagonals.
-/// Every unit direction is within 27.6 degrees of one of them, so the widest extent over these is
-/// at least cos(27.6) = 0.886 of the piece's diameter.
-constexpr std::array<Vec3, 13> kSpanDirections = [] {
-    std::array<Vec3, 13> d{Vec3{1, 0, 0},  Vec3{0, 1, 0},  Vec3{0, 0, 1},  Vec3{1, 1, 0},  Vec3{1, -1, 0},
-                           Vec3{1, 0, 1},  Vec3{1, 0, -1}, Vec3{0, 1, 1},  Vec3{0, 1, -1}, Vec3{1, 1, 1},
-                           Vec3{1, 1, -1}, Vec3{1, -1, 1}, Vec3{-1, 1, 1}};
-    for (Vec3& v : d) {
-        double n2 = dot(v, v);
-        double inv = n2 == 1 ? 1.0 : (n2 == 2 ? 0.70710678118654752 : 0.57735026918962576);
-        v = v * inv;
-    }
-    return d;
-}();
-
-/// Welds the garment (clumps.h: UV and normal seams split vertices, the weld joins them again),
-/// splits it into islands and measures each one's span.
-PieceStats measure_pieces(const Scene& scene, const Garment& garment) {
-    const GarmentSurface surface = weld_garment(scene, garment);
-    PieceStats stats;
-    for (const Clump& island : island_clumps(surface)) {
-        if (island.vertices.empty()) continue;
-        ++stats.pieces;
-        std::array<double, 13> lo, hi;
-        lo.fill(INFINITY);
-        hi.fill(-INFINITY);
-        for (uint32_t v : island.vertices) {
-            const Vec3& x = surface.position[v];
-            for (size_t d = 0; d < kSpanDirections.size(); ++d) {
-                double s = dot(x, kSpanDirections[d]);
-                lo[d] = std::min(lo[d], s);
-                hi[d] = std::max(hi[d], s);
-            }
-        }
-        double span = 0;
-        for (size_t d = 0; d < kSpanDirections.size(); ++d) span = std::max(span, hi[d] - lo[d]);
-        // Two farthest-point sweeps: a real pairwise distance, usually within a hair of the diameter.
-        auto farthest = [&](const Vec3& from) {
-            Vec3 best = from;
-            double best_d = -1;
-            for (uint32_t v : island.vertices) {
-                double d2 = length_squared(surface.position[v] - from);
-                if (d2 > best_d) best_d = d2, best = surface.position[v];
-            }
-            return best;
-        };
-        Vec3 a = farthest(surface.position[island.vertices.front()]);
-        span = std::max(span, distance(a, farthest(a)));
-        stats.span = std::max(stats.span, span);
-    }
-    return stats;
-}
-
-// ---- facts and verdicts ---------------------------------------------------------------------
-
-std::string millimetres(double metres) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f mm", metres * 1000);
-    return buf;
-}
-
-/// Fills counts, bounds, pieces, weights, chains and the verdict of a garment whose parts are set.
-void fill_facts(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains, Garment& g) {
-    std::vector<double> weight(scene.nodes.size(), 0.0);
-    std::vector<char> chain_touched(chains.size(), 0);
-    g.vertex_count = g.triangle_count = 0;
-    g.bounds = Bounds{};
-    for (GarmentPart& part : g.parts) {
-        const Mesh& mesh = scene.meshes[static_cast<size_t>(part.mesh)];
-        std::vector<char> member(mesh.positions.size(), 0);
-        for (uint32_t v : part.vertices) {
-            member[v] = 1;
-            if (is_finite(mesh.positions[v])) g.bounds.add(mesh.positions[v]);
-            for_each_weight(scene, rig, static_cast<size_t>(part.mesh), v, [&](int node, double w) {
-                weight[static_cast<size_t>(node)] += w;
-                for (int c : rig.node_chains[static_cast<size_t>(node)]) chain_touched[static_cast<size_t>(c)] = 1;
-            });
-        }
-        part.triangles = 0;
-        for (size_t t = 0; t < mesh.triangle_count(); ++t)
-            if (member[mesh.indices[3 * t]] && member[mesh.indices[3 * t + 1]] &&
-                member[mesh.indices[3 * t + 2]])
-                ++part.triangles;
-        g.vertex_count += part.vertices.size();
-        g.triangle_count += part.triangles;
-    }
-    PieceStats pieces = measure_pieces(scene, g);
-    g.pieces = pieces.pieces;
-    g.span = pieces.span;
-
-    g.chains.clear();
-    for (size_t c = 0; c < chains.size(); ++c)
-        if (chain_touched[c]) g.chains.push_back(static_cast<int>(c));
-    g.moves = !g.chains.empty();
-
-    // The body bone: the heaviest bone that is not a chain joint (ties to the lower node index);
-    // for a garment weighted wholly onto chains, the bone the heaviest chain hangs from.
-    int best = -1, best_chain_joint = -1;
-    for (size_t i = 0; i < weight.size(); ++i) {
-        if (!(weight[i] > 0)) continue;
-        int& slot = rig.in_chain(static_cast<int>(i)) ? best_chain_joint : best;
-        if (slot < 0 || weight[i] > weight[static_cast<size_t>(slot)]) slot = static_cast<int>(i);
-    }
-    if (best < 0 && best_chain_joint >= 0)
-        best = chains[static_cast<size_t>(rig.node_chains[static_cast<size_t>(best_chain_joint)].front())].parent;
-    g.body_bone = best;
-
-    g.welded_to = -1;
-    if (g.moves) {
-        g.verdict = "moves";
-    } else if (g.body_bone >= 0) {
-        g.welded_to = g.body_bone;
-        g.verdict = "will not move: welded to " + scene.nodes[static_cast<size_t>(g.body_bone)].name;
-    } else {
-        g.verdict = "will not move: static mesh, no bones";
-    }
-}
 
 /// A garment-to-be found by a name: which meshes carry it.
 struct Candidate {
@@ -218,6 +41,23 @@ void add_to_candidate(std::vector<Candidate>& candidates, Candidate c, int mesh)
         }
     c.meshes.push_back(mesh);
     candidates.push_back(std::move(c));
+}
+
+/// The name a mesh match goes by: the file's own mesh name. Import names each primitive of a glTF mesh
+/// with several "<mesh>-<k>" (one per material); an unskinned mesh's primitives are one match under
+/// the mesh's name, so a sail and the yard modelled in its mesh are one garment the prop cut splits
+/// (garment/prop_sheets.h) rather than a sail with a border where the yard was.
+std::string source_mesh_name(const Scene& scene, size_t m) {
+    const Mesh& mesh = scene.meshes[m];
+    if (is_skinned(mesh) || mesh.source_mesh < 0) return mesh.name;
+    bool siblings = false;
+    for (size_t k = 0; k < scene.meshes.size() && !siblings; ++k)
+        siblings = k != m && scene.meshes[k].source_mesh == mesh.source_mesh && scene.meshes[k].node == mesh.node;
+    const size_t dash = mesh.name.rfind('-');
+    if (!siblings || dash == std::string::npos || dash + 1 == mesh.name.size() ||
+        mesh.name.find_first_not_of("0123456789", dash + 1) != std::string::npos)
+        return mesh.name;
+    return mesh.name.substr(0, dash);
 }
 
 std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions& options) {
@@ -261,8 +101,9 @@ std::vector<Candidate> find_candidates(const Scene& scene, const GarmentOptions&
                 add_to_candidate(candidates, std::move(c), static_cast<int>(i));
             continue;  // the config decided, whether or not its class is selected
         }
+        const std::string mesh_name = source_mesh_name(scene, i);
         const std::pair<const char*, const std::string*> names[] = {
-            {kMatchedByMaterial, &material}, {kMatchedByMesh, &mesh.name}, {kMatchedByNode, &mesh.node_name}};
+            {kMatchedByMaterial, &material}, {kMatchedByMesh, &mesh_name}, {kMatchedByNode, &mesh.node_name}};
         for (const auto& [by, name] : names) {
             if (by != kMatchedByMaterial && slot_says[i]) break;
             int c = classify_name(*name, classes);
@@ -354,6 +195,33 @@ std::vector<Candidate> separate_holders(const Scene& scene, std::vector<Candidat
     return out;
 }
 
+/// A name match on static meshes (unskinned, riding no bone) keeps only its sheet: the regions the
+/// prop cut (garment/prop_sheets.h) finds rigid, a pole or a frame modelled in the banner's mesh,
+/// leave it and hold it where it touches them. A match with no sheet region stays whole (its name
+/// says cloth; the sheet builder holds its closed solids); whether it is a solid and no cloth at
+/// all: every piece of it closed, none thin.
+bool leave_rigid_out(const Scene& scene, const Rig& rig, Garment& g) {
+    if (g.matched_by == kMatchedByConfig || g.parts.empty()) return false;
+    std::map<int, std::vector<uint32_t>> parts;
+    for (const GarmentPart& part : g.parts) {
+        const size_t m = static_cast<size_t>(part.mesh);
+        if (is_skinned(scene.meshes[m]) || rig.mesh_holder[m] >= 0) return false;
+        parts[part.mesh] = part.vertices;
+    }
+    const NameMatchCut cut = cut_name_match(scene, parts);
+    if (!cut.sheet) return cut.all_closed;
+    for (GarmentPart& part : g.parts) {
+        auto it = cut.rigid.find(part.mesh);
+        if (it == cut.rigid.end()) continue;
+        std::vector<uint32_t> kept;
+        std::set_difference(part.vertices.begin(), part.vertices.end(), it->second.begin(), it->second.end(),
+                            std::back_inserter(kept));
+        part.vertices = std::move(kept);
+    }
+    std::erase_if(g.parts, [](const GarmentPart& part) { return part.vertices.empty(); });
+    return false;
+}
+
 /// Geometry authored chains weight (or carry rigidly) that no name found: one garment per chain
 /// class, each vertex going to the class of the chain joint that weights it most.
 std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
@@ -393,169 +261,6 @@ std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const st
         garments.push_back(std::move(g));
     }
     return garments;
-}
-
-/// Files `g` among the garments, its vertices taken so no later rule finds them again, or, when it
-/// has a reason not to be one, among the not-garments. Whether it was taken.
-bool admit_garment(Garment&& g, std::vector<std::vector<char>>& taken, ModelGarments& found) {
-    if (!g.not_garment_reason.empty()) {
-        g.verdict = "not a garment: " + g.not_garment_reason;
-        found.not_garments.push_back(std::move(g));
-        return false;
-    }
-    for (const GarmentPart& part : g.parts)
-        for (uint32_t v : part.vertices) taken[static_cast<size_t>(part.mesh)][v] = 1;
-    found.garments.push_back(std::move(g));
-    return true;
-}
-
-/// Garments found by geometry (garment/geometry.h) in the material no name or chain took, for the
-/// geometry classes nothing else found on a humanoid skeleton. One garment per class: the Witch's
-/// skirt and its hem trim, on two materials, are one skirt.
-void geometry_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
-                       std::vector<std::vector<char>>& taken, const GarmentOptions& options, double min_span,
-                       ModelGarments& found) {
-    const HumanoidBones bones = find_humanoid_bones(scene);
-    if (!bones.humanoid()) return;
-    const auto& classes = options.config.classes;
-    std::vector<std::string> wanted;
-    for (const std::string& c : geometry_classes()) {
-        if (!class_selected(options.selected, c) || find_class(classes, c) < 0) continue;
-        bool named = false;
-        for (const Garment& g : found.garments) named = named || g.class_name == c;
-        if (!named) wanted.push_back(c);
-    }
-    if (wanted.empty()) return;
-
-    struct Found {
-        std::map<int, std::vector<uint32_t>> vertices;  // mesh -> source vertices
-        std::vector<std::string> materials;
-        PieceClass best;
-        size_t best_size = 0;
-    };
-    std::map<std::string, Found> by_class;
-    std::vector<int> material_order;
-    for (const Mesh& m : scene.meshes)
-        if (std::find(material_order.begin(), material_order.end(), m.material) == material_order.end())
-            material_order.push_back(m.material);
-    for (int material : material_order) {
-        Garment candidate;
-        for (size_t m = 0; m < scene.meshes.size(); ++m) {
-            const Mesh& mesh = scene.meshes[m];
-            if (mesh.material != material || mesh.triangle_count() == 0) continue;
-            GarmentPart part{static_cast<int>(m), {}, 0};
-            for (uint32_t v = 0; v < mesh.positions.size(); ++v)
-                if (!taken[m][v]) part.vertices.push_back(v);
-            if (!part.vertices.empty()) candidate.parts.push_back(std::move(part));
-        }
-        if (candidate.parts.empty()) continue;
-        const GarmentSurface surface = weld_garment(scene, candidate);
-        std::vector<uint32_t> first_source(surface.welded_count(), UINT32_MAX);
-        for (uint32_t v = 0; v < surface.source_count(); ++v)
-            if (first_source[surface.welded[v]] == UINT32_MAX) first_source[surface.welded[v]] = v;
-        auto weights_of = [&](uint32_t w) {
-            std::vector<std::pair<int, double>> out;
-            const uint32_t v = first_source[w];
-            if (v == UINT32_MAX) return out;
-            const size_t mesh = static_cast<size_t>(surface.part_mesh[surface.part_of(v)]);
-            for_each_weight(scene, rig, mesh, surface.mesh_vertex[v], [&](int node, double wt) { out.push_back({node, wt}); });
-            return out;
-        };
-        // Body-part groups a joined island is split along: legs and hips, the upper body, the head.
-        auto group_of = [&](const std::vector<std::pair<int, double>>& ws) {
-            std::array<double, 4> g{};
-            for (const auto& [node, wt] : ws) {
-                const BodyRegion r = bones.region[static_cast<size_t>(node)];
-                const int k = r == BodyRegion::hips || r == BodyRegion::legs ? 0
-                              : r == BodyRegion::head                      ? 2
-                              : r == BodyRegion::other                     ? 3
-                                                                           : 1;
-                g[static_cast<size_t>(k)] += wt;
-            }
-            return static_cast<int>(std::max_element(g.begin(), g.end()) - g.begin());
-        };
-        for (const Clump& island : island_clumps(surface)) {
-            std::vector<std::vector<std::pair<int, double>>> ws;
-            std::array<std::vector<uint32_t>, 4> groups;
-            for (uint32_t w : island.vertices) {
-                ws.push_back(weights_of(w));
-                groups[static_cast<size_t>(group_of(ws.back()))].push_back(w);
-            }
-            std::vector<std::vector<uint32_t>> pieces;
-            size_t big = 0;
-            for (const auto& g : groups) big += g.size() >= 0.15 * double(island.vertices.size());
-            if (big >= 2) {
-                for (auto& g : groups)
-                    if (!g.empty()) pieces.push_back(std::move(g));
-            } else {
-                pieces.push_back(island.vertices);
-            }
-            for (const std::vector<uint32_t>& piece : pieces) {
-                if (piece.size() < 12) continue;
-                BodyPiece body;
-                for (uint32_t w : piece) {
-                    body.positions.push_back(surface.position[w]);
-                    body.weights.push_back(weights_of(w));
-                }
-                PieceClass cls = classify_piece(bones, body, wanted);
-                if (cls.class_name.empty()) continue;
-                Found& f = by_class[cls.class_name];
-                std::vector<char> in(surface.welded_count(), 0);
-                for (uint32_t w : piece) in[w] = 1;
-                for (uint32_t v = 0; v < surface.source_count(); ++v)
-                    if (in[surface.welded[v]])
-                        f.vertices[surface.part_mesh[surface.part_of(v)]].push_back(surface.mesh_vertex[v]);
-                const std::string mat =
-                    material >= 0 ? scene.materials[static_cast<size_t>(material)] : std::string("(no material)");
-                if (std::find(f.materials.begin(), f.materials.end(), mat) == f.materials.end()) f.materials.push_back(mat);
-                if (piece.size() > f.best_size) f.best_size = piece.size(), f.best = std::move(cls);
-            }
-        }
-    }
-    std::vector<const GarmentRule*> rules;
-    for (const GarmentRule& r : options.config.rules)
-        if (!r.geometry.empty() && rule_applies_to(r, scene.source_path)) rules.push_back(&r);
-    for (const std::string& cls : geometry_classes()) {
-        auto it = by_class.find(cls);
-        if (it == by_class.end()) continue;
-        Found& f = it->second;
-        Garment g;
-        g.class_name = g.geometry_class = cls;
-        g.name = cls;
-        g.matched_by = kMatchedByGeometry;
-        for (size_t i = 0; i < f.materials.size(); ++i) g.matched_name += (i ? "+" : "") + f.materials[i];
-        g.geometry_rule = f.best.rule;
-        g.geometry_measurements = f.best.measurements;
-        for (auto& [mesh, vs] : f.vertices) {
-            std::sort(vs.begin(), vs.end());
-            vs.erase(std::unique(vs.begin(), vs.end()), vs.end());
-            g.parts.push_back({mesh, std::move(vs), 0});
-        }
-        fill_facts(scene, rig, chains, g);
-        const GarmentRule* rule = nullptr;
-        for (const GarmentRule* r : rules)
-            if (r->geometry == cls) {
-                rule = r;
-                break;
-            }
-        if (rule) {
-            g.rule_pointer = rule->pointer;
-            g.rule_target = rule->target();
-            g.fabric = rule->fabric;
-            g.pin = rule->pin;
-            g.repair = rule->repair;
-            if (rule->class_name == kNotAGarment) {
-                g.not_garment_reason = "config rule " + rule->pointer + " (" + g.rule_target + ") says it is not a garment";
-            } else {
-                g.class_name = rule->class_name;
-                g.name = rule->class_name;
-            }
-        } else if (g.span < min_span) {
-            g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
-                                   " (a garment needs " + millimetres(min_span) + ")";
-        }
-        admit_garment(std::move(g), taken, found);
-    }
 }
 
 }  // namespace
@@ -625,8 +330,12 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
             std::iota(part.vertices.begin(), part.vertices.end(), 0u);
             g.parts.push_back(std::move(part));
         }
+        const bool solid = leave_rigid_out(scene, rig, g);
         fill_facts(scene, rig, found.chains, g);
-        if (c.not_garment) {
+        if (solid) {
+            g.not_garment_reason = "a solid, not cloth: every piece of it is closed and none is thin for its width "
+                                   "(docs/garments-by-geometry.md#cloth-on-props)";
+        } else if (c.not_garment) {
             g.not_garment_reason = "config rule " + c.rule_pointer + " (" + c.rule_target + ") says it is not a garment";
         } else if (c.matched_by != kMatchedByConfig && g.span < min_span) {
             g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
@@ -635,7 +344,8 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         if (admit_garment(std::move(g), taken, found)) found.found_by_name = true;
     }
     for (Garment& g : chain_garments(scene, rig, found.chains, taken)) admit_garment(std::move(g), taken, found);
-    geometry_garments(scene, rig, found.chains, taken, options, min_span, found);
+    body_garments(scene, rig, found.chains, taken, options, min_span, found);
+    prop_garments(scene, rig, found.chains, taken, options, min_span, found);
 
     // What each chain weights or carries, counted over every mesh.
     found.chain_vertices.assign(found.chains.size(), 0);

@@ -11,6 +11,12 @@ namespace weft {
 
 namespace {
 
+/// How far down towards its hem a skirt's surface must still bridge the legs, as a share of the hem's
+/// depth below the hip joints (docs/garments-by-geometry.md#the-rules): the skirts measured 0.80 (the
+/// Witch) to 1.0 (the mannequin's, a knee-length dress), baggy knee breeches 0.62 (their two legs part
+/// below the crotch).
+constexpr double kSkirtBridgeReach = 0.7;
+
 bool has_word(const std::vector<std::string>& words, std::string_view w) {
     return std::find(words.begin(), words.end(), w) != words.end();
 }
@@ -195,7 +201,7 @@ PieceClass classify_piece(const HumanoidBones& b, const BodyPiece& piece, const 
             if (d > 1.2 * half_gap) ++bridge, bridge_low = std::min(bridge_low, p.y);
         }
         const bool ok = weight >= 0.6 && hi.y >= crotch && hi.y <= b.chest_at.y + 0.1 * torso &&
-                        lo.y <= crotch - 0.3 * leg && bridge >= 2 && crotch - bridge_low >= 0.6 * (crotch - hem);
+                        lo.y <= crotch - 0.3 * leg && bridge >= 2 && crotch - bridge_low >= kSkirtBridgeReach * (crotch - hem);
         if (ok) {
             out.class_name = "skirt";
             out.rule = "skirt: hangs from the hips and bridges the legs below the crotch";

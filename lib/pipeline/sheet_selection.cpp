@@ -21,7 +21,10 @@ SheetSelection sheet_selection(const Garment& g, const ModelGarments& found) {
     s.fabric = g.fabric;
     s.pin = g.pin;
     s.repair = g.repair;
-    for (const GarmentPart& part : g.parts) s.garment.meshes.push_back(part.mesh);
+    for (const GarmentPart& part : g.parts) {
+        s.garment.meshes.push_back(part.mesh);
+        s.garment.vertices.push_back(part.vertices);  // a part of a mesh: cloth found by geometry, a name match's cloth without its pole
+    }
     std::set<int> bones;
     for (int c : g.chains)
         if (c >= 0 && static_cast<size_t>(c) < found.chains.size())

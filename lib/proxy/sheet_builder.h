@@ -39,6 +39,10 @@ struct SheetGarment {
     std::string garment_class;       ///< "cape", "flag", ... (lib/garment); picks the fabric; "" reads as "sheet"
     std::vector<int> meshes;         ///< indices into Scene::meshes, welded into one sheet, in this order
     std::vector<int> garment_bones;  ///< skinned: nodes of the garment's own joints; weight on any other joint of the skin holds
+    /// Per mesh of `meshes`, the garment's vertices of it, ascending; empty (or missing): the whole
+    /// mesh. A triangle is the garment's when its three corners are; the mesh's other triangles are
+    /// rigid geometry of the model (a pole modelled in the banner's mesh) that holds it (`touching`).
+    std::vector<std::vector<uint32_t>> vertices;
 };
 
 /// What holds the sheet (docs/proxy.md#pins). Extremes are in scene space, Y up:

@@ -1,7 +1,8 @@
 // Every finding build_sheet reports, with its stable code, default severity and a one-line
 // description (the Khronos glTF-Validator's table shape). Authoring mistakes are refused by name
 // (docs/proxy.md#authoring-checks); with repair, the triangle defects are dropped instead and reported as
-// warnings under the same code. A non-manifold edge is never accepted.
+// warnings under the same code. The backs of a piece modelled as doubled faces are dropped whatever the
+// options (docs/proxy.md#doubled-faces). A non-manifold edge is never accepted.
 #pragma once
 #include <string_view>
 
@@ -22,6 +23,7 @@ inline constexpr IssueCode sheet_codes[] = {
     {"REPEATED_INDEX_TRIANGLE", Severity::error, "A triangle names one vertex twice (dropped with repair)."},
     {"ZERO_AREA_TRIANGLE", Severity::error, "Three distinct vertices with no area: collinear, or two of them welded into one (dropped with repair)."},
     {"DUPLICATE_TRIANGLE", Severity::error, "A triangle over the same welded vertices as an earlier one, either winding (dropped with repair)."},
+    {"DOUBLED_FACES", Severity::warning, "Doubled faces (two triangles over the same welded vertices wound against each other: the front and back of a two-sided sheet): the backs are dropped, the sheet simulated as one layer and both sides bound to it."},
     {"NON_MANIFOLD_EDGE", Severity::error, "An edge three or more triangles share. Never repaired: the fabric has no single surface there."},
     {"INCONSISTENT_WINDING", Severity::error, "Two neighbours run along their shared edge the same way: one is flipped, or the surface is one-sided."},
     // What holds the sheet (docs/proxy.md#pins).

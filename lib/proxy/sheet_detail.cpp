@@ -6,6 +6,17 @@
 
 namespace weft::sheet_detail {
 
+std::vector<char> garment_member(const SheetGarment& garment, int mesh, size_t vertex_count) {
+    const auto it = std::find(garment.meshes.begin(), garment.meshes.end(), mesh);
+    const size_t k = static_cast<size_t>(it - garment.meshes.begin());
+    if (it == garment.meshes.end() || k >= garment.vertices.size() || garment.vertices[k].empty())
+        return std::vector<char>(vertex_count, 1);
+    std::vector<char> member(vertex_count, 0);
+    for (uint32_t v : garment.vertices[k])
+        if (v < vertex_count) member[v] = 1;
+    return member;
+}
+
 std::string position_text(const Vec3& p) {
     std::ostringstream out;
     out.precision(6);

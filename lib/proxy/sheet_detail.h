@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "geom/vec.h"
+#include "proxy/sheet_builder.h"
 #include "scene/scene.h"
 
 namespace weft::sheet_detail {
@@ -39,6 +40,10 @@ struct Source {
     std::string triangle_pointer(uint32_t t) const;  ///< "/meshes/Couch_Mustard/triangles/40"
     std::string edge_pointer(uint32_t a, uint32_t b) const;  ///< "/meshes/Couch_Mustard/edges/12-40" (by source vertices)
 };
+
+/// Per vertex of scene mesh `mesh` (`vertex_count` of them), whether the garment has it
+/// (SheetGarment::vertices; every vertex when it lists none for the mesh).
+std::vector<char> garment_member(const SheetGarment& garment, int mesh, size_t vertex_count);
 
 /// "(0.1, 0.25, -1)" with six significant digits.
 std::string position_text(const Vec3& p);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "geom/nearest_on_triangle.h"
+#include "geom/surface_shape.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
 
@@ -108,16 +109,35 @@ std::string config_entry(const PinContext& ctx) {
     return "{\"garments\": [" + rule.dump() + "]}";
 }
 
+/// Per piece, whether it is a solid: closed, and not a thin slab (geom/surface_shape.h). A sail or a
+/// flag modelled as a closed slab, a front and a back face joined all round, is fabric drawn with a
+/// thickness; a bracket or a pole is not.
+std::vector<uint8_t> solid_pieces(const PinContext& ctx) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    std::vector<std::vector<uint32_t>> triangles(ctx.island_closed.size());
+    std::vector<uint32_t> corners;
+    for (const auto& t : ctx.triangles) {
+        if (t[0] >= n || t[1] >= n || t[2] >= n) continue;
+        triangles[ctx.island[t[0]]].push_back(static_cast<uint32_t>(corners.size() / 3));
+        corners.insert(corners.end(), t.begin(), t.end());
+    }
+    std::vector<uint8_t> solid(ctx.island_closed.size(), 0);
+    for (size_t i = 0; i < solid.size(); ++i)
+        solid[i] = ctx.island_closed[i] && !measure_surface(ctx.particle_position, corners, triangles[i]).is_thin_sheet();
+    return solid;
+}
+
 /// Closed pieces of an unskinned sheet ride the frame (sheet_pins.h): their particles are held by
 /// the frame node and are not fabric (`fabric` 0), each piece reported.
 void hold_closed_pieces(const PinContext& ctx, PinAssignment& a, std::vector<uint8_t>& fabric, Issues& issues) {
     const Scene& scene = *ctx.source.scene;
     const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
     const std::string file = ctx.source.file();
+    const std::vector<uint8_t> solid = solid_pieces(ctx);
     std::vector<uint32_t> count(ctx.island_closed.size(), 0);
     std::vector<Vec3> centre(ctx.island_closed.size());
     for (uint32_t p = 0; p < n; ++p) {
-        if (!ctx.island_closed[ctx.island[p]]) continue;
+        if (!solid[ctx.island[p]]) continue;
         fabric[p] = 0;
         hold(a, p, ctx.frame_node);
         ++count[ctx.island[p]];
@@ -204,11 +224,12 @@ std::vector<RigidHolder> rigid_holders(const PinContext& ctx, const Box& sheet, 
     std::vector<RigidHolder> out;
     const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
     if (ctx.options.closed_islands_rigid) {
+        const std::vector<uint8_t> solid = solid_pieces(ctx);
         std::vector<int> slot(ctx.island_closed.size(), -1);
         for (const auto& t : ctx.triangles) {
             if (t[0] >= n || t[1] >= n || t[2] >= n) continue;
             const uint32_t island = ctx.island[t[0]];
-            if (!ctx.island_closed[island]) continue;
+            if (!solid[island]) continue;
             if (slot[island] < 0) {
                 slot[island] = static_cast<int>(out.size());
                 out.push_back({ctx.frame_node, "its closed piece " + std::to_string(island), {}});
@@ -221,8 +242,10 @@ std::vector<RigidHolder> rigid_holders(const PinContext& ctx, const Box& sheet, 
     std::vector<std::pair<int, std::vector<int>>> nodes;  // node -> meshes, in node order below
     for (size_t m = 0; m < scene.meshes.size(); ++m) {
         const Mesh& mesh = scene.meshes[m];
-        if (in_garment(ctx.garment, static_cast<int>(m)) || is_skinned(mesh) || mesh.triangle_count() == 0 ||
-            !has_node(scene, mesh.node))
+        if (is_skinned(mesh) || mesh.triangle_count() == 0 || !has_node(scene, mesh.node)) continue;
+        // A garment mesh holds with the triangles that are not the garment's (a pole in the banner's mesh).
+        if (in_garment(ctx.garment, static_cast<int>(m)) &&
+            std::ranges::all_of(garment_member(ctx.garment, static_cast<int>(m), mesh.positions.size()), [](char c) { return c != 0; }))
             continue;
         int& k = by_node[static_cast<size_t>(mesh.node)];
         if (k < 0) {
@@ -238,9 +261,13 @@ std::vector<RigidHolder> rigid_holders(const PinContext& ctx, const Box& sheet, 
             const Mesh& mesh = scene.meshes[static_cast<size_t>(meshes[i])];
             h.what += (i ? ", '" : " '") + mesh.name + "'";
             const size_t nv = mesh.positions.size();
+            const std::vector<char> member = in_garment(ctx.garment, meshes[i])
+                                                 ? garment_member(ctx.garment, meshes[i], nv)
+                                                 : std::vector<char>(nv, 0);
             for (size_t k = 0; k + 2 < mesh.indices.size(); k += 3) {
                 const uint32_t a = mesh.indices[k], b = mesh.indices[k + 1], c = mesh.indices[k + 2];
                 if (a >= nv || b >= nv || c >= nv) continue;
+                if (member[a] && member[b] && member[c]) continue;  // the garment's own triangle
                 Box box;
                 for (uint32_t v : {a, b, c}) box.add(mesh.positions[v]);
                 if (!box.overlaps(sheet, margin)) continue;

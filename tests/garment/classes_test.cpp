@@ -55,7 +55,13 @@ TEST(ClassifyName, EveryDefaultClassByATypicalName) {
     EXPECT_EQ(class_of("J_Sec_L_Sode1"), "sleeve");
     EXPECT_EQ(class_of("Scarves"), "scarf");
     EXPECT_EQ(class_of("Flag"), "flag");
-    EXPECT_EQ(class_of("banner_blue"), "flag");
+    EXPECT_EQ(class_of("banner_blue"), "banner");  // hangs from its top; a flag flies from a pole
+    EXPECT_EQ(class_of("Pennant"), "flag");
+    EXPECT_EQ(class_of("Front Sail"), "sail");
+    EXPECT_EQ(class_of("Awning_Striped"), "awning");
+    EXPECT_EQ(class_of("Bed_Blanket"), "blanket");
+    EXPECT_EQ(class_of("tableCloth"), "tablecloth");
+    EXPECT_EQ(class_of("Tent"), "-");  // a tent is found by its shape only (a pack's "tent" can be a solid roof)
     EXPECT_EQ(class_of("Curtain_Left"), "curtain");
     EXPECT_EQ(class_of("Couch_Blue"), "-");
     EXPECT_EQ(class_of("knight_texture"), "-");

@@ -153,7 +153,7 @@ TEST(FindGarments, MeshNameBeforeNodeName) {
     add_mesh(s, "banner_blue", node, "texture", strip({0, 2, 0}, 0.5, 1.0, 4));
     ModelGarments found = find_garments(s);
     ASSERT_EQ(found.garments.size(), 1u);
-    EXPECT_EQ(found.garments[0].class_name, "flag");
+    EXPECT_EQ(found.garments[0].class_name, "banner");
     EXPECT_EQ(found.garments[0].matched_by, "mesh");
     EXPECT_EQ(found.garments[0].body_bone, -1);
     EXPECT_EQ(found.garments[0].verdict, "will not move: static mesh, no bones");
@@ -184,14 +184,22 @@ TEST(FindGarments, AClosedRodInACurtainsNodeHoldsItAndIsNotCloth) {
     ASSERT_EQ(g.parts.size(), 1u);
     EXPECT_EQ(g.parts[0].mesh, cloth);
     EXPECT_EQ(g.holders, std::vector<int>{rod});
-    // A node of closed meshes only stays whole: a closed shell is not left with nothing.
+    // A node of closed meshes only stays whole: a closed thin slab (a curtain modelled with a front
+    // and a back face, 2 cm apart on a 1 m width) is not left with nothing.
     Scene shell = test::empty_scene("shell.glb");
     int shell_node = add_node(shell, "Curtain", 0, {0, 0, 0});
-    add_mesh(shell, "Curtain-0", shell_node, "Wood", box({0, 0, 0}, {1, 1, 0.2}));
+    add_mesh(shell, "Curtain-0", shell_node, "Fabric", box({0, 0, 0}, {1, 1, 0.02}));
     ModelGarments whole = find_garments(shell);
     ASSERT_EQ(whole.garments.size(), 1u);
     EXPECT_EQ(whole.garments[0].parts.size(), 1u);
     EXPECT_TRUE(whole.garments[0].holders.empty());
+    // A closed solid as thick as it is wide (a 1 m crate called "Curtain") is no cloth at all.
+    Scene crate = test::empty_scene("crate.glb");
+    add_mesh(crate, "Curtain-0", add_node(crate, "Curtain", 0, {0, 0, 0}), "Fabric", box({0, 0, 0}, {1, 1, 1}));
+    ModelGarments solid = find_garments(crate);
+    EXPECT_TRUE(solid.garments.empty());
+    ASSERT_EQ(solid.not_garments.size(), 1u);
+    EXPECT_NE(solid.not_garments[0].verdict.find("a solid, not cloth"), std::string::npos) << solid.not_garments[0].verdict;
 }
 
 TEST(FindGarments, SlotsThatSayAClassStopTheMeshNameFallback) {

@@ -132,7 +132,7 @@ TEST(GarmentGeometry, NoSharedModelGainsAFalseGarment) {
         {"quaternius_animals_Fox.glb", {"tail:chain"}},
         {"quaternius_men_Casual.glb", {"hair:material"}},
         {"quaternius_umw_Witch.gltf", {"hair:material", "skirt:geometry"}},
-        {"kaykit_banner_blue/banner_blue.gltf", {"flag:mesh"}},
+        {"kaykit_banner_blue/banner_blue.gltf", {"banner:mesh"}},
         {"threevrm_sphere_collider/sphere-collider.gltf", {"spring:chain"}},
     };
     for (const auto& [file, classes] : expected) {

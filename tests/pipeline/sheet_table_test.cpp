@@ -57,7 +57,8 @@ constexpr TableSheet kTableSheets[] = {
     // sprint), and its fly-end corner creases through its thickness for 2 steps of cotton's sprint
     // (least face area -0.400), none left inside out (docs/validation.md#two-sided-sheets).
     {"quaternius_Goal_Flag.glb", true, "Flag.clothproxy", 46, 46, 1.10, 1.10, true, true, 1.35, -0.45, 2, 1.711e-3, 7.716e-3},
-    {"kaykit_banner_blue/banner_blue.gltf", true, "banner_blue.clothproxy", 67, 67, 1.10, 1.10, true, true, 0, 0, 0, 1.499e-4, 5.152e-4},
+    // banner_blue's brackets are rigid holders, not particles (docs/garments-by-geometry.md#a-name-match-on-a-static-mesh).
+    {"kaykit_banner_blue/banner_blue.gltf", true, "banner_blue.clothproxy", 51, 51, 1.10, 1.10, true, true, 0, 0, 0, 1.499e-4, 5.152e-4},
     {"kaykit_Knight.glb", true, "Knight_Cape.clothproxy", 56, 56, 1.10, 1.10, true, true, 0, 0, 0, 2.481e-3, 6.202e-3},
     {"flag.glb", false, "Flag.clothproxy", 117, 117, 1.10, 1.10, false, true, 0, 0, 0, 1.011e-2, 1.365e-1},
     {"sheets/strips.glb", false, "Banner.clothproxy", 52, 52, 1.10, 1.10, true, true, 0, 0, 0, 1.548e-4, 6.876e-4},
@@ -132,7 +133,12 @@ void check_sheet(const TableSheet& g) {
         EXPECT_EQ(binding["bound_vertices"], binding["render_vertices"]);
         const double error_max = binding["rest_error_max"].get<double>(), error_mean = binding["rest_error_mean"].get<double>();
         EXPECT_LT(error_max, 1e-3);
-        if (binding["resolution"] == "source") { EXPECT_EQ(error_max, 0.0); }
+        // Exactly, where every bound vertex is a particle: not the banner's brackets, the rest of its
+        // mesh, bound off the cloth where they hold it.
+        size_t off_cloth = 0;
+        for (size_t v = 0; v < loaded.proxy->binding_triangle.size(); ++v)
+            off_cloth += loaded.proxy->binding_triangle[v] != no_triangle && loaded.proxy->vertex_particle[v] == no_particle;
+        if (binding["resolution"] == "source" && off_cloth == 0) { EXPECT_EQ(error_max, 0.0); }
 
         ValidationOptions v;  // every scenario, suggested fabric, self-contact on: as bake validates
         const ProxyValidation r = validate_file(proxy_file, v);

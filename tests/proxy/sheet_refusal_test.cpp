@@ -34,7 +34,7 @@ bool mentions(const Issue& i, const std::string& text) { return i.message.find(t
 TEST(SheetRefusal, EveryCodeIsInTheTable) {
     for (const char* code : {"EMPTY_GARMENT", "BAD_OPTION", "INDEX_OUT_OF_RANGE", "NON_FINITE_VERTEX",
                              "REPEATED_INDEX_TRIANGLE", "ZERO_AREA_TRIANGLE", "DUPLICATE_TRIANGLE", "NON_MANIFOLD_EDGE",
-                             "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
+                             "DOUBLED_FACES", "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
                              "PIN_HOLDER_NOT_FOUND", "NON_FINITE_FRAME", "CLOSED_ISLAND_HELD", "HELD_WHERE_IT_TOUCHES", "NOTHING_HELD", "EVERYTHING_HELD",
                              "COLOURING_INVALID"})
         EXPECT_NE(find_sheet_code(code), nullptr) << code;
@@ -102,7 +102,8 @@ TriMesh grid_with_defects() {
     m.add_triangle(4, 4, 5);  // 8: repeated index
     m.add_triangle(0, 9, 1);  // 9: collinear
     m.add_triangle(10, 0, 3); // 10: 10 welds onto 0
-    m.add_triangle(0, 4, 1);  // 11: triangle 0 (0, 1, 4) again, wound the other way
+    m.add_triangle(1, 4, 0);  // 11: triangle 0 (0, 1, 4) again, the same way round (a back, wound
+                              // against it, would be doubled faces: docs/proxy.md#doubled-faces)
     return m;
 }
 
@@ -123,7 +124,7 @@ TEST(SheetRefusal, TriangleDefectsAreEachNamed) {
     EXPECT_TRUE(mentions(zero[1], "weld into one")) << zero[1].message;
     auto dup = with_code(r, "DUPLICATE_TRIANGLE");
     ASSERT_EQ(dup.size(), 1u);
-    EXPECT_TRUE(mentions(dup[0], "triangle 11 (0, 4, 1)")) << dup[0].message;
+    EXPECT_TRUE(mentions(dup[0], "triangle 11 (1, 4, 0)")) << dup[0].message;
     EXPECT_TRUE(mentions(dup[0], "as mesh 'Cloth' triangle 0 (0, 1, 4)")) << dup[0].message;
     EXPECT_EQ(dup[0].pointer, "/meshes/Cloth/triangles/11");
     EXPECT_EQ(r.stats.repeated_index_triangles, 1u);
@@ -155,6 +156,101 @@ TEST(SheetRefusal, RepairDropsTriangleDefectsAndCountsThem) {
     EXPECT_TRUE(with_code(r, "NON_MANIFOLD_EDGE").empty());
     nlohmann::json used = nlohmann::json::parse(r.proxy->builder_options);
     EXPECT_EQ(used["repair"], true);
+}
+
+/// A 4 x 4 grid modelled as doubled faces, as artists make a two-sided flag: the front's triangles,
+/// then the back's over copies of its vertices (at the same positions, their own normals), each
+/// wound the other way; `same_way` winds the back like the front (a face copied, not a back).
+TriMesh doubled_grid(bool same_way = false) {
+    TriMesh m = test::grid(4, 4, 0.25);
+    const uint32_t nv = m.vertex_count(), nt = m.triangle_count();
+    for (uint32_t v = 0; v < nv; ++v) m.positions.push_back(m.positions[v]);
+    for (uint32_t t = 0; t < nt; ++t) {
+        const uint32_t a = m.indices[3 * t] + nv, b = m.indices[3 * t + 1] + nv, c = m.indices[3 * t + 2] + nv;
+        same_way ? m.add_triangle(a, b, c) : m.add_triangle(a, c, b);
+    }
+    return m;
+}
+
+TEST(SheetRefusal, DoubledFacesAreOneLayerWithBothSidesBound) {
+    const TriMesh m = doubled_grid();
+    Scene scene = test::scene_of(m, "Flag");
+    SheetOptions o = source_resolution_options();
+    EXPECT_EQ(parse_pin_rule("top", o), "");
+    const SheetBuildResult r = build_sheet(scene, all_meshes(scene), o);
+    ASSERT_TRUE(r.proxy.has_value());
+    EXPECT_EQ(check_proxy(*r.proxy), "");
+    // One warning for the piece, naming the first back and its front; nothing refused.
+    const auto doubled = with_code(r, "DOUBLED_FACES");
+    ASSERT_EQ(doubled.size(), 1u);
+    EXPECT_EQ(doubled[0].severity, Severity::warning);
+    EXPECT_TRUE(mentions(doubled[0], "18 triangles (mesh 'Flag' triangle 18 (16, 21, 17) over mesh 'Flag' triangle 0 (0, 1, 5)"))
+        << doubled[0].message;
+    EXPECT_EQ(doubled[0].pointer, "/meshes/Flag/triangles/18");
+    EXPECT_TRUE(with_code(r, "DUPLICATE_TRIANGLE").empty());
+    EXPECT_TRUE(with_code(r, "NON_MANIFOLD_EDGE").empty());
+    // One layer: the front's 16 particles and 18 triangles, the back's dropped and counted.
+    EXPECT_EQ(r.stats.particles, 16u);
+    EXPECT_EQ(r.stats.triangles, 18u);
+    EXPECT_EQ(r.stats.duplicate_triangles, 18u);
+    EXPECT_EQ(r.stats.dropped_triangles, 18u);
+    EXPECT_EQ(r.proxy->triangles.size(), 18u);
+    // Both sides drawn and bound: every back vertex rides its front twin's particle.
+    EXPECT_EQ(r.proxy->render_triangles.size(), 36u);
+    for (uint32_t v = 0; v < 16; ++v) {
+        EXPECT_EQ(r.proxy->vertex_particle[16 + v], r.proxy->vertex_particle[v]) << v;
+        EXPECT_NE(r.proxy->binding_triangle[16 + v], no_triangle) << v;
+    }
+    EXPECT_EQ(r.stats.bound_vertices, 32u);
+}
+
+TEST(SheetRefusal, ABackOverPartOfTheSheetFollowsTheSheetsWinding) {
+    // The back listed first, and over all but one triangle of the front: the front's lone triangle
+    // says which way the sheet runs, so the later twins (the front) are kept.
+    const TriMesh doubled = doubled_grid();
+    TriMesh m;
+    m.positions = doubled.positions;
+    m.indices.assign(doubled.indices.begin() + 3 * 18, doubled.indices.end() - 3);  // backs 0..16
+    m.indices.insert(m.indices.end(), doubled.indices.begin(), doubled.indices.begin() + 3 * 18);  // fronts 17..34
+    Scene scene = test::scene_of(m, "Cloth");
+    SheetOptions o = source_resolution_options();
+    EXPECT_EQ(parse_pin_rule("top", o), "");
+    const SheetBuildResult r = build_sheet(scene, all_meshes(scene), o);
+    ASSERT_TRUE(r.proxy.has_value());
+    const auto doubled_faces = with_code(r, "DOUBLED_FACES");
+    ASSERT_EQ(doubled_faces.size(), 1u);
+    EXPECT_TRUE(mentions(doubled_faces[0], "17 triangles (mesh 'Cloth' triangle 0 (16, 21, 17) over mesh 'Cloth' triangle 17 (0, 1, 5)"))
+        << doubled_faces[0].message;
+    EXPECT_TRUE(with_code(r, "INCONSISTENT_WINDING").empty());
+    EXPECT_EQ(r.stats.triangles, 18u);
+    EXPECT_EQ(r.stats.dropped_triangles, 17u);
+    EXPECT_EQ(r.proxy->render_triangles.size(), 35u);
+    // The proxy runs the front's way: the triangle over vertices 0, 1, 5 runs 0 -> 1 -> 5, as the front does.
+    EXPECT_EQ(r.proxy->render_triangles.front(), (std::array<uint32_t, 3>{0, 1, 5}));
+    const uint32_t p0 = r.proxy->vertex_particle[0], p1 = r.proxy->vertex_particle[1], p5 = r.proxy->vertex_particle[5];
+    int front_way = 0;
+    for (const auto& t : r.proxy->triangles)
+        for (int k = 0; k < 3; ++k)
+            front_way += t[k] == p0 && t[(k + 1) % 3] == p1 && t[(k + 2) % 3] == p5;
+    EXPECT_EQ(front_way, 1);
+}
+
+TEST(SheetRefusal, DoubledFacesThatAreNotABackAreStillRefused) {
+    // A face copied the same way round is no back: each copy is a duplicate, refused by name.
+    Scene copied = test::scene_of(doubled_grid(true), "Flag");
+    SheetBuildResult r = build_sheet(copied, all_meshes(copied), source_resolution_options());
+    EXPECT_FALSE(r.proxy.has_value());
+    EXPECT_EQ(with_code(r, "DUPLICATE_TRIANGLE").size(), 18u);
+    EXPECT_TRUE(with_code(r, "DOUBLED_FACES").empty());
+    // Three copies of a triangle: which two are the sheet is not for weft to guess.
+    TriMesh thrice = doubled_grid();
+    thrice.add_triangle(0, 1, 5);
+    Scene three = test::scene_of(thrice, "Flag");
+    r = build_sheet(three, all_meshes(three), source_resolution_options());
+    EXPECT_FALSE(r.proxy.has_value());
+    EXPECT_EQ(with_code(r, "DUPLICATE_TRIANGLE").size(), 2u);  // the back and the third copy of triangle 0
+    ASSERT_EQ(with_code(r, "DOUBLED_FACES").size(), 1u);
+    EXPECT_TRUE(mentions(with_code(r, "DOUBLED_FACES")[0], "17 triangles")) << with_code(r, "DOUBLED_FACES")[0].message;
 }
 
 TEST(SheetRefusal, NonFiniteVertexIsNamed) {

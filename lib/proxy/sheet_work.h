@@ -1,0 +1,96 @@
+// Internal to the sheet builder: what build_sheet's steps (sheet_builder.h) hand one another, and
+// the steps themselves, one file per job: the authoring checks (sheet_checks.cpp), the simulation
+// mesh — rows, one face of a two-sided sheet, resampling (sheet_rows.cpp) — and the frame, masses,
+// binding and description (sheet_builder.cpp).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "geom/topology.h"
+#include "geom/weld.h"
+#include "proxy/colour_permute.h"
+#include "proxy/core/cloth_proxy.h"
+#include "proxy/sheet_builder.h"
+#include "proxy/sheet_detail.h"
+#include "proxy/sheet_pins.h"
+#include "proxy/sheet_resample.h"
+
+namespace weft::sheet_detail {
+
+inline constexpr uint32_t unset_index = std::numeric_limits<uint32_t>::max();
+
+// Triangle defects, as bits: one triangle can have several (a repeated index and a duplicate).
+enum Defect : uint8_t {
+    kNonFinite = 1,
+    kRepeatedIndex = 2,
+    kZeroArea = 4,
+    kDuplicate = 8,
+    kDoubled = 16,  ///< with kDuplicate: the back of a piece modelled as doubled faces (dropped, rendered, bound)
+};
+
+/// What build_sheet's stages hand one another, in the order they fill it.
+struct SheetWork {
+    SheetWork(const Scene& s, const SheetGarment& g, const SheetOptions& o, Issues& i, SheetStats& st)
+        : scene(s), garment(g), options(o), issues(i), stats(st) {}
+    const Scene& scene;
+    const SheetGarment& garment;
+    const SheetOptions& options;
+    Issues& issues;
+    SheetStats& stats;
+    Source src;
+    std::string where;
+    uint32_t vertex_count = 0, triangle_count = 0;
+    Severity drop_severity = Severity::error;
+    std::string drop_hint;
+    // check and weld
+    std::vector<uint8_t> defect;          ///< per source triangle: kNonFinite, kRepeatedIndex, ...
+    WeldResult weld;
+    uint32_t welded_count = 0;
+    std::vector<uint32_t> welded;         ///< source triangles by welded vertex
+    EdgeTable full;                       ///< every triangle's edges, defects included
+    std::vector<uint32_t> kept;           ///< clean triangle -> source triangle
+    std::vector<uint32_t> clean;          ///< kept triangles by welded vertex, then by particle
+    EdgeTable dropped_table;              ///< the kept triangles' edges when some were dropped
+    bool all_kept = true;
+    const EdgeTable& clean_table() const { return all_kept ? full : dropped_table; }
+    // rows
+    uint32_t n = 0;                       ///< particles
+    std::vector<uint32_t> particle_source, vertex_particle, particle_island;
+    std::vector<Vec3> scene_position;
+    std::vector<uint8_t> island_closed;
+    ClothProxy proxy;
+    // pins, frame and masses
+    PinAssignment pins;
+    std::vector<uint32_t> held;
+    std::string fabric;
+    double density = 0;
+};
+
+// ---- check (sheet_checks.cpp, docs/proxy.md#authoring-checks) --------------------------------------
+
+/// Non-finite positions of used vertices: errors, and their triangles marked.
+void sheet_check_vertices(SheetWork& work);
+/// The weld, then each triangle: repeated indices and no area at the weld's resolution.
+void sheet_weld_and_check_triangles(SheetWork& work);
+/// Triangles covering the same welded vertices as an earlier one.
+void sheet_find_duplicates(SheetWork& work);
+/// The triangles a sheet would be built from, and their edges.
+void sheet_keep_clean(SheetWork& work);
+/// Non-manifold edges and inconsistent winding.
+void sheet_check_edges(SheetWork& work);
+
+// ---- the simulation mesh (sheet_rows.cpp) -----------------------------------------------------------
+
+/// Particles (the welded vertices kept triangles use), edges, hinges, triangles and pieces.
+void sheet_build_rows(SheetWork& work);
+/// A two-sided sheet simulated on one face (docs/proxy.md#two-sided-sheets).
+void sheet_one_face(SheetWork& work, const Mat4& to_frame);
+/// The simulation mesh of its own (docs/proxy.md#resampling).
+void sheet_resample(SheetWork& work, const Mat4& to_frame);
+/// The bounds resampling keeps, measured on the built proxy (docs/proxy.md#resampling).
+void sheet_conditioning(SheetWork& work, std::span<const double> mass);
+
+}  // namespace weft::sheet_detail
