@@ -141,7 +141,8 @@ TEST(BudgetsCli, ValidateStopsAtItsTimeLimitNamingTheProxyAndTheStage) {
 }
 
 // A proxy's recorded source_file is the proxy's own claim: opened only as a model's buffers are
-// (inside the working folder or beside the proxy), so /etc/passwd is named and left unopened.
+// (inside the working folder or beside the proxy; elsewhere only a model file, by its extension), so
+// /etc/passwd is named and left unopened.
 TEST(BudgetsCli, ValidateNeverOpensASourceFileOutsideTheFolders) {
     const fs::path dir = test::scratch_dir("BudgetsCli.SourceFile");
     ClothProxy p = test::chain_proxy(8, 0.1, 0.05);

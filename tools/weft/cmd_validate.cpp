@@ -25,6 +25,7 @@
 #include "command.h"
 #include "model_flags.h"
 #include "io/atomic_file.h"
+#include "io/utf8_text.h"
 #include "batch/bake_model.h"
 #include "batch/bake_stage.h"
 #include "body/body_in_scene.h"
@@ -34,6 +35,7 @@
 #include "scene/confine.h"
 #include "scene/import.h"
 #include "scene/import_codes.h"
+#include "scene/model_formats.h"
 #include "validate/validate.h"
 #include "validate/validation_codes.h"
 
@@ -59,20 +61,27 @@ struct ValidateOptions {
 /// The model a proxy was built from: --model, else its source_file (a relative one from the proxy's
 /// folder, as weft writes it: docs/commands.md#hermetic-outputs; then as given, from the working
 /// directory, as older proxies hold it), else a file of that name beside the proxy; "" when none is
-/// there. The recorded name is the proxy's own claim, so it is opened only as a model's buffers are
-/// (scene/confine.h): a regular file inside the working folder, or beside the proxy, unless
-/// --allow-outside-folder; `refused` says why one that is there was not opened.
+/// there. The recorded name is the proxy's own claim (a proxy handed over could name /etc/passwd), so
+/// it is opened as a model's buffers are (scene/confine.h): a regular file inside the working folder
+/// or beside the proxy, unless --allow-outside-folder; elsewhere only a model file (by its extension,
+/// as bake's walk decides), which is where a bake from another folder leaves it. `refused` says why one
+/// that is there was not opened.
 std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::path& proxy_path, const ClothProxy& proxy,
                                std::string& refused) {
     namespace fs = std::filesystem;
     if (!o.model.empty()) return o.model;
     const fs::path given = proxy.source_file;
     if (given.empty()) return {};
-    const bool outside = o.flags.allow_outside_folder;
     const fs::path folder = proxy_path.parent_path();
     std::vector<ReferenceCheck> checks;
+    const auto confined = [&](const fs::path& base, const fs::path& name) {
+        ReferenceCheck c = check_reference(base, name, o.flags.allow_outside_folder);
+        if (c.code == &kFileOutsideFolder && is_model_extension(ascii_lower(name.extension().string())))
+            c = check_reference(base, name, true);
+        return c;
+    };
     if (given.is_relative()) {
-        ReferenceCheck from_proxy = check_reference(".", folder / given, outside);
+        ReferenceCheck from_proxy = confined(".", folder / given);
         if (!from_proxy.code) {
             // Named without the climb through the output folder when that is the same file (not through a link).
             std::error_code ec;
@@ -81,9 +90,9 @@ std::filesystem::path model_of(const ValidateOptions& o, const std::filesystem::
         }
         checks.push_back(std::move(from_proxy));
     }
-    checks.push_back(check_reference(".", given, outside));
+    checks.push_back(confined(".", given));
     if (!checks.back().code) return given;
-    checks.push_back(check_reference(folder, given.filename(), outside));
+    checks.push_back(confined(folder, given.filename()));
     if (!checks.back().code) return checks.back().path;
     for (const ReferenceCheck& c : checks)
         if (c.code != &kReferencedFileMissing) {
