@@ -1,7 +1,9 @@
 #include "garment/geometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 
 #include "scene/bind_pose.h"
 #include "scene/hierarchy.h"
@@ -146,125 +148,139 @@ HumanoidBones find_humanoid_bones(const Scene& scene) {
     return b;
 }
 
-PieceClass classify_piece(const HumanoidBones& b, const BodyPiece& piece, const std::vector<std::string>& wanted) {
-    PieceClass out;
-    const size_t n = piece.positions.size();
-    if (!b.humanoid() || n == 0) return out;
-    auto want = [&](std::string_view c) { return std::find(wanted.begin(), wanted.end(), c) != wanted.end(); };
+namespace {
 
-    // Weight shares per region, and the piece's extent.
+/// What every rule of classify_piece measures a piece by: its weight share per body region, its
+/// extent and centre, and the body's lengths it is measured in.
+struct PieceFrame {
     std::array<double, 7> share{};
+    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY}, centre;
+    Vec3 mid;              ///< between the hip joints
+    double half_gap = 0;   ///< half the hip joints' distance across
+    double crotch = 0;     ///< the hip joints' height
+    double leg = 0;        ///< thigh length, the mean of both
+    double torso = 0;      ///< hips to neck
+    double sh(BodyRegion r) const { return share[static_cast<size_t>(r)]; }
+};
+
+/// The piece's frame, or nothing when no vertex is weighted.
+std::optional<PieceFrame> piece_frame(const HumanoidBones& b, const BodyPiece& piece) {
+    PieceFrame f;
     double total = 0;
     for (const auto& ws : piece.weights)
         for (const auto& [node, w] : ws) {
             const BodyRegion r = node >= 0 && static_cast<size_t>(node) < b.region.size() ? b.region[static_cast<size_t>(node)]
                                                                                           : BodyRegion::other;
-            share[static_cast<size_t>(r)] += w;
+            f.share[static_cast<size_t>(r)] += w;
             total += w;
         }
-    if (!(total > 0)) return out;
-    for (double& s : share) s /= total;
-    auto sh = [&](BodyRegion r) { return share[static_cast<size_t>(r)]; };
-    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY}, centre;
+    if (!(total > 0)) return std::nullopt;
+    for (double& s : f.share) s /= total;
     for (const Vec3& p : piece.positions) {
-        lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-        hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
-        centre += p;
+        f.lo = {std::min(f.lo.x, p.x), std::min(f.lo.y, p.y), std::min(f.lo.z, p.z)};
+        f.hi = {std::max(f.hi.x, p.x), std::max(f.hi.y, p.y), std::max(f.hi.z, p.z)};
+        f.centre += p;
     }
-    centre = centre / double(n);
+    f.centre = f.centre / double(piece.positions.size());
+    f.mid = (b.thigh_at[0] + b.thigh_at[1]) * 0.5;
+    f.half_gap = 0.5 * std::hypot(b.thigh_at[0].x - b.thigh_at[1].x, b.thigh_at[0].z - b.thigh_at[1].z);
+    f.crotch = f.mid.y;
+    f.leg = 0.5 * (distance(b.thigh_at[0], b.knee_at[0]) + distance(b.thigh_at[1], b.knee_at[1]));
+    f.torso = std::max(b.neck_at.y - b.hips_at.y, 1e-3);
+    return f;
+}
 
-    const Vec3 mid = (b.thigh_at[0] + b.thigh_at[1]) * 0.5;
-    const double half_gap = 0.5 * std::hypot(b.thigh_at[0].x - b.thigh_at[1].x, b.thigh_at[0].z - b.thigh_at[1].z);
-    const double crotch = mid.y;
-    const double leg = 0.5 * (distance(b.thigh_at[0], b.knee_at[0]) + distance(b.thigh_at[1], b.knee_at[1]));
-    const double torso = std::max(b.neck_at.y - b.hips_at.y, 1e-3);
+std::optional<PieceClass> skirt_rule(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
+    if (!(f.half_gap > 0 && f.leg > 0)) return std::nullopt;
+    const double weight = f.sh(BodyRegion::hips) + f.sh(BodyRegion::legs);
+    // Below the crotch (by a tenth of the thigh), vertices near the midline and farther from
+    // every leg bone than the hip joints are from the midline: surface between the legs, not on them.
+    // Feet reach forward past the shins; below the ankles nothing bridges.
+    const double ankle = std::max(b.ankle_at[0].y, b.ankle_at[1].y);
+    const double hem = std::max(f.lo.y, ankle);
+    size_t bridge = 0;
+    double clearance = 0, bridge_low = INFINITY;
+    for (const Vec3& p : piece.positions) {
+        if (p.y > f.crotch - 0.1 * f.leg || p.y < ankle) continue;
+        const double across = std::fabs((p.x - f.mid.x));
+        if (across > 0.35 * f.half_gap) continue;
+        double d = INFINITY;
+        for (size_t s = 0; s < 2; ++s)
+            d = std::min({d, distance_to_segment(p, b.thigh_at[s], b.knee_at[s]),
+                          distance_to_segment(p, b.knee_at[s], b.ankle_at[s])});
+        clearance = std::max(clearance, d / f.half_gap);
+        if (d > 1.2 * f.half_gap) ++bridge, bridge_low = std::min(bridge_low, p.y);
+    }
+    const bool ok = weight >= 0.6 && f.hi.y >= f.crotch && f.hi.y <= b.chest_at.y + 0.1 * f.torso &&
+                    f.lo.y <= f.crotch - 0.3 * f.leg && bridge >= 2 &&
+                    f.crotch - bridge_low >= kSkirtBridgeReach * (f.crotch - hem);
+    if (!ok) return std::nullopt;
+    return PieceClass{"skirt", "skirt: hangs from the hips and bridges the legs below the crotch",
+                      {{"weight_hips_legs", round3(weight)},
+                       {"top_above_hip_joints", round3(f.hi.y - f.crotch)},
+                       {"hem_below_crotch", round3(f.crotch - f.lo.y)},
+                       {"bridge_vertices", double(bridge)},
+                       {"bridge_clearance", round3(clearance)},
+                       {"bridge_depth", round3(bridge > 0 ? f.crotch - bridge_low : 0.0)}}};
+}
 
-    if (want("skirt") && half_gap > 0 && leg > 0) {
-        const double weight = sh(BodyRegion::hips) + sh(BodyRegion::legs);
-        // Below the crotch (by a tenth of the thigh), vertices near the midline and farther from
-        // every leg bone than the hip joints are from the midline: surface between the legs, not on them.
-        // Feet reach forward past the shins; below the ankles nothing bridges.
-        const double ankle = std::max(b.ankle_at[0].y, b.ankle_at[1].y);
-        const double hem = std::max(lo.y, ankle);
-        size_t below = 0, bridge = 0;
-        double clearance = 0, bridge_low = INFINITY;
-        for (const Vec3& p : piece.positions) {
-            if (p.y > crotch - 0.1 * leg || p.y < ankle) continue;
-            ++below;
-            const double across = std::fabs((p.x - mid.x));
-            if (across > 0.35 * half_gap) continue;
-            double d = INFINITY;
-            for (size_t s = 0; s < 2; ++s)
-                d = std::min({d, distance_to_segment(p, b.thigh_at[s], b.knee_at[s]),
-                              distance_to_segment(p, b.knee_at[s], b.ankle_at[s])});
-            clearance = std::max(clearance, d / half_gap);
-            if (d > 1.2 * half_gap) ++bridge, bridge_low = std::min(bridge_low, p.y);
-        }
-        const bool ok = weight >= 0.6 && hi.y >= crotch && hi.y <= b.chest_at.y + 0.1 * torso &&
-                        lo.y <= crotch - 0.3 * leg && bridge >= 2 && crotch - bridge_low >= kSkirtBridgeReach * (crotch - hem);
-        if (ok) {
-            out.class_name = "skirt";
-            out.rule = "skirt: hangs from the hips and bridges the legs below the crotch";
-            out.measurements = {{"weight_hips_legs", round3(weight)},
-                                {"top_above_hip_joints", round3(hi.y - crotch)},
-                                {"hem_below_crotch", round3(crotch - lo.y)},
-                                {"bridge_vertices", double(bridge)},
-                                {"bridge_clearance", round3(clearance)},
-                                {"bridge_depth", round3(bridge > 0 ? crotch - bridge_low : 0.0)}};
-            return out;
-        }
-    }
-    if (want("cape")) {
-        const double weight = sh(BodyRegion::torso) + sh(BodyRegion::arms) + sh(BodyRegion::neck);
-        size_t behind = 0;
-        for (const Vec3& p : piece.positions)
-            if ((p.z - b.chest_at.z) * b.front < -0.05 * torso) ++behind;
-        const double behind_share = double(behind) / double(n);
-        const bool ok = weight >= 0.6 && hi.y >= b.chest_at.y - 0.2 * torso && lo.y <= b.hips_at.y &&
-                        behind_share >= 0.8 && (hi.x - lo.x) >= half_gap * 2 &&
-                        lo.y <= b.hips_at.y - 0.25 * leg;
-        if (ok) {
-            out.class_name = "cape";
-            out.rule = "cape: hangs from the chest or shoulders down the back, away from the body";
-            out.measurements = {{"weight_torso_arms_neck", round3(weight)},
-                                {"top_below_chest", round3(b.chest_at.y - hi.y)},
-                                {"hem_below_hips", round3(b.hips_at.y - lo.y)},
-                                {"share_behind_chest", round3(behind_share)}};
-            return out;
-        }
-    }
-    if (want("necktie")) {
-        const double weight = sh(BodyRegion::neck) + sh(BodyRegion::torso);
-        size_t front = 0;
-        for (const Vec3& p : piece.positions)
-            if ((p.z - b.chest_at.z) * b.front > 0) ++front;
-        const double front_share = double(front) / double(n);
-        const double width = hi.x - lo.x, length = hi.y - lo.y;
-        const bool ok = weight >= 0.6 && hi.y >= b.chest_at.y + 0.5 * (b.neck_at.y - b.chest_at.y) &&
-                        length >= 0.3 * torso && width <= 0.5 * length && front_share >= 0.9;
-        if (ok) {
-            out.class_name = "necktie";
-            out.rule = "necktie: hangs from the neck down the front";
-            out.measurements = {{"weight_neck_torso", round3(weight)},
-                                {"length", round3(length)},
-                                {"width", round3(width)},
-                                {"share_in_front", round3(front_share)}};
-            return out;
-        }
-    }
-    if (want("hair")) {
-        const double weight = sh(BodyRegion::head);
-        const bool ok = weight >= 0.8 && lo.y < b.neck_at.y && (centre.z - b.head_at.z) * b.front < 0;
-        if (ok) {
-            out.class_name = "hair";
-            out.rule = "hair: weighted to the head, hanging below the neck behind it";
-            out.measurements = {{"weight_head", round3(weight)},
-                                {"below_neck", round3(b.neck_at.y - lo.y)},
-                                {"behind_head", round3((b.head_at.z - centre.z) * b.front)}};
-            return out;
-        }
-    }
-    return out;
+std::optional<PieceClass> cape_rule(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
+    const double weight = f.sh(BodyRegion::torso) + f.sh(BodyRegion::arms) + f.sh(BodyRegion::neck);
+    size_t behind = 0;
+    for (const Vec3& p : piece.positions)
+        if ((p.z - b.chest_at.z) * b.front < -0.05 * f.torso) ++behind;
+    const double behind_share = double(behind) / double(piece.positions.size());
+    const bool ok = weight >= 0.6 && f.hi.y >= b.chest_at.y - 0.2 * f.torso && f.lo.y <= b.hips_at.y &&
+                    behind_share >= 0.8 && (f.hi.x - f.lo.x) >= f.half_gap * 2 && f.lo.y <= b.hips_at.y - 0.25 * f.leg;
+    if (!ok) return std::nullopt;
+    return PieceClass{"cape", "cape: hangs from the chest or shoulders down the back, away from the body",
+                      {{"weight_torso_arms_neck", round3(weight)},
+                       {"top_below_chest", round3(b.chest_at.y - f.hi.y)},
+                       {"hem_below_hips", round3(b.hips_at.y - f.lo.y)},
+                       {"share_behind_chest", round3(behind_share)}}};
+}
+
+std::optional<PieceClass> necktie_rule(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
+    const double weight = f.sh(BodyRegion::neck) + f.sh(BodyRegion::torso);
+    size_t front = 0;
+    for (const Vec3& p : piece.positions)
+        if ((p.z - b.chest_at.z) * b.front > 0) ++front;
+    const double front_share = double(front) / double(piece.positions.size());
+    const double width = f.hi.x - f.lo.x, length = f.hi.y - f.lo.y;
+    const bool ok = weight >= 0.6 && f.hi.y >= b.chest_at.y + 0.5 * (b.neck_at.y - b.chest_at.y) &&
+                    length >= 0.3 * f.torso && width <= 0.5 * length && front_share >= 0.9;
+    if (!ok) return std::nullopt;
+    return PieceClass{"necktie", "necktie: hangs from the neck down the front",
+                      {{"weight_neck_torso", round3(weight)},
+                       {"length", round3(length)},
+                       {"width", round3(width)},
+                       {"share_in_front", round3(front_share)}}};
+}
+
+std::optional<PieceClass> hair_rule(const HumanoidBones& b, const PieceFrame& f) {
+    const double weight = f.sh(BodyRegion::head);
+    const bool ok = weight >= 0.8 && f.lo.y < b.neck_at.y && (f.centre.z - b.head_at.z) * b.front < 0;
+    if (!ok) return std::nullopt;
+    return PieceClass{"hair", "hair: weighted to the head, hanging below the neck behind it",
+                      {{"weight_head", round3(weight)},
+                       {"below_neck", round3(b.neck_at.y - f.lo.y)},
+                       {"behind_head", round3((b.head_at.z - f.centre.z) * b.front)}}};
+}
+
+}  // namespace
+
+PieceClass classify_piece(const HumanoidBones& b, const BodyPiece& piece, const std::vector<std::string>& wanted) {
+    if (!b.humanoid() || piece.positions.empty()) return {};
+    const std::optional<PieceFrame> f = piece_frame(b, piece);
+    if (!f) return {};
+    auto want = [&](std::string_view c) { return std::find(wanted.begin(), wanted.end(), c) != wanted.end(); };
+    // The rules in order; the first that holds names the piece.
+    std::optional<PieceClass> found;
+    if (want("skirt")) found = skirt_rule(b, piece, *f);
+    if (!found && want("cape")) found = cape_rule(b, piece, *f);
+    if (!found && want("necktie")) found = necktie_rule(b, piece, *f);
+    if (!found && want("hair")) found = hair_rule(b, *f);
+    return found ? *found : PieceClass{};
 }
 
 }  // namespace weft

@@ -55,7 +55,7 @@ TEST(Library, SleepStopsTheWriteBackAndAHolderWakesIt) {
 // head), which a fabric with inertia felt as motion and woke to, 30 steps after every sleep.
 TEST(Library, ASleepingClothStaysAsleepUnderATurnedFrame) {
     ClothProxy chain = test::chain_proxy(8, 0.08, 0.05);
-    const Fabric& strand = *find_fabric("strand");
+    const Fabric strand = *find_fabric("strand");
     ASSERT_GT(strand.inertia, 0);
     Solver solver(chain, strand);
     StepInput in;
