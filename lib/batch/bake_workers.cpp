@@ -25,6 +25,7 @@
 #include <new>
 
 #include "batch/bake_stage.h"
+#include "batch/model_limits.h"
 #include "batch/process_memory.h"
 #include "io/atomic_file.h"
 #include "io/format_text.h"
@@ -173,22 +174,6 @@ bool recv_all(int fd, void* data, size_t size) {
     return true;
 }
 
-/// Sanitizers reserve terabytes of address space for their shadow memory: an address-space limit
-/// would stop the worker before it starts, so under them the limit is not set.
-constexpr bool address_space_limit_works() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-    return false;
-#else
-    return true;
-#endif
-#else
-    return true;
-#endif
-}
-
 char* worker_oom_slot = nullptr;
 
 /// operator new's last resort in a worker: marks the slot, then lets the allocation fail
@@ -234,7 +219,7 @@ void worker_fault(const BakeInput& input) {
     set_temporary_owner(driver, static_cast<uint64_t>(::getpid()) * 1000000);
     set_bake_stage_slot(slot);
     worker_oom_slot = slot + worker_oom_flag;
-    if (o.max_memory_bytes > 0 && address_space_limit_works()) {
+    if (o.max_memory_bytes > 0 && !built_with_sanitizers()) {
         const rlimit limit{static_cast<rlim_t>(o.max_memory_bytes), static_cast<rlim_t>(o.max_memory_bytes)};
         ::setrlimit(RLIMIT_AS, &limit);
     }

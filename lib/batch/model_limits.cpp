@@ -16,22 +16,6 @@
 namespace weft {
 namespace {
 
-/// Sanitizers reserve terabytes of address space for their shadow memory: a cap would stop the
-/// process before it starts (bake.cpp's workers leave it unset under them for the same reason).
-constexpr bool address_space_cap_works() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    return false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-    return false;
-#else
-    return true;
-#endif
-#else
-    return true;
-#endif
-}
-
 // Set once, before any thread can throw: read by the terminate handler, which must not allocate.
 char uncaught_who[128] = "weft";
 pid_t uncaught_reporter = 0;  // the process that asked; a process forked from it is a bake worker
@@ -101,7 +85,7 @@ char watchdog_stage_slot[bake_stage_size];
 }  // namespace
 
 bool limit_address_space(uint64_t mib) {
-    if (mib == 0 || !address_space_cap_works()) return false;
+    if (mib == 0 || built_with_sanitizers()) return false;
     const rlim_t bytes = static_cast<rlim_t>(std::min(mib, kMaxMemoryMibCeiling) << 20);
     const rlimit limit{bytes, bytes};
     return ::setrlimit(RLIMIT_AS, &limit) == 0;

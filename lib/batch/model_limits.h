@@ -31,6 +31,23 @@ struct ModelLimits {
     double time_limit_seconds = 300; ///< wall time per model, 0 = no limit (as bake's --time-limit)
 };
 
+/// Whether this build runs under a sanitizer. They reserve terabytes of address space for their
+/// shadow memory, so an address-space cap would stop the process (or a bake worker) before it starts,
+/// and they catch signals themselves.
+constexpr bool built_with_sanitizers() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
 /// Caps this process's address space at `mib` MiB (0: no cap). Not under sanitizers, whose shadow
 /// memory needs terabytes of address space. Returns whether a cap was set.
 bool limit_address_space(uint64_t mib);

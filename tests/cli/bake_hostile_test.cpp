@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "batch/model_limits.h"
 #include "io/atomic_file.h"
 #include "support/file_times.h"
 #include "support/json_files.h"
@@ -57,20 +58,6 @@ fs::path three_models(const fs::path& dir) {
     return in;
 }
 
-bool sanitized_build() {
-#if defined(__SANITIZE_ADDRESS__)
-    return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return true;
-#else
-    return false;
-#endif
-#else
-    return false;
-#endif
-}
-
 // --- A crash never takes the batch down -------------------------------------------------------
 
 TEST(BakeHostile, CrashOfOneModelFailsOnlyItAndTheRunWritesEverything) {
@@ -94,7 +81,7 @@ TEST(BakeHostile, CrashOfOneModelFailsOnlyItAndTheRunWritesEverything) {
         ASSERT_TRUE(has_code((*b)["issues"], "CRASHED")) << (*b)["issues"].dump();
         const std::string why = issue_message((*b)["issues"], "CRASHED");
         // Under the sanitizers their own handler catches the signal and exits with an error status.
-        if (!sanitized_build()) { EXPECT_NE(why.find(kind == "segv" ? "SIGSEGV" : "SIGABRT"), std::string::npos) << why; }
+        if (!built_with_sanitizers()) { EXPECT_NE(why.find(kind == "segv" ? "SIGSEGV" : "SIGABRT"), std::string::npos) << why; }
         EXPECT_NE(why.find("in stage build"), std::string::npos) << why;
         // The others were baked and stamped; the crashed one has no stamp, so the next run retries it.
         EXPECT_TRUE(fs::exists(out / "a.glb" / "bake-stamp.json"));
@@ -115,7 +102,7 @@ TEST(BakeHostile, CrashOfOneModelFailsOnlyItAndTheRunWritesEverything) {
 }
 
 TEST(BakeHostile, OutOfMemoryIsThatModelsCodeUnderMaxMemory) {
-    if (sanitized_build()) GTEST_SKIP() << "no address-space limit under the sanitizers (their shadow memory)";
+    if (built_with_sanitizers()) GTEST_SKIP() << "no address-space limit under the sanitizers (their shadow memory)";
     const fs::path dir = test::scratch_dir("bake_oom");
     const fs::path in = three_models(dir);
     const fs::path out = dir / "out";

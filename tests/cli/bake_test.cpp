@@ -12,6 +12,7 @@
 #include "io/atomic_file.h"
 #include "io/content_hash.h"
 #include "support/json_files.h"
+#include "support/output_tree.h"
 #include "support/paths.h"
 #include "testdata_copy.h"
 
@@ -20,28 +21,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-/// Every file under `dir` by relative path, with its bytes; bake-report.json without its timings,
-/// index.html without the times it shows (its cells and spans of class "time").
-std::map<std::string, std::string> tree(const fs::path& dir) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir)) {
-        if (!e.is_regular_file()) continue;
-        std::vector<uint8_t> bytes;
-        EXPECT_EQ(read_file(e.path(), bytes), "");
-        std::string text(bytes.begin(), bytes.end());
-        const std::string rel = e.path().lexically_relative(dir).generic_string();
-        if (rel == "bake-report.json") {
-            json j = json::parse(text);
-            j.erase("timings");
-            text = j.dump();
-        } else if (rel == "index.html") {
-            text = std::regex_replace(text, std::regex(R"(<(td|span) class="time"[^>]*>[^<]*</(td|span)>)"), "");
-        }
-        out[rel] = std::move(text);
-    }
-    return out;
-}
 
 // The test data but its dense sheet (test::testdata_without_dense_sheet says why), baked three times.
 TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
@@ -54,8 +33,8 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     EXPECT_EQ(r1.exit_code, 1) << r1.err;
     EXPECT_EQ(r2.exit_code, 1) << r2.err;
 
-    const auto tree_a = tree(a / "out");
-    EXPECT_EQ(tree_a, tree(b / "out"));
+    const auto tree_a = test::output_tree(a / "out");
+    EXPECT_EQ(tree_a, test::output_tree(b / "out"));
 
     const json report = test::read_json_file(a / "out" / "bake-report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
@@ -130,7 +109,7 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
     for (const char* outcome : {"built", "refused", "failed"}) EXPECT_EQ(second["totals"][outcome], report["totals"][outcome]) << outcome;
     EXPECT_GE(second["totals"]["unchanged"]["refused"].get<int>(), 13);
     EXPECT_NE(again.err.find("weft bake: " + second["summary"].get<std::string>() + " -> "), std::string::npos) << again.err;
-    auto tree_again = tree(a / "out");
+    auto tree_again = test::output_tree(a / "out");
     // The report and the index over it say this run found every model unchanged, and its times.
     for (const char* run_file : {"bake-report.json", "index.html"}) tree_again.erase(run_file);
     auto tree_first = tree_a;
@@ -153,8 +132,8 @@ TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
     const auto r2 = test::run_weft({"bake", models.string(), "-o", (b / "out").string(), "-j", "2", "-q"});
     ASSERT_NE(r1.exit_code, 2) << r1.err;
     EXPECT_EQ(r1.exit_code, r2.exit_code);
-    const auto tree_a = tree(a / "out");
-    EXPECT_EQ(tree_a, tree(b / "out"));
+    const auto tree_a = test::output_tree(a / "out");
+    EXPECT_EQ(tree_a, test::output_tree(b / "out"));
     const json report = test::read_json_file(a / "out" / "bake-report.json");
     EXPECT_EQ(test::schema_errors(report.dump(), "bake-report.schema.json"), "");
     const json* goal = test::bake_report_model(report, "quaternius_Goal_Flag.glb");
@@ -167,7 +146,7 @@ TEST(BakeCli, SharedModelsJ1AndJ2AreByteIdenticalAndSecondRunSkips) {
     const json second = test::read_json_file(b / "out" / "bake-report.json");
     EXPECT_EQ(second["totals"]["unchanged"]["built"].get<int>() + second["totals"]["unchanged"]["refused"].get<int>(),
               second["totals"]["models"].get<int>());
-    auto tree_again = tree(b / "out");
+    auto tree_again = test::output_tree(b / "out");
     // The report and the index over it say this run found every model unchanged, and its times.
     for (const char* run_file : {"bake-report.json", "index.html"}) tree_again.erase(run_file);
     auto tree_first = tree_a;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "batch/model_limits.h"
 #include "proxy/file/proxy_file.h"
 #include "solver/test_proxies.h"
 #include "support/paths.h"
@@ -16,20 +17,6 @@ namespace weft {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool budgets_sanitized_build() {
-#if defined(__SANITIZE_ADDRESS__)
-    return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return true;
-#else
-    return false;
-#endif
-#else
-    return false;
-#endif
-}
 
 std::string budgets_line(const std::vector<std::string>& args) {
     std::string line = "weft";
@@ -117,7 +104,7 @@ TEST(BudgetsCli, InspectRefusesFiftyThousandInstancesByNameAndGoesOn) {
 }
 
 TEST(BudgetsCli, InspectPastItsMemoryIsOutOfMemoryByName) {
-    if (budgets_sanitized_build()) GTEST_SKIP() << "the sanitizers' shadow memory needs the address space a cap would take";
+    if (built_with_sanitizers()) GTEST_SKIP() << "the sanitizers' shadow memory needs the address space a cap would take";
     const std::vector<std::string> args = {"inspect", (test::testdata_dir() / "mannequin.glb").string(), "--max-memory", "8"};
     const test::CommandResult r = test::run_weft(args);
     EXPECT_EQ(r.exit_code, 1) << r.err;

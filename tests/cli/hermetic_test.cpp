@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.h"
 #include "proxy/file/proxy_file.h"
+#include "support/output_tree.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -20,26 +21,11 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-/// Every file under `dir` by relative path, with its bytes; bake-report.json without its timings, and
-/// not index.html (the folder's report and page show the run's times: docs/commands.md#hermetic-outputs;
-/// the models' folders, what a build farm caches, hold none).
-std::map<std::string, std::string> output_tree(const fs::path& dir) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir)) {
-        if (!e.is_regular_file()) continue;
-        std::vector<uint8_t> bytes;
-        EXPECT_EQ(read_file(e.path(), bytes), "");
-        std::string text(bytes.begin(), bytes.end());
-        const std::string rel = e.path().lexically_relative(dir).generic_string();
-        if (rel == "index.html") continue;
-        if (rel == "bake-report.json") {
-            json j = json::parse(text);
-            EXPECT_TRUE(j.contains("timings")) << "the report's timings moved: update this test and the docs";
-            j.erase("timings");
-            text = j.dump();
-        }
-        out[rel] = std::move(text);
-    }
+/// A bake's output folder (test::output_tree) less index.html, which shows the run's times and is no
+/// model's output: the models' folders, what a build farm caches, hold none.
+std::map<std::string, std::string> model_outputs(const fs::path& dir) {
+    std::map<std::string, std::string> out = test::output_tree(dir);
+    out.erase("index.html");
     return out;
 }
 
@@ -95,7 +81,7 @@ std::vector<fs::path> depfile_inputs(const fs::path& depfile) {
 
 /// Whether any file under `dir` holds `text`.
 std::string file_holding_text(const fs::path& dir, const std::string& text) {
-    for (const auto& [name, bytes] : output_tree(dir))
+    for (const auto& [name, bytes] : model_outputs(dir))
         if (bytes.find(text) != std::string::npos) return name;
     return "";
 }
@@ -114,11 +100,11 @@ TEST(Hermetic, OneModelFromTwoFoldersAnyDirectoryAnyJobsGivesTheSameBytes) {
     ASSERT_EQ(ra.exit_code, 0) << ra.err;
     ASSERT_EQ(rb.exit_code, 0) << rb.err;
 
-    const auto tree_a = output_tree(a / "out");
+    const auto tree_a = model_outputs(a / "out");
     ASSERT_GE(tree_a.size(), 11u);
     ASSERT_TRUE(tree_a.count("kaykit_Knight.glb/Knight_Cape.clothproxy"));
     ASSERT_TRUE(tree_a.count("kaykit_banner_blue/banner_blue.gltf/banner_blue.clothproxy"));
-    const auto tree_b = output_tree(b / "out");
+    const auto tree_b = model_outputs(b / "out");
     for (const auto& [name, bytes] : tree_a) {
         ASSERT_TRUE(tree_b.count(name)) << name;
         EXPECT_TRUE(tree_b.at(name) == bytes) << name << " differs between the two folders";
@@ -162,7 +148,7 @@ TEST(Hermetic, TheDepfilesInputsAloneBakeTheSameBytesElsewhere) {
     EXPECT_FALSE(fs::exists(c / "models" / "kaykit_banner_blue" / "notes.txt"));
     const auto rc = weft_in_folder(c, {"bake", "models", "-o", "out", "--grow-cloth", "--validate", "-j", "1", "-q"});
     ASSERT_EQ(rc.exit_code, 0) << rc.err;
-    const auto tree_a = output_tree(a / "out"), tree_c = output_tree(c / "out");
+    const auto tree_a = model_outputs(a / "out"), tree_c = model_outputs(c / "out");
     ASSERT_GE(tree_a.size(), 11u);
     for (const auto& [name, bytes] : tree_a) {
         ASSERT_TRUE(tree_c.count(name)) << name;
