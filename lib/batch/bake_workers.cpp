@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -219,10 +218,7 @@ void worker_fault(const BakeInput& input) {
     set_temporary_owner(driver, static_cast<uint64_t>(::getpid()) * 1000000);
     set_bake_stage_slot(slot);
     worker_oom_slot = slot + worker_oom_flag;
-    if (o.max_memory_bytes > 0 && !built_with_sanitizers()) {
-        const rlimit limit{static_cast<rlim_t>(o.max_memory_bytes), static_cast<rlim_t>(o.max_memory_bytes)};
-        ::setrlimit(RLIMIT_AS, &limit);
-    }
+    limit_address_space((o.max_memory_bytes + (uint64_t(1) << 20) - 1) >> 20);  // --max-memory is given in MiB
     for (;;) {
         uint32_t k = 0;
         if (!recv_all(fd, &k, sizeof k) || k >= inputs.size()) ::_exit(0);

@@ -1,5 +1,7 @@
 #include "batch/model_limits.h"
 
+#include <malloc.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -84,8 +86,19 @@ char watchdog_stage_slot[bake_stage_size];
 
 }  // namespace
 
+void bound_thread_reservations() {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, kMallocArenas);
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    if (pthread_attr_setstacksize(&attributes, kThreadStackBytes) == 0) pthread_setattr_default_np(&attributes);
+    pthread_attr_destroy(&attributes);
+#endif
+}
+
 bool limit_address_space(uint64_t mib) {
     if (mib == 0 || built_with_sanitizers()) return false;
+    bound_thread_reservations();
     const rlim_t bytes = static_cast<rlim_t>(std::min(mib, kMaxMemoryMibCeiling) << 20);
     const rlimit limit{bytes, bytes};
     return ::setrlimit(RLIMIT_AS, &limit) == 0;

@@ -13,6 +13,7 @@
 //           std::bad_alloc, never as the C++ runtime's "terminate called after throwing ..."
 #pragma once
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -48,8 +49,21 @@ constexpr bool built_with_sanitizers() {
 #endif
 }
 
-/// Caps this process's address space at `mib` MiB (0: no cap). Not under sanitizers, whose shadow
-/// memory needs terabytes of address space. Returns whether a cap was set.
+/// What a thread may hold of a capped process's address space before it allocates anything: the
+/// cap is --max-memory, what a model needs, so it must not shrink with the machine's cores. glibc
+/// reserves 64 MiB of address space for each malloc arena, one per thread up to 8 per core, and a
+/// thread's stack is RLIMIT_STACK (8 MiB): a bake worker whose solver splits a colour over 63 helpers
+/// (a 64-core machine) held 4.5 GiB before its model had a byte, past the 4 GiB default.
+inline constexpr int kMallocArenas = 4;                        ///< M_ARENA_MAX: 256 MiB reserved at most
+inline constexpr size_t kThreadStackBytes = size_t(2) << 20;  ///< stacks of threads started after the cap
+
+/// Bounds what threads reserve (kMallocArenas, kThreadStackBytes) for every thread started from now
+/// on, so the address space a process uses beyond its model's data no longer grows with the cores.
+void bound_thread_reservations();
+
+/// Caps this process's address space at `mib` MiB (0: no cap), after bound_thread_reservations. Not
+/// under sanitizers, whose shadow memory needs terabytes of address space. Returns whether a cap was
+/// set. A bake worker is capped through it too (bake_workers.cpp).
 bool limit_address_space(uint64_t mib);
 
 /// From now on an exception that escapes (a thread's body, a noexcept function) prints one line,

@@ -69,7 +69,7 @@ std::string_view pin_rule_name(PinRule rule);
 enum class SheetResolution {
     automatic,    ///< an edge length chosen from the garment's area (automatic_edge_length), where the sheet is denser
     edge_length,  ///< resolution_value metres
-    particles,    ///< about resolution_value particles
+    particles,    ///< at most resolution_value particles (docs/proxy.md#resampling)
     source,       ///< one particle per welded render vertex, as the garment was modelled
 };
 

@@ -2,6 +2,7 @@
 // of a two-sided sheet (docs/proxy.md#two-sided-sheets) and resampling (docs/proxy.md#resampling).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "proxy/core/hinge_area.h"
 #include "proxy/sheet_layers.h"
@@ -125,6 +126,41 @@ void sheet_one_face(SheetWork& work, const Mat4& to_frame) {
     work.stats.resolution = resolution_text(work.options);  // not the welded sheet: not `source`
 }
 
+namespace {
+
+/// `particles:N` is a ceiling, never overshot: the resampler leaves edges between kCollapseBelow and
+/// kSplitAbove x L, so the equilateral estimate L gives more particles than N (testdata/sheets/dense.glb:
+/// 17% more at N = 2,000, 48% at 65,536, which then broke the particle budget; holes.glb 91% at 150), and
+/// its count moves in steps as L grows (dense.glb: 2,340 at 1.1 L, 2,036 at 1.34 L, 1,552 at 1.47 L).
+/// So L is lengthened by the overshoot (at least 15%) until the sheet is within N, then bisected
+/// between the last L over N and the first within it; the most particles within N are kept, after at
+/// most kTargetTries resamples in all. A sheet whose held vertices and border corners alone are more
+/// than N keeps what the last try gave over N (the budget after the build still refuses one past it:
+/// PARTICLES_OVER_BUDGET).
+ResampleMesh within_particle_target(const ResampleMesh& in, ResampleMesh out, double& L, double target) {
+    constexpr int kTargetTries = 6;
+    const auto within = [&](const ResampleMesh& m) { return static_cast<double>(m.position.size()) <= target; };
+    if (within(out)) return out;
+    double over = L, under = 0;  // the longest L known over N, the shortest known within it (0: none yet)
+    size_t over_count = out.position.size();
+    std::optional<ResampleMesh> best;
+    for (int tries = 1; tries < kTargetTries; ++tries) {
+        const double next = under > 0 ? (over + under) / 2
+                                      : over * std::max(1.15, std::sqrt(static_cast<double>(over_count) / target) * 1.02);
+        ResampleMesh m = resample_sheet(in, next);
+        if (!within(m)) {
+            over = next, over_count = m.position.size();
+            if (under == 0) out = std::move(m), L = next;  // the fewest so far, should none come within N
+            continue;
+        }
+        under = next;
+        if (!best || m.position.size() > best->position.size()) best = std::move(m), L = next;
+    }
+    return best ? std::move(*best) : out;
+}
+
+}  // namespace
+
 /// The simulation mesh of its own (docs/proxy.md#resampling): the welded sheet resampled to the
 /// target edge length, every hold kept, its rows rebuilt. `source` leaves the sheet as welded.
 void sheet_resample(SheetWork& work, const Mat4& to_frame) {
@@ -154,7 +190,6 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
         std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
         if (lengths[lengths.size() / 2] >= kDenseBelow * L) return;
     }
-    stats.edge_length = L;
     stats.resolution = resolution_text(options);
 
     ResampleMesh in;
@@ -163,7 +198,10 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     in.holder = work.pins.holder;
     in.origin.resize(work.n);
     for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
-    adopt_mesh(work, resample_sheet(in, L), to_frame, true);
+    ResampleMesh out = resample_sheet(in, L);
+    if (options.resolution == SheetResolution::particles) out = within_particle_target(in, std::move(out), L, options.resolution_value);
+    stats.edge_length = L;
+    adopt_mesh(work, std::move(out), to_frame, true);
 }
 
 /// The sheet's particles, rows and holds become `out`'s, whose `origin` names the particle each vertex
