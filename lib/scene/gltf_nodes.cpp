@@ -1,5 +1,7 @@
 #include "scene/gltf_nodes.h"
 
+#include <cmath>
+
 namespace weft {
 
 Mat4 gltf_node_local(const nlohmann::json& node) {
@@ -15,7 +17,12 @@ Mat4 gltf_node_local(const nlohmann::json& node) {
         return v;
     };
     const auto t = vec("translation", {0, 0, 0}), r = vec("rotation", {0, 0, 0, 1}), s = vec("scale", {1, 1, 1});
-    return Mat4::from_trs({t[0], t[1], t[2]}, Quat{r[0], r[1], r[2], r[3]}, {s[0], s[1], s[2]});
+    // As the reader takes it (import_gltf.cpp node_local): normalised, a zero rotation none.
+    const double len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    const Quat q = len > 1e-6 && std::isfinite(len) ? Quat{r[0] / len, r[1] / len, r[2] / len, r[3] / len}
+                   : len > 1e-6                     ? Quat{r[0], r[1], r[2], r[3]}
+                                                    : Quat{0, 0, 0, 1};
+    return Mat4::from_trs({t[0], t[1], t[2]}, q, {s[0], s[1], s[2]});
 }
 
 std::vector<Mat4> gltf_node_worlds(const nlohmann::json& nodes) {

@@ -51,6 +51,9 @@ inline constexpr IssueCode kDefaultPoseOffBind{"DEFAULT_POSE_OFF_BIND", Severity
 inline constexpr IssueCode kInstancesOverBudget{"INSTANCES_OVER_BUDGET", Severity::error, "The model's nodes instance meshes more often than the budget allows (10,000 scene meshes: one per primitive per instancing node; docs/bad-inputs.md#budgets); refused before any copy is made. The message names the mesh instanced most."};
 inline constexpr IssueCode kVerticesOverBudget{"VERTICES_OVER_BUDGET", Severity::error, "The model's meshes, one copy per instancing node, hold more vertices than the budget allows (2,000,000; docs/bad-inputs.md#budgets); refused before any copy is made. The message names the mesh that holds most."};
 inline constexpr IssueCode kClipKeysOverBudget{"CLIP_KEYS_OVER_BUDGET", Severity::warning, "An animation clip's keys (every channel's, counted per channel) would take the model past the key budget (4,000,000; docs/bad-inputs.md#budgets): that clip is dropped by name, the model and its other clips kept."};
+inline constexpr IssueCode kVertexOutOfRange{"VERTEX_OUT_OF_RANGE", Severity::error, "A vertex lies farther outside the rest of the model than 1,000 times the model's size (measured without its few most extreme vertices, so one stray vertex at 1e30 cannot move it): the model's size, and every check made against it, would mean nothing. The message names the mesh, the vertex, where it is and the model's size (docs/bad-inputs.md#numbers-from-a-file)."};
+inline constexpr IssueCode kTransformOutOfRange{"TRANSFORM_OUT_OF_RANGE", Severity::warning, "A node's transform is outside what it can mean for this model: a glTF rotation that is not a unit quaternion (normalised; a zero one read as no rotation), a zero scale along an axis (what the node holds collapses), or an origin farther outside the model than 1,000 times its size. Kept as described; the message names the node and the value, and counts the nodes like it (docs/bad-inputs.md#numbers-from-a-file)."};
+inline constexpr IssueCode kClipKeyOutOfRange{"CLIP_KEY_OUT_OF_RANGE", Severity::warning, "A clip's keys are out of time order (sorted), its rotation keys not of unit length (normalised), or its translation keys move a node farther from its rest than 10,000 times the model's size (those keys skipped: no clip throws a character kilometres). One issue per clip counts each (docs/bad-inputs.md#numbers-from-a-file)."};
 inline constexpr IssueCode kClipInvalid{"CLIP_INVALID", Severity::warning, "An animation clip's channel names a node the scene lacks or repeats one, or a key is not finite, out of order or a zero rotation; the channel or key was skipped."};
 
 inline constexpr IssueCode import_codes[] = {
@@ -88,6 +91,7 @@ inline constexpr IssueCode import_codes[] = {
     kSceneReferenceInvalid,
     kInstancesOverBudget,
     kVerticesOverBudget,
+    kVertexOutOfRange,
     // Fixed or noticed while importing.
     kUnitsConverted,
     kAxesConverted,
@@ -100,7 +104,9 @@ inline constexpr IssueCode import_codes[] = {
     kGltfNonconforming,
     kSpringInvalid,
     kSpringOutOfRange,
+    kTransformOutOfRange,
     kClipInvalid,
+    kClipKeyOutOfRange,
     kClipKeysOverBudget,
     kDefaultPoseOffBind,
 };

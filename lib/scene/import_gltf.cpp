@@ -23,6 +23,8 @@
 #include "io/utf8_text.h"
 #include "scene/gltf_document.h"
 #include "scene/gltf_primitive.h"
+#include "io/number_range.h"
+#include "scene/authored_numbers.h"
 #include "scene/import_detail.h"
 
 namespace weft::import_detail {
@@ -60,6 +62,12 @@ Mat4 node_local(const json& node) {
         matrix = matrix * tm;
     }
     if (read_floats(node, "rotation", 4, q)) {
+        // glTF's rotations are unit quaternions; another turns the matrix into a shear (x = w = 1 mirrors
+        // y). Normalised, a zero one read as none: build_nodes names either (TRANSFORM_OUT_OF_RANGE).
+        const double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
+        if (!(len > 1e-6)) q[0] = q[1] = q[2] = 0, q[3] = 1;
+        else if (std::isfinite(len))
+            for (float& c : q) c = float(c / len);
         const aiQuaternion rot(q[3], q[0], q[1], q[2]);  // file order x, y, z, w
         matrix = matrix * aiMatrix4x4(rot.GetMatrix());
     }
@@ -165,6 +173,18 @@ private:
         return roots;
     }
 
+    /// A node's rotation that is not a unit quaternion, named (node_local normalised it).
+    void check_rotation(const json& gnode, const std::string& name) {
+        float q[4];
+        if (!read_floats(gnode, "rotation", 4, q)) return;
+        const double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
+        if (!std::isfinite(len)) return;  // NON_FINITE_TRANSFORM refuses it
+        std::string why = not_unit("rotation length", len, kUnitQuaternionTolerance);
+        if (why.empty()) return;
+        why += len > 1e-6 ? ": normalised" : ": read as no rotation";
+        report_.add(kTransformOutOfRange, "node '" + name + "': " + why + " (glTF rotations are unit quaternions)", "/nodes/" + name);
+    }
+
     /// Depth-first from the scene's roots, children in file order; a node "ROOT" above several
     /// roots (or alone, for a scene without any).
     bool build_nodes(std::vector<int>& scene_of_gltf) {
@@ -192,6 +212,7 @@ private:
             node.parent = item.parent;
             node.source = item.gltf;
             node.local = node_local(gnode);
+            check_rotation(gnode, node.name);
             if (!node.local.is_finite())
                 report_.add(kNonFiniteTransform, "node '" + node.name + "' has a NaN or infinite transform",
                             "/nodes/" + node.name);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "io/format_text.h"
+#include "io/number_range.h"
 #include "scene/import_detail.h"
 
 namespace weft::import_detail {
@@ -138,22 +139,18 @@ private:
     /// for a model of size_: SPRING_OUT_OF_RANGE names one that cannot. They stay as the file has
     /// them (weft writes the file's springs back unchanged and simulates its own proxies).
     void check_settings(const json& spring, const std::string& where, const std::string& pointer) {
+        const std::string model = "is larger than the whole model (" + format_text("%g", size_) + " m across)";
         for (const char* key : {"stiffness", "stiffiness", "gravityPower", "dragForce", "hitRadius"}) {
             const json* value = member(spring, key);
             if (!value) continue;
-            const double v = value->is_number() ? value->get<double>() : NAN;
             const std::string key_name = key;
-            std::string why;
-            if (!(std::isfinite(v) && v >= 0))
-                why = value->is_number() ? "is negative or not finite" : "is not a number";
-            else if (key_name == "dragForce" && v > 1)
-                why = "is past 1 (the share of the velocity lost each update)";
-            else if (key_name == "hitRadius" && size_ > 0 && v > size_)
-                why = "is larger than the whole model (" + format_text("%g", size_) + " m across)";
+            NumberRange range{0, HUGE_VAL, false, "is negative"};
+            if (key_name == "dragForce") range.high = 1, range.above = "is past 1 (the share of the velocity lost each update)";
+            if (key_name == "hitRadius" && size_ > 0) range.high = size_, range.above = model;
+            const std::string why = value->is_number() ? number_out_of_range(key_name, value->get<double>(), range)
+                                                       : key_name + " " + value->dump() + " is not a number";
             if (!why.empty())
-                report_.add(kSpringOutOfRange, where + ": " + key_name + " " + (value->is_number() ? format_text("%g", v) : value->dump()) +
-                                                   " " + why + "; kept as the file has it",
-                            pointer + "/" + key_name);
+                report_.add(kSpringOutOfRange, where + ": " + why + "; kept as the file has it", pointer + "/" + key_name);
         }
     }
 

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "io/format_text.h"
+#include "io/number_range.h"
+#include "scene/authored_numbers.h"
 #include "scene/hierarchy.h"
 #include "scene/import_detail.h"
 
@@ -18,6 +20,7 @@ namespace weft {
 namespace scene_invariants {
 namespace {
 
+using import_detail::distance_outside;
 using import_detail::Reporter;
 
 std::string node_label(const Scene& scene, size_t i) {
@@ -255,12 +258,6 @@ bool check_influences(Scene& scene, Reporter& report) {
     return true;
 }
 
-/// How far `p` lies outside `b` (0 inside it).
-double distance_outside(const Bounds& b, const Vec3& p) {
-    const Vec3 d = max(max(b.min - p, p - b.max), Vec3{0, 0, 0});
-    return length(d);
-}
-
 /// What a collider is measured against: the meshes and the skeleton that moves them (a collider
 /// rides a bone, and a rig's bones may stand apart from a small mesh), empty with no mesh.
 Bounds model_extent(const Scene& scene) {
@@ -281,7 +278,7 @@ std::string collider_out_of_range(const Scene& scene, const Bounds& bounds, cons
     const Mat4& world = scene.nodes[static_cast<size_t>(c.node)].world;
     const double radius = c.radius * length(world.transform_vector({1, 0, 0}));  // as the body fits it (body_colliders.cpp)
     auto number = [](double v) { return format_text("%g", v); };
-    if (!(std::isfinite(radius) && radius <= size))
+    if (!number_out_of_range("radius", radius, {0, size}).empty())
         return "radius " + number(c.radius) + " (" + number(radius) + " m on its node) is larger than the whole model (" +
                number(size) + " m across)";
     std::vector<Vec3> ends{c.offset};
@@ -416,7 +413,11 @@ bool enforce_scene_invariants(Scene& scene, Issues& issues) {
     if (!si::check_hierarchy(scene, report) || !si::check_meshes(scene, report) || !si::check_skins(scene, report) ||
         !si::check_influences(scene, report))
         return false;
+    const import_detail::ModelCore core = import_detail::model_core(scene);
+    if (!import_detail::check_vertex_range(scene, core, report)) return false;
+    import_detail::check_node_range(scene, core, report);
     si::check_springs(scene, report);
+    import_detail::check_clip_key_range(scene, core, report);  // before check_clips sorts and normalises the keys
     si::check_clips(scene, report);
     return true;
 }

@@ -26,7 +26,10 @@ inline constexpr double kWeightSumTolerance = 1e-3;
 /// - a triangle naming a vertex the mesh lacks (INDEX_OUT_OF_RANGE);
 /// - a position not finite (NON_FINITE_POSITION), an inverse bind not finite (NON_FINITE_TRANSFORM);
 /// - an influence naming a joint outside its skin (JOINT_OUT_OF_RANGE), a weight NaN, infinite or
-///   negative (WEIGHT_INVALID).
+///   negative (WEIGHT_INVALID);
+/// - a vertex farther outside the model's core than kFarFromTheModel core sizes (VERTEX_OUT_OF_RANGE,
+///   scene/authored_numbers.h).
+/// Named and kept: a node of zero scale or far outside the model (TRANSFORM_OUT_OF_RANGE).
 /// Repaired:
 /// - a vertex whose weights sum further than kWeightSumTolerance from 1, name one joint twice, hold a
 ///   zero weight or number more than kMaxInfluences: merged, zero weights dropped, the heaviest
@@ -39,7 +42,9 @@ inline constexpr double kWeightSumTolerance = 1e-3;
 /// - a declared spring or collider naming a node the scene lacks: the node dropped (SPRING_INVALID).
 /// - a clip channel naming a node the scene lacks or one already moved, a key not finite, before 0,
 ///   at a time already keyed or a zero rotation: dropped (CLIP_INVALID); keys sorted by time,
-///   rotations normalised, channels in node order, a duration shorter than the latest key raised to it.
+///   rotations normalised, channels in node order, a duration shorter than the latest key raised to it;
+///   keys out of order, rotations not of unit length (counted) and translations that throw a node
+///   farther than kFarForAClip core sizes (dropped): one CLIP_KEY_OUT_OF_RANGE per clip.
 /// Everything already keeping an invariant is left bit for bit as it was.
 bool enforce_scene_invariants(Scene& scene, Issues& issues);
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -1141,11 +1142,131 @@ TEST(ImportBudgets, SpringCollidersAndSettingsAreCheckedAgainstTheModelsSize) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find("spring collider on node 'Bone': end (0, 1e+06, 0) lies"), std::string::npos) << text;
-    EXPECT_NE(text.find("joint 0: stiffness -4 is negative or not finite; kept as the file has it"), std::string::npos) << text;
+    EXPECT_NE(text.find("joint 0: stiffness -4 is negative; kept as the file has it"), std::string::npos) << text;
     EXPECT_NE(text.find("joint 0: dragForce 7 is past 1"), std::string::npos) << text;
     EXPECT_NE(text.find("joint 0: hitRadius 1e+300 is larger than the whole model"), std::string::npos) << text;
     for (const Issue& i : r.issues)
         if (i.code == "SPRING_OUT_OF_RANGE") EXPECT_EQ(i.severity, Severity::warning);
+}
+
+}  // namespace
+}  // namespace weft::test
+
+namespace weft::test {
+namespace {
+
+/// A 1 m square of 10 x 10 vertices (81 quads) named "Grid" on a root node, its mesh index returned;
+/// `stray` moves its last vertex there.
+int grid(GltfBuilder& b, std::optional<Vec3> stray = {}) {
+    std::vector<float> positions;
+    std::vector<uint16_t> index;
+    for (int y = 0; y < 10; ++y)
+        for (int x = 0; x < 10; ++x) positions.insert(positions.end(), {float(x) / 9, float(y) / 9, 0});
+    if (stray) {
+        positions[positions.size() - 3] = float(stray->x);
+        positions[positions.size() - 2] = float(stray->y);
+        positions[positions.size() - 1] = float(stray->z);
+    }
+    for (uint16_t y = 0; y < 9; ++y)
+        for (uint16_t x = 0; x < 9; ++x) {
+            const uint16_t a = uint16_t(y * 10 + x);
+            index.insert(index.end(), {a, uint16_t(a + 1), uint16_t(a + 10), uint16_t(a + 1), uint16_t(a + 11), uint16_t(a + 10)});
+        }
+    return b.triangle("Grid", positions, index);
+}
+
+// docs/bad-inputs.md#numbers-from-a-file: one vertex at 1e30 made the model 1e30 m across, and every
+// check made against its size (colliders, hit radii, clip keys) meaningless. The size is measured
+// without the few most extreme vertices, so the stray vertex is refused by name against the 1.41 m
+// of the rest; a vertex 5 m off (a tail, a prop) is part of the model.
+TEST(AuthoredNumbers, AStrayVertexFarOutsideTheModelIsRefusedByName) {
+    const fs::path dir = scratch_dir("AuthoredNumbers.StrayVertex");
+    GltfBuilder stray;
+    grid(stray, Vec3{1e30, 0, 0});
+    write_text(dir / "stray.gltf", stray.gltf());
+    const ImportResult r = expect_refused(dir / "stray.gltf", "VERTEX_OUT_OF_RANGE");
+    const Issue* issue = find_issue(r, "VERTEX_OUT_OF_RANGE");
+    ASSERT_NE(issue, nullptr);
+    EXPECT_NE(issue->message.find("mesh 'Grid' (node 'Grid_node'): vertex 99 at (1e+30, 0, 0): it lies 1e+30 m outside the rest "
+                                  "of the model, which is 1.41421 m across: more than 1000 times its size"),
+              std::string::npos)
+        << issue->message;
+    EXPECT_EQ(issue->pointer, "/meshes/Grid/vertices/99");
+    GltfBuilder near;
+    grid(near, Vec3{5, 0, 0});
+    write_text(dir / "near.gltf", near.gltf());
+    const ImportResult ok = import_scene(dir / "near.gltf");
+    EXPECT_TRUE(ok.ok()) << issues_text(ok);
+    EXPECT_EQ(find_issue(ok, "VERTEX_OUT_OF_RANGE"), nullptr);
+}
+
+// A rotation that is no unit quaternion sheared the node (x = w = 1 turned y into -y); a zero scale
+// collapses what a node holds; a node 1e9 m off is no part of a character. Each named, the model kept;
+// the rotation normalised, so the node turns 90 degrees about x.
+TEST(AuthoredNumbers, NodeTransformsOutsideTheirRangeAreNamed) {
+    const fs::path dir = scratch_dir("AuthoredNumbers.Nodes");
+    GltfBuilder b;
+    grid(b);
+    b.node({{"name", "Sheared"}, {"rotation", {1, 0, 0, 1}}}, true);
+    b.node({{"name", "Flat"}, {"scale", {0, 1, 1}}}, true);
+    b.node({{"name", "Away"}, {"translation", {0, 1e9, 0}}}, true);
+    write_text(dir / "nodes.gltf", b.gltf());
+    const ImportResult r = import_scene(dir / "nodes.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const std::string text = issues_text(r);
+    EXPECT_EQ(count_issues(r, "TRANSFORM_OUT_OF_RANGE"), 3u) << text;
+    EXPECT_NE(text.find("node 'Sheared': rotation length 1.41421 is not 1 (within 0.001): normalised"), std::string::npos) << text;
+    EXPECT_NE(text.find("node 'Flat': scale x 0 is zero (below 1e-6): what the node holds collapses onto a plane; kept"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("node 'Away': its origin lies 1e+09 m outside the model, which is 1.41421 m across"), std::string::npos)
+        << text;
+    for (const Issue& i : r.issues)
+        if (i.code == "TRANSFORM_OUT_OF_RANGE") EXPECT_EQ(i.severity, Severity::warning);
+    for (const Node& node : r.scene.nodes)
+        if (node.name == "Sheared") {
+            const Vec3 y = node.world.transform_vector({0, 1, 0});
+            EXPECT_NEAR(y.x, 0, 1e-6);
+            EXPECT_NEAR(y.y, 0, 1e-6);
+            EXPECT_NEAR(y.z, 1, 1e-6);  // a 90 degree turn about x, no shear
+        }
+}
+
+// A clip whose keys run backwards in time, whose rotations are not unit quaternions, or whose
+// translation throws a node 1e9 m: named once per clip, the times sorted, the rotations normalised,
+// the thrown keys skipped; the clip's other keys kept.
+TEST(AuthoredNumbers, ClipKeysOutsideTheirRangeAreNamedPerClip) {
+    const fs::path dir = scratch_dir("AuthoredNumbers.Clip");
+    GltfBuilder b;
+    grid(b);
+    const std::vector<float> times = {0, 0.5f, 0.25f, 1};
+    const int input = b.accessor(times, 5126, "SCALAR", times.size());
+    const int moves = b.vec3({0, 0, 0, 0, 0.1f, 0, 0, 1e9f, 0, 0, 0.2f, 0});
+    const int turns = b.accessor(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 3}, 5126, "VEC4", 4);
+    b.doc["animations"] = json::array(
+        {{{"name", "Throw"},
+          {"samplers", json::array({{{"input", input}, {"output", moves}}, {{"input", input}, {"output", turns}}})},
+          {"channels", json::array({{{"sampler", 0}, {"target", {{"node", 0}, {"path", "translation"}}}},
+                                    {{"sampler", 1}, {"target", {{"node", 0}, {"path", "rotation"}}}}})}}});
+    write_text(dir / "clip.gltf", b.gltf());
+    const ImportResult r = import_scene(dir / "clip.gltf");
+    ASSERT_TRUE(r.ok()) << issues_text(r);
+    const std::string text = issues_text(r);
+    ASSERT_EQ(count_issues(r, "CLIP_KEY_OUT_OF_RANGE"), 1u) << text;
+    const Issue* issue = find_issue(r, "CLIP_KEY_OUT_OF_RANGE");
+    EXPECT_EQ(issue->severity, Severity::warning);
+    EXPECT_NE(issue->message.find("clip 'Throw': 2 keys out of time order (sorted); 2 rotation keys not of unit length (normalised); "
+                                  "1 translation keys skipped: a translation key at 0.25 s moves node 'Grid_node' by 1e+09 m "
+                                  "from its rest, more than 10000 times the model's size (1.41421 m)"),
+              std::string::npos)
+        << issue->message;
+    ASSERT_EQ(r.scene.clips.size(), 1u);
+    ASSERT_EQ(r.scene.clips[0].channels.size(), 1u);
+    const ClipChannel& ch = r.scene.clips[0].channels[0];
+    ASSERT_EQ(ch.translation.size(), 3u);
+    EXPECT_DOUBLE_EQ(ch.translation[1].time, 0.5);  // 0, 0.5, 1: the thrown key at 0.25 gone, the rest in order
+    EXPECT_NEAR(ch.translation[1].value.y, 0.1, 1e-6);
+    for (const QuatKey& k : ch.rotation) EXPECT_NEAR(k.value.w, 1, 1e-12);
 }
 
 }  // namespace
