@@ -92,6 +92,27 @@ TEST(CheckProxy, NumbersThatAreNotFiniteOrNegative) {
     EXPECT_EQ(check_proxy(ok), "");
 }
 
+// docs/bad-inputs.md#numbers-from-a-file: finite and not negative is not enough. The small proxy is
+// 3.16 m across and weighs 1.3 kg; a rest length of 1e30, a collision radius of 1e9, a particle of
+// 1e300 kg or of 1e-300 kg are refused by name, as the decoder (weft validate, the runtime) does.
+TEST(CheckProxy, NumbersPastTheProxysOwnSize) {
+    const ClothProxy base = test::small_proxy();
+    const Mutation cases[] = {
+        {"rest length past the proxy", [](ClothProxy& p) { p.rest_length[1] = 1e30; }, ProxyError::bad_value, "rest_length", 1,
+         "rest_length[1] = 1e+30 is more than twice the proxy's size (6.32455532"},
+        {"collision radius past the proxy", [](ClothProxy& p) { p.collision_radius.assign(7, 0.0); p.collision_radius[3] = 1e9; },
+         ProxyError::bad_value, "collision_radius", 3, "collision_radius[3] = 1000000000 is more than the proxy's size"},
+        {"a particle heavier than the proxy", [](ClothProxy& p) { p.inverse_mass[5] = 1e-300; }, ProxyError::bad_value, "inverse_mass", 5,
+         "e+299 kg in a proxy of 1.3 kg (a particle is at most the whole and at least a billionth of it)"},
+        {"a particle of no weight", [](ClothProxy& p) { p.inverse_mass[5] = 1e300; }, ProxyError::bad_value, "inverse_mass", 5,
+         "e-300 kg in a proxy of 1.3 kg"},
+    };
+    for (const Mutation& m : cases) expect_fault(base, m);
+    ClothProxy rig = test::rig_proxy();
+    rig.skip_rest_length[0] = 10;  // the chain is 0.3 m long
+    EXPECT_EQ(find_proxy_fault(rig).field, "skip_rest_length");
+}
+
 TEST(CheckProxy, IndicesOutOfRangeAndDegenerateRows) {
     const ClothProxy base = test::small_proxy();
     const Mutation cases[] = {

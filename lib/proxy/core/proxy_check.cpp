@@ -206,6 +206,40 @@ ProxyFault check_indices(const ClothProxy& proxy) {
     return {};
 }
 
+// Numbers against the proxy's own size (docs/bad-inputs.md#numbers-from-a-file): finite and not
+// negative is not enough; a rest length of 1e30 on a 1 m cloth, a particle of 1e300 kg or one of
+// 1e-300 kg would step to nonsense. A row's rest length is at most twice the rest shape's extent (a
+// builder's is the distance it spans there), a collision radius at most the extent, a free particle's
+// mass at most the proxy's total and at least a billionth of it.
+ProxyFault check_sizes(const ClothProxy& proxy) {
+    Vec3 low{INFINITY, INFINITY, INFINITY}, high{-INFINITY, -INFINITY, -INFINITY};
+    for (const Vec3& p : proxy.rest_position) low = min(low, p), high = max(high, p);
+    const double extent = proxy.rest_position.empty() ? 0 : length(high - low);
+    const auto past = [&](std::span<const double> values, const char* field, double bound, const char* what) -> ProxyFault {
+        for (size_t i = 0; i < values.size(); ++i)
+            if (values[i] > bound)
+                return fault(ProxyError::bad_value, field, i,
+                             std::string(field) + "[" + std::to_string(i) + "] = " + num(values[i]) + " is more than " + what +
+                                 " (" + num(bound) + " m; the rest shape is " + num(extent) + " m across)");
+        return {};
+    };
+    if (ProxyFault f = past(proxy.rest_length, "rest_length", 2 * extent, "twice the proxy's size"); !f.ok()) return f;
+    if (ProxyFault f = past(proxy.skip_rest_length, "skip_rest_length", 2 * extent, "twice the proxy's size"); !f.ok()) return f;
+    if (ProxyFault f = past(proxy.collision_radius, "collision_radius", extent, "the proxy's size"); !f.ok()) return f;
+    if (!(proxy.total_mass > 0)) return {};
+    for (size_t p = 0; p < proxy.inverse_mass.size(); ++p) {
+        const double w = proxy.inverse_mass[p];
+        if (w == 0) continue;  // held
+        const double mass = 1 / w;
+        if (mass > proxy.total_mass * (1 + 1e-9) || mass < proxy.total_mass * 1e-9)
+            return fault(ProxyError::bad_value, "inverse_mass", p,
+                         "inverse_mass[" + std::to_string(p) + "] = " + num(w) + " makes a particle of " + num(mass) +
+                             " kg in a proxy of " + num(proxy.total_mass) + " kg (a particle is at most the whole and at least a "
+                             "billionth of it)");
+    }
+    return {};
+}
+
 ProxyFault check_colour_ranges(const ClothProxy& proxy) {
     const auto& ranges = proxy.colour_ranges;
     const size_t n = proxy.particle_count();
@@ -457,9 +491,9 @@ bool is_clean_utf8(std::string_view text) {
 ProxyFault find_proxy_fault(const ClothProxy& proxy) {
     // Order matters: each step may index arrays the earlier steps proved long enough.
     using Step = ProxyFault (*)(const ClothProxy&);
-    const Step steps[] = {check_strings, check_lengths,  check_numbers,    check_indices,
-                          check_colour_ranges, check_pins, check_geodesic, check_write_back,
-                          check_binding,       check_virtual,    check_colouring};
+    const Step steps[] = {check_strings,       check_lengths, check_numbers,  check_indices,    check_sizes,
+                          check_colour_ranges, check_pins,    check_geodesic, check_write_back,
+                          check_binding,       check_virtual, check_colouring};
     for (Step step : steps)
         if (ProxyFault f = step(proxy); !f.ok()) return f;
     return {};
