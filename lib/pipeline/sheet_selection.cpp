@@ -75,6 +75,7 @@ const IssueCode* over_budget(const Scene& scene, const SheetSelection& s, const 
 SheetBuildResult build_selected_sheet(const Scene& scene, const SheetSelection& s, SheetOptions options, bool pin_given,
                                       const std::string& model_label) {
     if (!s.fabric.empty()) options.fabric = s.fabric;
+    options.max_particles = static_cast<uint32_t>(kMaxSheetParticles);  // particles:N is resampled within it
     if (s.repair) options.repair = true;
     if (!pin_given && !s.pin.is_null()) {
         if (std::string why = apply_pin_json(s.pin, options); !why.empty()) {

@@ -69,7 +69,7 @@ std::string_view pin_rule_name(PinRule rule);
 enum class SheetResolution {
     automatic,    ///< an edge length chosen from the garment's area (automatic_edge_length), where the sheet is denser
     edge_length,  ///< resolution_value metres
-    particles,    ///< at most resolution_value particles (docs/proxy.md#resampling)
+    particles,    ///< about resolution_value particles, never past max_particles
     source,       ///< one particle per welded render vertex, as the garment was modelled
 };
 
@@ -90,6 +90,10 @@ struct SheetOptions {
     // (docs/proxy.md#resampling).
     SheetResolution resolution = SheetResolution::automatic;
     double resolution_value = 0;           ///< edge_length: metres; particles: a particle budget
+    /// `particles:N` resampled past this many particles (the resampler overshoots N by up to half) is
+    /// resampled again within it (docs/proxy.md#resampling); 0 = no ceiling. The pipeline sets its
+    /// particle budget (pipeline/budgets.h).
+    uint32_t max_particles = 0;
 };
 
 /// Default options but one particle per welded vertex (SheetResolution::source).

@@ -128,15 +128,15 @@ void sheet_one_face(SheetWork& work, const Mat4& to_frame) {
 
 namespace {
 
-/// `particles:N` is a ceiling, never overshot: the resampler leaves edges between kCollapseBelow and
-/// kSplitAbove x L, so the equilateral estimate L gives more particles than N (testdata/sheets/dense.glb:
-/// 17% more at N = 2,000, 48% at 65,536, which then broke the particle budget; holes.glb 91% at 150), and
-/// its count moves in steps as L grows (dense.glb: 2,340 at 1.1 L, 2,036 at 1.34 L, 1,552 at 1.47 L).
-/// So L is lengthened by the overshoot (at least 15%) until the sheet is within N, then bisected
-/// between the last L over N and the first within it; the most particles within N are kept, after at
-/// most kTargetTries resamples in all. A sheet whose held vertices and border corners alone are more
-/// than N keeps what the last try gave over N (the budget after the build still refuses one past it:
-/// PARTICLES_OVER_BUDGET).
+/// `particles:N` never ends past SheetOptions::max_particles, the ceiling here: the resampler leaves
+/// edges between kCollapseBelow and kSplitAbove x L, so the equilateral estimate L gives more particles
+/// than N (testdata/sheets/dense.glb: 17% more at N = 2,000, 48% at 65,536, which broke the particle
+/// budget and was refused after the build; holes.glb 91% at 150), and its count moves in steps as L
+/// grows (dense.glb: 2,340 at 1.1 L, 2,036 at 1.34 L, 1,552 at 1.47 L). So L is lengthened by the
+/// overshoot (at least 15%) until the sheet is within the ceiling, then bisected between the last L
+/// over it and the first within it; the most particles within it are kept, after at most kTargetTries
+/// resamples in all. A sheet whose held vertices and border corners alone are more keeps what the last
+/// try gave (the budget after the build still refuses it: PARTICLES_OVER_BUDGET).
 ResampleMesh within_particle_target(const ResampleMesh& in, ResampleMesh out, double& L, double target) {
     constexpr int kTargetTries = 6;
     const auto within = [&](const ResampleMesh& m) { return static_cast<double>(m.position.size()) <= target; };
@@ -199,7 +199,8 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     in.origin.resize(work.n);
     for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
     ResampleMesh out = resample_sheet(in, L);
-    if (options.resolution == SheetResolution::particles) out = within_particle_target(in, std::move(out), L, options.resolution_value);
+    if (options.resolution == SheetResolution::particles && options.max_particles > 0)
+        out = within_particle_target(in, std::move(out), L, options.max_particles);
     stats.edge_length = L;
     adopt_mesh(work, std::move(out), to_frame, true);
 }

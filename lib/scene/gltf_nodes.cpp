@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "scene/authored_numbers.h"
+
 namespace weft {
 
 Mat4 gltf_node_local(const nlohmann::json& node) {
@@ -17,11 +19,13 @@ Mat4 gltf_node_local(const nlohmann::json& node) {
         return v;
     };
     const auto t = vec("translation", {0, 0, 0}), r = vec("rotation", {0, 0, 0, 1}), s = vec("scale", {1, 1, 1});
-    // As the reader takes it (import_gltf.cpp node_local): normalised, a zero rotation none.
+    // As the reader takes it (import_gltf.cpp node_local): normalised when off by more than the
+    // tolerance, a zero rotation none.
     const double len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-    const Quat q = len > 1e-6 && std::isfinite(len) ? Quat{r[0] / len, r[1] / len, r[2] / len, r[3] / len}
-                   : len > 1e-6                     ? Quat{r[0], r[1], r[2], r[3]}
-                                                    : Quat{0, 0, 0, 1};
+    const bool off = std::isfinite(len) && std::abs(len - 1) > import_detail::kUnitQuaternionTolerance;
+    const Quat q = !(len > 1e-6) ? Quat{0, 0, 0, 1}
+                   : off         ? Quat{r[0] / len, r[1] / len, r[2] / len, r[3] / len}
+                                 : Quat{r[0], r[1], r[2], r[3]};
     return Mat4::from_trs({t[0], t[1], t[2]}, q, {s[0], s[1], s[2]});
 }
 

@@ -63,10 +63,11 @@ Mat4 node_local(const json& node) {
     }
     if (read_floats(node, "rotation", 4, q)) {
         // glTF's rotations are unit quaternions; another turns the matrix into a shear (x = w = 1 mirrors
-        // y). Normalised, a zero one read as none: build_nodes names either (TRANSFORM_OUT_OF_RANGE).
+        // y). One off by more than the tolerance is normalised, a zero one read as none: build_nodes
+        // names either (TRANSFORM_OUT_OF_RANGE). Within it the file's bits stay (exporters round).
         const double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
         if (!(len > 1e-6)) q[0] = q[1] = q[2] = 0, q[3] = 1;
-        else if (std::isfinite(len))
+        else if (std::isfinite(len) && std::abs(len - 1) > kUnitQuaternionTolerance)
             for (float& c : q) c = float(c / len);
         const aiQuaternion rot(q[3], q[0], q[1], q[2]);  // file order x, y, z, w
         matrix = matrix * aiMatrix4x4(rot.GetMatrix());

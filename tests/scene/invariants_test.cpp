@@ -176,6 +176,26 @@ TEST(SceneInvariants, WeightsNotSummingToOneAreNormalisedAndReported) {
     EXPECT_EQ(issues[0].pointer, "/meshes/Pants/vertices/1");
 }
 
+// docs/bad-inputs.md#numbers-from-a-file: weights summing far from 1, either way, keep their proportions
+// (what a skinning shader that normalises reads): 1,000 and 3,000, or 1e-9 and 3e-9, become 0.25 and 0.75.
+TEST(SceneInvariants, WeightsSummingFarFromOneKeepTheirProportions) {
+    for (const float scale : {1000.0f, 1e-9f}) {
+        SCOPED_TRACE(scale);
+        Scene s = good_leg();
+        s.meshes[0].influences[1].weight = 1 * scale;
+        s.meshes[0].influences[2].weight = 3 * scale;
+        Issues issues;
+        ASSERT_TRUE(enforce_scene_invariants(s, issues));
+        const Mesh& m = s.meshes[0];
+        ASSERT_EQ(m.influence_offsets, (std::vector<uint32_t>{0, 1, 3, 4}));
+        EXPECT_EQ(m.influences[1].joint, 2u);  // heaviest first
+        EXPECT_FLOAT_EQ(m.influences[1].weight, 0.75f);
+        EXPECT_FLOAT_EQ(m.influences[2].weight, 0.25f);
+        ASSERT_EQ(issues.size(), 1u);
+        EXPECT_EQ(issues[0].code, "WEIGHTS_NORMALISED");
+    }
+}
+
 TEST(SceneInvariants, ASumWithinTheToleranceIsLeftAlone) {
     Scene s = good_leg();
     s.meshes[0].influences[1].weight = 0.7505f;  // 1.0005: float rounding, not a broken file
