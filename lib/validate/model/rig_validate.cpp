@@ -201,44 +201,71 @@ private:
         // Only the colliders whose box meets the posed part's can hold a vertex: the rest are
         // left out of this frame (a vertex inside none has depth 0, never past its bind depth).
         constexpr double inf = std::numeric_limits<double>::infinity();
+        const size_t blocks = (skinned_.size() + kDepthBlock - 1) / kDepthBlock;
         Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
         frame_skinned_.resize(skinned_.size());
-        for (size_t i = 0; i < skinned_.size(); ++i) {
-            const Vec3 v = frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
-            // Compared rather than std::fmin/fmax, which are library calls here (a NaN is passed over either way).
-            lo = {v.x < lo.x ? v.x : lo.x, v.y < lo.y ? v.y : lo.y, v.z < lo.z ? v.z : lo.z};
-            hi = {v.x > hi.x ? v.x : hi.x, v.y > hi.y ? v.y : hi.y, v.z > hi.z ? v.z : hi.z};
+        block_box_.resize(blocks);
+        for (size_t b = 0; b < blocks; ++b) {
+            Vec3 blo{inf, inf, inf}, bhi{-inf, -inf, -inf};
+            for (size_t i = b * kDepthBlock; i < std::min(skinned_.size(), (b + 1) * kDepthBlock); ++i) {
+                const Vec3 v = frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
+                // Compared rather than std::fmin/fmax, which are library calls here (a NaN is passed over either way).
+                blo = {v.x < blo.x ? v.x : blo.x, v.y < blo.y ? v.y : blo.y, v.z < blo.z ? v.z : blo.z};
+                bhi = {v.x > bhi.x ? v.x : bhi.x, v.y > bhi.y ? v.y : bhi.y, v.z > bhi.z ? v.z : bhi.z};
+            }
+            block_box_[b] = {blo, bhi};
+            lo = {blo.x < lo.x ? blo.x : lo.x, blo.y < lo.y ? blo.y : lo.y, blo.z < lo.z ? blo.z : lo.z};
+            hi = {bhi.x > hi.x ? bhi.x : hi.x, bhi.y > hi.y ? bhi.y : hi.y, bhi.z > hi.z ? bhi.z : hi.z};
         }
         near_.spheres.clear();
         near_.capsules.clear();
-        const auto meets = [&](const Vec3& a, const Vec3& b, double r) {
+        const auto meets = [](const Vec3& a, const Vec3& b, double r, const Vec3& lo, const Vec3& hi) {
             return std::min(a.x, b.x) - r <= hi.x && std::max(a.x, b.x) + r >= lo.x && std::min(a.y, b.y) - r <= hi.y &&
                    std::max(a.y, b.y) + r >= lo.y && std::min(a.z, b.z) - r <= hi.z && std::max(a.z, b.z) + r >= lo.z;
         };
         for (const SphereCollider& c : body.spheres)
-            if (meets(c.centre, c.centre, c.radius)) near_.spheres.push_back(c);
+            if (meets(c.centre, c.centre, c.radius, lo, hi)) near_.spheres.push_back(c);
         for (const CapsuleCollider& c : body.capsules)
-            if (meets(c.a, c.b, c.radius)) near_.capsules.push_back(c);
+            if (meets(c.a, c.b, c.radius, lo, hi)) near_.capsules.push_back(c);
         if (near_.spheres.empty() && near_.capsules.empty()) return;
-        for (size_t i = 0; i < skinned_.size(); ++i) {
-            // A scalp / waistband vertex is the body's end of the root blend, held by SCALP_DISPLACEMENT; a
-            // body mesh's vertex a hair joint weights a little is the body's (docs/validation.md#render-vertex-penetration).
-            if (part.scalp[i]) continue;
-            // Measured only where it may beat what this frame found, past the bind depth or past its hull.
-            const double beat = std::min(*st.max_penetration, std::max(0.0, part.hull[i] + *st.max_penetration_past_hull));
-            if (!may_be_deeper(near_, frame_skinned_[i], bound[i] + beat)) continue;
-            const double d = deepest_inside(near_, std::span(&frame_skinned_[i], 1)).depth - bound[i];
-            if (d > *st.max_penetration) {
-                st.max_penetration = d;
-                st.max_penetration_mesh = mesh.name;
-                st.max_penetration_vertex = part.vertices[i];
-            }
-            // Past its own hull: how much deeper than the chain's particles, kept outside, can carry it.
-            if (d > 0 && d - part.hull[i] > *st.max_penetration_past_hull) {
-                st.max_penetration_past_hull = d - part.hull[i];
-                st.max_penetration_past_hull_mesh = mesh.name;
-                st.max_penetration_past_hull_vertex = part.vertices[i];
-            }
+        for (size_t b = 0; b < blocks; ++b) {
+            // A block's vertices are tested only against the colliders its own box meets, widened past
+            // may_be_deeper's reach and any rounding of a surface distance (a millionth of the radius
+            // and a nanometre): a collider left out has every vertex of the block farther than that
+            // from its core, where may_be_deeper says no and deepest_inside finds no depth, so each
+            // vertex's result is the one the whole frame's colliders give, bit for bit.
+            const auto& [blo, bhi] = block_box_[b];
+            block_near_.spheres.clear();
+            block_near_.capsules.clear();
+            for (const SphereCollider& c : near_.spheres)
+                if (meets(c.centre, c.centre, c.radius * (1 + 1e-6) + 1e-9, blo, bhi)) block_near_.spheres.push_back(c);
+            for (const CapsuleCollider& c : near_.capsules)
+                if (meets(c.a, c.b, c.radius * (1 + 1e-6) + 1e-9, blo, bhi)) block_near_.capsules.push_back(c);
+            if (block_near_.spheres.empty() && block_near_.capsules.empty()) continue;
+            for (size_t i = b * kDepthBlock; i < std::min(skinned_.size(), (b + 1) * kDepthBlock); ++i)
+                vertex_depth(part, mesh, i, bound[i], st);
+        }
+    }
+
+    /// Vertex i of `part` (frame_skinned_[i]) against block_near_: its depth past `bound` into st.
+    void vertex_depth(const MeshPart& part, const Mesh& mesh, size_t i, double bound, MeshPoseStats& st) const {
+        // A scalp / waistband vertex is the body's end of the root blend, held by SCALP_DISPLACEMENT; a
+        // body mesh's vertex a hair joint weights a little is the body's (docs/validation.md#render-vertex-penetration).
+        if (part.scalp[i]) return;
+        // Measured only where it may beat what this frame found, past the bind depth or past its hull.
+        const double beat = std::min(*st.max_penetration, std::max(0.0, part.hull[i] + *st.max_penetration_past_hull));
+        if (!may_be_deeper(block_near_, frame_skinned_[i], bound + beat)) return;
+        const double d = deepest_inside(block_near_, std::span(&frame_skinned_[i], 1)).depth - bound;
+        if (d > *st.max_penetration) {
+            st.max_penetration = d;
+            st.max_penetration_mesh = mesh.name;
+            st.max_penetration_vertex = part.vertices[i];
+        }
+        // Past its own hull: how much deeper than the chain's particles, kept outside, can carry it.
+        if (d > 0 && d - part.hull[i] > *st.max_penetration_past_hull) {
+            st.max_penetration_past_hull = d - part.hull[i];
+            st.max_penetration_past_hull_mesh = mesh.name;
+            st.max_penetration_past_hull_vertex = part.vertices[i];
         }
     }
 
@@ -399,6 +426,11 @@ private:
     std::map<int, std::vector<double>> bind_depth_;  ///< per mesh part, each vertex's depth in the body at bind
     std::vector<Vec3> frame_skinned_;  ///< skinned_ in the frame
     StepInput near_;                   ///< the body colliders a frame's posed part can reach
+    /// Vertices are tested for depth in blocks of this many (consecutive in the part, so mostly
+    /// neighbours in the mesh), each against only the colliders its posed box meets.
+    static constexpr size_t kDepthBlock = 32;
+    std::vector<std::pair<Vec3, Vec3>> block_box_;  ///< per block, its posed box in the frame
+    StepInput block_near_;             ///< the colliders the current block's box meets
     double hull_radius_ = 0;           ///< metres, see hull_radius()
 };
 
