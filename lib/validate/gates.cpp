@@ -187,7 +187,9 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         const std::string label = scenario_label(s.scenario, s.clip);
         const char* name = label.c_str();
         out.push_back(finite_gate(s, name));
-        if (s.scenario == Scenario::hang) out.push_back(sleep_gate(s, name, limits));
+        // A run stopped early (docs/validation.md#early-exit) never reached its end: whether hang slept by
+        // then is judged only when it did.
+        if (s.scenario == Scenario::hang && (!s.stopped_step || s.sleep_step)) out.push_back(sleep_gate(s, name, limits));
         out.push_back(strain_gate(s, name, limits));
         if (s.total_energy_trend) out.push_back(energy_gate(s, name, limits, energy_scale));
         if (s.max_penetration) out.push_back(particle_penetration_gate(s, name, limits, thickness));

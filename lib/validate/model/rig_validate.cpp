@@ -519,6 +519,16 @@ public:
         st.step = step;
         st.scenario = scenario;
         fold_mesh_frame(st, scenario, out_.back());
+        if (stop_) watch_gates(out_.back(), step);
+    }
+
+    /// The run's early exit (docs/validation.md#early-exit) at the mesh gates' limits for this run (the
+    /// near-pose ones in hang and idle, the motion ones elsewhere; PENETRATION's in metres, 0: no body).
+    void stop_at(RunStop& stop, double stretch, double scalp, double penetration) {
+        stop_ = &stop;
+        stretch_limit_ = stretch;
+        scalp_limit_ = scalp;
+        penetration_limit_ = penetration;
     }
 
     /// Per scenario run, in order; a scenario that went non-finite at its first step has none.
@@ -528,6 +538,16 @@ public:
     }
 
 private:
+    /// A worst over every frame past its limit has failed for good. Hang's stretch and scalp are its
+    /// last frame's, which a later frame may bring back: only its depth is a worst.
+    void watch_gates(const MeshPoseStats& worst, uint32_t step) {
+        if (worst.scenario != Scenario::hang) {
+            if (worst.max_edge_stretch > stretch_limit_) stop_->fail("MESH_STRETCH", step);
+            if (worst.max_scalp_displacement > scalp_limit_) stop_->fail("SCALP_DISPLACEMENT", step);
+        }
+        if (worst.max_penetration && *worst.max_penetration > penetration_limit_) stop_->fail("PENETRATION", step);
+    }
+
     /// Scripted step `step` (1-based) of a clip run: the clip's pose of every bone and collider at that
     /// step, as the solver's run placed the frame, holders and colliders (clip_step, place_clip_step).
     void measure_clip_step(uint32_t step, const ClothState& state) {
@@ -568,6 +588,8 @@ private:
     ClipBody clip_body_;
     StepInput colliders_;
     int64_t key_ = -1;                  // the clip frame last measured
+    RunStop* stop_ = nullptr;           // the run's early exit; none: measure every step
+    double stretch_limit_ = 0, scalp_limit_ = 0, penetration_limit_ = 0;
 };
 
 /// One mesh gate: `value` against `limit`; `what` says what was measured and where, `failure` what a
@@ -668,11 +690,17 @@ struct RigMeshValidator::Impl {
         // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy),
         // each scenario by an observer of its own, so scenarios may run side by side (ValidationOptions::spare).
         observed = options;
-        observed.observer_for_run = [this, &proxy](const ScenarioRun& run) -> StepObserver {
-            StepObserver given = options.observer_for_run ? options.observer_for_run(run) : StepObserver{};
+        observed.observer_for_run = [this, &proxy](const ScenarioRun& run, RunStop& stop) -> StepObserver {
+            StepObserver given = options.observer_for_run ? options.observer_for_run(run, stop) : StepObserver{};
             MeshObserver& mesh = *meshes.emplace_back(std::make_unique<MeshObserver>(
                 *poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body));
             mesh.start(run, options);
+            // The limits finish() gates this run's mesh against.
+            const bool near_pose = run.scenario == Scenario::hang || run.scenario == Scenario::idle;
+            mesh.stop_at(stop, near_pose ? mesh_limits.max_mesh_stretch : mesh_limits.max_motion_mesh_stretch,
+                         near_pose ? mesh_limits.max_scalp_displacement : mesh_limits.max_motion_scalp_displacement,
+                         options.body.empty() ? std::numeric_limits<double>::infinity()
+                                              : options.limits.max_penetration * fabric.thickness);
             return [&mesh, given](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
                 if (given) given(scenario, step, holders, state);
                 mesh(scenario, step, holders, state);
