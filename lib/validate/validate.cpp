@@ -475,6 +475,7 @@ struct ProxyValidator::Impl {
 
     const ClothProxy& proxy;
     const ValidationOptions& options;
+    std::function<StepObserver(const ScenarioRun&, RunStop&)> observer_for_run;  // the constructor's, after the options'
     Leftover leftover{*this};  // before the solvers, which give its slots back as they end
     ProxyValidation v;
     Fabric fabric;
@@ -492,7 +493,9 @@ struct ProxyValidator::Impl {
     std::once_flag settling;
     RunList* list = nullptr;
 
-    Impl(const ClothProxy& p, const ValidationOptions& o, const std::string& file) : proxy(p), options(o) {
+    Impl(const ClothProxy& p, const ValidationOptions& o, const std::string& file,
+         std::function<StepObserver(const ScenarioRun&, RunStop&)> own_observer)
+        : proxy(p), options(o), observer_for_run(std::move(own_observer)) {
         v.file = file;
         v.garment = proxy.garment;
         v.kind = proxy.kind == ProxyKind::rig ? "rig" : "sheet";
@@ -553,8 +556,17 @@ struct ProxyValidator::Impl {
             r.stop.max_strain = options.limits.max_strain;
             r.stop.max_penetration = options.limits.max_penetration * fabric.thickness;
         }
-        if (options.observer_for_run)
-            for (Run& r : runs) r.own = options.observer_for_run(*r.run, r.stop);
+        for (Run& r : runs) {
+            StepObserver given = options.observer_for_run ? options.observer_for_run(*r.run, r.stop) : StepObserver{};
+            StepObserver own = observer_for_run ? observer_for_run(*r.run, r.stop) : StepObserver{};
+            if (given && own)
+                r.own = [given = std::move(given), own = std::move(own)](Scenario s, uint32_t step, const Pose& h, const ClothState& x) {
+                    given(s, step, h, x);
+                    own(s, step, h, x);
+                };
+            else
+                r.own = given ? std::move(given) : std::move(own);
+        }
     }
 
     const Solver& settled_start() {
@@ -634,8 +646,9 @@ struct ProxyValidator::Impl {
 
 };
 
-ProxyValidator::ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file)
-    : impl_(std::make_unique<Impl>(proxy, options, file)) {}
+ProxyValidator::ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file,
+                               std::function<StepObserver(const ScenarioRun& run, RunStop& stop)> observer_for_run)
+    : impl_(std::make_unique<Impl>(proxy, options, file, std::move(observer_for_run))) {}
 
 ProxyValidator::~ProxyValidator() = default;
 ProxyValidator::ProxyValidator(ProxyValidator&&) noexcept = default;

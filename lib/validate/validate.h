@@ -148,7 +148,11 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
 /// (its solvers' threads hold the list's slots). finish() gives what validate_proxy would, bit for bit.
 class ProxyValidator {
 public:
-    ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file = "");
+    /// `observer_for_run`, if any, makes each run an observer of its own besides the options' (as
+    /// ValidationOptions::observer_for_run, after it): a caller measuring more than the solver sees
+    /// (a rig's skinned mesh) adds its own without copying the options (their clips).
+    ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file = "",
+                   std::function<StepObserver(const ScenarioRun& run, RunStop& stop)> observer_for_run = {});
     ~ProxyValidator();
     ProxyValidator(ProxyValidator&&) noexcept;
     ProxyValidator& operator=(ProxyValidator&&) noexcept;

@@ -167,6 +167,8 @@ TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
     const std::vector<std::string> args = {"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--validate", "--clips", "none"};
     std::vector<std::string> measured = args;
     measured.push_back("--no-collide");
+    measured.push_back("--whole-runs");  // how deep each whole sprint goes, past the first failed gate
+                                         // (docs/validation.md#early-exit)
     const auto r = test::run_weft(measured);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("[PENETRATION]"), std::string::npos) << r.err;

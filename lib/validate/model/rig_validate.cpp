@@ -664,7 +664,6 @@ struct RigMeshValidator::Impl {
     BodyShapes body;
     StepInput rest_body;
     std::vector<std::unique_ptr<MeshObserver>> meshes;
-    ValidationOptions observed;
     std::optional<ProxyValidator> solver;
 
     Impl(const Scene& sc, const RigGarment& g, const RigBuildResult& built, const ValidationOptions& o,
@@ -689,9 +688,8 @@ struct RigMeshValidator::Impl {
         place_body(body, Pose{}, rest_body);
         // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy),
         // each scenario by an observer of its own, so scenarios may run side by side (ValidationOptions::spare).
-        observed = options;
-        observed.observer_for_run = [this, &proxy](const ScenarioRun& run, RunStop& stop) -> StepObserver {
-            StepObserver given = options.observer_for_run ? options.observer_for_run(run, stop) : StepObserver{};
+        // The options as given (their observers run first), this mesh's observer added per run.
+        const auto observe_mesh = [this, &proxy](const ScenarioRun& run, RunStop& stop) -> StepObserver {
             MeshObserver& mesh = *meshes.emplace_back(std::make_unique<MeshObserver>(
                 *poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body));
             mesh.start(run, options);
@@ -701,12 +699,11 @@ struct RigMeshValidator::Impl {
                          near_pose ? mesh_limits.max_scalp_displacement : mesh_limits.max_motion_scalp_displacement,
                          options.body.empty() ? std::numeric_limits<double>::infinity()
                                               : options.limits.max_penetration * fabric.thickness);
-            return [&mesh, given](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-                if (given) given(scenario, step, holders, state);
+            return [&mesh](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
                 mesh(scenario, step, holders, state);
             };
         };
-        solver.emplace(proxy, observed, file);
+        solver.emplace(proxy, options, file, observe_mesh);
     }
 
     void finish() {
@@ -722,6 +719,7 @@ struct RigMeshValidator::Impl {
             // near-pose limits, every other (driven) scenario against the motion limits
             // (docs/validation.md#mesh-stretch, docs/validation.md#scalp-displacement).
             const bool near_pose = st.scenario == Scenario::hang || st.scenario == Scenario::idle;
+            const size_t first = out.mesh_gates.size();
             out.mesh_gates.push_back(stretch_gate(garment.name, st,
                                                   near_pose ? mesh_limits.max_mesh_stretch : mesh_limits.max_motion_mesh_stretch));
             out.mesh_gates.push_back(scalp_gate(
@@ -731,6 +729,10 @@ struct RigMeshValidator::Impl {
             // their collision radius, so the skin round them stays out (docs/validation.md#render-vertex-penetration).
             if (st.max_penetration)
                 out.mesh_gates.push_back(render_penetration_gate(garment.name, st, out.render_penetration_limit));
+            // A run stopped early (docs/validation.md#early-exit): its mesh was judged up to there.
+            for (const ScenarioStats& s : out.solver.scenarios)
+                if (s.stopped_step && s.scenario == st.scenario && s.clip == st.clip)
+                    for (size_t g = first; g < out.mesh_gates.size(); ++g) out.mesh_gates[g].message += stopped_note(s);
         }
     }
 };
