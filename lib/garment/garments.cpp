@@ -2,6 +2,7 @@
 
 #include "garment/garment_facts.h"
 #include "garment/prop_sheets.h"
+#include "garment/sewn_in.h"
 #include "geom/topology.h"
 #include "geom/weld.h"
 #include "scene/hierarchy.h"
@@ -365,6 +366,8 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         } else if (c.matched_by != kMatchedByConfig && g.span < min_span) {
             g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
                                    " (a garment needs " + millimetres(min_span) + ")";
+        } else if (c.matched_by != kMatchedByConfig && !g.moves) {
+            g.not_garment_reason = sewn_in_reason(measure_sewn_in(scene, g), g.span);
         }
         if (admit_garment(std::move(g), taken, found)) found.found_by_name = true;
     }

@@ -7,6 +7,7 @@
 #include "garment/garment_facts.h"
 #include "garment/geometry.h"
 #include "garment/prop_sheets.h"
+#include "garment/sewn_in.h"
 
 namespace weft::garment_detail {
 
@@ -190,6 +191,8 @@ void body_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>&
         BodyFound& f = it->second;
         Garment g = geometry_garment(scene, rig, chains, cls, f.vertices, f.materials, f.best.rule, f.best.measurements);
         apply_geometry_rule(scene, options, min_span, g);
+        if (g.rule_pointer.empty() && g.not_garment_reason.empty())
+            g.not_garment_reason = sewn_in_reason(measure_sewn_in(scene, g), g.span);
         admit_garment(std::move(g), taken, found);
     }
 }

@@ -325,6 +325,32 @@ TEST(FindGarments, ATailStubIsNoGarment) {
               "1/6; docs/garments-by-geometry.md#tails)");
 }
 
+TEST(FindGarments, ATiePaintedOnTheShirtIsSewnInAndATieThatHangsIsNot) {
+    // A shirt front 0.3 m wide from 1.4 m down to 1.0 m, cut by the exporter into its left and right
+    // parts around a tie 60 mm wide: painted on, the tie's every edge is the shirt's; modelled, it
+    // hangs 20 mm in front of the shirt.
+    auto suit = [](double tie_z) {
+        Scene s = test::empty_scene("Suit.glb");
+        const int node = add_node(s, "Suit", 0, {0, 0, 0});
+        add_mesh(s, "Shirt_L", node, "Shirt", strip({-0.15, 1.4, 0.1}, 0.12, 0.4, 4));
+        add_mesh(s, "Shirt_R", node, "Shirt", strip({0.03, 1.4, 0.1}, 0.12, 0.4, 4));
+        add_mesh(s, "Tie", node, "TieTexture", strip({-0.03, 1.4, tie_z}, 0.06, 0.4, 4));
+        return find_garments(s);
+    };
+    const ModelGarments painted = suit(0.1);
+    EXPECT_TRUE(painted.garments.empty());
+    ASSERT_EQ(painted.not_garments.size(), 1u);
+    EXPECT_EQ(painted.not_garments[0].not_garment_reason,
+              "sewn into the body all round: every open edge is an edge of the mesh around it and no point lies "
+              "farther than 0 mm from that seam, 0.00 of its span (a garment that hangs needs 0.25; "
+              "docs/garments-by-geometry.md#sewn-in)");
+    const ModelGarments hanging = suit(0.12);
+    ASSERT_GE(hanging.garments.size(), 1u);
+    EXPECT_EQ(hanging.garments[0].class_name, "necktie");  // name matches come first
+    EXPECT_EQ(hanging.garments[0].matched_by, "material");
+    EXPECT_TRUE(hanging.not_garments.empty());
+}
+
 TEST(FindGarments, MeshRidingAChainJointMoves) {
     Scene s = test::empty_scene("sphere-collider.gltf");
     int a = add_node(s, "Spring A", 0, {0, 2, 0});
