@@ -1,5 +1,6 @@
 #include "garment/sewn_in.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <unordered_map>
@@ -19,7 +20,8 @@ struct SeamGrid {
         return (static_cast<uint64_t>(x) * 73856093u) ^ (static_cast<uint64_t>(y) * 19349663u) ^
                (static_cast<uint64_t>(z) * 83492791u);
     }
-    int64_t at(double v) const { return static_cast<int64_t>(std::floor(v / cell)); }
+    // Clamped so that a far-off (finite) position cannot overflow the cell index.
+    int64_t at(double v) const { return static_cast<int64_t>(std::clamp(std::floor(v / cell), -1e15, 1e15)); }
     void add(const Vec3& p) { buckets[key(at(p.x), at(p.y), at(p.z))].push_back(p); }
     bool near(const Vec3& p, double tolerance) const {
         for (int64_t dx = -1; dx <= 1; ++dx)
@@ -67,6 +69,7 @@ SewnIn measure_sewn_in(const Scene& scene, const Garment& g) {
     if (seam.empty()) return sewn;  // closed: nothing sewn
     sewn.all_round = true;
     for (const Vec3& p : surface.position) {
+        if (!is_finite(p)) continue;
         double d = INFINITY;
         for (const Vec3& s : seam) d = std::min(d, distance(p, s));
         sewn.reach = std::max(sewn.reach, d);
