@@ -76,7 +76,7 @@ std::vector<uint8_t> refuse_clashes(const std::vector<BakeInput>& inputs, const 
         size_t first = k - 1;
         while (clash[first]) --first;
         clash[k] = 1;
-        BakeModelResult& r = result.models[k];
+        BakeModelResult r;
         r.input = inputs[k];
         r.status = ModelStatus::refused;
         r.depends = {inputs[k].path.generic_string()};
@@ -85,6 +85,7 @@ std::vector<uint8_t> refuse_clashes(const std::vector<BakeInput>& inputs, const 
                                 utf8_escaped((o.out_dir / inputs[k].relative).string()) +
                                 "; not baked (bake the two folders into different OUTs, or rename one)",
                             ""));
+        result.models.put(k, r);
     }
     return clash;
 }
@@ -123,9 +124,9 @@ void bake_in_threads(const std::vector<BakeInput>& inputs, const std::vector<siz
             const size_t k = order[m];
             BakeModelResult r = bake_one(inputs[k], lent);
             std::lock_guard<std::mutex> lock(mutex);
-            result.models[k] = std::move(r);
+            result.models.put(k, r);
             ++done;
-            if (progress) progress(result.models[k], done, inputs.size());
+            if (progress) progress(r, done, inputs.size());
         }
         slots.give_back();  // no model left: this thread's slot goes to the validations still running
     };

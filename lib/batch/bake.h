@@ -30,6 +30,8 @@
 #include "garment/garments.h"
 #include "io/issue.h"
 #include "batch/bake_model.h"
+#include "batch/bake_rows.h"
+#include "io/atomic_file.h"
 #include "pipeline/cloth_summary.h"
 #include "pipeline/model_status.h"
 #include "pipeline/pipeline_codes.h"
@@ -53,27 +55,6 @@ struct BakeOptions {
     double time_limit_seconds = 300;            ///< with isolate: wall time per model before TIMED_OUT, 0 = unlimited
 };
 
-/// One model file found by the walk.
-struct BakeInput {
-    std::filesystem::path path;       ///< as found
-    std::string relative;             ///< generic path relative to its INPUT folder (the file name for a file INPUT)
-    size_t input_index = 0;           ///< which INPUT found it
-};
-
-/// One model's row of the bake report: what bake_row keeps of its ModelRecord (the record itself,
-/// scene and all, stays in the process that baked it).
-struct BakeModelResult {
-    BakeInput input;
-    ModelStatus status = ModelStatus::failed;  ///< built, refused or failed; unchanged: what its stamp recorded
-    bool unchanged = false;                    ///< its stamp matched: nothing rebuilt (counted under its status)
-    ClothSummary cloth;                        ///< what it made of its cloth (summarise_cloth)
-    Issues issues;
-    std::vector<std::string> outputs;   ///< file names written into OUT/<relative>/, sorted
-    std::vector<std::string> depends;   ///< every file the outputs depend on (model, external files, config), sorted
-    std::string input_hash;             ///< "xxh64:..." over the model, every file it references and the config
-    StageSeconds seconds;               ///< timings only
-};
-
 struct ExitingWorkers;
 
 /// How many models came to each outcome (docs/architecture.md#exit-status). A model found unchanged
@@ -89,7 +70,7 @@ struct BakeTotals {
 std::string bake_totals_text(const BakeTotals& totals);
 
 struct BakeResult {
-    std::vector<BakeModelResult> models;  ///< walk order
+    BakeRows models;                      ///< walk order, kept in a temporary file (bake_rows.h)
     Issues run_issues;                    ///< INPUT_NOT_FOUND and the like, not tied to a model
     double seconds = 0;
     /// The worker processes told to exit, waited for when the last copy of this result goes: the
@@ -129,12 +110,26 @@ Issues missing_inputs(const std::vector<std::filesystem::path>& inputs);
 /// but never two at a time.
 BakeResult bake(const BakeOptions& options, const BakeProgress& progress);
 
-/// The run's report (schemas/bake-report.schema.json).
+/// One model's element of the report's "models" and of its "timings"' "models".
+nlohmann::json bake_model_row_json(const BakeModelResult& model);
+nlohmann::json bake_model_timing_json(const BakeModelResult& model);
+/// The report without its rows: both row arrays empty, `extra` (the depfile's warnings) among the
+/// run's issues and counted.
+nlohmann::json bake_report_head(const BakeResult& result, const BakeOptions& options, const Issues& extra = {});
+
+/// The run's report (schemas/bake-report.schema.json) as bake_json_text writes it, handed to `sink`
+/// a model at a time: the driver never holds the whole report, however many models there are.
+void write_bake_report(const BakeResult& result, const BakeOptions& options, const Issues& extra, const TextSink& sink);
+/// The same report whole, parsed (for tests and callers that want the tree).
 nlohmann::json bake_report_json(const BakeResult& result, const BakeOptions& options);
 
-/// Make/Ninja depfile: `target` depends on every input of every model. A path no depfile can name
-/// (a newline, a carriage return or a tab in it, or a trailing ':' or '\\') is left out, with a
-/// DEPFILE_UNREPRESENTABLE warning in `unrepresentable` when given.
+/// OUT/index.html (outputs/view_page.h) written a model at a time; `head` is bake_report_head's.
+void write_bake_index(const BakeResult& result, const nlohmann::json& head, const TextSink& sink);
+
+/// Make/Ninja depfile: `target` depends on every input of every model, sorted, each once. A path
+/// no depfile can name (a newline, a carriage return or a tab in it, or a trailing ':' or '\\') is
+/// left out, with a DEPFILE_UNREPRESENTABLE warning in `unrepresentable` when given.
+void write_bake_depfile(const BakeResult& result, const std::string& target, Issues* unrepresentable, const TextSink& sink);
 std::string bake_depfile(const BakeResult& result, const std::string& target, Issues* unrepresentable = nullptr);
 
 /// JSON text as weft bake writes it (two-space indent, a final newline); a string that is not valid

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -100,36 +102,116 @@ uintmax_t model_input_bytes(const fs::path& model) {
     return bytes;
 }
 
+namespace {
+
+/// What the last bake's report says each model cost, read as it streams by (nlohmann's SAX
+/// interface): the report of a library is hundreds of megabytes, and the driver keeps only a name
+/// and a number a model (docs/measurements.md#the-cost-curve-a-library-of-10-to-1000-models).
+class LastSeconds final : public nlohmann::json::json_sax_t {
+public:
+    explicit LastSeconds(bool validate) : validate_(validate) {}
+
+    /// The seconds of the models the last run built (not those it found unchanged: they took no
+    /// time then), or none when the report was not one of a bake with the same validate.
+    std::map<std::string, double> result() {
+        if (!same_validate_) return {};
+        std::map<std::string, double> out;
+        for (auto& [input, s] : seconds_)
+            if (!unchanged_.count(input)) out.emplace(input, s);
+        return out;
+    }
+
+    bool null() override { return true; }
+    bool boolean(bool b) override {
+        const std::string at = here();
+        if (at == "/validate") same_validate_ = b == validate_;
+        if (at == "/models/[]/unchanged") row_unchanged_ = b;
+        return true;
+    }
+    bool number_integer(number_integer_t n) override { return number(static_cast<double>(n)); }
+    bool number_unsigned(number_unsigned_t n) override { return number(static_cast<double>(n)); }
+    bool number_float(number_float_t n, const string_t&) override { return number(n); }
+    bool string(string_t& text) override {
+        const std::string at = here();
+        if (at == "/models/[]/input" || at == "/timings/models/[]/input") row_input_ = text;
+        if (at == "/models/[]/status") row_unchanged_ = row_unchanged_ || text == "skipped";  // before weft.bake-report/2
+        return true;
+    }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return enter(false); }
+    bool end_object() override {
+        if (path_ == "/models/[]" && !row_input_.empty() && row_unchanged_) unchanged_.insert(row_input_);
+        if (path_ == "/timings/models/[]" && !row_input_.empty() && row_seconds_ >= 0) seconds_[row_input_] = row_seconds_;
+        return leave();
+    }
+    bool start_array(std::size_t) override { return enter(true); }
+    bool end_array() override { return leave(); }
+    bool key(string_t& k) override {
+        key_ = k;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    /// Where a value is: its container's path and its key ("[]" for an array's element).
+    std::string here() const { return in_array_.empty() ? std::string() : path_ + "/" + (in_array_.back() ? "[]" : key_); }
+    bool number(double v) {
+        if (here() == "/timings/models/[]/seconds") row_seconds_ = v;
+        return true;
+    }
+    bool enter(bool array) {
+        stack_.push_back(path_.size());
+        path_ = here();
+        in_array_.push_back(array);
+        if (path_ == "/models/[]" || path_ == "/timings/models/[]") row_input_.clear(), row_unchanged_ = false, row_seconds_ = -1;
+        return stack_.size() < 64;  // no report nests deeper: another file, read no further
+    }
+    bool leave() {
+        path_.resize(stack_.back());
+        stack_.pop_back();
+        in_array_.pop_back();
+        return true;
+    }
+
+    bool validate_, same_validate_ = false;
+    std::string path_, key_;
+    std::vector<size_t> stack_;
+    std::vector<bool> in_array_;
+    std::string row_input_;
+    bool row_unchanged_ = false;
+    double row_seconds_ = -1;
+    std::map<std::string, double> seconds_;
+    std::set<std::string> unchanged_;
+};
+
+}  // namespace
+
+std::map<std::string, double> last_bake_seconds(const fs::path& report, bool validate) {
+    // O_NONBLOCK: a FIFO in the report's place must not stall the bake (fstat then finds it is no
+    // regular file and it is no history); a regular file's reads are unaffected.
+    const int fd = ::open(report.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return {};
+    struct stat st{};
+    std::FILE* file = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? ::fdopen(fd, "rb") : nullptr;
+    if (!file) {
+        ::close(fd);
+        return {};
+    }
+    LastSeconds reader(validate);
+    // Any other shape (a report edited by hand, another tool's file) is no history: never an error.
+    const bool read = nlohmann::json::sax_parse(file, &reader, nlohmann::json::input_format_t::json, false);
+    std::fclose(file);
+    return read ? reader.result() : std::map<std::string, double>{};
+}
+
 std::vector<double> model_costs(const std::vector<fs::path>& models, const std::vector<std::string>& relative,
                                 const fs::path& report, bool validate) {
-    std::map<std::string, double> seconds;  // the last bake's, of the models it built
-    std::vector<uint8_t> bytes;
-    if (read_file(report, bytes, uint64_t(64) << 20).empty()) {
-        const nlohmann::json j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
-        // Any other shape (a report edited by hand, another tool's file) is no history: never an error.
-        if (j.is_object() && j.contains("validate") && j["validate"].is_boolean() && j["validate"].get<bool>() == validate &&
-            j.contains("models") && j["models"].is_array() &&
-            j.contains("timings") && j["timings"].is_object() && j["timings"].contains("models") && j["timings"]["models"].is_array()) {
-            // A model the last run found unchanged took no time to bake then (a report before
-            // weft.bake-report/2 said "skipped").
-            std::map<std::string, bool> unchanged;
-            for (const nlohmann::json& m : j["models"])
-                if (m.is_object() && m.contains("input") && m["input"].is_string())
-                    unchanged[m["input"].get<std::string>()] =
-                        (m.contains("unchanged") && m["unchanged"] == true) || (m.contains("status") && m["status"] == "skipped");
-            for (const nlohmann::json& t : j["timings"]["models"])
-                if (t.is_object() && t.contains("input") && t["input"].is_string() && t.contains("seconds") && t["seconds"].is_number() &&
-                    t["seconds"].get<double>() >= 0) {
-                    const std::string input = t["input"].get<std::string>();
-                    if (!unchanged[input]) seconds[input] = t["seconds"].get<double>();
-                }
-        }
-    }
+    const std::map<std::string, double> seconds = last_bake_seconds(report, validate);
     std::vector<double> cost(models.size(), 0);
     // Every model timed (a re-bake into the same OUT): no file is read, the driver starts its
     // workers that much sooner.
     if (std::all_of(relative.begin(), relative.end(), [&](const std::string& r) { return seconds.count(r) > 0; })) {
-        for (size_t k = 0; k < models.size(); ++k) cost[k] = seconds[relative[k]];
+        for (size_t k = 0; k < models.size(); ++k) cost[k] = seconds.at(relative[k]);
         return cost;
     }
     std::vector<uintmax_t> size(models.size(), 0);

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,11 @@ namespace weft {
 /// A model's input bytes: the file, and for a .gltf the buffers and images it names by a relative URI
 /// (a URI not found beside it counts nothing).
 uintmax_t model_input_bytes(const std::filesystem::path& model);
+
+/// What the last bake into the same OUT (`report`, its bake-report.json, read as it streams by)
+/// took per model it built, by relative path; nothing when it was not a bake report of the same
+/// `validate`.
+std::map<std::string, double> last_bake_seconds(const std::filesystem::path& report, bool validate);
 
 /// Per model, the seconds it is expected to take: what it took in the last bake into the same OUT
 /// (`report`, that bake's bake-report.json, when it built the model with the same `validate`), else

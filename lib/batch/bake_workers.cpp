@@ -121,33 +121,9 @@ private:
     char* slot_;
 };
 json result_to_wire(const BakeModelResult& r, bool worker_exits) {
-    json issues = json::array();
-    for (const Issue& i : r.issues) issues.push_back({i.code, static_cast<int>(i.severity), i.message, i.pointer});
-    return {{"status", model_status_name(r.status)},
-            {"unchanged", r.unchanged},
-            {"cloth", cloth_summary_json(r.cloth)},
-            {"issues", std::move(issues)},
-            {"outputs", r.outputs},
-            {"depends", r.depends},
-            {"input_hash", r.input_hash},
-            {"seconds", {r.seconds.hash, r.seconds.import, r.seconds.garments, r.seconds.grow, r.seconds.build, r.seconds.validate,
-                         r.seconds.write, r.seconds.page, r.seconds.total}},
-            {"worker_exits", worker_exits}};
-}
-
-void result_from_wire(const json& j, BakeModelResult& r) {
-    r.status = parse_model_status(j.at("status").get<std::string>()).value_or(ModelStatus::failed);
-    r.unchanged = j.at("unchanged").get<bool>();
-    r.cloth = cloth_summary_from_json(j.at("cloth")).value_or(ClothSummary{});
-    for (const json& i : j.at("issues"))
-        r.issues.push_back({i.at(0).get<std::string>(), static_cast<Severity>(i.at(1).get<int>()), i.at(2).get<std::string>(),
-                            i.at(3).get<std::string>()});
-    r.outputs = j.at("outputs").get<std::vector<std::string>>();
-    r.depends = j.at("depends").get<std::vector<std::string>>();
-    r.input_hash = j.at("input_hash").get<std::string>();
-    const json& st = j.at("seconds");
-    r.seconds = {st.at(0).get<double>(), st.at(1).get<double>(), st.at(2).get<double>(), st.at(3).get<double>(), st.at(4).get<double>(),
-                 st.at(5).get<double>(), st.at(6).get<double>(), st.at(7).get<double>(), st.at(8).get<double>()};
+    json wire = bake_row_to_wire(r);
+    wire["worker_exits"] = worker_exits;
+    return wire;
 }
 
 bool send_all(int fd, const void* data, size_t size) {
@@ -374,9 +350,9 @@ private:
     }
 
     void store(size_t k, BakeModelResult&& r) {
-        result_.models[k] = std::move(r);
+        result_.models.put(k, r);
         ++done_;
-        if (progress_) progress_(result_.models[k], done_, inputs_.size());
+        if (progress_) progress_(r, done_, inputs_.size());
     }
 
     void finish(Worker& w, BakeModelResult&& r) {
@@ -489,7 +465,7 @@ private:
         bool exits = true;
         try {
             const json wire = json::from_cbor(w.buffer.begin() + sizeof size, w.buffer.begin() + sizeof size + size);
-            result_from_wire(wire, r);
+            bake_row_from_wire(wire, r);
             exits = wire.value("worker_exits", false);
         } catch (const std::exception&) {
             stop_worker(w, true);

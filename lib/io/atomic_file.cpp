@@ -23,7 +23,31 @@ void set_temporary_owner(long owner_pid, uint64_t first_number) {
     temporary_counter = first_number;
 }
 
-std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> bytes) {
+namespace {
+
+/// The temporary's descriptor and what went wrong writing it: the first error is kept, later
+/// writes are skipped, so a producer need not check after every piece.
+struct TemporaryOutput {
+    int fd = -1;
+    std::string error;
+    std::string buffer;  ///< pieces gathered into large writes
+
+    void write_all(const char* data, size_t size, const fs::path& path) {
+        size_t done = 0;
+        while (error.empty() && done < size) {
+            const ssize_t n = ::write(fd, data + done, size - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) error = "cannot write " + path.string() + ": " + std::strerror(errno);
+            else done += static_cast<size_t>(n);
+        }
+    }
+};
+
+constexpr size_t kWriteBlock = size_t(1) << 16;
+
+}  // namespace
+
+std::string write_file_atomic(const fs::path& path, const std::function<void(const TextSink&)>& produce) {
     std::error_code ec;
     if (path.has_parent_path()) {
         fs::create_directories(path.parent_path(), ec);
@@ -39,25 +63,41 @@ std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> byt
     // /dev/null). Checked again just before the rename.
     if (std::string why = refuse_special_output(path); !why.empty()) return why;
     // O_EXCL | O_NOFOLLOW: a temporary name planted in advance (a link to elsewhere) is never opened.
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) return "cannot write " + path.string() + ": " + std::strerror(errno);
-    size_t done = 0;
-    while (done < bytes.size()) {
-        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            std::string why = std::strerror(errno);
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return "cannot write " + path.string() + ": " + why;
+    TemporaryOutput out;
+    out.fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out.fd < 0) return "cannot write " + path.string() + ": " + std::strerror(errno);
+    const TextSink sink = [&](std::string_view piece) {
+        if (!out.error.empty()) return;
+        if (piece.size() >= kWriteBlock) {
+            out.write_all(out.buffer.data(), out.buffer.size(), path);
+            out.buffer.clear();
+            out.write_all(piece.data(), piece.size(), path);
+            return;
         }
-        done += static_cast<size_t>(n);
+        out.buffer.append(piece);
+        if (out.buffer.size() >= kWriteBlock) {
+            out.write_all(out.buffer.data(), out.buffer.size(), path);
+            out.buffer.clear();
+        }
+    };
+    try {
+        produce(sink);
+    } catch (...) {  // the producer's failure (out of memory, say) leaves no temporary behind
+        ::close(out.fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
+    out.write_all(out.buffer.data(), out.buffer.size(), path);
+    if (!out.error.empty()) {
+        ::close(out.fd);
+        ::unlink(tmp.c_str());
+        return out.error;
     }
     // No fsync: the rename alone makes a killed process leave the target complete or absent (the
     // written pages outlive the process). fsync adds only power-loss durability, which build outputs
     // do not promise (compilers and Ninja do not sync theirs), and it cost 15-20 ms of wall time per
     // baked model on a shared disk, more than the bake itself (tests/bench/bench_bake.cpp).
-    if (::close(fd) != 0) {
+    if (::close(out.fd) != 0) {
         std::string why = std::strerror(errno);
         ::unlink(tmp.c_str());
         return "cannot write " + path.string() + ": " + why;
@@ -72,6 +112,12 @@ std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> byt
         return "cannot rename into " + path.string() + ": " + why;
     }
     return {};
+}
+
+std::string write_file_atomic(const fs::path& path, std::span<const uint8_t> bytes) {
+    return write_file_atomic(path, [&](const TextSink& sink) {
+        sink(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    });
 }
 
 std::string write_file_atomic(const fs::path& path, std::string_view text) {

@@ -3,6 +3,7 @@
 // either complete or absent, never truncated.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,14 @@ namespace weft {
 /// system's reason.
 std::string write_file_atomic(const std::filesystem::path& path, std::span<const uint8_t> bytes);
 std::string write_file_atomic(const std::filesystem::path& path, std::string_view text);
+
+/// Where a producer puts its text, piece by piece.
+using TextSink = std::function<void(std::string_view)>;
+
+/// The same, for a file too large to hold whole (a bake's report of a library): `produce` hands
+/// its text to the sink in pieces, written as they come. Nothing is renamed over `path` unless every
+/// piece was written; an exception from `produce` leaves no temporary and is passed on.
+std::string write_file_atomic(const std::filesystem::path& path, const std::function<void(const TextSink&)>& produce);
 
 /// Temporaries of this process are named after `owner_pid` (not this process's id) and numbered
 /// from `first_number` on: a worker process of weft bake names the driver, which is what a later

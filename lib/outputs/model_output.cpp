@@ -8,16 +8,21 @@
 
 namespace weft {
 
-bool write_model_output(const std::filesystem::path& path, const std::string& text, Issues& issues) {
+bool write_model_output(const std::filesystem::path& path, const std::function<void(const TextSink&)>& produce,
+                        Issues& issues) {
     if (std::string why = refuse_special_output(path); !why.empty()) {
         issues.push_back(make_issue(kOutputNotRegular, utf8_escaped(why), ""));
         return false;
     }
-    if (std::string why = write_file_atomic(path, text); !why.empty()) {
+    if (std::string why = write_file_atomic(path, produce); !why.empty()) {
         issues.push_back(make_issue(kOutputUnwritable, utf8_escaped(why), ""));
         return false;
     }
     return true;
+}
+
+bool write_model_output(const std::filesystem::path& path, const std::string& text, Issues& issues) {
+    return write_model_output(path, [&](const TextSink& sink) { sink(text); }, issues);
 }
 
 bool is_under(const std::filesystem::path& path, const std::filesystem::path& dir, std::error_code& error) {

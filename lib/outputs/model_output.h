@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "io/atomic_file.h"
 #include "io/issue.h"
 
 namespace weft {
@@ -10,6 +11,9 @@ namespace weft {
 /// Writes `text` to `path` by rename (io/atomic_file.h). A FIFO, a device, a link or a folder in
 /// the way is OUTPUT_NOT_REGULAR, any other failure OUTPUT_UNWRITABLE; false then.
 bool write_model_output(const std::filesystem::path& path, const std::string& text, Issues& issues);
+/// The same for text made piece by piece (io/atomic_file.h's streamed write_file_atomic).
+bool write_model_output(const std::filesystem::path& path, const std::function<void(const TextSink&)>& produce,
+                        Issues& issues);
 
 /// Whether `path`, resolved (links followed as far as they exist), is `dir` or inside it; false for
 /// an empty `dir`. When either cannot be resolved (a folder removed or unreadable while it is read)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -118,7 +119,9 @@ std::string count_cell(long n) {
                  : "<td class=\"num\" data-sort=\"" + std::to_string(n) + "\">" + std::to_string(n) + "</td>";
 }
 
-std::string model_row(const json& m, const std::map<std::string, double>& seconds) {
+}  // namespace
+
+std::string view_index_row(const json& m, std::optional<double> seconds) {
     const std::string name = text_of(m, "input");
     const std::string folder = m.contains("output_dir") ? text_of(m, "output_dir") : name;
     const auto [words, kind] = outcome_words(m);
@@ -140,18 +143,20 @@ std::string model_row(const json& m, const std::map<std::string, double>& second
     row += count_cell(count_of(cloth, "garments")) + count_cell(count_of(cloth, "moving")) + count_cell(count_of(cloth, "passing")) +
            count_cell(count_of(cloth, "proxies"));
     row += worst_gate_cell(cloth);
-    const auto t = seconds.find(name);
     char time[64] = "";
-    if (t != seconds.end()) std::snprintf(time, sizeof time, "<td class=\"time\" data-sort=\"%.3f\">%.2f s</td>", t->second, t->second);
-    row += t != seconds.end() ? time : "<td class=\"time\" data-sort=\"0\"></td>";
+    if (seconds) std::snprintf(time, sizeof time, "<td class=\"time\" data-sort=\"%.3f\">%.2f s</td>", *seconds, *seconds);
+    row += seconds ? time : "<td class=\"time\" data-sort=\"0\"></td>";
     row += "<td class=\"files\">" + file_links(folder, outputs) + "</td>" + issues_cell(m) + "</tr>\n";
     return row;
 }
 
+std::string view_index_kind(const json& model) { return outcome_words(model).second; }
+
+namespace {
+
 /// The totals in the summary line's words, and the kinds the filters pick.
-std::string totals_html(const json& report, const json& models) {
-    std::map<std::string, int> kinds;
-    for (const json& m : models) ++kinds[outcome_words(m).second];
+std::string totals_html(const json& report, const std::map<std::string, int>& counted) {
+    std::map<std::string, int> kinds = counted;
     std::string html = "<div class=\"totals\" id=\"totals\"><b>" + html_text(text_of(report, "summary")) + "</b>";
     const auto issues = report.value("issues", json::array());
     if (!issues.empty()) html += "<br><span class=\"bad\">" + std::to_string(issues.size()) + " input issues: " +
@@ -171,10 +176,9 @@ std::string totals_html(const json& report, const json& models) {
 
 }  // namespace
 
-std::string view_index_html(const json& report) {
+std::string view_index_head(const json& report, const std::map<std::string, int>& kinds) {
     std::string page = page_head("weft bake", weft_index_script_csp_hash);
-    const json models = report.value("models", json::array());
-    page += "<header><h1>weft bake</h1>\n" + totals_html(report, models);
+    page += "<header><h1>weft bake</h1>\n" + totals_html(report, kinds);
     page += "<div class=\"filters\"><label><input type=\"checkbox\" id=\"only-problems\"> refused and failed only</label>"
             "<label><input type=\"checkbox\" id=\"hide-no-garment\"> hide no garment found</label>"
             "<span class=\"muted\" id=\"shown\"></span></div></header>\n<main style=\"padding: 8px 16px\">\n";
@@ -183,16 +187,31 @@ std::string view_index_html(const json& report) {
             "<th data-type=\"num\" title=\"proxies that passed every gate\">passing</th><th data-type=\"num\">proxies</th>"
             "<th data-type=\"num\" title=\"the gate nearest its limit, a failed one first\">worst gate</th>"
             "<th data-type=\"num\">time</th><th data-type=\"none\">files</th><th>issues by code</th></tr></thead>\n<tbody>\n";
+    return page;
+}
+
+std::string view_index_tail() {
+    std::string page = "</tbody>\n</table>\n</main>\n<script>";
+    page.append(weft_index_script, weft_index_script_length);
+    page += "</script>\n</body>\n</html>\n";
+    return page;
+}
+
+std::string view_index_html(const json& report) {
+    const json models = report.value("models", json::array());
+    std::map<std::string, int> kinds;
+    for (const json& m : models) ++kinds[view_index_kind(m)];
     std::map<std::string, double> seconds;
     const json timings = report.value("timings", json::object());
     for (const json& t : timings.value("models", json::array()))
         if (t.is_object() && t.contains("seconds") && t["seconds"].is_number()) seconds[text_of(t, "input")] = t["seconds"].get<double>();
-    for (const json& m : models)
-        if (m.is_object()) page += model_row(m, seconds);
-    page += "</tbody>\n</table>\n</main>\n<script>";
-    page.append(weft_index_script, weft_index_script_length);
-    page += "</script>\n</body>\n</html>\n";
-    return page;
+    std::string page = view_index_head(report, kinds);
+    for (const json& m : models) {
+        if (!m.is_object()) continue;
+        const auto t = seconds.find(text_of(m, "input"));
+        page += view_index_row(m, t != seconds.end() ? std::optional<double>(t->second) : std::nullopt);
+    }
+    return page + view_index_tail();
 }
 
 }  // namespace weft

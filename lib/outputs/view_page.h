@@ -14,6 +14,8 @@
 //   write_file_atomic(dir / "view.html", view_model_html(m));
 #pragma once
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,15 @@ std::string view_thumbnail_png(const ViewModel& model);
 /// links to its files and page, its thumbnail), sortable and filtered by its one script, totals
 /// in the summary line's words.
 std::string view_index_html(const nlohmann::json& bake_report);
+
+/// The same page in pieces, for a report too large to hold whole: the head from the report without
+/// its rows (bake_report_head) and how many models are of each kind (view_index_kind), one row a
+/// model (its seconds from the report's timings), then the tail. Head, rows and tail joined are
+/// view_index_html of the whole report.
+std::string view_index_head(const nlohmann::json& report_head, const std::map<std::string, int>& kinds);
+std::string view_index_kind(const nlohmann::json& model);
+std::string view_index_row(const nlohmann::json& model, std::optional<double> seconds);
+std::string view_index_tail();
 
 /// The embedded viewer script's size in bytes (0 when weft was built without it).
 size_t view_bundle_size();

@@ -144,11 +144,6 @@ int provisional_frame(const Source& s) {
     return parent >= 0 && is_skin_joint(scene, parent) ? parent : node;
 }
 
-std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {
-    if (!o.fabric.empty()) return o.fabric;
-    return std::string(fabric_for_garment_class(g.garment_class.empty() ? "sheet" : g.garment_class));
-}
-
 /// Pins (their band measured in scene space) and the frame: the provisional one, or the holders'
 /// lowest common ancestor when skin weights pin. False, with an error filed, when nothing can be placed.
 bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
@@ -232,23 +227,12 @@ void sheet_weigh(SheetWork& work, const Mat4& to_frame) {
     const double density = work.density;
     // docs/solver.md#hinge: a hinge much smaller than the source's reference would be scaled past the
     // dissipative band in the garment's fabric; the solver caps it there, softer than the mesh modelled.
-    if (const std::optional<Fabric> fabric = find_fabric(work.fabric); fabric && fabric->bend > 0) {
-        size_t capped = 0;
-        double smallest = std::numeric_limits<double>::infinity();
-        double smallest_reference = 0;
-        for (size_t b = 0; b < proxy.hinge_reference_area.size(); ++b) {
-            const double area = hinge_area(proxy.hinges[b], proxy.rest_position);
-            if (!hinge_bend_capped(fabric->bend, area, proxy.hinge_reference_area[b])) continue;
-            ++capped;
-            if (area < smallest) {
-                smallest = area;
-                smallest_reference = proxy.hinge_reference_area[b];
-            }
-        }
-        if (capped) {
+    // `automatic` never keeps such a mesh (sheet_resample); a named resolution can ask for one.
+    if (const double bend = garment_bend(work); bend > 0) {
+        if (const CappedHinges capped = capped_hinges(proxy, proxy.rest_position, bend); capped.count) {
             char text[192];
-            std::snprintf(text, sizeof text, "%zu of %zu hinges (the smallest %.3g m^2, where the source's is %.3g m^2)", capped,
-                          proxy.hinges.size(), smallest, smallest_reference);
+            std::snprintf(text, sizeof text, "%zu of %zu hinges (the smallest %.3g m^2, where the source's is %.3g m^2)",
+                          capped.count, proxy.hinges.size(), capped.smallest, capped.smallest_reference);
             work.issues.push_back({"HINGE_RATIO_CAPPED", Severity::warning,
                                    work.where + ": " + text + " would bend stiffer than the dissipative band allows in " +
                                        work.fabric + "; their stiffness is capped at " + std::to_string(int(kHingeRatioCeiling)) +

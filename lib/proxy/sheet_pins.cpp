@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <queue>
 
 #include <nlohmann/json.hpp>
 
@@ -307,6 +308,46 @@ void hold_touching(const PinContext& ctx, PinAssignment& a, const std::vector<ui
     }
 }
 
+/// The header rule (docs/proxy.md#pins, held where it touches): the free fabric standing higher than
+/// every held particle by more than the band and by at most `height`, joined to a held particle
+/// through such fabric, is held by the holder of the held particle nearest along the sheet's edges.
+/// Returns how many it held.
+size_t hold_header(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, double height) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    double top = -inf;
+    for (uint32_t p = 0; p < n; ++p)
+        if (a.holder[p] >= 0) top = std::max(top, ctx.particle_position[p][1]);
+    if (!std::isfinite(top)) return 0;
+    const double above = top + a.tolerance, below = top + height;
+    std::vector<std::vector<std::pair<uint32_t, double>>> next(n);
+    for (size_t e = 0; e < ctx.edges.size(); ++e) {
+        const auto [u, v] = ctx.edges[e];
+        next[u].push_back({v, ctx.rest_length[e]});
+        next[v].push_back({u, ctx.rest_length[e]});
+    }
+    // Dijkstra from every held particle, carrying its holder; ties go to the lower particle.
+    std::vector<double> d(n, inf);
+    std::vector<int> by(n, -1);
+    using Item = std::pair<double, uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+    for (uint32_t p = 0; p < n; ++p)
+        if (a.holder[p] >= 0) d[p] = 0, by[p] = a.holder[p], queue.push({0.0, p});
+    while (!queue.empty()) {
+        const auto [dp, p] = queue.top();
+        queue.pop();
+        if (dp > d[p]) continue;
+        for (const auto& [q, length] : next[p]) {
+            const double y = ctx.particle_position[q][1];
+            if (a.holder[q] >= 0 || !fabric[q] || !(y > above && y <= below)) continue;
+            if (const double dq = dp + length; dq < d[q]) d[q] = dq, by[q] = by[p], queue.push({dq, q});
+        }
+    }
+    size_t held = 0;
+    for (uint32_t p = 0; p < n; ++p)
+        if (a.holder[p] < 0 && by[p] >= 0) hold(a, p, by[p]), ++held;
+    return held;
+}
+
 /// The vertices rule: each listed source vertex's particle held by `rule_holder`. False, with errors
 /// filed (the first few, then a count), when a vertex is out of range or in no triangle.
 bool hold_vertices(const PinContext& ctx, PinAssignment& a, int rule_holder, Issues& issues) {
@@ -492,6 +533,10 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
         case PinRule::touching:
             a.description = "touching";
             hold_touching(ctx, a, fabric, std::isfinite(median_edge) ? median_edge : 0);
+            if (const size_t header = hold_header(ctx, a, fabric, std::isfinite(median_edge) ? median_edge : 0))
+                a.touched.push_back("the header standing above it: " + std::to_string(header) + " particle" +
+                                    (header == 1 ? "" : "s") + " up to " + metres_text(median_edge) +
+                                    " higher than every held one");
             for (const std::string& t : a.touched)
                 issues.push_back({"HELD_WHERE_IT_TOUCHES", Severity::info,
                                   file + ": garment '" + ctx.garment.name + "': held where it touches " + t + ".", ""});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fabric/fabric.h"
 #include "proxy/core/hinge_area.h"
 #include "proxy/sheet_layers.h"
 #include "proxy/sheet_work.h"
@@ -10,6 +11,7 @@
 namespace weft::sheet_detail {
 
 void adopt_mesh(SheetWork& work, ResampleMesh out, const Mat4& to_frame, bool references);
+bool automatic_coarsens(const SheetWork& work, double L, double welded_edge);
 
 /// Particles (the welded vertices kept triangles use), edges, hinges, triangles and pieces.
 void sheet_build_rows(SheetWork& work) {
@@ -138,25 +140,18 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     // Never finer than the artist's mesh: the fabrics' budgets (substeps x iterations) were fitted on
     // proxies of the source's density, and a finer proxy of the same budget stretches more
     // (docs/proxy.md#resampling).
-    double L = std::max(automatic_edge_length(area),
-                        std::sqrt(2 / std::sqrt(3.0) * area / std::max<double>(work.n, 4)));
+    const double welded_edge = std::sqrt(2 / std::sqrt(3.0) * area / std::max<double>(work.n, 4));
+    double L = std::max(automatic_edge_length(area), welded_edge);
     if (options.resolution == SheetResolution::edge_length) L = options.resolution_value;
     // An equilateral mesh of edge L has about 1.155 area / L² particles (2 triangles of sqrt(3)/4 L² each).
     if (options.resolution == SheetResolution::particles) L = std::sqrt(2 / std::sqrt(3.0) * area / options.resolution_value);
-    // `automatic` coarsens a dense sheet and keeps any other as the artist made it: a sheet whose median
-    // edge is at least the collapse threshold would only be split and flipped, which on the shared
-    // models' low-poly sheets stretches and tangles what their own vertices hold (docs/proxy.md#resampling).
-    if (options.resolution == SheetResolution::automatic) {
-        std::vector<double> lengths;
-        lengths.reserve(proxy.edges.size());
-        for (const auto& [a, b] : proxy.edges) lengths.push_back(distance(work.scene_position[a], work.scene_position[b]));
-        if (lengths.empty()) return;
-        std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
-        if (lengths[lengths.size() / 2] >= kDenseBelow * L) return;
-    }
-    stats.edge_length = L;
-    stats.resolution = resolution_text(options);
+    if (options.resolution == SheetResolution::automatic && !automatic_coarsens(work, L, welded_edge)) return;
 
+    // `automatic` keeps the welded sheet rather than a mesh whose hinges the dissipative band would cap
+    // (docs/proxy.md#resampling): the source's hinges are their own references and never capped.
+    const bool automatic = options.resolution == SheetResolution::automatic;
+    SheetWork::Mesh kept;
+    if (automatic) kept = work.mesh();
     ResampleMesh in;
     in.position = work.scene_position;
     in.triangles = proxy.triangles;
@@ -164,6 +159,30 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     in.origin.resize(work.n);
     for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
     adopt_mesh(work, resample_sheet(in, L), to_frame, true);
+    if (automatic) {
+        std::vector<Vec3> frame_position(work.n);
+        for (uint32_t p = 0; p < work.n; ++p) frame_position[p] = to_frame.transform_point(work.scene_position[p]);
+        if (const double bend = garment_bend(work); bend > 0 && capped_hinges(proxy, frame_position, bend).count) {
+            work.restore(std::move(kept));
+            return;
+        }
+    }
+    stats.edge_length = L;
+    stats.resolution = resolution_text(options);
+}
+
+/// Whether `automatic` resamples the sheet at L (docs/proxy.md#resampling): only to coarsen it. The
+/// sheet must be dense (its median edge under kDenseBelow x L) and L longer than the edge of an
+/// equilateral mesh of its welded count, `welded_edge`: a sheet of long slivers has short median
+/// edges but few vertices, and resampling it only splits the slivers into a finer mesh.
+bool automatic_coarsens(const SheetWork& work, double L, double welded_edge) {
+    if (!(L > welded_edge)) return false;
+    std::vector<double> lengths;
+    lengths.reserve(work.proxy.edges.size());
+    for (const auto& [a, b] : work.proxy.edges) lengths.push_back(distance(work.scene_position[a], work.scene_position[b]));
+    if (lengths.empty()) return false;
+    std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+    return lengths[lengths.size() / 2] < kDenseBelow * L;
 }
 
 /// The sheet's particles, rows and holds become `out`'s, whose `origin` names the particle each vertex
@@ -235,6 +254,31 @@ void adopt_mesh(SheetWork& work, ResampleMesh out, const Mat4& to_frame, bool re
     proxy.rest_length.resize(proxy.edges.size());
     for (size_t e = 0; e < proxy.edges.size(); ++e)
         proxy.rest_length[e] = distance(work.scene_position[proxy.edges[e][0]], work.scene_position[proxy.edges[e][1]]);
+}
+
+std::string fabric_for(const SheetGarment& g, const SheetOptions& o) {
+    if (!o.fabric.empty()) return o.fabric;
+    return std::string(fabric_for_garment_class(g.garment_class.empty() ? "sheet" : g.garment_class));
+}
+
+double garment_bend(const SheetWork& work) {
+    const std::optional<Fabric> fabric = find_fabric(fabric_for(work.garment, work.options));
+    return fabric ? fabric->bend : 0.0;
+}
+
+CappedHinges capped_hinges(const ClothProxy& proxy, std::span<const Vec3> position, double bend) {
+    CappedHinges out;
+    double smallest = std::numeric_limits<double>::infinity();
+    for (size_t b = 0; b < proxy.hinge_reference_area.size(); ++b) {
+        const double area = hinge_area(proxy.hinges[b], position);
+        if (!hinge_bend_capped(bend, area, proxy.hinge_reference_area[b])) continue;
+        ++out.count;
+        if (area < smallest) {
+            smallest = out.smallest = area;
+            out.smallest_reference = proxy.hinge_reference_area[b];
+        }
+    }
+    return out;
 }
 
 /// The bounds resampling keeps (docs/proxy.md#resampling), measured on the built proxy: the worst

@@ -67,6 +67,26 @@ struct SheetWork {
     std::vector<uint32_t> held;
     std::string fabric;
     double density = 0;
+
+    /// The simulation mesh as the rows and resampling leave it, to try another and go back.
+    struct Mesh {
+        uint32_t n = 0;
+        std::vector<uint32_t> particle_source, vertex_particle;
+        std::vector<Vec3> scene_position;
+        std::vector<int> holder;
+        ClothProxy proxy;
+        uint32_t boundary_edges = 0;
+    };
+    Mesh mesh() const { return {n, particle_source, vertex_particle, scene_position, pins.holder, proxy, stats.boundary_edges}; }
+    void restore(Mesh m) {
+        n = m.n;
+        particle_source = std::move(m.particle_source);
+        vertex_particle = std::move(m.vertex_particle);
+        scene_position = std::move(m.scene_position);
+        pins.holder = std::move(m.holder);
+        proxy = std::move(m.proxy);
+        stats.boundary_edges = m.boundary_edges;
+    }
 };
 
 // ---- check (sheet_checks.cpp, docs/proxy.md#authoring-checks) --------------------------------------
@@ -90,6 +110,21 @@ void sheet_build_rows(SheetWork& work);
 void sheet_one_face(SheetWork& work, const Mat4& to_frame);
 /// The simulation mesh of its own (docs/proxy.md#resampling).
 void sheet_resample(SheetWork& work, const Mat4& to_frame);
+/// The hinges whose area-scaled bend (docs/solver.md#hinge) the dissipative band caps in `bend`, over
+/// the proxy's hinges at `position` (the frame), and the smallest of them with its reference area.
+struct CappedHinges {
+    size_t count = 0;
+    double smallest = 0;            ///< m², the smallest capped hinge's A₁+A₂
+    double smallest_reference = 0;  ///< m², its reference area
+};
+CappedHinges capped_hinges(const ClothProxy& proxy, std::span<const Vec3> position, double bend);
+
+/// The fabric a garment is built for: the options' or the one its class suggests (docs/fabrics.md).
+std::string fabric_for(const SheetGarment& garment, const SheetOptions& options);
+
+/// The library fabric's bend for this garment (docs/fabrics.md), 0 where it has none.
+double garment_bend(const SheetWork& work);
+
 /// The bounds resampling keeps, measured on the built proxy (docs/proxy.md#resampling).
 void sheet_conditioning(SheetWork& work, std::span<const double> mass);
 

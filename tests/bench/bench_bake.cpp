@@ -83,7 +83,7 @@ void BM_BakeAll(benchmark::State& state) {
         bake_options(weft::test::binary_dir() / "bench-scratch" / ("bake_all_j" + std::to_string(jobs)), jobs);
     for (auto _ : state) {
         weft::BakeResult r = weft::bake(o, {});
-        benchmark::DoNotOptimize(r.models.data());
+        benchmark::DoNotOptimize(r.models.size());
     }
 }
 

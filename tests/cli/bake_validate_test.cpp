@@ -4,6 +4,8 @@
 // a rig proxy's skinned mesh is posed from the simulation and measured (report.json's validation).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <fstream>
 #include <set>
 
@@ -239,6 +241,41 @@ TEST(BakeModel, ACurtainHangsFromTheRodInItsOwnMesh) {
         EXPECT_LE(s["max_strain"].get<double>(), 1.1) << s["name"];
         if (s["name"] == "hang") { EXPECT_LE(s["sleep_step"].get<int>(), 1500); }
     }
+}
+
+TEST(BakeModel, APleatedCurtainOfSliverStripsSleepsAndValidatesAnyPinInBoundedSteps) {
+    // sheets/pleated_curtain.glb: 12 pleats of 2.4 m slivers, a header above the rod, rod and cloth in
+    // one mesh. On defaults it is kept as modelled (52 particles, no hinge capped: docs/proxy.md#resampling),
+    // its header held with the rod row (docs/proxy.md#pins), and it sleeps in hang within the default limit.
+    const fs::path in = test::scratch_dir("bake_pleated_curtain") / "in";
+    fs::create_directories(in);
+    fs::copy_file(test::testdata_dir() / "sheets" / "pleated_curtain.glb", in / "pleated_curtain.glb");
+    const fs::path out = in.parent_path() / "out";
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--validate"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("HINGE_RATIO_CAPPED"), std::string::npos) << r.err;
+    const json validation = test::read_json_file(out / "pleated_curtain.glb" / "validation.json");
+    EXPECT_EQ(validation["passed"], true);
+    EXPECT_EQ(validation["proxies"][0]["particles"], 52);
+    for (const json& s : validation["proxies"][0]["scenarios"])
+        if (s["name"] == "hang") {
+            ASSERT_TRUE(s["sleep_step"].is_number()) << "hang never slept";
+            EXPECT_LT(s["sleep_step"].get<int>(), 1500);
+        }
+    // Pinned at its left edge it need not pass, but its validation is the scenarios' own steps on the
+    // same 52 particles: no refined mesh, every scenario its default step count.
+    const fs::path left = in.parent_path() / "left";
+    const auto sheet = test::run_weft({"sheet", (in / "pleated_curtain.glb").string(), "-o", left.string(), "-q", "--pin", "left"});
+    ASSERT_EQ(sheet.exit_code, 0) << sheet.err;
+    const auto v = test::run_weft({"validate", (left / "Curtain.clothproxy").string(), "--json", "-q"});
+    const json left_validation = json::parse(v.out);
+    ASSERT_EQ(left_validation["proxies"].size(), 1u);
+    EXPECT_EQ(left_validation["proxies"][0]["particles"], 52);
+    const std::map<std::string, int> steps{{"hang", 1500}, {"swing", 900}, {"sprint", 720}, {"teleport-reset", 300},
+                                           {"teleport-keep", 300}, {"idle", 600}};
+    ASSERT_EQ(left_validation["proxies"][0]["scenarios"].size(), steps.size());
+    for (const json& s : left_validation["proxies"][0]["scenarios"])
+        EXPECT_EQ(s["steps"].get<int>(), steps.at(s["name"].get<std::string>())) << s["name"];
 }
 
 TEST(BakeShared, TheBannerHangsFromItsBracketsAndPassesEveryScenario) {

@@ -83,6 +83,21 @@ TEST(BakeCost, LastBakesTimesFirstThenBytesAtTheirRate) {
     EXPECT_DOUBLE_EQ(all[0], 8.0);
     EXPECT_DOUBLE_EQ(all[1], 0.5);
     EXPECT_DOUBLE_EQ(all[2], 2.0);
+    // Read as it streams by: a row's nested objects (its cloth, its issues, a timing's stages) before
+    // and after its input change nothing; a report cut short is no history at all.
+    const std::string nested = R"({"validate": true,
+        "models": [{"cloth": {"input": "cloth.glb"}, "input": "slow.glb", "issues": [{"input": "x", "unchanged": true}], "status": "built"},
+                   {"input": "big.glb", "status": "built"}, {"input": "new.glb", "status": "built"}],
+        "timings": {"jobs": 2, "models": [{"input": "slow.glb", "seconds": 7.0, "stages": {"input": "y", "seconds": 1}},
+                                          {"input": "big.glb", "seconds": 3, "stages": {}},
+                                          {"input": "new.glb", "seconds": 1.5}], "total_seconds": 11.5}})";
+    write(dir / "nested.json", nested);
+    const std::vector<double> read = model_costs(models, names, dir / "nested.json", true);
+    EXPECT_DOUBLE_EQ(read[0], 7.0);
+    EXPECT_DOUBLE_EQ(read[1], 3.0);
+    EXPECT_DOUBLE_EQ(read[2], 1.5);
+    write(dir / "cut.json", nested.substr(0, nested.size() - 40));
+    EXPECT_DOUBLE_EQ(model_costs(models, names, dir / "cut.json", true)[0], 100e-6);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include "proxy/core/proxy_check.h"
 #include "proxy/sheet_builder.h"
 #include "proxy/sheet_test_scenes.h"
+#include "scene/import.h"
+#include "support/paths.h"
 
 namespace weft {
 namespace {
@@ -240,6 +242,30 @@ TEST(SheetPins, ByDefaultTheSheetIsHeldWhereItTouchesRigidGeometry) {
         pole.influence_offsets.push_back(static_cast<uint32_t>(pole.influences.size()));
     }
     EXPECT_TRUE(has_code(build_sheet(skinned, g, source_resolution_options()).issues, "NOTHING_HELD"));
+}
+
+TEST(SheetPins, TheHeaderStandingAboveATouchingHoldIsHeldWithIt) {
+    // sheets/pleated_curtain.glb: the rod touches the hold row (y 0, every other pleat's column within
+    // the band: 7 particles); the 45 mm header above it (13 particles) stands on its bending alone and
+    // is held with it, by the rod's node. Nothing else: the slivers and the hem hang.
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "pleated_curtain.glb");
+    SheetGarment g{"Curtain", "curtain", {}, {}};
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        if (scene.materials[scene.meshes[m].material] == "Fabric") g.meshes.push_back(static_cast<int>(m));
+    Issues issues;
+    const ClothProxy p = build_pins_ok(scene, g, SheetOptions{}, &issues);
+    ASSERT_EQ(p.pins.size(), 1u);
+    EXPECT_EQ(p.pins[0].holder, "Curtain");
+    EXPECT_EQ(p.pins[0].particles.size(), 20u);
+    for (uint32_t q = 0; q < p.particle_count(); ++q) {
+        const double y = p.frame.rest_world.transform_point(p.rest_position[q])[1] - 2.5;  // the node stands at 2.5 m
+        if (y > 0.02) EXPECT_TRUE(p.held(q)) << "header particle " << q << " at " << y;
+        if (y < -0.02) EXPECT_FALSE(p.held(q)) << "particle " << q << " at " << y;
+    }
+    bool said = false;
+    for (const Issue& i : issues)
+        said |= i.code == "HELD_WHERE_IT_TOUCHES" && i.message.find("the header standing above it: 13 particles") != std::string::npos;
+    EXPECT_TRUE(said);
 }
 
 TEST(SheetPins, NothingTouchingIsAnErrorWithTheConfigEntryThatHangsIt) {

@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "geom/topology.h"
+#include "fabric/fabric.h"
 #include "proxy/core/codec.h"
+#include "proxy/core/hinge_area.h"
 #include "proxy/core/proxy_check.h"
 #include "proxy/core/render_binding.h"
 #include "proxy/sheet_builder.h"
@@ -23,6 +25,10 @@
 
 namespace weft {
 namespace {
+
+bool reports(const Issues& issues, const std::string& code) {
+    return std::any_of(issues.begin(), issues.end(), [&](const Issue& i) { return i.code == code; });
+}
 
 SheetGarment banner_of(const Scene& scene) {
     SheetGarment g{"Banner", "banner", {}, {}};
@@ -257,6 +263,35 @@ TEST(SheetResample, AutomaticCoarsensOnlyADenseSheet) {
         EXPECT_EQ(r.stats.binding_error_max, 0.0);
         EXPECT_EQ(encode_proxy(*r.proxy), encode_proxy(*s.proxy));
     }
+}
+
+// docs/proxy.md#resampling: `automatic` resamples only to coarsen. The pleated curtain's 52 vertices
+// are 12 pleats of 2.4 m slivers (a median edge of 9 cm, under half the 0.43 m its count asks for):
+// dense by its median edge, but a mesh of L would only split the slivers, 159 particles whose hinges,
+// a hundredth of the source's, the band caps (HINGE_RATIO_CAPPED). It is kept as modelled, every
+// hinge its own reference; named, the same resolution still resamples it and says so.
+TEST(SheetResample, AutomaticNeverSplitsASliverSheetIntoAMeshItWarnsAbout) {
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "pleated_curtain.glb");
+    SheetGarment g{"Curtain", "curtain", {}, {}};
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        if (scene.materials[scene.meshes[m].material] == "Fabric") g.meshes.push_back(static_cast<int>(m));
+    const SheetBuildResult r = build(scene, g, SheetOptions{});
+    ASSERT_TRUE(r.proxy);
+    EXPECT_EQ(r.stats.source_vertices, 52u);
+    EXPECT_EQ(r.proxy->particle_count(), 52u);
+    EXPECT_EQ(r.stats.edge_length, 0.0);
+    EXPECT_FALSE(reports(r.issues, "HINGE_RATIO_CAPPED"));
+    const std::optional<Fabric> cotton = find_fabric("cotton");  // the curtain's
+    ASSERT_TRUE(cotton);
+    for (size_t b = 0; b < r.proxy->hinge_reference_area.size(); ++b)
+        EXPECT_FALSE(hinge_bend_capped(cotton->bend, hinge_area(r.proxy->hinges[b], r.proxy->rest_position),
+                                       r.proxy->hinge_reference_area[b]));
+    SheetOptions named;
+    ASSERT_EQ(parse_resolution("edge:0.43", named), "");
+    const SheetBuildResult split = build(scene, g, named);
+    ASSERT_TRUE(split.proxy);
+    EXPECT_GT(split.proxy->particle_count(), 100u);
+    EXPECT_TRUE(reports(split.issues, "HINGE_RATIO_CAPPED"));
 }
 
 TEST(SheetResample, SharedModelsResampleWithinTheBounds) {

@@ -23,6 +23,8 @@ std::vector<FixtureFile> good_fixtures() {
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
         {"sheets/curtain.glb", encode_glb(make_curtain(), options),
          "a curtain and its closed rod, two primitives of mesh Curtain: the rod holds it"},
+        {"sheets/pleated_curtain.glb", encode_glb(make_pleated_curtain(), options),
+         "12 pleats of 2.4 m sliver strips with a header above the rod, rod and cloth in mesh Curtain"},
         {"sheets/strips.glb", encode_glb(make_strips_sheet(), options),
          "25 strips of one 4 m x 4 cm quad each under a rod: long thin triangles, resampled (docs/proxy.md#resampling)"},
         {"sheets/dense.glb", encode_glb(make_dense_sheet(), options),

@@ -34,6 +34,9 @@ std::vector<double> hair_strand_lengths();
 Scene make_flag();
 /// A curtain and its rod, two primitives of one mesh on node `Curtain` (sheets/curtain.glb).
 Scene make_curtain();
+/// A pleated curtain of long sliver strips with a header standing above its rod, rod and cloth two
+/// primitives of one mesh on node `Curtain` (sheets/pleated_curtain.glb).
+Scene make_pleated_curtain();
 /// Sheets for resampling (docs/proxy.md#resampling), each on material `Banner` under a closed rod
 /// (node `Rod`) that holds its top edge: 25 strips of one 4 m x 4 cm quad each (sheets/strips.glb),
 /// a 6,160-vertex waved grid (sheets/dense.glb), a 16 x 16-quad sheet with two holes (sheets/holes.glb).

@@ -359,6 +359,43 @@ Scene make_curtain() {
     return scene;
 }
 
+Scene make_pleated_curtain() {
+    Scene scene;
+    scene.source_path = "pleated_curtain";
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int curtain = add_node(scene, "Curtain", root, Mat4::translation({0, 2.5, 0}));
+    scene.materials = {"Metal", "Fabric"};
+
+    // One mesh "Curtain" of two primitives, as an exporter writes a curtain with its rod (the shape of
+    // Quaternius' Curtains_Single): the rod a closed 1.2 m cylinder of radius 15 mm along X, its axis
+    // 20 mm under the hold row; the cloth 12 pleats 8 cm wide (every other column 4 cm deep), each a
+    // vertical strip of three quads: a 45 mm header standing above the hold row, a 2.4 m sliver (aspect
+    // 30) and a 50 mm hem. 52 vertices, 72 triangles.
+    MeshBuilder rod;
+    rod.add_lathe({-0.1, -0.02, 0}, {1, 0, 0}, {0, 1, 0}, {{0, 0}, {0, 0.015}, {1.2, 0.015}, {1.2, 0}}, 12, 1.0,
+                  [](const Vec3&) { return std::vector<Influence>{}; });
+    for (Vec3& p : rod.positions) p = scene.nodes[curtain].world.transform_point(p);
+    constexpr int kColumns = 12;
+    constexpr double kRowY[] = {0.045, 0.0, -2.4, -2.45};
+    MeshBuilder cloth;
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i <= kColumns; ++i) {
+            const Vec3 local{0.08 * i, kRowY[j], i % 2 ? 0.04 : 0.0};
+            cloth.add_vertex(scene.nodes[curtain].world.transform_point(local), {double(i) / kColumns, j / 3.0});
+        }
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < kColumns; ++i) {
+            const uint32_t a = j * (kColumns + 1) + i, b = a + 1, c = a + kColumns + 1, d = c + 1;
+            cloth.add_triangle(a, c, b);
+            cloth.add_triangle(b, c, d);
+        }
+    scene.meshes.push_back(rod.finish("Curtain", curtain, 0, -1));
+    scene.meshes.push_back(cloth.finish("Curtain", curtain, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
 namespace {
 
 // A hanging sheet on material `Banner` at node `Banner`, its top edge 5 mm under a closed rod of

@@ -8,6 +8,7 @@
 
 #include "io/utf8_text.h"
 #include "outputs/issue_json.h"
+#include "outputs/model_output.h"
 #include "outputs/view_page.h"
 
 namespace weft::cli {
@@ -44,35 +45,35 @@ BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity) {
 
 int finish_bake(const BakeResult& result, const BakeOptions& options, const BakeFinish& f) {
     for (const Issue& i : result.run_issues) std::cerr << f.who << ": " << i.message << " [" << i.code << "]\n";
-    nlohmann::json report = bake_report_json(result, options);
     int status = result.exit_code() == 0 ? exit_ok : exit_refused;
     // Outputs replace only regular files: a FIFO, a device or a link in the way is refused by name.
-    auto write_output = [&](const fs::path& path, const std::string& text) {
-        const bool written = write_command_output(std::cerr, f.who, path, text);
+    // Each is written a model at a time (the driver never holds a library's report whole).
+    auto write_output = [&](const fs::path& path, const std::function<void(const TextSink&)>& produce) {
+        Issues issues;
+        const bool written = write_model_output(path, produce, issues);
+        for (const Issue& i : issues) std::cerr << f.who << ": " << i.message << " [" << i.code << "]\n";
         if (!written) status = exit_refused;
         return written;
     };
     const fs::path report_path = f.out / "bake-report.json";
-    std::string depfile;
+    Issues unrepresentable;  // the depfile's, which the report lists among the run's issues
     if (!f.depfile.empty()) {
-        Issues unrepresentable;
-        depfile = bake_depfile(result, report_path.generic_string(), &unrepresentable);
-        for (const Issue& i : unrepresentable) {
-            if (!f.verbosity.quiet) std::cerr << f.who << ": warning: " << i.message << " [" << i.code << "]\n";
-            report["issues"].push_back(issue_json(i));
-            report["counts"][i.code] = report["counts"].value(i.code, 0) + 1;
-        }
+        write_output(f.depfile, [&](const TextSink& sink) {
+            write_bake_depfile(result, report_path.generic_string(), &unrepresentable, sink);
+        });
+        if (!f.verbosity.quiet)
+            for (const Issue& i : unrepresentable) std::cerr << f.who << ": warning: " << i.message << " [" << i.code << "]\n";
     }
-    const std::string text = bake_json_text(report);
+    auto report = [&](const TextSink& sink) { write_bake_report(result, options, unrepresentable, sink); };
     for (const fs::path& path : {report_path, f.report})
-        if (!path.empty()) write_output(path, text);
-    if (!f.depfile.empty()) write_output(f.depfile, depfile);
+        if (!path.empty()) write_output(path, report);
     // The page over every model (each model's own is OUT/<model>/view.html): always rewritten, like
     // the report it is made from; named on standard error only once it is there.
-    const bool page = f.page && write_output(f.out / "index.html", view_index_html(report));
-    if (f.json) std::cout << text;
+    const nlohmann::json head = bake_report_head(result, options, unrepresentable);
+    const bool page = f.page && write_output(f.out / "index.html", [&](const TextSink& sink) { write_bake_index(result, head, sink); });
+    if (f.json) report([](std::string_view piece) { std::cout << piece; });
     if (!f.verbosity.quiet) {
-        std::cerr << f.who << ": " << report["summary"].get<std::string>() << " -> " << utf8_escaped(f.out.string()) << "\n";
+        std::cerr << f.who << ": " << head["summary"].get<std::string>() << " -> " << utf8_escaped(f.out.string()) << "\n";
         if (page)
             std::cerr << f.who << ": the page: " << utf8_escaped((fs::absolute(f.out) / "index.html").lexically_normal().string())
                       << "\n";
