@@ -2,6 +2,7 @@
 
 #include "garment/garment_facts.h"
 #include "garment/prop_sheets.h"
+#include "garment/sewn_in.h"
 #include "geom/topology.h"
 #include "geom/weld.h"
 #include "scene/hierarchy.h"
@@ -21,6 +22,10 @@ using namespace garment_detail;
 
 namespace {
 
+/// The least length of a tail's chain, as a share of the body's length: the tails that swing
+/// measured 0.27 (the Cow's) to 0.50 (the Rat's), a stub (the Stag's) 0.09 and a tail curled tight
+/// over the back (the Shiba's) 0.11.
+constexpr double kStubTail = 1.0 / 6.0;
 
 /// A garment-to-be found by a name: which meshes carry it.
 struct Candidate {
@@ -222,6 +227,26 @@ bool leave_rigid_out(const Scene& scene, const Rig& rig, Garment& g) {
     return false;
 }
 
+/// Why a tail on an authored chain is a stub rather than a garment, or "" when it is not one: its
+/// chain is shorter than kStubTail of the body's length (the longest side of the skinned meshes'
+/// bounds). A stub or a tail curled tight over the back has no room to swing.
+std::string stub_tail_reason(const Scene& scene, const std::vector<Chain>& chains, const Garment& g) {
+    Bounds body;
+    for (const Mesh& mesh : scene.meshes)
+        if (is_skinned(mesh))
+            for (const Vec3& p : mesh.positions)
+                if (is_finite(p)) body.add(p);
+    const Vec3 extent = body.max - body.min;
+    const double length = std::max({extent.x, extent.y, extent.z});
+    double chain = 0;
+    for (int c : g.chains) chain = std::max(chain, chains[static_cast<size_t>(c)].length);
+    if (g.chains.empty() || !(length > 0) || chain >= kStubTail * length) return "";
+    char share[32];
+    std::snprintf(share, sizeof share, "%.2f", chain / length);
+    return "a stub, not a tail that swings: its chain is " + millimetres(chain) + " long, " + share +
+           " of the body's " + millimetres(length) + " (a tail needs 1/6; docs/garments-by-geometry.md#tails)";
+}
+
 /// Geometry authored chains weight (or carry rigidly) that no name found: one garment per chain
 /// class, each vertex going to the class of the chain joint that weights it most.
 std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
@@ -258,6 +283,7 @@ std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const st
         if (g.parts.empty()) continue;
         fill_facts(scene, rig, chains, g);
         g.name = g.matched_name = g.chains.empty() ? g.class_name : chains[static_cast<size_t>(g.chains.front())].name;
+        if (g.class_name == "tail") g.not_garment_reason = stub_tail_reason(scene, chains, g);
         garments.push_back(std::move(g));
     }
     return garments;
@@ -340,6 +366,8 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         } else if (c.matched_by != kMatchedByConfig && g.span < min_span) {
             g.not_garment_reason = "too small to simulate: its largest piece spans " + millimetres(g.span) +
                                    " (a garment needs " + millimetres(min_span) + ")";
+        } else if (c.matched_by != kMatchedByConfig && !g.moves) {
+            g.not_garment_reason = sewn_in_reason(measure_sewn_in(scene, g), g.span);
         }
         if (admit_garment(std::move(g), taken, found)) found.found_by_name = true;
     }

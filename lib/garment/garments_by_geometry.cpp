@@ -7,6 +7,7 @@
 #include "garment/garment_facts.h"
 #include "garment/geometry.h"
 #include "garment/prop_sheets.h"
+#include "garment/sewn_in.h"
 
 namespace weft::garment_detail {
 
@@ -97,9 +98,16 @@ void classify_material(const Scene& scene, const Rig& rig, const HumanoidBones& 
         for (const std::vector<uint32_t>& piece : pieces) {
             if (piece.size() < 12) continue;
             BodyPiece body;
+            std::vector<uint32_t> local(surface.welded_count(), UINT32_MAX);
             for (uint32_t w : piece) {
+                local[w] = static_cast<uint32_t>(body.positions.size());
                 body.positions.push_back(surface.position[w]);
                 body.weights.push_back(weights_of(w));
+            }
+            for (size_t t = 0; t + 2 < surface.triangles.size(); t += 3) {
+                const uint32_t a = local[surface.triangles[t]], b = local[surface.triangles[t + 1]],
+                               c = local[surface.triangles[t + 2]];
+                if (a != UINT32_MAX && b != UINT32_MAX && c != UINT32_MAX) body.triangles.insert(body.triangles.end(), {a, b, c});
             }
             PieceClass cls = classify_piece(bones, body, wanted);
             if (cls.class_name.empty()) continue;
@@ -183,6 +191,8 @@ void body_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>&
         BodyFound& f = it->second;
         Garment g = geometry_garment(scene, rig, chains, cls, f.vertices, f.materials, f.best.rule, f.best.measurements);
         apply_geometry_rule(scene, options, min_span, g);
+        if (g.rule_pointer.empty() && g.not_garment_reason.empty())
+            g.not_garment_reason = sewn_in_reason(measure_sewn_in(scene, g), g.span);
         admit_garment(std::move(g), taken, found);
     }
 }

@@ -14,10 +14,25 @@ namespace weft {
 namespace {
 
 /// How far down towards its hem a skirt's surface must still bridge the legs, as a share of the hem's
-/// depth below the hip joints (docs/garments-by-geometry.md#the-rules): the skirts measured 0.80 (the
-/// Witch) to 1.0 (the mannequin's, a knee-length dress), baggy knee breeches 0.62 (their two legs part
-/// below the crotch).
-constexpr double kSkirtBridgeReach = 0.7;
+/// depth below the hip joints (docs/garments-by-geometry.md#the-rules). Counting where its edges cross
+/// the midline, a skirt's hem ring bridges at the hem itself: the skirts measured 0.95 (the Witch's,
+/// whose hem dips at the sides) to 1.0 (the mannequin's, Quaternius' Formal dress); shorts bridge only
+/// down to their crotch seam, 0.79 (Quaternius' Adventurer), baggy knee breeches 0.62.
+constexpr double kSkirtBridgeReach = 0.87;
+
+/// The least share of a skirt's weight on the legs: a hem the legs never move follows the pelvis
+/// alone, a stiff part of the hips (KayKit's flared coat hems: 0); the skirts measured 0.35 (the
+/// mannequin's) to 0.93 (the Witch's hem trim).
+constexpr double kSkirtLegWeight = 0.2;
+
+/// The least share of a cape's weight on the torso and neck: a cape hangs from the back and the
+/// shoulders' line; a posed forearm and hand behind the back (Quaternius' Cowboy) is carried by the
+/// arm alone (0).
+constexpr double kCapeCarriedByBack = 0.5;
+
+/// How far behind the head bone hair's centre lies, as a share of its depth front to back: a
+/// ponytail's hair measured 0.18, KayKit's Mage head (face, bun and hat brim in one piece) 0.04.
+constexpr double kHairBehindHead = 0.1;
 
 bool has_word(const std::vector<std::string>& words, std::string_view w) {
     return std::find(words.begin(), words.end(), w) != words.end();
@@ -100,7 +115,7 @@ HumanoidBones find_humanoid_bones(const Scene& scene) {
         return p >= 0 ? b.region[static_cast<size_t>(p)] : BodyRegion::other;
     };
     // The topmost joint of each region: the one whose parent is of another region.
-    int thighs = 0;
+    std::vector<int> leg_tops;
     for (size_t i = 0; i < n; ++i) {
         if (!joint[i] || !named[i] || parent_region(i) == b.region[i]) continue;
         const int node = static_cast<int>(i);
@@ -109,10 +124,16 @@ HumanoidBones find_humanoid_bones(const Scene& scene) {
             case BodyRegion::head: if (b.head < 0) b.head = node; break;
             case BodyRegion::neck: if (b.neck < 0) b.neck = node; break;
             case BodyRegion::torso: if (b.chest < 0) b.chest = node; break;
-            case BodyRegion::legs: if (thighs < 2) b.thigh[static_cast<size_t>(thighs++)] = node; break;
+            case BodyRegion::legs: leg_tops.push_back(node); break;
             default: break;
         }
     }
+    // The legs start at the hips: of the leg bones whose parent is no leg bone, the thighs are the
+    // two highest (an IK target such as Quaternius' FootIK.L, parented to the armature's root, sits
+    // at the foot).
+    std::stable_sort(leg_tops.begin(), leg_tops.end(),
+                     [&](int a, int c) { return origin_of(scene, a).y > origin_of(scene, c).y; });
+    for (size_t k = 0; k < 2 && k < leg_tops.size(); ++k) b.thigh[k] = leg_tops[k];
     // The chest: the deepest torso joint (the one the neck or the arms hang from).
     for (size_t i = 0; i < n; ++i)
         if (joint[i] && b.region[i] == BodyRegion::torso) {
@@ -145,6 +166,8 @@ HumanoidBones find_humanoid_bones(const Scene& scene) {
         }
     }
     b.front = toe_z < -1e-4 ? -1 : 1;
+    const Vec3 spine = b.neck_at - b.hips_at;
+    b.upright = spine.y > std::hypot(spine.x, spine.z);
     return b;
 }
 
@@ -190,38 +213,63 @@ std::optional<PieceFrame> piece_frame(const HumanoidBones& b, const BodyPiece& p
     return f;
 }
 
-std::optional<PieceClass> skirt_rule(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
-    if (!(f.half_gap > 0 && f.leg > 0)) return std::nullopt;
-    const double weight = f.sh(BodyRegion::hips) + f.sh(BodyRegion::legs);
-    // Below the crotch (by a tenth of the thigh), vertices near the midline and farther from
-    // every leg bone than the hip joints are from the midline: surface between the legs, not on them.
-    // Feet reach forward past the shins; below the ankles nothing bridges.
+/// Where a piece's surface crosses between the legs, clear of both: the skirt rule's bridging.
+struct LegBridge {
+    size_t points = 0;          ///< vertices and edge crossings of the midline that bridge
+    double clearance = 0;       ///< the largest distance from a leg bone, in half hip gaps
+    double low = INFINITY;      ///< the lowest bridging point's height
+};
+
+/// Below the crotch (by a tenth of the thigh) and above the ankles, the piece's points near the
+/// body's midline that lie farther from every leg bone than 1.2 times half the hip joints' gap: its
+/// vertices within 0.35 of that half gap of the midline, and the points where its triangles' edges
+/// cross the midline (a coarse hem ring may have no vertex near it, yet its edges cross it).
+LegBridge leg_bridge(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
     const double ankle = std::max(b.ankle_at[0].y, b.ankle_at[1].y);
-    const double hem = std::max(f.lo.y, ankle);
-    size_t bridge = 0;
-    double clearance = 0, bridge_low = INFINITY;
-    for (const Vec3& p : piece.positions) {
-        if (p.y > f.crotch - 0.1 * f.leg || p.y < ankle) continue;
-        const double across = std::fabs((p.x - f.mid.x));
-        if (across > 0.35 * f.half_gap) continue;
+    LegBridge out;
+    auto consider = [&](const Vec3& p) {
+        if (p.y > f.crotch - 0.1 * f.leg || p.y < ankle) return;
         double d = INFINITY;
         for (size_t s = 0; s < 2; ++s)
             d = std::min({d, distance_to_segment(p, b.thigh_at[s], b.knee_at[s]),
                           distance_to_segment(p, b.knee_at[s], b.ankle_at[s])});
-        clearance = std::max(clearance, d / f.half_gap);
-        if (d > 1.2 * f.half_gap) ++bridge, bridge_low = std::min(bridge_low, p.y);
-    }
-    const bool ok = weight >= 0.6 && f.hi.y >= f.crotch && f.hi.y <= b.chest_at.y + 0.1 * f.torso &&
-                    f.lo.y <= f.crotch - 0.3 * f.leg && bridge >= 2 &&
-                    f.crotch - bridge_low >= kSkirtBridgeReach * (f.crotch - hem);
+        out.clearance = std::max(out.clearance, d / f.half_gap);
+        if (d > 1.2 * f.half_gap) ++out.points, out.low = std::min(out.low, p.y);
+    };
+    for (const Vec3& p : piece.positions)
+        if (std::fabs(p.x - f.mid.x) <= 0.35 * f.half_gap) consider(p);
+    for (size_t t = 0; t + 2 < piece.triangles.size(); t += 3)
+        for (size_t e = 0; e < 3; ++e) {
+            const Vec3& a = piece.positions[piece.triangles[t + e]];
+            const Vec3& c = piece.positions[piece.triangles[t + (e + 1) % 3]];
+            const double sa = a.x - f.mid.x, sc = c.x - f.mid.x;
+            if (!(sa * sc < 0)) continue;
+            consider(a + (c - a) * (sa / (sa - c.x + f.mid.x)));
+        }
+    return out;
+}
+
+std::optional<PieceClass> skirt_rule(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
+    if (!(f.half_gap > 0 && f.leg > 0)) return std::nullopt;
+    const double weight = f.sh(BodyRegion::hips) + f.sh(BodyRegion::legs);
+    // Feet reach forward past the shins; below the ankles nothing bridges.
+    const double ankle = std::max(b.ankle_at[0].y, b.ankle_at[1].y);
+    const double hem = std::max(f.lo.y, ankle);
+    const LegBridge bridge = leg_bridge(b, piece, f);
+    const double reach = bridge.points > 0 ? (f.crotch - bridge.low) / std::max(f.crotch - hem, 1e-9) : 0.0;
+    const bool ok = weight >= 0.6 && f.sh(BodyRegion::legs) >= kSkirtLegWeight && f.hi.y >= f.crotch &&
+                    f.hi.y <= b.chest_at.y + 0.1 * f.torso &&
+                    f.lo.y <= f.crotch - 0.3 * f.leg && bridge.points >= 2 && reach >= kSkirtBridgeReach;
     if (!ok) return std::nullopt;
     return PieceClass{"skirt", "skirt: hangs from the hips and bridges the legs below the crotch",
                       {{"weight_hips_legs", round3(weight)},
+                       {"weight_legs", round3(f.sh(BodyRegion::legs))},
                        {"top_above_hip_joints", round3(f.hi.y - f.crotch)},
                        {"hem_below_crotch", round3(f.crotch - f.lo.y)},
-                       {"bridge_vertices", double(bridge)},
-                       {"bridge_clearance", round3(clearance)},
-                       {"bridge_depth", round3(bridge > 0 ? f.crotch - bridge_low : 0.0)}}};
+                       {"bridge_vertices", double(bridge.points)},
+                       {"bridge_clearance", round3(bridge.clearance)},
+                       {"bridge_depth", round3(f.crotch - bridge.low)},
+                       {"bridge_reach", round3(reach)}}};
 }
 
 std::optional<PieceClass> cape_rule(const HumanoidBones& b, const BodyPiece& piece, const PieceFrame& f) {
@@ -230,11 +278,14 @@ std::optional<PieceClass> cape_rule(const HumanoidBones& b, const BodyPiece& pie
     for (const Vec3& p : piece.positions)
         if ((p.z - b.chest_at.z) * b.front < -0.05 * f.torso) ++behind;
     const double behind_share = double(behind) / double(piece.positions.size());
-    const bool ok = weight >= 0.6 && f.hi.y >= b.chest_at.y - 0.2 * f.torso && f.lo.y <= b.hips_at.y &&
-                    behind_share >= 0.8 && (f.hi.x - f.lo.x) >= f.half_gap * 2 && f.lo.y <= b.hips_at.y - 0.25 * f.leg;
+    // The back and the neck carry a cape; what the arms alone carry is a sleeve or the arm itself.
+    const double carried = f.sh(BodyRegion::torso) + f.sh(BodyRegion::neck);
+    const bool ok = weight >= 0.6 && carried >= kCapeCarriedByBack && f.hi.y >= b.chest_at.y - 0.2 * f.torso &&
+                    f.lo.y <= b.hips_at.y && behind_share >= 0.8 && (f.hi.x - f.lo.x) >= f.half_gap * 2 && f.lo.y <= b.hips_at.y - 0.25 * f.leg;
     if (!ok) return std::nullopt;
     return PieceClass{"cape", "cape: hangs from the chest or shoulders down the back, away from the body",
                       {{"weight_torso_arms_neck", round3(weight)},
+                       {"weight_torso_neck", round3(carried)},
                        {"top_below_chest", round3(b.chest_at.y - f.hi.y)},
                        {"hem_below_hips", round3(b.hips_at.y - f.lo.y)},
                        {"share_behind_chest", round3(behind_share)}}};
@@ -259,12 +310,17 @@ std::optional<PieceClass> necktie_rule(const HumanoidBones& b, const BodyPiece& 
 
 std::optional<PieceClass> hair_rule(const HumanoidBones& b, const PieceFrame& f) {
     const double weight = f.sh(BodyRegion::head);
-    const bool ok = weight >= 0.8 && f.lo.y < b.neck_at.y && (f.centre.z - b.head_at.z) * b.front < 0;
+    // Hair that hangs lies behind the head; a piece centred on the head bone is the head itself or
+    // a hat on it (KayKit's Mage head with its bun and brim: 4% of its depth behind).
+    const double depth = std::max(f.hi.z - f.lo.z, 1e-9);
+    const double behind = (b.head_at.z - f.centre.z) * b.front;
+    const bool ok = weight >= 0.8 && f.lo.y < b.neck_at.y && behind >= kHairBehindHead * depth;
     if (!ok) return std::nullopt;
     return PieceClass{"hair", "hair: weighted to the head, hanging below the neck behind it",
                       {{"weight_head", round3(weight)},
                        {"below_neck", round3(b.neck_at.y - f.lo.y)},
-                       {"behind_head", round3((b.head_at.z - f.centre.z) * b.front)}}};
+                       {"behind_head", round3(behind)},
+                       {"behind_head_of_depth", round3(behind / depth)}}};
 }
 
 }  // namespace

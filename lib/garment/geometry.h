@@ -4,13 +4,14 @@
 // name claimed (islands of the welded surface, then regions of one dominant body part inside an
 // island) is measured against the skeleton and classified by one rule per class:
 //
-//   skirt    weighted to hips and legs; its top at or above the hip joints, its hem below the
-//            crotch; below the crotch its surface leaves the legs to cross the body's midline
-//            (trousers wrap each leg, so their surface stays within a leg's reach)
-//   cape     weighted to the torso, shoulders or neck; from the chest down past the hips, behind
-//            the chest's plane, away from the body
+//   skirt    weighted to hips and legs, the legs moving some of it; its top at or above the hip
+//            joints, its hem below the crotch; below the crotch its surface leaves the legs to
+//            cross the body's midline down to its hem (trousers wrap each leg, so their surface
+//            stays within a leg's reach; shorts part into two openings above their hem)
+//   cape     weighted to the torso, shoulders or neck, the back and neck carrying most; from the
+//            chest down past the hips, behind the chest's plane, away from the body
 //   necktie  weighted to the neck and chest; from the neck down the front, narrow
-//   hair     weighted to the head; hanging below the neck, behind the head
+//   hair     weighted to the head; hanging below the neck, well behind the head bone
 //
 // Anything that fails every rule stays body. The rule and its measurements travel with the
 // garment, so inspect and the reports say why it was taken.
@@ -38,9 +39,11 @@ struct HumanoidBones {
     Vec3 hips_at, head_at, neck_at, chest_at;         ///< bind-pose origins
     std::array<Vec3, 2> thigh_at{}, knee_at{}, ankle_at{};
     double front = 1;                                 ///< +1: the model faces +Z; -1: -Z
+    bool upright = true;                              ///< the spine from the hips to the neck rises more than it runs
 
-    /// A humanoid: hips, head and two thighs found.
-    bool humanoid() const { return hips >= 0 && head >= 0 && thigh[0] >= 0 && thigh[1] >= 0; }
+    /// A humanoid: hips, head and two thighs found, standing upright (a T-rex or a rat on a biped
+    /// rig carries its spine level, and the rules measure against an upright body).
+    bool humanoid() const { return hips >= 0 && head >= 0 && thigh[0] >= 0 && thigh[1] >= 0 && upright; }
 };
 
 /// Finds the humanoid bones by name words (hips/pelvis, thigh/upleg/upper leg, head, neck,
@@ -51,6 +54,7 @@ HumanoidBones find_humanoid_bones(const Scene& scene);
 struct BodyPiece {
     std::vector<Vec3> positions;
     std::vector<std::vector<std::pair<int, double>>> weights;
+    std::vector<uint32_t> triangles;  ///< indices into positions, three per triangle (may be empty)
 };
 
 /// What the rules made of a piece.

@@ -297,6 +297,10 @@ private:
             g.input.garment_class = g.class_name;
             r_.rigs.push_back(std::move(g));
         }
+        // A chain whose garment is not one (a stub of a tail) does not move either.
+        for (const Garment& garment : found.not_garments)
+            if (garment.matched_by == kMatchedByChain)
+                for (int c : garment.chains) used[static_cast<size_t>(c)] = 1;
         // Chains no garment claimed (a spring over no geometry): one garment per class.
         std::map<std::string, size_t> by_class;
         for (size_t c = 0; c < found.chains.size(); ++c) {

@@ -180,14 +180,23 @@ GateResult inside_out_gate(const ScenarioStats& s, const char* name) {
 
 }  // namespace
 
+std::string stopped_note(const ScenarioStats& s) {
+    if (!s.stopped_step) return "";
+    return format_text(" (judged up to step %u: the run stopped there, %s having failed for good)", *s.stopped_step,
+                       s.stopped_gate.c_str());
+}
+
 std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios, double energy_scale,
                                        const GateLimits& limits, double thickness, uint32_t rest_crossings) {
     std::vector<GateResult> out;
     for (const ScenarioStats& s : scenarios) {
+        const size_t first = out.size();
         const std::string label = scenario_label(s.scenario, s.clip);
         const char* name = label.c_str();
         out.push_back(finite_gate(s, name));
-        if (s.scenario == Scenario::hang) out.push_back(sleep_gate(s, name, limits));
+        // A run stopped early (docs/validation.md#early-exit) never reached its end: whether hang slept by
+        // then is judged only when it did.
+        if (s.scenario == Scenario::hang && (!s.stopped_step || s.sleep_step)) out.push_back(sleep_gate(s, name, limits));
         out.push_back(strain_gate(s, name, limits));
         if (s.total_energy_trend) out.push_back(energy_gate(s, name, limits, energy_scale));
         if (s.max_penetration) out.push_back(particle_penetration_gate(s, name, limits, thickness));
@@ -195,6 +204,8 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
         if (s.crossings) out.push_back(crossing_gate(s, name, limits, rest_crossings));
         if (s.max_mesh_stretch) out.push_back(mesh_stretch_gate(s, name, limits));
         if (s.inside_out_faces) out.push_back(inside_out_gate(s, name));
+        if (s.stopped_step)  // docs/validation.md#early-exit: what was judged, on how much of the run
+            for (size_t g = first; g < out.size(); ++g) out[g].message += stopped_note(s);
     }
     return out;
 }

@@ -63,6 +63,10 @@ std::vector<GateResult> evaluate_gates(std::span<const ScenarioStats> scenarios,
                                        const GateLimits& limits, double thickness = 0, uint32_t rest_crossings = 0);
 
 /// True when no result failed.
+/// For a run stopped early (ScenarioStats::stopped_step, docs/validation.md#early-exit), what every gate's
+/// message of that run ends with: how much of the run it judged and why; "" for a run that reached its end.
+std::string stopped_note(const ScenarioStats& s);
+
 bool all_passed(std::span<const GateResult> results);
 
 }  // namespace weft

@@ -125,12 +125,12 @@ class ScenarioMeter {
 public:
     ScenarioMeter(Solver& solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
                   const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
-                  const ClipMotion* clip, const BodyObserver& body_observer)
+                  const ClipMotion* clip, const BodyObserver& body_observer, RunStop* stop)
         : solver_(solver), proxy_(solver.proxy()), state_(solver.state()), n_(proxy_.particle_count()),
           links_(links_of(proxy_)), scenario_(scenario), steps_(steps), observer_(observer), body_(body),
           clip_(scenario == Scenario::clip ? clip : nullptr), body_observer_(body_observer),
           rest_frame_(rest_frame_pose(proxy_)), holds_pose_(solver.row_counts().pose > 0),
-          third_start_(steps - steps / 3) {
+          third_start_(steps - steps / 3), stop_(stop) {
         st_.scenario = scenario;
         if (clip_) st_.clip = clip_->name;
         if (clip_) clip_binding_ = bind_clip(*clip_, proxy_, body_);
@@ -150,8 +150,14 @@ public:
             return st_;
         }
         start();
-        for (uint32_t s = 0; s < steps_; ++s)
+        for (uint32_t s = 0; s < steps_; ++s) {
             if (!step(s)) break;
+            if (stop_ && stop_->gate) {  // a gate failed for good: what is left cannot change the verdict
+                st_.stopped_step = st_.steps;
+                st_.stopped_gate = stop_->gate;
+                break;
+            }
+        }
         finish();
         return st_;
     }
@@ -300,6 +306,7 @@ private:
         }
         if (ss.fell_asleep && !st_.sleep_step) st_.sleep_step = step_number;
         measure_step(ss, step_number);
+        watch_gates(step_number);
         measure_teleport(ss, step_number, step.holders);
         measure_energy(s, script.driven);
         trace_step(ss, step_number, script.driven, step.holders);
@@ -328,6 +335,13 @@ private:
         st_.clamped += ss.clamped;
         st_.substeps += ss.substeps;
         st_.sweeps += ss.iterations;
+    }
+
+    /// The gates this run measures that a step can fail for good (RunStop): the worst strain and depth.
+    void watch_gates(uint32_t step_number) {
+        if (!stop_) return;
+        if (st_.max_strain > stop_->max_strain) stop_->fail("STRAIN", step_number);
+        if (st_.max_penetration && *st_.max_penetration > stop_->max_penetration) stop_->fail("PENETRATION", step_number);
     }
 
     /// Teleport: the step it happened, how far it moved the cloth relative to its holders, and the
@@ -370,7 +384,8 @@ private:
         trace_->steps.push_back({step_number, ss.asleep ? 0.0 : ss.max_speed, strain_now_, energy_.kinetic,
                                  energy_.total(), ss.asleep, driven});
         // Asleep, nothing moved: the last frame stands for it (the last step is always kept).
-        if (trace_->frame_every > 0 && ((!ss.asleep && step_number % trace_->frame_every == 0) || step_number == steps_))
+        if (trace_->frame_every > 0 && ((!ss.asleep && step_number % trace_->frame_every == 0) || step_number == steps_ ||
+                                        (stop_ && stop_->gate)))
             record_frame(step_number, holders);
     }
 
@@ -393,13 +408,15 @@ private:
         st_.peak_speed_ratio = st_.velocity_clamp > 0 ? st_.peak_speed / st_.velocity_clamp : 0;
         st_.kinetic_energy_end = energy_.kinetic;
         st_.total_energy_end = energy_.total();
+        // Stopped early, the run has no end: nothing judged there (the energy trend, the crossings) is reported.
+        if (st_.stopped_step) trend_t_.clear(), trend_kinetic_.clear(), trend_total_.clear();
         st_.trend_steps = static_cast<uint32_t>(trend_t_.size());
         st_.kinetic_energy_trend = fitted_change(trend_t_, trend_kinetic_);
         st_.total_energy_trend = fitted_change(trend_t_, trend_total_);
         if (scenario_ == Scenario::idle && jitter_frames_ > 0) finish_jitter();
         st_.ms_per_step = st_.steps_awake > 0 ? awake_seconds_ * 1000 / st_.steps_awake : 0;
         st_.final_positions = state_.x;
-        if (!proxy_.triangles.empty()) st_.crossings = count_crossing_triangles(state_.x, proxy_.triangles);
+        if (!proxy_.triangles.empty() && !st_.stopped_step) st_.crossings = count_crossing_triangles(state_.x, proxy_.triangles);
     }
 
     void finish_jitter() {
@@ -457,14 +474,15 @@ private:
     bool slept_unchanged_ = false;  ///< the last step was slept through and its input was the one before it
     bool still_ = false;            ///< this step is a still step: nothing solved, nothing changed
     double awake_seconds_ = 0;
+    RunStop* stop_ = nullptr;       ///< early exit (docs/validation.md#early-exit); none: every step runs
 };
 
 }  // namespace
 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
                            const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
-                           const ClipMotion* clip, const BodyObserver& body_observer) {
-    return ScenarioMeter(solver, settle_steps, scenario, steps, trace, trace_options, observer, body, clip, body_observer)
+                           const ClipMotion* clip, const BodyObserver& body_observer, RunStop* stop) {
+    return ScenarioMeter(solver, settle_steps, scenario, steps, trace, trace_options, observer, body, clip, body_observer, stop)
         .run();
 }
 

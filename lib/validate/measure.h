@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,7 @@ struct ScenarioStats {
     uint32_t settle_steps = 0;      ///< steps of the unmeasured prelude (settles_first): up to settle_max_steps,
                                     ///< fewer when the cloth fell asleep; 0 for hang
     uint32_t steps = 0;             ///< scripted steps run: as asked, fewer only when a value went non-finite
+                                    ///< or the run stopped early (stopped_step)
     uint32_t steps_awake = 0;       ///< steps the solver computed (the rest it slept through)
 
     // --- settling (docs/solver.md#sleep) -------------------------------------------------------------
@@ -38,6 +40,9 @@ struct ScenarioStats {
                                              ///< hang a few hundred (docs/measurements.md Z1: 220-770), bad: none
     std::optional<uint32_t> non_finite_step; ///< 1-based step that left a NaN or infinity in a position,
                                              ///< velocity or energy; good: none, anything else is broken
+    std::optional<uint32_t> stopped_step;    ///< 1-based step after which the run stopped early, `stopped_gate` having
+                                             ///< failed for good (docs/validation.md#early-exit); none: ran to its end
+    std::string stopped_gate;                ///< the gate that stopped it ("STRAIN", ...); "" when it ran to its end
 
     // --- shape ---------------------------------------------------------------------------------------
     double max_strain = 0;           ///< worst length/rest of any stretch edge, in the starting pose and after
@@ -178,6 +183,24 @@ using StepObserver = std::function<void(Scenario scenario, uint32_t step, const 
 /// as that step placed them, in the solver's space (the particles'), whether or not the solver saw them.
 using BodyObserver = std::function<void(uint32_t step, const StepInput& body)>;
 
+/// A run's early exit (docs/validation.md#early-exit): a gate judged on the worst of every step fails
+/// for good once that worst passes its limit, since a worst never shrinks; the run then stops after
+/// that step. The run itself watches STRAIN and a particle's PENETRATION against the limits here
+/// (infinite: never); whatever measures more beside it (a render mesh) calls fail() with its own.
+struct RunStop {
+    double max_strain = std::numeric_limits<double>::infinity();       ///< STRAIN's limit (GateLimits::max_strain)
+    double max_penetration = std::numeric_limits<double>::infinity();  ///< PENETRATION's, metres (thicknesses × thickness)
+    const char* gate = nullptr;  ///< the first gate failed for good, by its code; none: run on
+    uint32_t step = 0;           ///< the 1-based step it failed at
+
+    /// `gate` failed for good at `step`; the first call wins.
+    void fail(const char* failed, uint32_t at) {
+        if (gate) return;
+        gate = failed;
+        step = at;
+    }
+};
+
 /// Runs `scenario` from `solver` as it stands, `steps` scripted steps, and measures them: a fresh
 /// solver for hang, one that settle() ran (`settle_steps` its return) for the others. The same
 /// figures, bit for bit, as the overload above, which builds and settles its own. With `body` (in the
@@ -188,6 +211,7 @@ using BodyObserver = std::function<void(uint32_t step, const StepInput& body)>;
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
                            const StepObserver& observer = {}, const BodyShapes* body = nullptr,
-                           const ClipMotion* clip = nullptr, const BodyObserver& body_observer = {});
+                           const ClipMotion* clip = nullptr, const BodyObserver& body_observer = {},
+                           RunStop* stop = nullptr);
 
 }  // namespace weft

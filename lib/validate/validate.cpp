@@ -55,6 +55,7 @@ json scenario_json(const ScenarioStats& s, bool timings) {
     j["steps_awake"] = s.steps_awake;
     j["sleep_step"] = optional_number(s.sleep_step);
     j["non_finite_step"] = optional_number(s.non_finite_step);
+    if (s.stopped_step) j["stopped_early"] = {{"step", *s.stopped_step}, {"gate", s.stopped_gate}};
     j["max_strain"] = number(s.max_strain);
     j["max_strain_link"] = s.max_strain_link ? link_json(*s.max_strain_link) : json(nullptr);
     j["max_strain_step"] = s.max_strain_step;
@@ -105,7 +106,7 @@ json scenario_json(const ScenarioStats& s, bool timings) {
         j["min_face_area_ratio_vertices"] = s.min_face_area_ratio_vertices;
         j["min_face_area_ratio_step"] = s.min_face_area_ratio_step;
         j["inside_out_steps"] = s.inside_out_steps;
-        j["inside_out_faces"] = s.inside_out_faces.value_or(0);
+        j["inside_out_faces"] = optional_number(s.inside_out_faces);  // null: stopped early, no end to judge
     }
     if (s.max_render_penetration) {  // only a sheet with a bound render mesh, run with a body
         j["max_render_penetration"] = number(*s.max_render_penetration);
@@ -164,6 +165,7 @@ json proxy_json(const ProxyValidation& v, bool timings) {
 std::string scenario_line(const ScenarioStats& s) {
     std::string line = format_text("  %-15s", scenario_label(s.scenario, s.clip).c_str());
     if (s.non_finite_step) line += format_text(" NON-FINITE at step %u", *s.non_finite_step);
+    if (s.stopped_step) line += format_text(" STOPPED after step %u (%s failed)", *s.stopped_step, s.stopped_gate.c_str());
     line += s.sleep_step ? format_text(" slept at %-5u", *s.sleep_step) : std::string(" never slept  ");
     line += format_text(" strain %.4f", s.max_strain);
     if (s.max_skip_link) line += format_text("  skip %.4f", s.max_skip_ratio);
@@ -452,6 +454,7 @@ struct ProxyValidator::Impl {
         const ScenarioRun* run = nullptr;
         const ClipMotion* clip = nullptr;
         StepObserver own;  // ValidationOptions::observer_for_run's
+        RunStop stop;      // its early exit (docs/validation.md#early-exit)
         ScenarioStats stats;
         ScenarioTrace trace;
         std::exception_ptr error;
@@ -472,6 +475,7 @@ struct ProxyValidator::Impl {
 
     const ClothProxy& proxy;
     const ValidationOptions& options;
+    std::function<StepObserver(const ScenarioRun&, RunStop&)> observer_for_run;  // the constructor's, after the options'
     Leftover leftover{*this};  // before the solvers, which give its slots back as they end
     ProxyValidation v;
     Fabric fabric;
@@ -489,7 +493,9 @@ struct ProxyValidator::Impl {
     std::once_flag settling;
     RunList* list = nullptr;
 
-    Impl(const ClothProxy& p, const ValidationOptions& o, const std::string& file) : proxy(p), options(o) {
+    Impl(const ClothProxy& p, const ValidationOptions& o, const std::string& file,
+         std::function<StepObserver(const ScenarioRun&, RunStop&)> own_observer)
+        : proxy(p), options(o), observer_for_run(std::move(own_observer)) {
         v.file = file;
         v.garment = proxy.garment;
         v.kind = proxy.kind == ProxyKind::rig ? "rig" : "sheet";
@@ -544,10 +550,23 @@ struct ProxyValidator::Impl {
                 if (run.clip >= options.clips.size()) continue;  // no such clip: nothing to play
                 clip = &options.clips[run.clip];
             }
-            runs.push_back({&run, clip, {}, {}, {}, {}});
+            runs.push_back({&run, clip, {}, {}, {}, {}, {}});
         }
-        if (options.observer_for_run)
-            for (Run& r : runs) r.own = options.observer_for_run(*r.run);
+        for (Run& r : runs) {  // the gates a run can fail for good, at their limits (gates.cpp)
+            r.stop.max_strain = options.limits.max_strain;
+            r.stop.max_penetration = options.limits.max_penetration * fabric.thickness;
+        }
+        for (Run& r : runs) {
+            StepObserver given = options.observer_for_run ? options.observer_for_run(*r.run, r.stop) : StepObserver{};
+            StepObserver own = observer_for_run ? observer_for_run(*r.run, r.stop) : StepObserver{};
+            if (given && own)
+                r.own = [given = std::move(given), own = std::move(own)](Scenario s, uint32_t step, const Pose& h, const ClothState& x) {
+                    given(s, step, h, x);
+                    own(s, step, h, x);
+                };
+            else
+                r.own = given ? std::move(given) : std::move(own);
+        }
     }
 
     const Solver& settled_start() {
@@ -578,15 +597,21 @@ struct ProxyValidator::Impl {
                     if (options.observer) options.observer(scenario, step, holders, state);
                     if (r.own) r.own(scenario, step, holders, state);
                     if (measured) own_meter.measure(step, state, mesh);
+                    if (mesh.max_mesh_stretch && *mesh.max_mesh_stretch > options.limits.max_mesh_stretch)
+                        r.stop.fail("MESH_STRETCH", step);
                     if (recruiting && step % 64 == 0) recruiting->recruit();  // a slot freed since the run began
                 };
             ScenarioStats depth;
             BodyObserver body_observer;
             if (own_meter.measures_depth())
-                body_observer = [&](uint32_t step, const StepInput& placed) { own_meter.measure_depth(step, placed, depth); };
+                body_observer = [&](uint32_t step, const StepInput& placed) {
+                    own_meter.measure_depth(step, placed, depth);
+                    if (depth.max_render_penetration && *depth.max_render_penetration > r.stop.max_penetration)
+                        r.stop.fail("PENETRATION", step);
+                };
             r.stats = run_scenario(start.fork(), prelude ? settle_steps : 0, run.scenario, run.steps,
                                    options.trace.enabled() ? &r.trace : nullptr, options.trace, observer, body, r.clip,
-                                   body_observer);
+                                   body_observer, options.stop_early ? &r.stop : nullptr);
             if (own_meter.measures_depth()) {
                 r.stats.max_render_penetration = depth.max_render_penetration.value_or(0.0);
                 // Named as a user finds it in the model: the mesh, then the vertex within it.
@@ -611,7 +636,8 @@ struct ProxyValidator::Impl {
                 r.stats.min_face_area_ratio_vertices = mesh.min_face_area_ratio_vertices;
                 r.stats.min_face_area_ratio_step = mesh.min_face_area_ratio_step;
                 r.stats.inside_out_steps = mesh.inside_out_steps;
-                r.stats.inside_out_faces = mesh.inside_out_faces.value_or(0);
+                // Judged at the end, which a run stopped early does not reach.
+                if (!r.stats.stopped_step) r.stats.inside_out_faces = mesh.inside_out_faces.value_or(0);
             }
         } catch (...) {
             r.error = std::current_exception();
@@ -620,8 +646,9 @@ struct ProxyValidator::Impl {
 
 };
 
-ProxyValidator::ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file)
-    : impl_(std::make_unique<Impl>(proxy, options, file)) {}
+ProxyValidator::ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file,
+                               std::function<StepObserver(const ScenarioRun& run, RunStop& stop)> observer_for_run)
+    : impl_(std::make_unique<Impl>(proxy, options, file, std::move(observer_for_run))) {}
 
 ProxyValidator::~ProxyValidator() = default;
 ProxyValidator::ProxyValidator(ProxyValidator&&) noexcept = default;

@@ -55,7 +55,12 @@ struct ValidationOptions {
     /// Makes one run's own observer, called once per run in run order on the caller's thread before any
     /// run starts; what it returns sees that run's steps alone, after `observer`. Its state must be its
     /// own: with `spare` (and no `observer` or `run_observer`, which are shared) runs may go side by side.
-    std::function<StepObserver(const ScenarioRun& run)> observer_for_run;
+    /// `stop` is that run's early exit: an observer gating what it measures calls stop.fail() once a
+    /// gate has failed for good (docs/validation.md#early-exit); it outlives the run.
+    std::function<StepObserver(const ScenarioRun& run, RunStop& stop)> observer_for_run;
+    /// Stop a scenario once one of its gates has failed for good (docs/validation.md#early-exit): the
+    /// verdict is the same, its figures are the worst up to that step. false: every run to its end.
+    bool stop_early = true;
     /// Borrowed cores for the runs (RunList): with one, a validation with no shared observer runs its
     /// scenarios on extra threads while slots are free, and once every run has started a large proxy's
     /// solver splits its colours over the slots left (docs/solver.md#lanes); the results are the same,
@@ -143,7 +148,11 @@ ProxyValidation validate_proxy(const ClothProxy& proxy, const ValidationOptions&
 /// (its solvers' threads hold the list's slots). finish() gives what validate_proxy would, bit for bit.
 class ProxyValidator {
 public:
-    ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file = "");
+    /// `observer_for_run`, if any, makes each run an observer of its own besides the options' (as
+    /// ValidationOptions::observer_for_run, after it): a caller measuring more than the solver sees
+    /// (a rig's skinned mesh) adds its own without copying the options (their clips).
+    ProxyValidator(const ClothProxy& proxy, const ValidationOptions& options, const std::string& file = "",
+                   std::function<StepObserver(const ScenarioRun& run, RunStop& stop)> observer_for_run = {});
     ~ProxyValidator();
     ProxyValidator(ProxyValidator&&) noexcept;
     ProxyValidator& operator=(ProxyValidator&&) noexcept;

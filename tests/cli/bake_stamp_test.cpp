@@ -54,6 +54,7 @@ TEST(BakeStamp, EveryStampedOptionRebuildsAndADefaultSpelledOutDoesNot) {
         {"--steps", "100"},
         {"--clips", "none"},
         {"--no-collide"},
+        {"--whole-runs"},
         {"--max-strain", "1.2"},
         {"--max-energy-rise", "0.01"},
         {"--max-sleep-step", "1000"},

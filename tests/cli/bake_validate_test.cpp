@@ -169,6 +169,8 @@ TEST(BakeModel, NoCollideMeasuresTheBodyWithoutSimulatingIt) {
     const std::vector<std::string> args = {"bake", in.string(), "-o", out.string(), "-q", "--grow-cloth", "--validate", "--clips", "none"};
     std::vector<std::string> measured = args;
     measured.push_back("--no-collide");
+    measured.push_back("--whole-runs");  // how deep each whole sprint goes, past the first failed gate
+                                         // (docs/validation.md#early-exit)
     const auto r = test::run_weft(measured);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("[PENETRATION]"), std::string::npos) << r.err;
@@ -267,7 +269,9 @@ TEST(BakeModel, APleatedCurtainOfSliverStripsSleepsAndValidatesAnyPinInBoundedSt
     const fs::path left = in.parent_path() / "left";
     const auto sheet = test::run_weft({"sheet", (in / "pleated_curtain.glb").string(), "-o", left.string(), "-q", "--pin", "left"});
     ASSERT_EQ(sheet.exit_code, 0) << sheet.err;
-    const auto v = test::run_weft({"validate", (left / "Curtain.clothproxy").string(), "--json", "-q"});
+    // --whole-runs: a scenario it fails would otherwise stop at the step its gate failed for good
+    // (docs/validation.md#early-exit); the step counts asked for are the subject here.
+    const auto v = test::run_weft({"validate", (left / "Curtain.clothproxy").string(), "--json", "-q", "--whole-runs"});
     const json left_validation = json::parse(v.out);
     ASSERT_EQ(left_validation["proxies"].size(), 1u);
     EXPECT_EQ(left_validation["proxies"][0]["particles"], 52);

@@ -300,6 +300,57 @@ TEST(FindGarments, ChainWeightedGeometryOnABodyMaterialIsAChainGarment) {
     EXPECT_EQ(found.verdict, "no garment found by slot (materials seen: Main); 1 garment moves on authored chains");
 }
 
+TEST(FindGarments, ATailStubIsNoGarment) {
+    // The same tail chain (0.3 m) on a body 2 m long: 0.15 of it, too short to swing.
+    Scene s = test::empty_scene("Stag.glb");
+    int body = add_node(s, "Body", 0, {0, 0.5, 0});
+    int back = add_node(s, "Back", body, {0, 0, -0.2});
+    int t1 = add_node(s, "Tail1", back, {0, 0, -0.1});
+    int t2 = add_node(s, "Tail2", t1, {0, 0, -0.15});
+    int t3 = add_node(s, "Tail3", t2, {0, 0, -0.15});
+    int skin = add_skin(s, {body, back, t1, t2, t3});
+    Strip geometry = strip({-1.0, 0.7, 0.2}, 2.0, 0.3, 3);             // body: 8 vertices, 2 m across
+    test::append(geometry, strip({-0.03, 0.55, -0.3}, 0.06, 0.4, 4));  // tail: 10 vertices
+    add_skinned_mesh(s, "Stag", add_node(s, "Stag", 0, {0, 0, 0}), "Main", skin, geometry, [](uint32_t v) {
+        if (v < 8) return Weights{{0, 1.0}};
+        if (v < 10) return Weights{{1, 0.5}, {2, 0.5}};
+        return Weights{{v < 14 ? 3 : 4, 1.0}};
+    });
+    ModelGarments found = find_garments(s);
+    ASSERT_EQ(found.chains.size(), 1u);
+    EXPECT_TRUE(found.garments.empty());
+    ASSERT_EQ(found.not_garments.size(), 1u);
+    EXPECT_EQ(found.not_garments[0].not_garment_reason,
+              "a stub, not a tail that swings: its chain is 300 mm long, 0.15 of the body's 2000 mm (a tail needs "
+              "1/6; docs/garments-by-geometry.md#tails)");
+}
+
+TEST(FindGarments, ATiePaintedOnTheShirtIsSewnInAndATieThatHangsIsNot) {
+    // A shirt front 0.3 m wide from 1.4 m down to 1.0 m, cut by the exporter into its left and right
+    // parts around a tie 60 mm wide: painted on, the tie's every edge is the shirt's; modelled, it
+    // hangs 20 mm in front of the shirt.
+    auto suit = [](double tie_z) {
+        Scene s = test::empty_scene("Suit.glb");
+        const int node = add_node(s, "Suit", 0, {0, 0, 0});
+        add_mesh(s, "Shirt_L", node, "Shirt", strip({-0.15, 1.4, 0.1}, 0.12, 0.4, 4));
+        add_mesh(s, "Shirt_R", node, "Shirt", strip({0.03, 1.4, 0.1}, 0.12, 0.4, 4));
+        add_mesh(s, "Tie", node, "TieTexture", strip({-0.03, 1.4, tie_z}, 0.06, 0.4, 4));
+        return find_garments(s);
+    };
+    const ModelGarments painted = suit(0.1);
+    EXPECT_TRUE(painted.garments.empty());
+    ASSERT_EQ(painted.not_garments.size(), 1u);
+    EXPECT_EQ(painted.not_garments[0].not_garment_reason,
+              "sewn into the body all round: every open edge is an edge of the mesh around it and no point lies "
+              "farther than 0 mm from that seam, 0.00 of its span (a garment that hangs needs 0.25; "
+              "docs/garments-by-geometry.md#sewn-in)");
+    const ModelGarments hanging = suit(0.12);
+    ASSERT_GE(hanging.garments.size(), 1u);
+    EXPECT_EQ(hanging.garments[0].class_name, "necktie");  // name matches come first
+    EXPECT_EQ(hanging.garments[0].matched_by, "material");
+    EXPECT_TRUE(hanging.not_garments.empty());
+}
+
 TEST(FindGarments, MeshRidingAChainJointMoves) {
     Scene s = test::empty_scene("sphere-collider.gltf");
     int a = add_node(s, "Spring A", 0, {0, 2, 0});

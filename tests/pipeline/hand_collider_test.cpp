@@ -81,6 +81,7 @@ ProxyValidation kicked_into(const BodyShapes& body) {
     ValidationOptions o;
     o.scenarios = {{Scenario::swing, 240}};  // every free particle 3 m/s forward (+z), into the hand
     o.body = body;
+    o.stop_early = false;  // how deep the whole swing takes the skin is the subject, failing or not
     return validate_proxy(bound_tube_skirt(), o);
 }
 

@@ -320,7 +320,9 @@ TEST(RigValidate, TheMeshLimitsAreTheCallersAndTheJsonSaysWhichWereUsed) {
 TEST(RigValidate, TheMeshGatesRunInEveryScenarioWithTheirMotionLimits) {
     RigValidationLimits tight;
     tight.max_motion_mesh_stretch = 1.5;
-    const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-motion", {}, tight);
+    ValidationOptions whole;
+    whole.stop_early = false;  // each scenario's worst over the whole run is the subject
+    const ModelRecord r = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-motion", whole, tight);
     ASSERT_TRUE(r.validation);
     ASSERT_EQ(r.validation->proxies.size(), 2u);
     std::vector<std::string> failed;
@@ -339,6 +341,59 @@ TEST(RigValidate, TheMeshGatesRunInEveryScenarioWithTheirMotionLimits) {
     EXPECT_NEAR(skirt.poses[2].max_edge_stretch, 1.684, 0.02);  // panel at 4x4; 1.724 at 3x4, 1.580 at 3x4 without span rows
     EXPECT_NEAR(skirt.poses[1].max_edge_stretch, 1.282, 0.02);  // 1.292 at 3x4, 1.268 at 3x4 without span rows
     EXPECT_EQ(r.exit_code(), 1);
+}
+
+// Early exit on the skinned mesh (docs/validation.md#early-exit): under the same tight motion limit every
+// scenario that fails MESH_STRETCH stops after the step its worst passed 1.5, with the same gates failed
+// as the whole runs and the same verdict; each stopped worst is past the limit and no worse than the whole run's, and every
+// gate of a stopped run says how far it was judged. Scenarios that pass run to their end, as before.
+TEST(RigValidate, AMeshGateFailedForGoodStopsItsRunWithTheSameVerdicts) {
+    RigValidationLimits tight;
+    tight.max_motion_mesh_stretch = 1.5;
+    ValidationOptions whole;
+    whole.stop_early = false;
+    const ModelRecord full = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-whole", whole, tight);
+    const ModelRecord stopped = rig_and_validate(test::testdata_dir() / "mannequin.glb", "mannequin-stopped", {}, tight);
+    ASSERT_TRUE(full.validation && stopped.validation);
+    ASSERT_EQ(stopped.validation->proxies.size(), full.validation->proxies.size());
+    // The failed gates (a stopped run has no end, so what is judged there, ENERGY_RISING, is not listed for it).
+    auto verdicts = [](const RigProxyValidation& p) {
+        std::vector<std::string> out;
+        for (const MeshGateResult& g : p.mesh_gates)
+            if (!g.passed) out.push_back(g.gate + " " + scenario_label(g.scenario, g.clip));
+        for (const GateResult& g : p.solver.gates)
+            if (!g.passed) out.push_back(std::string(gate_code(g.gate)) + " " + scenario_label(g.scenario, g.clip));
+        return out;
+    };
+    size_t stops = 0;
+    for (size_t k = 0; k < full.validation->proxies.size(); ++k) {
+        const RigProxyValidation& f = full.validation->proxies[k];
+        const RigProxyValidation& s = stopped.validation->proxies[k];
+        EXPECT_EQ(verdicts(s), verdicts(f)) << f.garment;
+        EXPECT_EQ(s.passed(), f.passed()) << f.garment;
+        ASSERT_EQ(s.poses.size(), f.poses.size()) << f.garment;
+        for (size_t i = 0; i < s.poses.size(); ++i) {
+            const ScenarioStats& run = s.solver.scenarios[i];
+            const bool failed = f.poses[i].max_edge_stretch > 1.5 && f.poses[i].scenario != Scenario::hang &&
+                                f.poses[i].scenario != Scenario::idle;
+            EXPECT_EQ(run.stopped_step.has_value(), failed) << f.garment << " " << scenario_name(run.scenario);
+            if (!failed) {
+                EXPECT_EQ(s.poses[i].max_edge_stretch, f.poses[i].max_edge_stretch) << f.garment << " " << i;  // ran to its end
+                continue;
+            }
+            ++stops;
+            EXPECT_EQ(run.stopped_gate, "MESH_STRETCH");
+            EXPECT_EQ(run.steps, *run.stopped_step);
+            EXPECT_EQ(s.poses[i].step, *run.stopped_step);  // the worst frame is the one that failed it
+            EXPECT_GT(s.poses[i].max_edge_stretch, 1.5);
+            EXPECT_LE(s.poses[i].max_edge_stretch, f.poses[i].max_edge_stretch);
+            EXPECT_LT(*run.stopped_step, f.solver.scenarios[i].steps);
+            for (const MeshGateResult& g : s.mesh_gates)
+                if (g.scenario == run.scenario)
+                    EXPECT_NE(g.message.find("judged up to step " + std::to_string(*run.stopped_step)), std::string::npos) << g.message;
+        }
+    }
+    EXPECT_EQ(stops, 5u);  // the five failures of TheMeshGatesRunInEveryScenarioWithTheirMotionLimits
 }
 
 // The render mesh is gated in the body (docs/validation.md#render-vertex-penetration): the mannequin's
@@ -370,6 +425,7 @@ TEST(RigValidate, RenderVerticesStayOutOfTheBodyWhenParticlesCollideAtTheirRadiu
 
     ValidationOptions validation;
     validation.body = body_shapes(r.scene, r.body);
+    validation.stop_early = false;  // how deep each whole run goes is the subject, failing or not
     RigBuildResult points = skirt.built;
     points.proxy->collision_radius.clear();  // the particles collide as points
     const RigProxyValidation without = validate_rig_mesh(r.scene, skirt.input, points, validation);

@@ -31,6 +31,7 @@ BodyShapes legs() {
 ValidationOptions swing_only() {
     ValidationOptions o;
     o.scenarios = {{Scenario::swing, 240}};
+    o.stop_early = false;  // how deep the whole swing goes is the subject, past the gate's limit too
     return o;
 }
 

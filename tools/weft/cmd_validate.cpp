@@ -1,4 +1,4 @@
-// weft validate PROXY... [validation flags: --scenario, --steps, --clips, --no-collide, gate limits,
+// weft validate PROXY... [validation flags: --scenario, --steps, --clips, --no-collide, --whole-runs, gate limits,
 // --strain-target, --fabric] [model flags: --no-grow, --classes, --config, ...] [--model FILE|none]
 // [--json] [--report FILE] [--trace FILE] [--positions]
 // Gives each proxy the verdict weft bake --validate gives it (validate/model/model_validation.h): its

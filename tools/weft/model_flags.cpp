@@ -81,6 +81,9 @@ void add_validation_flags(CLI::App& app, ModelFlags& f) {
     app.add_flag("--no-collide", f.no_collide,
                  "The body's colliders are measured against but not simulated: how deep the cloth goes with no body to "
                  "stop it (PENETRATION then fails where it does)");
+    app.add_flag("--whole-runs", f.whole_runs,
+                 "Run every scenario to its end: by default a scenario stops once a gate judged on its worst so far "
+                 "has failed for good (docs/validation.md#early-exit)");
     app.add_option("--max-strain", f.max_strain, "STRAIN gate: worst length/rest allowed (default 1.10)")
         ->check(finite_number & CLI::Range(1.0, 1e9));
     app.add_option("--max-energy-rise", f.max_energy_rise,
@@ -186,6 +189,7 @@ bool validation_options_from_flags(const ModelFlags& f, const std::string& who, 
     options.clip_choice = ClipChoice::parse(f.clips);
     options.clip_steps = f.steps;
     options.body_collides = !f.no_collide;
+    options.stop_early = !f.whole_runs;
     if (!f.fabric.empty()) {
         options.fabric = find_fabric(f.fabric);
         if (!options.fabric) {
@@ -273,6 +277,7 @@ std::string model_flags_text(const ModelFlags& f, unsigned groups) {
     add("max_energy_rise", exact(f.max_energy_rise));
     add("max_sleep_step", std::to_string(f.max_sleep_step));
     add("strain_target", exact(f.strain_target));
+    if (f.whole_runs) add("whole_runs", "1");  // only when set: stamps written without the flag stay current
     return t;
 }
 

@@ -24,7 +24,7 @@ enum ModelFlagGroup : unsigned {
     model_flags_grow = 1u << 1,      ///< --no-grow (--grow-cloth), --classes, --hair-segments, ... (weft sheet never grows)
     model_flags_fabric = 1u << 2,    ///< --fabric
     model_flags_validate = 1u << 3,  ///< --validate (weft validate always validates)
-    model_flags_validation = 1u << 4,///< --scenario, --steps, --clips, --no-collide, gate limits, --strain-target
+    model_flags_validation = 1u << 4,///< --scenario, --steps, --clips, --no-collide, --whole-runs, gate limits, --strain-target
     model_flags_springs = 1u << 5,   ///< --retune-springs, --collide-authored-springs (the commands that write the
                                      ///< grown model: scene/gltf_springs.h)
     model_flags_limits = 1u << 6,    ///< --max-memory, --time-limit for a command that reads models in its own process
@@ -54,6 +54,7 @@ struct ModelFlags {
     uint32_t steps = 0;                  ///< 0: each scenario's own
     std::string clips;                   ///< "" = the default clips (walk, run, idle, jump), "all", "none" or names
     bool no_collide = false;
+    bool whole_runs = false;             ///< every scenario to its end, failing or not (no early exit)
     double max_strain = 0;               ///< 0: GateLimits' default
     double max_energy_rise = -1;         ///< < 0: GateLimits' default
     uint32_t max_sleep_step = 0;         ///< 0: by hang's last step

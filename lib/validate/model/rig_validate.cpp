@@ -201,44 +201,71 @@ private:
         // Only the colliders whose box meets the posed part's can hold a vertex: the rest are
         // left out of this frame (a vertex inside none has depth 0, never past its bind depth).
         constexpr double inf = std::numeric_limits<double>::infinity();
+        const size_t blocks = (skinned_.size() + kDepthBlock - 1) / kDepthBlock;
         Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
         frame_skinned_.resize(skinned_.size());
-        for (size_t i = 0; i < skinned_.size(); ++i) {
-            const Vec3 v = frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
-            // Compared rather than std::fmin/fmax, which are library calls here (a NaN is passed over either way).
-            lo = {v.x < lo.x ? v.x : lo.x, v.y < lo.y ? v.y : lo.y, v.z < lo.z ? v.z : lo.z};
-            hi = {v.x > hi.x ? v.x : hi.x, v.y > hi.y ? v.y : hi.y, v.z > hi.z ? v.z : hi.z};
+        block_box_.resize(blocks);
+        for (size_t b = 0; b < blocks; ++b) {
+            Vec3 blo{inf, inf, inf}, bhi{-inf, -inf, -inf};
+            for (size_t i = b * kDepthBlock; i < std::min(skinned_.size(), (b + 1) * kDepthBlock); ++i) {
+                const Vec3 v = frame_skinned_[i] = to_frame.transform_point(skinned_[i]);
+                // Compared rather than std::fmin/fmax, which are library calls here (a NaN is passed over either way).
+                blo = {v.x < blo.x ? v.x : blo.x, v.y < blo.y ? v.y : blo.y, v.z < blo.z ? v.z : blo.z};
+                bhi = {v.x > bhi.x ? v.x : bhi.x, v.y > bhi.y ? v.y : bhi.y, v.z > bhi.z ? v.z : bhi.z};
+            }
+            block_box_[b] = {blo, bhi};
+            lo = {blo.x < lo.x ? blo.x : lo.x, blo.y < lo.y ? blo.y : lo.y, blo.z < lo.z ? blo.z : lo.z};
+            hi = {bhi.x > hi.x ? bhi.x : hi.x, bhi.y > hi.y ? bhi.y : hi.y, bhi.z > hi.z ? bhi.z : hi.z};
         }
         near_.spheres.clear();
         near_.capsules.clear();
-        const auto meets = [&](const Vec3& a, const Vec3& b, double r) {
+        const auto meets = [](const Vec3& a, const Vec3& b, double r, const Vec3& lo, const Vec3& hi) {
             return std::min(a.x, b.x) - r <= hi.x && std::max(a.x, b.x) + r >= lo.x && std::min(a.y, b.y) - r <= hi.y &&
                    std::max(a.y, b.y) + r >= lo.y && std::min(a.z, b.z) - r <= hi.z && std::max(a.z, b.z) + r >= lo.z;
         };
         for (const SphereCollider& c : body.spheres)
-            if (meets(c.centre, c.centre, c.radius)) near_.spheres.push_back(c);
+            if (meets(c.centre, c.centre, c.radius, lo, hi)) near_.spheres.push_back(c);
         for (const CapsuleCollider& c : body.capsules)
-            if (meets(c.a, c.b, c.radius)) near_.capsules.push_back(c);
+            if (meets(c.a, c.b, c.radius, lo, hi)) near_.capsules.push_back(c);
         if (near_.spheres.empty() && near_.capsules.empty()) return;
-        for (size_t i = 0; i < skinned_.size(); ++i) {
-            // A scalp / waistband vertex is the body's end of the root blend, held by SCALP_DISPLACEMENT; a
-            // body mesh's vertex a hair joint weights a little is the body's (docs/validation.md#render-vertex-penetration).
-            if (part.scalp[i]) continue;
-            // Measured only where it may beat what this frame found, past the bind depth or past its hull.
-            const double beat = std::min(*st.max_penetration, std::max(0.0, part.hull[i] + *st.max_penetration_past_hull));
-            if (!may_be_deeper(near_, frame_skinned_[i], bound[i] + beat)) continue;
-            const double d = deepest_inside(near_, std::span(&frame_skinned_[i], 1)).depth - bound[i];
-            if (d > *st.max_penetration) {
-                st.max_penetration = d;
-                st.max_penetration_mesh = mesh.name;
-                st.max_penetration_vertex = part.vertices[i];
-            }
-            // Past its own hull: how much deeper than the chain's particles, kept outside, can carry it.
-            if (d > 0 && d - part.hull[i] > *st.max_penetration_past_hull) {
-                st.max_penetration_past_hull = d - part.hull[i];
-                st.max_penetration_past_hull_mesh = mesh.name;
-                st.max_penetration_past_hull_vertex = part.vertices[i];
-            }
+        for (size_t b = 0; b < blocks; ++b) {
+            // A block's vertices are tested only against the colliders its own box meets, widened past
+            // may_be_deeper's reach and any rounding of a surface distance (a millionth of the radius
+            // and a nanometre): a collider left out has every vertex of the block farther than that
+            // from its core, where may_be_deeper says no and deepest_inside finds no depth, so each
+            // vertex's result is the one the whole frame's colliders give, bit for bit.
+            const auto& [blo, bhi] = block_box_[b];
+            block_near_.spheres.clear();
+            block_near_.capsules.clear();
+            for (const SphereCollider& c : near_.spheres)
+                if (meets(c.centre, c.centre, c.radius * (1 + 1e-6) + 1e-9, blo, bhi)) block_near_.spheres.push_back(c);
+            for (const CapsuleCollider& c : near_.capsules)
+                if (meets(c.a, c.b, c.radius * (1 + 1e-6) + 1e-9, blo, bhi)) block_near_.capsules.push_back(c);
+            if (block_near_.spheres.empty() && block_near_.capsules.empty()) continue;
+            for (size_t i = b * kDepthBlock; i < std::min(skinned_.size(), (b + 1) * kDepthBlock); ++i)
+                vertex_depth(part, mesh, i, bound[i], st);
+        }
+    }
+
+    /// Vertex i of `part` (frame_skinned_[i]) against block_near_: its depth past `bound` into st.
+    void vertex_depth(const MeshPart& part, const Mesh& mesh, size_t i, double bound, MeshPoseStats& st) const {
+        // A scalp / waistband vertex is the body's end of the root blend, held by SCALP_DISPLACEMENT; a
+        // body mesh's vertex a hair joint weights a little is the body's (docs/validation.md#render-vertex-penetration).
+        if (part.scalp[i]) return;
+        // Measured only where it may beat what this frame found, past the bind depth or past its hull.
+        const double beat = std::min(*st.max_penetration, std::max(0.0, part.hull[i] + *st.max_penetration_past_hull));
+        if (!may_be_deeper(block_near_, frame_skinned_[i], bound + beat)) return;
+        const double d = deepest_inside(block_near_, std::span(&frame_skinned_[i], 1)).depth - bound;
+        if (d > *st.max_penetration) {
+            st.max_penetration = d;
+            st.max_penetration_mesh = mesh.name;
+            st.max_penetration_vertex = part.vertices[i];
+        }
+        // Past its own hull: how much deeper than the chain's particles, kept outside, can carry it.
+        if (d > 0 && d - part.hull[i] > *st.max_penetration_past_hull) {
+            st.max_penetration_past_hull = d - part.hull[i];
+            st.max_penetration_past_hull_mesh = mesh.name;
+            st.max_penetration_past_hull_vertex = part.vertices[i];
         }
     }
 
@@ -399,6 +426,11 @@ private:
     std::map<int, std::vector<double>> bind_depth_;  ///< per mesh part, each vertex's depth in the body at bind
     std::vector<Vec3> frame_skinned_;  ///< skinned_ in the frame
     StepInput near_;                   ///< the body colliders a frame's posed part can reach
+    /// Vertices are tested for depth in blocks of this many (consecutive in the part, so mostly
+    /// neighbours in the mesh), each against only the colliders its posed box meets.
+    static constexpr size_t kDepthBlock = 32;
+    std::vector<std::pair<Vec3, Vec3>> block_box_;  ///< per block, its posed box in the frame
+    StepInput block_near_;             ///< the colliders the current block's box meets
     double hull_radius_ = 0;           ///< metres, see hull_radius()
 };
 
@@ -487,6 +519,16 @@ public:
         st.step = step;
         st.scenario = scenario;
         fold_mesh_frame(st, scenario, out_.back());
+        if (stop_) watch_gates(out_.back(), step);
+    }
+
+    /// The run's early exit (docs/validation.md#early-exit) at the mesh gates' limits for this run (the
+    /// near-pose ones in hang and idle, the motion ones elsewhere; PENETRATION's in metres, 0: no body).
+    void stop_at(RunStop& stop, double stretch, double scalp, double penetration) {
+        stop_ = &stop;
+        stretch_limit_ = stretch;
+        scalp_limit_ = scalp;
+        penetration_limit_ = penetration;
     }
 
     /// Per scenario run, in order; a scenario that went non-finite at its first step has none.
@@ -496,6 +538,16 @@ public:
     }
 
 private:
+    /// A worst over every frame past its limit has failed for good. Hang's stretch and scalp are its
+    /// last frame's, which a later frame may bring back: only its depth is a worst.
+    void watch_gates(const MeshPoseStats& worst, uint32_t step) {
+        if (worst.scenario != Scenario::hang) {
+            if (worst.max_edge_stretch > stretch_limit_) stop_->fail("MESH_STRETCH", step);
+            if (worst.max_scalp_displacement > scalp_limit_) stop_->fail("SCALP_DISPLACEMENT", step);
+        }
+        if (worst.max_penetration && *worst.max_penetration > penetration_limit_) stop_->fail("PENETRATION", step);
+    }
+
     /// Scripted step `step` (1-based) of a clip run: the clip's pose of every bone and collider at that
     /// step, as the solver's run placed the frame, holders and colliders (clip_step, place_clip_step).
     void measure_clip_step(uint32_t step, const ClothState& state) {
@@ -536,6 +588,8 @@ private:
     ClipBody clip_body_;
     StepInput colliders_;
     int64_t key_ = -1;                  // the clip frame last measured
+    RunStop* stop_ = nullptr;           // the run's early exit; none: measure every step
+    double stretch_limit_ = 0, scalp_limit_ = 0, penetration_limit_ = 0;
 };
 
 /// One mesh gate: `value` against `limit`; `what` says what was measured and where, `failure` what a
@@ -610,7 +664,6 @@ struct RigMeshValidator::Impl {
     BodyShapes body;
     StepInput rest_body;
     std::vector<std::unique_ptr<MeshObserver>> meshes;
-    ValidationOptions observed;
     std::optional<ProxyValidator> solver;
 
     Impl(const Scene& sc, const RigGarment& g, const RigBuildResult& built, const ValidationOptions& o,
@@ -635,18 +688,22 @@ struct RigMeshValidator::Impl {
         place_body(body, Pose{}, rest_body);
         // One run: the solver's scenarios with the mesh observed at every step (docs/validation.md#the-skinned-mesh-of-a-rig-proxy),
         // each scenario by an observer of its own, so scenarios may run side by side (ValidationOptions::spare).
-        observed = options;
-        observed.observer_for_run = [this, &proxy](const ScenarioRun& run) -> StepObserver {
-            StepObserver given = options.observer_for_run ? options.observer_for_run(run) : StepObserver{};
+        // The options as given (their observers run first), this mesh's observer added per run.
+        const auto observe_mesh = [this, &proxy](const ScenarioRun& run, RunStop& stop) -> StepObserver {
             MeshObserver& mesh = *meshes.emplace_back(std::make_unique<MeshObserver>(
                 *poser, scene, proxy, options.body.empty() ? nullptr : &body, options.body.empty() ? nullptr : &rest_body));
             mesh.start(run, options);
-            return [&mesh, given](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
-                if (given) given(scenario, step, holders, state);
+            // The limits finish() gates this run's mesh against.
+            const bool near_pose = run.scenario == Scenario::hang || run.scenario == Scenario::idle;
+            mesh.stop_at(stop, near_pose ? mesh_limits.max_mesh_stretch : mesh_limits.max_motion_mesh_stretch,
+                         near_pose ? mesh_limits.max_scalp_displacement : mesh_limits.max_motion_scalp_displacement,
+                         options.body.empty() ? std::numeric_limits<double>::infinity()
+                                              : options.limits.max_penetration * fabric.thickness);
+            return [&mesh](Scenario scenario, uint32_t step, const Pose& holders, const ClothState& state) {
                 mesh(scenario, step, holders, state);
             };
         };
-        solver.emplace(proxy, observed, file);
+        solver.emplace(proxy, options, file, observe_mesh);
     }
 
     void finish() {
@@ -662,6 +719,7 @@ struct RigMeshValidator::Impl {
             // near-pose limits, every other (driven) scenario against the motion limits
             // (docs/validation.md#mesh-stretch, docs/validation.md#scalp-displacement).
             const bool near_pose = st.scenario == Scenario::hang || st.scenario == Scenario::idle;
+            const size_t first = out.mesh_gates.size();
             out.mesh_gates.push_back(stretch_gate(garment.name, st,
                                                   near_pose ? mesh_limits.max_mesh_stretch : mesh_limits.max_motion_mesh_stretch));
             out.mesh_gates.push_back(scalp_gate(
@@ -671,6 +729,10 @@ struct RigMeshValidator::Impl {
             // their collision radius, so the skin round them stays out (docs/validation.md#render-vertex-penetration).
             if (st.max_penetration)
                 out.mesh_gates.push_back(render_penetration_gate(garment.name, st, out.render_penetration_limit));
+            // A run stopped early (docs/validation.md#early-exit): its mesh was judged up to there.
+            for (const ScenarioStats& s : out.solver.scenarios)
+                if (s.stopped_step && s.scenario == st.scenario && s.clip == st.clip)
+                    for (size_t g = first; g < out.mesh_gates.size(); ++g) out.mesh_gates[g].message += stopped_note(s);
         }
     }
 };
