@@ -131,23 +131,24 @@ void write_bake_report(const BakeResult& result, const BakeOptions& o, const Iss
     // The head as json_text writes it, with the two row arrays empty; each is then written in its
     // place one row at a time, as json_text would have written them (a test holds the two equal).
     const std::string head = json_text(bake_report_head(result, o, extra));
-    const std::string models = "\n  \"models\": []", timings = "\n    \"models\": []";
-    const size_t at_models = head.find(models), at_timings = head.find(timings);
+    // Each array as the head has it: its key and "[]", where the rows go.
+    const std::string empty_models = "\n  \"models\": []", empty_timings = "\n    \"models\": []";
+    const size_t at_models = head.find(empty_models), at_timings = head.find(empty_timings);
     if (at_models == std::string::npos || at_timings == std::string::npos || at_timings < at_models)
         throw std::logic_error("bake report: its head lost the rows' places");
-    auto rows = [&](size_t from, size_t at, const std::string& placeholder, size_t depth, json (*row)(const BakeModelResult&)) {
+    auto rows = [&](size_t from, size_t at, const std::string& empty_array, size_t depth, json (*row)(const BakeModelResult&)) {
         sink(std::string_view(head).substr(from, at - from));
         if (result.models.empty()) {
-            sink(placeholder);
+            sink(empty_array);
             return;
         }
-        sink(placeholder.substr(0, placeholder.size() - 1) + "\n");
+        sink(empty_array.substr(0, empty_array.size() - 1) + "\n");  // "[" and the rows below it
         stream_rows(result, depth + 2, row, sink);
         sink(std::string(depth, ' ') + "]");
     };
-    rows(0, at_models, models, 2, bake_model_row_json);
-    rows(at_models + models.size(), at_timings, timings, 4, bake_model_timing_json);
-    sink(std::string_view(head).substr(at_timings + timings.size()));
+    rows(0, at_models, empty_models, 2, bake_model_row_json);
+    rows(at_models + empty_models.size(), at_timings, empty_timings, 4, bake_model_timing_json);
+    sink(std::string_view(head).substr(at_timings + empty_timings.size()));
 }
 
 void write_bake_index(const BakeResult& result, const json& head, const TextSink& sink) {
