@@ -101,6 +101,7 @@ struct ContactState {
     std::vector<uint8_t> free;
     std::vector<CapsuleCollider> placed;
     std::vector<std::array<double, 6>> boxes;
+    std::vector<uint32_t> near;  ///< the colliders within the farthest particle's reach of the cloth's box, in index order
     SelfContactState self;
 };
 
