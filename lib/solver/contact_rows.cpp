@@ -83,7 +83,7 @@ void find_span_rows(const ContactModel& model, ContactState& st, const ContactIn
         const double reach = model.thickness + std::max(ri, rj) + band;
         const double lo[3] = {std::min(a.x, b.x) - reach, std::min(a.y, b.y) - reach, std::min(a.z, b.z) - reach};
         const double hi[3] = {std::max(a.x, b.x) + reach, std::max(a.y, b.y) + reach, std::max(a.z, b.z) + reach};
-        for (size_t c = 0; c < placed.size(); ++c) {
+        for (const uint32_t c : st.near) {
             const std::array<double, 6>& box = boxes[c];
             if (box[0] > hi[0] || box[1] > hi[1] || box[2] > hi[2] || box[3] < lo[0] || box[4] < lo[1] || box[5] < lo[2]) continue;
             const SpanPoint p = nearest_on_span(placed[c], a, b);
@@ -190,26 +190,31 @@ ParticleReach particle_reach(const ContactModel& model, const ContactInputs& in,
     return {model.thickness + (i < model.radius.size() ? model.radius[i] : 0.0), look_ahead(in, i)};
 }
 
-/// The colliders, in index order, whose box comes within the farthest particle's reach of the box of
-/// the free particles: the only ones a particle's own box test can pass. A particle inside that box is
-/// at least as far outside a collider's box along each axis as the box is, and its reach is at most
-/// the farthest, so the list leaves out no collider the particle's test would keep.
+/// The colliders, in index order, whose box comes within the cloth's reach of the box of its particles
+/// (free and held: a span's ends may be either): the only ones a particle's or a span's own box test can
+/// pass. The cloth's reach is the fabric's thickness, the largest collision radius and the largest
+/// look-ahead (and the box test's margin), no less than any particle's or span's own; a particle or a
+/// span inside the cloth's box is at least as far outside a collider's box along each axis as the
+/// cloth's box is, so the list leaves out no collider their own tests would keep. A virtual particle
+/// may lie outside the particles' box and is tested against every collider.
 void near_colliders(const ContactModel& model, ContactState& st, const ContactInputs& in) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     st.near.clear();
     if (st.placed.empty() || in.free_particles.empty()) return;
     std::array<double, 6> cloth{inf, inf, inf, -inf, -inf, -inf};
-    double reach = 0;
-    for (uint32_t i : in.free_particles) {
+    // A NaN position, radius or look-ahead is passed over here: its own test never culls on it, and it
+    // finds no row either way (its distance compares false).
+    for (size_t i = 0; i < st.count.size(); ++i) {
         const Vec3& x = in.x[i];
-        const ParticleReach r = particle_reach(model, in, i);
-        // A NaN position or reach is passed over here and never culled by its own test; it finds no
-        // row either way (its distance compares false).
         cloth = {x.x < cloth[0] ? x.x : cloth[0], x.y < cloth[1] ? x.y : cloth[1], x.z < cloth[2] ? x.z : cloth[2],
                  x.x > cloth[3] ? x.x : cloth[3], x.y > cloth[4] ? x.y : cloth[4], x.z > cloth[5] ? x.z : cloth[5]};
-        const double ri = r.clearance + r.band + box_margin;
-        if (ri > reach) reach = ri;
     }
+    double radius = 0, band = 0;
+    for (double r : model.radius)
+        if (r > radius) radius = r;
+    for (uint32_t i : in.free_particles)
+        if (look_ahead(in, i) > band) band = look_ahead(in, i);
+    const double reach = model.thickness + radius + band + box_margin;
     for (uint32_t c = 0; c < st.placed.size(); ++c) {
         const std::array<double, 6>& box = st.boxes[c];
         if (box[0] - cloth[3] > reach || box[1] - cloth[4] > reach || box[2] - cloth[5] > reach || cloth[0] - box[3] > reach ||
