@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "solver/collider.h"
+#include "solver/contact_rows.h"
 #include "solver/solver.h"
 #include "solver/virtual_rows.h"
 #include "test_proxies.h"
@@ -267,6 +268,54 @@ TEST(Colliders, SpanRowsGiveTheSameResultInLanesAndThreads) {
     const std::vector<Vec3> a = run(scalar), b = run(SolverConstants{}), t = run(threads);
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0);
     EXPECT_EQ(std::memcmp(a.data(), t.data(), a.size() * sizeof(Vec3)), 0);
+}
+
+// The broad phase passes over only colliders no row could come from (docs/solver.md#contacts): a sphere
+// whose surface lies a picometre inside a particle's reach (thickness, collision radius, look-ahead)
+// along an axis, where its box is as near as its surface, still gives that particle its row; and a span
+// whose held end lies outside the free particles' box still finds the sphere at its middle.
+TEST(Colliders, TheBroadPhaseKeepsEveryRowWithinReach) {
+    ContactModel model;
+    model.thickness = 0.004;
+    model.radius = {0.01, 0.0, 0.02};
+    const std::vector<Vec3> x = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    const std::vector<uint32_t> free = {0, 1, 2};
+    const std::vector<double> mass(3, 0.01), trust = {0.02, 0.03, INFINITY};
+    const double cloth_reach = 0.5;  // the look-ahead of a particle with no finite trust radius
+    const ContactInputs in{free, x.data(), x.data(), mass, trust, cloth_reach, 14400};
+    ContactState st = contact_rows::initial_state(3);
+    const double r = 0.05, inside = 1e-12;
+    std::vector<double> band(3);
+    for (uint32_t i = 0; i < 3; ++i) {
+        band[i] = std::isfinite(trust[i]) ? trust[i] : cloth_reach;
+        const double reach = model.thickness + model.radius[i] + band[i];
+        st.spheres.push_back({x[i] + Vec3{0, r + reach - inside, 0}, r});  // just inside, above
+        st.spheres.push_back({x[i] + Vec3{0, 0, -(r + reach + 1e-6)}, r});  // a micrometre outside, behind
+    }
+    EXPECT_EQ(contact_rows::detect(model, st, in, 1.0, SolverConstants{}), 3u);
+    for (uint32_t i = 0; i < 3; ++i) {
+        ASSERT_EQ(st.count[i], 1) << "particle " << i;
+        EXPECT_EQ(st.rows[i][0].collider, 2 * i);
+        EXPECT_LT(st.rows[i][0].c0, band[i]);
+        EXPECT_GT(st.rows[i][0].c0, band[i] - 1e-9);
+        EXPECT_NEAR(st.rows[i][0].normal.y, -1.0, 1e-12);  // out of the sphere, down to the particle
+    }
+
+    // A rig's span from a held particle at the origin to a free one a metre off: the sphere sits over its
+    // middle, half a look-ahead clear, half a metre from either end.
+    ContactModel rig;
+    rig.thickness = 0.004;
+    rig.spans = {{0, 1}};
+    const std::vector<Vec3> ends = {{0, 0, 0}, {1, 0, 0}};
+    const std::vector<uint32_t> free_end = {1};
+    const std::vector<double> end_mass = {0.01, 0.01}, end_trust = {0.02, 0.02};
+    const ContactInputs span_in{free_end, ends.data(), ends.data(), end_mass, end_trust, 1.0, 14400};
+    ContactState span_state = contact_rows::initial_state(2);
+    span_state.spheres = {{{0.5, r + rig.thickness + 0.01, 0}, r}};
+    EXPECT_EQ(contact_rows::detect(rig, span_state, span_in, 1.0, SolverConstants{}), 1u);
+    EXPECT_EQ(span_state.count[1], 0);  // the sphere is half a metre from the particle itself
+    ASSERT_EQ(span_state.span_count[1], 1);
+    EXPECT_NEAR(span_state.span_rows[1][0].depth, 0.01, 1e-12);
 }
 
 }  // namespace
