@@ -265,9 +265,12 @@ TEST(Colliders, SpanRowsGiveTheSameResultInLanesAndThreads) {
     SolverConstants threads;
     threads.threads = 3;
     threads.thread_min_particles = 1;
-    const std::vector<Vec3> a = run(scalar), b = run(SolverConstants{}), t = run(threads);
+    SolverConstants four;  // four lanes (AVX2) where the machine has eight
+    four.simd_lanes = 4;
+    const std::vector<Vec3> a = run(scalar), b = run(SolverConstants{}), t = run(threads), w = run(four);
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0);
     EXPECT_EQ(std::memcmp(a.data(), t.data(), a.size() * sizeof(Vec3)), 0);
+    EXPECT_EQ(std::memcmp(a.data(), w.data(), a.size() * sizeof(Vec3)), 0);
 }
 
 // The broad phase passes over only colliders no row could come from (docs/solver.md#contacts): a sphere
