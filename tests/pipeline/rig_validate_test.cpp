@@ -193,6 +193,10 @@ TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
     ASSERT_TRUE(hair.hang && hair.idle);
     EXPECT_NEAR(hair.hang->max_edge_stretch, 1.127, 0.02 * 1.127);
     EXPECT_NEAR(hair.hang->max_scalp_displacement * 1000, 2.50, 0.2 * 2.50);
+    // The worst scalp vertex is the root blend's: under half on the chain, on the head next to it.
+    EXPECT_GT(hair.hang->max_scalp_chain_share, 0.0);
+    EXPECT_LE(hair.hang->max_scalp_chain_share, 0.5);
+    EXPECT_LT(hair.hang->max_scalp_reach, 0.1);
     std::vector<std::string> failed;
     for (const MeshGateResult& g : hair.mesh_gates)
         if (!g.passed) failed.push_back(g.gate + " " + scenario_name(g.scenario));
@@ -228,6 +232,9 @@ TEST(RigValidate, UnderTheSeedsHairFabricTheMeshTearsAndBothMeshGatesSaySo) {
             ++slid;
             EXPECT_NE(i.message.find("(limit 2.00 mm), mesh '"), std::string::npos) << i.message;
             EXPECT_NE(i.message.find("slides off the body"), std::string::npos) << i.message;
+            // The failure names what carries the vertex: its share on the chain and how far it lies from it.
+            EXPECT_NE(i.message.find("% on the chain's bones, "), std::string::npos) << i.message;
+            EXPECT_NE(i.message.find(" mm from the nearest)"), std::string::npos) << i.message;
         }
     }
     EXPECT_EQ(torn, 2u);  // the hair, hang and idle
