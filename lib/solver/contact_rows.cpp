@@ -28,20 +28,6 @@ CapsuleCollider placed_collider(const ContactState& s, size_t c, double fraction
     return capsule;
 }
 
-/// What a box test adds to the distance it culls at: a collider's box and the particle's reach are
-/// each rounded once or twice, and a pair within a few ulps of the band must still reach the exact test.
-/// A nanometre is far above those roundings at any body's scale and far below any contact's.
-constexpr double box_margin = 1e-9;
-
-/// Whether x lies further than `reach` outside a collider's box (lo xyz, hi xyz) along some axis: its
-/// surface is then further than `reach` from x, so no row at that distance is missed (the broad phase
-/// of Christer Ericson, "Real-Time Collision Detection", 2005, 4.2). A NaN position is never culled, so
-/// it reaches the exact test as it did before the box.
-inline bool outside_box(const std::array<double, 6>& box, const Vec3& x, double reach) {
-    return box[0] - x.x > reach || box[1] - x.y > reach || box[2] - x.z > reach || x.x - box[3] > reach ||
-           x.y - box[4] > reach || x.z - box[5] > reach;
-}
-
 /// A particle's look-ahead: a particle predicted just clear can be pulled in by its rows during the
 /// sweep, so its rows are found a trust radius ahead.
 double look_ahead(const ContactInputs& in, uint32_t i) {

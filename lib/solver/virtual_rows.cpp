@@ -51,6 +51,21 @@ void measure_rest_depth(const ContactModel& model, ContactState& st) {
                 std::min(surface_point(st.placed[c], model.virtual_rest[v]).distance - model.thickness, 0.0);
 }
 
+/// Whether virtual particle v, carried by a particle at `xc`, may come within its reach of some
+/// collider's box, before its turn is formed: a turn keeps lengths, so the point lies its offset's
+/// length from the carrier (a billionth and a nanometre more for rounding), and its look-ahead, `band`
+/// times (1 + that distance / the link's length), is at most the same with that bound. A collider this
+/// passes over is further off than the point's own box test would reach, so no row is lost.
+bool may_reach_a_collider(const ContactModel& model, const ContactState& st, size_t v, const Vec3& xc, double band,
+                          double link_length) {
+    const double offset = length(model.virtual_offset[v]) * (1 + 1e-9) + 1e-9;
+    const double lever = link_length > 0 ? band * (1 + offset / link_length) : band;
+    const double reach = offset + (model.thickness + lever) * (1 + 1e-9) + box_margin;
+    for (const std::array<double, 6>& box : st.boxes)
+        if (!outside_box(box, xc, reach)) return true;
+    return false;
+}
+
 }  // namespace
 
 void find_virtual_rows(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants) {
@@ -61,13 +76,14 @@ void find_virtual_rows(const ContactModel& model, ContactState& st, const Contac
         const auto& link = model.virtual_link[v];
         if (!st.free[link[0]] && !st.free[link[1]] && !st.free[link[2]]) continue;
         const Vec3 &xc = in.x[link[0]], &xf = in.x[link[1]], &xt = in.x[link[2]];
-        const Vec3 p = virtual_position(xc, xf, xt, model.virtual_rest_link[v], model.virtual_offset[v]);
-        // The point moves about (1 + its distance from the carrier / the link's length) times as far as
-        // the link's particles: its look-ahead is theirs times that lever.
         double band = 0;
         for (uint32_t q : link)
             if (st.free[q]) band = std::max(band, virtual_look_ahead(in, q));
         const double link_length = distance(xf, xt);
+        if (!may_reach_a_collider(model, st, v, xc, band, link_length)) continue;
+        const Vec3 p = virtual_position(xc, xf, xt, model.virtual_rest_link[v], model.virtual_offset[v]);
+        // The point moves about (1 + its distance from the carrier / the link's length) times as far as
+        // the link's particles: its look-ahead is theirs times that lever.
         if (link_length > 0) band *= 1 + distance(p, xc) / link_length;
         const double reach = model.thickness + band;
         for (size_t c = 0; c < colliders; ++c) {

@@ -321,5 +321,27 @@ TEST(Colliders, TheBroadPhaseKeepsEveryRowWithinReach) {
     EXPECT_NEAR(span_state.span_rows[1][0].depth, 0.01, 1e-12);
 }
 
+// A virtual particle half a metre off a 10 cm link, with a sphere just under it and nothing else near:
+// its row comes from where the point is, however far that is from the particles' own boxes.
+TEST(Colliders, TheBroadPhaseReachesAVirtualParticleFarOffItsLink) {
+    ContactModel model;
+    model.thickness = 0.004;
+    const std::vector<Vec3> x = {{0, 0, 0}, {0.1, 0, 0}};  // held root, free tip
+    model.virtual_link = {{1, 0, 1}};                       // carried by the tip, turned with the link
+    model.virtual_rest = {{0.1, -0.5, 0}};
+    model.virtual_offset = {{0, -0.5, 0}};
+    model.virtual_rest_link = {{0.1, 0, 0}};
+    const std::vector<uint32_t> free = {1};
+    const std::vector<double> mass = {0.01, 0.01}, trust = {0.02, 0.02};
+    const ContactInputs in{free, x.data(), x.data(), mass, trust, 1.0, 14400};
+    ContactState st = contact_rows::initial_state(2);
+    const double r = 0.05;
+    st.spheres = {{{0.1, -0.5 - r - model.thickness - 0.005, 0}, r}};  // the point 5 mm clear of its clearance
+    EXPECT_EQ(contact_rows::detect(model, st, in, 1.0, SolverConstants{}), 1u);
+    EXPECT_EQ(st.count[1], 0);
+    ASSERT_EQ(st.span_count[1], 1);
+    EXPECT_NEAR(st.span_rows[1][0].depth, 0.005, 1e-12);
+}
+
 }  // namespace
 }  // namespace weft
