@@ -12,6 +12,7 @@
 #include "solver/row.h"
 #include "solver/self_contact_rows.h"
 #include "solver/step.h"
+#include "solver/virtual_links.h"
 
 namespace weft {
 
@@ -96,6 +97,7 @@ struct ContactState {
     size_t span_rest_colliders = 0;
     std::vector<double> virtual_rest_depth;  ///< the same per virtual particle and collider (virtual-major)
     size_t virtual_rest_colliders = 0;
+    VirtualLinks virtual_links;              ///< what a virtual particle's rows need of its link, once a link
     std::vector<uint8_t> span_previous_count;
     std::vector<std::array<SpanContact, max_span_contacts>> span_previous;
     std::vector<uint8_t> free;

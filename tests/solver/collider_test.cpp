@@ -1,6 +1,7 @@
 // Colliders: one-sided contact rows with thickness and friction (docs/solver.md#contacts).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -341,6 +342,63 @@ TEST(Colliders, TheBroadPhaseReachesAVirtualParticleFarOffItsLink) {
     EXPECT_EQ(st.count[1], 0);
     ASSERT_EQ(st.span_count[1], 1);
     EXPECT_NEAR(st.span_rows[1][0].depth, 0.005, 1e-12);
+}
+
+// A link's points share its turn and its look at the colliders, formed once a substep from its farthest
+// point (docs/colliders.md#virtual-particles): each point still gets the rows it gets alone, to the bit.
+// A 10 cm link carries a point 5 cm under it, then one half a metre under it, each above a sphere of its
+// own; a second link, turned a quarter from its rest direction, carries a point its turn puts beside a
+// third sphere. Fails where a link looks only as far as its first point, or shares another link's turn.
+TEST(Colliders, ALinksPointsShareItsTurnAndGetTheRowsEachGetsAlone) {
+    const double r = 0.05, thickness = 0.004;
+    const std::vector<Vec3> x = {{0, 0, 0}, {0.1, 0, 0}, {1, 0, 0}, {1, 0.1, 0}};  // two held roots, two free tips
+    const std::vector<uint32_t> free = {1, 3};
+    const std::vector<double> mass(4, 0.01), trust(4, 0.02);
+    const ContactInputs in{free, x.data(), x.data(), mass, trust, 1.0, 14400};
+    struct Point {
+        std::array<uint32_t, 3> link;
+        Vec3 offset;
+    };
+    const std::vector<Point> points = {{{1, 0, 1}, {0, -0.05, 0}}, {{1, 0, 1}, {0, -0.5, 0}}, {{3, 2, 3}, {0, -0.3, 0}}};
+    const std::vector<SphereCollider> spheres = {
+        {{0.1, -0.05 - r - thickness - 0.005, 0}, r},  // 5 mm clear of the near point's clearance
+        {{0.1, -0.5 - r - thickness - 0.007, 0}, r},   // 7 mm clear of the far point's
+        {{1.3 + r + thickness + 0.003, 0.1, 0}, r}};   // 3 mm beside the turned point: (0, -0.3) turned to (+0.3, 0)
+    auto detect = [&](const std::vector<size_t>& which) {
+        ContactModel model;
+        model.thickness = thickness;
+        for (size_t v : which) {
+            const Point& p = points[v];
+            model.virtual_link.push_back(p.link);
+            model.virtual_rest.push_back(x[p.link[0]] + p.offset);  // at rest as the first link is now
+            model.virtual_offset.push_back(p.offset);
+            model.virtual_rest_link.push_back({0.1, 0, 0});
+        }
+        ContactState st = contact_rows::initial_state(4);
+        st.spheres = spheres;
+        contact_rows::detect(model, st, in, 1.0, SolverConstants{});
+        std::vector<SpanContact> rows;
+        for (uint32_t i : free)
+            for (int s = 0; s < st.span_count[i]; ++s) rows.push_back(st.span_rows[i][s]);
+        return rows;
+    };
+    const std::vector<SpanContact> together = detect({0, 1, 2});
+    ASSERT_EQ(together.size(), 3u);
+    for (size_t v = 0; v < points.size(); ++v) {
+        const std::vector<SpanContact> alone = detect({v});
+        ASSERT_EQ(alone.size(), 1u) << "point " << v;
+        EXPECT_EQ(alone[0].collider, v) << "point " << v;
+        const auto found = std::find_if(together.begin(), together.end(),
+                                        [&](const SpanContact& c) { return c.collider == alone[0].collider; });
+        ASSERT_NE(found, together.end()) << "point " << v;
+        const SpanContact& row = *found;
+        EXPECT_EQ(row.depth, alone[0].depth) << "point " << v;
+        EXPECT_EQ(row.c0, alone[0].c0) << "point " << v;
+        EXPECT_EQ(std::memcmp(&row.normal, &alone[0].normal, sizeof(Vec3)), 0) << "point " << v;
+    }
+    EXPECT_NEAR(together[0].depth, 0.005, 1e-12);
+    EXPECT_NEAR(together[1].depth, 0.007, 1e-12);
+    EXPECT_NEAR(together[2].depth, 0.003, 1e-12);
 }
 
 }  // namespace
