@@ -41,6 +41,8 @@ double height(const Vec3& a, const Vec3& b, const Vec3& c) {
     return length(cross(b - a, c - a)) / longest;
 }
 
+}  // namespace
+
 std::string triangles_text(const Source& s, std::span<const uint32_t> triangles, std::span<const uint32_t> to_source) {
     std::string out;
     const size_t shown = std::min<size_t>(triangles.size(), 8);
@@ -51,8 +53,6 @@ std::string triangles_text(const Source& s, std::span<const uint32_t> triangles,
     if (triangles.size() > shown) out += " and " + std::to_string(triangles.size() - shown) + " more";
     return out;
 }
-
-}  // namespace
 
 /// Non-finite positions of used vertices: errors, and their triangles marked.
 void sheet_check_vertices(SheetWork& work) {
@@ -311,14 +311,13 @@ void sheet_check_edges(SheetWork& work) {
     const EdgeTable& full = work.full;
     const EdgeTable& clean_table = work.clean_table();
     const std::vector<uint32_t>& kept = work.kept;
-    const std::vector<uint32_t>& clean = work.clean;
     // ---- check: edges ------------------------------------------------------------------------------
     // Refusing, the file's own edges are judged; repairing, the edges left after the drops. A
     // non-manifold edge is never accepted either way.
     {
         // Only doubled faces dropped (a warning): the sheet left is what is judged, as repairing.
         bool refused_drop = false;
-        for (uint8_t d : work.defect) refused_drop = refused_drop || (d != 0 && d != (kDuplicate | kDoubled));
+        for (uint8_t d : work.defect) refused_drop = refused_drop || (d != 0 && d != (kDuplicate | kDoubled) && d != kPartition);
         const bool left = options.repair || !refused_drop;
         const EdgeTable& judged = left ? clean_table : full;
         const std::span<const uint32_t> to_source = left ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
@@ -335,25 +334,50 @@ void sheet_check_edges(SheetWork& work) {
                               src.edge_pointer(a, b)});
         }
     }
+    sheet_orient(work);
+}
+
+/// Inconsistent winding: an orientable piece is re-wound with a warning (its fewest triangles
+/// reversed, as the modelling tool's "recalculate normals" would), a one-sided one refused by edge.
+void sheet_orient(SheetWork& work) {
+    const Source& src = work.src;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const WeldResult& weld = work.weld;
+    const EdgeTable& clean_table = work.clean_table();
+    const std::vector<uint32_t>& kept = work.kept;
+    std::vector<uint32_t>& clean = work.clean;
     const Orientation orientation = orient_triangles(clean, clean_table);
+    std::vector<uint32_t> flipped;  // source triangles reversed
     for (uint32_t e : orientation.inconsistent) {
         ++stats.inconsistent_edges;
         auto f = clean_table.faces(e);
+        if (orientation.island_orientable[orientation.island[f[0]]]) continue;
         const uint32_t t0 = kept[f[0]], t1 = kept[f[1]];
         const uint32_t a = weld.first[clean_table.edges[e][0]], b = weld.first[clean_table.edges[e][1]];
-        const bool orientable = orientation.island_orientable[orientation.island[f[0]]];
-        const uint32_t flip = orientation.flip[f[1]] ? t1 : t0;
         issues.push_back({"INCONSISTENT_WINDING", Severity::error,
                           src.file() + ": " + src.triangle_text(t0) + " " + src.corners_text(t0) + " and " +
                               src.triangle_text(t1) + " " + src.corners_text(t1) +
                               " run the same way along their shared edge, " + src.vertex_text(a) + " to " +
-                              src.vertex_text(b) + ". " +
-                              (orientable ? "Flip " + src.triangle_text(flip) +
-                                                " (reverse its corners; 'recalculate normals' in the modelling tool)."
-                                          : "The piece is one-sided (a Möbius strip): no winding is consistent. Cut it "
-                                            "along an edge so it has two sides."),
+                              src.vertex_text(b) +
+                              ". The piece is one-sided (a Möbius strip): no winding is consistent. Cut it along an "
+                              "edge so it has two sides.",
                           src.triangle_pointer(t1)});
     }
+    if (orientation.inconsistent.empty()) return;
+    for (uint32_t t = 0; t < kept.size(); ++t)
+        if (orientation.flip[t] && orientation.island_orientable[orientation.island[t]]) {
+            std::swap(clean[3 * t + 1], clean[3 * t + 2]);
+            flipped.push_back(kept[t]);
+        }
+    if (flipped.empty()) return;
+    issues.push_back({"WINDING_REORIENTED", Severity::warning,
+                      src.file() + ": " + std::to_string(flipped.size()) + " triangle" + (flipped.size() == 1 ? "" : "s") +
+                          " (" + triangles_text(src, flipped, {}) +
+                          ") ran against their neighbours: reversed for the simulation, so each piece is wound one way "
+                          "(the fewest reversed; the render mesh is drawn as modelled). 'Recalculate normals' in the "
+                          "modelling tool fixes the file.",
+                      src.triangle_pointer(flipped.front())});
 }
 
 }  // namespace weft::sheet_detail

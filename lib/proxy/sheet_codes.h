@@ -2,7 +2,9 @@
 // description (the Khronos glTF-Validator's table shape). Authoring mistakes are refused by name
 // (docs/proxy.md#authoring-checks); with repair, the triangle defects are dropped instead and reported as
 // warnings under the same code. The backs of a piece modelled as doubled faces are dropped whatever the
-// options (docs/proxy.md#doubled-faces). A non-manifold edge is never accepted.
+// options (docs/proxy.md#doubled-faces), as are partitions at a fan of three (docs/proxy.md#fans); a
+// piece meeting a sheet at such a fan is split off, and an orientable piece wound inconsistently is
+// re-wound. Any other non-manifold edge, and a one-sided piece, are refused.
 #pragma once
 #include <string_view>
 
@@ -24,8 +26,10 @@ inline constexpr IssueCode sheet_codes[] = {
     {"ZERO_AREA_TRIANGLE", Severity::error, "Three distinct vertices with no area: collinear, or two of them welded into one (dropped with repair)."},
     {"DUPLICATE_TRIANGLE", Severity::error, "A triangle over the same welded vertices as an earlier one, either winding (dropped with repair)."},
     {"DOUBLED_FACES", Severity::warning, "Doubled faces (two triangles over the same welded vertices wound against each other: the front and back of a two-sided sheet): the backs are dropped, the sheet simulated as one layer and both sides bound to it."},
-    {"NON_MANIFOLD_EDGE", Severity::error, "An edge three or more triangles share. Never repaired: the fabric has no single surface there."},
-    {"INCONSISTENT_WINDING", Severity::error, "Two neighbours run along their shared edge the same way: one is flipped, or the surface is one-sided."},
+    {"FAN_SPLIT", Severity::warning, "Edges three triangles share where a sheet runs straight on and another piece meets it: the piece is split off along them, or dropped from the simulation (drawn and bound) when it is a partition across the sheet."},
+    {"NON_MANIFOLD_EDGE", Severity::error, "An edge three or more triangles share where no sheet clearly runs straight on (or four or more): the fabric has no single surface there."},
+    {"WINDING_REORIENTED", Severity::warning, "Neighbours ran along their shared edge the same way on a piece that has two sides: the fewest triangles were reversed for the simulation."},
+    {"INCONSISTENT_WINDING", Severity::error, "Two neighbours run along their shared edge the same way on a one-sided piece (a Möbius strip): no winding is consistent."},
     // What holds the sheet (docs/proxy.md#pins).
     {"PIN_TARGET_NOT_FOUND", Severity::error, "nearest:NAME names no node, mesh or material of the model."},
     {"PIN_VERTEX_OUT_OF_RANGE", Severity::error, "An explicit pin names a source vertex the garment lacks, or one no triangle uses."},
