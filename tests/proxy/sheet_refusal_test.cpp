@@ -34,7 +34,7 @@ bool mentions(const Issue& i, const std::string& text) { return i.message.find(t
 TEST(SheetRefusal, EveryCodeIsInTheTable) {
     for (const char* code : {"EMPTY_GARMENT", "BAD_OPTION", "INDEX_OUT_OF_RANGE", "NON_FINITE_VERTEX",
                              "REPEATED_INDEX_TRIANGLE", "ZERO_AREA_TRIANGLE", "DUPLICATE_TRIANGLE", "NON_MANIFOLD_EDGE",
-                             "DOUBLED_FACES", "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
+                             "DOUBLED_FACES", "FAN_SPLIT", "WINDING_REORIENTED", "INCONSISTENT_WINDING", "PIN_TARGET_NOT_FOUND", "PIN_VERTEX_OUT_OF_RANGE",
                              "PIN_HOLDER_NOT_FOUND", "NON_FINITE_FRAME", "CLOSED_ISLAND_HELD", "HELD_WHERE_IT_TOUCHES", "NOTHING_HELD", "EVERYTHING_HELD",
                              "COLOURING_INVALID"})
         EXPECT_NE(find_sheet_code(code), nullptr) << code;
@@ -62,15 +62,18 @@ TEST(SheetRefusal, MoebiusStripIsOneSided) {
     EXPECT_FALSE(build_sheet(scene, all_meshes(scene), repair).proxy.has_value());
 }
 
-TEST(SheetRefusal, OneFlippedTriangleIsNamedWithTheFix) {
+TEST(SheetRefusal, OneFlippedTriangleIsRewoundNotRefused) {
     TriMesh m = test::grid(4, 4, 0.1);
     std::swap(m.indices[3 * 8 + 1], m.indices[3 * 8 + 2]);  // triangle 8, interior
     Scene scene = test::scene_of(m);
     SheetBuildResult r = build_sheet(scene, all_meshes(scene), source_resolution_options());
-    EXPECT_FALSE(r.proxy.has_value());
-    auto w = with_code(r, "INCONSISTENT_WINDING");
-    ASSERT_EQ(w.size(), 3u);
-    for (const Issue& i : w) EXPECT_TRUE(mentions(i, "Flip mesh 'Sheet' triangle 8 ")) << i.message;
+    EXPECT_TRUE(with_code(r, "INCONSISTENT_WINDING").empty());
+    auto w = with_code(r, "WINDING_REORIENTED");
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0].severity, Severity::warning);
+    EXPECT_TRUE(mentions(w[0], "1 triangle (mesh 'Sheet' triangle 8 ")) << w[0].message;
+    EXPECT_EQ(w[0].pointer, "/meshes/Sheet/triangles/8");
+    EXPECT_EQ(r.stats.inconsistent_edges, 3u);
 }
 
 TEST(SheetRefusal, FanOfThreeIsNonManifoldEvenWhenRepairing) {
