@@ -41,6 +41,9 @@ double height(const Vec3& a, const Vec3& b, const Vec3& c) {
     return length(cross(b - a, c - a)) / longest;
 }
 
+/// What a warning says of a triangle dropped whatever the options: it was unambiguous.
+constexpr const char* kDroppedHint = " Dropped.";
+
 }  // namespace
 
 std::string triangles_text(const Source& s, std::span<const uint32_t> triangles, std::span<const uint32_t> to_source) {
@@ -111,13 +114,15 @@ void sheet_weld_and_check_triangles(SheetWork& work) {
     for (uint32_t t = 0; t < triangle_count; ++t) {
         const uint32_t a = src.indices[3 * t], b = src.indices[3 * t + 1], c = src.indices[3 * t + 2];
         if (a == b || b == c || c == a) {
-            defect[t] |= kRepeatedIndex;
+            // It lies on one edge (or a point): dropping it changes no surface.
+            defect[t] |= kRepeatedIndex | kDropped;
             ++stats.repeated_index_triangles;
             const uint32_t twice = (a == b || a == c) ? a : b;
-            issues.push_back({"REPEATED_INDEX_TRIANGLE", drop_severity,
+            issues.push_back({"REPEATED_INDEX_TRIANGLE", Severity::warning,
                               src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " names vertex " +
                                   std::to_string(src.local_vertex(twice)) + " twice, at " +
-                                  position_text(src.positions[twice]) + ": a triangle with no area." + drop_hint,
+                                  position_text(src.positions[twice]) + ": a triangle with no area, lying on one edge." +
+                                  kDroppedHint,
                               src.triangle_pointer(t)});
             continue;
         }
@@ -125,15 +130,17 @@ void sheet_weld_and_check_triangles(SheetWork& work) {
         const uint32_t wa = welded[3 * t], wb = welded[3 * t + 1], wc = welded[3 * t + 2];
         const bool collapsed = wa == wb || wb == wc || wc == wa;
         if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= flat) {
-            defect[t] |= kZeroArea;
+            // Two corners welded into one: it lies on one edge, and dropping it changes no surface.
+            // Three on a line: its neighbours may meet along it at a T, which dropping would open.
+            defect[t] |= collapsed ? kZeroArea | kDropped : kZeroArea;
             ++stats.zero_area_triangles;
-            issues.push_back({"ZERO_AREA_TRIANGLE", drop_severity,
+            issues.push_back({"ZERO_AREA_TRIANGLE", collapsed ? Severity::warning : drop_severity,
                               src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
                                   position_text(src.positions[a]) + ", " + position_text(src.positions[b]) + ", " +
                                   position_text(src.positions[c]) + " has no area: " +
                                   (collapsed ? "two of its corners weld into one"
                                              : "its corners lie on one line") +
-                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + drop_hint,
+                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + (collapsed ? kDroppedHint : drop_hint),
                               src.triangle_pointer(t)});
         }
     }
@@ -244,7 +251,9 @@ void sheet_find_duplicates(SheetWork& work) {
             if (original[t] != unset_index) defect[t] |= kDuplicate, ++stats.duplicate_triangles;
         }
     }
-    std::vector<uint32_t> twin;
+    std::vector<uint32_t> twin, copies(triangle_count, 0);
+    for (uint32_t t = 0; t < triangle_count; ++t)
+        if (original[t] != unset_index) ++copies[original[t]];
     const std::vector<uint8_t> back = doubled_backs(work, original, twin);
     std::vector<uint32_t> backs;
     for (uint32_t t = 0; t < triangle_count; ++t) {
@@ -258,10 +267,18 @@ void sheet_find_duplicates(SheetWork& work) {
         }
         if (original[t] == unset_index || back[original[t]]) continue;
         const uint32_t o = original[t];
-        issues.push_back({"DUPLICATE_TRIANGLE", work.drop_severity,
+        // One copy of a clean triangle, the same way round: the same face twice, the copy dropped. A
+        // copy of a triangle lying on one edge is dropped already.
+        const bool on_edge = (defect[t] & kDropped) != 0;
+        const bool copy = !on_edge && copies[o] == 1 && defect[t] == kDuplicate && defect[o] == 0 && !wound_against(welded, o, t);
+        if (copy) defect[t] |= kDropped;
+        const std::string what = copy      ? std::string(", the same way round: the same face twice.") + kDroppedHint
+                                 : on_edge ? std::string(": a doubled face, lying on one edge.") + kDroppedHint
+                                           : ": a doubled face." + work.drop_hint;
+        issues.push_back({"DUPLICATE_TRIANGLE", copy || on_edge ? Severity::warning : work.drop_severity,
                           src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
                               position_text(src.positions[src.indices[3 * t]]) + " covers the same welded vertices as " +
-                              src.triangle_text(o) + " " + src.corners_text(o) + ": a doubled face." + work.drop_hint,
+                              src.triangle_text(o) + " " + src.corners_text(o) + what,
                           src.triangle_pointer(t)});
     }
     if (backs.empty()) return;
@@ -288,7 +305,7 @@ void sheet_keep_clean(SheetWork& work) {
     for (uint32_t t = 0; t < triangle_count; ++t)
         if (defect[t] == 0) kept.push_back(t);
     for (uint32_t t = 0; t < triangle_count; ++t)
-        if (options.repair ? (defect[t] & ~kNonFinite) != 0 : defect[t] == (kDuplicate | kDoubled)) ++stats.dropped_triangles;
+        if (options.repair ? (defect[t] & ~kNonFinite) != 0 : (defect[t] != 0 && !SheetWork::refuses(defect[t]))) ++stats.dropped_triangles;
     work.all_kept = kept.size() == triangle_count;
     const bool all_kept = work.all_kept;
     std::vector<uint32_t>& clean = work.clean;  // kept triangles by welded vertex (the welded copy itself when all are kept)
@@ -317,7 +334,7 @@ void sheet_check_edges(SheetWork& work) {
     {
         // Only doubled faces dropped (a warning): the sheet left is what is judged, as repairing.
         bool refused_drop = false;
-        for (uint8_t d : work.defect) refused_drop = refused_drop || (d != 0 && d != (kDuplicate | kDoubled) && d != kPartition);
+        for (uint8_t d : work.defect) refused_drop = refused_drop || SheetWork::refuses(d);
         const bool left = options.repair || !refused_drop;
         const EdgeTable& judged = left ? clean_table : full;
         const std::span<const uint32_t> to_source = left ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();

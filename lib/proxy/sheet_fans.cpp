@@ -216,7 +216,7 @@ std::string degrees_text(double d) { return std::to_string(static_cast<int>(std:
 void sheet_split_fans(SheetWork& work) {
     if (work.kept.empty()) return;
     for (uint8_t d : work.defect)
-        if (d != 0 && d != (kDuplicate | kDoubled) && !work.options.repair) return;  // refused already
+        if (SheetWork::refuses(d) && !work.options.repair) return;  // refused already
     const EdgeTable& table = work.clean_table();
     const std::vector<uint32_t> patch = fan_patches(table, work.kept.size());
     const FanPlan plan = plan_fans(work, table, patch);

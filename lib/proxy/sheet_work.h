@@ -30,6 +30,7 @@ enum Defect : uint8_t {
     kDuplicate = 8,
     kDoubled = 16,  ///< with kDuplicate: the back of a piece modelled as doubled faces (dropped, rendered, bound)
     kPartition = 32,  ///< alone: a partition across a sheet at a fan of three (dropped, rendered, bound)
+    kDropped = 64,    ///< with the defect: unambiguous, dropped with a warning whatever the options
 };
 
 /// What build_sheet's stages hand one another, in the order they fill it.
@@ -56,6 +57,9 @@ struct SheetWork {
     std::vector<uint32_t> clean;          ///< kept triangles by welded vertex, then by particle
     EdgeTable dropped_table;              ///< the kept triangles' edges when some were dropped
     bool all_kept = true;
+    /// Whether a triangle's defect refuses the garment (without repair): any but those dropped with a
+    /// warning (unambiguous ones, the backs of doubled faces, partitions).
+    static bool refuses(uint8_t d) { return d != 0 && !(d & kDropped) && d != (kDuplicate | kDoubled) && d != kPartition; }
     const EdgeTable& clean_table() const { return all_kept ? full : dropped_table; }
     // rows
     uint32_t n = 0;                       ///< particles
