@@ -372,7 +372,7 @@ std::vector<FixtureFile> bad_fixtures() {
         const size_t t = 2 * (1 * 3 + 1);
         std::swap(b.indices[3 * t + 1], b.indices[3 * t + 2]);
         add("flipped_winding.glb", encode_glb(sheet_scene(b), options),
-            "a 3x3-quad sheet whose middle quad has one triangle wound against its neighbours: re-wound, WINDING_REORIENTED");
+            "a 3x3-quad sheet whose middle quad has one triangle wound against its neighbours, re-wound: WINDING_REORIENTED");
     }
     // Cloth meshes as artists make them (docs/proxy.md#fans): a third piece on an edge of a sheet
     // that runs straight on across it, with vertices of its own along the edge (as exporters
@@ -382,17 +382,17 @@ std::vector<FixtureFile> bad_fixtures() {
         // A fin standing square on the middle vertical edge (vertices 1-4), 10 cm high.
         fin(b, 1, 4, 0.1);
         add("fin_sheet.glb", encode_glb(sheet_scene(b), options),
-            "a 2x2-quad sheet with a 10 cm fin standing square on edge 1-4: split off, FAN_SPLIT");
+            "a 2x2-quad sheet with a 10 cm fin standing square on edge 1-4, split off: FAN_SPLIT");
     }
     {
         MeshBuilder b = grid(2, 2);
         // The same fin 2 cm high: within a quarter of the sheet's 10 cm median edge.
         fin(b, 1, 4, 0.02);
         add("partition_sheet.glb", encode_glb(sheet_scene(b), options),
-            "a 2x2-quad sheet with a 2 cm fin on edge 1-4: a partition, dropped and drawn, FAN_SPLIT");
+            "a 2x2-quad sheet with a 2 cm fin on edge 1-4, a partition dropped and drawn: FAN_SPLIT");
     }
     add("cloth_on_rod.glb", encode_glb(sheet_scene(cloth_on_rod()), options),
-        "a 2x2-quad cloth hanging from the bottom edge of a closed 12-sided rod in the same mesh: split off, held by the rod, FAN_SPLIT");
+        "a 2x2-quad cloth hanging from the bottom edge of a closed 12-sided rod in the same mesh, split off and held by the rod: FAN_SPLIT");
     return out;
 }
 
