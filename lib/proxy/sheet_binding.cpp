@@ -1,5 +1,6 @@
 #include "proxy/sheet_binding.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -10,6 +11,8 @@
 namespace weft::sheet_detail {
 
 namespace {
+
+constexpr int kBindingIterations = 8;  // near the cloth the iteration settles in two or three
 
 // Solves [e1 e2 n] (u, v, h) = d by Cramer's rule; false when the three are (nearly) coplanar.
 bool solve_frame(const Vec3& e1, const Vec3& e2, const Vec3& n, const Vec3& d, Vec3& out) {
@@ -73,17 +76,47 @@ BindingStats bind_render_mesh(ClothProxy& proxy, std::span<const Vec3> position,
         const auto& [a, b, c] = proxy.triangles[best];
         const Vec3 e1 = x[b] - x[a], e2 = x[c] - x[a], d = q - x[a];
         // Along the face normal first, then along the normal interpolated where that lands, so the
-        // rest pose gives the source position back (docs/proxy.md#binding).
+        // rest pose gives the source position back (docs/proxy.md#binding). Far from its triangle
+        // (a pole bound to the cloth it holds) the iteration can run away: the interpolated normal
+        // turns with the extrapolated coordinates and an offset of metres swings with it. So every
+        // iterate is placed as deform_render_mesh places it and the nearest to the source is kept.
+        const auto placed_at = [&](const Vec3& k) {
+            const Vec3 n = normal[a] * (1 - k.x - k.y) + normal[b] * k.x + normal[c] * k.y;
+            const double l = length(n);
+            return x[a] * (1 - k.x - k.y) + x[b] * k.x + x[c] * k.y + (l > 0 ? n * (k.z / l) : Vec3{});
+        };
         Vec3 k;
         if (!solve_frame(e1, e2, normalize(cross(e1, e2)), d, k)) continue;
-        for (int i = 0; i < 3; ++i) {
+        Vec3 kept = k;
+        double kept_error = distance(placed_at(k), q);
+        for (int i = 0; i < kBindingIterations && kept_error > 0; ++i) {
             const Vec3 n = normal[a] * (1 - k.x - k.y) + normal[b] * k.x + normal[c] * k.y;
             Vec3 next;
             if (!(length(n) > 0) || !solve_frame(e1, e2, normalize(n), d, next)) break;
             k = next;
+            if (const double e = distance(placed_at(k), q); e < kept_error) kept = k, kept_error = e;
+        }
+        // Where that leaves the vertex off its place (it converges slowly far from the triangle),
+        // Newton's method on the placement itself, its Jacobian by differences, finishes it.
+        const double size = std::max(length(e1), length(e2));
+        for (int i = 0; i < kBindingIterations && kept_error > 1e-12 * (size + std::abs(kept.z)); ++i) {
+            const Vec3 r = placed_at(kept) - q;
+            const double step[3] = {1e-7, 1e-7, 1e-7 * (size + std::abs(kept.z))};
+            Vec3 column[3];
+            for (int j = 0; j < 3; ++j) {
+                Vec3 moved = kept;
+                (j == 0 ? moved.x : j == 1 ? moved.y : moved.z) += step[j];
+                column[j] = (placed_at(moved) - q - r) / step[j];
+            }
+            Vec3 delta;
+            if (!solve_frame(column[0], column[1], column[2], r * -1.0, delta)) break;
+            const Vec3 next = kept + delta;
+            const double e = distance(placed_at(next), q);
+            if (!(e < kept_error)) break;
+            kept = next, kept_error = e;
         }
         proxy.binding_triangle[v] = best;
-        proxy.binding_coordinates[v] = k;
+        proxy.binding_coordinates[v] = kept;
     }
 
     std::vector<Vec3> placed(vertices);
