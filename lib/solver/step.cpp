@@ -528,18 +528,46 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     return finish_velocities(s, decay, clamp, stats);
 }
 
+/// How near its pose at a cycle watch's start the cloth must come back, as a share of the way the sleep
+/// speed goes in a step (docs/solver.md#sleep): far above rounding (a step repeated from the same
+/// state repeats it to 1e-16 m) and far below any motion sleep waits out.
+constexpr double kCycleReturn = 1e-3;
+
+/// The cycle watch (docs/solver.md#sleep): whether, in a watch of `steps` steps from a pose, the cloth
+/// came back to within `radius` of it (every free particle) at some step. It reports at the end of
+/// each watch, and the next one starts from the pose the cloth ends it in.
+bool closed_a_cycle(SolverState& s, double radius, uint32_t steps) {
+    const std::vector<Vec3>& x = s.cloth.x;
+    const std::vector<uint32_t>& free = s.free_particles;
+    bool back = !s.cycle_start.empty();
+    const double r2 = radius * radius;
+    for (size_t k = 0; back && k < free.size(); ++k) back = length_squared(x[free[k]] - s.cycle_start[k]) <= r2;
+    if (!s.cycle_start.empty() && ++s.cycle_steps < steps) {
+        s.cycle_returned = s.cycle_returned || back;
+        return false;
+    }
+    const bool cycle = !s.cycle_start.empty() && (s.cycle_returned || back);
+    s.cycle_start.resize(free.size());
+    for (size_t k = 0; k < free.size(); ++k) s.cycle_start[k] = x[free[k]];
+    s.cycle_steps = 0;
+    s.cycle_returned = false;
+    return cycle;
+}
+
 /// Sleep test (docs/solver.md#sleep): `sleep_steps` consecutive steps with nothing faster than
-/// sleep_speed_ratio·reach per second. A proxy with no free particle (a garment its pins hold whole)
-/// has nothing to move: it sleeps too.
-void sleep_test(const SolverModel& m, SolverState& s, StepStats& stats) {
-    const bool quiet = s.free_particles.empty() || stats.max_speed < m.constants.sleep_speed_ratio * m.reach;
-    if (m.constants.sleep && quiet && stats.teleported == Teleported::none) {
-        if (++s.quiet_steps >= m.constants.sleep_steps) {
-            s.asleep = true;
-            stats.fell_asleep = true;
-        }
-    } else {
-        s.quiet_steps = 0;
+/// sleep_speed_ratio·reach per second, or, with the inputs unchanged, a watch of as many steps in which
+/// the cloth came back to its pose at the watch's start (a cycle: it would go round it forever). A
+/// proxy with no free particle (a garment its pins hold whole) has nothing to move: it sleeps too.
+void sleep_test(const SolverModel& m, SolverState& s, double dt, bool same_inputs, StepStats& stats) {
+    const double speed = m.constants.sleep_speed_ratio * m.reach;
+    const bool quiet = s.free_particles.empty() || stats.max_speed < speed;
+    const bool counts = m.constants.sleep && stats.teleported == Teleported::none;
+    if (!counts || !same_inputs) s.cycle_start.clear();
+    s.quiet_steps = counts && quiet ? s.quiet_steps + 1 : 0;
+    const bool cycle = counts && same_inputs && closed_a_cycle(s, kCycleReturn * speed * dt, m.constants.sleep_steps);
+    if (counts && (s.quiet_steps >= m.constants.sleep_steps || cycle)) {
+        s.asleep = true;
+        stats.fell_asleep = true;
     }
 }
 
@@ -563,6 +591,8 @@ StepStats Solver::step(const StepInput& in) {
         }
         wake();
     }
+    // The sleep test's cycle watch follows the cloth only while nothing that moves it changes.
+    const bool same_inputs = s.holder_pose.size() == poses.size() && !anything_changed(s, in, poses, motion);
     s.contact.spheres = in.spheres;
     s.contact.capsules = in.capsules;
     if (s.contact.spheres_prev.size() != s.contact.spheres.size()) s.contact.spheres_prev = s.contact.spheres;
@@ -601,7 +631,7 @@ StepStats Solver::step(const StepInput& in) {
     stats.max_speed = std::sqrt(fastest2);
     stats.max_speed_unclamped = unclamped;
     if (s.steps_since_reset != UINT64_MAX) ++s.steps_since_reset;
-    sleep_test(m, s, stats);
+    sleep_test(m, s, in.dt, same_inputs, stats);
     finish_step(s, in, poses, motion);
     return stats;
 }

@@ -1,0 +1,57 @@
+// docs/solver.md#sleep: a cloth caught in a cycle of its own step, with nothing changing, sleeps; one that
+// settles sleeps exactly when it did before the cycle watch.
+#include <gtest/gtest.h>
+
+#include "solver/solver.h"
+#include "test_proxies.h"
+
+namespace weft {
+namespace {
+
+/// A denim awning: an n x n grid at 12 cm in the horizontal x-z plane held along its front (z = 0) and
+/// back rows, the back row moved out by `stretch`: the cloth is cut shorter than its frame, stretched
+/// taut past the strain limit's allowance (1.003 in denim), as a modelled awning often is.
+ClothProxy taut_awning(uint32_t n, double stretch) {
+    const double spacing = 0.6 / (n - 1);
+    test::ProxyDraft d = test::grid_draft(n, n, spacing, 0.4 * 0.36, false);
+    for (uint32_t ix = 0; ix < n; ++ix) d.held[(n - 1) * n + ix] = 1;
+    ClothProxy p = test::finish_proxy(d);
+    for (uint32_t ix = 0; ix < n; ++ix) p.rest_position[test::particle(p, (n - 1) * n + ix)].z *= stretch;
+    return p;
+}
+
+/// The step the awning falls asleep at in a still hang (self-contact on, as validation runs), or -1.
+int sleep_step(const ClothProxy& awning, double* last_speed = nullptr) {
+    SolverConstants c;
+    c.self_contact = true;
+    Solver solver(awning, *find_fabric("denim"), c);
+    StepInput still;
+    for (int s = 1; s <= 1500; ++s) {
+        const StepStats st = solver.step(still);
+        if (last_speed) *last_speed = st.max_speed;
+        if (st.fell_asleep) return s;
+    }
+    return -1;
+}
+
+// Stretched 3%, the 6 x 6 awning's strain-limit rows hold in one substep and let go in the next: its
+// positions repeat at every step's end to 1e-16 m while the speed its last substep reads stays 3.6 mm/s,
+// fifteen times the sleep speed (0.24 mm/s). Before the cycle watch it never slept in 1,500 steps;
+// now it sleeps at the end of the third watch (step 91: the first watch begins after step 1), the first two of which began while it still settled.
+TEST(LimitCycle, AClothGoingRoundACycleSleeps) {
+    double speed = 0;
+    EXPECT_EQ(sleep_step(taut_awning(6, 1.03), &speed), 91);
+    EXPECT_GT(speed, 10 * 1e-3 * 0.24);  // it slept while its speed still read above the sleep speed
+}
+
+// The cycle watch asks for a return to within a thousandth of the sleep speed's step, which a settling
+// cloth reaches long after it is slower than the sleep speed for 30 steps: the same awning at the
+// stretches that settle sleeps at the step it did before the watch.
+TEST(LimitCycle, ASettlingClothSleepsWhenItDidBefore) {
+    EXPECT_EQ(sleep_step(taut_awning(6, 1.005)), 85);
+    EXPECT_EQ(sleep_step(taut_awning(10, 1.015)), 97);
+    EXPECT_EQ(sleep_step(taut_awning(14, 1.03)), 101);
+}
+
+}  // namespace
+}  // namespace weft
