@@ -32,6 +32,19 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
     for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
 }
 
+/// A sheet builder's finding names the file and the element (mesh, vertex); in a bake of several
+/// garments it must also name the garment it refuses, so that the model's other garments are judged
+/// on their own (a dress's non-manifold waist is no reason to discard the hair beside it). The
+/// builder opens each message with the file's name: that opening becomes the model and the garment.
+std::string name_the_garment(std::string message, const std::string& file, const std::string& model_label,
+                             const std::string& garment) {
+    const std::string opening = file + ": ";
+    const std::string named = model_label + ": garment '" + garment + "': ";
+    if (message.find("garment '" + garment + "'") != std::string::npos) return message;
+    if (message.rfind(opening, 0) == 0) return named + message.substr(opening.size());
+    return named + message;
+}
+
 /// The sheet builder's suggested fixes are weft sheet's flags; here (weft rig, weft bake) the same
 /// fixes are config rule keys, so a message never suggests a flag the command refuses.
 std::string bake_fix(std::string message) {
@@ -199,7 +212,9 @@ private:
             g.found_by = garment.matched_by;
             g.meshes = selection.garment.meshes;
             g.built = build_selected_sheet(r_.scene, selection, options_.sheet, false, model_.string());
-            for (Issue& issue : g.built.issues) issue.message = bake_fix(issue.message);
+            const std::string file = fs::path(r_.scene.source_path).filename().string();
+            for (Issue& issue : g.built.issues)
+                issue.message = name_the_garment(bake_fix(issue.message), file, r_.model.string(), g.name);
             const std::string stem = garment_file_stem(g.name);
             add_sheet(std::move(g), stem);
         }

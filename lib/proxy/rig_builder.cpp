@@ -569,9 +569,9 @@ private:
         result_.proxy = std::move(proxy);
     }
 
-    /// Every skinned vertex wholly on one chain joint (docs/colliders.md#virtual-particles), with the
-    /// link it turns with as validation poses it: its joint's segment to the next particle, or for an end
-    /// joint the segment before it.
+    /// Every skinned vertex wholly on the chain's joints (docs/colliders.md#virtual-particles), once per
+    /// joint it is on, with the link it turns with as validation poses that joint: the joint's segment to
+    /// the next particle, or for an end joint the segment before it.
     void find_virtual_candidates(const std::vector<uint32_t>& new_of_old, const Mat4& to_frame) {
         std::map<int, std::array<uint32_t, 3>> link_of_joint;  // the first chain through a joint poses it
         for (size_t c = 0; c < garment_.chains.size(); ++c) {
@@ -592,23 +592,30 @@ private:
             const Mesh& mesh = scene_.meshes[m];
             if (!is_skinned(mesh)) continue;
             for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
-                double total = 0, heaviest = 0;
-                int joint = -1;
+                if (!is_finite(mesh.positions[v])) continue;
+                double total = 0, on_chain = 0;
+                std::vector<int> joints;  // the chain joints it is on, each once, in the file's order
                 for (const BoneWeight& bw : influences(scene_, mesh, v)) {
                     total += bw.weight;
-                    if (bw.weight > heaviest) heaviest = bw.weight, joint = bw.bone;
+                    if (!link_of_joint.count(bw.bone)) continue;
+                    on_chain += bw.weight;
+                    if (bw.weight > 0 && std::find(joints.begin(), joints.end(), bw.bone) == joints.end()) joints.push_back(bw.bone);
                 }
-                const auto it = link_of_joint.find(joint);
-                // Wholly: within 1e-4 of all its weight, as a format that stores floats renormalises it.
-                if (it == link_of_joint.end() || !(heaviest >= total - 1e-4) || !is_finite(mesh.positions[v])) continue;
-                const std::array<uint32_t, 3>& l = it->second;
-                VirtualCandidate cand;
-                cand.link = {new_of_old[l[0]], new_of_old[l[1]], new_of_old[l[2]]};
-                cand.rest = to_frame.transform_point(mesh.positions[v]);
-                cand.off_link = distance_to_segment(mesh.positions[v], l[1], l[2]);
-                cand.mesh = static_cast<int>(m);
-                cand.vertex = v;
-                result_.virtual_candidates.push_back(cand);
+                // Wholly on the chain: within 1e-4 of all its weight, as a format that stores floats
+                // renormalises it. A vertex blended between joints (as growing weights every vertex) is
+                // where its joints' rigid rides put it, weighted; so one point per joint, each riding its
+                // link: kept out of a convex collider, their blend is too, within the chord's sagitta.
+                if (joints.empty() || !(on_chain >= total - 1e-4)) continue;
+                for (int joint : joints) {
+                    const std::array<uint32_t, 3>& l = link_of_joint.at(joint);
+                    VirtualCandidate cand;
+                    cand.link = {new_of_old[l[0]], new_of_old[l[1]], new_of_old[l[2]]};
+                    cand.rest = to_frame.transform_point(mesh.positions[v]);
+                    cand.off_link = distance_to_segment(mesh.positions[v], l[1], l[2]);
+                    cand.mesh = static_cast<int>(m);
+                    cand.vertex = v;
+                    result_.virtual_candidates.push_back(cand);
+                }
             }
         }
         std::stable_sort(result_.virtual_candidates.begin(), result_.virtual_candidates.end(),

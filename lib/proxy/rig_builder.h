@@ -88,8 +88,8 @@ struct RigStats {
     double carried_area = 0;   ///< m², geometry the joints weight (weighted by share)
 };
 
-/// A skinned vertex wholly on one chain joint: it rides that joint's link rigidly, and may become a
-/// virtual particle (docs/colliders.md#virtual-particles).
+/// A skinned vertex wholly on the chain's joints, with one of them: its share of the vertex rides that
+/// joint's link rigidly, and may become a virtual particle (docs/colliders.md#virtual-particles).
 struct VirtualCandidate {
     std::array<uint32_t, 3> link{};  ///< its joint's particle, then the link whose turn it takes (ClothProxy::virtual_link)
     Vec3 rest;                       ///< metres, in the proxy's frame
@@ -109,7 +109,7 @@ struct RigBuildResult {
     Issues issues;                     ///< RIG_* codes (rig_codes.h)
     std::vector<RigChainInfo> chains;  ///< per RigGarment::chains entry
     RigStats stats;
-    std::vector<VirtualCandidate> virtual_candidates;  ///< every vertex wholly on one joint, farthest off its link first
+    std::vector<VirtualCandidate> virtual_candidates;  ///< every vertex wholly on chain joints, once per joint, farthest off its link first
     std::vector<VirtualVertex> virtual_vertices;       ///< per virtual particle of the proxy (add_virtual_particles)
 };
 

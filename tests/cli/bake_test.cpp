@@ -79,6 +79,18 @@ TEST(BakeCli, TestdataRefusesBadFilesBakesGoodOnesDeterministicAndIncremental) {
         for (const json& i : (*m)["issues"]) found = found || (i["code"] == code && i["severity"] == "error");
         EXPECT_TRUE(found) << input << " lacks " << code << ": " << m->dump();
     }
+    // A sheet's refusal names the garment it refuses (its material `Cape`), not the model alone: the
+    // model's other garments are judged on their own (docs/proxy.md#authoring-checks).
+    const json* fin = test::bake_report_model(report, "bad/non_manifold_sheet.glb");
+    ASSERT_NE(fin, nullptr);
+    int named = 0, errors = 0;
+    for (const json& i : (*fin)["issues"]) {
+        if (i["severity"] != "error") continue;
+        ++errors;
+        named += i["message"].get<std::string>().starts_with("bad/non_manifold_sheet.glb: garment 'Cape': ");
+    }
+    EXPECT_GT(errors, 0);
+    EXPECT_EQ(named, errors) << fin->dump();
     EXPECT_GE(refused, 15);
     EXPECT_EQ(report["totals"]["refused"], refused);
     EXPECT_EQ(report["totals"]["failed"], 0);

@@ -175,6 +175,54 @@ TEST(RigBuilder, AChainThatCarriesNothingWeighsItsLinearDensity) {
     EXPECT_NEAR(p.total_mass, 0.05 * 0.15, 1e-12);
 }
 
+// A vertex wholly on the chain but blended between two of its joints (as growing weights every
+// vertex) is where its joints' rigid rides put it, weighted: each ride is a virtual-particle
+// candidate on its own link, so the blend is kept out of a collider too. A vertex partly on the body
+// is none (docs/colliders.md#virtual-particles).
+TEST(RigBuilder, AVertexBlendedBetweenChainJointsIsAVirtualCandidateOnEachJointsLink) {
+    TailScene t = tail_scene();
+    Scene& scene = t.body.scene;
+    const Vec3 t1 = scene.nodes[size_t(t.tail[0])].world.translation_part();
+    const Vec3 t2 = scene.nodes[size_t(t.tail[1])].world.translation_part();
+    const int m = add_mesh(scene, "TailMesh", "Fur");
+    Mesh& mesh = scene.meshes[size_t(m)];
+    const auto add_blend = [&](const Vec3& at, std::vector<Influence> weights) {
+        mesh.positions.push_back(at);
+        for (const Influence& w : weights) mesh.influences.push_back(w);
+        mesh.influence_offsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    };
+    add_blend(t2 + Vec3{0.12, 0, 0}, {{3, 0.6f}, {4, 0.4f}});   // 60% Tail1, 40% Tail2, 12 cm beside both links
+    add_blend(t1 + Vec3{-0.12, 0, 0}, {{3, 1.0f}});             // wholly on Tail1
+    add_blend(t2 + Vec3{0, 0.12, 0}, {{4, 0.7f}, {0, 0.3f}});   // 30% on the hips: the body's share stays put
+    mesh.indices = {0, 1, 2};
+    RigBuildResult r = build_rig(scene, tail_garment(t));
+    ASSERT_TRUE(r.proxy) << (r.issues.empty() ? "" : r.issues[0].message);
+    ASSERT_EQ(r.virtual_candidates.size(), 3u);
+    std::vector<uint32_t> vertices;
+    for (const VirtualCandidate& c : r.virtual_candidates) vertices.push_back(c.vertex);
+    std::sort(vertices.begin(), vertices.end());
+    EXPECT_EQ(vertices, (std::vector<uint32_t>{0, 0, 1}));
+    const ClothProxy& p = *r.proxy;
+    const uint32_t p1 = particle_named(p, "Tail1"), p2 = particle_named(p, "Tail2"), p3 = particle_named(p, "Tail3");
+    std::vector<std::array<uint32_t, 3>> links_of_blend;
+    for (const VirtualCandidate& c : r.virtual_candidates) {
+        if (c.vertex != 0) continue;
+        links_of_blend.push_back(c.link);
+        EXPECT_NEAR(c.off_link, 0.12, 1e-9);  // beside Tail1's link's far end and Tail2's link's near end
+    }
+    std::sort(links_of_blend.begin(), links_of_blend.end());
+    std::vector<std::array<uint32_t, 3>> expected{{p1, p1, p2}, {p2, p2, p3}};
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(links_of_blend, expected);
+    // With the radii cut to nothing (a body close round the chain), all three become virtual particles:
+    // the blend's two points 0 m apart are on different links, so the spacing keeps both.
+    std::fill(r.proxy->collision_radius.begin(), r.proxy->collision_radius.end(), 0.0);
+    add_virtual_particles(r, 0.005);
+    EXPECT_EQ(r.proxy->virtual_link.size(), 3u);
+    EXPECT_EQ(r.virtual_vertices.size(), 3u);
+    EXPECT_EQ(check_proxy(*r.proxy), "");
+}
+
 TEST(RigBuilder, ACapeAcrossBothShouldersIsOneProxyWithTwoPins) {
     Body b = make_body();
     const int left = add_node(b.scene, "Shoulder_L", b.spine, {0.2, 0.2, 0});

@@ -72,6 +72,9 @@ struct MeshPoseStats {
     std::string max_scalp_mesh;       ///< where: mesh name, "" when there is no scalp vertex
     uint32_t max_scalp_vertex = 0;    ///< where: that mesh's vertex
     uint32_t max_scalp_step = 0;      ///< when: the 1-based step of max_scalp_displacement (the page marks it)
+    double max_scalp_chain_share = 0; ///< that vertex's share of weight on the chain's bones (under kScalpBodyShare)
+    double max_scalp_reach = 0;       ///< metres at bind from that vertex to the nearest segment of a chain joint
+                                      ///< that moves it: the lever a turn of the chain's root carries it by
     Scenario scenario = Scenario::hang;  ///< the scenario this pose is from
     std::string clip;                    ///< Scenario::clip: the clip's name (labelled clip:<name>)
     std::optional<double> max_penetration;  ///< metres, deepest garment vertex inside a body collider over every
