@@ -82,9 +82,7 @@ void copy_step_state(SolverState& to, const SolverState& from) {
     to.penalties_inv_h2 = from.penalties_inv_h2;
     to.asleep = from.asleep;
     to.quiet_steps = from.quiet_steps;
-    to.cycle_start = from.cycle_start;
-    to.cycle_steps = from.cycle_steps;
-    to.cycle_returned = from.cycle_returned;
+    to.cycle = from.cycle;
     to.steps_since_reset = from.steps_since_reset;
     to.wave_done = from.wave_done;
     to.wave_epoch = from.wave_epoch;
@@ -148,7 +146,7 @@ void reseed(const SolverModel& m, SolverState& s) {
     attach_rows(m, s);
     s.steps_since_reset = 0;
     s.quiet_steps = 0;
-    s.cycle_start.clear();
+    s.cycle.clear();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -185,7 +183,7 @@ double Solver::reach() const { return model_->reach; }
 void Solver::wake() {
     state_.asleep = false;
     state_.quiet_steps = 0;
-    state_.cycle_start.clear();
+    state_.cycle.clear();
 }
 
 double Solver::correction_authority(double dt) const {

@@ -533,38 +533,21 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
 /// state repeats it to 1e-16 m) and far below any motion sleep waits out.
 constexpr double kCycleReturn = 1e-3;
 
-/// The cycle watch (docs/solver.md#sleep): whether, in a watch of `steps` steps from a pose, the cloth
-/// came back to within `radius` of it (every free particle) at some step. It reports at the end of
-/// each watch, and the next one starts from the pose the cloth ends it in.
-bool closed_a_cycle(SolverState& s, double radius, uint32_t steps) {
-    const std::vector<Vec3>& x = s.cloth.x;
-    const std::vector<uint32_t>& free = s.free_particles;
-    bool back = !s.cycle_start.empty();
-    const double r2 = radius * radius;
-    for (size_t k = 0; back && k < free.size(); ++k) back = length_squared(x[free[k]] - s.cycle_start[k]) <= r2;
-    if (!s.cycle_start.empty() && ++s.cycle_steps < steps) {
-        s.cycle_returned = s.cycle_returned || back;
-        return false;
-    }
-    const bool cycle = !s.cycle_start.empty() && (s.cycle_returned || back);
-    s.cycle_start.resize(free.size());
-    for (size_t k = 0; k < free.size(); ++k) s.cycle_start[k] = x[free[k]];
-    s.cycle_steps = 0;
-    s.cycle_returned = false;
-    return cycle;
-}
-
 /// Sleep test (docs/solver.md#sleep): `sleep_steps` consecutive steps with nothing faster than
 /// sleep_speed_ratio·reach per second, or, with the inputs unchanged, a watch of as many steps in which
-/// the cloth came back to its pose at the watch's start (a cycle: it would go round it forever). A
-/// proxy with no free particle (a garment its pins hold whole) has nothing to move: it sleeps too.
+/// the cloth came back to its pose at the watch's start (a cycle: it would go round it forever) and
+/// went no further from it than the sleep speed goes in the watch (a cycle too small to see). A proxy
+/// with no free particle (a garment its pins hold whole) has nothing to move: it sleeps too.
 void sleep_test(const SolverModel& m, SolverState& s, double dt, bool same_inputs, StepStats& stats) {
     const double speed = m.constants.sleep_speed_ratio * m.reach;
     const bool quiet = s.free_particles.empty() || stats.max_speed < speed;
     const bool counts = m.constants.sleep && stats.teleported == Teleported::none;
-    if (!counts || !same_inputs) s.cycle_start.clear();
+    if (!counts || !same_inputs) s.cycle.clear();
     s.quiet_steps = counts && quiet ? s.quiet_steps + 1 : 0;
-    const bool cycle = counts && same_inputs && closed_a_cycle(s, kCycleReturn * speed * dt, m.constants.sleep_steps);
+    // The ball: as far as the sleep speed goes in a watch, so a cycle wider than that is motion to see.
+    const double ball = speed * dt * m.constants.sleep_steps;
+    const bool cycle = counts && same_inputs &&
+                       s.cycle.closed(s.cloth.x, s.free_particles, kCycleReturn * speed * dt, ball, m.constants.sleep_steps);
     if (counts && (s.quiet_steps >= m.constants.sleep_steps || cycle)) {
         s.asleep = true;
         stats.fell_asleep = true;
