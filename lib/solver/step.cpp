@@ -529,9 +529,10 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
 }
 
 /// How near its pose at a cycle watch's start the cloth must come back, as a share of the way the sleep
-/// speed goes in a step (docs/solver.md#sleep): far above rounding (a step repeated from the same
-/// state repeats it to 1e-16 m) and far below any motion sleep waits out.
-constexpr double kCycleReturn = 1e-3;
+/// speed goes in a step (docs/solver.md#cycles): far above rounding (a cycle of the step repeats to
+/// 1e-15..1e-13 m) and far below an undamped oscillation's drift (back to within 5e-4 of that way,
+/// a motion NEVER_SLEPT must catch).
+constexpr double kCycleReturn = 1e-6;
 
 /// Sleep test (docs/solver.md#sleep): `sleep_steps` consecutive steps with nothing faster than
 /// sleep_speed_ratio·reach per second, or, with the inputs unchanged, a watch of as many steps in which

@@ -38,14 +38,15 @@ int sleep_step(const ClothProxy& awning, double* last_speed = nullptr) {
 // Stretched 3%, the 6 x 6 awning's strain-limit rows hold in one substep and let go in the next: its
 // positions repeat at every step's end to 1e-16 m while the speed its last substep reads stays 3.6 mm/s,
 // fifteen times the sleep speed (0.24 mm/s). Before the cycle watch it never slept in 1,500 steps;
-// now it sleeps at the end of the third watch (step 91: the first watch begins after step 1), the first two of which began while it still settled.
+// now it sleeps at the end of the fourth watch (step 121: the first watch begins after step 1), the
+// first three of which began while it still settled towards the cycle.
 TEST(LimitCycle, AClothGoingRoundACycleSleeps) {
     double speed = 0;
-    EXPECT_EQ(sleep_step(taut_awning(6, 1.03), &speed), 91);
+    EXPECT_EQ(sleep_step(taut_awning(6, 1.03), &speed), 121);
     EXPECT_GT(speed, 10 * 1e-3 * 0.24);  // it slept while its speed still read above the sleep speed
 }
 
-// The cycle watch asks for a return to within a thousandth of the sleep speed's step, which a settling
+// The cycle watch asks for a return to within a millionth of the sleep speed's step, which a settling
 // cloth reaches long after it is slower than the sleep speed for 30 steps: the same awning at the
 // stretches that settle sleeps at the step it did before the watch.
 TEST(LimitCycle, ASettlingClothSleepsWhenItDidBefore) {
