@@ -15,11 +15,15 @@ constexpr uint32_t kPasses = 64;  // every loop below converges in a handful; th
 Vec3 face_normal(const Vec3& a, const Vec3& b, const Vec3& c) { return cross(b - a, c - a); }
 
 // The working mesh: triangles marked dead rather than erased, and per vertex the triangles that
-// may use it (stale entries are filtered by uses()).
+// may use it. A vertex's list gains an entry whenever a triangle takes the vertex, and goes stale
+// when a triangle dies or gives the vertex up; faces_of() prunes it in place, so a list stays as
+// long as the vertex's fan and no query allocates. The order of a list is never observable: every
+// caller either sorts what it reads or uses it as a set.
 struct Work {
     ResampleMesh m;
     std::vector<uint8_t> dead;
     std::vector<std::vector<uint32_t>> around;
+    std::vector<uint32_t> near_r, near_k, common;  // try_collapse's and the passes' working lists
     double L = 0;
 
     bool uses(uint32_t t, uint32_t v) const {
@@ -32,25 +36,32 @@ struct Work {
             if (!dead[t])
                 for (uint32_t v : m.triangles[t]) around[v].push_back(t);
     }
-    std::vector<uint32_t> faces_of(uint32_t v) const {
-        std::vector<uint32_t> out;
-        for (uint32_t t : around[v])
-            if (uses(t, v) && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
-        return out;
+    /// The live triangles using v, each once: v's list, pruned.
+    const std::vector<uint32_t>& faces_of(uint32_t v) {
+        std::vector<uint32_t>& list = around[v];
+        size_t kept = 0;
+        for (size_t i = 0; i < list.size(); ++i) {
+            const uint32_t t = list[i];
+            if (uses(t, v) && std::find(list.begin(), list.begin() + kept, t) == list.begin() + kept) list[kept++] = t;
+        }
+        list.resize(kept);
+        return list;
     }
-    std::vector<uint32_t> faces_of_edge(uint32_t a, uint32_t b) const {
+    /// The live triangles sharing the edge (a, b).
+    std::vector<uint32_t> faces_of_edge(uint32_t a, uint32_t b) {
         std::vector<uint32_t> out;
         for (uint32_t t : faces_of(a))
             if (uses(t, b)) out.push_back(t);
         return out;
     }
-    std::vector<uint32_t> neighbours(uint32_t v) const {
-        std::vector<uint32_t> out;
+    /// v's neighbours, sorted, into `out`.
+    void neighbours(uint32_t v, std::vector<uint32_t>& out) {
+        out.clear();
         for (uint32_t t : faces_of(v))
             for (uint32_t w : m.triangles[t])
-                if (w != v && std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+                if (w != v) out.push_back(w);
         std::sort(out.begin(), out.end());
-        return out;
+        out.erase(std::unique(out.begin(), out.end()), out.end());
     }
     bool rigid(uint32_t t) const {
         const auto& x = m.triangles[t];
@@ -124,6 +135,27 @@ std::vector<uint8_t> kinds(const Work& w, const std::vector<Edge>& edges) {
     return kind;
 }
 
+uint32_t flip_pass(Work& w);
+
+// Only between near-coplanar triangles does a flip keep the surface's shape.
+const double kCosFlat = std::cos(20.0 * std::numbers::pi / 180.0);
+
+// Whether every triangle around v faces within 20° of the first: the flips can reshape such a fan.
+bool flat_fan(Work& w, uint32_t v) {
+    const auto& fan = w.faces_of(v);
+    if (fan.empty()) return false;
+    const auto normal = [&](uint32_t t) {
+        const auto& x = w.m.triangles[t];
+        return face_normal(w.m.position[x[0]], w.m.position[x[1]], w.m.position[x[2]]);
+    };
+    const Vec3 n0 = normal(fan[0]);
+    for (uint32_t t : fan) {
+        const Vec3 n = normal(t);
+        if (dot(n0, n) < kCosFlat * length(n0) * length(n)) return false;
+    }
+    return true;
+}
+
 // ---- collapse ---------------------------------------------------------------------------------------
 
 // Collapses r into k if the result stays a manifold, unfolded, well-shaped surface with no edge
@@ -133,13 +165,17 @@ bool try_collapse(Work& w, uint32_t r, uint32_t k) {
     if (shared.empty()) return false;
     // Link condition (Dey, Edelsbrunner et al., "Topology preserving edge contraction", 1999): the
     // vertices both ends see are exactly the corners opposite the edge.
-    std::vector<uint32_t> nr = w.neighbours(r), nk = w.neighbours(k), common;
-    std::set_intersection(nr.begin(), nr.end(), nk.begin(), nk.end(), std::back_inserter(common));
-    if (common.size() != shared.size()) return false;
+    w.neighbours(r, w.near_r);
+    w.neighbours(k, w.near_k);
+    w.common.clear();
+    std::set_intersection(w.near_r.begin(), w.near_r.end(), w.near_k.begin(), w.near_k.end(), std::back_inserter(w.common));
+    if (w.common.size() != shared.size()) return false;
     const Vec3& pk = w.m.position[k];
     const double cos_fold = std::cos(30.0 * std::numbers::pi / 180.0);
-    // No triangle may come out worse than kCollapseAspect or than the worst it replaces.
-    double worst_before = kCollapseAspect;
+    // No triangle may come out worse than the bound or than the worst it replaces. Where r's fan is
+    // flat, the flips after the pass repair what the collapse leaves (docs/proxy.md#resampling), so
+    // the bound is kFlatCollapseAspect there; across a fold no flip can, and it is kCollapseAspect.
+    double worst_before = flat_fan(w, r) && flat_fan(w, k) ? kFlatCollapseAspect : kCollapseAspect;
     for (uint32_t t : w.faces_of(r)) {
         const auto& x = w.m.triangles[t];
         worst_before = std::max(worst_before, triangle_aspect(w.m.position[x[0]], w.m.position[x[1]], w.m.position[x[2]]));
@@ -171,11 +207,12 @@ uint32_t collapse_pass(Work& w) {
     const std::vector<Edge> edges = edges_of(w);
     const std::vector<uint8_t> kind = kinds(w, edges);
     std::vector<uint32_t> order;
-    for (uint32_t e = 0; e < edges.size(); ++e)
-        if (w.len(edges[e].a, edges[e].b) < kCollapseBelow * w.L) order.push_back(e);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-        return w.len(edges[x].a, edges[x].b) < w.len(edges[y].a, edges[y].b);
-    });
+    std::vector<double> length(edges.size());
+    for (uint32_t e = 0; e < edges.size(); ++e) {
+        length[e] = w.len(edges[e].a, edges[e].b);
+        if (length[e] < kCollapseBelow * w.L) order.push_back(e);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return length[x] < length[y]; });
     std::vector<uint8_t> touched(w.m.position.size(), 0);
     uint32_t done = 0;
     for (uint32_t e : order) {
@@ -190,7 +227,8 @@ uint32_t collapse_pass(Work& w) {
         if (!try_collapse(w, r, k)) continue;
         ++done;
         touched[r] = touched[k] = 1;
-        for (uint32_t v : w.neighbours(k)) touched[v] = 1;
+        w.neighbours(k, w.near_k);
+        for (uint32_t v : w.near_k) touched[v] = 1;
     }
     return done;
 }
@@ -282,8 +320,6 @@ double angle_at(const Vec3& apex, const Vec3& p, const Vec3& q) {
 uint32_t flip_pass(Work& w) {
     const std::vector<Edge> edges = edges_of(w);
     std::vector<uint8_t> changed(w.m.triangles.size(), 0);
-    // Only between near-coplanar triangles: a flip across a fold would change the surface's shape.
-    const double cos_flat = std::cos(20.0 * std::numbers::pi / 180.0);
     uint32_t done = 0;
     for (const Edge& e : edges) {
         if (e.faces != 2 || changed[e.t0] || changed[e.t1] || w.rigid(e.t0) || w.rigid(e.t1)) continue;
@@ -300,13 +336,13 @@ uint32_t flip_pass(Work& w) {
         // diagonals never trade places for ever).
         if (angle_at(C, P, Q) + angle_at(D, Q, P) <= std::numbers::pi + 1e-6) continue;
         const Vec3 n0 = face_normal(P, Q, C), n1 = face_normal(Q, P, D);
-        if (dot(n0, n1) < cos_flat * length(n0) * length(n1)) continue;
+        if (dot(n0, n1) < kCosFlat * length(n0) * length(n1)) continue;
         // The new triangles (p, d, c) and (d, q, c) keep the winding and must face the same way.
         const Vec3 m0 = face_normal(P, D, C), m1 = face_normal(D, Q, C);
         const Vec3 before = n0 + n1;
         if (!(dot(m0, before) > 0 && dot(m1, before) > 0)) continue;
-        const std::vector<uint32_t> nc = w.neighbours(c);
-        if (std::binary_search(nc.begin(), nc.end(), d)) continue;  // the other diagonal is an edge already
+        w.neighbours(c, w.near_k);
+        if (std::binary_search(w.near_k.begin(), w.near_k.end(), d)) continue;  // the other diagonal is an edge already
         w.m.triangles[e.t0] = {p, d, c};
         w.m.triangles[e.t1] = {d, q, c};
         w.around[d].push_back(e.t0);
@@ -335,8 +371,7 @@ ResampleMesh resample_sheet(const ResampleMesh& mesh, double edge_length) {
     // Coarsen where dense, refine where long or a sliver, then even the diagonals out; the second
     // round collapses the short edges the sliver splits left.
     for (int round = 0; round < 2; ++round) {
-        for (uint32_t i = 0; i < kPasses && collapse_pass(w) > 0; ++i) {
-        }
+        for (uint32_t i = 0; i < kPasses && collapse_pass(w) > 0; ++i) flip_pass(w);
         for (uint32_t i = 0; i < kPasses; ++i) {
             const uint32_t split = split_pass(w);
             const uint32_t flipped = flip_pass(w);

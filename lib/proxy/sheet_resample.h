@@ -28,6 +28,11 @@ inline constexpr double kSliverSplitAbove = 0.5;
 /// A collapse may leave triangles up to this aspect (or the worst it replaces). At kSliverAspect the
 /// collapses of a dense grid jam half-way (fans around a kept vertex come out just past 3).
 inline constexpr double kCollapseAspect = 3.5;
+/// Where the collapsed vertex's fan is flat (within 20°), up to this: collapsing a vertex of a regular
+/// grid of right triangles into its neighbour leaves a triangle of aspect exactly 5 (legs 1 and 2), so
+/// at kCollapseAspect no collapse of such a grid is ever allowed and it stays as dense as modelled;
+/// the Delaunay flips after each collapse pass turn those triangles back into good ones.
+inline constexpr double kFlatCollapseAspect = 5.25;
 /// `automatic` resamples a sheet whose median welded edge is shorter than this x L (a dense one).
 inline constexpr double kDenseBelow = 0.5;
 

@@ -159,6 +159,32 @@ void BM_SheetBuild(benchmark::State& state) {
 }
 BENCHMARK(BM_SheetBuild)->Arg(64)->Arg(128)->Arg(256)->Complexity(benchmark::oN)->Unit(benchmark::kMillisecond);
 
+// A dense sheet coarsened by `automatic` (docs/proxy.md#resampling): the n x n grid at 2 cm,
+// resampled to about 256 particles, and its render mesh bound to the result. The cost that matters
+// where an artist's garment is a few thousand vertices and more.
+void BM_SheetResample(benchmark::State& state) {
+    const uint32_t n = static_cast<uint32_t>(state.range(0));
+    const Scene scene = grid_scene(n);
+    SheetOptions options = hung_from_top();
+    options.resolution = SheetResolution::automatic;
+    uint32_t particles = 0;
+    double aspect = 0;
+    for (auto _ : state) {
+        SheetBuildResult r = build_sheet(scene, grid_garment(), options);
+        if (!r.proxy) {
+            state.SkipWithError("the grid was refused");
+            return;
+        }
+        particles = static_cast<uint32_t>(r.proxy->particle_count());
+        aspect = r.stats.worst_aspect;
+        benchmark::DoNotOptimize(r.proxy->rest_position.data());
+    }
+    state.counters["vertices"] = double(n) * n;
+    state.counters["particles"] = particles;
+    state.counters["worst_aspect"] = aspect;
+}
+BENCHMARK(BM_SheetResample)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond);
+
 // ---- where the time goes, at 256 x 256 ------------------------------------------------------------
 
 std::vector<Vec3> all_positions(const Scene& s) {

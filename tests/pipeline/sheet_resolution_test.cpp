@@ -97,20 +97,19 @@ TEST(SheetResolution, GoalFlagSagsAlikeAtEveryResolution) {
     EXPECT_GT(medium.particles, source.particles);
     EXPECT_GT(fine.particles, medium.particles);
     // Measured (docs/solver.md#hinge): the source hangs within 5.3 mm on average (9.4 mm at worst);
-    // at edge:0.1 17.1 mm (29 mm), at edge:0.06 48 mm (106 mm: 611 of its 1,105 hinges are capped at
+    // at edge:0.1 (174 particles) 15.9 mm (27 mm), at edge:0.06 (416) 41 mm (103 mm: hinges capped at
     // the band's ceiling, softer than the source there). Every hinge at the fabric's ratio instead,
-    // they sagged 68 mm (181 mm) and 316 mm (729 mm). The edge:0.1 proxy's triangles are near the
-    // source's size (the resampler collapses below 4/5 L), so there the rule before is off by a
-    // factor 4, not tens: the fine proxy is where it fails outright.
+    // they sagged 392 mm (736 mm) and 165 mm (406 mm): off by a factor 25 and 4.
     EXPECT_LT(source.mean, 0.006);
     EXPECT_LT(source.worst, 0.011);
     EXPECT_LT(medium.mean, 4 * source.mean);
     EXPECT_LT(medium.worst, 0.04);
     EXPECT_LT(fine.mean, 10 * source.mean);
     EXPECT_LT(fine.worst, 0.12);
-    EXPECT_GT(medium_before.mean, 3 * medium.mean);
-    EXPECT_GT(fine_before.mean, 5 * fine.mean);
-    EXPECT_GT(fine_before.worst, 0.5);
+    EXPECT_GT(medium_before.mean, 10 * medium.mean);
+    EXPECT_GT(medium_before.worst, 0.5);
+    EXPECT_GT(fine_before.mean, 3 * fine.mean);
+    EXPECT_GT(fine_before.worst, 0.3);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ struct TableSheet {
 // Every shared sheet passes every gate. The fixtures that do not are held to their measured figures,
 // so a change for the worse is seen (docs/measurements.md#sheets-on-real-meshes says why they fail):
 // holes and dense strain past the gate in teleport's sway; dense's resampled proxy stretches past it
-// in every scenario and never sleeps in rope; testdata/flag.glb never sleeps in denim.
+// in cotton's and rope's sprint (1.128, 1.114) and never sleeps in rope; testdata/flag.glb never sleeps in denim.
 constexpr TableSheet kTableSheets[] = {
     // The Goal_Flag is two-sided: simulated on one face (docs/proxy.md#two-sided-sheets). Its proxy
     // stays under the gate and crosses nothing, and so does its render mesh on the cloth; drawn with
@@ -63,10 +63,12 @@ constexpr TableSheet kTableSheets[] = {
     {"flag.glb", false, "Flag.clothproxy", 117, 117, 1.10, 1.10, false, true, 0, 0, 0, 1.011e-2, 1.365e-1},
     {"sheets/strips.glb", false, "Banner.clothproxy", 52, 52, 1.10, 1.10, true, true, 0, 0, 0, 1.548e-4, 6.876e-4},
     {"sheets/holes.glb", false, "Banner.clothproxy", 286, 286, 1.10, 1.41, true, true, 0, 0, 0, 4.088e-4, 1.126e-3},
-    // Dense is past the gate in its own fabric already; its other fabrics' sprints are left to
-    // docs/measurements.md#sheets-on-real-meshes. Resampled to 686 particles: the 256 its area asks for
-    // plus the held row and the borders, which only slide along themselves.
-    {"sheets/dense.glb", false, "Banner.clothproxy", 600, 780, 1.15, 1.21, false, false, 0, 0, 0, 1.992e-3, 2.923e-2},
+    // Dense is past the gate in its own fabric's sprint (docs/measurements.md#sheets-on-real-meshes);
+    // its other fabrics' cells there were measured with other_fabrics on, and are left out here: they
+    // more than double the sanitizer suite's costliest test.
+    // Resampled to 456 particles: the 256 its area asks for plus the held row and the borders, which
+    // only slide along themselves.
+    {"sheets/dense.glb", false, "Banner.clothproxy", 400, 520, 1.15, 1.21, false, false, 0, 0, 0, 1.992e-3, 2.923e-2},
 };
 
 json table_sidecar_garment(const fs::path& dir, const std::string& name) {
