@@ -128,7 +128,7 @@ void summary_line(std::ostringstream& out, const SheetedGarment& g) {
     const std::vector<Pin>& pins = g.built.proxy->pins;
     for (const Pin& pin : pins) out << (&pin == &pins.front() ? " by " : ", ") << pin.holder;
     out << ", " << st.total_mass << " kg";
-    if (st.dropped_triangles) out << ", " << st.dropped_triangles << " triangles dropped (--repair)";
+    if (st.dropped_triangles) out << ", " << st.dropped_triangles << " triangles dropped";
     out << "\n";
 }
 

@@ -283,11 +283,12 @@ void sheet_bind(SheetWork& work, const Mat4& to_frame) {
     ClothProxy& proxy = work.proxy;
     std::vector<uint8_t> bind(work.vertex_count, 0);
     proxy.render_triangles.reserve(work.kept.size());
-    // The kept triangles, and the backs of doubled faces: dropped from the simulation, still drawn
-    // (docs/proxy.md#doubled-faces).
+    // The kept triangles, the backs of doubled faces, partitions across the sheet and a face's second
+    // copy: dropped from the simulation, still drawn (docs/proxy.md#doubled-faces, docs/proxy.md#fans).
     std::vector<uint32_t> drawn = work.kept;
     for (uint32_t t = 0; t < work.triangle_count; ++t)
-        if (work.defect[t] == (kDuplicate | kDoubled)) drawn.push_back(t);
+        if (work.defect[t] == (kDuplicate | kDoubled) || work.defect[t] == kPartition || work.defect[t] == (kDuplicate | kDropped))
+            drawn.push_back(t);
     for (uint32_t t : drawn) {
         proxy.render_triangles.push_back({src.indices[3 * t], src.indices[3 * t + 1], src.indices[3 * t + 2]});
         for (int k = 0; k < 3; ++k) bind[src.indices[3 * t + k]] = 1;
@@ -394,6 +395,7 @@ SheetBuildResult build_sheet(const Scene& scene, const SheetGarment& garment, co
     sheet_weld_and_check_triangles(work);
     sheet_find_duplicates(work);
     sheet_keep_clean(work);
+    sheet_split_fans(work);
     sheet_check_edges(work);
     if (has_error(issues)) return result;
     if (work.kept.empty()) {

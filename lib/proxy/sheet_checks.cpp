@@ -41,6 +41,11 @@ double height(const Vec3& a, const Vec3& b, const Vec3& c) {
     return length(cross(b - a, c - a)) / longest;
 }
 
+/// What a warning says of a triangle dropped whatever the options: it was unambiguous.
+constexpr const char* kDroppedHint = " Dropped.";
+
+}  // namespace
+
 std::string triangles_text(const Source& s, std::span<const uint32_t> triangles, std::span<const uint32_t> to_source) {
     std::string out;
     const size_t shown = std::min<size_t>(triangles.size(), 8);
@@ -51,8 +56,6 @@ std::string triangles_text(const Source& s, std::span<const uint32_t> triangles,
     if (triangles.size() > shown) out += " and " + std::to_string(triangles.size() - shown) + " more";
     return out;
 }
-
-}  // namespace
 
 /// Non-finite positions of used vertices: errors, and their triangles marked.
 void sheet_check_vertices(SheetWork& work) {
@@ -111,13 +114,15 @@ void sheet_weld_and_check_triangles(SheetWork& work) {
     for (uint32_t t = 0; t < triangle_count; ++t) {
         const uint32_t a = src.indices[3 * t], b = src.indices[3 * t + 1], c = src.indices[3 * t + 2];
         if (a == b || b == c || c == a) {
-            defect[t] |= kRepeatedIndex;
+            // It lies on one edge (or a point): dropping it changes no surface.
+            defect[t] |= kRepeatedIndex | kDropped;
             ++stats.repeated_index_triangles;
             const uint32_t twice = (a == b || a == c) ? a : b;
-            issues.push_back({"REPEATED_INDEX_TRIANGLE", drop_severity,
+            issues.push_back({"REPEATED_INDEX_TRIANGLE", Severity::warning,
                               src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " names vertex " +
                                   std::to_string(src.local_vertex(twice)) + " twice, at " +
-                                  position_text(src.positions[twice]) + ": a triangle with no area." + drop_hint,
+                                  position_text(src.positions[twice]) + ": a triangle with no area, lying on one edge." +
+                                  kDroppedHint,
                               src.triangle_pointer(t)});
             continue;
         }
@@ -125,15 +130,17 @@ void sheet_weld_and_check_triangles(SheetWork& work) {
         const uint32_t wa = welded[3 * t], wb = welded[3 * t + 1], wc = welded[3 * t + 2];
         const bool collapsed = wa == wb || wb == wc || wc == wa;
         if (collapsed || height(welded_position(wa), welded_position(wb), welded_position(wc)) <= flat) {
-            defect[t] |= kZeroArea;
+            // Two corners welded into one: it lies on one edge, and dropping it changes no surface.
+            // Three on a line: its neighbours may meet along it at a T, which dropping would open.
+            defect[t] |= collapsed ? kZeroArea | kDropped : kZeroArea;
             ++stats.zero_area_triangles;
-            issues.push_back({"ZERO_AREA_TRIANGLE", drop_severity,
+            issues.push_back({"ZERO_AREA_TRIANGLE", collapsed ? Severity::warning : drop_severity,
                               src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
                                   position_text(src.positions[a]) + ", " + position_text(src.positions[b]) + ", " +
                                   position_text(src.positions[c]) + " has no area: " +
                                   (collapsed ? "two of its corners weld into one"
                                              : "its corners lie on one line") +
-                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + drop_hint,
+                                  " (weld tolerance " + metres_text(weld.tolerance) + ")." + (collapsed ? kDroppedHint : drop_hint),
                               src.triangle_pointer(t)});
         }
     }
@@ -244,7 +251,9 @@ void sheet_find_duplicates(SheetWork& work) {
             if (original[t] != unset_index) defect[t] |= kDuplicate, ++stats.duplicate_triangles;
         }
     }
-    std::vector<uint32_t> twin;
+    std::vector<uint32_t> twin, copies(triangle_count, 0);
+    for (uint32_t t = 0; t < triangle_count; ++t)
+        if (original[t] != unset_index) ++copies[original[t]];
     const std::vector<uint8_t> back = doubled_backs(work, original, twin);
     std::vector<uint32_t> backs;
     for (uint32_t t = 0; t < triangle_count; ++t) {
@@ -258,10 +267,18 @@ void sheet_find_duplicates(SheetWork& work) {
         }
         if (original[t] == unset_index || back[original[t]]) continue;
         const uint32_t o = original[t];
-        issues.push_back({"DUPLICATE_TRIANGLE", work.drop_severity,
+        // One copy of a clean triangle, the same way round: the same face twice, the copy dropped. A
+        // copy of a triangle lying on one edge is dropped already.
+        const bool on_edge = (defect[t] & kDropped) != 0;
+        const bool copy = !on_edge && copies[o] == 1 && defect[t] == kDuplicate && defect[o] == 0 && !wound_against(welded, o, t);
+        if (copy) defect[t] |= kDropped;
+        const std::string what = copy      ? std::string(", the same way round: the same face twice.") + kDroppedHint
+                                 : on_edge ? std::string(": a doubled face, lying on one edge.") + kDroppedHint
+                                           : ": a doubled face." + work.drop_hint;
+        issues.push_back({"DUPLICATE_TRIANGLE", copy || on_edge ? Severity::warning : work.drop_severity,
                           src.file() + ": " + src.triangle_text(t) + " " + src.corners_text(t) + " at " +
                               position_text(src.positions[src.indices[3 * t]]) + " covers the same welded vertices as " +
-                              src.triangle_text(o) + " " + src.corners_text(o) + ": a doubled face." + work.drop_hint,
+                              src.triangle_text(o) + " " + src.corners_text(o) + what,
                           src.triangle_pointer(t)});
     }
     if (backs.empty()) return;
@@ -288,7 +305,7 @@ void sheet_keep_clean(SheetWork& work) {
     for (uint32_t t = 0; t < triangle_count; ++t)
         if (defect[t] == 0) kept.push_back(t);
     for (uint32_t t = 0; t < triangle_count; ++t)
-        if (options.repair ? (defect[t] & ~kNonFinite) != 0 : defect[t] == (kDuplicate | kDoubled)) ++stats.dropped_triangles;
+        if (options.repair ? (defect[t] & ~kNonFinite) != 0 : (defect[t] != 0 && !SheetWork::refuses(defect[t]))) ++stats.dropped_triangles;
     work.all_kept = kept.size() == triangle_count;
     const bool all_kept = work.all_kept;
     std::vector<uint32_t>& clean = work.clean;  // kept triangles by welded vertex (the welded copy itself when all are kept)
@@ -311,14 +328,13 @@ void sheet_check_edges(SheetWork& work) {
     const EdgeTable& full = work.full;
     const EdgeTable& clean_table = work.clean_table();
     const std::vector<uint32_t>& kept = work.kept;
-    const std::vector<uint32_t>& clean = work.clean;
     // ---- check: edges ------------------------------------------------------------------------------
     // Refusing, the file's own edges are judged; repairing, the edges left after the drops. A
     // non-manifold edge is never accepted either way.
     {
         // Only doubled faces dropped (a warning): the sheet left is what is judged, as repairing.
         bool refused_drop = false;
-        for (uint8_t d : work.defect) refused_drop = refused_drop || (d != 0 && d != (kDuplicate | kDoubled));
+        for (uint8_t d : work.defect) refused_drop = refused_drop || SheetWork::refuses(d);
         const bool left = options.repair || !refused_drop;
         const EdgeTable& judged = left ? clean_table : full;
         const std::span<const uint32_t> to_source = left ? std::span<const uint32_t>(kept) : std::span<const uint32_t>();
@@ -335,25 +351,50 @@ void sheet_check_edges(SheetWork& work) {
                               src.edge_pointer(a, b)});
         }
     }
+    sheet_orient(work);
+}
+
+/// Inconsistent winding: an orientable piece is re-wound with a warning (its fewest triangles
+/// reversed, as the modelling tool's "recalculate normals" would), a one-sided one refused by edge.
+void sheet_orient(SheetWork& work) {
+    const Source& src = work.src;
+    SheetStats& stats = work.stats;
+    Issues& issues = work.issues;
+    const WeldResult& weld = work.weld;
+    const EdgeTable& clean_table = work.clean_table();
+    const std::vector<uint32_t>& kept = work.kept;
+    std::vector<uint32_t>& clean = work.clean;
     const Orientation orientation = orient_triangles(clean, clean_table);
+    std::vector<uint32_t> flipped;  // source triangles reversed
     for (uint32_t e : orientation.inconsistent) {
         ++stats.inconsistent_edges;
         auto f = clean_table.faces(e);
+        if (orientation.island_orientable[orientation.island[f[0]]]) continue;
         const uint32_t t0 = kept[f[0]], t1 = kept[f[1]];
         const uint32_t a = weld.first[clean_table.edges[e][0]], b = weld.first[clean_table.edges[e][1]];
-        const bool orientable = orientation.island_orientable[orientation.island[f[0]]];
-        const uint32_t flip = orientation.flip[f[1]] ? t1 : t0;
         issues.push_back({"INCONSISTENT_WINDING", Severity::error,
                           src.file() + ": " + src.triangle_text(t0) + " " + src.corners_text(t0) + " and " +
                               src.triangle_text(t1) + " " + src.corners_text(t1) +
                               " run the same way along their shared edge, " + src.vertex_text(a) + " to " +
-                              src.vertex_text(b) + ". " +
-                              (orientable ? "Flip " + src.triangle_text(flip) +
-                                                " (reverse its corners; 'recalculate normals' in the modelling tool)."
-                                          : "The piece is one-sided (a Möbius strip): no winding is consistent. Cut it "
-                                            "along an edge so it has two sides."),
+                              src.vertex_text(b) +
+                              ". The piece is one-sided (a Möbius strip): no winding is consistent. Cut it along an "
+                              "edge so it has two sides.",
                           src.triangle_pointer(t1)});
     }
+    if (orientation.inconsistent.empty()) return;
+    for (uint32_t t = 0; t < kept.size(); ++t)
+        if (orientation.flip[t] && orientation.island_orientable[orientation.island[t]]) {
+            std::swap(clean[3 * t + 1], clean[3 * t + 2]);
+            flipped.push_back(kept[t]);
+        }
+    if (flipped.empty()) return;
+    issues.push_back({"WINDING_REORIENTED", Severity::warning,
+                      src.file() + ": " + std::to_string(flipped.size()) + " triangle" + (flipped.size() == 1 ? "" : "s") +
+                          " (" + triangles_text(src, flipped, {}) +
+                          ") ran against their neighbours: reversed for the simulation, so each piece is wound one way "
+                          "(the fewest reversed; the render mesh is drawn as modelled). 'Recalculate normals' in the "
+                          "modelling tool fixes the file.",
+                      src.triangle_pointer(flipped.front())});
 }
 
 }  // namespace weft::sheet_detail

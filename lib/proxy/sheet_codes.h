@@ -1,8 +1,11 @@
 // Every finding build_sheet reports, with its stable code, default severity and a one-line
 // description (the Khronos glTF-Validator's table shape). Authoring mistakes are refused by name
-// (docs/proxy.md#authoring-checks); with repair, the triangle defects are dropped instead and reported as
-// warnings under the same code. The backs of a piece modelled as doubled faces are dropped whatever the
-// options (docs/proxy.md#doubled-faces). A non-manifold edge is never accepted.
+// (docs/proxy.md#authoring-checks) unless unambiguous (a triangle lying on one edge, a face's second
+// copy: dropped with a warning); with repair, the other triangle defects are dropped too and reported
+// as warnings under the same code. The backs of a piece modelled as doubled faces are dropped whatever the
+// options (docs/proxy.md#doubled-faces), as are partitions at a fan of three (docs/proxy.md#fans); a
+// piece meeting a sheet at such a fan is split off, and an orientable piece wound inconsistently is
+// re-wound. Any other non-manifold edge, and a one-sided piece, are refused.
 #pragma once
 #include <string_view>
 
@@ -20,12 +23,14 @@ inline constexpr IssueCode sheet_codes[] = {
     {"INDEX_OUT_OF_RANGE", Severity::error, "A triangle names a vertex its mesh does not have (or the index count is not a multiple of 3)."},
     // Authoring mistakes (docs/proxy.md#authoring-checks).
     {"NON_FINITE_VERTEX", Severity::error, "A vertex a triangle uses is NaN or infinite."},
-    {"REPEATED_INDEX_TRIANGLE", Severity::error, "A triangle names one vertex twice (dropped with repair)."},
-    {"ZERO_AREA_TRIANGLE", Severity::error, "Three distinct vertices with no area: collinear, or two of them welded into one (dropped with repair)."},
-    {"DUPLICATE_TRIANGLE", Severity::error, "A triangle over the same welded vertices as an earlier one, either winding (dropped with repair)."},
+    {"REPEATED_INDEX_TRIANGLE", Severity::warning, "A triangle names one vertex twice: it lies on one edge, and is dropped."},
+    {"ZERO_AREA_TRIANGLE", Severity::error, "Three distinct vertices with no area: collinear (refused, dropped with repair), or two of them welded into one (it lies on one edge: dropped, a warning)."},
+    {"DUPLICATE_TRIANGLE", Severity::error, "A triangle over the same welded vertices as an earlier one: a second copy the same way round, or a copy of one lying on one edge, is dropped (a warning); any other refused (dropped with repair)."},
     {"DOUBLED_FACES", Severity::warning, "Doubled faces (two triangles over the same welded vertices wound against each other: the front and back of a two-sided sheet): the backs are dropped, the sheet simulated as one layer and both sides bound to it."},
-    {"NON_MANIFOLD_EDGE", Severity::error, "An edge three or more triangles share. Never repaired: the fabric has no single surface there."},
-    {"INCONSISTENT_WINDING", Severity::error, "Two neighbours run along their shared edge the same way: one is flipped, or the surface is one-sided."},
+    {"FAN_SPLIT", Severity::warning, "Edges three triangles share where a sheet runs straight on and another piece meets it: the piece is split off along them, or dropped from the simulation (drawn and bound) when it is a partition across the sheet."},
+    {"NON_MANIFOLD_EDGE", Severity::error, "An edge three or more triangles share where no sheet clearly runs straight on (or four or more): the fabric has no single surface there."},
+    {"WINDING_REORIENTED", Severity::warning, "Neighbours ran along their shared edge the same way on a piece that has two sides: the fewest triangles were reversed for the simulation."},
+    {"INCONSISTENT_WINDING", Severity::error, "Two neighbours run along their shared edge the same way on a one-sided piece (a Möbius strip): no winding is consistent."},
     // What holds the sheet (docs/proxy.md#pins).
     {"PIN_TARGET_NOT_FOUND", Severity::error, "nearest:NAME names no node, mesh or material of the model."},
     {"PIN_VERTEX_OUT_OF_RANGE", Severity::error, "An explicit pin names a source vertex the garment lacks, or one no triangle uses."},

@@ -29,6 +29,8 @@ enum Defect : uint8_t {
     kZeroArea = 4,
     kDuplicate = 8,
     kDoubled = 16,  ///< with kDuplicate: the back of a piece modelled as doubled faces (dropped, rendered, bound)
+    kPartition = 32,  ///< alone: a partition across a sheet at a fan of three (dropped, rendered, bound)
+    kDropped = 64,    ///< with the defect: unambiguous, dropped with a warning whatever the options
 };
 
 /// What build_sheet's stages hand one another, in the order they fill it.
@@ -55,6 +57,9 @@ struct SheetWork {
     std::vector<uint32_t> clean;          ///< kept triangles by welded vertex, then by particle
     EdgeTable dropped_table;              ///< the kept triangles' edges when some were dropped
     bool all_kept = true;
+    /// Whether a triangle's defect refuses the garment (without repair): any but those dropped with a
+    /// warning (unambiguous ones, the backs of doubled faces, partitions).
+    static bool refuses(uint8_t d) { return d != 0 && !(d & kDropped) && d != (kDuplicate | kDoubled) && d != kPartition; }
     const EdgeTable& clean_table() const { return all_kept ? full : dropped_table; }
     // rows
     uint32_t n = 0;                       ///< particles
@@ -89,6 +94,10 @@ struct SheetWork {
     }
 };
 
+/// Up to eight triangles named with their corners ("mesh 'M' triangle 3 (4, 5, 6), ... and 2 more");
+/// `to_source` maps the indices given to source triangles (empty: they are source triangles).
+std::string triangles_text(const Source& s, std::span<const uint32_t> triangles, std::span<const uint32_t> to_source);
+
 // ---- check (sheet_checks.cpp, docs/proxy.md#authoring-checks) --------------------------------------
 
 /// Non-finite positions of used vertices: errors, and their triangles marked.
@@ -99,8 +108,13 @@ void sheet_weld_and_check_triangles(SheetWork& work);
 void sheet_find_duplicates(SheetWork& work);
 /// The triangles a sheet would be built from, and their edges.
 void sheet_keep_clean(SheetWork& work);
+/// Fans of three triangles where one sheet runs straight on and another piece meets it: the piece
+/// split off, or dropped when it is a partition across the sheet (sheet_fans.cpp, docs/proxy.md#fans).
+void sheet_split_fans(SheetWork& work);
 /// Non-manifold edges and inconsistent winding.
 void sheet_check_edges(SheetWork& work);
+/// Inconsistent winding: orientable pieces re-wound (a warning), one-sided ones refused.
+void sheet_orient(SheetWork& work);
 
 // ---- the simulation mesh (sheet_rows.cpp) -----------------------------------------------------------
 

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
+
+#include "geom/nearest_on_triangle.h"
 
 namespace weft {
 
@@ -37,6 +40,53 @@ bool share_corner(const std::array<uint32_t, 3>& a, const std::array<uint32_t, 3
     return false;
 }
 
+/// The distance between segments p1-q1 and p2-q2 (Ericson, "Real-Time Collision Detection", 2005,
+/// section 5.1.9: the closest points of the two lines, each clamped to its segment in turn).
+double segment_distance(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
+    const Vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+    const double a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
+    double s = 0, t = 0;
+    if (!(a > 0)) {
+        t = e > 0 ? std::clamp(f / e, 0.0, 1.0) : 0;
+    } else {
+        const double c = dot(d1, r);
+        if (!(e > 0)) {
+            s = std::clamp(-c / a, 0.0, 1.0);
+        } else {
+            const double b = dot(d1, d2), denominator = a * e - b * b;
+            s = denominator > 0 ? std::clamp((b * f - c * e) / denominator, 0.0, 1.0) : 0;
+            t = (b * s + f) / e;
+            if (t < 0) t = 0, s = std::clamp(-c / a, 0.0, 1.0);
+            else if (t > 1) t = 1, s = std::clamp((b - c) / a, 0.0, 1.0);
+        }
+    }
+    return length((p1 + d1 * s) - (p2 + d2 * t));
+}
+
+/// The distance between two triangles that do not cross: the nearest of a corner to the other
+/// triangle and of an edge to an edge of the other.
+double triangle_distance(const std::array<Vec3, 3>& s, const std::array<Vec3, 3>& t) {
+    double nearest = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 3; ++k) {
+        nearest = std::min(nearest, length(nearest_on_triangle(s[k], t[0], t[1], t[2]).point - s[k]));
+        nearest = std::min(nearest, length(nearest_on_triangle(t[k], s[0], s[1], s[2]).point - t[k]));
+        for (int j = 0; j < 3; ++j)
+            nearest = std::min(nearest, segment_distance(s[k], s[(k + 1) % 3], t[j], t[(j + 1) % 3]));
+    }
+    return nearest;
+}
+
+double longest_edge(const std::array<Vec3, 3>& s) {
+    return std::max({length(s[1] - s[0]), length(s[2] - s[1]), length(s[0] - s[2])});
+}
+
+/// The pair did not cross at rest but lay nearer than `thickness` and kTouchShare of its longest edge.
+bool touched_at_rest(const std::array<Vec3, 3>& s, const std::array<Vec3, 3>& t, double thickness) {
+    if (triangles_cross(s, t)) return false;
+    const double reach = std::min(thickness, kTouchShare * std::max(longest_edge(s), longest_edge(t)));
+    return triangle_distance(s, t) < reach;
+}
+
 struct CellEntry {
     int64_t x, y, z;
     uint32_t triangle;
@@ -49,9 +99,9 @@ struct CellEntry {
     bool same_cell(const CellEntry& o) const { return x == o.x && y == o.y && z == o.z; }
 };
 
-}  // namespace
-
-uint32_t count_crossing_triangles(std::span<const Vec3> x, std::span<const std::array<uint32_t, 3>> triangles) {
+/// The pairs of usable triangles sharing no corner whose boxes overlap, each once, as a << 32 | b
+/// with a < b.
+std::vector<uint64_t> candidate_pairs(std::span<const Vec3> x, std::span<const std::array<uint32_t, 3>> triangles) {
     const size_t count = triangles.size();
     std::vector<std::array<Vec3, 2>> box(count);  // lo, hi
     std::vector<uint8_t> usable(count, 0);
@@ -72,7 +122,7 @@ uint32_t count_crossing_triangles(std::span<const Vec3> x, std::span<const std::
         }
         ++used;
     }
-    if (used < 2) return 0;
+    if (used < 2) return {};
     // Cells of about a triangle's size, and never under a quarter of the largest: a torn-apart sheet
     // then costs at most 125 cells a triangle.
     const double cell = std::max({extent_sum / (3.0 * static_cast<double>(used)), extent_max / 4, 1e-9});
@@ -106,11 +156,32 @@ uint32_t count_crossing_triangles(std::span<const Vec3> x, std::span<const std::
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    return pairs;
+}
+
+std::array<Vec3, 3> corners(std::span<const Vec3> x, const std::array<uint32_t, 3>& t) { return {x[t[0]], x[t[1]], x[t[2]]}; }
+
+}  // namespace
+
+uint32_t count_crossing_triangles(std::span<const Vec3> x, std::span<const std::array<uint32_t, 3>> triangles) {
     uint32_t crossing = 0;
-    for (uint64_t pair : pairs) {
+    for (uint64_t pair : candidate_pairs(x, triangles))
+        if (triangles_cross(corners(x, triangles[pair >> 32]), corners(x, triangles[pair & 0xffffffffu]))) ++crossing;
+    return crossing;
+}
+
+uint32_t count_crossing_triangles(std::span<const Vec3> x, std::span<const std::array<uint32_t, 3>> triangles,
+                                  std::span<const Vec3> rest, double thickness) {
+    uint32_t crossing = 0;
+    for (uint64_t pair : candidate_pairs(x, triangles)) {
         const std::array<uint32_t, 3>& s = triangles[pair >> 32];
         const std::array<uint32_t, 3>& t = triangles[pair & 0xffffffffu];
-        if (triangles_cross({x[s[0]], x[s[1]], x[s[2]]}, {x[t[0]], x[t[1]], x[t[2]]})) ++crossing;
+        if (!triangles_cross(corners(x, s), corners(x, t))) continue;
+        // A rest pose with fewer particles than x (never so in a proxy) excuses nothing.
+        const bool at_rest = rest.size() == x.size() && is_finite(rest[s[0]]) && is_finite(rest[s[1]]) &&
+                             is_finite(rest[s[2]]) && is_finite(rest[t[0]]) && is_finite(rest[t[1]]) && is_finite(rest[t[2]]);
+        if (at_rest && touched_at_rest(corners(rest, s), corners(rest, t), thickness)) continue;
+        ++crossing;
     }
     return crossing;
 }

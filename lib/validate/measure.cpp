@@ -416,7 +416,8 @@ private:
         if (scenario_ == Scenario::idle && jitter_frames_ > 0) finish_jitter();
         st_.ms_per_step = st_.steps_awake > 0 ? awake_seconds_ * 1000 / st_.steps_awake : 0;
         st_.final_positions = state_.x;
-        if (!proxy_.triangles.empty() && !st_.stopped_step) st_.crossings = count_crossing_triangles(state_.x, proxy_.triangles);
+        if (!proxy_.triangles.empty() && !st_.stopped_step)
+            st_.crossings = count_crossing_triangles(state_.x, proxy_.triangles, proxy_.rest_position, solver_.fabric().thickness);
     }
 
     void finish_jitter() {

@@ -109,7 +109,8 @@ struct ScenarioStats {
 
     // --- self-intersection (docs/validation.md#self-intersection): only for a proxy with triangles ---------
     std::optional<uint32_t> crossings;         ///< pairs of triangles sharing no corner that cross each other after
-                                               ///< the last step (crossings.h); good: no more than the rest pose has
+                                               ///< the last step, but for pairs that touched at rest (crossings.h);
+                                               ///< good: no more than the rest pose has
                                                ///< (ProxyValidation::rest_crossings), bad: any more (the cloth passed
                                                ///< through itself)
     // --- the bound render mesh (docs/validation.md#the-bound-render-mesh): a sheet with a binding only ---

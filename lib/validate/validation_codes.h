@@ -16,7 +16,7 @@ inline constexpr IssueCode validation_codes[] = {
     {"STRAIN", Severity::error, "A stretch edge stretched past the worst length/rest allowed (--max-strain, default 1.10) in some scenario."},
     {"ENERGY_RISING", Severity::error, "Total energy rose over the undriven last third of a scenario: the step creates energy (docs/measurements.md, hostile regimes)."},
     {"PENETRATION", Severity::error, "A particle, or a rig garment's render vertex posed from the particles, sank deeper into a body collider than the fabric's thickness allows (default: one thickness) in some scenario."},
-    {"SELF_INTERSECTION", Severity::error, "At the end of some scenario more pairs of the sheet's triangles crossed each other than in its rest pose: the cloth passed through itself."},
+    {"SELF_INTERSECTION", Severity::error, "At the end of some scenario more pairs of the sheet's triangles crossed each other than in its rest pose (pairs that touched at rest left out): the cloth passed through itself."},
     {"MESH_STRETCH", Severity::error, "Placed from the particles by its binding, an edge of a sheet's render mesh stretched past the worst length/rest allowed (default 1.10) in some scenario: the visible garment tears."},
     {"FACE_INSIDE_OUT", Severity::error, "At the end of some scenario a face of a two-sided sheet's render mesh, drawn with its modelled thickness off the cloth, is inside out: the cloth bent tighter than the thickness it is drawn with."},
     {"UNSIMULATABLE", Severity::error, "The solver refused the proxy (its message says why); nothing was run."},

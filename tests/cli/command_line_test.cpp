@@ -111,14 +111,16 @@ TEST(CommandLine, InspectWalksAFolderAsBakeDoes) {
 }
 
 TEST(CommandLine, RepeatedIssuesFoldAfterThreeOfACode) {
-    // The Witch's hair has 16 zero-area triangles and 16 non-manifold edges: three lines of each,
-    // then one line with the rest counted.
+    // The Witch's hair has 16 zero-area triangles, each with two corners welded into one: three
+    // warnings, then one line with the rest counted. Dropped, they leave every edge manifold (they
+    // made the 16 edges three triangles shared), so the hair is built.
     const fs::path witch = test::shared_model("quaternius_umw_Witch.gltf");
     if (witch.empty()) GTEST_SKIP() << "shared models absent";
     const fs::path dir = test::scratch_dir("command_line_fold");
     const auto r = test::run_weft({"bake", witch.string(), "-o", (dir / "out").string(), "--no-page", "--no-grow"});
-    EXPECT_EQ(r.exit_code, 1);
-    for (const std::string code : {"ZERO_AREA_TRIANGLE", "NON_MANIFOLD_EDGE"}) {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("[NON_MANIFOLD_EDGE]"), std::string::npos) << r.err;
+    for (const std::string code : {"ZERO_AREA_TRIANGLE"}) {
         size_t lines = 0;
         for (size_t at = r.err.find("[" + code + "]"); at != std::string::npos; at = r.err.find("[" + code + "]", at + 1))
             ++lines;

@@ -39,6 +39,41 @@ TEST(Crossings, CountsOnlyPairsWhoseInteriorsCut) {
     EXPECT_EQ(count_crossing_triangles(broken, Triangles{{0, 1, 2}, {3, 4, 5}}), 0u);
 }
 
+TEST(Crossings, PairsThatTouchedAtRestAreLeftOut) {
+    // Two flaps about 1 m across modelled in one plane (y = 0), the second shifted 20 cm over the
+    // first: at rest they touch and do not cross. Tipped by the least motion about the line z = 0.4
+    // (its lower corners 1 mm up, its top 2.3 mm down), an edge of the second passes through the
+    // first: one crossing pair, where the cloth did not pass through itself.
+    const Triangles flaps{{0, 1, 2}, {3, 4, 5}};
+    const std::vector<Vec3> rest = {{0, 0, 0}, {1, 0, 0}, {0.5, 0, 1}, {0.2, 0, 0.1}, {1.2, 0, 0.1}, {0.7, 0, 1.1}};
+    std::vector<Vec3> moved = rest;
+    moved[3].y = moved[4].y = 0.001;
+    moved[5].y = -0.001 * 7 / 3;
+    EXPECT_EQ(count_crossing_triangles(rest, flaps), 0u);
+    ASSERT_EQ(count_crossing_triangles(moved, flaps), 1u);
+    const double cotton = 0.006;
+    EXPECT_EQ(count_crossing_triangles(moved, flaps, rest, cotton), 0u);
+    // The second flap 5 cm off the first at rest (past the thickness): the crossing is counted.
+    std::vector<Vec3> apart = rest;
+    for (int i = 3; i < 6; ++i) apart[i].y = 0.05;
+    EXPECT_EQ(count_crossing_triangles(moved, flaps, apart, cotton), 1u);
+    // 2 mm off: within cotton's 6 mm and a hundredth of the 1.12 m longest edge, left out; with a
+    // 1 mm fabric, counted.
+    std::vector<Vec3> near = rest;
+    for (int i = 3; i < 6; ++i) near[i].y = 0.002;
+    EXPECT_EQ(count_crossing_triangles(moved, flaps, near, cotton), 0u);
+    EXPECT_EQ(count_crossing_triangles(moved, flaps, near, 0.001), 1u);
+    // The flaps shrunk to a tenth across, 2 mm off is more than a hundredth of their edges (1.1 mm):
+    // layers of a fine mesh near each other, not touching, so the crossing counts.
+    std::vector<Vec3> small_near = near, small_moved = moved;
+    for (Vec3& p : small_near) p = {p.x * 0.1, p.y, p.z * 0.1};
+    for (Vec3& p : small_moved) p = {p.x * 0.1, p.y, p.z * 0.1};
+    ASSERT_EQ(count_crossing_triangles(small_moved, flaps), 1u);
+    EXPECT_EQ(count_crossing_triangles(small_moved, flaps, small_near, cotton), 1u);
+    // A pair that crossed at rest is counted at the end, as the rest pose counts it.
+    EXPECT_EQ(count_crossing_triangles(moved, flaps, moved, cotton), 1u);
+}
+
 TEST(Crossings, TwoSheetsThroughEachOtherOnAFineGrid) {
     // Two 16x16 sheets (450 triangles each) at right angles, the second through the first's middle:
     // the broad phase finds every pair the brute force does.

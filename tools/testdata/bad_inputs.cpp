@@ -158,6 +158,59 @@ MeshBuilder grid(int columns, int rows) {
     return b;
 }
 
+/// A fin standing square (+Z) on the sheet edge from vertex `a` to `b`, `height` high, with copies of
+/// `a` and `b` of its own.
+void fin(MeshBuilder& b, uint32_t a, uint32_t c, double height) {
+    const Vec3 pa = b.positions[a], pc = b.positions[c];
+    const uint32_t sa = b.add_vertex(pa, {0, 0}), sc = b.add_vertex(pc, {0, 1});
+    const uint32_t ta = b.add_vertex(pa + Vec3{0, 0, height}, {1, 0}), tc = b.add_vertex(pc + Vec3{0, 0, height}, {1, 1});
+    b.add_triangle(sa, sc, tc);
+    b.add_triangle(sa, tc, ta);
+}
+
+/// A closed 12-sided rod along X (radius 2 cm, 20 cm long, at y = 1.02) and a 2x2-quad cloth
+/// hanging from the rod's bottom edge, its top row copies of the rod's bottom vertices.
+MeshBuilder cloth_on_rod() {
+    MeshBuilder b;
+    constexpr int sides = 12;
+    constexpr double radius = 0.02, axis_y = 1.02;
+    const double pi = std::acos(-1.0);
+    auto ring_vertex = [&](int ring, int j) { return static_cast<uint32_t>(ring * sides + (j % sides)); };
+    for (int ring = 0; ring < 3; ++ring)
+        for (int j = 0; j < sides; ++j) {
+            const double th = 2 * pi * j / sides;  // j = 0 at the bottom
+            b.add_vertex({0.1 * ring, axis_y - radius * std::cos(th), radius * std::sin(th)}, {0.5 * ring, double(j) / sides});
+        }
+    auto outward = [&](uint32_t x, uint32_t y, uint32_t z, const Vec3& from) {
+        const Vec3 n = cross(b.positions[y] - b.positions[x], b.positions[z] - b.positions[x]);
+        if (dot(n, b.positions[x] - from) < 0) std::swap(y, z);
+        b.add_triangle(x, y, z);
+    };
+    for (int ring = 0; ring < 2; ++ring)
+        for (int j = 0; j < sides; ++j) {
+            const Vec3 centre{0.1 * ring + 0.05, axis_y, 0};
+            outward(ring_vertex(ring, j), ring_vertex(ring + 1, j), ring_vertex(ring + 1, j + 1), centre);
+            outward(ring_vertex(ring, j), ring_vertex(ring + 1, j + 1), ring_vertex(ring, j + 1), centre);
+        }
+    for (int end = 0; end < 2; ++end) {
+        const Vec3 centre{0.2 * end, axis_y, 0};
+        const uint32_t c = b.add_vertex(centre, {0, 0});
+        for (int j = 0; j < sides; ++j)
+            outward(c, ring_vertex(2 * end, j), ring_vertex(2 * end, j + 1), centre + Vec3{end ? -1.0 : 1.0, 0, 0});
+    }
+    // The cloth: rows at y = 1.0 (the rod's bottom edge), 0.9, 0.8; x = 0, 0.1, 0.2; facing +Z.
+    const uint32_t first = static_cast<uint32_t>(b.positions.size());
+    for (int row = 0; row < 3; ++row)
+        for (int i = 0; i < 3; ++i) b.add_vertex({0.1 * i, 1.0 - 0.1 * row, 0}, {0.5 * i, 0.5 * row});
+    for (int row = 0; row < 2; ++row)
+        for (int i = 0; i < 2; ++i) {
+            const uint32_t a = first + row * 3 + i, c = a + 3;
+            b.add_triangle(a, c, a + 1);
+            b.add_triangle(a + 1, c, c + 1);
+        }
+    return b;
+}
+
 }  // namespace
 
 std::vector<FixtureFile> bad_fixtures() {
@@ -319,8 +372,27 @@ std::vector<FixtureFile> bad_fixtures() {
         const size_t t = 2 * (1 * 3 + 1);
         std::swap(b.indices[3 * t + 1], b.indices[3 * t + 2]);
         add("flipped_winding.glb", encode_glb(sheet_scene(b), options),
-            "a 3x3-quad sheet whose middle quad has one triangle wound against its neighbours: INCONSISTENT_WINDING");
+            "a 3x3-quad sheet whose middle quad has one triangle wound against its neighbours, re-wound: WINDING_REORIENTED");
     }
+    // Cloth meshes as artists make them (docs/proxy.md#fans): a third piece on an edge of a sheet
+    // that runs straight on across it, with vertices of its own along the edge (as exporters
+    // write a seam).
+    {
+        MeshBuilder b = grid(2, 2);
+        // A fin standing square on the middle vertical edge (vertices 1-4), 10 cm high.
+        fin(b, 1, 4, 0.1);
+        add("fin_sheet.glb", encode_glb(sheet_scene(b), options),
+            "a 2x2-quad sheet with a 10 cm fin standing square on edge 1-4, split off: FAN_SPLIT");
+    }
+    {
+        MeshBuilder b = grid(2, 2);
+        // The same fin 2 cm high: within a quarter of the sheet's 10 cm median edge.
+        fin(b, 1, 4, 0.02);
+        add("partition_sheet.glb", encode_glb(sheet_scene(b), options),
+            "a 2x2-quad sheet with a 2 cm fin on edge 1-4, a partition dropped and drawn: FAN_SPLIT");
+    }
+    add("cloth_on_rod.glb", encode_glb(sheet_scene(cloth_on_rod()), options),
+        "a 2x2-quad cloth hanging from the bottom edge of a closed 12-sided rod in the same mesh, split off and held by the rod: FAN_SPLIT");
     return out;
 }
 

@@ -123,7 +123,7 @@ const CommandRegistration sheet_registration{
         app.add_option("--weld-tolerance", o->weld_tolerance,
                        "Weld distance in metres (default 1e-5 of the garment's bounding-box diagonal)")
             ->check(finite_number & CLI::NonNegativeNumber);
-        app.add_flag("--repair", o->repair, "Drop repeated-index, zero-area and duplicate triangles instead of refusing");
+        app.add_flag("--repair", o->repair, "Drop collinear and unclearly duplicated triangles too, instead of refusing (those lying on one edge and a face's second copy are always dropped)");
         add_model_flags(app, o->flags, kSheetFlags);
         app.add_flag("--json", o->json, "Print the report (schemas/sheet.schema.json) on standard output");
         app.add_option("--report", o->report, "Also write the report to this file")->check(non_empty_path);
