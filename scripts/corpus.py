@@ -275,7 +275,9 @@ def fails_in_bake(name, file, named_errors):
 def found_garments(model_dir, bake_entry):
     """Every garment weft built a proxy for (or found and could not build), with whether it passed:
     [{name, class, built, passed, how, pieces}]. A proxy passes when validation.json says so and the
-    bake reported no error naming it (the bake also checks the render mesh bound to the proxy). When
+    bake reported no error naming it (the bake also checks the render mesh bound to the proxy), and
+    something of it moves: a sheet every particle of which is held (EVERYTHING_HELD) passes every
+    gate by moving rigidly with its holders, and is no cloth. When
     the bake refused the model for an error naming no garment, none of its garments pass; a proxy that
     passed counts even when another garment of its model failed."""
     report = read_json(os.path.join(model_dir, 'report.json')) or {}
@@ -289,10 +291,11 @@ def found_garments(model_dir, bake_entry):
             stats = p.get('stats', {})
             # A sheet of several open pieces (three banners nailed in one mesh) is that many garments.
             pieces = max(1, stats.get('islands', 1) - stats.get('closed_islands', 0)) if kind == 'sheets' else 1
+            held_whole = kind == 'sheets' and 0 < stats.get('particles', 0) <= stats.get('held', 0)
             out.append({'name': p.get('garment', ''), 'class': p.get('class', ''), 'built': built,
-                        'passed': (built and passed.get(p.get('file'), False) and not unattributed
+                        'passed': (built and passed.get(p.get('file'), False) and not unattributed and not held_whole
                                    and not fails_in_bake(p.get('garment', ''), p.get('file'), named_errors)),
-                        'how': p.get('found_by', kind), 'pieces': pieces})
+                        'held_whole': held_whole, 'how': p.get('found_by', kind), 'pieces': pieces})
             seen.add(p.get('garment', ''))
     for g in report.get('garments', []):
         if g.get('name') not in seen:  # found, but no proxy came of it

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace weft::contact_rows {
 
@@ -68,7 +69,7 @@ void find_span_rows(const ContactModel& model, ContactState& st, const ContactIn
         const double reach = model.thickness + std::max(ri, rj) + band;
         const double lo[3] = {std::min(a.x, b.x) - reach, std::min(a.y, b.y) - reach, std::min(a.z, b.z) - reach};
         const double hi[3] = {std::max(a.x, b.x) + reach, std::max(a.y, b.y) + reach, std::max(a.z, b.z) + reach};
-        for (size_t c = 0; c < placed.size(); ++c) {
+        for (const uint32_t c : st.near) {
             const std::array<double, 6>& box = boxes[c];
             if (box[0] > hi[0] || box[1] > hi[1] || box[2] > hi[2] || box[3] < lo[0] || box[4] < lo[1] || box[5] < lo[2]) continue;
             const SpanPoint p = nearest_on_span(placed[c], a, b);
@@ -148,10 +149,12 @@ ContactState initial_state(size_t n) {
     return s;
 }
 
-uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs& in, double fraction, const SolverConstants& constants) {
+namespace {
+
+/// Every collider placed once at `fraction` of the step (a sphere as a capsule whose ends coincide: the
+/// same surface point to the bit), with its box (lo xyz, hi xyz) for the broad phase.
+void place_colliders(ContactState& st, double fraction) {
     const size_t total = st.spheres.size() + st.capsules.size();
-    // Every collider placed once (a sphere as a capsule whose ends coincide: the same surface point to
-    // the bit), with its box for the spans' broad phase.
     st.placed.resize(total);
     st.boxes.resize(total);
     for (size_t c = 0; c < total; ++c) {
@@ -159,50 +162,105 @@ uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs
         st.boxes[c] = {std::min(k.a.x, k.b.x) - k.radius, std::min(k.a.y, k.b.y) - k.radius, std::min(k.a.z, k.b.z) - k.radius,
                        std::max(k.a.x, k.b.x) + k.radius, std::max(k.a.y, k.b.y) + k.radius, std::max(k.a.z, k.b.z) + k.radius};
     }
-    const double ag = constants.alpha * constants.gamma;
-    uint32_t rows = 0;
-    for (uint32_t i : in.free_particles) {
-        const uint8_t previous_count = st.count[i];
-        st.count[i] = 0;
-        if (total == 0) continue;  // before the copy below: a cloth with no colliders copies no rows
-        const std::array<Contact, max_contacts> previous = st.rows[i];
-        const Vec3& xi = in.x[i];
-        // The particle stands for the skin round it: it keeps its collision radius clear as well.
-        const double clearance = model.thickness + (i < model.radius.size() ? model.radius[i] : 0.0);
-        // Look a trust radius ahead: a particle predicted just clear can be pulled in by its rows
-        // during the sweep, and an inactive one-sided row costs one dot product.
-        double band = look_ahead(in, i);
-        std::array<Contact, max_contacts> best{};
-        int found = 0;
-        for (size_t c = 0; c < total; ++c) {
-            const SurfacePoint sp = surface_point(st.placed[c], xi);
-            double c0 = sp.distance - clearance;
-            if (!(c0 < band)) continue;
-            Contact contact;
-            contact.collider = static_cast<uint32_t>(c);
-            contact.normal = sp.normal;
-            contact.c0 = c0;
-            contact.anchor = xi;
-            contact.friction_anchor = in.x_prev[i];
-            contact.k = constants.k_min_ratio * in.mass[i] * in.inv_h2;
-            // Keep the deepest max_contacts; equal depths keep the lower collider index (found first).
-            int slot = found < max_contacts ? found++ : -1;
-            if (slot < 0) {
-                int worst = 0;
-                for (int s = 1; s < max_contacts; ++s)
-                    if (best[s].c0 > best[worst].c0) worst = s;
-                if (c0 < best[worst].c0) slot = worst;
-            }
-            if (slot >= 0) best[slot] = contact;
-        }
-        for (int s = 0; s < found; ++s) {
-            for (int p = 0; p < previous_count; ++p)
-                if (previous[p].collider == best[s].collider) best[s].lambda = previous[p].lambda * ag;
-            st.rows[i][s] = best[s];
-        }
-        st.count[i] = static_cast<uint8_t>(found);
-        rows += static_cast<uint32_t>(found);
+}
+
+/// How far particle i looks for a collider's surface: its clearance (the fabric's thickness and its own
+/// collision radius: the particle stands for the skin round it) and its look-ahead (a particle predicted
+/// just clear can be pulled in by its rows during the sweep, and an inactive one-sided row costs one dot
+/// product).
+struct ParticleReach {
+    double clearance, band;
+};
+
+ParticleReach particle_reach(const ContactModel& model, const ContactInputs& in, uint32_t i) {
+    return {model.thickness + (i < model.radius.size() ? model.radius[i] : 0.0), look_ahead(in, i)};
+}
+
+/// The colliders, in index order, whose box comes within the cloth's reach of the box of its particles
+/// (free and held: a span's ends may be either): the only ones a particle's or a span's own box test can
+/// pass. The cloth's reach is the fabric's thickness, the largest collision radius and the largest
+/// look-ahead (and the box test's margin), no less than any particle's or span's own; a particle or a
+/// span inside the cloth's box is at least as far outside a collider's box along each axis as the
+/// cloth's box is, so the list leaves out no collider their own tests would keep. A virtual particle
+/// may lie outside the particles' box and is tested against every collider.
+void near_colliders(const ContactModel& model, ContactState& st, const ContactInputs& in) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    st.near.clear();
+    if (st.placed.empty() || in.free_particles.empty()) return;
+    std::array<double, 6> cloth{inf, inf, inf, -inf, -inf, -inf};
+    // A NaN position, radius or look-ahead is passed over here: its own test never culls on it, and it
+    // finds no row either way (its distance compares false).
+    for (size_t i = 0; i < st.count.size(); ++i) {
+        const Vec3& x = in.x[i];
+        cloth = {x.x < cloth[0] ? x.x : cloth[0], x.y < cloth[1] ? x.y : cloth[1], x.z < cloth[2] ? x.z : cloth[2],
+                 x.x > cloth[3] ? x.x : cloth[3], x.y > cloth[4] ? x.y : cloth[4], x.z > cloth[5] ? x.z : cloth[5]};
     }
+    double radius = 0, band = 0;
+    for (double r : model.radius)
+        if (r > radius) radius = r;
+    for (uint32_t i : in.free_particles)
+        if (look_ahead(in, i) > band) band = look_ahead(in, i);
+    const double reach = model.thickness + radius + band + box_margin;
+    for (uint32_t c = 0; c < st.placed.size(); ++c) {
+        const std::array<double, 6>& box = st.boxes[c];
+        if (box[0] - cloth[3] > reach || box[1] - cloth[4] > reach || box[2] - cloth[5] > reach || cloth[0] - box[3] > reach ||
+            cloth[1] - box[4] > reach || cloth[2] - box[5] > reach)
+            continue;
+        st.near.push_back(c);
+    }
+}
+
+/// Free particle i's deepest max_contacts rows against the near colliders, a row's multiplier carried
+/// over (times α·γ) while its collider stays. Returns the rows found.
+int particle_rows(const ContactModel& model, ContactState& st, const ContactInputs& in, uint32_t i, const SolverConstants& constants) {
+    const uint8_t previous_count = st.count[i];
+    st.count[i] = 0;
+    if (st.placed.empty()) return 0;  // before the copy below: a cloth with no colliders copies no rows
+    const std::array<Contact, max_contacts> previous = st.rows[i];
+    const Vec3& xi = in.x[i];
+    const auto [clearance, band] = particle_reach(model, in, i);
+    std::array<Contact, max_contacts> best{};
+    int found = 0;
+    const double reach = clearance + band + box_margin;
+    for (uint32_t c : st.near) {
+        if (outside_box(st.boxes[c], xi, reach)) continue;
+        const SurfacePoint sp = surface_point(st.placed[c], xi);
+        double c0 = sp.distance - clearance;
+        if (!(c0 < band)) continue;
+        Contact contact;
+        contact.collider = c;
+        contact.normal = sp.normal;
+        contact.c0 = c0;
+        contact.anchor = xi;
+        contact.friction_anchor = in.x_prev[i];
+        contact.k = constants.k_min_ratio * in.mass[i] * in.inv_h2;
+        // Keep the deepest max_contacts; equal depths keep the lower collider index (found first).
+        int slot = found < max_contacts ? found++ : -1;
+        if (slot < 0) {
+            int worst = 0;
+            for (int s = 1; s < max_contacts; ++s)
+                if (best[s].c0 > best[worst].c0) worst = s;
+            if (c0 < best[worst].c0) slot = worst;
+        }
+        if (slot >= 0) best[slot] = contact;
+    }
+    const double ag = constants.alpha * constants.gamma;
+    for (int s = 0; s < found; ++s) {
+        for (int p = 0; p < previous_count; ++p)
+            if (previous[p].collider == best[s].collider) best[s].lambda = previous[p].lambda * ag;
+        st.rows[i][s] = best[s];
+    }
+    st.count[i] = static_cast<uint8_t>(found);
+    return found;
+}
+
+}  // namespace
+
+uint32_t detect(const ContactModel& model, ContactState& st, const ContactInputs& in, double fraction, const SolverConstants& constants) {
+    place_colliders(st, fraction);
+    near_colliders(model, st, in);
+    uint32_t rows = 0;
+    for (uint32_t i : in.free_particles) rows += static_cast<uint32_t>(particle_rows(model, st, in, i, constants));
     rows += detect_spans(model, st, in, constants);
     const SelfContactInputs self_in{in.free_particles, in.x, in.x_prev, in.mass, in.trust_radius, in.reach, in.inv_h2};
     return rows + self_contact_rows::detect(model.self, st.self, self_in, constants);

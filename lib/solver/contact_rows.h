@@ -12,6 +12,7 @@
 #include "solver/row.h"
 #include "solver/self_contact_rows.h"
 #include "solver/step.h"
+#include "solver/virtual_links.h"
 
 namespace weft {
 
@@ -96,11 +97,13 @@ struct ContactState {
     size_t span_rest_colliders = 0;
     std::vector<double> virtual_rest_depth;  ///< the same per virtual particle and collider (virtual-major)
     size_t virtual_rest_colliders = 0;
+    VirtualLinks virtual_links;              ///< what a virtual particle's rows need of its link, once a link
     std::vector<uint8_t> span_previous_count;
     std::vector<std::array<SpanContact, max_span_contacts>> span_previous;
     std::vector<uint8_t> free;
     std::vector<CapsuleCollider> placed;
     std::vector<std::array<double, 6>> boxes;
+    std::vector<uint32_t> near;  ///< the colliders within the farthest particle's reach of the cloth's box, in index order
     SelfContactState self;
 };
 
@@ -116,6 +119,21 @@ struct ContactInputs {
 };
 
 namespace contact_rows {
+
+/// What a box test adds to the distance it culls at: a collider's box and the particle's reach are
+/// each rounded once or twice, and a pair within a few ulps of the band must still reach the exact test.
+/// A nanometre is far above those roundings at any body's scale and far below any contact's.
+inline constexpr double box_margin = 1e-9;
+
+/// Whether x lies further than `reach` outside a collider's box (lo xyz, hi xyz) along some axis: its
+/// surface is then further than `reach` from x, so no row at that distance is missed (the broad phase
+/// of Christer Ericson, "Real-Time Collision Detection", 2005, 4.2). A NaN position is never culled, so
+/// it reaches the exact test as it did before the box.
+inline bool outside_box(const std::array<double, 6>& box, const Vec3& x, double reach) {
+    return box[0] - x.x > reach || box[1] - x.y > reach || box[2] - x.z > reach || x.x - box[3] > reach ||
+           x.y - box[4] > reach || x.z - box[5] > reach;
+}
+
 
 /// A span's (or virtual particle's) contact with one collider, as found: which, the normal along which
 /// particle q's plane pushes, and the contact's own C (its rank among q's span rows).

@@ -21,7 +21,8 @@ sys.dont_write_bytecode = True
 import corpus  # noqa: E402
 
 # Stands in for `weft bake DIR -o OUT --validate ...`: every .gltf under DIR lists, in asset.extras.found,
-# the garments weft would report ([name, class, passed, kind, islands]); the stand-in writes
+# the garments weft would report ([name, class, passed, kind, islands], and 'held whole' after them for a
+# sheet every particle of which is held); the stand-in writes
 # OUT/<relative path>/report.json and validation.json and OUT/bake-report.json as weft does, refuses a
 # model one of whose proxies fails, and prints one message per model to standard error.
 FAKE_WEFT = r'''#!/usr/bin/env python3
@@ -41,11 +42,11 @@ for d, _, names in sorted(os.walk(src)):
         validation = {'proxies': []}
         issues = [{'severity': 'error', 'code': 'NON_MANIFOLD_EDGE', 'message': m}
                   for m in json.load(open(os.path.join(d, n)))['asset']['extras'].get('errors', [])]
-        for name, cls, ok, kind, islands in found:
+        for name, cls, ok, kind, islands, *held in found:
             f = name + '.clothproxy'
             entry = {'garment': name, 'class': cls, 'built': True, 'file': f}
             if kind == 'sheets':
-                entry['stats'] = {'islands': islands, 'closed_islands': 0}
+                entry['stats'] = {'islands': islands, 'closed_islands': 0, 'particles': 12, 'held': 12 if held else 3}
             report[kind].append(entry)
             report['garments'].append({'name': name, 'class': cls, 'moves': True})
             # 'bake' passes validation.json's gates and fails the bake's own check of its render mesh.
@@ -94,9 +95,11 @@ class Fixture(unittest.TestCase):
         repo = os.path.join(self.tmp, 'mirror', 'someone+models', 'repo')
         work = os.path.join(self.tmp, 'checkout')
         files = {
-            # A cape that passes and hair that fails: one pass, one fail.
+            # A cape that passes and hair that fails: one pass, one fail; a blanket that passes every
+            # gate held whole (EVERYTHING_HELD): nothing of it moves, a fail.
             'chars/hero.gltf': model([['Cape_Mesh', 'cape', True, 'sheets', 1],
-                                      ['Hair_Brown', 'hair', False, 'proxies', 1]]),
+                                      ['Hair_Brown', 'hair', False, 'proxies', 1],
+                                      ['Blanket', 'blanket', True, 'sheets', 1, 'held whole']]),
             # Three banners in one sheet of three pieces, all passing; a skirt nobody expects.
             'props/banners.gltf': model([['banner_triple', 'flag', True, 'sheets', 3],
                                          ['skirt', 'skirt', True, 'proxies', 1]]),
@@ -132,7 +135,8 @@ class Fixture(unittest.TestCase):
         os.chmod(self.weft, 0o755)
         self.entries = [
             entry('hero', 'chars/hero.gltf', [garment('cape', node='Cape_Mesh'),
-                                              garment('hair', material='Hair_Brown')]),
+                                              garment('hair', material='Hair_Brown'),
+                                              garment('blanket', material='Blanket')]),
             entry('banners', 'props/banners.gltf', [garment('banner', node='banner_triple')] * 3, kind='prop'),
             entry('ship', 'props/ship.gltf', [garment('sail', node='Sail')], held_out=True, kind='prop'),
             entry('snake', 'animals/snake.gltf', [], held_out=True, kind='animal'),
@@ -215,6 +219,7 @@ class Score(Fixture):
                     row[k] += c[k]
         self.assertEqual({'expected': 1, 'pass': 1, 'fail': 0, 'missed': 0, 'false': 0}, both['cape'])
         self.assertEqual({'expected': 1, 'pass': 0, 'fail': 1, 'missed': 0, 'false': 0}, both['hair'])
+        self.assertEqual({'expected': 1, 'pass': 0, 'fail': 1, 'missed': 0, 'false': 0}, both['blanket'])
         # One sheet of three pieces found as a flag pairs with the three banners: three passes, in
         # the family, not the class.
         self.assertEqual({'expected': 3, 'pass': 3, 'fail': 0, 'missed': 0, 'false': 0}, both['banner'])

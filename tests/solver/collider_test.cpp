@@ -1,12 +1,14 @@
 // Colliders: one-sided contact rows with thickness and friction (docs/solver.md#contacts).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <utility>
 
 #include "solver/collider.h"
+#include "solver/contact_rows.h"
 #include "solver/solver.h"
 #include "solver/virtual_rows.h"
 #include "test_proxies.h"
@@ -264,9 +266,139 @@ TEST(Colliders, SpanRowsGiveTheSameResultInLanesAndThreads) {
     SolverConstants threads;
     threads.threads = 3;
     threads.thread_min_particles = 1;
-    const std::vector<Vec3> a = run(scalar), b = run(SolverConstants{}), t = run(threads);
+    SolverConstants four;  // four lanes (AVX2) where the machine has eight
+    four.simd_lanes = 4;
+    const std::vector<Vec3> a = run(scalar), b = run(SolverConstants{}), t = run(threads), w = run(four);
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)), 0);
     EXPECT_EQ(std::memcmp(a.data(), t.data(), a.size() * sizeof(Vec3)), 0);
+    EXPECT_EQ(std::memcmp(a.data(), w.data(), a.size() * sizeof(Vec3)), 0);
+}
+
+// The broad phase passes over only colliders no row could come from (docs/solver.md#contacts): a sphere
+// whose surface lies a picometre inside a particle's reach (thickness, collision radius, look-ahead)
+// along an axis, where its box is as near as its surface, still gives that particle its row; and a span
+// whose held end lies outside the free particles' box still finds the sphere at its middle.
+TEST(Colliders, TheBroadPhaseKeepsEveryRowWithinReach) {
+    ContactModel model;
+    model.thickness = 0.004;
+    model.radius = {0.01, 0.0, 0.02};
+    const std::vector<Vec3> x = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    const std::vector<uint32_t> free = {0, 1, 2};
+    const std::vector<double> mass(3, 0.01), trust = {0.02, 0.03, INFINITY};
+    const double cloth_reach = 0.5;  // the look-ahead of a particle with no finite trust radius
+    const ContactInputs in{free, x.data(), x.data(), mass, trust, cloth_reach, 14400};
+    ContactState st = contact_rows::initial_state(3);
+    const double r = 0.05, inside = 1e-12;
+    std::vector<double> band(3);
+    for (uint32_t i = 0; i < 3; ++i) {
+        band[i] = std::isfinite(trust[i]) ? trust[i] : cloth_reach;
+        const double reach = model.thickness + model.radius[i] + band[i];
+        st.spheres.push_back({x[i] + Vec3{0, r + reach - inside, 0}, r});  // just inside, above
+        st.spheres.push_back({x[i] + Vec3{0, 0, -(r + reach + 1e-6)}, r});  // a micrometre outside, behind
+    }
+    EXPECT_EQ(contact_rows::detect(model, st, in, 1.0, SolverConstants{}), 3u);
+    for (uint32_t i = 0; i < 3; ++i) {
+        ASSERT_EQ(st.count[i], 1) << "particle " << i;
+        EXPECT_EQ(st.rows[i][0].collider, 2 * i);
+        EXPECT_LT(st.rows[i][0].c0, band[i]);
+        EXPECT_GT(st.rows[i][0].c0, band[i] - 1e-9);
+        EXPECT_NEAR(st.rows[i][0].normal.y, -1.0, 1e-12);  // out of the sphere, down to the particle
+    }
+
+    // A rig's span from a held particle at the origin to a free one a metre off: the sphere sits over its
+    // middle, half a look-ahead clear, half a metre from either end.
+    ContactModel rig;
+    rig.thickness = 0.004;
+    rig.spans = {{0, 1}};
+    const std::vector<Vec3> ends = {{0, 0, 0}, {1, 0, 0}};
+    const std::vector<uint32_t> free_end = {1};
+    const std::vector<double> end_mass = {0.01, 0.01}, end_trust = {0.02, 0.02};
+    const ContactInputs span_in{free_end, ends.data(), ends.data(), end_mass, end_trust, 1.0, 14400};
+    ContactState span_state = contact_rows::initial_state(2);
+    span_state.spheres = {{{0.5, r + rig.thickness + 0.01, 0}, r}};
+    EXPECT_EQ(contact_rows::detect(rig, span_state, span_in, 1.0, SolverConstants{}), 1u);
+    EXPECT_EQ(span_state.count[1], 0);  // the sphere is half a metre from the particle itself
+    ASSERT_EQ(span_state.span_count[1], 1);
+    EXPECT_NEAR(span_state.span_rows[1][0].depth, 0.01, 1e-12);
+}
+
+// A virtual particle half a metre off a 10 cm link, with a sphere just under it and nothing else near:
+// its row comes from where the point is, however far that is from the particles' own boxes.
+TEST(Colliders, TheBroadPhaseReachesAVirtualParticleFarOffItsLink) {
+    ContactModel model;
+    model.thickness = 0.004;
+    const std::vector<Vec3> x = {{0, 0, 0}, {0.1, 0, 0}};  // held root, free tip
+    model.virtual_link = {{1, 0, 1}};                       // carried by the tip, turned with the link
+    model.virtual_rest = {{0.1, -0.5, 0}};
+    model.virtual_offset = {{0, -0.5, 0}};
+    model.virtual_rest_link = {{0.1, 0, 0}};
+    const std::vector<uint32_t> free = {1};
+    const std::vector<double> mass = {0.01, 0.01}, trust = {0.02, 0.02};
+    const ContactInputs in{free, x.data(), x.data(), mass, trust, 1.0, 14400};
+    ContactState st = contact_rows::initial_state(2);
+    const double r = 0.05;
+    st.spheres = {{{0.1, -0.5 - r - model.thickness - 0.005, 0}, r}};  // the point 5 mm clear of its clearance
+    EXPECT_EQ(contact_rows::detect(model, st, in, 1.0, SolverConstants{}), 1u);
+    EXPECT_EQ(st.count[1], 0);
+    ASSERT_EQ(st.span_count[1], 1);
+    EXPECT_NEAR(st.span_rows[1][0].depth, 0.005, 1e-12);
+}
+
+// A link's points share its turn and its look at the colliders, formed once a substep from its farthest
+// point (docs/colliders.md#virtual-particles): each point still gets the rows it gets alone, to the bit.
+// A 10 cm link carries a point 5 cm under it, then one half a metre under it, each above a sphere of its
+// own; a second link, turned a quarter from its rest direction, carries a point its turn puts beside a
+// third sphere. Fails where a link looks only as far as its first point, or shares another link's turn.
+TEST(Colliders, ALinksPointsShareItsTurnAndGetTheRowsEachGetsAlone) {
+    const double r = 0.05, thickness = 0.004;
+    const std::vector<Vec3> x = {{0, 0, 0}, {0.1, 0, 0}, {1, 0, 0}, {1, 0.1, 0}};  // two held roots, two free tips
+    const std::vector<uint32_t> free = {1, 3};
+    const std::vector<double> mass(4, 0.01), trust(4, 0.02);
+    const ContactInputs in{free, x.data(), x.data(), mass, trust, 1.0, 14400};
+    struct Point {
+        std::array<uint32_t, 3> link;
+        Vec3 offset;
+    };
+    const std::vector<Point> points = {{{1, 0, 1}, {0, -0.05, 0}}, {{1, 0, 1}, {0, -0.5, 0}}, {{3, 2, 3}, {0, -0.3, 0}}};
+    const std::vector<SphereCollider> spheres = {
+        {{0.1, -0.05 - r - thickness - 0.005, 0}, r},  // 5 mm clear of the near point's clearance
+        {{0.1, -0.5 - r - thickness - 0.007, 0}, r},   // 7 mm clear of the far point's
+        {{1.3 + r + thickness + 0.003, 0.1, 0}, r}};   // 3 mm beside the turned point: (0, -0.3) turned to (+0.3, 0)
+    auto detect = [&](const std::vector<size_t>& which) {
+        ContactModel model;
+        model.thickness = thickness;
+        for (size_t v : which) {
+            const Point& p = points[v];
+            model.virtual_link.push_back(p.link);
+            model.virtual_rest.push_back(x[p.link[0]] + p.offset);  // at rest as the first link is now
+            model.virtual_offset.push_back(p.offset);
+            model.virtual_rest_link.push_back({0.1, 0, 0});
+        }
+        ContactState st = contact_rows::initial_state(4);
+        st.spheres = spheres;
+        contact_rows::detect(model, st, in, 1.0, SolverConstants{});
+        std::vector<SpanContact> rows;
+        for (uint32_t i : free)
+            for (int s = 0; s < st.span_count[i]; ++s) rows.push_back(st.span_rows[i][s]);
+        return rows;
+    };
+    const std::vector<SpanContact> together = detect({0, 1, 2});
+    ASSERT_EQ(together.size(), 3u);
+    for (size_t v = 0; v < points.size(); ++v) {
+        const std::vector<SpanContact> alone = detect({v});
+        ASSERT_EQ(alone.size(), 1u) << "point " << v;
+        EXPECT_EQ(alone[0].collider, v) << "point " << v;
+        const auto found = std::find_if(together.begin(), together.end(),
+                                        [&](const SpanContact& c) { return c.collider == alone[0].collider; });
+        ASSERT_NE(found, together.end()) << "point " << v;
+        const SpanContact& row = *found;
+        EXPECT_EQ(row.depth, alone[0].depth) << "point " << v;
+        EXPECT_EQ(row.c0, alone[0].c0) << "point " << v;
+        EXPECT_EQ(std::memcmp(&row.normal, &alone[0].normal, sizeof(Vec3)), 0) << "point " << v;
+    }
+    EXPECT_NEAR(together[0].depth, 0.005, 1e-12);
+    EXPECT_NEAR(together[1].depth, 0.007, 1e-12);
+    EXPECT_NEAR(together[2].depth, 0.003, 1e-12);
 }
 
 }  // namespace

@@ -105,8 +105,8 @@ Swing kicked(SolverConstants c) {
 }
 
 TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
-    // A pose row sends a block's unary rows one particle at a time before the lanes go on; the audit
-    // reads each lane's Hessian back out of the lanes. 30 steps of 256 particles: cheap under the sanitizers.
+    // The pose rows are summed in the lanes, after the inertial term and the slack row, as the scalar
+    // update sums them; the audit reads each lane's Hessian back out of the lanes. 30 steps of 256 particles: cheap under the sanitizers.
     SolverConstants scalar;
     scalar.simd = false;
     const Swing a = kicked(scalar);
