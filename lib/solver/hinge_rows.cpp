@@ -75,10 +75,17 @@ HingeState initial_state(const HingeModel& m) {
 void refresh_masses(const HingeModel& m, HingeState& st, const std::vector<double>& w) {
     const size_t n = w.size();
     for (size_t b = 0; b < m.count(); ++b) {
-        double s = 0;
-        for (int k = 0; k < 4; ++k) s += m.w[b][k] * m.w[b][k] * w[m.ends[b][k]];
+        double s = 0, largest = 0, lever = 0;
+        for (int k = 0; k < 4; ++k) {
+            const double wk = std::fabs(m.w[b][k]);
+            s += wk * wk * w[m.ends[b][k]];
+            largest = std::max(largest, wk);
+            if (w[m.ends[b][k]] > 0) lever = std::max(lever, wk);
+        }
         // docs/solver.md#hinge: k = ratio·(m/Σw²)/h², generalised to unequal masses as 1/Σ(w_k²/m_k).
-        st.m_eff[b] = s > 0 ? 1 / s : 0;
+        // A hinge whose free ends carry no weight of their own (docs/solver.md#a-hinge-its-free-ends-cannot-bend)
+        // gives them no force; 1/Σ would be the reciprocal of a rounding.
+        st.m_eff[b] = s > 0 && lever > kHingeLeverFloor * largest ? 1 / s : 0;
     }
     st.bend_diagonal.assign(n, 0);
     st.bend_rest.assign(n, Vec3{});

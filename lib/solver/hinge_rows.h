@@ -55,6 +55,13 @@ struct HingeState {
     std::vector<BendNeighbour> bend_neighbours;
 };
 
+/// The smallest weight, as a share of the hinge's largest, through which its free ends can bend it:
+/// below it the hinge is left out of the operator (m_eff 0). A free end on the straight line its two
+/// neighbours make (a fan's apex over a held ridge) has the cotangents of two supplementary angles, 0
+/// but for rounding (1e-16 of the largest); the operator's terms grow as largest/lever and lose that
+/// ratio times the rounding, so at 1e-6 they keep ten digits (docs/solver.md#a-hinge-its-free-ends-cannot-bend).
+inline constexpr double kHingeLeverFloor = 1e-6;
+
 namespace hinge_rows {
 
 /// Throws std::invalid_argument naming the hinge when a wing triangle has no area at rest. A hinge's

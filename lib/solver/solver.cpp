@@ -82,6 +82,7 @@ void copy_step_state(SolverState& to, const SolverState& from) {
     to.penalties_inv_h2 = from.penalties_inv_h2;
     to.asleep = from.asleep;
     to.quiet_steps = from.quiet_steps;
+    to.cycle = from.cycle;
     to.steps_since_reset = from.steps_since_reset;
     to.wave_done = from.wave_done;
     to.wave_epoch = from.wave_epoch;
@@ -145,6 +146,7 @@ void reseed(const SolverModel& m, SolverState& s) {
     attach_rows(m, s);
     s.steps_since_reset = 0;
     s.quiet_steps = 0;
+    s.cycle.clear();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -181,6 +183,7 @@ double Solver::reach() const { return model_->reach; }
 void Solver::wake() {
     state_.asleep = false;
     state_.quiet_steps = 0;
+    state_.cycle.clear();
 }
 
 double Solver::correction_authority(double dt) const {

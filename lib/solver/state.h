@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solver/contact_rows.h"
+#include "solver/cycle_watch.h"
 #include "solver/distance_rows.h"
 #include "solver/hinge_rows.h"
 #include "solver/pose_rows.h"
@@ -93,6 +94,7 @@ struct SolverState {
     // --- sleep and the clamp's ramp -----------------------------------------------------------------
     bool asleep = false;
     uint32_t quiet_steps = 0;
+    CycleWatch cycle;                     ///< the cycle watch (docs/solver.md#cycles)
     uint64_t steps_since_reset = UINT64_MAX;
 
     SweepThreads sweep_threads;           ///< the threads a large colour is split over (docs/solver.md#lanes)

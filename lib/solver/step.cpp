@@ -528,18 +528,30 @@ double substep(const SolverModel& m, SolverState& s, uint32_t index, const Vec3&
     return finish_velocities(s, decay, clamp, stats);
 }
 
+/// How near its pose at a cycle watch's start the cloth must come back, as a share of the way the sleep
+/// speed goes in a step (docs/solver.md#cycles): far above rounding (a cycle of the step repeats to
+/// 1e-15..1e-13 m) and far below an undamped oscillation's drift (back to within 5e-4 of that way,
+/// a motion NEVER_SLEPT must catch).
+constexpr double kCycleReturn = 1e-6;
+
 /// Sleep test (docs/solver.md#sleep): `sleep_steps` consecutive steps with nothing faster than
-/// sleep_speed_ratio·reach per second. A proxy with no free particle (a garment its pins hold whole)
-/// has nothing to move: it sleeps too.
-void sleep_test(const SolverModel& m, SolverState& s, StepStats& stats) {
-    const bool quiet = s.free_particles.empty() || stats.max_speed < m.constants.sleep_speed_ratio * m.reach;
-    if (m.constants.sleep && quiet && stats.teleported == Teleported::none) {
-        if (++s.quiet_steps >= m.constants.sleep_steps) {
-            s.asleep = true;
-            stats.fell_asleep = true;
-        }
-    } else {
-        s.quiet_steps = 0;
+/// sleep_speed_ratio·reach per second, or, with the inputs unchanged, a watch of as many steps in which
+/// the cloth came back to its pose at the watch's start (a cycle: it would go round it forever) and
+/// went no further from it than the sleep speed goes in the watch (a cycle too small to see). A proxy
+/// with no free particle (a garment its pins hold whole) has nothing to move: it sleeps too.
+void sleep_test(const SolverModel& m, SolverState& s, double dt, bool same_inputs, StepStats& stats) {
+    const double speed = m.constants.sleep_speed_ratio * m.reach;
+    const bool quiet = s.free_particles.empty() || stats.max_speed < speed;
+    const bool counts = m.constants.sleep && stats.teleported == Teleported::none;
+    if (!counts || !same_inputs) s.cycle.clear();
+    s.quiet_steps = counts && quiet ? s.quiet_steps + 1 : 0;
+    // The ball: as far as the sleep speed goes in a watch, so a cycle wider than that is motion to see.
+    const double ball = speed * dt * m.constants.sleep_steps;
+    const bool cycle = counts && same_inputs &&
+                       s.cycle.closed(s.cloth.x, s.free_particles, kCycleReturn * speed * dt, ball, m.constants.sleep_steps);
+    if (counts && (s.quiet_steps >= m.constants.sleep_steps || cycle)) {
+        s.asleep = true;
+        stats.fell_asleep = true;
     }
 }
 
@@ -563,6 +575,8 @@ StepStats Solver::step(const StepInput& in) {
         }
         wake();
     }
+    // The sleep test's cycle watch follows the cloth only while nothing that moves it changes.
+    const bool same_inputs = s.holder_pose.size() == poses.size() && !anything_changed(s, in, poses, motion);
     s.contact.spheres = in.spheres;
     s.contact.capsules = in.capsules;
     if (s.contact.spheres_prev.size() != s.contact.spheres.size()) s.contact.spheres_prev = s.contact.spheres;
@@ -601,7 +615,7 @@ StepStats Solver::step(const StepInput& in) {
     stats.max_speed = std::sqrt(fastest2);
     stats.max_speed_unclamped = unclamped;
     if (s.steps_since_reset != UINT64_MAX) ++s.steps_since_reset;
-    sleep_test(m, s, stats);
+    sleep_test(m, s, in.dt, same_inputs, stats);
     finish_step(s, in, poses, motion);
     return stats;
 }

@@ -281,6 +281,7 @@ TEST(GltfContent, TestdataTotalsAreTheAssimpReadersFigures) {
         {"dense.glb", 3, 2, 6186, 12056, 0, 0, 0, 0, 0, 0},
         {"holes.glb", 3, 2, 312, 540, 0, 0, 0, 0, 0, 0},
         {"strips.glb", 3, 2, 78, 98, 0, 0, 0, 0, 0, 0},
+        {"fanned.glb", 3, 2, 38, 58, 0, 0, 0, 0, 0, 0},
     });
 }
 

@@ -31,6 +31,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a 6,160-vertex waved 1.2 x 1.2 m sheet under a rod: dense, simplified by resampling"},
         {"sheets/holes.glb", encode_glb(make_holes_sheet(), options),
          "a 16 x 16-quad sheet with two holes under a rod: holes survive resampling"},
+        {"sheets/fanned.glb", encode_glb(make_fanned_sheet(), options),
+         "a sheet under a rod, each of its three bottom vertices fanned to four segments of its straight top edge"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
         {"clip_skeleton.glb", clip_skeleton_glb(options),

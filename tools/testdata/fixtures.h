@@ -43,6 +43,9 @@ Scene make_pleated_curtain();
 Scene make_strips_sheet();
 Scene make_dense_sheet();
 Scene make_holes_sheet();
+/// A sheet under a rod whose bottom vertices are each fanned to four segments of its straight top edge
+/// (sheets/fanned.glb): the fan's inner hinges give their one free end a weight of rounding.
+Scene make_fanned_sheet();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

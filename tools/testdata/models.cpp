@@ -465,4 +465,24 @@ Scene make_holes_sheet() {
     });
 }
 
+Scene make_fanned_sheet() {
+    // 1 m across, 0.6 m down and 0.2 m out (an awning's slope): 9 vertices along the top edge under the
+    // rod, 3 along the bottom, each bottom vertex fanned to two to four top segments. An inner fan edge's two wings lie on the straight top
+    // edge, so its bottom vertex's bending weight is 0 but for rounding (docs/solver.md#a-hinge-its-free-ends-cannot-bend).
+    return hanging_sheet("fanned", 1.0, [](MeshBuilder& b) {
+        // Unevenly spaced, as an artist's are: even spacing in powers of two would cancel exactly.
+        constexpr double kTop[] = {0, 0.113, 0.251, 0.362, 0.497, 0.618, 0.749, 0.871, 1.0};
+        for (double x : kTop) b.add_vertex({x, 0, 0}, {x, 0});
+        for (int k = 0; k <= 2; ++k) b.add_vertex({0.5 * k + 0.03, -0.6, 0.2}, {0.5 * k, 1});
+        auto fan = [&](uint32_t bottom, uint32_t from, uint32_t to) {
+            for (uint32_t i = from; i < to; ++i) b.add_triangle(i, bottom, i + 1);
+        };
+        fan(9, 0, 2);
+        b.add_triangle(2, 9, 10);
+        fan(10, 2, 6);
+        b.add_triangle(6, 10, 11);
+        fan(11, 6, 8);
+    });
+}
+
 }  // namespace weft::testdata
