@@ -1,8 +1,10 @@
 #include "proxy/sheet_binding.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "geom/nearest_on_triangle.h"
 #include "proxy/core/render_binding.h"
@@ -21,6 +23,55 @@ bool solve_frame(const Vec3& e1, const Vec3& e2, const Vec3& n, const Vec3& d, V
     if (!(std::abs(det) > 1e-9 * scale)) return false;
     out = {dot(d, cross(e2, n)) / det, dot(e1, cross(d, n)) / det, dot(e1, cross(e2, d)) / det};
     return is_finite(out);
+}
+
+/// The coordinates (u, v, h) that place `q` on the triangle (a, b, c) of `x`, as deform_render_mesh
+/// places it with particle normals `normal`; false where no frame of the triangle solves.
+bool solve_binding(const Vec3& q, const std::array<uint32_t, 3>& triangle, const std::vector<Vec3>& x,
+                   const std::vector<Vec3>& normal, Vec3& kept) {
+    const auto& [a, b, c] = triangle;
+    const Vec3 e1 = x[b] - x[a], e2 = x[c] - x[a], d = q - x[a];
+    // Along the face normal first, then along the normal interpolated where that lands, so the
+    // rest pose gives the source position back (docs/proxy.md#binding). Far from its triangle
+    // (a pole bound to the cloth it holds) the iteration can run away: the interpolated normal
+    // turns with the extrapolated coordinates and an offset of metres swings with it. So every
+    // iterate is placed as deform_render_mesh places it and the nearest to the source is kept.
+    const auto placed_at = [&](const Vec3& k) {
+        const Vec3 n = normal[a] * (1 - k.x - k.y) + normal[b] * k.x + normal[c] * k.y;
+        const double l = length(n);
+        return x[a] * (1 - k.x - k.y) + x[b] * k.x + x[c] * k.y + (l > 0 ? n * (k.z / l) : Vec3{});
+    };
+    Vec3 k;
+    if (!solve_frame(e1, e2, normalize(cross(e1, e2)), d, k)) return false;
+    kept = k;
+    double kept_error = distance(placed_at(k), q);
+    for (int i = 0; i < kBindingIterations && kept_error > 0; ++i) {
+        const Vec3 n = normal[a] * (1 - k.x - k.y) + normal[b] * k.x + normal[c] * k.y;
+        Vec3 next;
+        if (!(length(n) > 0) || !solve_frame(e1, e2, normalize(n), d, next)) break;
+        k = next;
+        if (const double e = distance(placed_at(k), q); e < kept_error) kept = k, kept_error = e;
+    }
+    // Where that leaves the vertex off its place (it converges slowly far from the triangle),
+    // Newton's method on the placement itself, its Jacobian by differences, finishes it.
+    const double size = std::max(length(e1), length(e2));
+    for (int i = 0; i < kBindingIterations && kept_error > 1e-12 * (size + std::abs(kept.z)); ++i) {
+        const Vec3 r = placed_at(kept) - q;
+        const double step[3] = {1e-7, 1e-7, 1e-7 * (size + std::abs(kept.z))};
+        Vec3 column[3];
+        for (int j = 0; j < 3; ++j) {
+            Vec3 moved = kept;
+            (j == 0 ? moved.x : j == 1 ? moved.y : moved.z) += step[j];
+            column[j] = (placed_at(moved) - q - r) / step[j];
+        }
+        Vec3 delta;
+        if (!solve_frame(column[0], column[1], column[2], r * -1.0, delta)) break;
+        const Vec3 next = kept + delta;
+        const double e = distance(placed_at(next), q);
+        if (!(e < kept_error)) break;
+        kept = next, kept_error = e;
+    }
+    return true;
 }
 
 }  // namespace
@@ -73,48 +124,8 @@ BindingStats bind_render_mesh(ClothProxy& proxy, std::span<const Vec3> position,
             if (d2 < best_d2) best_d2 = d2, best = t;
         }
         if (best == no_triangle) continue;
-        const auto& [a, b, c] = proxy.triangles[best];
-        const Vec3 e1 = x[b] - x[a], e2 = x[c] - x[a], d = q - x[a];
-        // Along the face normal first, then along the normal interpolated where that lands, so the
-        // rest pose gives the source position back (docs/proxy.md#binding). Far from its triangle
-        // (a pole bound to the cloth it holds) the iteration can run away: the interpolated normal
-        // turns with the extrapolated coordinates and an offset of metres swings with it. So every
-        // iterate is placed as deform_render_mesh places it and the nearest to the source is kept.
-        const auto placed_at = [&](const Vec3& k) {
-            const Vec3 n = normal[a] * (1 - k.x - k.y) + normal[b] * k.x + normal[c] * k.y;
-            const double l = length(n);
-            return x[a] * (1 - k.x - k.y) + x[b] * k.x + x[c] * k.y + (l > 0 ? n * (k.z / l) : Vec3{});
-        };
-        Vec3 k;
-        if (!solve_frame(e1, e2, normalize(cross(e1, e2)), d, k)) continue;
-        Vec3 kept = k;
-        double kept_error = distance(placed_at(k), q);
-        for (int i = 0; i < kBindingIterations && kept_error > 0; ++i) {
-            const Vec3 n = normal[a] * (1 - k.x - k.y) + normal[b] * k.x + normal[c] * k.y;
-            Vec3 next;
-            if (!(length(n) > 0) || !solve_frame(e1, e2, normalize(n), d, next)) break;
-            k = next;
-            if (const double e = distance(placed_at(k), q); e < kept_error) kept = k, kept_error = e;
-        }
-        // Where that leaves the vertex off its place (it converges slowly far from the triangle),
-        // Newton's method on the placement itself, its Jacobian by differences, finishes it.
-        const double size = std::max(length(e1), length(e2));
-        for (int i = 0; i < kBindingIterations && kept_error > 1e-12 * (size + std::abs(kept.z)); ++i) {
-            const Vec3 r = placed_at(kept) - q;
-            const double step[3] = {1e-7, 1e-7, 1e-7 * (size + std::abs(kept.z))};
-            Vec3 column[3];
-            for (int j = 0; j < 3; ++j) {
-                Vec3 moved = kept;
-                (j == 0 ? moved.x : j == 1 ? moved.y : moved.z) += step[j];
-                column[j] = (placed_at(moved) - q - r) / step[j];
-            }
-            Vec3 delta;
-            if (!solve_frame(column[0], column[1], column[2], r * -1.0, delta)) break;
-            const Vec3 next = kept + delta;
-            const double e = distance(placed_at(next), q);
-            if (!(e < kept_error)) break;
-            kept = next, kept_error = e;
-        }
+        Vec3 kept;
+        if (!solve_binding(q, proxy.triangles[best], x, normal, kept)) continue;
         proxy.binding_triangle[v] = best;
         proxy.binding_coordinates[v] = kept;
     }
