@@ -29,7 +29,8 @@ bool solve_frame(const Vec3& e1, const Vec3& e2, const Vec3& n, const Vec3& d, V
 /// places it with particle normals `normal`; false where no frame of the triangle solves.
 bool solve_binding(const Vec3& q, const std::array<uint32_t, 3>& triangle, const std::vector<Vec3>& x,
                    const std::vector<Vec3>& normal, Vec3& kept) {
-    const auto& [a, b, c] = triangle;
+    // Named, not a structured binding: the lambda below captures them (clang refuses bindings there).
+    const uint32_t a = triangle[0], b = triangle[1], c = triangle[2];
     const Vec3 e1 = x[b] - x[a], e2 = x[c] - x[a], d = q - x[a];
     // Along the face normal first, then along the normal interpolated where that lands, so the
     // rest pose gives the source position back (docs/proxy.md#binding). Far from its triangle
