@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 
 #include "fabric/fabric.h"
 #include "proxy/core/hinge_area.h"
@@ -15,6 +16,33 @@ void adopt_mesh(SheetWork& work, ResampleMesh out, const Mat4& to_frame, bool re
 bool automatic_coarsens(const SheetWork& work, double L, double welded_edge);
 
 /// Particles (the welded vertices kept triangles use), edges, hinges, triangles and pieces.
+namespace {
+
+/// One hinge per edge two triangles share (docs/solver.md#hinge): the shared edge as the first triangle
+/// runs it, then each triangle's opposite wing (triangles (x0, x1, x2) and (x1, x0, x3)). Two
+/// triangles over the same three particles (a face and its copy, which welding can make of two
+/// distinct faces) meet at no angle and bend nothing: no hinge. Returns the boundary edges.
+uint32_t add_hinges(const EdgeTable& table, std::span<const uint32_t> corners, std::vector<std::array<uint32_t, 4>>& hinges) {
+    uint32_t boundary = 0;
+    for (uint32_t e = 0; e < table.edge_count(); ++e) {
+        const uint32_t faces = table.face_count(e);
+        if (faces == 1) ++boundary;
+        if (faces != 2) continue;
+        auto f = table.faces(e);
+        uint32_t k = 0;
+        while (table.triangle_edges[f[0]][k] != e) ++k;
+        const uint32_t x0 = corners[3 * f[0] + k], x1 = corners[3 * f[0] + (k + 1) % 3], x2 = corners[3 * f[0] + (k + 2) % 3];
+        uint32_t x3 = unset_index;
+        for (int j = 0; j < 3; ++j)
+            if (corners[3 * f[1] + j] != x0 && corners[3 * f[1] + j] != x1) x3 = corners[3 * f[1] + j];
+        if (x3 == x2 || x3 == unset_index) continue;
+        hinges.push_back({x0, x1, x2, x3});
+    }
+    return boundary;
+}
+
+}  // namespace
+
 void sheet_build_rows(SheetWork& work) {
     const Source& src = work.src;
     SheetStats& stats = work.stats;
@@ -47,21 +75,7 @@ void sheet_build_rows(SheetWork& work) {
     proxy.kind = ProxyKind::sheet;
     proxy.edges.reserve(clean_table.edge_count());
     for (const auto& [a, b] : clean_table.edges) proxy.edges.push_back({particle_of[a], particle_of[b]});
-    for (uint32_t e = 0; e < clean_table.edge_count(); ++e) {
-        const uint32_t faces = clean_table.face_count(e);
-        if (faces == 1) ++stats.boundary_edges;
-        if (faces != 2) continue;
-        // The hinge stencil (docs/solver.md#hinge): the shared edge as the first triangle runs it, then each
-        // triangle's opposite wing (triangles (x0, x1, x2) and (x1, x0, x3)).
-        auto f = clean_table.faces(e);
-        uint32_t k = 0;
-        while (clean_table.triangle_edges[f[0]][k] != e) ++k;
-        const uint32_t x0 = clean[3 * f[0] + k], x1 = clean[3 * f[0] + (k + 1) % 3], x2 = clean[3 * f[0] + (k + 2) % 3];
-        uint32_t x3 = unset_index;
-        for (int j = 0; j < 3; ++j)
-            if (clean[3 * f[1] + j] != x0 && clean[3 * f[1] + j] != x1) x3 = clean[3 * f[1] + j];
-        proxy.hinges.push_back({x0, x1, x2, x3});
-    }
+    stats.boundary_edges = add_hinges(clean_table, clean, proxy.hinges);
     proxy.triangles.reserve(kept.size());
     for (size_t t = 0; t < kept.size(); ++t) proxy.triangles.push_back({clean[3 * t], clean[3 * t + 1], clean[3 * t + 2]});
 
@@ -260,20 +274,7 @@ void adopt_mesh(SheetWork& work, ResampleMesh out, const Mat4& to_frame, bool re
     const EdgeTable table = build_edge_table(flat, n);
     proxy.edges = table.edges;
     proxy.hinges.clear();
-    stats.boundary_edges = 0;
-    for (uint32_t e = 0; e < table.edge_count(); ++e) {
-        const uint32_t faces = table.face_count(e);
-        if (faces == 1) ++stats.boundary_edges;
-        if (faces != 2) continue;
-        auto f = table.faces(e);
-        uint32_t k = 0;
-        while (table.triangle_edges[f[0]][k] != e) ++k;
-        const uint32_t x0 = flat[3 * f[0] + k], x1 = flat[3 * f[0] + (k + 1) % 3], x2 = flat[3 * f[0] + (k + 2) % 3];
-        uint32_t x3 = unset_index;
-        for (int j = 0; j < 3; ++j)
-            if (flat[3 * f[1] + j] != x0 && flat[3 * f[1] + j] != x1) x3 = flat[3 * f[1] + j];
-        proxy.hinges.push_back({x0, x1, x2, x3});
-    }
+    stats.boundary_edges = add_hinges(table, flat, proxy.hinges);
     proxy.triangles = std::move(out.triangles);
     // docs/solver.md#hinge: each hinge bends as the source mesh did where it lies: its reference area is
     // that of the source hinge whose shared edge's midpoint is nearest its own (the first of equals).
