@@ -39,6 +39,7 @@ inline constexpr IssueCode sheet_codes[] = {
     {"CLOSED_ISLAND_HELD", Severity::info, "A closed piece (no boundary: a solid, such as a banner's bracket) is held rigid by the frame, not simulated."},
     {"HELD_WHERE_IT_TOUCHES", Severity::info, "An unskinned sheet under no bone is held where it touches rigid geometry of its model (a pole, a rod, its own brackets), by that geometry's node."},
     {"NOTHING_HELD", Severity::error, "No particle is held and nothing skins the sheet: it falls for ever; the message gives the weft.json rule that hangs it (a warning for --pin none, or a skinned sheet its slack holds)."},
+    {"RIGID_SKIN_HELD_AT_TOP", Severity::info, "A skinned sheet weighted whole to the body (every particle at least pin_weight on the body's bones: a cape skinned rigid to the spine) is held along its top band by the bones weighing most there, so it hangs instead of moving rigidly; a weft.json \"pin\": \"weights\" keeps the artist's rigid skin."},
     {"EVERYTHING_HELD", Severity::warning, "Every particle is held (a skirt weighted whole to the hips, say): nothing is simulated, the sheet moves rigidly with its holders."},
     // The simulation mesh (docs/solver.md#hinge).
     {"HINGE_RATIO_CAPPED", Severity::warning, "Hinges resampling made much smaller than the source mesh's would bend past the dissipative band in the garment's fabric: their stiffness is capped there (softer than the mesh modelled)."},

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "geom/nearest_on_triangle.h"
+#include "io/format_text.h"
 #include "geom/surface_shape.h"
 #include "scene/hierarchy.h"
 #include "scene/influences.h"
@@ -182,6 +183,30 @@ void hold_by_weights(const PinContext& ctx, PinAssignment& a) {
         // The lowest held source vertex decides a welded particle's holder.
         if (best >= 0 && body >= opt.pin_weight && a.holder[p] < 0) a.holder[p] = best;
     }
+}
+
+/// The automatic rule on a sheet its weights hold whole (a cape skinned rigid to the spine): the
+/// artist's skin says where it meets the body, not that none of it hangs, so only the top band (a
+/// quarter of the median edge, as the positional rules) stays held, each particle by the bone its
+/// weights chose (docs/proxy.md#pins).
+void hold_top_of_rigid_skin(const PinContext& ctx, PinAssignment& a, double median_edge, Issues& issues) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    if (n < 2 || !std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; })) return;
+    a.tolerance = 0.25 * median_edge;
+    double top = -inf;
+    for (uint32_t p = 0; p < n; ++p) top = std::max(top, ctx.particle_position[p][1]);
+    uint32_t kept = 0;
+    for (uint32_t p = 0; p < n; ++p)
+        if (ctx.particle_position[p][1] < top - a.tolerance) a.holder[p] = -1;
+        else ++kept;
+    if (kept == n) return;  // flat along the vertical: no band to keep apart from the rest
+    a.description = "weights, held at its top";
+    issues.push_back({"RIGID_SKIN_HELD_AT_TOP", Severity::info,
+                      ctx.source.file() + ": garment '" + ctx.garment.name + "': every one of its " + std::to_string(n) +
+                          " particles is weighted at least " + format_text("%.2f", ctx.options.pin_weight) +
+                          " to the body, a rigid skin; held along its top " + metres_text(a.tolerance) + " instead (" +
+                          std::to_string(kept) + " particles), so it hangs. A weft.json \"pin\": \"weights\" keeps it rigid.",
+                      ""});
 }
 
 /// top, bottom, left, right: every fabric particle within the band of the extreme one along the
@@ -511,6 +536,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
         case PinRule::weights:
             a.description = "weights";
             hold_by_weights(ctx, a);
+            if (opt.pin == PinRule::automatic && std::isfinite(median_edge)) hold_top_of_rigid_skin(ctx, a, median_edge, issues);
             break;
 
         case PinRule::top:

@@ -49,11 +49,17 @@ TEST(SheetCommand, WritesTheSheetsAndItsReportOnly) {
 }
 
 // Every garment found, each its own sheet; the builder's warning reaches standard error once, and
-// -q silences it without changing the report.
+// -q silences it without changing the report. The skirt is skinned whole to the hips: `--pin
+// weights` holds every particle (EVERYTHING_HELD); the automatic rule holds its top band instead.
 TEST(SheetCommand, EachFoundGarmentIsASheetAndItsWarningsObeyQuiet) {
     const fs::path model = test::testdata_dir() / "mannequin_chains.glb";
     const fs::path out = test::scratch_dir("SheetCommand.Found");
-    const test::CommandResult r = test::run_weft({"sheet", model.string(), "-o", (out / "a").string()});
+    const test::CommandResult automatic = test::run_weft({"sheet", model.string(), "-o", (out / "auto").string()});
+    ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+    EXPECT_EQ(automatic.err, "");
+    EXPECT_NE(automatic.out.find("Skirt (skirt): built Skirt.clothproxy: 144 particles"), std::string::npos) << automatic.out;
+    EXPECT_NE(automatic.out.find("24 held by Hips"), std::string::npos) << automatic.out;
+    const test::CommandResult r = test::run_weft({"sheet", model.string(), "-o", (out / "a").string(), "--pin", "weights"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(files_in(out / "a"), (std::set<std::string>{"Hair.clothproxy", "Skirt.clothproxy", "report.json"}));
     const json report = report_of(out / "a");
@@ -64,7 +70,7 @@ TEST(SheetCommand, EachFoundGarmentIsASheetAndItsWarningsObeyQuiet) {
     EXPECT_EQ(r.err.find(warning, 1), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("[EVERYTHING_HELD]"), std::string::npos) << r.err;
 
-    const test::CommandResult quiet = test::run_weft({"sheet", model.string(), "-o", (out / "b").string(), "-q"});
+    const test::CommandResult quiet = test::run_weft({"sheet", model.string(), "-o", (out / "b").string(), "--pin", "weights", "-q"});
     ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
     EXPECT_EQ(quiet.err, "");
     json again = report_of(out / "b");

@@ -116,11 +116,26 @@ TEST(SheetPins, SkinnedGarmentIsHeldByItsBodyBones) {
     ClothProxy q = build_pins_ok(s, g, o);
     EXPECT_TRUE(q.held(test::particle_of(q, 4)));
     EXPECT_FALSE(q.held(test::particle_of(q, 0)));
-    // With no garment bones named, CapeBone counts as body too: every vertex is held.
+    // With no garment bones named, CapeBone counts as body too: the weights rule, asked for, holds
+    // every vertex, as the artist's rigid skin says.
     SheetGarment rigid{"Cape", "cape", {0}, {}};
-    ClothProxy r = build_pins_ok(s, rigid, source_resolution_options());
+    SheetOptions weights = source_resolution_options();
+    weights.pin = PinRule::weights;
+    Issues said;
+    ClothProxy r = build_pins_ok(s, rigid, weights, &said);
     for (uint32_t i = 0; i < r.particle_count(); ++i) EXPECT_TRUE(r.held(i));
     EXPECT_NE(pin_of(r, "CapeBone"), nullptr);
+    EXPECT_TRUE(has_code(said, "EVERYTHING_HELD"));
+    EXPECT_FALSE(has_code(said, "RIGID_SKIN_HELD_AT_TOP"));
+    // The automatic rule holds such a rigid skin along its top band only, by the bone its weights
+    // chose there (a cape skinned rigid to the spine hangs: KayKit's Ranger), and says so.
+    ClothProxy top = build_pins_ok(s, rigid, source_resolution_options(), &said);
+    ASSERT_EQ(top.pins.size(), 1u);
+    EXPECT_EQ(top.pins[0].holder, "Chest");
+    EXPECT_EQ(top.pins[0].particles, particles_of(top, {16, 17, 18, 19}));
+    EXPECT_TRUE(has_code(said, "RIGID_SKIN_HELD_AT_TOP"));
+    EXPECT_FALSE(has_code(said, "EVERYTHING_HELD"));
+    EXPECT_EQ(nlohmann::json::parse(top.builder_options)["pin"], "weights, held at its top");
 }
 
 // A cape under the bone `chest` (a joint of the body's skin), not skinned itself: the Knight's case.
