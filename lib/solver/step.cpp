@@ -567,16 +567,17 @@ StepStats Solver::step(const StepInput& in) {
     pose_rows::set_lift(m.pose, s.pose, m.rest_frame_rotation.conjugate().rotate(in.gravity));
     const FrameMotion motion = frame_motion(m, s, in, poses, velocity_clamp(in.dt));
 
+    // Asleep, the cloth stays so while nothing that moves it changes; awake, the sleep test's cycle
+    // watch follows it only while nothing does.
+    const bool same_inputs = s.holder_pose.size() == poses.size() && !anything_changed(s, in, poses, motion);
     if (s.asleep) {
-        if (!anything_changed(s, in, poses, motion)) {
+        if (same_inputs) {
             stats.asleep = true;
             finish_step(s, in, poses, motion);
             return stats;
         }
         wake();
     }
-    // The sleep test's cycle watch follows the cloth only while nothing that moves it changes.
-    const bool same_inputs = s.holder_pose.size() == poses.size() && !anything_changed(s, in, poses, motion);
     s.contact.spheres = in.spheres;
     s.contact.capsules = in.capsules;
     if (s.contact.spheres_prev.size() != s.contact.spheres.size()) s.contact.spheres_prev = s.contact.spheres;
