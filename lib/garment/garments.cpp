@@ -350,9 +350,15 @@ std::string model_verdict(const Scene& scene, const ModelGarments& found, const 
             if (g.matched_by == kMatchedByGeometry) verdict += (k++ ? ", " : "") + g.class_name;
         verdict += ")";
     }
-    if (!found.not_garments.empty())
-        verdict += "; " + std::to_string(found.not_garments.size()) +
-                   (found.not_garments.size() == 1 ? " name match is" : " name matches are") + " not a garment";
+    // A stub or a tail that is the body was found on authored chains, not by a name.
+    size_t on_chains = 0;
+    for (const Garment& g : found.not_garments) on_chains += g.matched_by == kMatchedByChain;
+    const size_t by_names = found.not_garments.size() - on_chains;
+    if (by_names > 0)
+        verdict += "; " + std::to_string(by_names) + (by_names == 1 ? " name match is" : " name matches are") + " not a garment";
+    if (on_chains > 0)
+        verdict += "; " + std::to_string(on_chains) + (on_chains == 1 ? " garment" : " garments") +
+                   " on authored chains " + (on_chains == 1 ? "is" : "are") + " not one (a stub, or the body)";
     return verdict;
 }
 

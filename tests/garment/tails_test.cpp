@@ -58,6 +58,8 @@ TEST(TailIsBody, ATailAsThickAsTheBodyIsFoundAndNotAGarment) {
                   "its 1400 mm length (a tail that swings is at most 1/5; docs/garments-by-geometry.md#tails-that-are-the-body)",
                   section->width * 1000, section->share());
     EXPECT_EQ(tail.not_garment_reason, want);
+    EXPECT_EQ(found.verdict, "no garment found by slot (materials seen: Main); 1 garment on authored chains is not one "
+                             "(a stub, or the body)");
 }
 
 TEST(TailIsBody, ATailTheConfigNamesIsBuiltWhateverItMeasures) {
