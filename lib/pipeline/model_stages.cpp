@@ -150,6 +150,13 @@ private:
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
         r_.garments.verdict = planned_verdict(r_.scene, r_.garments, r_.plans);
+        for (const Garment& g : r_.garments.garments)
+            if (!g.stays_reason.empty())
+                add_issue(r_.issues, kHairLiesOnHead,
+                          r_.model.string() + ": garment '" + g.name + "' (" + g.class_name + ", by " + g.matched_by +
+                              " '" + g.matched_name + "'): " + g.stays_reason +
+                              "; to build it, name it in weft.json (a garment rule for its material)",
+                          "/garments/" + g.name);
     }
 
     void build_proxies() {
