@@ -1,6 +1,7 @@
 #include "garment/hair_on_head.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -25,6 +26,90 @@ double box_distance(const Vec3& p, const Bounds& box) {
     const double dz = std::max({box.min.z - p.z, 0.0, p.z - box.max.z});
     return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
+
+/// The body's triangles bucketed in a uniform grid over the region measured (Christer Ericson,
+/// "Real-Time Collision Detection", 2005, section 7.1), so a point tries the cells around it ring by
+/// ring, nearest first, and stops once no farther cell can hold a nearer triangle: a dense head costs
+/// what its triangles near the hair's ends cost, not all of them for every point.
+class TriangleGrid {
+public:
+    static constexpr int kCellsPerAxis = 32;
+
+    TriangleGrid(std::vector<BodyTriangle> triangles, const Bounds& region) : triangles_(std::move(triangles)) {
+        const Vec3 extent = region.size();
+        cell_ = std::max({extent.x, extent.y, extent.z, 1e-9}) / kCellsPerAxis;
+        origin_ = region.min;
+        const double e[3] = {extent.x, extent.y, extent.z};
+        for (int a = 0; a < 3; ++a) cells_[a] = std::clamp(static_cast<int>(std::ceil(e[a] / cell_)), 1, kCellsPerAxis);
+        offsets_.assign(static_cast<size_t>(cells_[0]) * cells_[1] * cells_[2] + 1, 0);
+        for (int pass = 0; pass < 2; ++pass) {  // count, then fill (CSR)
+            std::vector<uint32_t> cursor;
+            if (pass == 1) {
+                for (size_t c = 1; c < offsets_.size(); ++c) offsets_[c] += offsets_[c - 1];
+                items_.resize(offsets_.back());
+                cursor.assign(offsets_.begin(), offsets_.end() - 1);
+            }
+            for (uint32_t t = 0; t < triangles_.size(); ++t) {
+                const std::array<int, 3> lo = index_of(triangles_[t].box.min), hi = index_of(triangles_[t].box.max);
+                for (int x = lo[0]; x <= hi[0]; ++x)
+                    for (int y = lo[1]; y <= hi[1]; ++y)
+                        for (int z = lo[2]; z <= hi[2]; ++z) {
+                            const size_t c = flat(x, y, z);
+                            if (pass == 0) ++offsets_[c + 1];
+                            else items_[cursor[c]++] = t;
+                        }
+            }
+        }
+        seen_.assign(triangles_.size(), 0);
+    }
+
+    /// The distance from p to the nearest triangle, or `cap` when none is nearer.
+    double nearest(const Vec3& p, double cap) {
+        ++stamp_;
+        double best = cap;
+        const std::array<int, 3> at = index_of(p);
+        for (int ring = 0; ring <= kCellsPerAxis; ++ring) {
+            for (int x = at[0] - ring; x <= at[0] + ring; ++x)
+                for (int y = at[1] - ring; y <= at[1] + ring; ++y)
+                    for (int z = at[2] - ring; z <= at[2] + ring; ++z) {
+                        if (std::max({std::abs(x - at[0]), std::abs(y - at[1]), std::abs(z - at[2])}) != ring) continue;
+                        if (x < 0 || y < 0 || z < 0 || x >= cells_[0] || y >= cells_[1] || z >= cells_[2]) continue;
+                        const size_t c = flat(x, y, z);
+                        for (uint32_t k = offsets_[c]; k < offsets_[c + 1]; ++k) {
+                            const uint32_t t = items_[k];
+                            if (seen_[t] == stamp_) continue;
+                            seen_[t] = stamp_;
+                            const BodyTriangle& tri = triangles_[t];
+                            if (box_distance(p, tri.box) < best)
+                                best = std::min(best, distance(p, nearest_on_triangle(p, tri.a, tri.b, tri.c).point));
+                        }
+                    }
+            if (best <= ring * cell_) break;  // every cell beyond this ring is farther than best
+        }
+        return best;
+    }
+
+private:
+    std::array<int, 3> index_of(const Vec3& p) const {
+        const double v[3] = {p.x - origin_.x, p.y - origin_.y, p.z - origin_.z};
+        std::array<int, 3> i{};
+        for (int a = 0; a < 3; ++a)
+            i[static_cast<size_t>(a)] = static_cast<int>(std::clamp(std::floor(v[a] / cell_), 0.0, double(cells_[a] - 1)));
+        return i;
+    }
+    size_t flat(int x, int y, int z) const {
+        return (static_cast<size_t>(x) * static_cast<size_t>(cells_[1]) + static_cast<size_t>(y)) * static_cast<size_t>(cells_[2]) +
+               static_cast<size_t>(z);
+    }
+
+    std::vector<BodyTriangle> triangles_;
+    Vec3 origin_;
+    double cell_ = 1;
+    std::array<int, 3> cells_{1, 1, 1};
+    std::vector<uint32_t> offsets_, items_;  ///< per cell, the triangles whose box overlaps it (CSR)
+    std::vector<uint32_t> seen_;             ///< per triangle, the last query that tried it
+    uint32_t stamp_ = 0;
+};
 
 /// The garment's welded vertices in the lowest quarter of its height.
 std::vector<Vec3> lowest_quarter(const GarmentSurface& surface, double lowest, double top) {
@@ -83,16 +168,13 @@ HairOnHead measure_hair_on_head(const Scene& scene, const Garment& hair, const H
     const std::vector<Vec3> low = lowest_quarter(surface, lowest, top);
     Bounds near;
     for (const Vec3& p : low) near.add(p);
-    const std::vector<BodyTriangle> body = body_triangles_near(scene, hair, near, r.head_height);
+    std::vector<BodyTriangle> body = body_triangles_near(scene, hair, near, r.head_height);
     if (body.empty() || low.empty()) return r;
+    Bounds region = near;
+    for (const BodyTriangle& t : body) region.add(t.box);
+    TriangleGrid grid(std::move(body), region);
     std::vector<double> distance(low.size());
-    for (size_t k = 0; k < low.size(); ++k) {
-        double best = r.head_height;
-        for (const BodyTriangle& t : body)
-            if (box_distance(low[k], t.box) < best)
-                best = std::min(best, weft::distance(low[k], nearest_on_triangle(low[k], t.a, t.b, t.c).point));
-        distance[k] = best;
-    }
+    for (size_t k = 0; k < low.size(); ++k) distance[k] = grid.nearest(low[k], r.head_height);
     const auto middle = distance.begin() + static_cast<std::ptrdiff_t>(distance.size() / 2);
     std::nth_element(distance.begin(), middle, distance.end());
     r.clearance = *middle;
