@@ -154,9 +154,17 @@ private:
             if (!g.stays_reason.empty())
                 add_issue(r_.issues, kHairLiesOnHead,
                           r_.model.string() + ": garment '" + g.name + "' (" + g.class_name + ", by " + g.matched_by +
-                              " '" + g.matched_name + "'): " + g.stays_reason +
-                              "; to build it, name it in weft.json (a garment rule for its material)",
+                              " '" + g.matched_name + "'): " + g.stays_reason + "; to build it, name it in weft.json: " +
+                              rule_naming(g),
                           "/garments/" + g.name);
+    }
+
+    /// The config rule that names a garment found automatically, for a message to suggest.
+    static std::string rule_naming(const Garment& g) {
+        const bool geometry = g.matched_by == kMatchedByGeometry;  // by the body rules: the rule confirms the class
+        const json rule = {{geometry ? std::string("geometry") : g.matched_by, geometry ? g.class_name : g.matched_name},
+                           {"class", g.class_name}};
+        return rule.dump();
     }
 
     void build_proxies() {

@@ -376,6 +376,7 @@ TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
                         "neck joint and its lowest quarter lies 7 mm (0.019 of the head's 356 mm) from the body"),
               std::string::npos)
         << said;
+    EXPECT_NE(said.find(R"(; to build it, name it in weft.json: {"class":"hair","material":"Hair"})"), std::string::npos) << said;
 
 }
 
