@@ -359,7 +359,8 @@ TEST(Inspect, ReportFileHoldsTheSameJsonAndTheTerminalGetsASummary) {
     test::CommandResult r = test::run_weft({"inspect", "--report", (dir / "inspect.json").string(),
                                             fixture("mannequin.glb").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("moves: grown, 6 chains of 18 bones rooted on Head"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("MOVES: grown, 6 chains of 18 bones rooted on Head"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("MOVES: moves"), std::string::npos) << "said twice\n" << r.out;
     EXPECT_NE(r.out.find("1 of 1 files read"), std::string::npos);
     std::vector<uint8_t> bytes;
     ASSERT_EQ(read_file(dir / "inspect.json", bytes), "");

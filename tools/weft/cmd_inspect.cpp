@@ -162,7 +162,16 @@ void print_garment(std::ostream& out, const json& g, const json& chains) {
         }
         out << ")\n";
     }
-    out << "      " << (g["moves"].get<bool>() ? "MOVES" : "WILL NOT MOVE") << ": " << g["verdict"].get<std::string>();
+    // The verdict says whether it moves in its own words ("moves: grown, ...", "will not move: ..."):
+    // the label takes their place rather than saying it twice.
+    const std::string label = g["moves"].get<bool>() ? "MOVES" : "WILL NOT MOVE";
+    std::string verdict = g["verdict"].get<std::string>();
+    for (const char* said : {"will not move: ", "will not move", "moves: ", "moves"})
+        if (verdict.rfind(said, 0) == 0) {
+            verdict.erase(0, std::string(said).size());
+            break;
+        }
+    out << "      " << label << (verdict.empty() ? "" : verdict.front() == ' ' ? "" : ": ") << verdict;
     if (!g["chains"].empty()) {
         out << " (chains:";
         for (const auto& c : g["chains"]) out << " " << chains[c.get<size_t>()]["name"].get<std::string>();
