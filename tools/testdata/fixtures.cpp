@@ -33,6 +33,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a 16 x 16-quad sheet with two holes under a rod: holes survive resampling"},
         {"sheets/fanned.glb", encode_glb(make_fanned_sheet(), options),
          "a sheet under a rod, each of its three bottom vertices fanned to four segments of its straight top edge"},
+        {"sheets/coarse_tablecloth.glb", encode_glb(make_coarse_tablecloth(), options),
+         "an 8-vertex cloth over a box table: the touching band of its 1.1 m median edge holds all of it"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
         {"clip_skeleton.glb", clip_skeleton_glb(options),
