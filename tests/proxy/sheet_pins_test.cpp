@@ -354,6 +354,37 @@ TEST(SheetPins, ASheetTooCoarseToHangIsRefinedBeforeItsPinsAreChosen) {
     EXPECT_EQ(top_held, top);
 }
 
+TEST(SheetPins, AClosedPieceThinButUnevenIsASolidThatHoldsTheCloth) {
+    // sheets/banner_shield.glb: a domed shield in the banner's own mesh, 0.8 m across, its thickness
+    // 3 cm at the rim to 10 cm at the boss: thin for its width (median under 0.12 of it) but its
+    // quartiles are not within 1.25 of each other, so it is no slab of fabric: held rigid by the frame
+    // node, and it holds the cloth behind it. The banner's hem, 1.2 m down, hangs.
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "banner_shield.glb");
+    SheetGarment g{"Banner", "banner", {}, {}};
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        if (scene.materials[scene.meshes[m].material] == "Banner") g.meshes.push_back(static_cast<int>(m));
+    Issues issues;
+    const ClothProxy p = build_pins_ok(scene, g, SheetOptions{}, &issues);
+    EXPECT_TRUE(has_code(issues, "CLOSED_ISLAND_HELD"));
+    bool shield_holds = false;
+    for (const Issue& i : issues)
+        shield_holds |= i.code == "HELD_WHERE_IT_TOUCHES" && i.message.find("its closed piece") != std::string::npos;
+    EXPECT_TRUE(shield_holds);
+    uint32_t shield = 0, hem = 0;
+    for (uint32_t q = 0; q < p.particle_count(); ++q) {
+        const Vec3 x = p.frame.rest_world.transform_point(p.rest_position[q]);
+        if (x[2] > 0.005) {  // the shield stands in front of the cloth (z 0)
+            ++shield;
+            EXPECT_TRUE(p.held(q)) << "shield particle " << q;
+        } else if (x[1] < 2.5 - 1.2) {
+            ++hem;
+            EXPECT_FALSE(p.held(q)) << "hem particle " << q;
+        }
+    }
+    EXPECT_GT(shield, 90u);
+    EXPECT_EQ(hem, 11u);
+}
+
 TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
     // A bracket (a closed box in the sheet's own mesh, like the banner's) pierces the top row
     // between its vertices: it is held by the frame node, and holds the fabric nearest it.

@@ -35,6 +35,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a sheet under a rod, each of its three bottom vertices fanned to four segments of its straight top edge"},
         {"sheets/coarse_tablecloth.glb", encode_glb(make_coarse_tablecloth(), options),
          "an 8-vertex cloth over a box table: the touching band of its 1.1 m median edge holds all of it"},
+        {"sheets/banner_shield.glb", encode_glb(make_banner_shield(), options),
+         "a banner under a rod with a domed shield, closed and thin for its width but uneven, in its mesh"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
         {"clip_skeleton.glb", clip_skeleton_glb(options),

@@ -49,6 +49,9 @@ Scene make_fanned_sheet();
 /// A cloth of 8 vertices over a closed box table (sheets/coarse_tablecloth.glb): so coarse that the
 /// touching band of its median edge reaches every vertex (docs/proxy.md#too-coarse-to-hang).
 Scene make_coarse_tablecloth();
+/// The banner under a rod with a domed shield, a closed piece of uneven thickness, in its mesh
+/// (sheets/banner_shield.glb): a solid, though thin for its width (docs/proxy.md#pins).
+Scene make_banner_shield();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

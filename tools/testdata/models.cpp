@@ -527,4 +527,17 @@ Scene make_coarse_tablecloth() {
     return scene;
 }
 
+Scene make_banner_shield() {
+    // A 1 x 1.2 m banner of 10 x 12 quads under the rod, and in the same mesh a shield hung on its
+    // front: a closed solid of revolution 0.8 m across whose back is flat, 1 cm in front of the cloth,
+    // and whose front domes from a 3 cm rim to a 10 cm boss. Thin for its width (its median
+    // thickness a tenth of it), but not between parallel faces: its thickness runs from 3 to 10 cm.
+    return hanging_sheet("banner_shield", 1.0, [](MeshBuilder& b) {
+        grid(b, 10, 12, 1.0, 1.2, [](int, int) { return false; }, [](double, double) { return 0.0; });
+        b.add_lathe({0.5, -0.6, 0.01}, {0, 0, 1}, {1, 0, 0},
+                    {{0, 0}, {0, 0.2}, {0, 0.4}, {0.03, 0.4}, {0.05, 0.3}, {0.07, 0.2}, {0.09, 0.1}, {0.1, 0}}, 16, 1.0,
+                    [](const Vec3&) { return std::vector<Influence>{}; });
+    });
+}
+
 }  // namespace weft::testdata
