@@ -508,6 +508,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
     // Closed pieces of an unskinned sheet ride the frame (sheet_pins.h).
     std::vector<uint8_t> fabric(n, 1);
     if (!skinned && opt.closed_islands_rigid) hold_closed_pieces(ctx, a, fabric, issues);
+    a.fabric = static_cast<uint32_t>(std::count(fabric.begin(), fabric.end(), 1));
 
     // The band of the positional rules: a quarter of the median edge (sheet_pins.h).
     const bool banded = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||

@@ -62,6 +62,7 @@ struct PinAssignment {
     std::vector<int> holder;    ///< per particle, the holding node; -1 when free
     PinRule applied = PinRule::none;  ///< the rule automatic resolved to
     double tolerance = 0;       ///< metres, the band used (0 when none applies)
+    uint32_t fabric = 0;        ///< particles the rule may hold: all but those of closed pieces held as solids
     std::string description;    ///< the rule as applied, for builder_options: "top", "nearest:Metal", ...
     std::vector<std::string> touched;  ///< touching: the holders found, as the messages name them
 };

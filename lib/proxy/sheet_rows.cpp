@@ -238,7 +238,9 @@ bool sheet_refine_too_coarse(SheetWork& work) {
     // Only a sheet held whole: one with a few particles free can hang as modelled (sheets/fanned.glb,
     // 3 free under 9 held, hangs within 1e-4 of its rest lengths; refined, it strains 1.10 in the
     // teleports, a finer proxy on the same budget).
-    if (!banded || free > 0) return false;
+    // A solid held whole by the closed-piece rule is no sheet the band swallowed (Kenney's
+    // flagBannerLong, one closed piece, would be 4,381 particles held rigid).
+    if (!banded || free > 0 || work.pins.fabric == 0) return false;
     ClothProxy& proxy = work.proxy;
     double area = 0;
     for (const auto& [a, b, c] : proxy.triangles)

@@ -352,6 +352,15 @@ TEST(SheetPins, ASheetTooCoarseToHangIsRefinedBeforeItsPinsAreChosen) {
     EXPECT_GT(drop, 20u);
     EXPECT_GT(top, 50u);
     EXPECT_EQ(top_held, top);
+
+    // A solid the closed-piece rule holds whole is not a sheet the band swallowed: kept as modelled.
+    TriMesh box;
+    add_pins_box(box, {0, 0, 0});
+    const SheetBuildResult solid = build_sheet(test::scene_of(box), SheetGarment{"Box", "flag", {0}, {}}, SheetOptions{});
+    ASSERT_TRUE(solid.proxy.has_value());
+    EXPECT_EQ(solid.proxy->particle_count(), 8u);
+    EXPECT_TRUE(has_code(solid.issues, "CLOSED_ISLAND_HELD"));
+    EXPECT_FALSE(has_code(solid.issues, "SHEET_REFINED_TO_HANG"));
 }
 
 TEST(SheetPins, AClosedPieceThinButUnevenIsASolidThatHoldsTheCloth) {
