@@ -56,6 +56,11 @@ json garment_to_json(const Scene& scene, const Garment& g) {
     j["chains"] = g.chains;
     j["moves"] = g.moves;
     j["welded_to"] = node_name_or_null(scene, g.welded_to);
+    if (g.head_clearance >= 0)
+        j["on_head"] = {{"clearance", std::round(g.head_clearance * 1e4) / 1e4},
+                        {"head_height", metres(g.head_height)},
+                        {"below_neck", metres(g.below_neck)},
+                        {"lies_on_head", !g.stays_reason.empty()}};
     j["verdict"] = g.verdict;
     if (!g.not_garment_reason.empty()) j["reason"] = g.not_garment_reason;
     return j;
@@ -88,6 +93,7 @@ json garments_to_json(const Scene& scene, const ModelGarments& found) {
                           {"length", metres(chain.length)},
                           {"found_by", chain.found_by},
                           {"vertices", c < found.chain_vertices.size() ? found.chain_vertices[c] : 0}});
+        if (chain.animated_root >= 0) chains.back()["animated_root"] = scene.nodes[static_cast<size_t>(chain.animated_root)].name;
     }
     j["garments"] = std::move(garments);
     j["not_garments"] = std::move(not_garments);

@@ -10,6 +10,9 @@
 // (garment/geometry.h: a skirt on the body's material); a config rule naming that geometry class
 // confirms, renames or rejects what it finds.
 //
+// Hair found automatically that lies on the head (cropped, tied close) is found but never built
+// (garment/hair_on_head.h): `stays_reason` says why.
+//
 // A name match too small to simulate (a `MI_Hair_2` slot on eyebrows) is reported as not a
 // garment, with its size: its largest connected piece must span kDefaultMinGarmentSpan.
 #pragma once
@@ -39,6 +42,8 @@ inline constexpr const char* kMatchedByMaterial = "material";
 inline constexpr const char* kMatchedByMesh = "mesh";
 inline constexpr const char* kMatchedByNode = "node";
 inline constexpr const char* kMatchedByChain = "chain";
+/// Garment::not_garment_rule of a tail on authored chains that is the body (garment/tail_body.h).
+inline constexpr const char* kTailIsBodyRule = "tail_is_body";
 inline constexpr const char* kMatchedByGeometry = "geometry";  ///< garment/geometry.h: by shape and weights on a humanoid
 
 /// One mesh's share of a garment.
@@ -71,9 +76,14 @@ struct Garment {
     int welded_to = -1;          ///< when it will not move: the body bone it is welded to; -1 otherwise or static
     std::string verdict;         ///< for an artist: "moves", "will not move: welded to Head", ...
     std::string not_garment_reason;  ///< "" for a garment; why a name match is not one
+    std::string not_garment_rule;    ///< the measured rule that made it no garment when it reports one (kTailIsBodyRule), else ""
     std::string geometry_rule;   ///< geometry only: the rule that took it (garment/geometry.h)
     std::vector<std::pair<std::string, double>> geometry_measurements;  ///< geometry only: what the rule measured
     std::string geometry_class;  ///< geometry only: the class the rule found (a config rule may rename it)
+    double head_clearance = -1;  ///< hair found automatically: its lowest quarter's distance from the body over the head's height (garment/hair_on_head.h); -1 unmeasured
+    double head_height = 0;      ///< metres, with head_clearance: from the neck joint to the hair's top
+    double below_neck = 0;       ///< metres, with head_clearance: the hair's lowest point below the neck joint (negative: above)
+    std::string stays_reason;    ///< "" unless found and never built: hair lying on the head (garment/hair_on_head.h)
 };
 
 struct GarmentOptions {

@@ -78,6 +78,13 @@ public:
         if (r_.imported) {
             timed(r_.seconds.garments, [&] {
                 r_.garments = find_garments(r_.imported_scene, options_.garments);
+                for (const Garment& g : r_.garments.not_garments)
+                    if (g.not_garment_rule == kTailIsBodyRule)
+                        add_issue(r_.issues, kTailIsBody,
+                                  r_.model.string() + ": '" + g.name + "' (" + g.class_name + ", by " + g.matched_by +
+                                      ") is not built: " + g.not_garment_reason + "; a config rule {\"node\": \"" +
+                                      g.name + "\", \"class\": \"tail\"} builds it",
+                                  "/garments/" + g.name);
                 BodyColliderOptions body = options_.body;  // with the config's edits for this model (docs/colliders.md#config)
                 for (ColliderEdit& e : collider_edits(options_.garments.config, r_.model)) body.edits.push_back(std::move(e));
                 r_.body = fit_body_colliders(r_.imported_scene, r_.garments, body);  // the body before anything grows
@@ -150,6 +157,21 @@ private:
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
         r_.garments.verdict = planned_verdict(r_.scene, r_.garments, r_.plans);
+        for (const Garment& g : r_.garments.garments)
+            if (!g.stays_reason.empty())
+                add_issue(r_.issues, kHairLiesOnHead,
+                          r_.model.string() + ": garment '" + g.name + "' (" + g.class_name + ", by " + g.matched_by +
+                              " '" + g.matched_name + "'): " + g.stays_reason + "; to build it, name it in weft.json: " +
+                              rule_naming(g),
+                          "/garments/" + g.name);
+    }
+
+    /// The config rule that names a garment found automatically, for a message to suggest.
+    static std::string rule_naming(const Garment& g) {
+        const bool geometry = g.matched_by == kMatchedByGeometry;  // by the body rules: the rule confirms the class
+        const json rule = {{geometry ? std::string("geometry") : g.matched_by, geometry ? g.class_name : g.matched_name},
+                           {"class", g.class_name}};
+        return rule.dump();
     }
 
     void build_proxies() {
