@@ -154,14 +154,15 @@ SurfaceShape measure_surface(std::span<const Vec3> positions, std::span<const ui
         samples.push_back({std::isfinite(d) ? d : 0.0, area});
     }
     std::sort(samples.begin(), samples.end());
-    double accumulated = 0;
-    for (const auto& [d, area] : samples) {
-        accumulated += area;
-        if (accumulated >= 0.5 * sampled) {
-            shape.thickness = d;
-            break;
-        }
-    }
+    // The median, and the quartiles either side of it (how even the thickness is).
+    const auto quantile = [&](double share) {
+        double accumulated = 0;
+        for (const auto& [d, area] : samples)
+            if ((accumulated += area) >= share * sampled) return d;
+        return samples.empty() ? 0.0 : samples.back().first;
+    };
+    shape.thickness = quantile(0.5);
+    shape.thickness_quartiles = {quantile(0.25), quantile(0.75)};
     shape.faced_share = sampled > 0 ? faced / sampled : 0;
     return shape;
 }

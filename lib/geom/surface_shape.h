@@ -29,6 +29,12 @@ inline constexpr size_t kThicknessSamples = 256;
 /// slabs 0.14 and up (docs/garments-by-geometry.md#cloth-on-props).
 inline constexpr double kThinSheetShare = 0.12;
 
+/// A slab is even when the upper quartile of its thickness is at most this times the lower: a
+/// fabric slab's two faces run parallel (the corpus's slab awnings, sails, pennants and banners
+/// measured 1.00 to 1.12), a solid thin for its width is not (KayKit's shield with two swords
+/// through it, 0.10 to 0.15 m: 1.48) (docs/proxy.md#pins, closed pieces).
+inline constexpr double kEvenThicknessSpread = 1.25;
+
 struct SurfaceShape {
     double area = 0;                  ///< m², the triangles' total
     Vec3 centre;                      ///< area-weighted centroid, scene space
@@ -38,11 +44,17 @@ struct SurfaceShape {
     double flatness = 0;              ///< share of the area-weighted normals' squared length along normal_axis: 1 flat, 1/3 a sphere
     double thickness = 0;             ///< metres: area-weighted median inward distance to a back face (0: single-sided)
     double faced_share = 0;           ///< share of the sampled area whose inward ray found a back face
+    std::array<double, 2> thickness_quartiles{};  ///< metres: the area-weighted 25th and 75th percentiles of the same
 
     /// The middle extent: the width of a sheet (extent[0] is its length, extent[2] its thickness or its curl).
     double width() const { return extent[1]; }
     /// Thin for its width (kThinSheetShare): fabric, whether single-sided or a slab.
     bool is_thin_sheet() const { return area > 0 && width() > 0 && thickness <= kThinSheetShare * width(); }
+    /// Of even thickness (kEvenThicknessSpread): both faces of a slab parallel; a single-sided sheet
+    /// (no back face) is not a slab and not even.
+    bool is_even_slab() const {
+        return thickness_quartiles[0] > 0 && thickness_quartiles[1] <= kEvenThicknessSpread * thickness_quartiles[0];
+    }
 };
 
 /// Measures the piece `triangles` (indices into `triangle_indices`, three vertex indices each, into

@@ -155,22 +155,28 @@ bool sheet_place_frame(SheetWork& work, Mat4& frame_world) {
     Issues& issues = work.issues;
     const std::string& where = work.where;
     ClothProxy& proxy = work.proxy;
-    const std::vector<Vec3>& scene_position = work.scene_position;
-    const std::vector<uint32_t>& vertex_particle = work.vertex_particle;
-    const std::vector<uint32_t>& particle_source = work.particle_source;
-    const std::vector<uint32_t>& particle_island = work.particle_island;
-    const std::vector<uint8_t>& island_closed = work.island_closed;
     // ---- pins and frame ----------------------------------------------------------------------------
     // Lengths in scene space for the pin band; measured again in the frame once it is known.
-    proxy.rest_length.resize(proxy.edges.size());
-    for (size_t e = 0; e < proxy.edges.size(); ++e)
-        proxy.rest_length[e] = distance(scene_position[proxy.edges[e][0]], scene_position[proxy.edges[e][1]]);
+    const auto measure_lengths = [&proxy, &work] {
+        proxy.rest_length.resize(proxy.edges.size());
+        for (size_t e = 0; e < proxy.edges.size(); ++e)
+            proxy.rest_length[e] = distance(work.scene_position[proxy.edges[e][0]], work.scene_position[proxy.edges[e][1]]);
+    };
     int frame = provisional_frame(src);
     // A scene with no nodes (built in memory) has no frame node: the root, by the name "".
-    const PinContext context{src,           garment,        options,         scene_position, vertex_particle,
-                             particle_source, proxy.edges,  proxy.rest_length, particle_island, island_closed,
-                             std::max(frame, 0), proxy.triangles};
-    work.pins = assign_pins(context, issues);
+    const auto choose_pins = [&](Issues& into) {
+        measure_lengths();
+        const PinContext context{src,           garment,        options,         work.scene_position, work.vertex_particle,
+                                 work.particle_source, proxy.edges,  proxy.rest_length, work.particle_island, work.island_closed,
+                                 std::max(frame, 0), proxy.triangles};
+        work.pins = assign_pins(context, into);
+    };
+    // A sheet too coarse to hang is refined and its pins chosen again; what the first choice said is
+    // then moot (docs/proxy.md#too-coarse-to-hang).
+    Issues first;
+    choose_pins(first);
+    if (!has_error(first) && sheet_refine_too_coarse(work)) choose_pins(issues);
+    else issues.insert(issues.end(), first.begin(), first.end());
     const PinAssignment& pins = work.pins;
     if (has_error(issues)) return false;
     stats.pin_tolerance = pins.tolerance;

@@ -41,6 +41,7 @@ inline constexpr IssueCode sheet_codes[] = {
     {"NOTHING_HELD", Severity::error, "No particle is held and nothing skins the sheet: it falls for ever; the message gives the weft.json rule that hangs it (a warning for --pin none, or a skinned sheet its slack holds)."},
     {"RIGID_SKIN_HELD_AT_TOP", Severity::info, "A skinned sheet weighted whole to the body (every particle at least pin_weight on the body's bones: a cape skinned rigid to the spine) is held along its top band by the bones weighing most there, so it hangs instead of moving rigidly; a weft.json \"pin\": \"weights\" keeps the artist's rigid skin."},
     {"EVERYTHING_HELD", Severity::warning, "Every particle is held (a skirt weighted whole to the hips, say): nothing is simulated, the sheet moves rigidly with its holders."},
+    {"SHEET_REFINED_TO_HANG", Severity::info, "A sheet too coarse to hang (its positional or touching pins hold every particle: a tablecloth modelled as a box of 12 vertices) is refined by the automatic resolution to its automatic edge length before its pins are chosen again."},
     // The simulation mesh (docs/solver.md#hinge).
     {"HINGE_RATIO_CAPPED", Severity::warning, "Hinges resampling made much smaller than the source mesh's would bend past the dissipative band in the garment's fabric: their stiffness is capped there (softer than the mesh modelled)."},
     // Internal consistency.

@@ -111,9 +111,10 @@ std::string config_entry(const PinContext& ctx) {
     return "{\"garments\": [" + rule.dump() + "]}";
 }
 
-/// Per piece, whether it is a solid: closed, and not a thin slab (geom/surface_shape.h). A sail or a
-/// flag modelled as a closed slab, a front and a back face joined all round, is fabric drawn with a
-/// thickness; a bracket or a pole is not.
+/// Per piece, whether it is a solid: closed, and not a thin, even slab (geom/surface_shape.h). A sail
+/// or a flag modelled as a closed slab, a front and a back face joined all round, is fabric drawn
+/// with a thickness; a bracket or a pole is not, nor a shield with swords through it, thin for its
+/// width but not between two parallel faces.
 std::vector<uint8_t> solid_pieces(const PinContext& ctx) {
     const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
     std::vector<std::vector<uint32_t>> triangles(ctx.island_closed.size());
@@ -124,8 +125,11 @@ std::vector<uint8_t> solid_pieces(const PinContext& ctx) {
         corners.insert(corners.end(), t.begin(), t.end());
     }
     std::vector<uint8_t> solid(ctx.island_closed.size(), 0);
-    for (size_t i = 0; i < solid.size(); ++i)
-        solid[i] = ctx.island_closed[i] && !measure_surface(ctx.particle_position, corners, triangles[i]).is_thin_sheet();
+    for (size_t i = 0; i < solid.size(); ++i) {
+        if (!ctx.island_closed[i]) continue;
+        const SurfaceShape shape = measure_surface(ctx.particle_position, corners, triangles[i]);
+        solid[i] = !(shape.is_thin_sheet() && shape.is_even_slab());
+    }
     return solid;
 }
 
@@ -504,6 +508,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
     // Closed pieces of an unskinned sheet ride the frame (sheet_pins.h).
     std::vector<uint8_t> fabric(n, 1);
     if (!skinned && opt.closed_islands_rigid) hold_closed_pieces(ctx, a, fabric, issues);
+    a.fabric = static_cast<uint32_t>(std::count(fabric.begin(), fabric.end(), 1));
 
     // The band of the positional rules: a quarter of the median edge (sheet_pins.h).
     const bool banded = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||

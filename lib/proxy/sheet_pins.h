@@ -18,7 +18,9 @@
 //   its foot. A node without geometry (a bone) is measured to its origin.
 // - closed pieces of an unskinned sheet (every edge shared by two triangles: a solid) are held by
 //   the frame node, not simulated: the banner's two brackets share its primitive, and a falling
-//   bracket would be absurd. Skinned garments are held by their weights instead.
+//   bracket would be absurd. A closed piece thin for its width and of even thickness is a slab of
+//   fabric and is simulated; a shield, thin but thicker at its boss, is not. Skinned garments are
+//   held by their weights instead.
 // - touching (the default of an unskinned sheet under no bone): the rigid geometry of the sheet's
 //   own model holds it where it touches, each holder by its node: the sheet's closed pieces (held by
 //   the frame node), then every unskinned mesh outside the garment, one holder per node. A holder
@@ -60,6 +62,7 @@ struct PinAssignment {
     std::vector<int> holder;    ///< per particle, the holding node; -1 when free
     PinRule applied = PinRule::none;  ///< the rule automatic resolved to
     double tolerance = 0;       ///< metres, the band used (0 when none applies)
+    uint32_t fabric = 0;        ///< particles the rule may hold: all but those of closed pieces held as solids
     std::string description;    ///< the rule as applied, for builder_options: "top", "nearest:Metal", ...
     std::vector<std::string> touched;  ///< touching: the holders found, as the messages name them
 };

@@ -41,6 +41,30 @@ uint32_t add_hinges(const EdgeTable& table, std::span<const uint32_t> corners, s
     return boundary;
 }
 
+/// Pieces of the sheet `table` and `corners` make (particle triples), which are closed (no boundary
+/// edge), and each particle's piece.
+void find_pieces(SheetWork& work, const EdgeTable& table, std::span<const uint32_t> corners) {
+    const Islands islands = find_islands(table);
+    std::vector<uint8_t>& island_closed = work.island_closed;
+    island_closed.assign(islands.count, 1);
+    for (uint32_t e = 0; e < table.edge_count(); ++e)
+        if (table.face_count(e) == 1) island_closed[islands.island[table.faces(e)[0]]] = 0;
+    // A particle on a closed piece counts as that piece's (a bowtie vertex between a solid and a
+    // sheet rides the solid), else as its lowest piece's.
+    std::vector<uint32_t>& particle_island = work.particle_island;
+    particle_island.assign(work.n, unset_index);
+    for (uint32_t t = 0; t < islands.island.size(); ++t)
+        for (int j = 0; j < 3; ++j) {
+            uint32_t& is = particle_island[corners[3 * t + j]];
+            const uint32_t mine = islands.island[t];
+            if (is == unset_index || (island_closed[mine] && !island_closed[is]) ||
+                (island_closed[mine] == island_closed[is] && mine < is))
+                is = mine;
+        }
+    work.stats.islands = islands.count;
+    work.stats.closed_islands = static_cast<uint32_t>(std::count(island_closed.begin(), island_closed.end(), 1));
+}
+
 }  // namespace
 
 void sheet_build_rows(SheetWork& work) {
@@ -79,26 +103,7 @@ void sheet_build_rows(SheetWork& work) {
     proxy.triangles.reserve(kept.size());
     for (size_t t = 0; t < kept.size(); ++t) proxy.triangles.push_back({clean[3 * t], clean[3 * t + 1], clean[3 * t + 2]});
 
-    // Pieces, and which are closed (no boundary edge).
-    const Islands islands = find_islands(clean_table);
-    std::vector<uint8_t>& island_closed = work.island_closed;
-    island_closed.assign(islands.count, 1);
-    for (uint32_t e = 0; e < clean_table.edge_count(); ++e)
-        if (clean_table.face_count(e) == 1) island_closed[islands.island[clean_table.faces(e)[0]]] = 0;
-    // A particle on a closed piece counts as that piece's (a bowtie vertex between a solid and a
-    // sheet rides the solid), else as its lowest piece's.
-    std::vector<uint32_t>& particle_island = work.particle_island;
-    particle_island.assign(n, unset_index);
-    for (uint32_t t = 0; t < kept.size(); ++t)
-        for (int j = 0; j < 3; ++j) {
-            uint32_t& is = particle_island[clean[3 * t + j]];
-            const uint32_t mine = islands.island[t];
-            if (is == unset_index || (island_closed[mine] && !island_closed[is]) ||
-                (island_closed[mine] == island_closed[is] && mine < is))
-                is = mine;
-        }
-    stats.islands = islands.count;
-    stats.closed_islands = static_cast<uint32_t>(std::count(island_closed.begin(), island_closed.end(), 1));
+    find_pieces(work, clean_table, clean);
 }
 
 /// A two-sided sheet is simulated on one face (docs/proxy.md#two-sided-sheets): the other face's
@@ -222,6 +227,52 @@ void sheet_resample(SheetWork& work, const Mat4& to_frame) {
     }
     stats.edge_length = L;
     stats.resolution = resolution_text(options);
+}
+
+bool sheet_refine_too_coarse(SheetWork& work) {
+    if (work.options.resolution != SheetResolution::automatic || work.n == 0) return false;
+    const PinRule rule = work.pins.applied;
+    const bool banded = rule == PinRule::top || rule == PinRule::bottom || rule == PinRule::left ||
+                        rule == PinRule::right || rule == PinRule::nearest || rule == PinRule::touching;
+    const auto free = static_cast<uint32_t>(std::count(work.pins.holder.begin(), work.pins.holder.end(), -1));
+    // Only a sheet held whole: one with a few particles free can hang as modelled (sheets/fanned.glb,
+    // 3 free under 9 held, hangs within 1e-4 of its rest lengths; refined, it strains 1.10 in the
+    // teleports, a finer proxy on the same budget).
+    // A solid held whole by the closed-piece rule is no sheet the band swallowed (Kenney's
+    // flagBannerLong, one closed piece, would be 4,381 particles held rigid).
+    if (!banded || free > 0 || work.pins.fabric == 0) return false;
+    ClothProxy& proxy = work.proxy;
+    double area = 0;
+    for (const auto& [a, b, c] : proxy.triangles)
+        area += 0.5 * length(cross(work.scene_position[b] - work.scene_position[a], work.scene_position[c] - work.scene_position[a]));
+    const double L = automatic_edge_length(area);
+    const double welded_edge = std::sqrt(2 / std::sqrt(3.0) * area / std::max<double>(work.n, 4));
+    if (!(L < welded_edge)) return false;  // as fine as the automatic resolution already: refining adds nothing
+    ResampleMesh in;
+    in.position = work.scene_position;
+    in.triangles = proxy.triangles;
+    in.holder.assign(work.n, -1);  // the pins are chosen again on the refined sheet
+    in.origin.resize(work.n);
+    for (uint32_t p = 0; p < work.n; ++p) in.origin[p] = p;
+    ResampleMesh out = resample_sheet(in, L);
+    if (out.position.size() <= work.n) return false;
+    const uint32_t before = work.n;
+    // The coarse sheet's hinges say nothing of how the cloth bends (a tablecloth of 12 vertices has
+    // one hinge per fold of its box): each refined hinge is its own reference (docs/solver.md#hinge).
+    adopt_mesh(work, std::move(out), Mat4::identity(), false);
+    std::vector<uint32_t> flat;
+    flat.reserve(3 * proxy.triangles.size());
+    for (const auto& t : proxy.triangles) flat.insert(flat.end(), t.begin(), t.end());
+    find_pieces(work, build_edge_table(flat, work.n), flat);
+    work.stats.edge_length = L;
+    work.stats.resolution = resolution_text(work.options);
+    work.issues.push_back({"SHEET_REFINED_TO_HANG", Severity::info,
+                           work.where + ": " + std::to_string(before) + " particles, " + std::to_string(free) +
+                               " of them free under pin rule '" + work.pins.description +
+                               "': too coarse to hang; refined to edge " + metres_text(L) + " (" +
+                               std::to_string(work.n) + " particles) and its pins chosen again.",
+                           ""});
+    return true;
 }
 
 /// Whether `automatic` resamples the sheet at L (docs/proxy.md#resampling): only to coarsen it. The

@@ -120,6 +120,11 @@ void sheet_orient(SheetWork& work);
 
 /// Particles (the welded vertices kept triangles use), edges, hinges, triangles and pieces.
 void sheet_build_rows(SheetWork& work);
+/// A sheet too coarse to hang (docs/proxy.md#too-coarse-to-hang): under `automatic`, when its
+/// positional or touching pins hold every particle, it is resampled to the automatic edge
+/// length with nothing held, and its pieces found again; the caller chooses its pins again. True when
+/// it was refined.
+bool sheet_refine_too_coarse(SheetWork& work);
 /// A two-sided sheet simulated on one face (docs/proxy.md#two-sided-sheets).
 void sheet_one_face(SheetWork& work, const Mat4& to_frame);
 /// The simulation mesh of its own (docs/proxy.md#resampling).

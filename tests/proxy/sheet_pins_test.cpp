@@ -307,6 +307,93 @@ TEST(SheetPins, NothingTouchingIsAnErrorWithTheConfigEntryThatHangsIt) {
     EXPECT_EQ(build_pins_ok(s, g, source_resolution_options()).pins[0].holder, "Pole");
 }
 
+TEST(SheetPins, ASheetTooCoarseToHangIsRefinedBeforeItsPinsAreChosen) {
+    // sheets/coarse_tablecloth.glb: 8 vertices whose median edge is 1.1 m, so the touching band
+    // (0.275 m past the top's 5 mm) reaches the drops' hems 5 cm off the table: as modelled every
+    // particle is held and nothing hangs.
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "coarse_tablecloth.glb");
+    SheetGarment g{"Cloth", "tablecloth", {}, {}};
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        if (scene.materials[scene.meshes[m].material] == "Cloth") g.meshes.push_back(static_cast<int>(m));
+    Issues as_modelled;
+    const ClothProxy coarse = build_pins_ok(scene, g, source_resolution_options(), &as_modelled);
+    EXPECT_EQ(coarse.particle_count(), 8u);
+    EXPECT_TRUE(has_code(as_modelled, "EVERYTHING_HELD"));
+    EXPECT_FALSE(has_code(as_modelled, "SHEET_REFINED_TO_HANG"));
+
+    // `automatic` refines it to its automatic edge (sqrt(1.155 x 1.87 m^2 / 256) = 9.2 cm) first; the
+    // band is then a quarter of the refined median edge, and the table holds the top it carries
+    // while the drops and the 5 cm the top overhangs are free.
+    // (The resampler's splits halve the 1.1 m edges down to 6.9 cm, under 4/3 L: 489 particles.)
+    SheetBuildResult r = build_sheet(scene, g, SheetOptions{});
+    ASSERT_TRUE(r.proxy.has_value());
+    const ClothProxy& p = *r.proxy;
+    EXPECT_EQ(check_proxy(p), "");
+    EXPECT_TRUE(has_code(r.issues, "SHEET_REFINED_TO_HANG"));
+    EXPECT_FALSE(has_code(r.issues, "EVERYTHING_HELD"));
+    EXPECT_GT(p.particle_count(), 300u);
+    EXPECT_LT(p.particle_count(), 700u);
+    EXPECT_NE(p.builder_options.find("\"resolution\":\"automatic\""), std::string::npos) << p.builder_options;
+    ASSERT_EQ(p.pins.size(), 1u);
+    EXPECT_EQ(p.pins[0].holder, "Table");
+    uint32_t top = 0, top_held = 0, drop = 0;
+    for (uint32_t q = 0; q < p.particle_count(); ++q) {
+        const Vec3 x = p.frame.rest_world.transform_point(p.rest_position[q]);
+        if (x[1] < 0.79) {  // on a drop
+            ++drop;
+            EXPECT_FALSE(p.held(q)) << "drop particle " << q << " at y " << x[1];
+        } else if (std::abs(x[0]) < 0.49 && std::abs(x[2]) < 0.49) {  // on the table's top
+            ++top;
+            top_held += p.held(q);
+        } else if (std::abs(x[0]) > 0.53 || std::abs(x[2]) > 0.53) {  // overhanging the table
+            EXPECT_FALSE(p.held(q)) << "overhang particle " << q;
+        }
+    }
+    EXPECT_GT(drop, 20u);
+    EXPECT_GT(top, 50u);
+    EXPECT_EQ(top_held, top);
+
+    // A solid the closed-piece rule holds whole is not a sheet the band swallowed: kept as modelled.
+    TriMesh box;
+    add_pins_box(box, {0, 0, 0});
+    const SheetBuildResult solid = build_sheet(test::scene_of(box), SheetGarment{"Box", "flag", {0}, {}}, SheetOptions{});
+    ASSERT_TRUE(solid.proxy.has_value());
+    EXPECT_EQ(solid.proxy->particle_count(), 8u);
+    EXPECT_TRUE(has_code(solid.issues, "CLOSED_ISLAND_HELD"));
+    EXPECT_FALSE(has_code(solid.issues, "SHEET_REFINED_TO_HANG"));
+}
+
+TEST(SheetPins, AClosedPieceThinButUnevenIsASolidThatHoldsTheCloth) {
+    // sheets/banner_shield.glb: a domed shield in the banner's own mesh, 0.8 m across, its thickness
+    // 3 cm at the rim to 10 cm at the boss: thin for its width (median under 0.12 of it) but its
+    // quartiles are not within 1.25 of each other, so it is no slab of fabric: held rigid by the frame
+    // node, and it holds the cloth behind it. The banner's hem, 1.2 m down, hangs.
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "banner_shield.glb");
+    SheetGarment g{"Banner", "banner", {}, {}};
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        if (scene.materials[scene.meshes[m].material] == "Banner") g.meshes.push_back(static_cast<int>(m));
+    Issues issues;
+    const ClothProxy p = build_pins_ok(scene, g, SheetOptions{}, &issues);
+    EXPECT_TRUE(has_code(issues, "CLOSED_ISLAND_HELD"));
+    bool shield_holds = false;
+    for (const Issue& i : issues)
+        shield_holds |= i.code == "HELD_WHERE_IT_TOUCHES" && i.message.find("its closed piece") != std::string::npos;
+    EXPECT_TRUE(shield_holds);
+    uint32_t shield = 0, hem = 0;
+    for (uint32_t q = 0; q < p.particle_count(); ++q) {
+        const Vec3 x = p.frame.rest_world.transform_point(p.rest_position[q]);
+        if (x[2] > 0.005) {  // the shield stands in front of the cloth (z 0)
+            ++shield;
+            EXPECT_TRUE(p.held(q)) << "shield particle " << q;
+        } else if (x[1] < 2.5 - 1.2) {
+            ++hem;
+            EXPECT_FALSE(p.held(q)) << "hem particle " << q;
+        }
+    }
+    EXPECT_GT(shield, 90u);
+    EXPECT_EQ(hem, 11u);
+}
+
 TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
     // A bracket (a closed box in the sheet's own mesh, like the banner's) pierces the top row
     // between its vertices: it is held by the frame node, and holds the fabric nearest it.

@@ -282,6 +282,8 @@ TEST(GltfContent, TestdataTotalsAreTheAssimpReadersFigures) {
         {"holes.glb", 3, 2, 312, 540, 0, 0, 0, 0, 0, 0},
         {"strips.glb", 3, 2, 78, 98, 0, 0, 0, 0, 0, 0},
         {"fanned.glb", 3, 2, 38, 58, 0, 0, 0, 0, 0, 0},
+        {"coarse_tablecloth.glb", 3, 2, 16, 18, 0, 0, 0, 0, 0, 0},
+        {"banner_shield.glb", 3, 2, 267, 480, 0, 0, 0, 0, 0, 0},
     });
 }
 

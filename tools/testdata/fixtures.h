@@ -65,6 +65,12 @@ Scene make_holes_sheet();
 /// A sheet under a rod whose bottom vertices are each fanned to four segments of its straight top edge
 /// (sheets/fanned.glb): the fan's inner hinges give their one free end a weight of rounding.
 Scene make_fanned_sheet();
+/// A cloth of 8 vertices over a closed box table (sheets/coarse_tablecloth.glb): so coarse that the
+/// touching band of its median edge reaches every vertex (docs/proxy.md#too-coarse-to-hang).
+Scene make_coarse_tablecloth();
+/// The banner under a rod with a domed shield, a closed piece of uneven thickness, in its mesh
+/// (sheets/banner_shield.glb): a solid, though thin for its width (docs/proxy.md#pins).
+Scene make_banner_shield();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

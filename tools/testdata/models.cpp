@@ -520,4 +520,59 @@ Scene make_fanned_sheet() {
     });
 }
 
+Scene make_coarse_tablecloth() {
+    // A table: a closed 1 x 0.8 x 1 m box (node `Table`, material `Wood`, its top at 0.8 m). Over it a
+    // cloth modelled as coarsely as a prop pack's (node `Cloth`, material `Cloth`): a 1.1 x 1.1 m top
+    // 5 mm above the table's and a 0.3 m drop over the front and the back, 5 cm clear of the table's
+    // sides: 8 vertices, 6 triangles, its median edge 1.1 m, so the touching band (a quarter of it)
+    // reaches every vertex.
+    Scene scene;
+    scene.source_path = "coarse_tablecloth";
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int table = add_node(scene, "Table", root, Mat4::identity());
+    const int cloth = add_node(scene, "Cloth", root, Mat4::identity());
+    scene.materials = {"Wood", "Cloth"};
+    MeshBuilder box;
+    for (int k = 0; k < 8; ++k)
+        box.add_vertex({(k & 1) ? 0.5 : -0.5, (k & 2) ? 0.8 : 0.0, (k & 4) ? 0.5 : -0.5}, {double(k & 1), double((k >> 1) & 1)});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        box.add_triangle(f[0], f[1], f[2]);
+        box.add_triangle(f[0], f[2], f[3]);
+    }
+    MeshBuilder sheet;
+    constexpr double kTop = 0.805, kHalf = 0.55, kDrop = 0.3;
+    for (double z : {-kHalf, kHalf}) {  // per side: the drop's hem, then the top's edge
+        sheet.add_vertex({-kHalf, kTop - kDrop, z}, {0, z < 0 ? 0.0 : 1.0});
+        sheet.add_vertex({kHalf, kTop - kDrop, z}, {1, z < 0 ? 0.0 : 1.0});
+        sheet.add_vertex({-kHalf, kTop, z}, {0, z < 0 ? 0.2 : 0.8});
+        sheet.add_vertex({kHalf, kTop, z}, {1, z < 0 ? 0.2 : 0.8});
+    }
+    // Wound so every face's normal points away from the table: the top up, the drops outward.
+    sheet.add_triangle(2, 7, 3);
+    sheet.add_triangle(2, 6, 7);
+    sheet.add_triangle(0, 3, 1);
+    sheet.add_triangle(0, 2, 3);
+    sheet.add_triangle(4, 5, 7);
+    sheet.add_triangle(4, 7, 6);
+    scene.meshes.push_back(box.finish("Table", table, 0, -1));
+    scene.meshes.push_back(sheet.finish("Cloth", cloth, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+Scene make_banner_shield() {
+    // A 1 x 1.2 m banner of 10 x 12 quads under the rod, and in the same mesh a shield hung on its
+    // front: a closed solid of revolution 0.8 m across whose back is flat, 1 cm in front of the cloth,
+    // and whose front domes from a 3 cm rim to a 10 cm boss. Thin for its width (its median
+    // thickness a tenth of it), but not between parallel faces: its thickness runs from 3 to 10 cm.
+    return hanging_sheet("banner_shield", 1.0, [](MeshBuilder& b) {
+        grid(b, 10, 12, 1.0, 1.2, [](int, int) { return false; }, [](double, double) { return 0.0; });
+        b.add_lathe({0.5, -0.6, 0.01}, {0, 0, 1}, {1, 0, 0},
+                    {{0, 0}, {0, 0.2}, {0, 0.4}, {0.03, 0.4}, {0.05, 0.3}, {0.07, 0.2}, {0.09, 0.1}, {0.1, 0}}, 16, 1.0,
+                    [](const Vec3&) { return std::vector<Influence>{}; });
+    });
+}
+
 }  // namespace weft::testdata
