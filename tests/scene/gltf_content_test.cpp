@@ -282,6 +282,9 @@ TEST(GltfContent, TestdataTotalsAreTheAssimpReadersFigures) {
         {"holes.glb", 3, 2, 312, 540, 0, 0, 0, 0, 0, 0},
         {"strips.glb", 3, 2, 78, 98, 0, 0, 0, 0, 0, 0},
         {"fanned.glb", 3, 2, 38, 58, 0, 0, 0, 0, 0, 0},
+        {"slab.glb", 3, 2, 66, 116, 0, 0, 0, 0, 0, 0},
+        {"closed_slab.glb", 3, 2, 66, 124, 0, 0, 0, 0, 0, 0},
+        {"doubled.glb", 3, 2, 66, 96, 0, 0, 0, 0, 0, 0},
     });
 }
 
