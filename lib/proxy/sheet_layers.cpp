@@ -129,18 +129,15 @@ double thickness_at(size_t t, std::span<const Vec3> position, std::span<const st
 /// across it than kWallThicknesses times the faces' median thickness (the strip joining a slab's
 /// faces round its outline runs across the sheet; a face folded steeply, an awning's roof above its
 /// valance, is as thin there as anywhere), or it lies in the plane of a wall it shares an edge with.
-/// The faces' thickness is measured on at most 256 of them, evenly spaced in triangle order. On a
-/// `folded` slab, whose faces turn through every direction, any triangle may be a wall, and the
-/// thickness is the median over all of them (the faces outnumber the walls).
+/// The faces' thickness is measured on at most 256 of them, evenly spaced in triangle order.
 std::vector<int8_t> face_sides(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
-                               const EdgeTable& table, std::span<const Vec3> normal, const Vec3& axis, bool folded) {
+                               const EdgeTable& table, std::span<const Vec3> normal, const Vec3& axis) {
     std::vector<int8_t> side(normal.size());
     std::vector<size_t> steep, facing;
     for (size_t t = 0; t < normal.size(); ++t) {
         const double c = dot(normal[t], axis);
         side[t] = c >= 0 ? 1 : -1;
-        if (folded) steep.push_back(t), facing.push_back(t);  // no axis to stand square to
-        else (std::fabs(c) < kWallAxisCosine ? steep : facing).push_back(t);
+        (std::fabs(c) < kWallAxisCosine ? steep : facing).push_back(t);
     }
     if (steep.empty() || facing.empty()) return side;
     std::vector<double> thick;
@@ -161,95 +158,38 @@ std::vector<int8_t> face_sides(std::span<const Vec3> position, std::span<const s
             for (uint32_t e : table.triangle_edges[t])
                 if (e != no_edge)
                     for (uint32_t u : table.faces(e))
-                        if (side[t] != 0 && u != t && side[u] == 0 && dot(normal[t], normal[u]) >= kWallPlaneCosine)
-                            side[t] = 0, grew = true;
+                    if (side[t] != 0 && u != t && side[u] == 0 && dot(normal[t], normal[u]) >= kWallPlaneCosine) side[t] = 0, grew = true;
         }
     }
     return side;
 }
 
 /// Whether every free vertex the kept face does not use (the other face's, the walls') lies over
-/// the kept face: the line through it along `across[v]` meets a kept triangle within `reach`, or (a
-/// vertex on the rim, whose line passes just outside the kept face's outline) a vertex of the kept
-/// face lies within `reach` of it. Where one does not, the two sides are a tube's (a sleeve round a
-/// pole) or the slab is thick, and one face would leave its render vertices bound far off the cloth.
+/// the kept face: the line through it along `axis` meets a kept triangle within `reach`. Where one
+/// does not, the two sides are a tube's (a sleeve round a pole) or the slab is thick, and one face
+/// would leave its render vertices bound far off the cloth.
 bool other_side_over_kept(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
-                          std::span<const uint8_t> keep, std::span<const int> holder, std::span<const Vec3> across,
-                          double reach) {
+                          std::span<const uint8_t> keep, std::span<const int> holder, const Vec3& axis, double reach) {
     std::vector<uint8_t> on_kept(position.size(), 0), used(position.size(), 0);
     for (size_t t = 0; t < triangles.size(); ++t)
         for (uint32_t v : triangles[t]) (keep[t] ? on_kept : used)[v] = 1;
     for (uint32_t v = 0; v < position.size(); ++v) {
         if (!used[v] || on_kept[v] || holder[v] >= 0) continue;
         bool over = false;
-        for (uint32_t u = 0; u < position.size() && !over; ++u) over = on_kept[u] && distance(position[u], position[v]) <= reach;
         for (size_t t = 0; t < triangles.size() && !over; ++t) {
             if (!keep[t]) continue;
             const auto& [a, b, c] = triangles[t];
-            over = std::fabs(line_hits(position[v], across[v], position[a], position[b], position[c], kRoundedEdge)) <= reach;
+            over = std::fabs(line_hits(position[v], axis, position[a], position[b], position[c], kRoundedEdge)) <= reach;
         }
         if (!over) return false;
     }
     return true;
 }
 
-/// A folded slab (an awning's roof and the valance hanging square from it): which way a triangle faces
-/// along one axis no longer says which face it is on, and the kept face by that falls apart. Its faces
-/// are then the pieces its triangles make through the edges they share once the walls are taken out:
-/// exactly two, each with at least kTwoSidedFaceShare of the area; the larger is kept (the one holding
-/// the lower triangle on a tie). Empty when the walls do not part the faces so.
-std::vector<uint8_t> faces_parted_by_walls(const EdgeTable& table, std::span<const int8_t> side, std::span<const double> area,
-                                           double total) {
-    std::vector<uint32_t> piece(side.size(), std::numeric_limits<uint32_t>::max());
-    std::vector<double> piece_area;
-    std::vector<uint32_t> stack;
-    for (uint32_t seed = 0; seed < side.size(); ++seed) {
-        if (side[seed] == 0 || piece[seed] != std::numeric_limits<uint32_t>::max()) continue;
-        const uint32_t id = static_cast<uint32_t>(piece_area.size());
-        piece_area.push_back(0);
-        piece[seed] = id;
-        stack.push_back(seed);
-        while (!stack.empty()) {
-            const uint32_t t = stack.back();
-            stack.pop_back();
-            piece_area[id] += area[t];
-            for (uint32_t e : table.triangle_edges[t])
-                if (e != no_edge)
-                    for (uint32_t u : table.faces(e))
-                        if (side[u] != 0 && piece[u] == std::numeric_limits<uint32_t>::max()) {
-                            piece[u] = id;
-                            stack.push_back(u);
-                        }
-        }
-    }
-    if (piece_area.size() != 2) return {};
-    if (!(piece_area[0] >= kTwoSidedFaceShare * total && piece_area[1] >= kTwoSidedFaceShare * total)) return {};
-    const uint32_t kept = piece_area[1] > piece_area[0] ? 1 : 0;
-    std::vector<uint8_t> keep(side.size());
-    for (size_t t = 0; t < side.size(); ++t) keep[t] = piece[t] == kept;
-    return keep;
-}
-
-/// Per vertex, the direction across the slab: the area-weighted normal of its triangles on a face
-/// (walls left out), unit; `axis` where it has none.
-std::vector<Vec3> vertex_across(size_t vertex_count, std::span<const std::array<uint32_t, 3>> triangles,
-                                std::span<const int8_t> side, std::span<const Vec3> normal, std::span<const double> area,
-                                const Vec3& axis) {
-    std::vector<Vec3> across(vertex_count);
-    for (size_t t = 0; t < triangles.size(); ++t)
-        if (side[t] != 0)
-            for (uint32_t v : triangles[t]) across[v] = across[v] + normal[t] * area[t];
-    for (Vec3& d : across) {
-        const double l = length(d);
-        d = l > 0 ? d / l : axis;
-    }
-    return across;
-}
-
 }  // namespace
 
-OneFace find_one_face(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
-                      std::span<const int> holder) {
+std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                                     std::span<const int> holder, Vec3* principal) {
     std::vector<uint32_t> flat;
     flat.reserve(3 * triangles.size());
     for (const auto& t : triangles) flat.insert(flat.end(), t.begin(), t.end());
@@ -265,62 +205,56 @@ OneFace find_one_face(std::span<const Vec3> position, std::span<const std::array
         normal[t] = area[t] > 0 ? n / (2 * area[t]) : Vec3{};
         total += area[t];
     }
-    OneFace face;
-    face.axis = principal_normal(normal, area);
-    std::vector<int8_t> side = face_sides(position, triangles, table, normal, face.axis, false);
+    const Vec3 axis = principal_normal(normal, area);
+    const std::vector<int8_t> side = face_sides(position, triangles, table, normal, axis);
     double along = 0, against = 0;
     for (size_t t = 0; t < triangles.size(); ++t) {
         if (side[t] > 0) along += area[t];
         if (side[t] < 0) against += area[t];
     }
-    bool folded = !(along >= kTwoSidedFaceShare * total && against >= kTwoSidedFaceShare * total);
-    if (!folded) {
-        const int8_t kept_side = along >= against ? 1 : -1;
-        face.keep.resize(triangles.size());
-        for (size_t t = 0; t < triangles.size(); ++t) face.keep[t] = side[t] == kept_side;
-        folded = !one_piece(table, face.keep);
-    }
-    if (folded) {
-        side = face_sides(position, triangles, table, normal, face.axis, true);
-        face.keep = faces_parted_by_walls(table, side, area, total);
-    }
-    if (face.keep.empty()) return {};
-    face.wall.resize(triangles.size());
-    for (size_t t = 0; t < triangles.size(); ++t) face.wall[t] = side[t] == 0;
-    face.across = folded ? vertex_across(position.size(), triangles, side, normal, area, face.axis)
-                         : std::vector<Vec3>(position.size(), face.axis);
+    if (!(along >= kTwoSidedFaceShare * total && against >= kTwoSidedFaceShare * total)) return {};
+    const int8_t kept_side = along >= against ? 1 : -1;
+    std::vector<uint8_t> keep(triangles.size());
+    for (size_t t = 0; t < triangles.size(); ++t) keep[t] = side[t] == kept_side;
     bool held = false, free = false;
     for (size_t t = 0; t < triangles.size(); ++t)
-        if (face.keep[t])
+        if (keep[t])
             for (uint32_t v : triangles[t]) (holder[v] >= 0 ? held : free) = true;
-    if (!held || !free) return {};
-    if (!other_side_over_kept(position, triangles, face.keep, holder, face.across, kThinBelow * median_edge(table, position)))
-        return {};
-    return face;
+    if (!held || !free || !one_piece(table, keep)) return {};
+    if (!other_side_over_kept(position, triangles, keep, holder, axis, kThinBelow * median_edge(table, position))) return {};
+    if (principal) *principal = axis;
+    return keep;
 }
 
-void move_to_mid_surface(std::vector<Vec3>& position, std::span<const std::array<uint32_t, 3>> triangles, const OneFace& face,
-                         std::span<const int> holder) {
+void move_to_mid_surface(std::vector<Vec3>& position, std::span<const std::array<uint32_t, 3>> triangles,
+                         std::span<const uint8_t> keep, std::span<const int> holder, const Vec3& axis) {
     // The walls round a slab's outline join its two faces and are neither: a vertex of the kept face
     // on a wall still moves, and no line is measured to a wall.
+    std::vector<uint8_t> wall(triangles.size(), 0);
+    for (size_t t = 0; t < triangles.size(); ++t) {
+        const auto& [a, b, c] = triangles[t];
+        const Vec3 n = cross(position[b] - position[a], position[c] - position[a]);
+        const double l = length(n);
+        wall[t] = !keep[t] && !(std::fabs(dot(n, axis)) >= kWallAxisCosine * l && l > 0);
+    }
     std::vector<uint8_t> on_kept(position.size(), 0), on_other(position.size(), 0);
     for (size_t t = 0; t < triangles.size(); ++t)
-        if (!face.wall[t])
-            for (uint32_t v : triangles[t]) (face.keep[t] ? on_kept : on_other)[v] = 1;
+        if (!wall[t])
+            for (uint32_t v : triangles[t]) (keep[t] ? on_kept : on_other)[v] = 1;
     const std::vector<Vec3> before = position;
     for (uint32_t v = 0; v < position.size(); ++v) {
         if (!on_kept[v] || on_other[v] || holder[v] >= 0) continue;  // the rim and the hold are on both faces
         double nearest = std::numeric_limits<double>::infinity();
         for (const double edge : {kHairEdge, kRoundedEdge}) {
             for (size_t t = 0; t < triangles.size(); ++t) {
-                if (face.keep[t] || face.wall[t]) continue;
+                if (keep[t] || wall[t]) continue;
                 const auto& [a, b, c] = triangles[t];
-                const double s = line_hits(before[v], face.across[v], before[a], before[b], before[c], edge);
+                const double s = line_hits(before[v], axis, before[a], before[b], before[c], edge);
                 if (std::fabs(s) < std::fabs(nearest)) nearest = s;
             }
             if (std::isfinite(nearest)) break;
         }
-        if (std::isfinite(nearest)) position[v] = before[v] + face.across[v] * (0.5 * nearest);
+        if (std::isfinite(nearest)) position[v] = before[v] + axis * (0.5 * nearest);
     }
 }
 

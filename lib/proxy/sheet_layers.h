@@ -40,35 +40,25 @@ inline constexpr double kWallPlaneCosine = 0.985;
 /// Quaternius' platformer Flag) and one face would bind the far side's render vertices across it.
 inline constexpr double kThinBelow = 0.5;
 
-/// A two-sided sheet's face to simulate: what find_one_face decides.
-struct OneFace {
-    std::vector<uint8_t> keep;  ///< per triangle, 1 for the kept face; empty when the sheet is not two-sided
-    std::vector<uint8_t> wall;  ///< per triangle, 1 for a wall: neither face
-    std::vector<Vec3> across;   ///< per vertex, unit: the direction across the slab (the principal normal, or on a folded slab each vertex's own face normal)
-    Vec3 axis;                  ///< the principal normal
-};
-
-/// The face to simulate a two-sided sheet on; `keep` empty when it is not two-sided. Two-sided:
+/// Per triangle, 1 for the face kept when the sheet is two-sided; empty when it is not. Two-sided:
 /// every border edge joins two held vertices (closed but where it is held, or closed all round), and
 /// the triangles facing either way along the sheet's principal normal (the axis its area-weighted
 /// normals agree on most; walls facing neither way) each have at least kTwoSidedFaceShare of its
-/// area. The kept face is the larger (the one facing along the axis on a tie), without the walls.
-/// Where the shares fall short or that face is not one piece the slab may be folded: its faces are
-/// then the two pieces the walls part it into, if they do, the larger kept, each vertex's direction
-/// across the slab its own face normal. The
-/// kept face must hold a held vertex and a free one, and every free vertex it does not use must lie
-/// over it (along its direction across) within kThinBelow median edges, or the sheet is left as it is.
+/// area. The kept face is the larger (the one facing along the axis on a tie), without the walls; it
+/// must be one piece, hold a held vertex and a free one, and every free vertex it does not use must
+/// lie over it along the axis within kThinBelow median edges, or the sheet is left as it is.
 /// Deterministic: a fixed number of power iterations from the largest triangle's normal, and every
 /// sum in triangle order.
-OneFace find_one_face(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
-                      std::span<const int> holder);
+/// The principal normal goes to `principal` when the sheet is two-sided.
+std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                                     std::span<const int> holder, Vec3* principal = nullptr);
 
-/// Moves each free vertex of the kept face alone halfway to the other face along its direction across
-/// (the nearest crossing of the line through it), so the kept face becomes the slab's mid-surface: the
-/// fabric's own place, from which both faces' render vertices stand off by half the thickness. The rim
-/// and the held vertices, on both faces, stay; a vertex whose line meets no triangle of the other face
-/// stays. A vertex the kept face shares only with walls is no rim: it moves.
-void move_to_mid_surface(std::vector<Vec3>& position, std::span<const std::array<uint32_t, 3>> triangles, const OneFace& face,
-                         std::span<const int> holder);
+/// Moves each free vertex of the kept face alone halfway to the other face along `axis` (the nearest
+/// crossing of the line through it), so the kept face becomes the slab's mid-surface: the fabric's own
+/// place, from which both faces' render vertices stand off by half the thickness. The rim and the held
+/// vertices, on both faces, stay; a vertex whose line meets no triangle of the other face stays. A
+/// vertex the kept face shares only with walls is no rim: it moves.
+void move_to_mid_surface(std::vector<Vec3>& position, std::span<const std::array<uint32_t, 3>> triangles,
+                         std::span<const uint8_t> keep, std::span<const int> holder, const Vec3& axis);
 
 }  // namespace weft::sheet_detail

@@ -109,11 +109,11 @@ void sheet_one_face(SheetWork& work, const Mat4& to_frame) {
     work.stats.welded_particles = work.n;
     if (work.options.resolution != SheetResolution::automatic) return;
     ClothProxy& proxy = work.proxy;
-    const OneFace face = find_one_face(work.scene_position, proxy.triangles, work.pins.holder);
-    if (face.keep.empty()) return;
-    const std::vector<uint8_t>& keep = face.keep;
+    Vec3 axis;
+    const std::vector<uint8_t> keep = one_face_of_two(work.scene_position, proxy.triangles, work.pins.holder, &axis);
+    if (keep.empty()) return;
     const std::vector<Vec3> modelled = work.scene_position;
-    move_to_mid_surface(work.scene_position, proxy.triangles, face, work.pins.holder);
+    move_to_mid_surface(work.scene_position, proxy.triangles, keep, work.pins.holder, axis);
     // A particle moved to the mid-surface is no longer where its vertices are: they are bound to the
     // face with their offset, as a vertex resampling removed is (docs/proxy.md#binding).
     for (uint32_t& p : work.vertex_particle)

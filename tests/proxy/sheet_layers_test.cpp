@@ -55,9 +55,8 @@ Slab make_slab(bool with_back, double d = 0.01) {
 
 TEST(SheetLayers, AHeldSlabIsSimulatedOnOneFaceAtItsMidSurface) {
     Slab s = make_slab(true);
-    const OneFace face = find_one_face(s.position, s.triangles, s.holder);
-    const std::vector<uint8_t>& keep = face.keep;
-    const Vec3 axis = face.axis;
+    Vec3 axis;
+    const std::vector<uint8_t> keep = one_face_of_two(s.position, s.triangles, s.holder, &axis);
     ASSERT_EQ(keep.size(), s.triangles.size());
     // The faces have equal areas: the one facing along the principal normal is kept, whole, alone.
     size_t kept = 0, kept_front = 0;
@@ -69,7 +68,7 @@ TEST(SheetLayers, AHeldSlabIsSimulatedOnOneFaceAtItsMidSurface) {
     EXPECT_TRUE(kept_front == 0 || kept_front == s.front_triangles);
     EXPECT_NEAR(std::fabs(axis.y), 1.0, 1e-12);
     std::vector<Vec3> moved = s.position;
-    move_to_mid_surface(moved, s.triangles, face, s.holder);
+    move_to_mid_surface(moved, s.triangles, keep, s.holder, axis);
     for (size_t v = 0; v < moved.size(); ++v) {
         // Free inner vertices of the kept face reach y = 0 (to rounding: they move half of 2d);
         // the outline, the held slit and the other face's vertices stay where they were.
@@ -90,11 +89,11 @@ TEST(SheetLayers, AHeldSlabIsSimulatedOnOneFaceAtItsMidSurface) {
 TEST(SheetLayers, AnOpenSheetOrAFreeBorderIsLeftAsModelled) {
     // One face only: its border (outline and slit) has free vertices, so it is not closed.
     const Slab open = make_slab(false);
-    EXPECT_TRUE(find_one_face(open.position, open.triangles, open.holder).keep.empty());
+    EXPECT_TRUE(one_face_of_two(open.position, open.triangles, open.holder).empty());
     // The slab with nothing held: its slit is a free border.
     Slab loose = make_slab(true);
     for (int& h : loose.holder) h = -1;
-    EXPECT_TRUE(find_one_face(loose.position, loose.triangles, loose.holder).keep.empty());
+    EXPECT_TRUE(one_face_of_two(loose.position, loose.triangles, loose.holder).empty());
 }
 
 TEST(SheetLayers, ASlabThickerThanHalfItsMedianEdgeKeepsBothFaces) {
@@ -102,10 +101,10 @@ TEST(SheetLayers, ASlabThickerThanHalfItsMedianEdgeKeepsBothFaces) {
     // front, as a flag's sleeve stands round its pole (Quaternius' platformer Flag: 0.7 to 1.7). One
     // face would bind the back's render vertices that far off the cloth: both faces are kept.
     const Slab thick = make_slab(true, 0.1);
-    EXPECT_TRUE(find_one_face(thick.position, thick.triangles, thick.holder).keep.empty());
+    EXPECT_TRUE(one_face_of_two(thick.position, thick.triangles, thick.holder).empty());
     // At 0.04 m apart (0.4 median edges, the Goal_Flag's most) it is one layer.
     const Slab thin = make_slab(true, 0.02);
-    EXPECT_EQ(find_one_face(thin.position, thin.triangles, thin.holder).keep.size(), thin.triangles.size());
+    EXPECT_EQ(one_face_of_two(thin.position, thin.triangles, thin.holder).size(), thin.triangles.size());
 }
 
 TEST(SheetLayers, ASlabClosedAllRoundIsOneLayerToo) {
@@ -126,7 +125,8 @@ TEST(SheetLayers, ASlabClosedAllRoundIsOneLayerToo) {
     }
     for (auto& t : s.triangles)
         for (uint32_t& v : t) v = into[v];
-    const std::vector<uint8_t> keep = find_one_face(s.position, s.triangles, s.holder).keep;
+    Vec3 axis;
+    const std::vector<uint8_t> keep = one_face_of_two(s.position, s.triangles, s.holder, &axis);
     ASSERT_EQ(keep.size(), s.triangles.size());
     size_t kept = 0;
     for (uint8_t k : keep) kept += k;

@@ -37,8 +37,6 @@ std::vector<FixtureFile> good_fixtures() {
          "a banner modelled as a 3.5 cm slab under a rod, walls round its outline but along its held top"},
         {"sheets/closed_slab.glb", encode_glb(make_slab_sheet("closed_slab", 0.009, true), options),
          "a 9 mm slab closed all round under a rod, thinner than a fabric's contact thickness"},
-        {"sheets/folded_slab.glb", encode_glb(make_slab_sheet("folded_slab", 0.009, true, 1), options),
-         "the 9 mm closed slab folded square: a row running out level from the rod, two hanging from there (an awning)"},
         {"sheets/doubled.glb", encode_glb(make_doubled_sheet(), options),
          "a flag modelled as doubled faces under a rod: the back's triangles over copies of the front's vertices, wound against them"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),

@@ -48,10 +48,8 @@ Scene make_holes_sheet();
 Scene make_fanned_sheet();
 /// A banner modelled as a slab under the rod (docs/proxy.md#two-sided-sheets): a front and a back
 /// face `thickness` apart over one grid of 4 x 3 quads (0.6 x 0.45 m), joined by walls down both
-/// sides and along the bottom, and along the top too when `closed` (a slab closed all round). With
-/// `fold` > 0 its first `fold` rows run out level from the rod and the rest hang from there (an
-/// awning's roof and valance).
-Scene make_slab_sheet(const std::string& name, double thickness, bool closed, int fold = 0);
+/// sides and along the bottom, and along the top too when `closed` (a slab closed all round).
+Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();

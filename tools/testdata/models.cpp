@@ -485,29 +485,19 @@ Scene make_fanned_sheet() {
     });
 }
 
-Scene make_slab_sheet(const std::string& name, double thickness, bool closed, int fold) {
+Scene make_slab_sheet(const std::string& name, double thickness, bool closed) {
     // Quaternius' Banner is such a slab (3.5 cm thick, walls round its outline); a market stand's
-    // awning is one closed all round, 9 mm thick, and folded (docs/proxy.md#two-sided-sheets).
-    return hanging_sheet(name, 0.6, [thickness, closed, fold](MeshBuilder& b) {
+    // awning is one closed all round, 9 mm thick (docs/proxy.md#two-sided-sheets).
+    return hanging_sheet(name, 0.6, [thickness, closed](MeshBuilder& b) {
         constexpr int kColumns = 4, kRows = 3;
         const double t = thickness / 2;
-        // Rows above `fold` run out level from the rod (a roof, facing up), the rest hang down from
-        // there (a valance, facing out); the fold's row is offset along the mitre, so the slab keeps its
-        // thickness round the bend.
-        auto at = [fold](int i, int j) {
-            return j <= fold ? Vec3{0.15 * i, 0, 0.15 * j} : Vec3{0.15 * i, -0.15 * (j - fold), 0.15 * fold};
-        };
-        auto across = [fold, t](int j) {
-            if (j < fold) return Vec3{0, t, 0};
-            if (j == fold && fold > 0) return Vec3{0, t, t};
-            return Vec3{0, 0, t};
-        };
+        auto at = [](int i, int j) { return Vec3{0.15 * i, -0.15 * j, 0}; };
         uint32_t front[kColumns + 1][kRows + 1], back[kColumns + 1][kRows + 1];
         for (int j = 0; j <= kRows; ++j)
             for (int i = 0; i <= kColumns; ++i) {
                 const Vec2 uv{double(i) / kColumns, double(j) / kRows};
-                front[i][j] = b.add_vertex(at(i, j) + across(j), uv);
-                back[i][j] = b.add_vertex(at(i, j) - across(j), uv);
+                front[i][j] = b.add_vertex(at(i, j) + Vec3{0, 0, t}, uv);
+                back[i][j] = b.add_vertex(at(i, j) - Vec3{0, 0, t}, uv);
             }
         for (int j = 0; j < kRows; ++j)
             for (int i = 0; i < kColumns; ++i) {  // the front faces +z, the back -z: the same split
