@@ -60,6 +60,19 @@ TEST(SheetSlab, ASlabWithWallsIsSimulatedOnItsFaceAlone) {
     expect_bound_at_rest(r);
 }
 
+// sheets/thick_slab.glb: the slab 10 cm thick over 15 cm cells, its back two thirds of a median edge
+// off its front (Quaternius' platformer Flag: a 10 cm slab whose sleeve wraps its pole, its back 0.7 to
+// 1.7 median edges off). Too thick to be one layer of cloth: on one face the back's render vertices
+// bound that far off it, and the Flag's sleeve swung on slivers (render stretch 1.28). Both faces kept.
+TEST(SheetSlab, ASlabThickerThanHalfAnEdgeKeepsBothFaces) {
+    const SheetBuildResult r = build_banner("thick_slab.glb");
+    ASSERT_TRUE(r.proxy);
+    EXPECT_FALSE(r.stats.one_face);
+    EXPECT_EQ(r.proxy->particle_count(), 40u);
+    EXPECT_EQ(r.proxy->triangles.size(), 68u);
+    expect_bound_at_rest(r);
+}
+
 // sheets/closed_slab.glb: the same banner 9 mm thick and closed all round (a market stand's awning),
 // held where it touches its rod. Thinner than a fabric's contact thickness, its faces simulated apart
 // pass through each other as it sags; closed all round, it was never taken for two-sided before.

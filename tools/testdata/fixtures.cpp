@@ -35,6 +35,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a sheet under a rod, each of its three bottom vertices fanned to four segments of its straight top edge"},
         {"sheets/slab.glb", encode_glb(make_slab_sheet("slab", 0.035, false), options),
          "a banner modelled as a 3.5 cm slab under a rod, walls round its outline but along its held top"},
+        {"sheets/thick_slab.glb", encode_glb(make_slab_sheet("thick_slab", 0.1, false), options),
+         "the slab banner 10 cm thick, two thirds of its 15 cm edges: too thick to be one layer"},
         {"sheets/closed_slab.glb", encode_glb(make_slab_sheet("closed_slab", 0.009, true), options),
          "a 9 mm slab closed all round under a rod, thinner than a fabric's contact thickness"},
         {"sheets/doubled.glb", encode_glb(make_doubled_sheet(), options),
