@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libassimp-dev libcli11-dev nlohmann-json3-dev libmeshoptimizer-dev
+  libassimp-dev libcli11-dev nlohmann-json3-dev libmeshoptimizer-dev libdraco-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 # Node.js and npm bundle the page viewer at build time (web/: three.js and esbuild from its lock

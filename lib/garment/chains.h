@@ -16,12 +16,14 @@ namespace weft {
 inline constexpr const char* kFoundByJointName = "joint_name";
 
 struct Chain {
-    std::string name;                  ///< the root joint's name
+    std::string name;                  ///< the authored root joint's name (also when animated_root is set)
     std::string class_name;            ///< garment class of its joints' names; kSpringClass for an unnamed declared chain
     std::vector<int> joints;           ///< node indices, root to tip
     int parent = -1;                   ///< node the root hangs from (a body bone); -1 when the root is a scene root
     double length = 0;                 ///< metres: sum of joint-to-joint distances in the bind pose (bind_world)
     std::vector<std::string> found_by; ///< kFoundByJointName and/or the DeclaredSpring::source that declares it
+    int animated_root = -1;            ///< the authored root left to the animation (garment/chain_root.h): joints start
+                                       ///< at its child and `parent` is it; -1 when the chain is simulated from its root
 };
 
 struct ChainOptions {

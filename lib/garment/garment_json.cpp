@@ -88,6 +88,7 @@ json garments_to_json(const Scene& scene, const ModelGarments& found) {
                           {"length", metres(chain.length)},
                           {"found_by", chain.found_by},
                           {"vertices", c < found.chain_vertices.size() ? found.chain_vertices[c] : 0}});
+        if (chain.animated_root >= 0) chains.back()["animated_root"] = scene.nodes[static_cast<size_t>(chain.animated_root)].name;
     }
     j["garments"] = std::move(garments);
     j["not_garments"] = std::move(not_garments);

@@ -1,8 +1,10 @@
 #include "garment/garments.h"
 
+#include "garment/chain_root.h"
 #include "garment/garment_facts.h"
 #include "garment/prop_sheets.h"
 #include "garment/sewn_in.h"
+#include "garment/tail_body.h"
 #include "geom/topology.h"
 #include "geom/weld.h"
 #include "scene/hierarchy.h"
@@ -247,10 +249,34 @@ std::string stub_tail_reason(const Scene& scene, const std::vector<Chain>& chain
            " of the body's " + millimetres(length) + " (a tail needs 1/6; docs/garments-by-geometry.md#tails)";
 }
 
+/// Whether a config rule applying to the model names `joint` (a chain's root) as a tail: the user
+/// has said it swings, whatever it measures (docs/config.md).
+bool named_a_tail(const Scene& scene, const GarmentConfig& config, const std::string& joint) {
+    for (const GarmentRule& r : config.rules)
+        if (r.node == joint && r.class_name == "tail" && rule_applies_to(r, scene.source_path)) return true;
+    return false;
+}
+
+/// Why a tail found on authored chains is not a garment, or "": a stub, or the body
+/// (garment/tail_body.h) unless a config rule names its chain. Measured on its longest chain.
+/// Both on the chains as authored (a root left to the animation is still the tail's).
+void judge_chain_tail(const Scene& scene, const std::vector<Chain>& found_chains, const GarmentConfig& config, Garment& g) {
+    std::vector<Chain> chains;
+    for (const Chain& c : found_chains) chains.push_back(as_authored(scene, c));
+    g.not_garment_reason = stub_tail_reason(scene, chains, g);
+    if (!g.not_garment_reason.empty() || g.chains.empty()) return;
+    const Chain* longest = nullptr;
+    for (int c : g.chains)
+        if (!longest || chains[static_cast<size_t>(c)].length > longest->length) longest = &chains[static_cast<size_t>(c)];
+    if (named_a_tail(scene, config, longest->name)) return;
+    g.not_garment_reason = tail_is_body_reason(scene, *longest);
+    if (!g.not_garment_reason.empty()) g.not_garment_rule = kTailIsBodyRule;
+}
+
 /// Geometry authored chains weight (or carry rigidly) that no name found: one garment per chain
 /// class, each vertex going to the class of the chain joint that weights it most.
 std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
-                                    const std::vector<std::vector<char>>& taken) {
+                                    const std::vector<std::vector<char>>& taken, const GarmentConfig& config) {
     std::vector<std::string> class_order;
     for (const Chain& c : chains)
         if (std::find(class_order.begin(), class_order.end(), c.class_name) == class_order.end())
@@ -283,7 +309,7 @@ std::vector<Garment> chain_garments(const Scene& scene, const Rig& rig, const st
         if (g.parts.empty()) continue;
         fill_facts(scene, rig, chains, g);
         g.name = g.matched_name = g.chains.empty() ? g.class_name : chains[static_cast<size_t>(g.chains.front())].name;
-        if (g.class_name == "tail") g.not_garment_reason = stub_tail_reason(scene, chains, g);
+        if (g.class_name == "tail") judge_chain_tail(scene, chains, config, g);
         garments.push_back(std::move(g));
     }
     return garments;
@@ -324,15 +350,22 @@ std::string model_verdict(const Scene& scene, const ModelGarments& found, const 
             if (g.matched_by == kMatchedByGeometry) verdict += (k++ ? ", " : "") + g.class_name;
         verdict += ")";
     }
-    if (!found.not_garments.empty())
-        verdict += "; " + std::to_string(found.not_garments.size()) +
-                   (found.not_garments.size() == 1 ? " name match is" : " name matches are") + " not a garment";
+    // A stub or a tail that is the body was found on authored chains, not by a name.
+    size_t on_chains = 0;
+    for (const Garment& g : found.not_garments) on_chains += g.matched_by == kMatchedByChain;
+    const size_t by_names = found.not_garments.size() - on_chains;
+    if (by_names > 0)
+        verdict += "; " + std::to_string(by_names) + (by_names == 1 ? " name match is" : " name matches are") + " not a garment";
+    if (on_chains > 0)
+        verdict += "; " + std::to_string(on_chains) + (on_chains == 1 ? " garment" : " garments") +
+                   " on authored chains " + (on_chains == 1 ? "is" : "are") + " not one (a stub, or the body)";
     return verdict;
 }
 
 ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
     ModelGarments found;
     found.chains = find_chains(scene, {options.config.classes, options.selected});
+    leave_heavy_roots_to_animation(scene, found.chains);
     const Rig rig = make_rig(scene, found.chains);
     const double min_span = options.config.min_garment_span.value_or(kDefaultMinGarmentSpan);
 
@@ -371,7 +404,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         }
         if (admit_garment(std::move(g), taken, found)) found.found_by_name = true;
     }
-    for (Garment& g : chain_garments(scene, rig, found.chains, taken)) admit_garment(std::move(g), taken, found);
+    for (Garment& g : chain_garments(scene, rig, found.chains, taken, options.config)) admit_garment(std::move(g), taken, found);
     body_garments(scene, rig, found.chains, taken, options, min_span, found);
     prop_garments(scene, rig, found.chains, taken, options, min_span, found);
 

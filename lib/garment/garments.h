@@ -39,6 +39,8 @@ inline constexpr const char* kMatchedByMaterial = "material";
 inline constexpr const char* kMatchedByMesh = "mesh";
 inline constexpr const char* kMatchedByNode = "node";
 inline constexpr const char* kMatchedByChain = "chain";
+/// Garment::not_garment_rule of a tail on authored chains that is the body (garment/tail_body.h).
+inline constexpr const char* kTailIsBodyRule = "tail_is_body";
 inline constexpr const char* kMatchedByGeometry = "geometry";  ///< garment/geometry.h: by shape and weights on a humanoid
 
 /// One mesh's share of a garment.
@@ -71,6 +73,7 @@ struct Garment {
     int welded_to = -1;          ///< when it will not move: the body bone it is welded to; -1 otherwise or static
     std::string verdict;         ///< for an artist: "moves", "will not move: welded to Head", ...
     std::string not_garment_reason;  ///< "" for a garment; why a name match is not one
+    std::string not_garment_rule;    ///< the measured rule that made it no garment when it reports one (kTailIsBodyRule), else ""
     std::string geometry_rule;   ///< geometry only: the rule that took it (garment/geometry.h)
     std::vector<std::pair<std::string, double>> geometry_measurements;  ///< geometry only: what the rule measured
     std::string geometry_class;  ///< geometry only: the class the rule found (a config rule may rename it)

@@ -78,6 +78,13 @@ public:
         if (r_.imported) {
             timed(r_.seconds.garments, [&] {
                 r_.garments = find_garments(r_.imported_scene, options_.garments);
+                for (const Garment& g : r_.garments.not_garments)
+                    if (g.not_garment_rule == kTailIsBodyRule)
+                        add_issue(r_.issues, kTailIsBody,
+                                  r_.model.string() + ": '" + g.name + "' (" + g.class_name + ", by " + g.matched_by +
+                                      ") is not built: " + g.not_garment_reason + "; a config rule {\"node\": \"" +
+                                      g.name + "\", \"class\": \"tail\"} builds it",
+                                  "/garments/" + g.name);
                 BodyColliderOptions body = options_.body;  // with the config's edits for this model (docs/colliders.md#config)
                 for (ColliderEdit& e : collider_edits(options_.garments.config, r_.model)) body.edits.push_back(std::move(e));
                 r_.body = fit_body_colliders(r_.imported_scene, r_.garments, body);  // the body before anything grows

@@ -15,6 +15,7 @@
 // then they are called directly and nothing is loaded. Weak, so the weft program links without them.
 #pragma weak weft_assimp_import
 #pragma weak weft_assimp_module_stamp
+#pragma weak weft_draco_decode
 
 namespace weft::import_detail {
 namespace {
@@ -22,11 +23,13 @@ namespace {
 namespace fs = std::filesystem;
 
 using ImportFunction = bool (*)(const AssimpRequest*);
+using DracoFunction = bool (*)(DracoRequest*);
 using StampFunction = const char* (*)();
 
-/// The module as this process found it: its entry point, or why there is none.
+/// The module as this process found it: its entry points, or why there are none.
 struct LoadedModule {
     ImportFunction import = nullptr;
+    DracoFunction draco = nullptr;
     std::string problem;  ///< what went wrong, naming every file tried
 };
 
@@ -39,8 +42,9 @@ fs::path program_folder() {
 
 LoadedModule load_module() {
     LoadedModule out;
-    if (&weft_assimp_import != nullptr) {
+    if (&weft_assimp_import != nullptr && &weft_draco_decode != nullptr) {
         out.import = &weft_assimp_import;
+        out.draco = &weft_draco_decode;
         return out;
     }
     std::string tried;
@@ -59,7 +63,8 @@ LoadedModule load_module() {
         }
         auto stamp = reinterpret_cast<StampFunction>(::dlsym(handle, "weft_assimp_module_stamp"));
         auto import = reinterpret_cast<ImportFunction>(::dlsym(handle, "weft_assimp_import"));
-        if (!stamp || !import) {
+        auto draco = reinterpret_cast<DracoFunction>(::dlsym(handle, "weft_draco_decode"));
+        if (!stamp || !import || !draco) {
             tried += (tried.empty() ? "" : "; ") + candidate.string() + ": not weft's Assimp module (no weft_assimp_import)";
             ::dlclose(handle);
             continue;
@@ -71,6 +76,7 @@ LoadedModule load_module() {
             continue;
         }
         out.import = import;  // kept loaded for the rest of the process
+        out.draco = draco;
         return out;
     }
     out.problem = tried.empty() ? "no place to look for it" : tried;
@@ -87,17 +93,40 @@ std::vector<fs::path> assimp_module_candidates() {
     return {folder / "weft-assimp.so", (folder / WEFT_ASSIMP_MODULE_FROM_BINDIR).lexically_normal()};
 }
 
-bool import_through_assimp_module(const AssimpRequest& request, Reporter& report) {
+namespace {
+
+/// The module, loaded once per process on first use.
+const LoadedModule& loaded_module() {
     static std::once_flag once;
     static LoadedModule module;
     std::call_once(once, [] { module = load_module(); });
+    return module;
+}
+
+void report_missing(const LoadedModule& module, const std::string& what, Reporter& report) {
+    report.add(kImporterMissing, what + " is read by weft's Assimp module (weft-assimp.so), which could not be loaded (" +
+                                     utf8_escaped(module.problem) +
+                                     "); reinstall weft, or set WEFT_ASSIMP_MODULE to the module's path");
+}
+
+}  // namespace
+
+bool import_through_assimp_module(const AssimpRequest& request, Reporter& report) {
+    const LoadedModule& module = loaded_module();
     if (!module.import) {
-        report.add(kImporterMissing, "its format (" + request.scene->format + ") is read by weft's Assimp module (weft-assimp.so), which could not be loaded (" +
-                                         utf8_escaped(module.problem) +
-                                         "); reinstall weft, or set WEFT_ASSIMP_MODULE to the module's path");
+        report_missing(module, "its format (" + request.scene->format + ")", report);
         return false;
     }
     return module.import(&request);
+}
+
+bool decode_draco_through_module(DracoRequest& request, const std::string& what, Reporter& report) {
+    const LoadedModule& module = loaded_module();
+    if (!module.draco) {
+        report_missing(module, what + " (KHR_draco_mesh_compression)", report);
+        return false;
+    }
+    return module.draco(&request);
 }
 
 }  // namespace weft::import_detail

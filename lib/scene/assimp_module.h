@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/issue.h"
+#include "scene/gltf_draco.h"
 #include "scene/import.h"
 #include "scene/import_detail.h"
 #include "scene/scene.h"
@@ -36,7 +37,7 @@ struct AssimpRequest {
 inline std::string assimp_module_stamp() {
     return std::string(WEFT_VERSION) + "/" + std::to_string(sizeof(AssimpRequest)) + "/" + std::to_string(sizeof(Scene)) +
            "/" + std::to_string(sizeof(Mesh)) + "/" + std::to_string(sizeof(Issue)) + "/" +
-           std::to_string(sizeof(ImportOptions));
+           std::to_string(sizeof(ImportOptions)) + "/" + std::to_string(sizeof(DracoRequest));
 }
 
 /// Reads `request` with Assimp (the module's side): the scene converted (convert_scene), every
@@ -48,6 +49,11 @@ bool import_with_assimp(const AssimpRequest& request);
 /// tried and the model; the process goes on.
 bool import_through_assimp_module(const AssimpRequest& request, Reporter& report);
 
+/// A KHR_draco_mesh_compression mesh decoded by the module (scene/gltf_draco.h), loading it the first
+/// time; `what` names the primitive in IMPORTER_MISSING when the module cannot be loaded. False when
+/// it could not be loaded (reported) or did not decode (`request.problem`, for the caller to report).
+bool decode_draco_through_module(DracoRequest& request, const std::string& what, Reporter& report);
+
 /// Where the module is looked for, first match wins: $WEFT_ASSIMP_MODULE when set (only there);
 /// weft-assimp.so beside the running program (the build tree); the installed layout,
 /// <bindir>/../<libdir>/weft/weft-assimp.so relative to the running program.
@@ -56,7 +62,8 @@ std::vector<std::filesystem::path> assimp_module_candidates();
 }  // namespace weft::import_detail
 
 extern "C" {
-/// The module's two exports, found by name (dlsym).
+/// The module's exports, found by name (dlsym).
 const char* weft_assimp_module_stamp();
 bool weft_assimp_import(const weft::import_detail::AssimpRequest* request);
+bool weft_draco_decode(weft::import_detail::DracoRequest* request);
 }

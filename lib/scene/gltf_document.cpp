@@ -169,6 +169,7 @@ std::string percent_decode(std::string_view s) {
 GltfData::GltfData(const GltfDocument& doc, Reporter& report) : doc_(doc), report_(report) {
     views_.resize(doc_.buffer_views.size());
     accessors_.resize(doc_.accessors.size());
+    find_draco_sources();
 }
 
 void GltfData::bad(const std::string& message, const std::string& pointer) {
@@ -438,6 +439,8 @@ const GltfData::Accessor* GltfData::accessor(int i) {
                 ptr);
             return nullptr;
         }
+    } else if (size_t(i) < draco_source_of_.size() && draco_source_of_[size_t(i)] >= 0) {
+        out.draco = i;  // its bytes are the Draco mesh's, checked against its count when decoded
     } else if (out.count > kMaxZeroAccessorCount || out.count * out.element_size > kMaxZeroAccessorBytes) {
         // No bytes back it, so nothing bounds what a reader allocates for it but this cap.
         bad(where + " has no bufferView and a count of " + std::to_string(out.count) + " (at most " +
@@ -589,7 +592,12 @@ double GltfData::component(std::span<const uint8_t> data, const Accessor& a, uin
 /// span when it has no view or its buffer is unavailable. Sparse accessors are read through
 /// their dense base only; their substitutions are checked by Assimp's own bounds.
 std::span<const uint8_t> GltfData::accessor_data(const Accessor& a, uint64_t& stride) {
-    if (a.state != State::ok || a.view < 0) return {};
+    if (a.state != State::ok) return {};
+    if (a.view < 0) {
+        if (a.draco < 0) return {};
+        stride = a.element_size;
+        return draco_data(a.draco);
+    }
     const View& v = views_[size_t(a.view)];
     stride = v.stride ? v.stride : a.element_size;
     std::span<const uint8_t> data = view_data(a.view);
@@ -629,7 +637,7 @@ std::span<const uint8_t> GltfData::view_data(int index) {
 /// Assimp 5.2.5 writes such a substitution wherever its index points.
 bool GltfData::scalar_values(const Accessor& a, int index, std::vector<uint32_t>& out) {
     out.assign(size_t(a.count), 0);
-    if (a.view >= 0) {
+    if (a.view >= 0 || a.draco >= 0) {
         uint64_t stride = 0;
         std::span<const uint8_t> data = accessor_data(a, stride);
         if (data.empty()) return false;
@@ -691,7 +699,7 @@ bool GltfData::floats(int index, uint32_t n, std::vector<float>& out, const std:
         return false;
     }
     out.assign(size_t(a->count) * n, 0.f);
-    if (a->view >= 0) {
+    if (a->view >= 0 || a->draco >= 0) {
         uint64_t stride = 0;
         const std::span<const uint8_t> bytes = accessor_data(*a, stride);
         if (bytes.empty()) return false;

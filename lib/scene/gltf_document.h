@@ -80,6 +80,9 @@ public:
         int sparse_value_view = -1;       ///< their values' view and offset
         uint64_t sparse_value_offset = 0;
         State state = State::unchecked;  ///< only accessors that passed the bounds checks are read
+        /// Its own index when a KHR_draco_mesh_compression primitive decodes it (it has no view);
+        /// else -1.
+        int draco = -1;
     };
 
     /// Problems are reported to `report` (GLTF_REFERENCE_INVALID, BUFFER_MISSING, ...) once each.
@@ -140,6 +143,29 @@ private:
     std::vector<Buffer> buffers_;
     std::vector<View> views_;
     std::vector<Accessor> accessors_;
+
+    /// A KHR_draco_mesh_compression primitive: the view holding its Draco mesh and the accessors it
+    /// decodes (scene/gltf_draco.h), each with its attribute's unique id.
+    struct DracoSource {
+        int view = -1;
+        std::string where;    ///< "mesh 'Body' primitive 0", for messages
+        std::string pointer;  ///< its extension's JSON pointer
+        std::vector<std::pair<int, uint32_t>> attributes;  ///< accessor, Draco unique id
+        int indices = -1;                                  ///< the indices accessor, or -1
+        State state = State::unchecked;
+    };
+    std::vector<DracoSource> draco_sources_;
+    /// Per accessor, when the file has Draco primitives: the source decoding it (-1: none) and,
+    /// once decoded, its values in its own component type.
+    std::vector<int> draco_source_of_;
+    std::vector<std::vector<uint8_t>> draco_values_;
+
+    void find_draco_sources();
+    /// The decoded values of accessor `index` (a Draco one), decoding its primitive on first use;
+    /// empty (reported) when it does not decode or disagrees with its accessors.
+    std::span<const uint8_t> draco_data(int index);
+    bool decode_draco_source(DracoSource& source);
+    bool store_draco_indices(const DracoSource& source, const std::vector<uint32_t>& corners, uint64_t points);
 
     void check_images();
     bool check_buffer_uri(const nlohmann::json& b, size_t i, const std::string& ptr, Buffer& out);

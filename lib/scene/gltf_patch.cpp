@@ -119,7 +119,7 @@ void Patcher::open() {
     json& doc = d_.doc;
     if (doc.contains("extensionsRequired") && doc["extensionsRequired"].is_array())
         for (const json& e : doc["extensionsRequired"])
-            if (e.is_string() && (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression" || e == "KHR_mesh_quantization"))
+            if (e.is_string() && (e == "EXT_meshopt_compression" || e == "KHR_mesh_quantization"))
                 fail("the file requires " + e.get<std::string>() + ", whose compressed attributes are not patched");
     if (!doc.contains("nodes") || !doc["nodes"].is_array()) fail("the file has no nodes");
     gltf_nodes_ = doc["nodes"].size();
@@ -131,6 +131,7 @@ std::vector<uint8_t> Patcher::run(std::span<const int> changed_meshes, const Spr
     json& doc = d_.doc;
     Binary binary(doc);
     merge_buffers(binary);  // every view now points into binary.bin
+    inflate_draco(binary);
     add_nodes();
     for (int m : changed_meshes) reweight_mesh(binary, m);
     if (springs) {

@@ -117,6 +117,10 @@ private:
     size_t corrected_accessor(Binary& binary, const Values& in, const std::vector<std::optional<Mat4>>& correction,
                               RestAttribute kind, bool bounds);
 
+    // gltf_patch_inflate.cpp: Draco meshes written out plain.
+    void inflate_draco(Binary& binary);
+    void inflate_draco_primitive(Binary& binary, json& prim, std::set<size_t>& done);
+
     // gltf_patch_prune.cpp: images into the binary, what the patch replaced dropped.
     void embed_images(Binary& binary);
     void replaced(const json& index);
@@ -137,6 +141,7 @@ private:
                                                       ///< the file has them and as the patch extends them
     std::set<std::pair<int, int>> reweighted_;   ///< (glTF mesh, primitive) pairs already re-weighted
     std::set<size_t> replaced_;                  ///< the file's accessors the patch took the place of
+    std::set<size_t> freed_views_;               ///< the file's views nothing reads once the patch is done
 };
 
 }  // namespace weft::patch_detail

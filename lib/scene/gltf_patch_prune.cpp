@@ -122,7 +122,7 @@ void Patcher::prune(Binary& binary) {
         if (v.is_number_unsigned() && v.get<uint64_t>() < accessors) ++refs[v.get<size_t>()];
     });
     std::vector<int64_t> new_accessor(accessors, 0);
-    std::set<size_t> orphan_views;  // views a dropped accessor read
+    std::set<size_t> orphan_views = freed_views_;  // views a dropped accessor (or a Draco mesh) read
     json kept = json::array();
     for (size_t a = 0; a < accessors; ++a) {
         json& accessor = doc["accessors"][a];

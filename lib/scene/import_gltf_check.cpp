@@ -20,11 +20,12 @@ using nlohmann::json;
 
 constexpr int kMaxNodeDepth = 1024;             // Assimp's node import recurses once per level
 
-/// Whether weft reads a file that requires extension `name` as its author meant: the two it
+/// Whether weft reads a file that requires extension `name` as its author meant: the three it
 /// decodes, and those that change only how a material or texture looks (weft reads material names
 /// and the grown-model writer keeps materials, textures and their extensions as they are).
 bool extension_read(const std::string& name) {
-    static const char* const decoded[] = {"KHR_mesh_quantization", "EXT_meshopt_compression"};
+    static const char* const decoded[] = {"KHR_mesh_quantization", "EXT_meshopt_compression",
+                                          "KHR_draco_mesh_compression"};
     static const char* const appearance[] = {"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
                                              "EXT_texture_avif", "KHR_materials_variants"};
     for (const char* d : decoded)
@@ -173,7 +174,7 @@ private:
                 }
                 int pos = -1;
                 if (!index_member(*attrs, "POSITION", data_.accessor_count(), pw, ptr + "/attributes", pos)) continue;
-                if (pos >= 0) check_position(pw, ptr, prim, pos);
+                if (pos >= 0) check_position(pw, ptr, pos);
                 int indices = -1;
                 if (index_member(prim, "indices", data_.accessor_count(), pw, ptr, indices) && indices >= 0) {
                     const Accessor* a = accessor(indices);
@@ -199,18 +200,14 @@ private:
     }
 
     /// extensionsRequired: what weft decodes or passes through is read; anything else would be
-    /// read wrongly (Draco's meshes as zeros), so it is refused by name.
+    /// read wrongly (a compressed mesh as zeros), so it is refused by name.
     bool check_extensions() {
         const json& required = array_or_empty(doc_.json, "extensionsRequired");
         bool ok = true;
         for (size_t e = 0; e < required.size(); ++e) {
             const std::string name = required[e].is_string() ? required[e].get<std::string>() : required[e].dump();
             if (extension_read(name)) continue;
-            const bool draco = name == "KHR_draco_mesh_compression";
-            report_.add(kExtensionRequired,
-                        "the file requires extension '" + name + "', which weft does not read" +
-                            (draco ? " (Draco-compressed meshes; re-export without Draco, or with EXT_meshopt_compression)"
-                                   : ""),
+            report_.add(kExtensionRequired, "the file requires extension '" + name + "', which weft does not read",
                         "/extensionsRequired/" + std::to_string(e));
             ok = false;
         }
@@ -219,18 +216,11 @@ private:
 
     /// A POSITION accessor is VEC3 of floats, or of (normalised) 8- or 16-bit integers under
     /// KHR_mesh_quantization, whose node transform carries the dequantization.
-    void check_position(const std::string& pw, const std::string& ptr, const json& prim, int pos) {
+    void check_position(const std::string& pw, const std::string& ptr, int pos) {
         const Accessor* a = accessor(pos);
         if (!a) return;
         if (a->components != 3 || a->component_type == 5125) {
             bad(pw + " POSITION is not VEC3 of floats or of 8- or 16-bit integers", ptr + "/attributes/POSITION");
-            return;
-        }
-        if (a->view < 0 && !a->sparse && draco_primitive(prim)) {
-            report_.add(kExtensionRequired,
-                        pw + " is compressed with KHR_draco_mesh_compression and has no uncompressed POSITION to "
-                             "read instead; weft does not decode Draco: re-export without it",
-                        ptr + "/extensions/KHR_draco_mesh_compression");
             return;
         }
         if (a->component_type != 5126 && !extension_used("KHR_mesh_quantization") && !quantization_warned_) {
@@ -240,11 +230,6 @@ private:
                              "not list that extension in extensionsUsed; read as quantized positions",
                         ptr + "/attributes/POSITION");
         }
-    }
-
-    static bool draco_primitive(const json& prim) {
-        const json* ext = member(prim, "extensions");
-        return ext && member(*ext, "KHR_draco_mesh_compression");
     }
 
     bool extension_used(const std::string& name) const {

@@ -284,6 +284,29 @@ TEST(RigCommand, MannequinGrowsHairAndSkirtWritesEverythingAndValidates) {
     expect_grown_model_tidy(model, glb);
 }
 
+TEST(RigCommand, ADracoMannequinGrowsTheSameAndIsWrittenPlain) {
+    // glTF-Transform's Draco copy of the mannequin (testdata/draco): the same chains as the plain
+    // one, and the grown model patched with every Draco primitive written out plain (the re-weighted
+    // ones and the rest alike), so any glTF reader loads it without a Draco decoder.
+    const fs::path model = test::testdata_dir() / "draco" / "mannequin_draco.glb";
+    const RigRun run = rig(model, "mannequin-draco");
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.out << run.result.err;
+    EXPECT_EQ(run.report["grow"]["chains"], 18);
+    EXPECT_EQ(run.report["grow"]["bones"], 66);
+    EXPECT_EQ(run.report["grown_model"]["method"], "patched");
+    const fs::path glb = run.out / "mannequin_draco.glb";
+    EXPECT_EQ(khronos_errors(glb), "");
+    const json doc = gltf_document(glb);
+    EXPECT_FALSE(doc.dump().find("KHR_draco_mesh_compression") != std::string::npos);
+    for (const json& mesh : doc["meshes"])
+        for (const json& prim : mesh["primitives"])
+            for (const auto& [name, accessor] : prim["attributes"].items())
+                EXPECT_TRUE(doc["accessors"][accessor.get<size_t>()].contains("bufferView")) << name;
+    expect_grown_model_sound(model, glb, run.sidecar);
+    expect_grown_joints_unscaled_at_rest(glb, run.sidecar);
+    expect_grown_model_tidy(model, glb);
+}
+
 TEST(RigCommand, OutputIsDeterministic) {
     const fs::path model = test::testdata_dir() / "mannequin.glb";
     const RigRun a = rig(model, "determinism-a"), b = rig(model, "determinism-b");

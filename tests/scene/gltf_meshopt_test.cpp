@@ -15,6 +15,7 @@
 #include <fstream>
 #include <limits>
 
+#include "compressed_pair.h"
 #include "glb_reader.h"
 #include "import_helpers.h"
 #include "scene/import.h"
@@ -25,45 +26,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The largest per-axis distance from each vertex of `a` to the nearest vertex of `b` with the
-/// same material, over all of `a`.
-double worst_nearest(const Scene& a, const Scene& b) {
-    double worst = 0;
-    for (const Mesh& ma : a.meshes) {
-        const std::string& material = a.materials[size_t(ma.material)];
-        for (const Vec3& p : ma.positions) {
-            double best = std::numeric_limits<double>::infinity();
-            for (const Mesh& mb : b.meshes) {
-                if (b.materials[size_t(mb.material)] != material) continue;
-                for (const Vec3& q : mb.positions)
-                    best = std::min(best, std::max({std::abs(p.x - q.x), std::abs(p.y - q.y), std::abs(p.z - q.z)}));
-            }
-            worst = std::max(worst, best);
-        }
-    }
-    return worst;
-}
-
-size_t triangles_of(const Scene& s, const std::string& material) {
-    size_t n = 0;
-    for (const Mesh& m : s.meshes)
-        if (s.materials[size_t(m.material)] == material) n += m.triangle_count();
-    return n;
-}
-
-struct Pair {
+struct MeshoptPair {
     ImportResult original, compressed;
 };
 
-Pair load(const std::string& original, const std::string& compressed) {
-    Pair p{import_scene(testdata_dir() / original), import_scene(testdata_dir() / "meshopt" / compressed)};
+MeshoptPair load_meshopt(const std::string& original, const std::string& compressed) {
+    MeshoptPair p{import_scene(testdata_dir() / original), import_scene(testdata_dir() / "meshopt" / compressed)};
     EXPECT_TRUE(p.original.ok()) << issues_text(p.original);
     EXPECT_TRUE(p.compressed.ok()) << issues_text(p.compressed);
     EXPECT_EQ(count_issues(p.compressed, "GLTF_NONCONFORMING"), 0u) << issues_text(p.compressed);
     return p;
 }
 
-void expect_same_triangles(const Pair& p) {
+void expect_same_triangles(const MeshoptPair& p) {
     for (const std::string& material : p.original.scene.materials) {
         if (material.empty()) continue;
         EXPECT_EQ(triangles_of(p.compressed.scene, material), triangles_of(p.original.scene, material)) << material;
@@ -71,7 +46,7 @@ void expect_same_triangles(const Pair& p) {
 }
 
 /// A step of a 14-bit grid over the original scene's extent.
-double grid_step(const Scene& original) {
+double scene_grid_step(const Scene& original) {
     const Vec3 size = original.bounds().size();
     return std::max({size.x, size.y, size.z}) / double((1 << 14) - 1);
 }
@@ -87,7 +62,7 @@ double file_grid_step(const fs::path& file) {
 }
 
 TEST(GltfMeshopt, CompressedFlagComesBackBitForBit) {
-    const Pair p = load("flag.glb", "flag_meshopt.glb");
+    const MeshoptPair p = load_meshopt("flag.glb", "flag_meshopt.glb");
     ASSERT_TRUE(p.compressed.ok());
     expect_scene_invariants(p.compressed.scene);
     expect_same_triangles(p);
@@ -96,7 +71,7 @@ TEST(GltfMeshopt, CompressedFlagComesBackBitForBit) {
 }
 
 TEST(GltfMeshopt, QuantizedFlagIsWithinHalfAGridStep) {
-    const Pair p = load("flag.glb", "flag_meshopt_quantized.glb");
+    const MeshoptPair p = load_meshopt("flag.glb", "flag_meshopt_quantized.glb");
     ASSERT_TRUE(p.compressed.ok());
     expect_scene_invariants(p.compressed.scene);
     expect_same_triangles(p);
@@ -111,12 +86,12 @@ TEST(GltfMeshopt, QuantizedFlagIsWithinHalfAGridStep) {
 }
 
 TEST(GltfMeshopt, QuantizedSkinnedMannequinWithFilteredNormals) {
-    const Pair p = load("mannequin.glb", "mannequin_meshopt_quantized.glb");
+    const MeshoptPair p = load_meshopt("mannequin.glb", "mannequin_meshopt_quantized.glb");
     ASSERT_TRUE(p.compressed.ok());
     expect_scene_invariants(p.compressed.scene);
     expect_same_triangles(p);
     ASSERT_FALSE(p.compressed.scene.skins.empty());
-    const double tolerance = grid_step(p.original.scene) * 1.001;
+    const double tolerance = scene_grid_step(p.original.scene) * 1.001;
     EXPECT_LE(worst_nearest(p.original.scene, p.compressed.scene), tolerance);
     EXPECT_LE(worst_nearest(p.compressed.scene, p.original.scene), tolerance);
     // Octahedral normals (8 bits): each within a few degrees of the original's at that position.

@@ -508,17 +508,20 @@ void add_gltf_corners(Add& add) {
         Tiny t = tiny_triangle();
         t.doc["extensionsUsed"] = {"KHR_draco_mesh_compression"};
         t.doc["extensionsRequired"] = {"KHR_draco_mesh_compression"};
-        add("extension_required_draco.glb", glb(t), "KHR_draco_mesh_compression required (read as zeros): EXTENSION_REQUIRED");
+        t.doc["accessors"][0].erase("bufferView");
+        t.doc["meshes"][0]["primitives"][0]["extensions"] = {
+            {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
+        add("draco_not_draco_data.glb", glb(t),
+            "a Draco primitive whose view holds no Draco data (the triangle's plain floats): GLTF_REFERENCE_INVALID");
     }
     {
         Tiny t = tiny_triangle();
         t.doc["extensionsUsed"] = {"KHR_draco_mesh_compression"};
         t.doc["accessors"][0].erase("bufferView");
         t.doc["meshes"][0]["primitives"][0]["extensions"] = {
-            {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
-        add("draco_without_fallback.glb", glb(t),
-            "a Draco primitive whose POSITION has no uncompressed data, the extension only used (read as zeros): "
-            "EXTENSION_REQUIRED");
+            {"KHR_draco_mesh_compression", {{"bufferView", 7}, {"attributes", {{"POSITION", 0}}}}}};
+        add("draco_view_missing.glb", glb(t),
+            "a Draco primitive naming a bufferView the file does not have: GLTF_REFERENCE_INVALID");
     }
     {
         Tiny t = tiny_triangle();

@@ -29,6 +29,17 @@ Scene make_mannequin(const MannequinOptions& options = {});
 /// Strand lengths in metres, root to tip, in strand order (what the builders and tests share).
 std::vector<double> hair_strand_lengths();
 
+struct QuadrupedOptions {
+    double tail_root_radius = 0.06;  ///< metres: a tail that swings (0.06: 0.07 of its length wide a quarter of the way
+                                     ///< down); 0.28 is a tail that is the body (0.32 of its length)
+    bool haunch_on_tail = false;     ///< the back legs' upper skin weighted 45% to Tail1, from 0.5-0.7 m away
+};
+
+/// A four-legged animal 3 m long on material `Main`, Y up, facing +Z: a body, a head and four legs of
+/// closed tubes on bones Body, Back, Chest, Head and UpperLeg.FL/FR/BL/BR, and a tapering tail 1.4 m
+/// long leaving the rump on an authored chain Tail1..Tail5 (Tail5 at its tip) under Back.
+Scene make_quadruped(const QuadrupedOptions& options = {});
+
 /// A static flag: a 2.6 m pole on `Pole` at node `Pole` (translated and turned about Y) and a
 /// 1.2 x 0.8 m sheet of 12 x 8 quads on `Flag` at node `Flag` (child of `Pole`), hoisted along the pole.
 Scene make_flag();

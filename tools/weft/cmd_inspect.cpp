@@ -200,6 +200,8 @@ void print_summary(std::ostream& out, const json& model) {
         }
         out << "  (" << fixed(ch["length"].get<double>(), 3) << " m";
         if (!ch["parent_bone"].is_null()) out << ", from " << ch["parent_bone"].get<std::string>();
+        if (ch.contains("animated_root"))
+            out << ", root " << ch["animated_root"].get<std::string>() << " left to the animation: it carries body skin";
         out << ", weights " << ch["vertices"].get<size_t>() << " vertices; by";
         for (const auto& f : ch["found_by"]) out << " " << f.get<std::string>();
         out << ")\n";
