@@ -56,6 +56,11 @@ json garment_to_json(const Scene& scene, const Garment& g) {
     j["chains"] = g.chains;
     j["moves"] = g.moves;
     j["welded_to"] = node_name_or_null(scene, g.welded_to);
+    if (g.head_clearance >= 0)
+        j["on_head"] = {{"clearance", std::round(g.head_clearance * 1e4) / 1e4},
+                        {"head_height", metres(g.head_height)},
+                        {"below_neck", metres(g.below_neck)},
+                        {"lies_on_head", !g.stays_reason.empty()}};
     j["verdict"] = g.verdict;
     if (!g.not_garment_reason.empty()) j["reason"] = g.not_garment_reason;
     return j;

@@ -2,6 +2,7 @@
 
 #include "garment/chain_root.h"
 #include "garment/garment_facts.h"
+#include "garment/hair_on_head.h"
 #include "garment/prop_sheets.h"
 #include "garment/sewn_in.h"
 #include "garment/tail_body.h"
@@ -368,6 +369,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
     leave_heavy_roots_to_animation(scene, found.chains);
     const Rig rig = make_rig(scene, found.chains);
     const double min_span = options.config.min_garment_span.value_or(kDefaultMinGarmentSpan);
+    const HumanoidBones bones = find_humanoid_bones(scene);
 
     std::vector<std::vector<char>> taken(scene.meshes.size());
     for (size_t m = 0; m < scene.meshes.size(); ++m) taken[m].assign(scene.meshes[m].positions.size(), 0);
@@ -402,6 +404,7 @@ ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
         } else if (c.matched_by != kMatchedByConfig && !g.moves) {
             g.not_garment_reason = sewn_in_reason(measure_sewn_in(scene, g), g.span);
         }
+        judge_hair_on_head(scene, bones, g);
         if (admit_garment(std::move(g), taken, found)) found.found_by_name = true;
     }
     for (Garment& g : chain_garments(scene, rig, found.chains, taken, options.config)) admit_garment(std::move(g), taken, found);

@@ -10,6 +10,9 @@
 // (garment/geometry.h: a skirt on the body's material); a config rule naming that geometry class
 // confirms, renames or rejects what it finds.
 //
+// Hair found automatically that lies on the head (cropped, tied close) is found but never built
+// (garment/hair_on_head.h): `stays_reason` says why.
+//
 // A name match too small to simulate (a `MI_Hair_2` slot on eyebrows) is reported as not a
 // garment, with its size: its largest connected piece must span kDefaultMinGarmentSpan.
 #pragma once
@@ -77,6 +80,10 @@ struct Garment {
     std::string geometry_rule;   ///< geometry only: the rule that took it (garment/geometry.h)
     std::vector<std::pair<std::string, double>> geometry_measurements;  ///< geometry only: what the rule measured
     std::string geometry_class;  ///< geometry only: the class the rule found (a config rule may rename it)
+    double head_clearance = -1;  ///< hair found automatically: its lowest quarter's distance from the body over the head's height (garment/hair_on_head.h); -1 unmeasured
+    double head_height = 0;      ///< metres, with head_clearance: from the neck joint to the hair's top
+    double below_neck = 0;       ///< metres, with head_clearance: the hair's lowest point below the neck joint (negative: above)
+    std::string stays_reason;    ///< "" unless found and never built: hair lying on the head (garment/hair_on_head.h)
 };
 
 struct GarmentOptions {

@@ -6,6 +6,7 @@
 #include "garment/clumps.h"
 #include "garment/garment_facts.h"
 #include "garment/geometry.h"
+#include "garment/hair_on_head.h"
 #include "garment/prop_sheets.h"
 #include "garment/sewn_in.h"
 
@@ -193,6 +194,7 @@ void body_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>&
         apply_geometry_rule(scene, options, min_span, g);
         if (g.rule_pointer.empty() && g.not_garment_reason.empty())
             g.not_garment_reason = sewn_in_reason(measure_sewn_in(scene, g), g.span);
+        judge_hair_on_head(scene, bones, g);
         admit_garment(std::move(g), taken, found);
     }
 }

@@ -660,6 +660,11 @@ GrowResult grow_cloth(const Scene& scene, const ModelGarments& found, const Grow
             result.garments.push_back(std::move(report));
             continue;
         }
+        if (!g.stays_reason.empty()) {
+            report.outcome = "not grown: " + g.stays_reason;
+            result.garments.push_back(std::move(report));
+            continue;
+        }
         if (growth_of(g.class_name) == "sheet") {
             report.outcome = "not grown: class '" + g.class_name + "' moves as a sheet (strands and wedges are grown)";
             add_issue(result.issues, kGrowNoStrategy, scene.source_path + ": garment '" + g.name + "': " + report.outcome,

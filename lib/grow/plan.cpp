@@ -27,6 +27,13 @@ std::vector<GarmentPlan> plan_garments(const Scene& scene, const ModelGarments& 
             p.verdict = "moves on " + std::to_string(g.chains.size()) + " authored chain" + (g.chains.size() == 1 ? "" : "s");
             continue;
         }
+        if (!g.stays_reason.empty()) {
+            // Found automatically and judged not cloth (hair lying on the head): neither grown nor a sheet.
+            p.action = "stays";
+            p.held_by = g.body_bone;
+            p.verdict = "will not move: " + g.stays_reason;
+            continue;
+        }
         const GrownGarment* gg = nullptr;
         if (options.grow && grown)
             for (const GrownGarment& candidate : grown->garments)

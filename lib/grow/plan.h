@@ -5,7 +5,8 @@
 //   grown      chains were grown for it (grow/grow.h): a rig proxy from the grown chains
 //   sheet      a sheet proxy, held where its node or weights hang it (an unskinned cape under a
 //              `chest` node rides that bone and is pinned to it)
-//   stays      nothing moves it: hair whose growing grew nothing is not handed to the sheet builder
+//   stays      nothing moves it: hair lying on the head (garment/hair_on_head.h) is neither grown nor
+//              built; hair whose growing grew nothing is not handed to the sheet builder
 //              (a closed hair shell is no sheet; it stays on the head), and with sheets off
 //              (weft rig) a garment no chain moves stays welded to its bone
 #pragma once

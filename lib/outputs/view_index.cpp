@@ -107,8 +107,11 @@ std::string issues_cell(const json& m) {
     std::string cell = "<td class=\"codes\">";
     bool first = true;
     for (const auto& [code, entry] : by_code) {
+        // A long code wraps at its underscores, not mid-word, when the column is narrow.
+        std::string shown;
+        for (char c : html_text(code)) shown += c == '_' ? std::string("_<wbr>") : std::string(1, c);
         cell += std::string(first ? "" : ", ") + "<span class=\"" + (entry.second == "error" ? "bad" : "muted") + "\">" +
-                html_text(code) + (entry.first > 1 ? " &times;" + std::to_string(entry.first) : "") + "</span>";
+                shown + (entry.first > 1 ? " &times;" + std::to_string(entry.first) : "") + "</span>";
         first = false;
     }
     return cell + "</td>";

@@ -18,7 +18,7 @@ th { position: sticky; top: 0; background: var(--bg); cursor: pointer; user-sele
 th[aria-sort=ascending]::after { content: " \25B2"; } th[aria-sort=descending]::after { content: " \25BC"; }
 td.path { min-width: 12em; max-width: 30em; overflow-wrap: anywhere; }
 td.why { min-width: 10em; max-width: 26em; overflow-wrap: anywhere; }
-td.codes { min-width: 16em; max-width: 30em; }
+td.codes { min-width: 11em; max-width: 30em; overflow-wrap: anywhere; }
 td.gate { min-width: 13em; max-width: 22em; overflow-wrap: break-word; }
 td.num, td.time { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 img.thumb { width: 96px; height: 96px; border-radius: 4px; background: #8881; display: block; }

@@ -157,6 +157,21 @@ private:
         r_.plans = plan_garments(r_.scene, r_.garments, {options_.grow_cloth, options_.sheets},
                                  r_.grow ? &*r_.grow : nullptr);
         r_.garments.verdict = planned_verdict(r_.scene, r_.garments, r_.plans);
+        for (const Garment& g : r_.garments.garments)
+            if (!g.stays_reason.empty())
+                add_issue(r_.issues, kHairLiesOnHead,
+                          r_.model.string() + ": garment '" + g.name + "' (" + g.class_name + ", by " + g.matched_by +
+                              " '" + g.matched_name + "'): " + g.stays_reason + "; to build it, name it in weft.json: " +
+                              rule_naming(g),
+                          "/garments/" + g.name);
+    }
+
+    /// The config rule that names a garment found automatically, for a message to suggest.
+    static std::string rule_naming(const Garment& g) {
+        const bool geometry = g.matched_by == kMatchedByGeometry;  // by the body rules: the rule confirms the class
+        const json rule = {{geometry ? std::string("geometry") : g.matched_by, geometry ? g.class_name : g.matched_name},
+                           {"class", g.class_name}};
+        return rule.dump();
     }
 
     void build_proxies() {

@@ -7,6 +7,7 @@ namespace weft {
 
 // Each code once, by name: a call site names the constant and takes its severity from it.
 inline constexpr IssueCode kNoGarmentFound{"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."};
+inline constexpr IssueCode kHairLiesOnHead{"HAIR_LIES_ON_HEAD", Severity::info, "Hair found by its name or the body rules lies on the head (it ends above the neck joint and the median distance of its lowest quarter from the body is under 0.06 of the head's height: cropped or tied close): found, and neither grown nor built; a config rule naming it builds it (docs/garments-by-geometry.md#hair-lying-on-the-head)."};
 inline constexpr IssueCode kModelRewritten{"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."};
 inline constexpr IssueCode kSpringsNotWritten{"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."};
 inline constexpr IssueCode kColliderEditSkipped{"COLLIDER_EDIT_SKIPPED", Severity::warning, "A config's collider edit (\"colliders\" in weft.json) names a bone the model lacks, or removes or resizes a bone that has no collider: the message names the config file, the entry and the bone; the edit is skipped."};
@@ -31,6 +32,7 @@ inline constexpr IssueCode kDepfileUnrepresentable{"DEPFILE_UNREPRESENTABLE", Se
 
 inline constexpr IssueCode model_codes[] = {
     kNoGarmentFound,
+    kHairLiesOnHead,
     kModelRewritten,
     kSpringsNotWritten,
     kOutputIsInput,

@@ -343,14 +343,15 @@ TEST(BakeShared, TheBannerHangsFromItsBracketsAndPassesEveryScenario) {
 
 TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
     // The first bake of the shared models, with no flag: hair shells are grown (never handed to the
-    // sheet builder, which refuses them), the Witch's skirt found by geometry is grown from Hips.
+    // sheet builder, which refuses them), the Witch's skirt found by geometry is grown from Hips; the
+    // Casual man's short hair lies on his head: found, neither grown nor a sheet, and said so.
     const fs::path models = test::shared_models_dir();
     if (!fs::is_directory(models)) GTEST_SKIP() << "shared models not present";
     const fs::path out = test::scratch_dir("bake_shared_no_flags");
     const auto r = test::run_weft({"bake", models.string(), "-o", out.string(), "-q", "-j", "2"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (const auto& [model, garment] : std::vector<std::pair<std::string, std::string>>{
-             {"quaternius_umw_Witch.gltf", "Hair_Black"}, {"quaternius_men_Casual.glb", "Hair"},
+             {"quaternius_umw_Witch.gltf", "Hair_Black"},
              {"quaternius_Hair_Long.fbx", "MI_Hair_2"}, {"quaternius_umw_Witch.gltf", "skirt"}}) {
         const json report = test::read_json_file(out / model / "report.json");
         const json* found = nullptr;
@@ -360,6 +361,23 @@ TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
         EXPECT_EQ((*found)["action"], "grown") << model << " " << garment << ": " << (*found)["verdict"];
         for (const json& s : report["sheets"]) EXPECT_NE(s["garment"], garment) << model;
     }
+    const json casual = test::read_json_file(out / "quaternius_men_Casual.glb" / "report.json");
+    ASSERT_EQ(casual["garments"].size(), 1u);
+    EXPECT_EQ(casual["garments"][0]["action"], "stays");
+    EXPECT_EQ(casual["garments"][0]["verdict"].get<std::string>().rfind("will not move: hair lying on the head", 0), 0u);
+    EXPECT_TRUE(casual["sheets"].empty());
+    std::string said;
+    const json bake_report = test::read_json_file(out / "bake-report.json");
+    for (const json& model : bake_report["models"])
+        if (model["input"] == "quaternius_men_Casual.glb")
+            for (const json& issue : model["issues"])
+                if (issue["code"] == "HAIR_LIES_ON_HEAD") said = issue["message"].get<std::string>();
+    EXPECT_NE(said.find("garment 'Hair' (hair, by material 'Hair'): hair lying on the head: it ends 115 mm above the "
+                        "neck joint and its lowest quarter lies 7 mm (0.019 of the head's 356 mm) from the body"),
+              std::string::npos)
+        << said;
+    EXPECT_NE(said.find(R"(; to build it, name it in weft.json: {"class":"hair","material":"Hair"})"), std::string::npos) << said;
+
 }
 
 }  // namespace

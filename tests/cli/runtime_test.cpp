@@ -43,12 +43,14 @@ double largest_difference(const std::vector<std::array<double, 3>>& a, const std
     return worst;
 }
 
-/// A proxy of a shared model (Casual's grown hair), or the mannequin's when the shared models are absent.
+/// A proxy of a shared model (Casual's grown hair, named by the shared models' config), or the
+/// mannequin's when the shared models are absent.
 fs::path runtime_proxy(const std::string& name) {
     const fs::path out = test::scratch_dir("runtime-" + name);
     fs::path model = test::shared_model("quaternius_men_Casual.glb");
     if (model.empty()) model = test::testdata_dir() / "mannequin.glb";
-    const test::CommandResult r = test::run_weft({"rig", model.string(), "-o", out.string(), "--grow-cloth"});
+    const test::CommandResult r = test::run_weft(
+        {"rig", model.string(), "-o", out.string(), "--grow-cloth", "--config", test::shared_models_config().string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return out / "Hair.clothproxy";
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ctest golden_bake: `weft bake MODELS -o out --grow-cloth --validate` must write exactly what
+# ctest golden_bake: `weft bake MODELS -o out --grow-cloth --validate --config tests/golden/weft.json`
+# must write exactly what
 # tests/golden/golden_bake.manifest records: one sha256 per output file (a stamp's without the id of
 # the sources weft was built from, index.html without the times it shows), and one of the run's
 # report with its "timings" (the only machine-dependent part) removed. A change that alters an output on
@@ -17,6 +18,10 @@
 #   golden_bake.sh --bake WEFT MODELS SCRATCH          bake only (ctest golden_bake_run, a fixture the
 #   golden_bake.sh --check WEFT MODELS SCRATCH         check only  page test reuses: one bake, two tests)
 #
+# The config (tests/golden/weft.json) names the Casual man's short hair, which lies on his head and is
+# grown only where a user names it (docs/garments-by-geometry.md#hair-lying-on-the-head): the golden
+# bake keeps a grown cap.
+#
 # The bake runs from SCRATCH/run with the models reached as ../models (a symlink), so messages that
 # name a model's path read the same wherever the models live. It runs with -j 2: outputs and
 # report do not depend on the order workers finish in.
@@ -31,6 +36,7 @@ esac
 if [[ $# -ne 3 ]]; then echo "usage: golden_bake.sh [--regenerate|--bake|--check] WEFT MODELS SCRATCH" >&2; exit 2; fi
 weft=$(realpath "$1") models=$2 scratch=$3
 manifest="$(cd "$(dirname "$0")" && pwd)/golden_bake.manifest"
+config="$(dirname "$manifest")/weft.json"
 verdicts="$(dirname "$manifest")/golden_verdicts.txt"
 if [[ ! -d "$models" ]]; then echo "golden_bake: no models at $models: skipped"; exit 77; fi
 models=$(realpath "$models")
@@ -39,7 +45,7 @@ if [[ $bake == 1 ]]; then
     mkdir -p "$scratch/run"
     ln -s "$models" "$scratch/models"
     status=0
-    (cd "$scratch/run" && "$weft" bake ../models -o out --grow-cloth --validate --report report.json -j 2 -q \
+    (cd "$scratch/run" && "$weft" bake ../models -o out --grow-cloth --validate --config "$config" --report report.json -j 2 -q \
         >stdout.txt 2>stderr.txt) || status=$?
     echo "$status" >"$scratch/run/status"
     # Exit 1 (a model refused) is not a failure of the run: the manifest records the exit status and

@@ -402,22 +402,70 @@ TEST(GrowFixtures, AuthoredHairChainsAreUsedAndTheSkirtStillGrows) {
     EXPECT_EQ(garment_named(r, "Skirt")->chains.size(), 12u);
 }
 
+TEST(GrowFixtures, HairLyingOnTheHeadIsNeitherGrownNorASheetUnlessNamed) {
+    ImportResult cropped = import_scene(test::testdata_dir() / "hair" / "cropped.glb");
+    ImportResult bob = import_scene(test::testdata_dir() / "hair" / "bob.glb");
+    ASSERT_TRUE(cropped.ok() && bob.ok());
+    auto hair_plan = [](const Scene& scene, const ModelGarments& found, const PlanOptions& plan) {
+        const GrowResult r = grow_cloth(scene, found, {});
+        const std::vector<GarmentPlan> plans = plan_garments(r.scene, found, plan, plan.grow ? &r : nullptr);
+        for (size_t i = 0; i < found.garments.size(); ++i)
+            if (found.garments[i].class_name == "hair") return std::pair{plans[i], *garment_named(r, "Hair")};
+        ADD_FAILURE() << "no hair";
+        return std::pair<GarmentPlan, GrownGarment>{};
+    };
+    // The cap: found, not grown, and not handed to the sheet builder without growing either.
+    const ModelGarments cap = find_garments(cropped.scene);
+    auto [plan, grown] = hair_plan(cropped.scene, cap, {});
+    EXPECT_EQ(plan.action, "stays");
+    EXPECT_EQ(plan.verdict.rfind("will not move: hair lying on the head", 0), 0u) << plan.verdict;
+    EXPECT_TRUE(grown.chains.empty());
+    EXPECT_EQ(grown.outcome.rfind("not grown: hair lying on the head", 0), 0u) << grown.outcome;
+    EXPECT_EQ(hair_plan(cropped.scene, cap, {false, true}).first.action, "stays");  // --no-grow: no sheet
+    // The bob hangs: grown as a cap cut into wedges.
+    auto [bob_plan, bob_grown] = hair_plan(bob.scene, find_garments(bob.scene), {});
+    EXPECT_EQ(bob_plan.action, "grown");
+    EXPECT_EQ(bob_grown.chains.size(), 12u);
+    // Named by a config, the cap is built as asked: grown like the bob.
+    GarmentOptions named;
+    ConfigResult config =
+        parse_garment_config(R"({"schema": "weft.config/1", "garments": [{"material": "Hair", "class": "hair"}]})", "weft.json");
+    ASSERT_EQ(config.error, "");
+    named.config = std::move(config.config);
+    auto [named_plan, named_grown] = hair_plan(cropped.scene, find_garments(cropped.scene, named), {});
+    EXPECT_EQ(named_plan.action, "grown");
+    EXPECT_GE(named_grown.chains.size(), 6u);
+}
+
 struct SharedCase {
     const char* file;
     const char* garment;
     size_t chains, bones, caps, dropped_short, dropped_small;
+    const char* config = nullptr;  ///< a weft.json naming the garment, when it is grown only so
 };
+
+/// The Casual man's short hair lies on his head: it is grown only where a config names it.
+constexpr const char* kCasualHairNamed =
+    R"({"schema": "weft.config/1", "garments": [{"material": "Hair", "class": "hair"}]})";
 
 TEST(GrowShared, HairWeightedToTheHeadGrowsChains) {
     // Measured on the shared models (all hair weighted wholly to the head, no cloth bones).
     const SharedCase cases[] = {
         {"quaternius_umw_Witch.gltf", "Hair_Black", 18, 54, 1, 2, 11},
-        {"quaternius_men_Casual.glb", "Hair", 18, 54, 9, 17, 23},
+        {"quaternius_men_Casual.glb", "Hair", 18, 54, 9, 17, 23, kCasualHairNamed},
         {"quaternius_Hair_Long.fbx", "MI_Hair_2", 16, 48, 2, 5, 0},
     };
     for (const SharedCase& c : cases) {
         WEFT_REQUIRE_SHARED_MODEL(path, c.file);
-        const GrowResult r = grow_file(path);
+        GarmentOptions options;
+        if (c.config) {
+            ConfigResult config = parse_garment_config(c.config, "weft.json");
+            ASSERT_EQ(config.error, "");
+            options.config = std::move(config.config);
+        }
+        ImportResult imported = import_scene(path);
+        ASSERT_TRUE(imported.ok()) << c.file;
+        const GrowResult r = grow_cloth(imported.scene, find_garments(imported.scene, options), {});
         const GrownGarment* g = garment_named(r, c.garment);
         ASSERT_TRUE(g) << c.file;
         EXPECT_EQ(g->chains.size(), c.chains) << c.file;
@@ -429,6 +477,16 @@ TEST(GrowShared, HairWeightedToTheHeadGrowsChains) {
         EXPECT_EQ(g->dropped_small, c.dropped_small) << c.file;
         for (int i : g->chains) EXPECT_EQ(r.scene.nodes[size_t(r.chains[size_t(i)].body_bone)].name, "Head") << c.file;
     }
+}
+
+TEST(GrowShared, CasualMansShortHairLyingOnTheHeadIsNotGrown) {
+    WEFT_REQUIRE_SHARED_MODEL(path, "quaternius_men_Casual.glb");
+    const GrowResult r = grow_file(path);
+    EXPECT_TRUE(r.chains.empty());
+    const GrownGarment* hair = garment_named(r, "Hair");
+    ASSERT_TRUE(hair);
+    EXPECT_EQ(hair->outcome.rfind("not grown: hair lying on the head: it ends 115 mm above the neck joint", 0), 0u)
+        << hair->outcome;
 }
 
 TEST(GrowShared, SuperherosEyebrowSlotGrowsNothingAndSaysWhy) {

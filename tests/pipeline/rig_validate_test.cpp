@@ -20,6 +20,7 @@
 #include "batch/bake_model.h"
 #include "outputs/rig_report.h"
 #include "validate/model/rig_validate.h"
+#include "garment/config.h"
 #include "support/paths.h"
 
 namespace weft {
@@ -32,6 +33,10 @@ ModelRecord rig_and_validate(const fs::path& model, const std::string& name, Val
     ModelOptions options;
     options.grow_cloth = true;
     options.write_files = false;
+    // The shared models' config: the Casual man's hair, lying on his head, is grown where it is named.
+    ConfigResult config = load_garment_config(test::shared_models_config());
+    EXPECT_EQ(config.error, "");
+    options.garments.config = std::move(config.config);
     options.validate = std::move(validation);
     options.validate_limits = limits;
     options.out_dir = test::scratch_dir("rig-validate-" + name);

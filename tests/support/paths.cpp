@@ -30,6 +30,8 @@ fs::path shared_model(const std::string& name) {
     return fs::exists(p, ec) ? p : fs::path{};
 }
 
+fs::path shared_models_config() { return source_dir() / "tests" / "golden" / "weft.json"; }
+
 fs::path scratch_dir(const std::string& test_name) {
     fs::path p = binary_dir() / "test-scratch" / test_name;
     std::error_code ec;

@@ -15,6 +15,11 @@ std::filesystem::path weft_exe();           ///< the built `weft` command
 /// A shared model by file name, or an empty path (and the caller skips) when the shared folder is absent.
 std::filesystem::path shared_model(const std::string& name);
 
+/// The config the golden bake gives the shared models (tests/golden/weft.json): it names the Casual
+/// man's short hair, which lies on his head and is grown only where a user names it, so the tests
+/// that grow a cap keep growing his (docs/garments-by-geometry.md#hair-lying-on-the-head).
+std::filesystem::path shared_models_config();
+
 /// A fresh, empty folder under the build tree for one test's outputs.
 std::filesystem::path scratch_dir(const std::string& test_name);
 

@@ -8,9 +8,11 @@ namespace weft::testdata {
 std::vector<FixtureFile> good_fixtures() {
     GlbOptions options;
     options.generator = "weft_gen_testdata";
-    MannequinOptions chains, shared;
+    MannequinOptions chains, shared, cropped, bob;
     chains.authored_hair_chains = true;
     shared.skirt_on_body_material = true;
+    cropped.hair = MannequinHair::cropped_cap;
+    bob.hair = MannequinHair::bob;
     const std::string fbx = mannequin_cm_fbx();
     return {
         {"mannequin.glb", encode_glb(make_mannequin(), options),
@@ -19,6 +21,10 @@ std::vector<FixtureFile> good_fixtures() {
          "the mannequin with authored hair chains Hair_<strand>_1..4 under Head"},
         {"mannequin_shared_skirt.glb", encode_glb(make_mannequin(shared), options),
          "the mannequin with its skirt on the Body material (docs/growth.md#limits: not findable by slot)"},
+        {"hair/cropped.glb", encode_glb(make_mannequin(cropped), options),
+         "the mannequin with a cropped cap on Hair, 6 mm off the skull down to the ears: lies on the head"},
+        {"hair/bob.glb", encode_glb(make_mannequin(bob), options),
+         "the mannequin with a bob on Hair, from the crown to the chin, its ends 45 mm clear: hangs free"},
         {"flag.glb", encode_glb(make_flag(), options),
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
         {"sheets/curtain.glb", encode_glb(make_curtain(), options),

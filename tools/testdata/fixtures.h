@@ -14,9 +14,17 @@
 
 namespace weft::testdata {
 
+/// The mannequin's hair on `Hair`: six strands, or one shell round the head (docs/garments-by-geometry.md#hair-lying-on-the-head).
+enum class MannequinHair {
+    strands,      ///< six open strips hanging from the scalp
+    cropped_cap,  ///< a cap 6 mm off the skull from the crown down to the ears, ending 150 mm above the neck joint
+    bob,          ///< a shell from the crown to the chin, flaring 45 mm clear of the head and neck at its ends
+};
+
 struct MannequinOptions {
     bool authored_hair_chains = false;    ///< add Hair_<strand>_<k> joints under Head and weight the strands onto them
     bool skirt_on_body_material = false;  ///< put the skirt in the Body slot (docs/growth.md#limits: not findable by slot)
+    MannequinHair hair = MannequinHair::strands;  ///< a shell is weighted wholly to Head (no authored chains)
 };
 
 /// A skinned humanoid 1.73 m tall, Y up, facing +Z, left on +X: a 19-joint skeleton

@@ -110,6 +110,33 @@ Vec3 strand_across(const Strand& s) {
     return normalize(cross(Vec3{0, 1, 0}, Vec3{std::sin(a), 0, -std::cos(a)}));
 }
 
+/// The head's radius `height` above its base (the lathe in make_mannequin: a 0.22 m sine profile of
+/// kHeadRadius on 1.51 m), 0 outside it.
+double head_radius_at(double height) {
+    const double t = (height - 1.51) / 0.22;
+    return t > 0 && t < 1 ? kHeadRadius * std::sin(M_PI * t) : 0.0;
+}
+
+/// A hair shell round the head, open at its lower edge, twice as many sides as the head's lathe
+/// (every other vertex 6 mm over one of the head's, the rest up to 11 mm over a facet): the cropped cap hugs the skull down to the ears; the bob keeps the head's
+/// widest radius below it and flares out to its ends at the chin.
+MeshBuilder hair_shell(MannequinHair style, uint32_t head) {
+    const bool bob = style == MannequinHair::bob;
+    const double top = 1.73, bottom = bob ? 1.50 : 1.60;
+    constexpr int kRings = 16, kSides = 20;  // dense enough that growing keeps the bob's wedges (12 vertices each)
+    std::vector<std::pair<double, double>> profile{{-0.006, 0}};  // the crown's pole, 6 mm above the head
+    for (int i = 1; i <= kRings; ++i) {
+        const double y = top - (top - bottom) * i / kRings;
+        const double flare = bob && y < 1.62 ? 0.045 * (1.62 - y) / (1.62 - bottom) : 0.0;
+        const double r = bob && y < 1.62 ? kHeadRadius + 0.006 + flare : head_radius_at(y) + 0.006;
+        profile.push_back({top - y, r});
+    }
+    MeshBuilder shell;
+    shell.add_lathe({0, top, 0}, {0, -1, 0}, {1, 0, 0}, profile, kSides, 1.1,
+                    [head](const Vec3&) { return std::vector<Influence>{{head, 1.0f}}; });
+    return shell;
+}
+
 }  // namespace
 
 Scene make_mannequin(const MannequinOptions& options) {
@@ -231,6 +258,14 @@ Scene make_mannequin(const MannequinOptions& options) {
                 skirt.add_triangle(a, b, c);  // outward: around (+angle) x down
                 skirt.add_triangle(b, d, c);
             }
+    }
+
+    if (options.hair != MannequinHair::strands) {
+        scene.meshes.push_back(body.finish("MannequinMesh", mesh_node, 0, 0));
+        scene.meshes.push_back(hair_shell(options.hair, joint_index.at("Head")).finish("MannequinMesh", mesh_node, 1, 0));
+        if (!options.skirt_on_body_material) scene.meshes.push_back(skirt_builder.finish("MannequinMesh", mesh_node, 2, 0));
+        for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+        return scene;
     }
 
     // Hair: six open strips hanging from the scalp. Each is two UV islands (rows 0..6 and 6..11,

@@ -1,6 +1,7 @@
 // The rig proxies of one model through the solver, and their skinned mesh in the simulated pose
 // (docs/validation.md#the-skinned-mesh-of-a-rig-proxy; the steps are in rig_validate.h).
 #include "validate/model/rig_validate.h"
+#include "validate/model/joint_terms.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +10,6 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
-
 
 #include "scene/hierarchy.h"
 #include "scene/skinning.h"
@@ -50,6 +50,8 @@ struct MeshPart {
     std::vector<uint32_t> first;                 ///< per vertex + 1: offsets into moved_joint / moved_weight
     std::vector<uint32_t> moved_joint;           ///< posed joint of each moving influence
     std::vector<double> moved_weight;
+    JointTerms terms;                            ///< the moving influences by joint: skin()'s terms (scratch
+                                                 ///< inside, so each copy of the poser has its own)
     std::vector<int> moved_node;                 ///< the bone of each moving influence (a clip's own pose of it)
     // A clip moves the body's bones too: their influences, kept apart for it (fixed is their bind share).
     std::vector<uint32_t> body_first;            ///< per vertex + 1: offsets into body_node / body_weight
@@ -134,7 +136,7 @@ public:
         if (body) st.max_penetration = st.max_penetration_past_hull = 0.0;
         const Mat4 to_frame = clip ? to_frame_ * rest_frame_ * pose_matrix(inverse(clip->frame)) : to_frame_;
         const StepInput* colliders = clip ? clip->colliders : body;
-        for (const MeshPart& part : parts_) {
+        for (MeshPart& part : parts_) {
             const Mesh& mesh = scene_.meshes[static_cast<size_t>(part.mesh)];
             skin(part, mesh);
             if (body && colliders) penetration(part, mesh, *body, *colliders, to_frame, st);
@@ -315,6 +317,7 @@ private:
                 }
             part.first.push_back(static_cast<uint32_t>(part.moved_joint.size()));
             part.body_first.push_back(static_cast<uint32_t>(part.body_node.size()));
+            part.terms.build(joints_.size());
             std::sort(edges.begin(), edges.end());  // (a, b) pairs: the order is total, no tie to break
             edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
             for (const auto& e : edges) {
@@ -349,6 +352,7 @@ private:
             }
             part.moved_joint.push_back(static_cast<uint32_t>(j));
             part.moved_weight.push_back(bw.weight);
+            part.terms.add(static_cast<uint32_t>(j), bw.weight, p);
             part.moved_node.push_back(bw.bone);
             const PosedJoint& pj = joints_[static_cast<size_t>(j)];
             const Vec3 a = rest_[pj.particle], b = pj.next == no_particle ? a : rest_[pj.next];
@@ -368,7 +372,8 @@ private:
     }
 
     /// Linear blend skinning of every vertex of `part` into skinned_ (scene/skinning.h's blend, flattened).
-    void skin(const MeshPart& part, const Mesh& mesh) {
+    void skin(MeshPart& part, const Mesh& mesh) {
+        part.terms.apply(skinning_);
         skinned_.resize(part.vertices.size());
         for (size_t i = 0; i < part.vertices.size(); ++i) {
             const Vec3& p = mesh.positions[part.vertices[i]];
@@ -379,8 +384,7 @@ private:
                     sum = sum + part.body_weight[k] * clip_->bone[static_cast<size_t>(part.body_node[k])].transform_point(p);
                 if (part.body_first[i] == part.body_first[i + 1] && part.first[i] == part.first[i + 1]) sum = p;  // unweighted
             }
-            for (uint32_t k = part.first[i]; k < part.first[i + 1]; ++k)
-                sum = sum + part.moved_weight[k] * skinning_[part.moved_joint[k]].transform_point(p);
+            for (uint32_t k = part.first[i]; k < part.first[i + 1]; ++k) sum = sum + part.terms.term(k);
             skinned_[i] = (1 / part.total[i]) * sum;
         }
     }

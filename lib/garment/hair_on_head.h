@@ -1,0 +1,50 @@
+// Hair that lies on the head (docs/garments-by-geometry.md#hair-lying-on-the-head): cropped hair, hair
+// tied back close to the skull, a short cut under a headband. A slot called `Hair` finds it, but it
+// has nothing free to swing: its ends lie on the scalp and the nape. Hair moves where its ends stand
+// clear of the body, as a bob's or a ponytail's do.
+//
+// Measured on a garment found automatically (by a name, or by the body rules); a config rule naming
+// the garment builds it whatever it measures.
+#pragma once
+#include "garment/garments.h"
+#include "garment/geometry.h"
+#include "scene/scene.h"
+
+namespace weft {
+
+/// The least clearance, as a share of the head's height, of hair that moves. Measured on the corpus
+/// (docs/garments-by-geometry.md#hair-lying-on-the-head): hair that hangs free 0.095 to 0.115, hair
+/// lying on the head 0.005 to 0.038. Chosen near the geometric mean of the two nearest (0.038 and
+/// 0.095), rounded down to keep the margin on the side of building.
+inline constexpr double kHairOnHeadClearance = 0.06;
+
+/// What measure_hair_on_head read.
+struct HairOnHead {
+    bool measured = false;   ///< a humanoid skeleton to measure against, the hair's top above its neck joint, a body beside it
+    double clearance = 0;    ///< metres: the median distance of the hair's lowest quarter from the rest of the model
+    double head_height = 0;  ///< metres: from the neck joint (the head's, without a neck) up to the hair's top
+    double below_neck = 0;   ///< metres: how far the hair's lowest point lies below the neck joint (negative: above it)
+    double share() const { return head_height > 0 ? clearance / head_height : 0; }
+    /// Whether the hair lies on the head: measured, it ends above the neck joint (hair that hangs
+    /// lower has the length to swing, even where it lies on the back), and its clearance is under
+    /// kHairOnHeadClearance of the head's height.
+    bool lies_on_head() const { return measured && below_neck < 0 && share() < kHairOnHeadClearance; }
+};
+
+/// Measures a hair garment against the model's other triangles (the body and what it wears), in the
+/// bind pose. The lowest quarter is the garment's welded vertices in the lowest quarter of its height;
+/// each one's distance is to the nearest triangle with no corner in the garment, capped at the head's
+/// height. Not measured without a humanoid skeleton (garment/geometry.h), when the hair's top is not
+/// above the neck joint, or when nothing else of the model lies within the head's height of it.
+HairOnHead measure_hair_on_head(const Scene& scene, const Garment& hair, const HumanoidBones& bones);
+
+/// "hair lying on the head: it ends 115 mm above the neck joint and its lowest quarter lies 7 mm
+/// (0.019 of the head's 356 mm) from the body; hair that moves stands 0.06 clear (docs/...)".
+std::string hair_on_head_reason(const HairOnHead& measured);
+
+/// Measures a hair garment found automatically and, when it lies on the head, gives it its
+/// `stays_reason` and verdict: found, never built. Other garments, and hair a config rule named or
+/// authored chains move, are left as they are.
+void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment& g);
+
+}  // namespace weft

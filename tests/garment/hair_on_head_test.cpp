@@ -1,0 +1,128 @@
+// Hair lying on the head (garment/hair_on_head.h): on the mannequin with a cropped cap and with a bob
+// (testdata/hair/), on the shared Casual man's short hair and the Witch's, and named by a config.
+#include <gtest/gtest.h>
+
+#include "garment/config.h"
+#include "garment/garments.h"
+#include "garment/geometry.h"
+#include "garment/hair_on_head.h"
+#include "scene/import.h"
+#include "support/paths.h"
+
+namespace weft {
+namespace {
+
+struct Found {
+    Scene scene;
+    ModelGarments garments;
+};
+
+Found find_in(const std::filesystem::path& file, const GarmentOptions& options = {}) {
+    ImportResult imported = import_scene(file);
+    EXPECT_TRUE(imported.ok()) << file;
+    Found f{std::move(imported.scene), {}};
+    f.garments = find_garments(f.scene, options);
+    return f;
+}
+
+const Garment* hair_of(const ModelGarments& found) {
+    for (const Garment& g : found.garments)
+        if (g.class_name == "hair") return &g;
+    return nullptr;
+}
+
+GarmentOptions naming_the_hair() {
+    ConfigResult config =
+        parse_garment_config(R"({"schema": "weft.config/1", "garments": [{"material": "Hair", "class": "hair"}]})", "weft.json");
+    EXPECT_EQ(config.error, "");
+    GarmentOptions options;
+    options.config = std::move(config.config);
+    return options;
+}
+
+TEST(HairOnHead, ACroppedCapLiesOnTheHeadAndIsFoundButNotBuilt) {
+    const Found f = find_in(test::testdata_dir() / "hair" / "cropped.glb");
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    // The cap ends at the ears, 150 mm above the neck joint (1.45 m), its top 1.736 m: the head 286 mm.
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    ASSERT_TRUE(m.measured);
+    EXPECT_NEAR(m.head_height, 0.286, 1e-3);
+    EXPECT_NEAR(m.below_neck, -0.150, 1e-3);
+    // 6 mm over the skull where a vertex sits over one of the head's, up to 11 mm over a facet.
+    EXPECT_GT(m.clearance, 0.005);
+    EXPECT_LT(m.clearance, 0.013);
+    EXPECT_TRUE(m.lies_on_head());
+    EXPECT_EQ(hair->stays_reason.rfind("hair lying on the head: it ends 150 mm above the neck joint", 0), 0u)
+        << hair->stays_reason;
+    EXPECT_EQ(hair->verdict, "will not move: " + hair->stays_reason);
+    EXPECT_NEAR(hair->head_clearance, m.share(), 1e-12);
+    EXPECT_TRUE(f.garments.not_garments.empty());  // found, not refused
+}
+
+TEST(HairOnHead, ABobStandsClearOfTheHeadAndNeck) {
+    const Found f = find_in(test::testdata_dir() / "hair" / "bob.glb");
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    ASSERT_TRUE(m.measured);
+    EXPECT_NEAR(m.below_neck, -0.050, 1e-3);  // it ends above the neck joint too: its clearance decides
+    EXPECT_GT(m.share(), 4 * kHairOnHeadClearance);
+    EXPECT_FALSE(m.lies_on_head());
+    EXPECT_EQ(hair->stays_reason, "");
+    EXPECT_GT(hair->head_clearance, 4 * kHairOnHeadClearance);
+}
+
+TEST(HairOnHead, AConfigRuleNamingTheCapBuildsIt) {
+    const Found f = find_in(test::testdata_dir() / "hair" / "cropped.glb", naming_the_hair());
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    EXPECT_EQ(hair->matched_by, kMatchedByConfig);
+    EXPECT_EQ(hair->stays_reason, "");
+    EXPECT_LT(hair->head_clearance, 0);  // not even measured: the user decided
+}
+
+TEST(HairOnHead, HairThatEndsBelowTheNeckJointIsNeverJudged) {
+    // The mannequin's strands hang 112 mm below the neck joint; the Witch's hair 28 mm (0.10 clear).
+    const Found f = find_in(test::testdata_dir() / "mannequin.glb");
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    EXPECT_NEAR(m.below_neck, 0.112, 1e-3);
+    EXPECT_EQ(hair->stays_reason, "");
+    m.clearance = 0;  // lying on the back all the way down still swings
+    EXPECT_FALSE(m.lies_on_head());
+}
+
+TEST(HairOnHead, SharedModels) {
+    struct Case {
+        const char* file;
+        const char* hair;
+        double share;  ///< measured clearance over the head's height
+        bool lies;
+    };
+    const Case cases[] = {
+        {"quaternius_men_Casual.glb", "Hair", 0.0193, true},  // short hair on the head
+        {"quaternius_umw_Witch.gltf", "Hair_Black", 0.1011, false},
+    };
+    for (const Case& c : cases) {
+        const std::filesystem::path path = test::shared_model(c.file);
+        if (path.empty()) continue;
+        const Found f = find_in(path);
+        const Garment* hair = hair_of(f.garments);
+        ASSERT_TRUE(hair) << c.file;
+        EXPECT_EQ(hair->name, c.hair);
+        EXPECT_NEAR(hair->head_clearance, c.share, 5e-4) << c.file;
+        EXPECT_EQ(!hair->stays_reason.empty(), c.lies) << c.file;
+    }
+    // Hair_Long is a hair piece with no skeleton: nothing to measure against, built as before.
+    const std::filesystem::path long_hair = test::shared_model("quaternius_Hair_Long.fbx");
+    if (long_hair.empty()) return;
+    const Found f = find_in(long_hair);
+    ASSERT_TRUE(hair_of(f.garments));
+    EXPECT_LT(hair_of(f.garments)->head_clearance, 0);
+    EXPECT_EQ(hair_of(f.garments)->stays_reason, "");
+}
+
+}  // namespace
+}  // namespace weft
