@@ -1,5 +1,6 @@
 #include "proxy/sheet_layers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -9,15 +10,23 @@ namespace weft::sheet_detail {
 
 namespace {
 
-/// Closed but where it is held: at least one border edge, and both ends of every one held.
+/// Closed but where it is held: both ends of every border edge held. A slab closed all round (no
+/// border: an awning modelled as a thin closed solid) is closed where nothing holds it too.
 bool closed_but_held(const EdgeTable& table, std::span<const int> holder) {
-    uint32_t border = 0;
     for (uint32_t e = 0; e < table.edge_count(); ++e) {
         if (table.face_count(e) != 1) continue;
         if (holder[table.edges[e][0]] < 0 || holder[table.edges[e][1]] < 0) return false;
-        ++border;
     }
-    return border > 0;
+    return true;
+}
+
+/// The median of the sheet's edge lengths (the upper one of an even count).
+double median_edge(const EdgeTable& table, std::span<const Vec3> position) {
+    std::vector<double> length_of(table.edge_count());
+    for (uint32_t e = 0; e < table.edge_count(); ++e) length_of[e] = distance(position[table.edges[e][0]], position[table.edges[e][1]]);
+    if (length_of.empty()) return 0;
+    std::nth_element(length_of.begin(), length_of.begin() + length_of.size() / 2, length_of.end());
+    return length_of[length_of.size() / 2];
 }
 
 /// The axis the area-weighted normals agree on most: the leading eigenvector of Σ A·n·nᵀ (a slab's
@@ -39,6 +48,27 @@ Vec3 principal_normal(std::span<const Vec3> normal, std::span<const double> area
         axis = next / l;
     }
     return axis;
+}
+
+/// A line through a vertex or along an edge of the other face hits one of its triangles whatever the
+/// rounding: a triangle's own edges are taken a hair wide, in barycentric coordinates.
+constexpr double kHairEdge = 1e-9;
+/// Wider for a line that misses at kHairEdge: exporters round a slab's two faces apart by a few 1e-8 of
+/// an edge (Quaternius' Banner: its back's outline 3e-9 m off its front's, on 0.4 m triangles).
+constexpr double kRoundedEdge = 1e-6;
+
+/// Where the line x + s·d meets triangle abc (Tomas Möller, Ben Trumbore, "Fast, minimum storage
+/// ray-triangle intersection", 1997), its edges taken `edge` wide: s, or NaN when it misses.
+double line_hits(const Vec3& x, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c, double edge = kHairEdge) {
+    const Vec3 e1 = b - a, e2 = c - a, p = cross(d, e2);
+    const double det = dot(e1, p);
+    if (!(std::fabs(det) > 1e-300)) return std::numeric_limits<double>::quiet_NaN();
+    const Vec3 t = x - a;
+    const double u = dot(t, p) / det;
+    const Vec3 q = cross(t, e1);
+    const double v = dot(d, q) / det;
+    if (u < -edge || v < -edge || u + v > 1 + edge) return std::numeric_limits<double>::quiet_NaN();
+    return dot(e2, q) / det;
 }
 
 /// Whether the kept triangles are one piece through the edges they share.
@@ -76,6 +106,86 @@ bool one_piece(const EdgeTable& table, std::span<const uint8_t> keep) {
     return reached == kept;
 }
 
+
+/// How far the line along triangle t's normal through its centroid runs, either way, before it meets a
+/// triangle facing against t: the slab's thickness there; +inf where it meets none. Either way, unlike
+/// geom's inward_distance: a slab open where it is held has no inside its winding could name.
+double thickness_at(size_t t, std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                    std::span<const Vec3> normal) {
+    const auto& [a, b, c] = triangles[t];
+    const Vec3 centre = (position[a] + position[b] + position[c]) / 3.0;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (size_t u = 0; u < triangles.size(); ++u) {
+        if (u == t || !(dot(normal[t], normal[u]) < 0)) continue;
+        const auto& [p, q, r] = triangles[u];
+        const double s = std::fabs(line_hits(centre, normal[t], position[p], position[q], position[r]));
+        if (s > 0 && s < nearest) nearest = s;
+    }
+    return nearest;
+}
+
+/// Which way each triangle faces along `axis`: +1 or -1, or 0 for a **wall**: a triangle standing
+/// within kWallAxisCosine of square to the axis that is no part of a face, since the slab is thicker
+/// across it than kWallThicknesses times the faces' median thickness (the strip joining a slab's
+/// faces round its outline runs across the sheet; a face folded steeply, an awning's roof above its
+/// valance, is as thin there as anywhere), or it lies in the plane of a wall it shares an edge with.
+/// The faces' thickness is measured on at most 256 of them, evenly spaced in triangle order.
+std::vector<int8_t> face_sides(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                               const EdgeTable& table, std::span<const Vec3> normal, const Vec3& axis) {
+    std::vector<int8_t> side(normal.size());
+    std::vector<size_t> steep, facing;
+    for (size_t t = 0; t < normal.size(); ++t) {
+        const double c = dot(normal[t], axis);
+        side[t] = c >= 0 ? 1 : -1;
+        (std::fabs(c) < kWallAxisCosine ? steep : facing).push_back(t);
+    }
+    if (steep.empty() || facing.empty()) return side;
+    std::vector<double> thick;
+    const size_t stride = std::max<size_t>(1, facing.size() / 256);
+    for (size_t k = 0; k < facing.size(); k += stride)
+        if (const double d = thickness_at(facing[k], position, triangles, normal); std::isfinite(d)) thick.push_back(d);
+    if (thick.empty()) return side;
+    std::nth_element(thick.begin(), thick.begin() + thick.size() / 2, thick.end());
+    const double wall_beyond = kWallThicknesses * thick[thick.size() / 2];
+    for (size_t t : steep)
+        if (thickness_at(t, position, triangles, normal) > wall_beyond) side[t] = 0;
+    // A wall runs on into a tip, where the line across from a triangle's centre meets the wall
+    // opposite within the thickness: a steep neighbour lying in a wall's plane is the same strip.
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (size_t t : steep) {
+            if (side[t] == 0) continue;
+            for (uint32_t e : table.triangle_edges[t])
+                if (e != no_edge)
+                    for (uint32_t u : table.faces(e))
+                    if (side[t] != 0 && u != t && side[u] == 0 && dot(normal[t], normal[u]) >= kWallPlaneCosine) side[t] = 0, grew = true;
+        }
+    }
+    return side;
+}
+
+/// Whether every free vertex the kept face does not use (the other face's, the walls') lies over
+/// the kept face: the line through it along `axis` meets a kept triangle within `reach`. Where one
+/// does not, the two sides are a tube's (a sleeve round a pole) or the slab is thick, and one face
+/// would leave its render vertices bound far off the cloth.
+bool other_side_over_kept(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                          std::span<const uint8_t> keep, std::span<const int> holder, const Vec3& axis, double reach) {
+    std::vector<uint8_t> on_kept(position.size(), 0), used(position.size(), 0);
+    for (size_t t = 0; t < triangles.size(); ++t)
+        for (uint32_t v : triangles[t]) (keep[t] ? on_kept : used)[v] = 1;
+    for (uint32_t v = 0; v < position.size(); ++v) {
+        if (!used[v] || on_kept[v] || holder[v] >= 0) continue;
+        bool over = false;
+        for (size_t t = 0; t < triangles.size() && !over; ++t) {
+            if (!keep[t]) continue;
+            const auto& [a, b, c] = triangles[t];
+            over = std::fabs(line_hits(position[v], axis, position[a], position[b], position[c], kRoundedEdge)) <= reach;
+        }
+        if (!over) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
@@ -96,56 +206,53 @@ std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<c
         total += area[t];
     }
     const Vec3 axis = principal_normal(normal, area);
+    const std::vector<int8_t> side = face_sides(position, triangles, table, normal, axis);
     double along = 0, against = 0;
-    for (size_t t = 0; t < triangles.size(); ++t) (dot(normal[t], axis) >= 0 ? along : against) += area[t];
+    for (size_t t = 0; t < triangles.size(); ++t) {
+        if (side[t] > 0) along += area[t];
+        if (side[t] < 0) against += area[t];
+    }
     if (!(along >= kTwoSidedFaceShare * total && against >= kTwoSidedFaceShare * total)) return {};
-    const bool keep_along = along >= against;
+    const int8_t kept_side = along >= against ? 1 : -1;
     std::vector<uint8_t> keep(triangles.size());
-    for (size_t t = 0; t < triangles.size(); ++t) keep[t] = (dot(normal[t], axis) >= 0) == keep_along;
+    for (size_t t = 0; t < triangles.size(); ++t) keep[t] = side[t] == kept_side;
     bool held = false, free = false;
     for (size_t t = 0; t < triangles.size(); ++t)
         if (keep[t])
             for (uint32_t v : triangles[t]) (holder[v] >= 0 ? held : free) = true;
     if (!held || !free || !one_piece(table, keep)) return {};
+    if (!other_side_over_kept(position, triangles, keep, holder, axis, kThinBelow * median_edge(table, position))) return {};
     if (principal) *principal = axis;
     return keep;
 }
 
-namespace {
-
-/// Where the line x + s·d meets triangle abc (Tomas Möller, Ben Trumbore, "Fast, minimum storage
-/// ray-triangle intersection", 1997): s, or NaN when it misses.
-double line_hits(const Vec3& x, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c) {
-    const Vec3 e1 = b - a, e2 = c - a, p = cross(d, e2);
-    const double det = dot(e1, p);
-    if (!(std::fabs(det) > 1e-300)) return std::numeric_limits<double>::quiet_NaN();
-    const Vec3 t = x - a;
-    const double u = dot(t, p) / det;
-    const Vec3 q = cross(t, e1);
-    const double v = dot(d, q) / det;
-    // A line through a vertex or along an edge of the other face hits one of its triangles whatever
-    // the rounding: a triangle's own edges are taken a hair wide.
-    constexpr double edge = 1e-9;
-    if (u < -edge || v < -edge || u + v > 1 + edge) return std::numeric_limits<double>::quiet_NaN();
-    return dot(e2, q) / det;
-}
-
-}  // namespace
-
 void move_to_mid_surface(std::vector<Vec3>& position, std::span<const std::array<uint32_t, 3>> triangles,
                          std::span<const uint8_t> keep, std::span<const int> holder, const Vec3& axis) {
+    // The walls round a slab's outline join its two faces and are neither: a vertex of the kept face
+    // on a wall still moves, and no line is measured to a wall.
+    std::vector<uint8_t> wall(triangles.size(), 0);
+    for (size_t t = 0; t < triangles.size(); ++t) {
+        const auto& [a, b, c] = triangles[t];
+        const Vec3 n = cross(position[b] - position[a], position[c] - position[a]);
+        const double l = length(n);
+        wall[t] = !keep[t] && !(std::fabs(dot(n, axis)) >= kWallAxisCosine * l && l > 0);
+    }
     std::vector<uint8_t> on_kept(position.size(), 0), on_other(position.size(), 0);
     for (size_t t = 0; t < triangles.size(); ++t)
-        for (uint32_t v : triangles[t]) (keep[t] ? on_kept : on_other)[v] = 1;
+        if (!wall[t])
+            for (uint32_t v : triangles[t]) (keep[t] ? on_kept : on_other)[v] = 1;
     const std::vector<Vec3> before = position;
     for (uint32_t v = 0; v < position.size(); ++v) {
         if (!on_kept[v] || on_other[v] || holder[v] >= 0) continue;  // the rim and the hold are on both faces
         double nearest = std::numeric_limits<double>::infinity();
-        for (size_t t = 0; t < triangles.size(); ++t) {
-            if (keep[t]) continue;
-            const auto& [a, b, c] = triangles[t];
-            const double s = line_hits(before[v], axis, before[a], before[b], before[c]);
-            if (std::fabs(s) < std::fabs(nearest)) nearest = s;
+        for (const double edge : {kHairEdge, kRoundedEdge}) {
+            for (size_t t = 0; t < triangles.size(); ++t) {
+                if (keep[t] || wall[t]) continue;
+                const auto& [a, b, c] = triangles[t];
+                const double s = line_hits(before[v], axis, before[a], before[b], before[c], edge);
+                if (std::fabs(s) < std::fabs(nearest)) nearest = s;
+            }
+            if (std::isfinite(nearest)) break;
         }
         if (std::isfinite(nearest)) position[v] = before[v] + axis * (0.5 * nearest);
     }

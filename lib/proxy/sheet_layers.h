@@ -19,13 +19,36 @@ namespace weft::sheet_detail {
 /// on either side of one axis.
 inline constexpr double kTwoSidedFaceShare = 0.4;
 
-/// Per triangle, 1 for the face kept when the sheet is two-sided; empty when it is not. Two-sided: the
-/// sheet has a border, every border edge joins two held vertices (closed but where it is held), and
+/// A triangle standing within this cosine of square to the principal normal (75.5 degrees or more
+/// from it), across which the slab is thicker than kWallThicknesses times its faces' median
+/// thickness, is a **wall**: the strip a slab modelled with thickness has round its outline, joining
+/// its faces. It belongs to neither face, so the kept face is the face alone. The steepest face
+/// triangles of the Goal_Flag stand at cosine 0.48 (its rim), Quaternius' Banner's walls at 0.00
+/// (3.5 cm wide, 9 cm or more across the sheet); a market stand's roof stands at 0.01 to 0.2 from its
+/// valance's normal and is a face (9 mm thick, as the valance).
+inline constexpr double kWallAxisCosine = 0.25;
+inline constexpr double kWallThicknesses = 2.0;
+/// A steep triangle whose normal is within this cosine (10 degrees) of a wall it shares an edge with
+/// is that wall running on: near a tip the line across from its centre meets the opposite wall within
+/// the thickness (two of the Banner's eight wall triangles).
+inline constexpr double kWallPlaneCosine = 0.985;
+
+/// How far the other face may stand off the kept one, in median edges: a slab is two layers of one
+/// cloth where each vertex of its other face lies over the kept face within this (the Goal_Flag's
+/// faces 0.39 median edges apart at most, Quaternius' Banner 0.13, a market stand's awning 0.14).
+/// Farther, the two sides are a tube's (a flag's sleeve round its pole: 0.7 to 1.7 median edges on
+/// Quaternius' platformer Flag) and one face would bind the far side's render vertices across it.
+inline constexpr double kThinBelow = 0.5;
+
+/// Per triangle, 1 for the face kept when the sheet is two-sided; empty when it is not. Two-sided:
+/// every border edge joins two held vertices (closed but where it is held, or closed all round), and
 /// the triangles facing either way along the sheet's principal normal (the axis its area-weighted
-/// normals agree on most) each have at least kTwoSidedFaceShare of its area. The kept face is the
-/// larger (the one facing along the axis on a tie); it must be one piece, hold a held vertex and a
-/// free one, or the sheet is left as it is. Deterministic: a fixed number of power iterations from
-/// the largest triangle's normal, and every sum in triangle order.
+/// normals agree on most; walls facing neither way) each have at least kTwoSidedFaceShare of its
+/// area. The kept face is the larger (the one facing along the axis on a tie), without the walls; it
+/// must be one piece, hold a held vertex and a free one, and every free vertex it does not use must
+/// lie over it along the axis within kThinBelow median edges, or the sheet is left as it is.
+/// Deterministic: a fixed number of power iterations from the largest triangle's normal, and every
+/// sum in triangle order.
 /// The principal normal goes to `principal` when the sheet is two-sided.
 std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
                                      std::span<const int> holder, Vec3* principal = nullptr);
@@ -33,7 +56,8 @@ std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<c
 /// Moves each free vertex of the kept face alone halfway to the other face along `axis` (the nearest
 /// crossing of the line through it), so the kept face becomes the slab's mid-surface: the fabric's own
 /// place, from which both faces' render vertices stand off by half the thickness. The rim and the held
-/// vertices, on both faces, stay; a vertex whose line meets no triangle of the other face stays.
+/// vertices, on both faces, stay; a vertex whose line meets no triangle of the other face stays. A
+/// vertex the kept face shares only with walls is no rim: it moves.
 void move_to_mid_surface(std::vector<Vec3>& position, std::span<const std::array<uint32_t, 3>> triangles,
                          std::span<const uint8_t> keep, std::span<const int> holder, const Vec3& axis);
 

@@ -96,5 +96,42 @@ TEST(SheetLayers, AnOpenSheetOrAFreeBorderIsLeftAsModelled) {
     EXPECT_TRUE(one_face_of_two(loose.position, loose.triangles, loose.holder).empty());
 }
 
+TEST(SheetLayers, ASlabThickerThanHalfItsMedianEdgeKeepsBothFaces) {
+    // The faces 0.2 m apart over 0.1 m cells: a vertex of the back stands two median edges off the
+    // front, as a flag's sleeve stands round its pole (Quaternius' platformer Flag: 0.7 to 1.7). One
+    // face would bind the back's render vertices that far off the cloth: both faces are kept.
+    const Slab thick = make_slab(true, 0.1);
+    EXPECT_TRUE(one_face_of_two(thick.position, thick.triangles, thick.holder).empty());
+    // At 0.04 m apart (0.4 median edges, the Goal_Flag's most) it is one layer.
+    const Slab thin = make_slab(true, 0.02);
+    EXPECT_EQ(one_face_of_two(thin.position, thin.triangles, thin.holder).size(), thin.triangles.size());
+}
+
+TEST(SheetLayers, ASlabClosedAllRoundIsOneLayerToo) {
+    // The slit closed: the left column's inner vertices shared by both faces, held there (a thin awning
+    // closed all round and held where it touches its frame). No border, so nothing to be held at it.
+    Slab s = make_slab(true);
+    for (size_t v = 0; v < s.position.size(); ++v)
+        if (s.position[v].x == 0.0) s.position[v].y = 0.0;
+    // Weld the left column's twins: the back's inner left vertices become the front's.
+    std::vector<uint32_t> into(s.position.size());
+    for (uint32_t v = 0; v < s.position.size(); ++v) {
+        into[v] = v;
+        for (uint32_t u = 0; u < v; ++u)
+            if (s.position[u] == s.position[v]) {
+                into[v] = u;
+                break;
+            }
+    }
+    for (auto& t : s.triangles)
+        for (uint32_t& v : t) v = into[v];
+    Vec3 axis;
+    const std::vector<uint8_t> keep = one_face_of_two(s.position, s.triangles, s.holder, &axis);
+    ASSERT_EQ(keep.size(), s.triangles.size());
+    size_t kept = 0;
+    for (uint8_t k : keep) kept += k;
+    EXPECT_EQ(kept, s.front_triangles);
+}
+
 }  // namespace
 }  // namespace weft::sheet_detail

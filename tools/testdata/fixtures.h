@@ -71,6 +71,13 @@ Scene make_coarse_tablecloth();
 /// The banner under a rod with a domed shield, a closed piece of uneven thickness, in its mesh
 /// (sheets/banner_shield.glb): a solid, though thin for its width (docs/proxy.md#pins).
 Scene make_banner_shield();
+/// A banner modelled as a slab under the rod (docs/proxy.md#two-sided-sheets): a front and a back
+/// face `thickness` apart over one grid of 4 x 3 quads (0.6 x 0.45 m), joined by walls down both
+/// sides and along the bottom, and along the top too when `closed` (a slab closed all round).
+Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
+/// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
+/// then the back's triangles over copies of its vertices, each wound against its front.
+Scene make_doubled_sheet();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

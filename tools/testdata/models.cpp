@@ -575,4 +575,56 @@ Scene make_banner_shield() {
     });
 }
 
+Scene make_slab_sheet(const std::string& name, double thickness, bool closed) {
+    // Quaternius' Banner is such a slab (3.5 cm thick, walls round its outline); a market stand's
+    // awning is one closed all round, 9 mm thick (docs/proxy.md#two-sided-sheets).
+    return hanging_sheet(name, 0.6, [thickness, closed](MeshBuilder& b) {
+        constexpr int kColumns = 4, kRows = 3;
+        const double t = thickness / 2;
+        auto at = [](int i, int j) { return Vec3{0.15 * i, -0.15 * j, 0}; };
+        uint32_t front[kColumns + 1][kRows + 1], back[kColumns + 1][kRows + 1];
+        for (int j = 0; j <= kRows; ++j)
+            for (int i = 0; i <= kColumns; ++i) {
+                const Vec2 uv{double(i) / kColumns, double(j) / kRows};
+                front[i][j] = b.add_vertex(at(i, j) + Vec3{0, 0, t}, uv);
+                back[i][j] = b.add_vertex(at(i, j) - Vec3{0, 0, t}, uv);
+            }
+        for (int j = 0; j < kRows; ++j)
+            for (int i = 0; i < kColumns; ++i) {  // the front faces +z, the back -z: the same split
+                b.add_triangle(front[i][j], front[i][j + 1], front[i + 1][j]);
+                b.add_triangle(front[i + 1][j], front[i][j + 1], front[i + 1][j + 1]);
+                b.add_triangle(back[i][j], back[i + 1][j], back[i][j + 1]);
+                b.add_triangle(back[i + 1][j], back[i + 1][j + 1], back[i][j + 1]);
+            }
+        // A wall over the outline edge the front runs p -> q: wound so that it runs the edge q -> p and
+        // the back's p' -> q', one consistently wound surface.
+        auto wall = [&](int pi, int pj, int qi, int qj) {
+            b.add_triangle(front[qi][qj], front[pi][pj], back[pi][pj]);
+            b.add_triangle(front[qi][qj], back[pi][pj], back[qi][qj]);
+        };
+        for (int j = 0; j < kRows; ++j) {
+            wall(0, j, 0, j + 1);
+            wall(kColumns, j + 1, kColumns, j);
+        }
+        for (int i = 0; i < kColumns; ++i) {
+            wall(i, kRows, i + 1, kRows);
+            if (closed) wall(i + 1, 0, i, 0);
+        }
+    });
+}
+
+Scene make_doubled_sheet() {
+    return hanging_sheet("doubled", 0.6, [](MeshBuilder& b) {
+        grid(b, 4, 3, 0.6, 0.45, [](int, int) { return false; }, [](double, double) { return 0.0; });
+        const uint32_t nv = static_cast<uint32_t>(b.positions.size());
+        const size_t nt = b.indices.size() / 3;
+        for (uint32_t v = 0; v < nv; ++v) {
+            const Vec3 p = b.positions[v];
+            const Vec2 uv = b.uvs[v];
+            b.add_vertex(p, uv);
+        }
+        for (size_t t = 0; t < nt; ++t) b.add_triangle(b.indices[3 * t] + nv, b.indices[3 * t + 2] + nv, b.indices[3 * t + 1] + nv);
+    });
+}
+
 }  // namespace weft::testdata
