@@ -636,13 +636,17 @@ std::span<const uint8_t> GltfData::view_data(int index) {
 /// read, or a substitution names an element past the count or out of order (reported):
 /// Assimp 5.2.5 writes such a substitution wherever its index points.
 bool GltfData::scalar_values(const Accessor& a, int index, std::vector<uint32_t>& out) {
-    out.assign(size_t(a.count), 0);
+    // The bytes first: a Draco accessor's count is checked against its decoded mesh only there, so
+    // nothing is allocated for a count no bytes back.
+    uint64_t stride = 0;
+    std::span<const uint8_t> data;
     if (a.view >= 0 || a.draco >= 0) {
-        uint64_t stride = 0;
-        std::span<const uint8_t> data = accessor_data(a, stride);
+        data = accessor_data(a, stride);
         if (data.empty()) return false;
-        for (uint64_t i = 0; i < a.count; ++i) out[size_t(i)] = uint32_t(component(data, a, i, 0, stride));
     }
+    out.assign(size_t(a.count), 0);
+    if (!data.empty())
+        for (uint64_t i = 0; i < a.count; ++i) out[size_t(i)] = uint32_t(component(data, a, i, 0, stride));
     if (!a.sparse) return true;
     std::vector<uint64_t> targets;
     std::span<const uint8_t> values;
@@ -698,11 +702,14 @@ bool GltfData::floats(int index, uint32_t n, std::vector<float>& out, const std:
             "/accessors/" + std::to_string(index));
         return false;
     }
-    out.assign(size_t(a->count) * n, 0.f);
+    uint64_t stride = 0;
+    std::span<const uint8_t> bytes;  // first, as in scalar_values
     if (a->view >= 0 || a->draco >= 0) {
-        uint64_t stride = 0;
-        const std::span<const uint8_t> bytes = accessor_data(*a, stride);
+        bytes = accessor_data(*a, stride);
         if (bytes.empty()) return false;
+    }
+    out.assign(size_t(a->count) * n, 0.f);
+    if (!bytes.empty()) {
         if (a->component_type == 5126 && stride == uint64_t(n) * 4) {  // floats as stored, packed: one copy
             std::memcpy(out.data(), bytes.data(), size_t(a->count) * n * 4);
         } else if (a->component_type == 5126) {

@@ -19,6 +19,7 @@
 #include "glb_reader.h"
 #include "import_helpers.h"
 #include "io/atomic_file.h"
+#include "scene/gltf_write.h"
 #include "scene/import.h"
 #include "support/paths.h"
 
@@ -148,6 +149,26 @@ TEST(GltfDraco, BytesThatDoNotDecodeAreRefusedByPrimitive) {
     ASSERT_FALSE(header.ok());
     EXPECT_NE(issues_text(header).find("KHR_draco_mesh_compression does not decode"), std::string::npos)
         << issues_text(header);
+}
+
+TEST(GltfDraco, ACountTheMeshDoesNotHaveIsRefusedBeforeAnythingIsAllocated) {
+    // Accessors of a Draco primitive have no bytes of their own, so nothing bounds their count but
+    // the decoded mesh: four billion positions are refused by name (the mesh has the flag's points),
+    // not allocated (48 GB) first.
+    std::vector<uint8_t> bytes;
+    ASSERT_EQ(read_file(testdata_dir() / "draco" / "flag_draco.glb", bytes), "");
+    Glb glb = Glb::parse(bytes);
+    const size_t position = glb.doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"].get<size_t>();
+    glb.doc["accessors"][position]["count"] = 3999999999u;  // a whole number of triangles
+    // Without indices the checks read nothing of the primitive before its positions are read.
+    glb.doc["meshes"][0]["primitives"][0].erase("indices");
+    const fs::path file = scratch_dir("gltf_draco") / "huge_count.glb";
+    const std::vector<uint8_t> packed = pack_glb(glb.doc.dump(), glb.bin);
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(packed.data()), std::streamsize(packed.size()));
+    const ImportResult r = import_scene(file);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(issues_text(r).find("declares 3999999999 elements but its Draco mesh has"), std::string::npos)
+        << issues_text(r);
 }
 
 }  // namespace
