@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "geom/line_triangle.h"
 #include "scene/bind_pose.h"
 #include "scene/influences.h"
 
@@ -14,25 +15,14 @@ namespace {
 constexpr int kRays = 64;
 
 /// Distance along the unit direction `d` from `o` to the first triangle of the skinned meshes it
-/// meets (either side facing), or infinity (Moller and Trumbore, "Fast, minimum storage ray-triangle
-/// intersection", 1997).
+/// meets (either side facing), or infinity.
 double first_hit(const Scene& scene, const Vec3& o, const Vec3& d) {
     double best = INFINITY;
     for (const Mesh& mesh : scene.meshes) {
         if (!is_skinned(mesh)) continue;
         for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-            const Vec3& a = mesh.positions[mesh.indices[t]];
-            const Vec3 e1 = mesh.positions[mesh.indices[t + 1]] - a, e2 = mesh.positions[mesh.indices[t + 2]] - a;
-            const Vec3 p = cross(d, e2);
-            const double det = dot(e1, p);
-            if (!(std::fabs(det) > 1e-18)) continue;
-            const Vec3 s = o - a;
-            const double u = dot(s, p) / det;
-            if (u < 0 || u > 1) continue;
-            const Vec3 q = cross(s, e1);
-            const double v = dot(d, q) / det;
-            if (v < 0 || u + v > 1) continue;
-            const double hit = dot(e2, q) / det;
+            const double hit = line_meets_triangle(o, d, mesh.positions[mesh.indices[t]], mesh.positions[mesh.indices[t + 1]],
+                                                   mesh.positions[mesh.indices[t + 2]]);
             if (hit > 0 && hit < best) best = hit;
         }
     }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include "geom/line_triangle.h"
+
 namespace weft {
 
 namespace {
@@ -19,19 +21,9 @@ Corners corners(std::span<const Vec3> p, std::span<const uint32_t> idx, uint32_t
     return {p[idx[3 * size_t(t)]], p[idx[3 * size_t(t) + 1]], p[idx[3 * size_t(t) + 2]]};
 }
 
-/// Where the ray o + s·d (s > 0) meets triangle abc (Tomas Möller, Ben Trumbore, "Fast, minimum
-/// storage ray-triangle intersection", 1997): s, or +infinity when it misses.
+/// Where the ray o + s·d (s > 0) meets triangle abc: s, or +infinity when it misses.
 double ray_hits(const Vec3& o, const Vec3& d, const Corners& k) {
-    const Vec3 e1 = k.b - k.a, e2 = k.c - k.a, p = cross(d, e2);
-    const double det = dot(e1, p);
-    if (!(std::fabs(det) > 1e-300)) return kInf;
-    const Vec3 s = o - k.a;
-    const double u = dot(s, p) / det;
-    if (u < 0 || u > 1) return kInf;
-    const Vec3 q = cross(s, e1);
-    const double v = dot(d, q) / det;
-    if (v < 0 || u + v > 1) return kInf;
-    const double along = dot(e2, q) / det;
+    const double along = line_meets_triangle(o, d, k.a, k.b, k.c);
     return along > 0 ? along : kInf;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "geom/line_triangle.h"
 #include "geom/topology.h"
 
 namespace weft::sheet_detail {
@@ -57,18 +58,9 @@ constexpr double kHairEdge = 1e-9;
 /// an edge (Quaternius' Banner: its back's outline 3e-9 m off its front's, on 0.4 m triangles).
 constexpr double kRoundedEdge = 1e-6;
 
-/// Where the line x + s·d meets triangle abc (Tomas Möller, Ben Trumbore, "Fast, minimum storage
-/// ray-triangle intersection", 1997), its edges taken `edge` wide: s, or NaN when it misses.
+/// Where the line x + s·d meets triangle abc, its edges taken `edge` wide: s, or NaN when it misses.
 double line_hits(const Vec3& x, const Vec3& d, const Vec3& a, const Vec3& b, const Vec3& c, double edge = kHairEdge) {
-    const Vec3 e1 = b - a, e2 = c - a, p = cross(d, e2);
-    const double det = dot(e1, p);
-    if (!(std::fabs(det) > 1e-300)) return std::numeric_limits<double>::quiet_NaN();
-    const Vec3 t = x - a;
-    const double u = dot(t, p) / det;
-    const Vec3 q = cross(t, e1);
-    const double v = dot(d, q) / det;
-    if (u < -edge || v < -edge || u + v > 1 + edge) return std::numeric_limits<double>::quiet_NaN();
-    return dot(e2, q) / det;
+    return line_meets_triangle(x, d, a, b, c, edge);
 }
 
 /// Whether the kept triangles are one piece through the edges they share.
