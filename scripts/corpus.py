@@ -9,6 +9,7 @@ Nothing is downloaded: the models are read from copies of their repositories tha
   scripts/corpus.py check  --source ROOT          # which entries can be read from ROOT
   scripts/corpus.py score  --source ROOT --weft build/tools/weft/weft --tuned
   scripts/corpus.py score  --source ROOT --weft ... --held-out --aggregate-only
+  scripts/corpus.py score  --source ROOT --weft ... --batch 2 --tuned   # one batch of the list
   scripts/corpus.py split  [--write]              # draw the held-out flags again after editing the list
 
 Python 3 standard library only. See docs/corpus.md.
@@ -246,6 +247,8 @@ def select(corpus, args):
         if missing:
             raise SystemExit('no entry named %s' % ', '.join(sorted(missing)))
         entries = [e for e in entries if e['name'] in wanted]
+    if args.batch:
+        entries = [e for e in entries if e.get('batch', 1) == args.batch]
     if args.held_out:
         entries = [e for e in entries if e['held_out']]
     elif args.tuned:
@@ -592,6 +595,7 @@ def main(argv=None):
         part.add_argument('--tuned', action='store_true', help='only the entries open for tuning')
         part.add_argument('--held-out', action='store_true', help='only the held-out entries')
         p.add_argument('--only', action='append', metavar='NAME', help='only this entry (repeatable)')
+        p.add_argument('--batch', type=int, metavar='N', help='only the entries of batch N (1: the first list)')
         if name == 'score':
             p.add_argument('--weft', required=True, help='the weft binary')
             p.add_argument('--work', help='keep the scratch models and weft output here (default: a temp '

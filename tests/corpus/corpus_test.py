@@ -270,6 +270,11 @@ class Score(Fixture):
         tuned = [e['name'] for e in self.entries if not e['held_out']]
         self.assertEqual(sorted(tuned), sorted(m['name'] for m in score['models']))
         self.assertNotIn('held_out', score['splits'])
+        self.entries[0]['batch'] = 2  # hero alone in a batch of its own
+        rc, score, _, _ = self.score('--batch', '2', '--reveal-held-out')
+        self.assertEqual(['hero'], [m['name'] for m in score['models']])
+        rc, score, _, _ = self.score('--batch', '1', '--reveal-held-out')
+        self.assertEqual(len(self.entries) - 1, score['entries'])
 
 
 class Split(Fixture):
