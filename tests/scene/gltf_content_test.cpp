@@ -289,6 +289,7 @@ TEST(GltfContent, TestdataTotalsAreTheAssimpReadersFigures) {
         {"closed_slab.glb", 3, 2, 66, 124, 0, 0, 0, 0, 0, 0},
         {"thick_slab.glb", 3, 2, 66, 116, 0, 0, 0, 0, 0, 0},
         {"doubled.glb", 3, 2, 66, 96, 0, 0, 0, 0, 0, 0},
+        {"finial.glb", 3, 2, 20, 30, 0, 0, 0, 0, 0, 0},
     });
 }
 

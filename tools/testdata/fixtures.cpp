@@ -51,6 +51,8 @@ std::vector<FixtureFile> good_fixtures() {
          "the slab banner 10 cm thick, two thirds of its 15 cm edges: too thick to be one layer"},
         {"sheets/closed_slab.glb", encode_glb(make_slab_sheet("closed_slab", 0.009, true), options),
          "a 9 mm slab closed all round under a rod, thinner than a fabric's contact thickness"},
+        {"sheets/finial.glb", encode_glb(make_finial(), options),
+         "a post and its finial, a square knob closed round its top and held at its foot: a solid, not a slab"},
         {"sheets/doubled.glb", encode_glb(make_doubled_sheet(), options),
          "a flag modelled as doubled faces under a rod: the back's triangles over copies of the front's vertices, wound against them"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),

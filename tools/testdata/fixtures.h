@@ -78,6 +78,9 @@ Scene make_banner_shield();
 /// face `thickness` apart over one grid of 4 x 3 quads (0.6 x 0.45 m), joined by walls down both
 /// sides and along the bottom, and along the top too when `closed` (a slab closed all round).
 Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
+/// A post with a finial closed round its top and held at its foot (sheets/finial.glb): as thick as its
+/// edges are long, a solid that a two-sided rule must not take for a slab (docs/proxy.md#two-sided-sheets).
+Scene make_finial();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();
