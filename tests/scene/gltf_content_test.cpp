@@ -288,6 +288,7 @@ TEST(GltfContent, TestdataTotalsAreTheAssimpReadersFigures) {
         {"closed_slab.glb", 3, 2, 66, 124, 0, 0, 0, 0, 0, 0},
         {"thick_slab.glb", 3, 2, 66, 116, 0, 0, 0, 0, 0, 0},
         {"doubled.glb", 3, 2, 66, 96, 0, 0, 0, 0, 0, 0},
+        {"split_dress.glb", 4, 1, 96, 144, 1, 2, 0, 0, 0, 0},
     });
 }
 
