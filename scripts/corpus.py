@@ -9,6 +9,7 @@ Nothing is downloaded: the models are read from copies of their repositories tha
   scripts/corpus.py check  --source ROOT          # which entries can be read from ROOT
   scripts/corpus.py score  --source ROOT --weft build/tools/weft/weft --tuned
   scripts/corpus.py score  --source ROOT --weft ... --held-out --aggregate-only
+  scripts/corpus.py score  --source ROOT --weft ... --batch 2 --tuned   # one batch of the list
   scripts/corpus.py split  [--write]              # draw the held-out flags again after editing the list
 
 Python 3 standard library only. See docs/corpus.md.
@@ -215,8 +216,12 @@ def load_corpus(path, check_split=True):
 
 
 def stratum(entry):
-    """The group a held-out share is drawn from: the kind of model, and whether it expects a garment."""
-    return entry['kind'] + ('/negative' if not entry['expected'] else '/garment')
+    """The group a held-out share is drawn from: the kind of model, and whether it expects a garment.
+    Entries of a later batch (`batch` 2 and up) are drawn in strata of their own, so adding a batch
+    leaves the draw of the earlier ones as it was."""
+    key = entry['kind'] + ('/negative' if not entry['expected'] else '/garment')
+    batch = entry.get('batch', 1)
+    return key if batch == 1 else 'batch%d/%s' % (batch, key)
 
 
 def held_out_names(entries, seed, share):
@@ -242,6 +247,8 @@ def select(corpus, args):
         if missing:
             raise SystemExit('no entry named %s' % ', '.join(sorted(missing)))
         entries = [e for e in entries if e['name'] in wanted]
+    if args.batch:
+        entries = [e for e in entries if e.get('batch', 1) == args.batch]
     if args.held_out:
         entries = [e for e in entries if e['held_out']]
     elif args.tuned:
@@ -298,9 +305,17 @@ def found_garments(model_dir, bake_entry):
                         'held_whole': held_whole, 'how': p.get('found_by', kind), 'pieces': pieces})
             seen.add(p.get('garment', ''))
     for g in report.get('garments', []):
-        if g.get('name') not in seen:  # found, but no proxy came of it
+        if g.get('name') not in seen:  # found, but no proxy came of it (hair lying on the head, say)
+            seen.add(g.get('name'))
             out.append({'name': g.get('name', ''), 'class': g.get('class', ''), 'built': False,
-                        'passed': False, 'how': g.get('matched_by', ''), 'pieces': 1})
+                        'passed': False, 'how': g.get('matched_by', ''), 'pieces': 1,
+                        'reason': g.get('verdict', '')})
+    # Found by name or chain and judged no garment (a tail that is the body): found, and never built.
+    for g in report.get('not_garments', []):
+        if g.get('name') not in seen:
+            seen.add(g.get('name'))
+            out.append({'name': g.get('name', ''), 'class': g.get('class', ''), 'built': False,
+                        'passed': False, 'how': 'not a garment', 'pieces': 1, 'reason': g.get('reason', '')})
     return out
 
 
@@ -359,6 +374,7 @@ def score_model(entry, model_dir, bake_entry):
             outcome = 'missed'
         garments.append({'class': e['class'], 'carrier': carriers(e), 'outcome': outcome,
                          'as_class': sorted({f['class'] for f in got}),
+                         'not_built': sorted({f['reason'] for f in got if not f['built'] and f.get('reason')}),
                          'other_class': bool(got) and all(f['class'] != e['class'] for f in got),
                          'extra_proxies': max(0, len(got) - 1)})
     # A false garment is a proxy weft built; a garment found but never built is listed apart.
@@ -371,7 +387,8 @@ def score_model(entry, model_dir, bake_entry):
     return {'name': entry['name'], 'kind': entry['kind'], 'exporter': entry['exporter'],
             'held_out': entry['held_out'], 'status': status, 'errors': issues,
             'garments': garments, 'false_garments': false,
-            'found_not_built': [{'class': f['class'], 'name': f['name']} for f in free if not f['built']]}
+            'found_not_built': [{'class': f['class'], 'name': f['name'], 'reason': f.get('reason', '')}
+                                for f in free if not f['built']]}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -511,7 +528,8 @@ def per_model_lines(results):
     rows = ['per model (pass/expected, false garments):']
     for r in results:
         ok = sum(1 for g in r['garments'] if g['outcome'] == 'pass')
-        detail = ', '.join('%s:%s' % (g['class'], g['outcome']) for g in r['garments'])
+        detail = ', '.join('%s:%s%s' % (g['class'], g['outcome'], ' (found, not built)' if g.get('not_built') else '')
+                           for g in r['garments'])
         false = ', '.join('%s %s' % (f['class'], f['name']) for f in r['false_garments'])
         rows.append('  %-36s %-8s %d/%d %s%s' % (r['name'], r['status'], ok, len(r['garments']), detail,
                                                  ('  FALSE: ' + false) if false else ''))
@@ -577,6 +595,7 @@ def main(argv=None):
         part.add_argument('--tuned', action='store_true', help='only the entries open for tuning')
         part.add_argument('--held-out', action='store_true', help='only the held-out entries')
         p.add_argument('--only', action='append', metavar='NAME', help='only this entry (repeatable)')
+        p.add_argument('--batch', type=int, metavar='N', help='only the entries of batch N (1: the first list)')
         if name == 'score':
             p.add_argument('--weft', required=True, help='the weft binary')
             p.add_argument('--work', help='keep the scratch models and weft output here (default: a temp '

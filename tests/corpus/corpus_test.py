@@ -54,6 +54,9 @@ for d, _, names in sorted(os.walk(src)):
             if ok is not True:
                 issues.append({'severity': 'error', 'code': 'STRAIN',
                                'message': "%s/%s: garment '%s' sprint: failed" % (rel, f, name)})
+        # Found and judged no garment (a tail that is the body): listed apart, never built.
+        extras = json.load(open(os.path.join(d, n)))['asset']['extras']
+        report['not_garments'] = [{'name': a, 'class': b, 'reason': c} for a, b, c in extras.get('not_garments', [])]
         json.dump(report, open(os.path.join(mdir, 'report.json'), 'w'))
         json.dump(validation, open(os.path.join(mdir, 'validation.json'), 'w'))
         status = 'refused' if issues else 'built'
@@ -69,10 +72,11 @@ def read(path):
         return f.read()
 
 
-def model(found, errors=()):
+def model(found, errors=(), not_garments=()):
     """A .gltf whose extras tell the stand-in what weft finds in it (and the errors naming no garment
-    the bake reports); it names a buffer and a texture."""
-    return json.dumps({'asset': {'version': '2.0', 'extras': {'found': found, 'errors': list(errors)}},
+    the bake reports, and the name matches it judges no garment); it names a buffer and a texture."""
+    return json.dumps({'asset': {'version': '2.0', 'extras': {'found': found, 'errors': list(errors),
+                                                              'not_garments': list(not_garments)}},
                        'buffers': [{'uri': 'body.bin', 'byteLength': 4}],
                        'images': [{'uri': '../textures/skin%20atlas.png'}]}).encode()
 
@@ -112,6 +116,10 @@ class Fixture(unittest.TestCase):
             # A dress refused for its mesh, the error naming no garment: its passing proxy fails too.
             'chars/dress.gltf': model([['skirt', 'skirt', True, 'proxies', 1]],
                                       ["dress.fbx: the edge from mesh 'Body' vertex 4 is shared by 3 triangles"]),
+            # A tail weft finds on its chain and judges the body: an expected tail found and not built
+            # (a fail, not a miss), and on a negative no false garment.
+            'animals/fox.gltf': model([], not_garments=[['Tail1', 'tail', 'TAIL_IS_BODY: 0.31 of its chain']]),
+            'animals/trex.gltf': model([], not_garments=[['Tail1', 'tail', 'TAIL_IS_BODY: 0.40 of its chain']]),
             'chars/body.bin': b'\0\0\0\0', 'props/body.bin': b'\0\0\0\0', 'animals/body.bin': b'\0\0\0\0',
         }
         for path, data in files.items():
@@ -142,6 +150,8 @@ class Fixture(unittest.TestCase):
             entry('snake', 'animals/snake.gltf', [], held_out=True, kind='animal'),
             entry('wolf', 'animals/wolf.gltf', [garment('tail', joint='Tail1')], kind='animal'),
             entry('dress', 'chars/dress.gltf', [garment('dress', material='Dress')]),
+            entry('fox', 'animals/fox.gltf', [garment('tail', material='Fur')], kind='animal'),
+            entry('trex', 'animals/trex.gltf', [], kind='animal'),
         ]
         for e in self.entries:
             e['commit'] = self.commit
@@ -225,7 +235,8 @@ class Score(Fixture):
         self.assertEqual({'expected': 3, 'pass': 3, 'fail': 0, 'missed': 0, 'false': 0}, both['banner'])
         self.assertEqual({'expected': 1, 'pass': 0, 'fail': 0, 'missed': 1, 'false': 0}, both['sail'])
         self.assertEqual(1, both['skirt']['false'])
-        self.assertEqual({'expected': 1, 'pass': 0, 'fail': 1, 'missed': 0, 'false': 1}, both['tail'])
+        # The wolf's tail fails in the bake, the fox's is found and judged the body, the snake's is false.
+        self.assertEqual({'expected': 2, 'pass': 0, 'fail': 2, 'missed': 0, 'false': 1}, both['tail'])
         self.assertEqual({'expected': 1, 'pass': 0, 'fail': 1, 'missed': 0, 'false': 0}, both['dress'])
         by_name = {m['name']: m for m in score['models']}
         self.assertTrue(all(g['other_class'] for g in by_name['banners']['garments']))
@@ -233,6 +244,11 @@ class Score(Fixture):
         self.assertEqual([{'class': 'tail', 'name': 'Tail1', 'passed': True, 'why': 'expected none'}],
                          by_name['snake']['false_garments'])
         self.assertIn('snake', text)
+        fox = by_name['fox']['garments'][0]
+        self.assertEqual(('fail', ['TAIL_IS_BODY: 0.31 of its chain']), (fox['outcome'], fox['not_built']))
+        self.assertEqual([], by_name['trex']['false_garments'])
+        self.assertEqual([{'class': 'tail', 'name': 'Tail1', 'reason': 'TAIL_IS_BODY: 0.40 of its chain'}],
+                         by_name['trex']['found_not_built'])
 
     def test_held_out_models_show_only_in_totals(self):
         work = os.path.join(self.tmp, 'work')
@@ -254,6 +270,11 @@ class Score(Fixture):
         tuned = [e['name'] for e in self.entries if not e['held_out']]
         self.assertEqual(sorted(tuned), sorted(m['name'] for m in score['models']))
         self.assertNotIn('held_out', score['splits'])
+        self.entries[0]['batch'] = 2  # hero alone in a batch of its own
+        rc, score, _, _ = self.score('--batch', '2', '--reveal-held-out')
+        self.assertEqual(['hero'], [m['name'] for m in score['models']])
+        rc, score, _, _ = self.score('--batch', '1', '--reveal-held-out')
+        self.assertEqual(len(self.entries) - 1, score['entries'])
 
 
 class Split(Fixture):
@@ -288,6 +309,16 @@ class Draw(unittest.TestCase):
         self.assertEqual(held, corpus.held_out_names(list(reversed(entries)), 7, 1 / 3))  # order-free
         self.assertNotEqual(held, corpus.held_out_names(entries, 8, 1 / 3))  # the seed decides
 
+    def test_a_later_batch_is_drawn_apart_and_leaves_the_earlier_draw_as_it_was(self):
+        entries = [{'name': 'm%02d' % i, 'kind': 'prop', 'expected': []} for i in range(30)]
+        before = corpus.held_out_names(entries, 7, 1 / 3)
+        batch = [{'name': 'n%02d' % i, 'kind': 'prop', 'expected': [], 'batch': 2} for i in range(9)]
+        after = corpus.held_out_names(entries + batch, 7, 1 / 3)
+        self.assertEqual(before, {n for n in after if n.startswith('m')})
+        self.assertEqual(3, len({n for n in after if n.startswith('n')}))  # a third of the nine
+        self.assertEqual('batch2/prop/negative', corpus.stratum(batch[0]))
+        self.assertEqual('prop/negative', corpus.stratum(entries[0]))
+
 
 class Labels(unittest.TestCase):
     """The labelled list itself: what the corpus promises its users."""
@@ -318,6 +349,21 @@ class Labels(unittest.TestCase):
             self.assertEqual(min(round(len(group) / 3), unseen), held, key)
         self.assertEqual([], [e['name'] for e in self.entries if e['held_out'] and e.get('seen_before')])
         self.assertGreaterEqual(sum(e['held_out'] for e in self.entries), 0.28 * len(self.entries))
+
+    def test_no_entry_is_one_of_the_shared_models(self):
+        # The shared models (../shared/models beside the repository) are what the rules were written
+        # against; a corpus entry that is one of those files measures nothing new.
+        shared = os.path.join(ROOT, '..', 'shared', 'models')
+        if not os.path.isdir(shared):
+            self.skipTest('no ../shared/models beside the repository')
+        blobs = {}
+        for d, _, names in os.walk(shared):
+            for n in names:
+                blobs[corpus.git_blob_id(read(os.path.join(d, n)))] = os.path.relpath(os.path.join(d, n), shared)
+        self.assertGreater(len(blobs), 5)
+        for e in self.entries:
+            for f in [e] + e.get('files', []):
+                self.assertNotIn(f.get('blob'), blobs, '%s: %s is the shared %s' % (e['name'], f['path'], blobs.get(f.get('blob'))))
 
     def test_spread_over_exporters_kinds_and_negatives(self):
         self.assertGreaterEqual(len({e['exporter'] for e in self.entries}), 6)
