@@ -193,8 +193,8 @@ void hold_by_weights(const PinContext& ctx, PinAssignment& a) {
 /// artist's skin says where it meets the body, not that none of it hangs, so only the top band (a
 /// quarter of the median edge, as the positional rules) stays held, each particle by the bone its
 /// weights chose (docs/proxy.md#pins). The band is taken per piece: a piece the sheet's own top band
-/// misses (a skirt split from its bodice along a non-manifold waist) would hold nothing and fall
-/// onto the body, where it slides for ever instead of hanging from its waist.
+/// misses (a second skirt layer split off a dress along a non-manifold waist) would hold nothing
+/// and fall onto the body, where it slides for ever instead of hanging from its waist.
 void hold_top_of_rigid_skin(const PinContext& ctx, PinAssignment& a, double median_edge, Issues& issues) {
     const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
     if (n < 2 || !std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; })) return;
