@@ -84,6 +84,10 @@ Scene make_finial();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();
+/// A dress in two pieces, skinned rigid (sheets/split_dress.glb): a bodice weighted whole to `Chest`
+/// and a skirt weighted whole to `Hips` whose waist sits just outside the bodice's lower edge, joined
+/// to it by no vertex, as a non-manifold waist is split into pieces (docs/proxy.md#pins).
+Scene make_split_dress();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

@@ -719,4 +719,30 @@ Scene make_doubled_sheet() {
     });
 }
 
+Scene make_split_dress() {
+    Scene scene;
+    scene.source_path = "split_dress";
+    scene.format = "glb";
+    const int root = add_node(scene, "Armature", -1, Mat4::identity());
+    const int hips = add_node(scene, "Hips", root, Mat4::translation({0, 1.0, 0}));
+    const int chest = add_node(scene, "Chest", hips, Mat4::translation({0, 0.3, 0}));
+    Skin skin{"Body", {hips, chest}, {}};
+    for (int node : skin.joints) skin.inverse_bind.push_back(scene.nodes[node].world.inverted());
+    scene.skins.push_back(std::move(skin));
+    const int mesh_node = add_node(scene, "DressMesh", root, Mat4::identity());
+    scene.materials = {"Dress"};
+    MeshBuilder b;
+    // The bodice on Chest, fitted from 1.05 to 1.45 m; the skirt on Hips, its waist ring 1 cm outside
+    // the bodice's lower edge and sharing no vertex with it, flaring to its hem at 0.55 m.
+    const auto on = [](uint32_t joint) {
+        return [joint](const Vec3&) { return std::vector<Influence>{{joint, 1.0f}}; };
+    };
+    b.add_lathe({0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {{1.05, 0.15}, {1.25, 0.15}, {1.45, 0.12}}, 12, 0.8, on(1));
+    b.add_lathe({0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {{0.55, 0.32}, {0.7, 0.27}, {0.85, 0.22}, {1.0, 0.18}, {1.1, 0.16}}, 12, 0.8,
+                on(0));
+    scene.meshes.push_back(b.finish("DressMesh", mesh_node, 0, 0));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
 }  // namespace weft::testdata
