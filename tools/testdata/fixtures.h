@@ -68,6 +68,10 @@ Scene make_fanned_sheet();
 /// A cloth of 8 vertices over a closed box table (sheets/coarse_tablecloth.glb): so coarse that the
 /// touching band of its median edge reaches every vertex (docs/proxy.md#too-coarse-to-hang).
 Scene make_coarse_tablecloth();
+/// A table whose runner is the middle of its top, flush with the strips of top either side, closing
+/// the slab's ends and hanging a little below them, modelled with 12 vertices as a prop pack's
+/// (sheets/table_runner.glb): found as a tablecloth (docs/garments-by-geometry.md#cloth-on-props).
+Scene make_table_runner();
 /// The banner under a rod with a domed shield, a closed piece of uneven thickness, in its mesh
 /// (sheets/banner_shield.glb): a solid, though thin for its width (docs/proxy.md#pins).
 Scene make_banner_shield();
