@@ -43,6 +43,8 @@ std::vector<FixtureFile> good_fixtures() {
          "an 8-vertex cloth over a box table: the touching band of its 1.1 m median edge holds all of it"},
         {"sheets/table_runner.glb", encode_glb(make_table_runner(), options),
          "a 12-vertex runner that is the middle of a table's top, flush with its strips, hanging over both ends"},
+        {"sheets/topless_tablecloth.glb", encode_glb(make_topless_tablecloth(), options),
+         "the 8-vertex cloth on a table of legs and two top strips either side of it, no top under it"},
         {"sheets/banner_shield.glb", encode_glb(make_banner_shield(), options),
          "a banner under a rod with a domed shield, closed and thin for its width but uneven, in its mesh"},
         {"sheets/slab.glb", encode_glb(make_slab_sheet("slab", 0.035, false), options),

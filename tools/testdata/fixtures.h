@@ -72,6 +72,9 @@ Scene make_coarse_tablecloth();
 /// the slab's ends and hanging a little below them, modelled with 12 vertices as a prop pack's
 /// (sheets/table_runner.glb): found as a tablecloth (docs/garments-by-geometry.md#cloth-on-props).
 Scene make_table_runner();
+/// The coarse cloth on a table whose top under it is not modelled, only two strips either side
+/// (sheets/topless_tablecloth.glb): it lies where it touches them (docs/proxy.md#pins, held where it lies).
+Scene make_topless_tablecloth();
 /// The banner under a rod with a domed shield, a closed piece of uneven thickness, in its mesh
 /// (sheets/banner_shield.glb): a solid, though thin for its width (docs/proxy.md#pins).
 Scene make_banner_shield();
