@@ -68,6 +68,10 @@ Scene make_fanned_sheet();
 /// A cloth of 8 vertices over a closed box table (sheets/coarse_tablecloth.glb): so coarse that the
 /// touching band of its median edge reaches every vertex (docs/proxy.md#too-coarse-to-hang).
 Scene make_coarse_tablecloth();
+/// A table whose runner is the middle of its top, flush with the strips of top either side, closing
+/// the slab's ends and hanging a little below them, modelled with 12 vertices as a prop pack's
+/// (sheets/table_runner.glb): found as a tablecloth (docs/garments-by-geometry.md#cloth-on-props).
+Scene make_table_runner();
 /// The coarse cloth on a table whose top under it is not modelled, only two strips either side
 /// (sheets/topless_tablecloth.glb): it lies where it touches them (docs/proxy.md#pins, held where it lies).
 Scene make_topless_tablecloth();
