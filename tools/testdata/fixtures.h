@@ -20,12 +20,14 @@ enum class MannequinHair {
     strands,      ///< six open strips hanging from the scalp
     cropped_cap,  ///< a cap 6 mm off the skull from the crown down to the ears, ending 150 mm above the neck joint
     bob,          ///< a shell from the crown to the chin, flaring 45 mm clear of the head and neck at its ends
+    beard,        ///< a patch over the lower face, 8 mm off it, from under the nose to 50 mm below the chin
 };
 
 struct MannequinOptions {
     bool authored_hair_chains = false;    ///< add Hair_<strand>_<k> joints under Head and weight the strands onto them
     bool skirt_on_body_material = false;  ///< put the skirt in the Body slot (docs/growth.md#limits: not findable by slot)
     MannequinHair hair = MannequinHair::strands;  ///< a shell is weighted wholly to Head (no authored chains)
+    bool hair_alone = false;  ///< a shell's mesh only, on the whole skeleton: a hair piece sold apart from its body
 };
 
 /// A skinned humanoid 1.73 m tall, Y up, facing +Z, left on +X: a 19-joint skeleton
