@@ -310,16 +310,23 @@ std::vector<RigidHolder> rigid_holders(const PinContext& ctx, const Box& sheet, 
     return out;
 }
 
+/// A rigid holder the touching rule found, and the particles it held.
+struct Touch {
+    RigidHolder holder;
+    std::vector<uint32_t> held;
+};
+
 /// The touching rule (sheet_pins.h): each rigid holder within one median edge of the sheet holds
-/// the fabric particles within the band of its nearest one.
-void hold_touching(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, double touch) {
+/// the fabric particles within the band of its nearest one. Returns the holders that touched.
+std::vector<Touch> hold_touching(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, double touch) {
     const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
     Box sheet;
     for (uint32_t p = 0; p < n; ++p)
         if (fabric[p]) sheet.add(ctx.particle_position[p]);
-    if (!(sheet.lo[0] <= sheet.hi[0])) return;
+    if (!(sheet.lo[0] <= sheet.hi[0])) return {};
     std::vector<double> d(n, inf);
-    for (const RigidHolder& h : rigid_holders(ctx, sheet, touch)) {
+    std::vector<Touch> touches;
+    for (RigidHolder& h : rigid_holders(ctx, sheet, touch)) {
         double nearest = inf;
         for (uint32_t p = 0; p < n; ++p) {
             d[p] = inf;
@@ -329,12 +336,80 @@ void hold_touching(const PinContext& ctx, PinAssignment& a, const std::vector<ui
             nearest = std::min(nearest, d[p]);
         }
         if (!(nearest <= touch)) continue;
-        size_t held = 0;
+        Touch t{std::move(h), {}};
         for (uint32_t p = 0; p < n; ++p)
-            if (d[p] <= nearest + a.tolerance) hold(a, p, h.holder), ++held;
-        a.touched.push_back(h.what + ": " + std::to_string(held) + " particle" + (held == 1 ? "" : "s") + " within " +
-                            metres_text(nearest + a.tolerance));
+            if (d[p] <= nearest + a.tolerance) hold(a, p, t.holder.holder), t.held.push_back(p);
+        const size_t held = t.held.size();
+        a.touched.push_back(t.holder.what + ": " + std::to_string(held) + " particle" + (held == 1 ? "" : "s") +
+                            " within " + metres_text(nearest + a.tolerance));
+        touches.push_back(std::move(t));
     }
+    return touches;
+}
+
+/// The classes of cloth that lie on what holds them rather than hang from it (lib/garment's prop
+/// classes): a tablecloth on its table, a blanket on its bed.
+bool lies_on_its_holder(const std::string& garment_class) { return garment_class == "tablecloth" || garment_class == "blanket"; }
+
+/// Per particle: whether a kept triangle at it is level (its normal within 26° of vertical, as the
+/// prop finder's level share, lib/garment): some of the cloth around it lies flat.
+std::vector<uint8_t> level_particles(const PinContext& ctx) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    std::vector<uint8_t> level(n, 0);
+    for (const auto& t : ctx.triangles) {
+        if (t[0] >= n || t[1] >= n || t[2] >= n) continue;
+        const Vec3& x = ctx.particle_position[t[0]];
+        const Vec3 normal = cross(ctx.particle_position[t[1]] - x, ctx.particle_position[t[2]] - x);
+        const double area2 = length(normal);
+        if (!(area2 > 0) || std::fabs(normal[1]) < 0.9 * area2) continue;
+        for (uint32_t p : t) level[p] = 1;
+    }
+    return level;
+}
+
+/// The lying rule (docs/proxy.md#pins, held where it lies): a tablecloth or a blanket that touches
+/// its holder where it lies flat lies on it there, and so does the flat fabric joined to that
+/// through flat fabric at the same height (within the band) over the holder's horizontal extent
+/// (its box widened by the band), though the holder's own top under it is not modelled (a prop pack
+/// leaves out the faces the cloth hides). Each is held by that holder. Returns how many it held.
+size_t hold_lying(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric,
+                  const std::vector<Touch>& touches) {
+    if (!lies_on_its_holder(ctx.garment.garment_class) || touches.empty()) return 0;
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const std::vector<uint8_t> level = level_particles(ctx);
+    std::vector<std::vector<uint32_t>> next(n);
+    for (const auto& [u, v] : ctx.edges) next[u].push_back(v), next[v].push_back(u);
+    const double band = a.tolerance;
+    size_t held = 0;
+    std::vector<double> plane(n, inf);  // the height of the flat fabric a held particle was reached from
+    for (const Touch& t : touches) {
+        Box part;
+        for (const auto& triangle : t.holder.triangles)
+            for (const Vec3& x : triangle) part.add(x);
+        auto over_part = [&](const Vec3& x) {
+            return x[0] >= part.lo[0] - band && x[0] <= part.hi[0] + band && x[2] >= part.lo[2] - band &&
+                   x[2] <= part.hi[2] + band;
+        };
+        std::vector<uint32_t> stack;
+        for (uint32_t p : t.held)
+            if (level[p] && a.holder[p] == t.holder.holder) plane[p] = ctx.particle_position[p][1], stack.push_back(p);
+        size_t lying = 0;
+        while (!stack.empty()) {
+            const uint32_t p = stack.back();
+            stack.pop_back();
+            for (uint32_t q : next[p]) {
+                const Vec3& x = ctx.particle_position[q];
+                if (a.holder[q] >= 0 || !fabric[q] || !level[q] || std::fabs(x[1] - plane[p]) > band || !over_part(x)) continue;
+                hold(a, q, t.holder.holder);
+                plane[q] = plane[p], stack.push_back(q), ++lying;
+            }
+        }
+        if (lying > 0)
+            a.touched.push_back(t.holder.what + " where the cloth lies flat on it: " + std::to_string(lying) +
+                                " more particle" + (lying == 1 ? "" : "s") + " at the height of those it touches");
+        held += lying;
+    }
+    return held;
 }
 
 /// The header rule (docs/proxy.md#pins, held where it touches): the free fabric standing higher than
@@ -563,7 +638,7 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
 
         case PinRule::touching:
             a.description = "touching";
-            hold_touching(ctx, a, fabric, std::isfinite(median_edge) ? median_edge : 0);
+            hold_lying(ctx, a, fabric, hold_touching(ctx, a, fabric, std::isfinite(median_edge) ? median_edge : 0));
             if (const size_t header = hold_header(ctx, a, fabric, std::isfinite(median_edge) ? median_edge : 0))
                 a.touched.push_back("the header standing above it: " + std::to_string(header) + " particle" +
                                     (header == 1 ? "" : "s") + " up to " + metres_text(median_edge) +

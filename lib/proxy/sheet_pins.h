@@ -29,6 +29,10 @@
 //   (the banner's brackets pass through its top hem between vertices 98 mm from them, its median
 //   edge 282 mm; the Goal_Flag's hoist is 14 mm from the pole, its median edge 120 mm). Each
 //   touching holder holds the particles within the band of its nearest one, as nearest:NAME does.
+// - a tablecloth or a blanket lies on its holder (docs/proxy.md#pins, held where it lies): the flat
+//   fabric joined to a flat particle its holder touches, at that particle's height (within the band)
+//   and over the holder's horizontal extent, is held by it too, since a prop pack leaves out the top
+//   faces its cloth hides (Kenney's table keeps two strips of its top, 5.5 m apart, either side).
 // - a particle two pins name goes to the lower holder (node index), as docs/proxy.md#pins rules.
 #pragma once
 #include <array>

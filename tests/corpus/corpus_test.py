@@ -351,11 +351,11 @@ class Labels(unittest.TestCase):
         self.assertGreaterEqual(sum(e['held_out'] for e in self.entries), 0.28 * len(self.entries))
 
     def test_no_entry_is_one_of_the_shared_models(self):
-        # The shared models (../shared/models beside the repository) are what the rules were written
+        # The shared models (the folder `shared/models` beside the repository) are what the rules were written
         # against; a corpus entry that is one of those files measures nothing new.
         shared = os.path.join(ROOT, '..', 'shared', 'models')
         if not os.path.isdir(shared):
-            self.skipTest('no ../shared/models beside the repository')
+            self.skipTest('no shared models folder beside the repository')
         blobs = {}
         for d, _, names in os.walk(shared):
             for n in names:

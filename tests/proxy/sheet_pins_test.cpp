@@ -363,6 +363,67 @@ TEST(SheetPins, ASheetTooCoarseToHangIsRefinedBeforeItsPinsAreChosen) {
     EXPECT_FALSE(has_code(solid.issues, "SHEET_REFINED_TO_HANG"));
 }
 
+TEST(SheetPins, ATableclothLiesWhereItTouchesThoughTheTopUnderItIsNotModelled) {
+    // sheets/topless_tablecloth.glb: the coarse cloth on a table whose top under it is left out, only
+    // two strips either side (x 0.55-0.7 m each way) at its height. Refined, the strips touch the
+    // top's two ends; the rest of the top lies flat at their height over the table, so it lies on the
+    // table there and is held; the drops over the front and the back (5 cm past the strips' ends) hang.
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "topless_tablecloth.glb");
+    auto cloth = [&](const char* garment_class) {
+        SheetGarment g{"Cloth", garment_class, {}, {}};
+        for (size_t m = 0; m < scene.meshes.size(); ++m)
+            if (scene.materials[scene.meshes[m].material] == "Cloth") g.meshes.push_back(static_cast<int>(m));
+        return g;
+    };
+    struct Count {
+        uint32_t top = 0, top_held = 0, middle = 0, middle_held = 0, drop = 0, drop_held = 0;
+    };
+    auto count = [](const ClothProxy& p) {
+        Count c;
+        for (uint32_t q = 0; q < p.particle_count(); ++q) {
+            const Vec3 x = p.frame.rest_world.transform_point(p.rest_position[q]);
+            if (x[1] < 0.79) {
+                ++c.drop, c.drop_held += p.held(q);
+            } else if (std::abs(x[2]) <= 0.5) {  // over the table (its strips end at z = +-0.5)
+                ++c.top, c.top_held += p.held(q);
+                if (std::abs(x[0]) < 0.3) ++c.middle, c.middle_held += p.held(q);
+            }
+        }
+        return c;
+    };
+    // Refined past the brute-force checks' size (build_pins_ok): checked as the coarse tablecloth is.
+    auto build = [&](const char* garment_class, Issues& issues) {
+        SheetBuildResult r = build_sheet(scene, cloth(garment_class), SheetOptions{});
+        issues = r.issues;
+        if (!r.proxy) return ClothProxy{};
+        EXPECT_EQ(check_proxy(*r.proxy), "");
+        return std::move(*r.proxy);
+    };
+    Issues issues;
+    const ClothProxy p = build("tablecloth", issues);
+    EXPECT_TRUE(has_code(issues, "SHEET_REFINED_TO_HANG"));
+    EXPECT_FALSE(has_code(issues, "EVERYTHING_HELD"));
+    ASSERT_EQ(p.pins.size(), 1u);
+    EXPECT_EQ(p.pins[0].holder, "Table");
+    const Count c = count(p);
+    EXPECT_GT(c.middle, 30u);
+    EXPECT_EQ(c.top_held, c.top);
+    EXPECT_GT(c.drop, 20u);
+    EXPECT_EQ(c.drop_held, 0u);
+    bool lies = false;
+    for (const Issue& i : issues)
+        lies |= i.code == "HELD_WHERE_IT_TOUCHES" && i.message.find("where the cloth lies flat on it") != std::string::npos;
+    EXPECT_TRUE(lies);
+
+    // Only cloth that lies on its holder does so: as a banner the same sheet is held where the strips
+    // touch it and its middle is free.
+    Issues as_banner;
+    const Count banner = count(build("banner", as_banner));
+    EXPECT_GT(banner.middle, 30u);
+    EXPECT_EQ(banner.middle_held, 0u);
+    EXPECT_GT(banner.top_held, 0u);
+}
+
 TEST(SheetPins, AClosedPieceThinButUnevenIsASolidThatHoldsTheCloth) {
     // sheets/banner_shield.glb: a domed shield in the banner's own mesh, 0.8 m across, its thickness
     // 3 cm at the rim to 10 cm at the boss: thin for its width (median under 0.12 of it) but its

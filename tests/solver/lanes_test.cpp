@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "solver/solver.h"
 #include "test_proxies.h"
@@ -17,6 +18,7 @@ struct Swing {
     std::vector<Vec3> x;
     uint64_t vertex_updates = 0, capped_updates = 0, climbing_updates = 0, iterations = 0;
     double worst_climb = 0;
+    std::vector<double> largest_move;  ///< each step's last sweep's (the residual target's measure)
 };
 
 /// The 32x32 sheet, full rows, dropped and swung for `steps` steps (the holder moves, so the rows stay
@@ -40,6 +42,7 @@ Swing swing(const ClothProxy& sheet, SolverConstants c, int steps, bool release 
         run.climbing_updates += stats.climbing_updates;
         run.worst_climb = std::max(run.worst_climb, stats.worst_climb);
         run.iterations += stats.iterations;
+        run.largest_move.push_back(stats.largest_move);
     }
     run.x = solver.state().x;
     return run;
@@ -67,6 +70,9 @@ void expect_identical(const Swing& a, const Swing& b) {
     EXPECT_EQ(a.climbing_updates, b.climbing_updates);
     EXPECT_EQ(a.iterations, b.iterations);
     EXPECT_EQ(a.worst_climb, b.worst_climb);
+    ASSERT_EQ(a.largest_move.size(), b.largest_move.size());
+    EXPECT_EQ(std::memcmp(a.largest_move.data(), b.largest_move.data(), a.largest_move.size() * sizeof(double)), 0)
+        << "a step's largest move differs in some bit";
     EXPECT_GT(a.vertex_updates, 0u);
 }
 
@@ -99,6 +105,7 @@ Swing kicked(SolverConstants c) {
         run.capped_updates += stats.capped_updates;
         run.climbing_updates += stats.climbing_updates;
         run.worst_climb = std::max(run.worst_climb, stats.worst_climb);
+        run.largest_move.push_back(stats.largest_move);
     }
     run.x = solver.state().x;
     return run;

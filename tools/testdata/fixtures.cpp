@@ -49,6 +49,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a sheet under a rod, each of its three bottom vertices fanned to four segments of its straight top edge"},
         {"sheets/coarse_tablecloth.glb", encode_glb(make_coarse_tablecloth(), options),
          "an 8-vertex cloth over a box table: the touching band of its 1.1 m median edge holds all of it"},
+        {"sheets/topless_tablecloth.glb", encode_glb(make_topless_tablecloth(), options),
+         "the 8-vertex cloth on a table of legs and two top strips either side of it, no top under it"},
         {"sheets/banner_shield.glb", encode_glb(make_banner_shield(), options),
          "a banner under a rod with a domed shield, closed and thin for its width but uneven, in its mesh"},
         {"sheets/slab.glb", encode_glb(make_slab_sheet("slab", 0.035, false), options),

@@ -76,6 +76,9 @@ Scene make_fanned_sheet();
 /// A cloth of 8 vertices over a closed box table (sheets/coarse_tablecloth.glb): so coarse that the
 /// touching band of its median edge reaches every vertex (docs/proxy.md#too-coarse-to-hang).
 Scene make_coarse_tablecloth();
+/// The coarse cloth on a table whose top under it is not modelled, only two strips either side
+/// (sheets/topless_tablecloth.glb): it lies where it touches them (docs/proxy.md#pins, held where it lies).
+Scene make_topless_tablecloth();
 /// The banner under a rod with a domed shield, a closed piece of uneven thickness, in its mesh
 /// (sheets/banner_shield.glb): a solid, though thin for its width (docs/proxy.md#pins).
 Scene make_banner_shield();

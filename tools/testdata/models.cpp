@@ -548,6 +548,22 @@ Scene make_fanned_sheet() {
     });
 }
 
+namespace {
+
+/// A closed box from `lo` to `hi`, wound outward.
+void add_box(MeshBuilder& b, const Vec3& lo, const Vec3& hi) {
+    const uint32_t first = static_cast<uint32_t>(b.positions.size());
+    for (int k = 0; k < 8; ++k)
+        b.add_vertex({(k & 1) ? hi.x : lo.x, (k & 2) ? hi.y : lo.y, (k & 4) ? hi.z : lo.z}, {double(k & 1), double((k >> 1) & 1)});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        b.add_triangle(first + f[0], first + f[1], first + f[2]);
+        b.add_triangle(first + f[0], first + f[2], first + f[3]);
+    }
+}
+
+}  // namespace
+
 Scene make_coarse_tablecloth() {
     // A table: a closed 1 x 0.8 x 1 m box (node `Table`, material `Wood`, its top at 0.8 m). Over it a
     // cloth modelled as coarsely as a prop pack's (node `Cloth`, material `Cloth`): a 1.1 x 1.1 m top
@@ -562,13 +578,7 @@ Scene make_coarse_tablecloth() {
     const int cloth = add_node(scene, "Cloth", root, Mat4::identity());
     scene.materials = {"Wood", "Cloth"};
     MeshBuilder box;
-    for (int k = 0; k < 8; ++k)
-        box.add_vertex({(k & 1) ? 0.5 : -0.5, (k & 2) ? 0.8 : 0.0, (k & 4) ? 0.5 : -0.5}, {double(k & 1), double((k >> 1) & 1)});
-    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-    for (const auto& f : faces) {
-        box.add_triangle(f[0], f[1], f[2]);
-        box.add_triangle(f[0], f[2], f[3]);
-    }
+    add_box(box, {-0.5, 0.0, -0.5}, {0.5, 0.8, 0.5});
     MeshBuilder sheet;
     constexpr double kTop = 0.805, kHalf = 0.55, kDrop = 0.3;
     for (double z : {-kHalf, kHalf}) {  // per side: the drop's hem, then the top's edge
@@ -585,6 +595,44 @@ Scene make_coarse_tablecloth() {
     sheet.add_triangle(4, 5, 7);
     sheet.add_triangle(4, 7, 6);
     scene.meshes.push_back(box.finish("Table", table, 0, -1));
+    scene.meshes.push_back(sheet.finish("Cloth", cloth, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+Scene make_topless_tablecloth() {
+    // A table as a prop pack models one under its cloth: the faces the cloth hides are left out, so
+    // of its top only two strips stand either side of the cloth (x 0.55-0.7 m each way, 3 cm thick,
+    // their tops at 0.8 m), on four legs (node `Table`, material `Wood`). The cloth (node `Cloth`,
+    // material `Cloth`) lies 1 mm above the strips' height between them, 1.1 x 1.1 m, and drops
+    // 0.3 m over the front and the back: 8 vertices, its median edge 1.1 m, as coarse_tablecloth.
+    Scene scene;
+    scene.source_path = "topless_tablecloth";
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int table = add_node(scene, "Table", root, Mat4::identity());
+    const int cloth = add_node(scene, "Cloth", root, Mat4::identity());
+    scene.materials = {"Wood", "Cloth"};
+    MeshBuilder wood;
+    for (double side : {-1.0, 1.0}) {
+        add_box(wood, {side < 0 ? -0.7 : 0.55, 0.77, -0.5}, {side < 0 ? -0.55 : 0.7, 0.8, 0.5});
+        for (double z : {-0.45, 0.4}) add_box(wood, {0.6 * side - 0.025, 0.0, z}, {0.6 * side + 0.025, 0.77, z + 0.05});
+    }
+    MeshBuilder sheet;
+    constexpr double kTop = 0.801, kHalf = 0.55, kDrop = 0.3;
+    for (double z : {-kHalf, kHalf}) {  // per side: the drop's hem, then the top's edge
+        sheet.add_vertex({-kHalf, kTop - kDrop, z}, {0, z < 0 ? 0.0 : 1.0});
+        sheet.add_vertex({kHalf, kTop - kDrop, z}, {1, z < 0 ? 0.0 : 1.0});
+        sheet.add_vertex({-kHalf, kTop, z}, {0, z < 0 ? 0.2 : 0.8});
+        sheet.add_vertex({kHalf, kTop, z}, {1, z < 0 ? 0.2 : 0.8});
+    }
+    sheet.add_triangle(2, 7, 3);
+    sheet.add_triangle(2, 6, 7);
+    sheet.add_triangle(0, 3, 1);
+    sheet.add_triangle(0, 2, 3);
+    sheet.add_triangle(4, 5, 7);
+    sheet.add_triangle(4, 7, 6);
+    scene.meshes.push_back(wood.finish("Table", table, 0, -1));
     scene.meshes.push_back(sheet.finish("Cloth", cloth, 1, -1));
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
     return scene;
