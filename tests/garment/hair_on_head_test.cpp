@@ -8,6 +8,7 @@
 #include "garment/hair_on_head.h"
 #include "scene/import.h"
 #include "support/paths.h"
+#include "testdata/fixtures.h"
 
 namespace weft {
 namespace {
@@ -94,7 +95,8 @@ TEST(HairOnHead, HairThatEndsBelowTheNeckJointIsNeverJudged) {
     EXPECT_FALSE(m.lies_on_head());
 }
 
-// A hair piece sold apart from its body (testdata/hair/*_alone.glb): only the hair, on the whole
+// A hair piece sold apart from its body (testdata/hair/beard_alone.glb; the bob alone built in
+// memory, testdata/ keeps under its size limit): only the hair, on the whole
 // skeleton. Nothing of a body lies near it, so its clearance is not measured; the skeleton says
 // where the face is.
 TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
@@ -115,7 +117,11 @@ TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
 }
 
 TEST(HairOnHead, ABobAloneWrapsTheSkullAndIsGrown) {
-    const Found f = find_in(test::testdata_dir() / "hair" / "bob_alone.glb");
+    testdata::MannequinOptions alone;
+    alone.hair = testdata::MannequinHair::bob;
+    alone.hair_alone = true;
+    Found f{testdata::make_mannequin(alone), {}};
+    f.garments = find_garments(f.scene);
     const Garment* hair = hair_of(f.garments);
     ASSERT_TRUE(hair);
     const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));

@@ -8,15 +8,13 @@ namespace weft::testdata {
 std::vector<FixtureFile> good_fixtures() {
     GlbOptions options;
     options.generator = "weft_gen_testdata";
-    MannequinOptions chains, shared, cropped, bob, beard_alone, bob_alone;
+    MannequinOptions chains, shared, cropped, bob, beard_alone;
     chains.authored_hair_chains = true;
     shared.skirt_on_body_material = true;
     cropped.hair = MannequinHair::cropped_cap;
     bob.hair = MannequinHair::bob;
     beard_alone.hair = MannequinHair::beard;
     beard_alone.hair_alone = true;
-    bob_alone.hair = MannequinHair::bob;
-    bob_alone.hair_alone = true;
     const std::string fbx = mannequin_cm_fbx();
     return {
         {"mannequin.glb", encode_glb(make_mannequin(), options),
@@ -31,8 +29,6 @@ std::vector<FixtureFile> good_fixtures() {
          "the mannequin with a bob on Hair, from the crown to the chin, its ends 45 mm clear: hangs free"},
         {"hair/beard_alone.glb", encode_glb(make_mannequin(beard_alone), options),
          "a beard on Hair over the lower face, alone on the mannequin's skeleton: facial hair, lies on the jaw"},
-        {"hair/bob_alone.glb", encode_glb(make_mannequin(bob_alone), options),
-         "the bob alone on the mannequin's skeleton: scalp hair, hangs free"},
         {"flag.glb", encode_glb(make_flag(), options),
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
         {"sheets/curtain.glb", encode_glb(make_curtain(), options),
