@@ -94,13 +94,17 @@ double energy_scale(const ClothProxy& proxy) {
     return std::isfinite(scale) && scale > 1e-12 ? scale : 1e-12;
 }
 
-uint32_t settle(Solver& solver, const BodyShapes* body) {
-    const ClothProxy& proxy = solver.proxy();
+StepInput settle_input(const ClothProxy& proxy, const BodyShapes* body) {
     StepInput in;
     in.dt = validation_dt;
     in.holders.assign(proxy.pins.size(), Pose{});
     in.frame = rest_frame_pose(proxy);
     if (body && body->collide) place_body(*body, Pose{}, in);
+    return in;
+}
+
+uint32_t settle(Solver& solver, const BodyShapes* body) {
+    const StepInput in = settle_input(solver.proxy(), body);
     // Nothing moves, so nothing teleports: the prelude is the same whatever the scenario's teleport mode.
     uint32_t steps = 0;
     for (uint32_t s = 0; s < settle_max_steps; ++s) {
@@ -125,12 +129,12 @@ class ScenarioMeter {
 public:
     ScenarioMeter(Solver& solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
                   const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
-                  const ClipMotion* clip, const BodyObserver& body_observer, RunStop* stop)
+                  const ClipMotion* clip, const BodyObserver& body_observer, RunStop* stop, SettleTap* tap)
         : solver_(solver), proxy_(solver.proxy()), state_(solver.state()), n_(proxy_.particle_count()),
           links_(links_of(proxy_)), scenario_(scenario), steps_(steps), observer_(observer), body_(body),
           clip_(scenario == Scenario::clip ? clip : nullptr), body_observer_(body_observer),
           rest_frame_(rest_frame_pose(proxy_)), holds_pose_(solver.row_counts().pose > 0),
-          third_start_(steps - steps / 3), stop_(stop) {
+          third_start_(steps - steps / 3), stop_(stop), tap_(scenario == Scenario::hang ? tap : nullptr) {
         st_.scenario = scenario;
         if (clip_) st_.clip = clip_->name;
         if (clip_) clip_binding_ = bind_clip(*clip_, proxy_, body_);
@@ -261,6 +265,7 @@ private:
         const FramedStep step = place(s, script);
         const bool kicked = !(step.kick == Vec3{});
         if (kicked) solver_.add_velocity(step.kick);
+        if (tap_ && (kicked || !same_input(in_, tap_->input))) tap_ = nullptr;  // not the prelude's step
         // A still step (docs/validation.md#still-steps): the cloth slept through the last step, whose
         // input was the one before it, and this one is the same again. The solver would return at once,
         // asleep, writing nothing, so it is not called, and nothing measured can have changed.
@@ -305,6 +310,10 @@ private:
             }
         }
         if (ss.fell_asleep && !st_.sleep_step) st_.sleep_step = step_number;
+        if (tap_ && (ss.fell_asleep || step_number == settle_max_steps)) {  // where settle() stops
+            tap_->settled(solver_, step_number);
+            tap_ = nullptr;
+        }
         measure_step(ss, step_number);
         watch_gates(step_number);
         measure_teleport(ss, step_number, step.holders);
@@ -476,14 +485,16 @@ private:
     bool still_ = false;            ///< this step is a still step: nothing solved, nothing changed
     double awake_seconds_ = 0;
     RunStop* stop_ = nullptr;       ///< early exit (docs/validation.md#early-exit); none: every step runs
+    SettleTap* tap_ = nullptr;      ///< hang handing on the prelude; none once handed on, or once a step was not the prelude's
 };
 
 }  // namespace
 
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps, ScenarioTrace* trace,
                            const TraceOptions& trace_options, const StepObserver& observer, const BodyShapes* body,
-                           const ClipMotion* clip, const BodyObserver& body_observer, RunStop* stop) {
-    return ScenarioMeter(solver, settle_steps, scenario, steps, trace, trace_options, observer, body, clip, body_observer, stop)
+                           const ClipMotion* clip, const BodyObserver& body_observer, RunStop* stop, SettleTap* tap) {
+    return ScenarioMeter(solver, settle_steps, scenario, steps, trace, trace_options, observer, body, clip, body_observer, stop,
+                         tap)
         .run();
 }
 

@@ -174,6 +174,20 @@ ScenarioStats run_scenario(const ClothProxy& proxy, const Fabric& fabric, Scenar
 /// With `body` (in the frame at rest, body_in_frame) the cloth settles against it.
 uint32_t settle(Solver& solver, const BodyShapes* body = nullptr);
 
+/// The input of every step of the prelude (settle()): the proxy's rest frame, the holders at rest and,
+/// with `body` (in the frame at rest) whose colliders collide, the body at rest.
+StepInput settle_input(const ClothProxy& proxy, const BodyShapes* body = nullptr);
+
+/// Hang as the prelude (docs/validation.md#hang-steps-the-prelude). A cloth hung from rest and left
+/// alone (no pose rows: hang's script drives nothing) takes in hang, until it falls asleep or
+/// settle_max_steps pass, the very steps settle() takes. A hang run given a tap calls `settled`, once,
+/// with its solver and the steps taken, after the step at which settle() would have stopped, provided
+/// every step until then had `input` (settle_input) bit for bit; otherwise never.
+struct SettleTap {
+    StepInput input;
+    std::function<void(const Solver& solver, uint32_t steps)> settled;
+};
+
 /// Called after every scripted step of a run, before its figures are taken: the scenario, the 1-based
 /// step, every holder's pose in the frame at that step, and the state it left (which may hold a NaN:
 /// the run stops after a non-finite step). What a caller measures beside validation (the rig's
@@ -208,11 +222,11 @@ struct RunStop {
 /// frame at rest, body_in_frame) the body rides the holders, collides with the cloth and
 /// max_penetration is measured. Scenario::clip needs `clip` (else it is hang's stillness): the clip
 /// moves the frame, each pin's holder and each collider by its node (validate/clip_motion.h); the
-/// observer is given the first pin's holder.
+/// observer is given the first pin's holder. With `tap`, a hang run hands on its settled solver (SettleTap).
 ScenarioStats run_scenario(Solver solver, uint32_t settle_steps, Scenario scenario, uint32_t steps,
                            ScenarioTrace* trace = nullptr, const TraceOptions& trace_options = {},
                            const StepObserver& observer = {}, const BodyShapes* body = nullptr,
                            const ClipMotion* clip = nullptr, const BodyObserver& body_observer = {},
-                           RunStop* stop = nullptr);
+                           RunStop* stop = nullptr, SettleTap* tap = nullptr);
 
 }  // namespace weft

@@ -491,6 +491,10 @@ struct ProxyValidator::Impl {
     std::optional<Solver> settled;
     uint32_t settle_steps = 0;
     std::once_flag settling;
+    // Hang's run when it steps the prelude itself (docs/validation.md#hang-steps-the-prelude): run by the
+    // first run that needs the settled state, which it hands on at the step the prelude ends; none
+    // when the cloth's hang starts disturbed, there is no hang run, or shared observers see the runs in order.
+    Run* prelude_run = nullptr;
     RunList* list = nullptr;
 
     Impl(const ClothProxy& p, const ValidationOptions& o, const std::string& file,
@@ -519,6 +523,7 @@ struct ProxyValidator::Impl {
         v.refused = Refusal{"UNSIMULATABLE", who + ": the solver refuses it: " + e.what()};
         v.scenarios.clear();
         v.traces.clear();
+        prelude_run = nullptr;
         runs.clear();
     }
 
@@ -552,6 +557,12 @@ struct ProxyValidator::Impl {
             }
             runs.push_back({&run, clip, {}, {}, {}, {}, {}});
         }
+        if (!options.observer && !options.run_observer && solver->row_counts().pose == 0)
+            for (Run& r : runs)
+                if (r.run->scenario == Scenario::hang) {
+                    prelude_run = &r;
+                    break;
+                }
         for (Run& r : runs) {  // the gates a run can fail for good, at their limits (gates.cpp)
             r.stop.max_strain = options.limits.max_strain;
             r.stop.max_penetration = options.limits.max_penetration * fabric.thickness;
@@ -571,14 +582,24 @@ struct ProxyValidator::Impl {
 
     const Solver& settled_start() {
         std::call_once(settling, [&] {
+            const BodyShapes* body = options.body.empty() ? nullptr : &*body_rest;
+            if (prelude_run) {
+                SettleTap tap{settle_input(solver->proxy(), body), [&](const Solver& s, uint32_t steps) {
+                                  settled = s.fork();  // without the threads that settled it
+                                  settle_steps = steps;
+                              }};
+                run_one(*prelude_run, &tap);
+                if (settled) return;  // else a step of hang was not the prelude's (or the run ended first)
+            }
             Solver s = solver->fork();
-            settle_steps = settle(s, options.body.empty() ? nullptr : &*body_rest);
+            settle_steps = settle(s, body);
             settled = s.fork();  // without the threads that settled it: their slots go back now
         });
         return *settled;
     }
 
-    void run_one(Run& r) {
+    /// Run `r` (hang's, with `tap`, only inside settled_start).
+    void run_one(Run& r, SettleTap* tap = nullptr) {
         try {
             const BodyShapes* body = options.body.empty() ? nullptr : &*body_rest;
             const ScenarioRun& run = *r.run;
@@ -611,7 +632,7 @@ struct ProxyValidator::Impl {
                 };
             r.stats = run_scenario(start.fork(), prelude ? settle_steps : 0, run.scenario, run.steps,
                                    options.trace.enabled() ? &r.trace : nullptr, options.trace, observer, body, r.clip,
-                                   body_observer, options.stop_early ? &r.stop : nullptr);
+                                   body_observer, options.stop_early ? &r.stop : nullptr, tap);
             if (own_meter.measures_depth()) {
                 r.stats.max_render_penetration = depth.max_render_penetration.value_or(0.0);
                 // Named as a user finds it in the model: the mesh, then the vertex within it.
@@ -670,7 +691,15 @@ void ProxyValidator::add_runs(RunList& list, double step_cost) {
         });
         return;
     }
-    for (Impl::Run& r : d.runs) list.add(r.run->steps * step_cost, [&d, &r] { d.run_one(r); });
+    for (Impl::Run& r : d.runs)
+        list.add(r.run->steps * step_cost, [&d, &r] {
+            if (&r != d.prelude_run) return d.run_one(r);
+            try {
+                d.settled_start();  // hang runs there, once, handing on the prelude
+            } catch (...) {         // the prelude settled apart, and the solver refused it
+                r.error = std::current_exception();
+            }
+        });
 }
 
 ProxyValidation ProxyValidator::finish() {
