@@ -95,12 +95,21 @@ TEST(HairOnHead, HairThatEndsBelowTheNeckJointIsNeverJudged) {
     EXPECT_FALSE(m.lies_on_head());
 }
 
-// A hair piece sold apart from its body (testdata/hair/beard_alone.glb; the bob alone built in
-// memory, testdata/ keeps under its size limit): only the hair, on the whole
+// A hair piece sold apart from its body (tools/testdata make_mannequin with hair_alone, built in
+// memory: testdata/ is at its size limit): only the hair, on the whole
 // skeleton. Nothing of a body lies near it, so its clearance is not measured; the skeleton says
 // where the face is.
+Found alone_on_the_skeleton(testdata::MannequinHair style) {
+    testdata::MannequinOptions alone;
+    alone.hair = style;
+    alone.hair_alone = true;
+    Found f{testdata::make_mannequin(alone), {}};
+    f.garments = find_garments(f.scene);
+    return f;
+}
+
 TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
-    const Found f = find_in(test::testdata_dir() / "hair" / "beard_alone.glb");
+    const Found f = alone_on_the_skeleton(testdata::MannequinHair::beard);
     const Garment* hair = hair_of(f.garments);
     ASSERT_TRUE(hair);
     const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
@@ -117,11 +126,7 @@ TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
 }
 
 TEST(HairOnHead, ABobAloneWrapsTheSkullAndIsGrown) {
-    testdata::MannequinOptions alone;
-    alone.hair = testdata::MannequinHair::bob;
-    alone.hair_alone = true;
-    Found f{testdata::make_mannequin(alone), {}};
-    f.garments = find_garments(f.scene);
+    const Found f = alone_on_the_skeleton(testdata::MannequinHair::bob);
     const Garment* hair = hair_of(f.garments);
     ASSERT_TRUE(hair);
     const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));

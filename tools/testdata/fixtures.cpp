@@ -8,13 +8,11 @@ namespace weft::testdata {
 std::vector<FixtureFile> good_fixtures() {
     GlbOptions options;
     options.generator = "weft_gen_testdata";
-    MannequinOptions chains, shared, cropped, bob, beard_alone;
+    MannequinOptions chains, shared, cropped, bob;
     chains.authored_hair_chains = true;
     shared.skirt_on_body_material = true;
     cropped.hair = MannequinHair::cropped_cap;
     bob.hair = MannequinHair::bob;
-    beard_alone.hair = MannequinHair::beard;
-    beard_alone.hair_alone = true;
     const std::string fbx = mannequin_cm_fbx();
     return {
         {"mannequin.glb", encode_glb(make_mannequin(), options),
@@ -27,8 +25,6 @@ std::vector<FixtureFile> good_fixtures() {
          "the mannequin with a cropped cap on Hair, 6 mm off the skull down to the ears: lies on the head"},
         {"hair/bob.glb", encode_glb(make_mannequin(bob), options),
          "the mannequin with a bob on Hair, from the crown to the chin, its ends 45 mm clear: hangs free"},
-        {"hair/beard_alone.glb", encode_glb(make_mannequin(beard_alone), options),
-         "a beard on Hair over the lower face, alone on the mannequin's skeleton: facial hair, lies on the jaw"},
         {"flag.glb", encode_glb(make_flag(), options),
          "static pole (Pole) and a 12x8-quad open cloth sheet (Flag) hoisted along it"},
         {"sheets/curtain.glb", encode_glb(make_curtain(), options),
