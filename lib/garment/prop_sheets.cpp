@@ -8,6 +8,7 @@
 
 #include "garment/classes.h"
 #include "garment/prop_sheet_rules.h"
+#include "geom/automatic_edge.h"
 #include "geom/nearest_on_triangle.h"
 #include "geom/surface_shape.h"
 #include "geom/topology.h"
@@ -214,10 +215,10 @@ bool near_box(const Surface& s, uint32_t t, const Bounds& box, double margin) {
 }
 
 /// The edge the sheet builder refines a sheet held whole to before it holds it again
-/// (docs/proxy.md#too-coarse-to-hang): an equilateral mesh of about 256 particles over one face's area.
+/// (docs/proxy.md#too-coarse-to-hang): the automatic edge over one face's area.
 double refined_edge(const SurfaceShape& shape) {
     const double face = shape.faced_share >= 0.5 ? 0.5 * shape.area : shape.area;
-    return std::sqrt(1.155 * face / 256.0);
+    return automatic_edge_length(face);
 }
 
 /// Each rigid node within one edge of the piece holds the vertices within a quarter edge of its

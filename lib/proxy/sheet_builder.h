@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "geom/automatic_edge.h"
 #include "io/issue.h"
 #include "proxy/core/cloth_proxy.h"
 #include "scene/scene.h"
@@ -110,12 +111,6 @@ std::string parse_resolution(std::string_view text, SheetOptions& options);
 /// The resolution as parse_resolution reads it ("automatic", "edge:0.05", ...).
 std::string resolution_text(const SheetOptions& options);
 
-/// The target edge length, metres, of a sheet of `area` m² (docs/proxy.md#resampling): about
-/// kAutomaticParticles particles of an equilateral mesh, within [kMinEdgeLength, kMaxEdgeLength].
-inline constexpr double kAutomaticParticles = 256;
-inline constexpr double kMinEdgeLength = 0.01;
-inline constexpr double kMaxEdgeLength = 0.25;
-double automatic_edge_length(double area);
 
 /// Parses a pin rule as the command line and config files write it: "automatic", "weights",
 /// "none", "top", "bottom", "left", "right", "touching", "nearest:NAME", "vertices:3,17,42". Sets the rule and

@@ -25,11 +25,6 @@ std::string_view pin_rule_name(PinRule rule) {
     return "none";
 }
 
-double automatic_edge_length(double area) {
-    const double L = std::sqrt(2 / std::sqrt(3.0) * std::max(area, 0.0) / kAutomaticParticles);
-    return std::clamp(L, kMinEdgeLength, kMaxEdgeLength);
-}
-
 std::string parse_resolution(std::string_view text, SheetOptions& options) {
     if (text == "automatic" || text == "source") {
         options.resolution = text == "source" ? SheetResolution::source : SheetResolution::automatic;
