@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "body/body_in_scene.h"
 #include "io/atomic_file.h"
@@ -200,7 +201,29 @@ private:
         // With sheets every garment found by name gets a proxy: none means nothing was found.
         if (options_.sheets && r_.rigs.empty() && r_.sheets.empty())
             add_issue(r_.issues, kNoGarmentFound,
-                      r_.model.string() + ": " + r_.garments.verdict + "; name the cloth in weft.json (--config)");
+                      r_.model.string() + ": " + r_.garments.verdict + why_none_moves() +
+                          "; name the cloth in weft.json (--config)");
+    }
+
+    /// Why each garment found stays and each name match is no garment, the reason's first clause
+    /// ("'Hair' hair lying on the head"), so the warning a console shows says what report.json details.
+    std::string why_none_moves() const {
+        std::vector<std::string> why;
+        const auto first_clause = [](const std::string& reason) { return reason.substr(0, reason.find(':')); };
+        for (size_t i = 0; i < r_.garments.garments.size() && i < r_.plans.size(); ++i) {
+            if (r_.plans[i].moves()) continue;
+            const std::string& verdict = r_.plans[i].verdict;
+            const std::string_view stays = "will not move: ";
+            const std::string reason = verdict.starts_with(stays) ? verdict.substr(stays.size()) : verdict;
+            why.push_back("'" + r_.garments.garments[i].name + "' " + first_clause(reason));
+        }
+        for (const Garment& g : r_.garments.not_garments)
+            why.push_back("'" + g.name + "' " + first_clause(g.not_garment_reason));
+        if (why.empty()) return "";
+        std::string text = " (";
+        for (size_t i = 0; i < why.size() && i < 3; ++i) text += (i ? "; " : "") + why[i];
+        if (why.size() > 3) text += "; " + std::to_string(why.size() - 3) + " more in report.json";
+        return text + ")";
     }
 
     /// Every built proxy, in memory (the codec is lossless: the file holds these numbers), through

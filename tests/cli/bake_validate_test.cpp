@@ -399,7 +399,15 @@ TEST(BakeShared, NoFlagsExitsZeroAndGrowsEveryHairShell) {
               std::string::npos)
         << said;
     EXPECT_NE(said.find(R"(; to build it, name it in weft.json: {"class":"hair","material":"Hair"})"), std::string::npos) << said;
-
+    // The warning a console shows says why nothing moves, not only that nothing does.
+    std::string none;
+    for (const json& model : bake_report["models"])
+        if (model["input"] == "quaternius_men_Casual.glb")
+            for (const json& issue : model["issues"])
+                if (issue["code"] == "NO_GARMENT_FOUND") none = issue["message"].get<std::string>();
+    EXPECT_NE(none.find("1 garment found by name: 0 move, 1 will not move ('Hair' hair lying on the head); name the cloth"),
+              std::string::npos)
+        << none;
 }
 
 }  // namespace
