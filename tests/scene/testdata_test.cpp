@@ -71,11 +71,14 @@ TEST(Testdata, GeneratorReproducesTheCommittedFilesByteForByte) {
         }
 }
 
+// A budget for every clone, not a rule of the format: 1 MiB held the fixtures until the prop and
+// two-sided sheets' (finials, runners, split dresses) took it to 1.05 MB; 1.25 MiB leaves room for a
+// few more before a large one (dense.glb, the mannequins) must be generated in memory by its test.
 TEST(Testdata, TestdataStaysSmall) {
     uintmax_t total = 0;
     for (const auto& entry : fs::recursive_directory_iterator(test::testdata_dir()))
         if (entry.is_regular_file()) total += entry.file_size();
-    EXPECT_LT(total, uintmax_t(1) << 20) << "testdata/ holds " << total << " bytes";
+    EXPECT_LT(total, uintmax_t(5) << 18) << "testdata/ holds " << total << " bytes";
 }
 
 // Valid glTF that weft itself refuses (no triangles, or a sheet the builder rejects) or builds with
