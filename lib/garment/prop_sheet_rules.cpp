@@ -2,9 +2,12 @@
 // below; the thresholds and what they were measured on are on that page.
 #include "garment/prop_sheet_rules.h"
 
+#include "geom/nearest_on_triangle.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace weft::prop_detail {
 
@@ -25,6 +28,7 @@ struct Measures {
     Vec3 across;                               ///< unit horizontal direction the piece spreads along most
     double w = 0, depth = 0;                   ///< its horizontal extent along `across` and across that
     double held_top = -kInf, held_bottom = kInf, held_across = 0;  ///< the hold's heights; its extent along `across`, share of w
+    double held_bottom_refined = kInf;  ///< the lowest point held once a piece held whole is refined (PieceFacts::held_refined)
     double held_head_across = 0, held_foot_across = 0;  ///< the extent along `across` of the hold in the top and bottom quarter of h, share of w
     size_t held = 0;
     double held_share = 0;   ///< share of the points held
@@ -67,13 +71,65 @@ double down_hit(const Vec3& from, const std::vector<std::array<Vec3, 3>>& triang
     return best;
 }
 
+double normal_y(const std::array<Vec3, 3>& t) {
+    const Vec3 n = cross(t[1] - t[0], t[2] - t[0]);
+    const double l = length(n);
+    return l > 0 ? std::fabs(n.y) / l : 0;
+}
+
+/// Per triangle of the piece: whether it lies flush in a rigid top whose own face under it is not
+/// modelled (a prop pack leaves out the faces its cloth hides: Kenney's table keeps two strips of
+/// its top either side of the runner, and the runner closes the top between them). Such a triangle
+/// is level, rigid geometry lies under it within `near` (the body of the top, its underside), and
+/// either a level rigid triangle at its height (within `band`) touches one of its corners, or it
+/// shares a corner with such a triangle at the same height.
+std::vector<char> lying_flush(const PieceFacts& p, double near, double band) {
+    const size_t n = p.triangles.size();
+    std::vector<char> flush(n, 0), candidate(n, 0);
+    std::vector<std::array<Vec3, 3>> tops;
+    for (const auto& r : p.rigid)
+        if (normal_y(r) >= 0.9) tops.push_back(r);
+    std::map<std::array<double, 3>, std::vector<size_t>> at_corner;
+    std::vector<size_t> stack;
+    for (size_t t = 0; t < n; ++t) {
+        const auto& tri = p.triangles[t];
+        const Vec3 centre = (tri[0] + tri[1] + tri[2]) / 3.0;
+        if (normal_y(tri) < 0.9 || !(down_hit(centre, p.rigid) <= near)) continue;
+        candidate[t] = 1;
+        for (const Vec3& c : tri) at_corner[{c.x, c.y, c.z}].push_back(t);
+        for (const auto& r : tops) {
+            const double ry = (r[0].y + r[1].y + r[2].y) / 3.0;
+            if (std::fabs(ry - centre.y) > band) continue;
+            bool touches = false;
+            for (const Vec3& c : tri) touches = touches || distance(c, nearest_on_triangle(c, r[0], r[1], r[2]).point) <= band;
+            if (touches) {
+                flush[t] = 1, stack.push_back(t);
+                break;
+            }
+        }
+    }
+    while (!stack.empty()) {  // through shared corners, at the same height
+        const size_t t = stack.back();
+        stack.pop_back();
+        const double y = (p.triangles[t][0].y + p.triangles[t][1].y + p.triangles[t][2].y) / 3.0;
+        for (const Vec3& c : p.triangles[t])
+            for (size_t u : at_corner[{c.x, c.y, c.z}]) {
+                const double uy = (p.triangles[u][0].y + p.triangles[u][1].y + p.triangles[u][2].y) / 3.0;
+                if (!flush[u] && std::fabs(uy - y) <= band) flush[u] = 1, stack.push_back(u);
+            }
+    }
+    return flush;
+}
+
 /// Per triangle: its area, |n.y| and the drop straight below its centre to rigid geometry (or the floor).
 void measure_faces(const PieceFacts& p, Measures& m) {
     const double gap = 0.05 * std::max(m.w, m.depth);
     double total = 0, supported = 0, level = 0, roof = 0, upright = 0, roof_area = 0;
     std::vector<std::pair<double, double>> drops;  // (drop, area) of the sloping or level triangles
     m.support_top = -kInf;
-    for (const auto& [a, b, c] : p.triangles) {
+    const std::vector<char> flush = lying_flush(p, 2 * gap, 0.5 * gap);
+    for (size_t t = 0; t < p.triangles.size(); ++t) {
+        const auto& [a, b, c] = p.triangles[t];
         const Vec3 n = cross(b - a, c - a);
         const double area = 0.5 * length(n);
         if (!(area > 0)) continue;
@@ -83,6 +139,7 @@ void measure_faces(const PieceFacts& p, Measures& m) {
         level += ny >= 0.9 ? area : 0, upright += ny <= 0.35 ? area : 0;
         const double d = down_hit(centre + Vec3{0, gap, 0}, p.rigid);
         if (d <= 2 * gap) supported += area, m.support_top = std::max(m.support_top, centre.y + gap - d);
+        else if (flush[t]) supported += area, m.support_top = std::max(m.support_top, centre.y);
         if (ny < 0.5) continue;
         roof += area, roof_area += area;
         m.roof_height += area * centre.y;
@@ -109,6 +166,8 @@ Measures measure(const PieceFacts& p) {
     const Vec3 side{-m.across.z, 0, m.across.x};
     double lo = kInf, hi = -kInf, slo = kInf, shi = -kInf, hlo = kInf, hhi = -kInf;
     for (size_t i = 0; i < p.points.size(); ++i) {
+        if (i < p.held_refined.size() ? p.held_refined[i] : p.held[i])
+            m.held_bottom_refined = std::min(m.held_bottom_refined, p.points[i].y);
         const double s = dot(p.points[i], m.across), t = dot(p.points[i], side);
         lo = std::min(lo, s), hi = std::max(hi, s), slo = std::min(slo, t), shi = std::max(shi, t);
         if (!p.held[i]) continue;
@@ -161,8 +220,8 @@ PropClass classify_prop_piece(const PieceFacts& p, const std::vector<std::string
         const double top_height = p.footprint_short > 0 ? (m.support_top - p.floor) / p.footprint_short : 0;
         const bool bed = top_height <= kBedTopHeight;
         const char* cls = bed ? "blanket" : "tablecloth";
-        // Its hem hangs free: nothing holds the lowest tenth of what hangs over.
-        const bool hem_free = m.held_bottom > m.bottom + 0.1 * (m.support_top - m.bottom);
+        // Its hem hangs free: nothing holds the lowest tenth of what hangs over, as the builder holds it.
+        const bool hem_free = m.held_bottom_refined > m.bottom + 0.1 * (m.support_top - m.bottom);
         if (drop >= 0.1 && hem_free && wants(wanted, cls))
             return take(cls, bed ? "blanket: lies on a low rigid top (a bed) and hangs over its edge"
                                  : "tablecloth: lies on a high rigid top (a table) and hangs over its edge",

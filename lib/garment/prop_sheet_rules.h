@@ -16,6 +16,7 @@ namespace weft::prop_detail {
 struct PieceFacts {
     std::vector<Vec3> points;                   ///< the piece's welded vertices
     std::vector<char> held;                     ///< per point: rigid geometry holds it (the builder's `touching`)
+    std::vector<char> held_refined;             ///< per point: held once the builder refines a piece `held` holds whole (else `held`)
     std::vector<std::array<Vec3, 3>> triangles; ///< the piece's triangles
     std::vector<std::array<Vec3, 3>> rigid;     ///< rigid triangles near the piece
     SurfaceShape shape;                         ///< of the piece's triangles

@@ -141,8 +141,14 @@ std::vector<std::vector<uint32_t>> join_sheet_regions(const Surface& s, const st
     Sets sets(regions.size());
     for (uint32_t e = 0; e < s.edges.edge_count(); ++e) {
         const auto f = s.edges.faces(e);
-        for (size_t k = 1; k < f.size(); ++k)
-            if (regions[region_of[f[0]]].sheet && regions[region_of[f[k]]].sheet) sets.join(region_of[f[0]], region_of[f[k]]);
+        // Every sheet triangle on the edge joins the first sheet one, whatever rigid triangle shares
+        // the edge too: a runner's end meets its hanging part at the table top's edge.
+        uint32_t first = UINT32_MAX;
+        for (uint32_t t : f) {
+            if (!regions[region_of[t]].sheet) continue;
+            if (first == UINT32_MAX) first = region_of[t];
+            else sets.join(first, region_of[t]);
+        }
     }
     std::vector<std::vector<uint32_t>> pieces;
     for (const std::vector<uint32_t>& group : groups_of(sets, regions.size())) {
@@ -174,6 +180,7 @@ struct Piece {
     std::vector<uint32_t> triangles;
     std::vector<uint32_t> vertices;   ///< welded, ascending
     std::vector<char> held;           ///< per vertices[i]
+    std::vector<char> held_refined;   ///< the same as the builder holds it once refined, when `held` is all of it
     SurfaceShape shape;
     Bounds box;
     double median_edge = 0;
@@ -206,8 +213,20 @@ bool near_box(const Surface& s, uint32_t t, const Bounds& box, double margin) {
     return true;
 }
 
-/// Each rigid node within one median edge of the piece holds the vertices within a quarter median
-/// edge of its nearest one (docs/proxy.md#pins, `touching`).
+/// The edge the sheet builder refines a sheet held whole to before it holds it again
+/// (docs/proxy.md#too-coarse-to-hang): an equilateral mesh of about 256 particles over one face's area.
+double refined_edge(const SurfaceShape& shape) {
+    const double face = shape.faced_share >= 0.5 ? 0.5 * shape.area : shape.area;
+    return std::sqrt(1.155 * face / 256.0);
+}
+
+/// Each rigid node within one edge of the piece holds the vertices within a quarter edge of its
+/// nearest one (docs/proxy.md#pins, `touching`), the edge the median edge. A piece that band holds
+/// whole may be coarse rather than held all over: the builder refines it and holds it again with its
+/// refined edge (`held_refined`; a runner modelled with 12 vertices, its ends hanging 0.36 m below a
+/// table's edge, its median edge 2.4 m).
+std::vector<char> hold_vertices(const Surface& s, const Piece& p, const std::vector<std::vector<uint32_t>>& rigid, double edge);
+
 Piece hold_piece(const Surface& s, std::vector<uint32_t> triangles, const std::vector<std::vector<uint32_t>>& rigid) {
     Piece p;
     p.triangles = std::move(triangles);
@@ -218,8 +237,16 @@ Piece hold_piece(const Surface& s, std::vector<uint32_t> triangles, const std::v
     for (uint32_t v : p.vertices) p.box.add(s.position[v]);
     p.shape = measure_surface(s.position, s.corners, p.triangles);
     p.median_edge = median_edge_of(s, p.triangles);
-    p.held.assign(p.vertices.size(), 0);
-    const double touch = p.median_edge, band = 0.25 * p.median_edge;
+    p.held = hold_vertices(s, p, rigid, p.median_edge);
+    const double refined = refined_edge(p.shape);
+    const bool whole = std::all_of(p.held.begin(), p.held.end(), [](char h) { return h != 0; });
+    p.held_refined = whole && refined < p.median_edge ? hold_vertices(s, p, rigid, refined) : p.held;
+    return p;
+}
+
+std::vector<char> hold_vertices(const Surface& s, const Piece& p, const std::vector<std::vector<uint32_t>>& rigid, double edge) {
+    std::vector<char> held(p.vertices.size(), 0);
+    const double touch = edge, band = 0.25 * edge;
     std::vector<double> d(p.vertices.size());
     for (const std::vector<uint32_t>& node : rigid) {
         std::vector<uint32_t> near;
@@ -234,9 +261,9 @@ Piece hold_piece(const Surface& s, std::vector<uint32_t> triangles, const std::v
         }
         if (!(nearest <= touch)) continue;
         for (size_t i = 0; i < p.vertices.size(); ++i)
-            if (d[i] <= nearest + band) p.held[i] = 1;
+            if (d[i] <= nearest + band) held[i] = 1;
     }
-    return p;
+    return held;
 }
 
 /// The rules' view of a piece: its points and triangles, the rigid triangles around it (within half
@@ -245,6 +272,7 @@ prop_detail::PieceFacts facts_of(const Surface& s, const Piece& p, const std::ve
     prop_detail::PieceFacts f;
     for (uint32_t v : p.vertices) f.points.push_back(s.position[v]);
     f.held = p.held;
+    f.held_refined = p.held_refined;
     auto corners = [&](uint32_t t) {
         return std::array<Vec3, 3>{s.position[s.corners[3 * t]], s.position[s.corners[3 * t + 1]], s.position[s.corners[3 * t + 2]]};
     };

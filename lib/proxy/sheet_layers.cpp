@@ -116,29 +116,35 @@ double thickness_at(size_t t, std::span<const Vec3> position, std::span<const st
     return nearest;
 }
 
-/// Which way each triangle faces along `axis`: +1 or -1, or 0 for a **wall**: a triangle standing
-/// within kWallAxisCosine of square to the axis that is no part of a face, since the slab is thicker
-/// across it than kWallThicknesses times the faces' median thickness (the strip joining a slab's
-/// faces round its outline runs across the sheet; a face folded steeply, an awning's roof above its
-/// valance, is as thin there as anywhere), or it lies in the plane of a wall it shares an edge with.
-/// The faces' thickness is measured on at most 256 of them, evenly spaced in triangle order.
-std::vector<int8_t> face_sides(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
-                               const EdgeTable& table, std::span<const Vec3> normal, const Vec3& axis) {
-    std::vector<int8_t> side(normal.size());
-    std::vector<size_t> steep, facing;
-    for (size_t t = 0; t < normal.size(); ++t) {
-        const double c = dot(normal[t], axis);
-        side[t] = c >= 0 ? 1 : -1;
-        (std::fabs(c) < kWallAxisCosine ? steep : facing).push_back(t);
-    }
-    if (steep.empty() || facing.empty()) return side;
+/// The triangles standing within kWallAxisCosine of square to `axis` (steep) and the rest (facing).
+void split_steep(std::span<const Vec3> normal, const Vec3& axis, std::vector<size_t>& steep, std::vector<size_t>& facing) {
+    for (size_t t = 0; t < normal.size(); ++t) (std::fabs(dot(normal[t], axis)) < kWallAxisCosine ? steep : facing).push_back(t);
+}
+
+/// The faces' median thickness: thickness_at over the facing triangles, at most 256 of them evenly
+/// spaced in triangle order; +inf when no line across meets a face looking back (no slab).
+double faces_thickness(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                       std::span<const Vec3> normal, std::span<const size_t> facing) {
     std::vector<double> thick;
     const size_t stride = std::max<size_t>(1, facing.size() / 256);
     for (size_t k = 0; k < facing.size(); k += stride)
         if (const double d = thickness_at(facing[k], position, triangles, normal); std::isfinite(d)) thick.push_back(d);
-    if (thick.empty()) return side;
+    if (thick.empty()) return std::numeric_limits<double>::infinity();
     std::nth_element(thick.begin(), thick.begin() + thick.size() / 2, thick.end());
-    const double wall_beyond = kWallThicknesses * thick[thick.size() / 2];
+    return thick[thick.size() / 2];
+}
+
+/// Which way each triangle faces along `axis`: +1 or -1, or 0 for a **wall**: a steep triangle
+/// (split_steep) that is no part of a face, since the slab is thicker across it than
+/// kWallThicknesses times the faces' median thickness `faces` (the strip joining a slab's faces round
+/// its outline runs across the sheet; a face folded steeply, an awning's roof above its valance, is as
+/// thin there as anywhere), or it lies in the plane of a wall it shares an edge with.
+std::vector<int8_t> face_sides(std::span<const Vec3> position, std::span<const std::array<uint32_t, 3>> triangles,
+                               const EdgeTable& table, std::span<const Vec3> normal, const Vec3& axis,
+                               std::span<const size_t> steep, double faces) {
+    std::vector<int8_t> side(normal.size());
+    for (size_t t = 0; t < normal.size(); ++t) side[t] = dot(normal[t], axis) >= 0 ? 1 : -1;
+    const double wall_beyond = kWallThicknesses * faces;
     for (size_t t : steep)
         if (thickness_at(t, position, triangles, normal) > wall_beyond) side[t] = 0;
     // A wall runs on into a tip, where the line across from a triangle's centre meets the wall
@@ -198,7 +204,14 @@ std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<c
         total += area[t];
     }
     const Vec3 axis = principal_normal(normal, area);
-    const std::vector<int8_t> side = face_sides(position, triangles, table, normal, axis);
+    std::vector<size_t> steep, facing;
+    split_steep(normal, axis, steep, facing);
+    // One layer only where the slab is thin: a knob or a post's finial closed round its top is as
+    // thick as its edges are long, and one of its sides is no cloth's surface (docs/proxy.md).
+    const double faces = faces_thickness(position, triangles, normal, facing);
+    const double edge = median_edge(table, position);
+    if (!(faces <= kThinBelow * edge)) return {};
+    const std::vector<int8_t> side = face_sides(position, triangles, table, normal, axis, steep, faces);
     double along = 0, against = 0;
     for (size_t t = 0; t < triangles.size(); ++t) {
         if (side[t] > 0) along += area[t];
@@ -213,7 +226,7 @@ std::vector<uint8_t> one_face_of_two(std::span<const Vec3> position, std::span<c
         if (keep[t])
             for (uint32_t v : triangles[t]) (holder[v] >= 0 ? held : free) = true;
     if (!held || !free || !one_piece(table, keep)) return {};
-    if (!other_side_over_kept(position, triangles, keep, holder, axis, kThinBelow * median_edge(table, position))) return {};
+    if (!other_side_over_kept(position, triangles, keep, holder, axis, kThinBelow * edge)) return {};
     if (principal) *principal = axis;
     return keep;
 }

@@ -34,17 +34,20 @@ inline constexpr double kWallThicknesses = 2.0;
 inline constexpr double kWallPlaneCosine = 0.985;
 
 /// How far the other face may stand off the kept one, in median edges: a slab is two layers of one
-/// cloth where each vertex of its other face lies over the kept face within this (the Goal_Flag's
-/// faces 0.39 median edges apart at most, Quaternius' Banner 0.13, a market stand's awning 0.14).
+/// cloth where its faces' median thickness is at most this, and each vertex of its other face lies
+/// over the kept face within it (the Goal_Flag's faces 0.39 median edges apart at most, Quaternius'
+/// Banner 0.13, a market stand's awning 0.13, the slab sails and awnings of the corpus 0.19).
 /// Farther, the two sides are a tube's (a flag's sleeve round its pole: 0.7 to 1.7 median edges on
-/// Quaternius' platformer Flag) and one face would bind the far side's render vertices across it.
+/// Quaternius' platformer Flag, its median 0.85) or a solid's (Kenney's finial on a flag pole, 0.97),
+/// and one face would bind the far side's render vertices across it.
 inline constexpr double kThinBelow = 0.5;
 
 /// Per triangle, 1 for the face kept when the sheet is two-sided; empty when it is not. Two-sided:
 /// every border edge joins two held vertices (closed but where it is held, or closed all round), and
 /// the triangles facing either way along the sheet's principal normal (the axis its area-weighted
 /// normals agree on most; walls facing neither way) each have at least kTwoSidedFaceShare of its
-/// area. The kept face is the larger (the one facing along the axis on a tie), without the walls; it
+/// area, and the faces' median thickness is at most kThinBelow median edges. The kept face is the
+/// larger (the one facing along the axis on a tie), without the walls; it
 /// must be one piece, hold a held vertex and a free one, and every free vertex it does not use must
 /// lie over it along the axis within kThinBelow median edges, or the sheet is left as it is.
 /// Deterministic: a fixed number of power iterations from the largest triangle's normal, and every

@@ -192,24 +192,29 @@ void hold_by_weights(const PinContext& ctx, PinAssignment& a) {
 /// The automatic rule on a sheet its weights hold whole (a cape skinned rigid to the spine): the
 /// artist's skin says where it meets the body, not that none of it hangs, so only the top band (a
 /// quarter of the median edge, as the positional rules) stays held, each particle by the bone its
-/// weights chose (docs/proxy.md#pins).
+/// weights chose (docs/proxy.md#pins). The band is taken per piece: a piece the sheet's own top band
+/// misses (a second skirt layer split off a dress along a non-manifold waist) would hold nothing
+/// and fall onto the body, where it slides for ever instead of hanging from its waist.
 void hold_top_of_rigid_skin(const PinContext& ctx, PinAssignment& a, double median_edge, Issues& issues) {
     const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
     if (n < 2 || !std::all_of(a.holder.begin(), a.holder.end(), [](int h) { return h >= 0; })) return;
     a.tolerance = 0.25 * median_edge;
-    double top = -inf;
-    for (uint32_t p = 0; p < n; ++p) top = std::max(top, ctx.particle_position[p][1]);
+    std::vector<double> top(ctx.island_closed.size(), -inf);
+    for (uint32_t p = 0; p < n; ++p) top[ctx.island[p]] = std::max(top[ctx.island[p]], ctx.particle_position[p][1]);
     uint32_t kept = 0;
     for (uint32_t p = 0; p < n; ++p)
-        if (ctx.particle_position[p][1] < top - a.tolerance) a.holder[p] = -1;
+        if (ctx.particle_position[p][1] < top[ctx.island[p]] - a.tolerance) a.holder[p] = -1;
         else ++kept;
     if (kept == n) return;  // flat along the vertical: no band to keep apart from the rest
     a.description = "weights, held at its top";
+    const size_t pieces = ctx.island_closed.size();
     issues.push_back({"RIGID_SKIN_HELD_AT_TOP", Severity::info,
                       ctx.source.file() + ": garment '" + ctx.garment.name + "': every one of its " + std::to_string(n) +
                           " particles is weighted at least " + format_text("%.2f", ctx.options.pin_weight) +
-                          " to the body, a rigid skin; held along its top " + metres_text(a.tolerance) + " instead (" +
-                          std::to_string(kept) + " particles), so it hangs. A weft.json \"pin\": \"weights\" keeps it rigid.",
+                          " to the body, a rigid skin; held along " +
+                          (pieces > 1 ? "the top " + metres_text(a.tolerance) + " of each of its " + std::to_string(pieces) + " pieces"
+                                      : "its top " + metres_text(a.tolerance)) +
+                          " instead (" + std::to_string(kept) + " particles), so it hangs. A weft.json \"pin\": \"weights\" keeps it rigid.",
                       ""});
 }
 

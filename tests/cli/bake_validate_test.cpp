@@ -324,6 +324,28 @@ TEST(BakeModel, APleatedCurtainOfSliverStripsSleepsAndValidatesAnyPinInBoundedSt
         EXPECT_EQ(s["steps"].get<int>(), steps.at(s["name"].get<std::string>())) << s["name"];
 }
 
+TEST(BakeModel, ARigidSkinInTwoPiecesHangsFromEachAndSleeps) {
+    // sheets/split_dress.glb: a bodice on Chest and a skirt on Hips sharing no vertex, both skinned
+    // whole. Held at the sheet's top band only, the skirt was held by nothing and fell for good
+    // (hang never slept); held at each piece's top (docs/proxy.md#pins) it hangs from its waist and
+    // passes every scenario.
+    const fs::path in = test::scratch_dir("bake_split_dress") / "in";
+    fs::create_directories(in);
+    fs::copy_file(test::testdata_dir() / "sheets" / "split_dress.glb", in / "split_dress.glb");
+    const fs::path out = in.parent_path() / "out";
+    const auto r = test::run_weft({"bake", in.string(), "-o", out.string(), "-q", "--validate"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("NEVER_SLEPT"), std::string::npos) << r.err;
+    const json validation = test::read_json_file(out / "split_dress.glb" / "validation.json");
+    EXPECT_EQ(validation["passed"], true);
+    EXPECT_EQ(validation["proxies"][0]["particles"], 96);
+    for (const json& s : validation["proxies"][0]["scenarios"])
+        if (s["name"] == "hang") {
+            ASSERT_TRUE(s["sleep_step"].is_number()) << "hang never slept";
+            EXPECT_LT(s["sleep_step"].get<int>(), 300);
+        }
+}
+
 TEST(BakeShared, TheBannerHangsFromItsBracketsAndPassesEveryScenario) {
     // Its brackets (closed pieces of its one mesh) pass through its top hem: they hold the hem where
     // they touch it, and the banner sleeps in hang; before, only the brackets were held and it fell.

@@ -9,6 +9,8 @@
 
 #include "garment/garments.h"
 #include "garment/prop_sheets.h"
+#include "scene/import.h"
+#include "support/paths.h"
 #include "scene_builder.h"
 
 namespace weft {
@@ -271,4 +273,37 @@ TEST(PropSheets, ABannerNamedWithItsPoleInOneMeshLeavesThePoleOutToHoldIt) {
 }
 
 }  // namespace
+
+TEST(PropSheets, ARunnerThatIsTheMiddleOfItsTablesTopIsATablecloth) {
+    // testdata/sheets/table_runner.glb: the runner lies flush between two strips of the table's top,
+    // whose own face under it is not modelled (the slab's underside 9 cm below); its ends meet their
+    // hanging parts on the line the underside's edge runs along; and its 12 vertices are so coarse
+    // that a quarter of its median edge (0.6 m) reaches the hem, 12 cm below the underside.
+    ImportResult imported = import_scene(test::testdata_dir() / "sheets" / "table_runner.glb");
+    ASSERT_TRUE(imported.ok());
+    const ModelGarments found = find_garments(imported.scene);
+    ASSERT_EQ(found.garments.size(), 1u);
+    const Garment& g = found.garments[0];
+    EXPECT_EQ(g.class_name, "tablecloth");
+    EXPECT_EQ(g.name, "Runner");
+    EXPECT_EQ(g.matched_by, "geometry");
+    // All of the runner (its top, both ends and both hanging parts), nothing of the table.
+    ASSERT_EQ(g.parts.size(), 1u);
+    EXPECT_EQ(imported.scene.meshes[static_cast<size_t>(g.parts[0].mesh)].node_name, "Runner");
+    EXPECT_EQ(g.parts[0].triangles, 10u);
+
+    StaticSurfaceInput input;
+    input.mesh_static.assign(imported.scene.meshes.size(), 1);
+    for (const Mesh& m : imported.scene.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
+    const std::vector<PropSheet> sheets = find_prop_sheets(imported.scene, input, {});
+    ASSERT_EQ(sheets.size(), 1u);
+    std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
+    // It lies where the top is flush with it (0.96 of its 1.21 m²) and down the slab's ends, the
+    // underside under them (0.108): 0.88 at least. Without the flush top, 0.1 at most.
+    EXPECT_GE(m.at("lying_share"), (0.96 + 0.108) / 1.212 - 0.001);
+    EXPECT_LE(m.at("lying_share"), 1.0);
+    EXPECT_NEAR(m.at("top_height"), 0.76 / 0.8, 0.001);           // its top's height over the table's depth
+    EXPECT_NEAR(m.at("hangs_below_top"), (0.76 - 0.55) / 1.6, 0.001);  // the hem 21 cm below the top, 1.6 m long
+}
+
 }  // namespace weft

@@ -455,6 +455,32 @@ TEST(SheetPins, AClosedPieceThinButUnevenIsASolidThatHoldsTheCloth) {
     EXPECT_EQ(hem, 11u);
 }
 
+TEST(SheetPins, EachPieceOfARigidSkinIsHeldAtItsOwnTop) {
+    // sheets/split_dress.glb: a bodice weighted whole to Chest (1.05-1.45 m) and a skirt weighted
+    // whole to Hips (0.55-1.1 m) sharing no vertex with it, as a non-manifold waist is split. The
+    // sheet's top band holds only the bodice's neckline; the skirt, held nowhere, fell onto the body
+    // and slid there for ever. Each piece now hangs from its own top ring, by its own bone.
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "split_dress.glb");
+    SheetGarment g{"Dress", "dress", {0}, {}};
+    Issues issues;
+    const ClothProxy p = build_pins_ok(scene, g, source_resolution_options(), &issues);
+    ASSERT_EQ(p.particle_count(), 96u);
+    EXPECT_TRUE(has_code(issues, "RIGID_SKIN_HELD_AT_TOP"));
+    EXPECT_FALSE(has_code(issues, "EVERYTHING_HELD"));
+    const Pin* chest = pin_of(p, "Chest");
+    const Pin* hips = pin_of(p, "Hips");
+    ASSERT_NE(chest, nullptr);
+    ASSERT_NE(hips, nullptr);
+    EXPECT_EQ(chest->particles.size(), 12u);
+    EXPECT_EQ(hips->particles.size(), 12u);
+    for (uint32_t q = 0; q < p.particle_count(); ++q) {
+        const double y = p.frame.rest_world.transform_point(p.rest_position[q])[1];
+        const bool top_ring = std::abs(y - 1.45) < 1e-6 || std::abs(y - 1.1) < 1e-6;
+        EXPECT_EQ(p.held(q), top_ring) << "particle " << q << " at y " << y;
+    }
+    for (uint32_t q : hips->particles) EXPECT_NEAR(p.frame.rest_world.transform_point(p.rest_position[q])[1], 1.1, 1e-6);
+}
+
 TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
     // A bracket (a closed box in the sheet's own mesh, like the banner's) pierces the top row
     // between its vertices: it is held by the frame node, and holds the fabric nearest it.

@@ -283,12 +283,15 @@ TEST(GltfContent, TestdataTotalsAreTheAssimpReadersFigures) {
         {"strips.glb", 3, 2, 78, 98, 0, 0, 0, 0, 0, 0},
         {"fanned.glb", 3, 2, 38, 58, 0, 0, 0, 0, 0, 0},
         {"coarse_tablecloth.glb", 3, 2, 16, 18, 0, 0, 0, 0, 0, 0},
+        {"table_runner.glb", 3, 2, 84, 80, 0, 0, 0, 0, 0, 0},
         {"topless_tablecloth.glb", 3, 2, 56, 78, 0, 0, 0, 0, 0, 0},
         {"banner_shield.glb", 3, 2, 267, 480, 0, 0, 0, 0, 0, 0},
         {"slab.glb", 3, 2, 66, 116, 0, 0, 0, 0, 0, 0},
         {"closed_slab.glb", 3, 2, 66, 124, 0, 0, 0, 0, 0, 0},
         {"thick_slab.glb", 3, 2, 66, 116, 0, 0, 0, 0, 0, 0},
         {"doubled.glb", 3, 2, 66, 96, 0, 0, 0, 0, 0, 0},
+        {"finial.glb", 3, 2, 20, 30, 0, 0, 0, 0, 0, 0},
+        {"split_dress.glb", 4, 1, 96, 144, 1, 2, 0, 0, 0, 0},
     });
 }
 

@@ -68,6 +68,10 @@ Scene make_fanned_sheet();
 /// A cloth of 8 vertices over a closed box table (sheets/coarse_tablecloth.glb): so coarse that the
 /// touching band of its median edge reaches every vertex (docs/proxy.md#too-coarse-to-hang).
 Scene make_coarse_tablecloth();
+/// A table whose runner is the middle of its top, flush with the strips of top either side, closing
+/// the slab's ends and hanging a little below them, modelled with 12 vertices as a prop pack's
+/// (sheets/table_runner.glb): found as a tablecloth (docs/garments-by-geometry.md#cloth-on-props).
+Scene make_table_runner();
 /// The coarse cloth on a table whose top under it is not modelled, only two strips either side
 /// (sheets/topless_tablecloth.glb): it lies where it touches them (docs/proxy.md#pins, held where it lies).
 Scene make_topless_tablecloth();
@@ -78,9 +82,16 @@ Scene make_banner_shield();
 /// face `thickness` apart over one grid of 4 x 3 quads (0.6 x 0.45 m), joined by walls down both
 /// sides and along the bottom, and along the top too when `closed` (a slab closed all round).
 Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
+/// A post with a finial closed round its top and held at its foot (sheets/finial.glb): as thick as its
+/// edges are long, a solid that a two-sided rule must not take for a slab (docs/proxy.md#two-sided-sheets).
+Scene make_finial();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();
+/// A dress in two pieces, skinned rigid (sheets/split_dress.glb): a bodice weighted whole to `Chest`
+/// and a skirt weighted whole to `Hips` whose waist sits just outside the bodice's lower edge, joined
+/// to it by no vertex, as a non-manifold waist is split into pieces (docs/proxy.md#pins).
+Scene make_split_dress();
 
 /// The mannequin (Hair and Skirt slots, no chains) as an ASCII FBX 7.4 file authored in
 /// centimetres (UnitScaleFactor 1) with Z up: 173 units tall, skinned, with a bind pose.

@@ -661,6 +661,50 @@ Scene make_slab_sheet(const std::string& name, double thickness, bool closed) {
     });
 }
 
+Scene make_finial() {
+    // A 0.288 m square post 1 m tall (node `Post`, material `Wood`) and on its top a finial (node
+    // `Finial`, material `Roof`) as Kenney's castle flags have: a square knob widening from the post's
+    // top to 0.42 m at 0.216 m up and narrowing to a 0.15 m cap at 0.576 m, open only at its foot,
+    // which the post's top holds. 12 vertices, 18 triangles; its sides 0.39 m apart across its 0.41 m
+    // median edge: a solid, not a slab.
+    Scene scene;
+    scene.source_path = "finial";
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int post = add_node(scene, "Post", root, Mat4::identity());
+    const int finial = add_node(scene, "Finial", root, Mat4::identity());
+    scene.materials = {"Wood", "Roof"};
+    MeshBuilder box;
+    for (int k = 0; k < 8; ++k)
+        box.add_vertex({(k & 1) ? 0.144 : -0.144, (k & 2) ? 1.0 : 0.0, (k & 4) ? 0.144 : -0.144},
+                       {double(k & 1), double((k >> 1) & 1)});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        box.add_triangle(f[0], f[1], f[2]);
+        box.add_triangle(f[0], f[2], f[3]);
+    }
+    MeshBuilder knob;
+    const double half[3] = {0.144, 0.2088, 0.075}, height[3] = {1.0, 1.216, 1.576};
+    uint32_t ring[3][4];
+    for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 4; ++k) {  // counter-clockwise seen from above
+            const double x = k < 2 ? half[r] : -half[r], z = (k == 0 || k == 3) ? half[r] : -half[r];
+            ring[r][k] = knob.add_vertex({x, height[r], z}, {double(k) / 4, double(r) / 2});
+        }
+    for (int r = 0; r < 2; ++r)  // the sides, facing out
+        for (int k = 0; k < 4; ++k) {
+            const int l = (k + 1) % 4;
+            knob.add_triangle(ring[r][k], ring[r][l], ring[r + 1][l]);
+            knob.add_triangle(ring[r][k], ring[r + 1][l], ring[r + 1][k]);
+        }
+    knob.add_triangle(ring[2][0], ring[2][1], ring[2][2]);  // the cap, facing up
+    knob.add_triangle(ring[2][0], ring[2][2], ring[2][3]);
+    scene.meshes.push_back(box.finish("Post", post, 0, -1));
+    scene.meshes.push_back(knob.finish("Finial", finial, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
 Scene make_doubled_sheet() {
     return hanging_sheet("doubled", 0.6, [](MeshBuilder& b) {
         grid(b, 4, 3, 0.6, 0.45, [](int, int) { return false; }, [](double, double) { return 0.0; });
@@ -673,6 +717,32 @@ Scene make_doubled_sheet() {
         }
         for (size_t t = 0; t < nt; ++t) b.add_triangle(b.indices[3 * t] + nv, b.indices[3 * t + 2] + nv, b.indices[3 * t + 1] + nv);
     });
+}
+
+Scene make_split_dress() {
+    Scene scene;
+    scene.source_path = "split_dress";
+    scene.format = "glb";
+    const int root = add_node(scene, "Armature", -1, Mat4::identity());
+    const int hips = add_node(scene, "Hips", root, Mat4::translation({0, 1.0, 0}));
+    const int chest = add_node(scene, "Chest", hips, Mat4::translation({0, 0.3, 0}));
+    Skin skin{"Body", {hips, chest}, {}};
+    for (int node : skin.joints) skin.inverse_bind.push_back(scene.nodes[node].world.inverted());
+    scene.skins.push_back(std::move(skin));
+    const int mesh_node = add_node(scene, "DressMesh", root, Mat4::identity());
+    scene.materials = {"Dress"};
+    MeshBuilder b;
+    // The bodice on Chest, fitted from 1.05 to 1.45 m; the skirt on Hips, its waist ring 1 cm outside
+    // the bodice's lower edge and sharing no vertex with it, flaring to its hem at 0.55 m.
+    const auto on = [](uint32_t joint) {
+        return [joint](const Vec3&) { return std::vector<Influence>{{joint, 1.0f}}; };
+    };
+    b.add_lathe({0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {{1.05, 0.15}, {1.25, 0.15}, {1.45, 0.12}}, 12, 0.8, on(1));
+    b.add_lathe({0, 0, 0}, {0, 1, 0}, {1, 0, 0}, {{0.55, 0.32}, {0.7, 0.27}, {0.85, 0.22}, {1.0, 0.18}, {1.1, 0.16}}, 12, 0.8,
+                on(0));
+    scene.meshes.push_back(b.finish("DressMesh", mesh_node, 0, 0));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
 }
 
 }  // namespace weft::testdata
