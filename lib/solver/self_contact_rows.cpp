@@ -142,9 +142,10 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
     // Any margin finds the same rows (the lists' guarantee, docs/solver.md#self-contact): a wider one
     // lists more triangles to measure each substep but makes the lists again less often. One thickness
     // lasted a substep or two on a moving sheet, where making the lists (the hash and every particle's
-    // gathering) cost more than the substep's measuring; a thickness and a mean edge measured cheapest
-    // on the shared models' sheets (docs/measurements.md#self-contacts-lists-on-small-sheets).
-    m.margin = thickness + mean_edge;
+    // gathering) cost more than the substep's measuring; a thickness and half a mean edge took nearly
+    // all of a wider margin's gain on the shared models' sheets without its cost on a sheet that
+    // barely moves (docs/measurements.md#self-contacts-lists-on-small-sheets).
+    m.margin = thickness + 0.5 * mean_edge;
     // The distance a particle searches (detect): the thickness and its trust radius, the shortest
     // distance row at it (docs/solver.md#trust-region), or the reach where it has none.
     std::vector<double> band(n, std::numeric_limits<double>::infinity());
