@@ -153,6 +153,17 @@ std::vector<BodyTriangle> body_triangles_near(const Scene& scene, const Garment&
     return out;
 }
 
+/// The share of the welded vertices in front of the head joint, on the side the model faces.
+double share_in_front_of_head(const GarmentSurface& surface, const HumanoidBones& bones) {
+    size_t in_front = 0, counted = 0;
+    for (const Vec3& p : surface.position) {
+        if (!is_finite(p)) continue;
+        ++counted;
+        in_front += bones.front * (p.z - bones.head_at.z) > 0;
+    }
+    return counted ? static_cast<double>(in_front) / static_cast<double>(counted) : 0;
+}
+
 }  // namespace
 
 HairOnHead measure_hair_on_head(const Scene& scene, const Garment& hair, const HumanoidBones& bones) {
@@ -169,7 +180,12 @@ HairOnHead measure_hair_on_head(const Scene& scene, const Garment& hair, const H
     Bounds near;
     for (const Vec3& p : low) near.add(p);
     std::vector<BodyTriangle> body = body_triangles_near(scene, hair, near, r.head_height);
-    if (body.empty() || low.empty()) return r;
+    if (low.empty()) return r;
+    if (body.empty()) {
+        r.alone = true;
+        r.front_share = share_in_front_of_head(surface, bones);
+        return r;
+    }
     Bounds region = near;
     for (const BodyTriangle& t : body) region.add(t.box);
     TriangleGrid grid(std::move(body), region);
@@ -193,11 +209,25 @@ std::string hair_on_head_reason(const HairOnHead& m) {
            " clear (docs/garments-by-geometry.md#hair-lying-on-the-head)";
 }
 
+std::string facial_hair_reason(const HairOnHead& m) {
+    char front[32], limit[32];
+    std::snprintf(front, sizeof front, "%.2f", m.front_share);
+    std::snprintf(limit, sizeof limit, "%.1f", kFacialHairFront);
+    return std::string("facial hair lying on the jaw, a hair piece alone: it ends ") + garment_detail::millimetres(-m.below_neck) +
+           " above the neck joint and " + front + " of it lies in front of the head joint (facial hair from " + limit +
+           "; docs/garments-by-geometry.md#a-hair-piece-alone)";
+}
+
 void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment& g) {
     if (g.class_name != "hair" || g.moves || g.matched_by == kMatchedByConfig || !g.rule_pointer.empty() ||
         !g.not_garment_reason.empty())
         return;
     const HairOnHead measured = measure_hair_on_head(scene, g, bones);
+    if (measured.lies_on_face()) {
+        g.stays_reason = facial_hair_reason(measured);
+        g.verdict = "will not move: " + g.stays_reason;
+        return;
+    }
     if (!measured.measured) return;
     g.head_clearance = measured.share();
     g.head_height = measured.head_height;

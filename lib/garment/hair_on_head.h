@@ -18,13 +18,26 @@ namespace weft {
 /// 0.095), rounded down to keep the margin on the side of building.
 inline constexpr double kHairOnHeadClearance = 0.06;
 
+/// The least share of a hair piece alone's vertices in front of the head joint that makes it facial
+/// hair. Measured (docs/garments-by-geometry.md#a-hair-piece-alone): a beard and moustache 1.00, a
+/// long cut sold apart from its body 0.45 (scalp hair wraps the skull, about half of it behind the
+/// joint); nine tenths leaves room for a cut whose fringe comes far forward.
+inline constexpr double kFacialHairFront = 0.9;
+
 /// What measure_hair_on_head read.
 struct HairOnHead {
     bool measured = false;   ///< a humanoid skeleton to measure against, the hair's top above its neck joint, a body beside it
     double clearance = 0;    ///< metres: the median distance of the hair's lowest quarter from the rest of the model
     double head_height = 0;  ///< metres: from the neck joint (the head's, without a neck) up to the hair's top
     double below_neck = 0;   ///< metres: how far the hair's lowest point lies below the neck joint (negative: above it)
+    bool alone = false;      ///< nothing else of the model lies within the head's height of it: a hair piece alone
+                             ///< (not measured then; head_height and below_neck are)
+    double front_share = 0;  ///< with alone: the share of its welded vertices in front of the head joint (the face's side)
     double share() const { return head_height > 0 ? clearance / head_height : 0; }
+    /// Whether a hair piece alone is facial hair lying on the jaw (a beard, a moustache): it ends above
+    /// the neck joint and at least kFacialHairFront of it lies in front of the head joint. Its face is
+    /// not in the file to measure against; the skeleton says where it would be.
+    bool lies_on_face() const { return alone && below_neck < 0 && front_share >= kFacialHairFront; }
     /// Whether the hair lies on the head: measured, it ends above the neck joint (hair that hangs
     /// lower has the length to swing, even where it lies on the back), and its clearance is under
     /// kHairOnHeadClearance of the head's height.
@@ -35,14 +48,20 @@ struct HairOnHead {
 /// bind pose. The lowest quarter is the garment's welded vertices in the lowest quarter of its height;
 /// each one's distance is to the nearest triangle with no corner in the garment, capped at the head's
 /// height. Not measured without a humanoid skeleton (garment/geometry.h), when the hair's top is not
-/// above the neck joint, or when nothing else of the model lies within the head's height of it.
+/// above the neck joint, or when nothing else of the model lies within the head's height of it (then
+/// `alone`, with its front_share).
 HairOnHead measure_hair_on_head(const Scene& scene, const Garment& hair, const HumanoidBones& bones);
 
 /// "hair lying on the head: it ends 115 mm above the neck joint and its lowest quarter lies 7 mm
 /// (0.019 of the head's 356 mm) from the body; hair that moves stands 0.06 clear (docs/...)".
 std::string hair_on_head_reason(const HairOnHead& measured);
 
-/// Measures a hair garment found automatically and, when it lies on the head, gives it its
+/// "facial hair lying on the jaw, a hair piece alone: it ends 40 mm above the neck joint and 1.00 of
+/// it lies in front of the head joint; ...".
+std::string facial_hair_reason(const HairOnHead& measured);
+
+/// Measures a hair garment found automatically and, when it lies on the head (or, a piece alone, on
+/// the face), gives it its
 /// `stays_reason` and verdict: found, never built. Other garments, and hair a config rule named or
 /// authored chains move, are left as they are.
 void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment& g);

@@ -49,11 +49,9 @@ bool point_along(const Scene& scene, const Chain& chain, double share, Vec3& at,
     return false;
 }
 
-}  // namespace
-
-std::optional<TailSection> measure_tail_section(const Scene& scene, const Chain& chain) {
-    Vec3 at, along;
-    if (!(chain.length > 0) || !point_along(scene, chain, kTailSectionAt, at, along)) return std::nullopt;
+/// Twice the median distance from `at` to the skin over rays square to `along`, or nullopt when
+/// fewer than half of them meet skin.
+std::optional<double> section_width(const Scene& scene, const Vec3& at, const Vec3& along) {
     const Vec3 other = std::fabs(along.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
     const Vec3 u = normalize(cross(along, other)), w = cross(along, u);
     std::vector<double> reach;
@@ -64,17 +62,51 @@ std::optional<TailSection> measure_tail_section(const Scene& scene, const Chain&
     }
     if (reach.size() * 2 < static_cast<size_t>(kRays)) return std::nullopt;
     std::nth_element(reach.begin(), reach.begin() + static_cast<std::ptrdiff_t>(reach.size() / 2), reach.end());
-    return TailSection{2 * reach[reach.size() / 2], chain.length};
+    return 2 * reach[reach.size() / 2];
+}
+
+/// The chain's section at `share` of its length, or nullopt.
+std::optional<double> width_along(const Scene& scene, const Chain& chain, double share) {
+    Vec3 at, along;
+    if (!point_along(scene, chain, share, at, along)) return std::nullopt;
+    return section_width(scene, at, along);
+}
+
+/// The body's width where the chain leaves it: at the chain's parent joint, else at its root joint,
+/// square to the chain's first link.
+std::optional<double> hips_width(const Scene& scene, const Chain& chain) {
+    const Vec3 root = bind_world(scene, chain.joints[0]).translation_part();
+    const Vec3 link = bind_world(scene, chain.joints[1]).translation_part() - root;
+    if (!(length(link) > 0)) return std::nullopt;
+    const Vec3 along = normalize(link);
+    if (chain.parent >= 0)
+        if (std::optional<double> w = section_width(scene, bind_world(scene, chain.parent).translation_part(), along)) return w;
+    return section_width(scene, root, along);
+}
+
+}  // namespace
+
+std::optional<TailSection> measure_tail_section(const Scene& scene, const Chain& chain) {
+    if (!(chain.length > 0) || chain.joints.size() < 2) return std::nullopt;
+    const std::optional<double> width = width_along(scene, chain, kTailSectionAt);
+    const std::optional<double> hips = hips_width(scene, chain);
+    if (!width || !hips) return std::nullopt;
+    TailSection section{*width, chain.length, *hips, 0};
+    for (double share : {0.375, 0.5, 0.625, 0.75, 0.875})  // short of the tip, where the section closes
+        if (std::optional<double> w = width_along(scene, chain, share)) section.widest_beyond = std::max(section.widest_beyond, *w);
+    return section;
 }
 
 std::string tail_is_body_reason(const Scene& scene, const Chain& chain) {
     const std::optional<TailSection> section = measure_tail_section(scene, chain);
-    if (!section || section->share() <= kTailIsBody) return "";
-    char text[256];
+    if (!section || !section->is_body()) return "";
+    char text[400];
     std::snprintf(text, sizeof text,
-                  "the body, not a tail that swings: a quarter of the way down its chain it is %.0f mm wide, %.2f of "
-                  "its %.0f mm length (a tail that swings is at most 1/5; docs/garments-by-geometry.md#tails-that-are-the-body)",
-                  section->width * 1000, section->share(), section->chain_length * 1000);
+                  "the body, not a tail that swings: a quarter of the way down its %.0f mm chain it is %.0f mm wide, %.2f "
+                  "of the hips' %.0f mm, and only narrower beyond (a tail that swings is under %.2f of the hips there, or "
+                  "widens again; docs/garments-by-geometry.md#tails-that-are-the-body)",
+                  section->chain_length * 1000, section->width * 1000, section->girth_share(), section->hips_width * 1000,
+                  kTailIsBody);
     return text;
 }
 

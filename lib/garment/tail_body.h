@@ -1,9 +1,11 @@
-// Tails that are the body (docs/garments-by-geometry.md#tails-that-are-the-body): a T-rex's tail held
-// out as a counterweight, a snake's spine, a dragon's tail carry the body's mass on authored chains
-// named Tail1..N, as long for the body as a tail that swings. What tells them apart is how thick the
-// tail still is once it has left the body: a tail that swings has narrowed to a fraction of its
-// length a quarter of the way down its chain (a bushy tail widens only further out); a tail that is
-// the body is still a fifth of its length wide or more there.
+// Tails that are the body (docs/garments-by-geometry.md#tails-that-are-the-body): a T-rex's or a
+// sauropod's tail held out as a counterweight, a snake's spine, a dragon's tail carry the body's mass
+// on authored chains named Tail1..N, as long for the body as a tail that swings. A tail that is the
+// body is the spine carried on out of the hips: a quarter of the way down it is still a large part
+// of the hips' girth, and from there it only narrows to its tip. A tail that swings has either
+// narrowed to a small part of the hips' girth there (a cow's, a wolf's, a rat's) or, wider, is a brush
+// of fur that grows wider again further out (a fox's). Its length says nothing: a raptor's tail is as
+// slender for its length as a fox's.
 #pragma once
 #include <optional>
 #include <string>
@@ -14,29 +16,44 @@
 
 namespace weft {
 
-/// Width over length above which a tail is the body: the tails that swing measured 0.04 (the Rat)
-/// to 0.17 (the Fox), the tails that are the body 0.26 (the T-rex, the dragon) to 0.37 (the snake);
-/// a fifth lies between, about their geometric mean.
-inline constexpr double kTailIsBody = 0.2;
+/// The tail's width a quarter of the way down its chain over the hips' width, at or above which a
+/// tail that only narrows from there is the body. Measured (docs/garments-by-geometry.md#tails-that-are-the-body):
+/// the tails that swing 0.10 (the Rat) to 0.33 (the Wolf), besides the bushy Fox's 0.43 that widens
+/// further out; the tails that are the body 0.41 (a Velociraptor) to 0.82 (the Dragon), the snake's
+/// against its root 0.90. About the geometric mean of 0.33 and 0.41.
+inline constexpr double kTailIsBody = 0.37;
+
+/// How much wider than at a quarter a tail may measure further down and still count as narrowing
+/// to its tip: a tenth, for the rays' noise on a faceted tube (the Dragon's tail measures 3% wider
+/// at 3/8 than at 1/4; the Wolf's brush 15% and the Fox's 45% wider further out).
+inline constexpr double kTailWidens = 1.1;
 
 /// Where along its chain a tail's section is measured, as a share of the chain's length: past the
 /// body on every tail measured (at a tenth a dog's tail is still in its rump).
 inline constexpr double kTailSectionAt = 0.25;
 
 struct TailSection {
-    double width = 0;         ///< metres: twice the median distance from the chain to the skin, across it
-    double chain_length = 0;  ///< metres
-    double share() const { return chain_length > 0 ? width / chain_length : 0; }
+    double width = 0;          ///< metres: twice the median distance from the chain to the skin, across it, at kTailSectionAt
+    double chain_length = 0;   ///< metres
+    double hips_width = 0;     ///< metres: the body's width where the chain leaves it, measured the same way at the
+                               ///< chain's parent joint (at its root joint when the parent has no section), square
+                               ///< to the chain's first link
+    double widest_beyond = 0;  ///< metres: the widest section from 3/8 to 7/8 of the chain (0 when none is measured)
+    double girth_share() const { return hips_width > 0 ? width / hips_width : 0; }
+    /// Whether the tail grows wider again past the quarter (by more than kTailWidens).
+    bool widens() const { return widest_beyond > kTailWidens * width; }
+    /// Whether it is the body: a quarter down still kTailIsBody of the hips' width, and only narrower beyond.
+    bool is_body() const { return girth_share() >= kTailIsBody && !widens(); }
 };
 
-/// The section of the skinned meshes (bind pose) across `chain` at kTailSectionAt of its length, in
-/// the plane square to the chain there: rays from the chain every 1/64 of a turn, each to the first
-/// triangle it meets. Empty when the chain has no length or fewer than half the rays meet skin (the
+/// The sections of the skinned meshes (bind pose) across `chain`: at kTailSectionAt of its length,
+/// further down, and at the hips, each in the plane square to the chain there: rays every 1/64 of a
+/// turn, each to the first triangle it meets. Empty when the chain has no length, or the section at
+/// the quarter or at both the parent and the root has fewer than half its rays meeting skin (the
 /// chain runs outside its geometry, so there is no section to read).
 std::optional<TailSection> measure_tail_section(const Scene& scene, const Chain& chain);
 
-/// Why a tail on `chain` is the body rather than a garment, or "" when it is not: its section is
-/// wider than kTailIsBody of the chain's length.
+/// Why a tail on `chain` is the body rather than a garment, or "" when it is not: TailSection::is_body.
 std::string tail_is_body_reason(const Scene& scene, const Chain& chain);
 
 }  // namespace weft

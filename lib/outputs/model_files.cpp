@@ -37,6 +37,12 @@ std::string source_from(const fs::path& model, const fs::path& out_dir) {
     return utf8_escaped((relative.empty() ? model : relative).generic_string());
 }
 
+/// What a model written from the scene loses, naming its animations only where it has some.
+std::string not_carried(size_t animations) {
+    if (animations == 0) return "textures or morph targets";
+    return std::to_string(animations) + (animations == 1 ? " animation" : " animations") + ", textures or morph targets";
+}
+
 bool same_file(const fs::path& a, const fs::path& b) {
     std::error_code ea, eb;
     const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
@@ -157,8 +163,8 @@ public:
         } else {
             add_issue(r_.issues, kModelRewritten,
                       r_.model.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
-                          " keeps the meshes, materials by name, skeleton, skins, the grown bones and their spring bones, but not the " +
-                          std::to_string(r_.scene.animations.size()) + " animations, textures or morph targets",
+                          " keeps the meshes, materials by name, skeleton, skins, the grown bones and their spring bones, but not its " +
+                          not_carried(r_.scene.animations.size()),
                       "/grown_model");
         }
         // Written from the scene (any format Assimp reads): its chains as VRMC_springBone, the body's

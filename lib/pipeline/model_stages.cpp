@@ -9,6 +9,7 @@
 #include "io/atomic_file.h"
 #include "io/content_hash.h"
 #include "io/utf8_text.h"
+#include "pipeline/config_rules.h"
 #include "pipeline/garment_names.h"
 #include "pipeline/pipeline_codes.h"
 #include "pipeline/sheet_selection.h"
@@ -78,6 +79,8 @@ public:
         if (r_.imported) {
             timed(r_.seconds.garments, [&] {
                 r_.garments = find_garments(r_.imported_scene, options_.garments);
+                for (std::string& m : rules_naming_nothing(r_.imported_scene, options_.garments.config))
+                    add_issue(r_.issues, kConfigRuleNamesNothing, std::move(m), "/garments");
                 for (const Garment& g : r_.garments.not_garments)
                     if (g.not_garment_rule == kTailIsBodyRule)
                         add_issue(r_.issues, kTailIsBody,

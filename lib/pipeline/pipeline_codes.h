@@ -7,11 +7,12 @@ namespace weft {
 
 // Each code once, by name: a call site names the constant and takes its severity from it.
 inline constexpr IssueCode kNoGarmentFound{"NO_GARMENT_FOUND", Severity::warning, "No garment was found by name (and no authored chain): nothing to build in this model."};
-inline constexpr IssueCode kHairLiesOnHead{"HAIR_LIES_ON_HEAD", Severity::info, "Hair found by its name or the body rules lies on the head (it ends above the neck joint and the median distance of its lowest quarter from the body is under 0.06 of the head's height: cropped or tied close): found, and neither grown nor built; a config rule naming it builds it (docs/garments-by-geometry.md#hair-lying-on-the-head)."};
+inline constexpr IssueCode kHairLiesOnHead{"HAIR_LIES_ON_HEAD", Severity::info, "Hair found by its name or the body rules lies on the head (it ends above the neck joint and the median distance of its lowest quarter from the body is under 0.06 of the head's height: cropped or tied close), or, a hair piece alone with no body in its file, lies on the face (it ends above the neck joint and 0.9 of it lies in front of the head joint: a beard): found, and neither grown nor built; a config rule naming it builds it (docs/garments-by-geometry.md#hair-lying-on-the-head)."};
 inline constexpr IssueCode kModelRewritten{"MODEL_REWRITTEN", Severity::warning, "The grown model was written from the scene rather than by patching the source: animations, textures and morph targets are not carried."};
 inline constexpr IssueCode kSpringsNotWritten{"SPRINGS_NOT_WRITTEN", Severity::warning, "The model's spring bones (VRMC_springBone or VRM 0.x secondaryAnimation) could not be written into a copy of it; the message says why. The proxies and sidecar are unaffected."};
 inline constexpr IssueCode kColliderEditSkipped{"COLLIDER_EDIT_SKIPPED", Severity::warning, "A config's collider edit (\"colliders\" in weft.json) names a bone the model lacks, or removes or resizes a bone that has no collider: the message names the config file, the entry and the bone; the edit is skipped."};
-inline constexpr IssueCode kTailIsBody{"TAIL_IS_BODY", Severity::info, "A tail on authored chains is as thick a quarter of the way down as the body, not a tail that swings (a T-rex's, a snake's): found and not built; the message names it and its width over its length. A config rule naming the chain's root joint as a tail builds it."};
+inline constexpr IssueCode kConfigRuleNamesNothing{"CONFIG_RULE_NAMES_NOTHING", Severity::warning, "A weft.json garment rule whose `file` matches the model names a material, mesh or node the model does not have (a misspelt name): the rule applies to nothing; the message names the rule's pointer and what the model has instead. A rule without `file` is meant for some models only and is not reported."};
+inline constexpr IssueCode kTailIsBody{"TAIL_IS_BODY", Severity::info, "A tail on authored chains is the body carried on out of the hips, not a tail that swings (a T-rex's, a raptor's, a snake's): a quarter of the way down it is still 0.37 of the hips' width or more and only narrower beyond; found and not built; the message names it and its widths. A config rule naming the chain's root joint as a tail builds it."};
 inline constexpr IssueCode kGarmentOverBudget{"GARMENT_OVER_BUDGET", Severity::error, "A garment to be built as a sheet has more triangles than one sheet's budget (500,000; docs/bad-inputs.md#budgets): refused before the builder runs, the model's other garments built."};
 inline constexpr IssueCode kParticlesOverBudget{"PARTICLES_OVER_BUDGET", Severity::error, "A sheet would have more particles than one proxy's budget (65,536; docs/bad-inputs.md#budgets): its resolution asks for more (refused before the resampler runs) or, built at `source`, it has more. Refused, the model's other garments built; choose a coarser --resolution."};
 inline constexpr IssueCode kOutputIsInput{"OUTPUT_IS_INPUT", Severity::error, "The grown model would overwrite the model it was grown from; choose another output folder."};
@@ -37,6 +38,7 @@ inline constexpr IssueCode model_codes[] = {
     kSpringsNotWritten,
     kOutputIsInput,
     kColliderEditSkipped,
+    kConfigRuleNamesNothing,
     kTailIsBody,
     kGarmentOverBudget,
     kParticlesOverBudget,

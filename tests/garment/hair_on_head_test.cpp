@@ -1,5 +1,5 @@
 // Hair lying on the head (garment/hair_on_head.h): on the mannequin with a cropped cap and with a bob
-// (testdata/hair/), on the shared Casual man's short hair and the Witch's, and named by a config.
+// (testdata/hair/), a beard and a bob alone on its skeleton, on the shared Casual man's short hair and the Witch's, and named by a config.
 #include <gtest/gtest.h>
 
 #include "garment/config.h"
@@ -8,6 +8,7 @@
 #include "garment/hair_on_head.h"
 #include "scene/import.h"
 #include "support/paths.h"
+#include "testdata/fixtures.h"
 
 namespace weft {
 namespace {
@@ -94,6 +95,50 @@ TEST(HairOnHead, HairThatEndsBelowTheNeckJointIsNeverJudged) {
     EXPECT_FALSE(m.lies_on_head());
 }
 
+// A hair piece sold apart from its body (tools/testdata make_mannequin with hair_alone, built in
+// memory: testdata/ is at its size limit): only the hair, on the whole
+// skeleton. Nothing of a body lies near it, so its clearance is not measured; the skeleton says
+// where the face is.
+Found alone_on_the_skeleton(testdata::MannequinHair style) {
+    testdata::MannequinOptions alone;
+    alone.hair = style;
+    alone.hair_alone = true;
+    Found f{testdata::make_mannequin(alone), {}};
+    f.garments = find_garments(f.scene);
+    return f;
+}
+
+TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
+    const Found f = alone_on_the_skeleton(testdata::MannequinHair::beard);
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    EXPECT_FALSE(m.measured);
+    EXPECT_TRUE(m.alone);
+    EXPECT_NEAR(m.below_neck, -0.030, 1e-3);  // it ends at 1.48 m, the neck joint at 1.45 m
+    EXPECT_NEAR(m.front_share, 1.0, 1e-12);    // every vertex in front of the head joint (z > 0)
+    EXPECT_TRUE(m.lies_on_face());
+    EXPECT_EQ(hair->stays_reason,
+              "facial hair lying on the jaw, a hair piece alone: it ends 30 mm above the neck joint and 1.00 of it lies "
+              "in front of the head joint (facial hair from 0.9; docs/garments-by-geometry.md#a-hair-piece-alone)");
+    EXPECT_EQ(hair->verdict, "will not move: " + hair->stays_reason);
+    EXPECT_TRUE(f.garments.not_garments.empty());  // found, not refused
+}
+
+TEST(HairOnHead, ABobAloneWrapsTheSkullAndIsGrown) {
+    const Found f = alone_on_the_skeleton(testdata::MannequinHair::bob);
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    EXPECT_TRUE(m.alone);
+    EXPECT_NEAR(m.below_neck, -0.050, 1e-3);  // it ends above the neck joint, as the beard does
+    EXPECT_GT(m.front_share, 0.35);            // a lathe round the head: about half in front
+    EXPECT_LT(m.front_share, 0.65);
+    EXPECT_FALSE(m.lies_on_face());
+    EXPECT_EQ(hair->stays_reason, "");
+    EXPECT_TRUE(f.garments.not_garments.empty());
+}
+
 TEST(HairOnHead, SharedModels) {
     struct Case {
         const char* file;
@@ -115,12 +160,18 @@ TEST(HairOnHead, SharedModels) {
         EXPECT_NEAR(hair->head_clearance, c.share, 5e-4) << c.file;
         EXPECT_EQ(!hair->stays_reason.empty(), c.lies) << c.file;
     }
-    // Hair_Long is a hair piece with no skeleton: nothing to measure against, built as before.
+    // Hair_Long is a hair piece alone on the whole skeleton, no body: no clearance to measure. It ends
+    // 16 mm above the neck joint, as a beard does, but wraps the skull: 0.45 of it in front of the
+    // head joint. Built as before.
     const std::filesystem::path long_hair = test::shared_model("quaternius_Hair_Long.fbx");
     if (long_hair.empty()) return;
     const Found f = find_in(long_hair);
     ASSERT_TRUE(hair_of(f.garments));
     EXPECT_LT(hair_of(f.garments)->head_clearance, 0);
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair_of(f.garments), find_humanoid_bones(f.scene));
+    EXPECT_TRUE(m.alone);
+    EXPECT_NEAR(m.below_neck, -0.016, 1e-3);
+    EXPECT_NEAR(m.front_share, 0.45, 0.01);
     EXPECT_EQ(hair_of(f.garments)->stays_reason, "");
 }
 

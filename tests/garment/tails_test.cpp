@@ -29,7 +29,12 @@ TEST(TailIsBody, ASlenderTailIsAGarment) {
     // ten-sided ring between its corners and its flats (0.95 of the radius).
     EXPECT_NEAR(section->width, 2 * 0.048, 0.008);
     EXPECT_NEAR(section->chain_length, 1.4, 1e-9);
-    EXPECT_LT(section->share(), kTailIsBody);
+    // The body is 0.6 m across; its section from Back, where the tail leaves it, 5 cm above its
+    // axis, reads 0.54 m at the median ray.
+    EXPECT_NEAR(section->hips_width, 0.54, 0.02);
+    EXPECT_LT(section->girth_share(), 0.2);
+    EXPECT_FALSE(section->widens());
+    EXPECT_FALSE(section->is_body());
     ASSERT_EQ(found.garments.size(), 1u);
     EXPECT_EQ(found.garments[0].class_name, "tail");
     EXPECT_EQ(found.garments[0].name, "Tail1");
@@ -44,7 +49,8 @@ TEST(TailIsBody, ATailAsThickAsTheBodyIsFoundAndNotAGarment) {
     const std::optional<TailSection> section = measure_tail_section(s, found.chains[0]);
     ASSERT_TRUE(section);
     EXPECT_NEAR(section->width, 2 * 0.224, 0.03);
-    EXPECT_GT(section->share(), 0.3);
+    EXPECT_GT(section->girth_share(), 0.6);
+    EXPECT_FALSE(section->widens());
     EXPECT_TRUE(found.garments.empty());
     ASSERT_EQ(found.not_garments.size(), 1u);
     const Garment& tail = found.not_garments[0];
@@ -52,14 +58,77 @@ TEST(TailIsBody, ATailAsThickAsTheBodyIsFoundAndNotAGarment) {
     EXPECT_EQ(tail.class_name, "tail");
     EXPECT_EQ(tail.matched_by, "chain");
     EXPECT_EQ(tail.not_garment_rule, kTailIsBodyRule);
-    char want[256];
+    char want[400];
     std::snprintf(want, sizeof want,
-                  "the body, not a tail that swings: a quarter of the way down its chain it is %.0f mm wide, %.2f of "
-                  "its 1400 mm length (a tail that swings is at most 1/5; docs/garments-by-geometry.md#tails-that-are-the-body)",
-                  section->width * 1000, section->share());
+                  "the body, not a tail that swings: a quarter of the way down its 1400 mm chain it is %.0f mm wide, %.2f "
+                  "of the hips' %.0f mm, and only narrower beyond (a tail that swings is under 0.37 of the hips there, or "
+                  "widens again; docs/garments-by-geometry.md#tails-that-are-the-body)",
+                  section->width * 1000, section->girth_share(), section->hips_width * 1000);
     EXPECT_EQ(tail.not_garment_reason, want);
     EXPECT_EQ(found.verdict, "no garment found by slot (materials seen: Main); 1 garment on authored chains is not one "
                              "(a stub, or the body)");
+}
+
+// A raptor's tail: as slender for its 3 m as a fox's (0.10 of its length wide a quarter down, where
+// width over length read it as a tail that swings), but half the hips' width there and only
+// narrower beyond: the spine carried on out of the hips.
+TEST(TailIsBody, ALongTailTaperingFromTheHipsIsTheBody) {
+    QuadrupedOptions raptor;
+    raptor.tail_root_radius = 0.2;
+    raptor.tail_length = 3.0;
+    const Scene s = make_quadruped(raptor);
+    const ModelGarments found = find_garments(s);
+    ASSERT_EQ(found.chains.size(), 1u);
+    const std::optional<TailSection> section = measure_tail_section(s, found.chains[0]);
+    ASSERT_TRUE(section);
+    EXPECT_NEAR(section->width, 2 * 0.16, 0.03);
+    EXPECT_LT(section->width / section->chain_length, 0.12);
+    EXPECT_NEAR(section->girth_share(), 0.5, 0.07);
+    EXPECT_NEAR(section->widest_beyond, 2 * 0.13, 0.03);  // at 3/8: between 0.8 and 0.5 of the root's radius
+    EXPECT_TRUE(section->is_body());
+    EXPECT_TRUE(found.garments.empty());
+    ASSERT_EQ(found.not_garments.size(), 1u);
+    EXPECT_EQ(found.not_garments[0].not_garment_rule, kTailIsBodyRule);
+}
+
+// A brush: a fox's tail, narrow where it leaves the rump and fur twice as wide beyond, a quarter of
+// its length wide a quarter down (width over length read it as the body) and past 0.37 of the hips'
+// width there, but wider still at its middle: a tail that swings.
+TEST(TailIsBody, ABushyTailThatWidensPastItsRootSwings) {
+    QuadrupedOptions brush;
+    brush.tail_root_radius = 0.1;
+    brush.tail_taper = {2.0, 2.6, 2.0};
+    const Scene s = make_quadruped(brush);
+    const ModelGarments found = find_garments(s);
+    ASSERT_EQ(found.chains.size(), 1u);
+    const std::optional<TailSection> section = measure_tail_section(s, found.chains[0]);
+    ASSERT_TRUE(section);
+    EXPECT_GT(section->width / section->chain_length, 0.25);
+    EXPECT_GT(section->girth_share(), kTailIsBody);
+    EXPECT_GT(section->widest_beyond, 1.2 * section->width);
+    EXPECT_TRUE(section->widens());
+    EXPECT_FALSE(section->is_body());
+    ASSERT_EQ(found.garments.size(), 1u);
+    EXPECT_EQ(found.garments[0].name, "Tail1");
+    EXPECT_TRUE(found.not_garments.empty());
+}
+
+// A short tail, a zebra's: a fifth of its length wide a quarter down, which width over length
+// judged the body, but a third of the hips' width there: a tail that swings.
+TEST(TailIsBody, AShortTailNarrowForTheHipsSwings) {
+    QuadrupedOptions zebra;
+    zebra.tail_root_radius = 0.12;
+    zebra.tail_length = 0.8;
+    const Scene s = make_quadruped(zebra);
+    const ModelGarments found = find_garments(s);
+    ASSERT_EQ(found.chains.size(), 1u);
+    const std::optional<TailSection> section = measure_tail_section(s, found.chains[0]);
+    ASSERT_TRUE(section);
+    EXPECT_GT(section->width / section->chain_length, 0.2);
+    EXPECT_LT(section->girth_share(), kTailIsBody);
+    EXPECT_FALSE(section->is_body());
+    ASSERT_EQ(found.garments.size(), 1u);
+    EXPECT_EQ(found.garments[0].name, "Tail1");
 }
 
 TEST(TailIsBody, ATailTheConfigNamesIsBuiltWhateverItMeasures) {

@@ -21,7 +21,6 @@ struct Bone {
 // droops a little. Joints carry no rotation: every bind transform is a translation.
 const Vec3 kTailRoot{0, 1.1, -0.6};
 const Vec3 kTailAxis = normalize(Vec3{0, -0.3, -1});
-constexpr double kTailLength = 1.4;
 constexpr int kTailJoints = 5;  // Tail1 at the root .. Tail5 at the tip
 
 std::vector<Bone> bones() {
@@ -54,7 +53,7 @@ Scene make_quadruped(const QuadrupedOptions& options) {
     for (const Bone& b : bones()) add_joint(b.name, b.parent, b.head);
     for (int k = 0; k < kTailJoints; ++k)
         add_joint("Tail" + std::to_string(k + 1), k == 0 ? "Back" : "Tail" + std::to_string(k),
-                  kTailRoot + kTailAxis * (kTailLength * k / (kTailJoints - 1)));
+                  kTailRoot + kTailAxis * (options.tail_length * k / (kTailJoints - 1)));
     for (int node : skin.joints) skin.inverse_bind.push_back(scene.nodes[node].world.inverted());
     scene.skins.push_back(std::move(skin));
     const int mesh_node = add_node(scene, "QuadrupedMesh", root, Mat4::identity());
@@ -78,12 +77,15 @@ Scene make_quadruped(const QuadrupedOptions& options) {
             return on(leg);
         });
     }
-    const double r = options.tail_root_radius;
+    const double r = options.tail_root_radius, length = options.tail_length;
+    const std::array<double, 3>& taper = options.tail_taper;
     b.add_lathe(kTailRoot, kTailAxis, X,
-                {{0, 0}, {0, r}, {0.35, 0.8 * r}, {0.7, 0.5 * r}, {1.05, 0.3 * r}, {kTailLength, 0}}, 10, 1.0,
+                {{0, 0}, {0, r}, {0.25 * length, taper[0] * r}, {0.5 * length, taper[1] * r}, {0.75 * length, taper[2] * r},
+                 {length, 0}},
+                10, 1.0,
                 [&](const Vec3& p) {
                     // Linear between the joints either side.
-                    const double f = std::clamp(dot(p - kTailRoot, kTailAxis) / kTailLength, 0.0, 1.0) * (kTailJoints - 1);
+                    const double f = std::clamp(dot(p - kTailRoot, kTailAxis) / length, 0.0, 1.0) * (kTailJoints - 1);
                     const int seg = std::min(static_cast<int>(f), kTailJoints - 2);
                     const float frac = static_cast<float>(f - seg);
                     std::vector<Influence> w{{joint.at("Tail" + std::to_string(seg + 1)), 1 - frac}};

@@ -2,6 +2,7 @@
 // (testdata/README.md; docs/bad-inputs.md for testdata/bad/). Every builder is a pure
 // function of its arguments: no clock, no randomness, no file-system order.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -19,12 +20,14 @@ enum class MannequinHair {
     strands,      ///< six open strips hanging from the scalp
     cropped_cap,  ///< a cap 6 mm off the skull from the crown down to the ears, ending 150 mm above the neck joint
     bob,          ///< a shell from the crown to the chin, flaring 45 mm clear of the head and neck at its ends
+    beard,        ///< a patch over the lower face, 8 mm off it, from under the nose to 50 mm below the chin
 };
 
 struct MannequinOptions {
     bool authored_hair_chains = false;    ///< add Hair_<strand>_<k> joints under Head and weight the strands onto them
     bool skirt_on_body_material = false;  ///< put the skirt in the Body slot (docs/growth.md#limits: not findable by slot)
     MannequinHair hair = MannequinHair::strands;  ///< a shell is weighted wholly to Head (no authored chains)
+    bool hair_alone = false;  ///< a shell's mesh only, on the whole skeleton: a hair piece sold apart from its body
 };
 
 /// A skinned humanoid 1.73 m tall, Y up, facing +Z, left on +X: a 19-joint skeleton
@@ -41,11 +44,16 @@ struct QuadrupedOptions {
     double tail_root_radius = 0.06;  ///< metres: a tail that swings (0.06: 0.07 of its length wide a quarter of the way
                                      ///< down); 0.28 is a tail that is the body (0.32 of its length)
     bool haunch_on_tail = false;     ///< the back legs' upper skin weighted 45% to Tail1, from 0.5-0.7 m away
+    double tail_length = 1.4;        ///< metres, root to tip
+    /// The tail's radius a quarter, half and three quarters of the way down, over its root's: {0.8, 0.5, 0.3}
+    /// narrows to its tip; {2, 2.6, 2} is a brush of fur that widens past its root.
+    std::array<double, 3> tail_taper = {0.8, 0.5, 0.3};
 };
 
 /// A four-legged animal 3 m long on material `Main`, Y up, facing +Z: a body, a head and four legs of
-/// closed tubes on bones Body, Back, Chest, Head and UpperLeg.FL/FR/BL/BR, and a tapering tail 1.4 m
-/// long leaving the rump on an authored chain Tail1..Tail5 (Tail5 at its tip) under Back.
+/// closed tubes on bones Body, Back, Chest, Head and UpperLeg.FL/FR/BL/BR (the body 0.6 m
+/// across), and a tail (1.4 m long by default) leaving the rump on an authored chain Tail1..Tail5 (Tail5
+/// at its tip) under Back.
 Scene make_quadruped(const QuadrupedOptions& options = {});
 
 /// A static flag: a 2.6 m pole on `Pole` at node `Pole` (translated and turned about Y) and a
