@@ -139,7 +139,13 @@ SelfContactModel build(const ClothProxy& proxy, double thickness, bool enabled) 
         }
     const double mean_edge = proxy.edges.empty() ? 0.0 : total / static_cast<double>(proxy.edges.size());
     m.cell = std::max(thickness + mean_edge, 1e-6);
-    m.margin = thickness;
+    // Any margin finds the same rows (the lists' guarantee, docs/solver.md#self-contact): a wider one
+    // lists more triangles to measure each substep but makes the lists again less often. One thickness
+    // lasted a substep or two on a moving sheet, where making the lists (the hash and every particle's
+    // gathering) cost more than the substep's measuring; a thickness and half a mean edge took nearly
+    // all of a wider margin's gain on the shared models' sheets without its cost on a sheet that
+    // barely moves (docs/measurements.md#self-contacts-lists-on-small-sheets).
+    m.margin = thickness + 0.5 * mean_edge;
     // The distance a particle searches (detect): the thickness and its trust radius, the shortest
     // distance row at it (docs/solver.md#trust-region), or the reach where it has none.
     std::vector<double> band(n, std::numeric_limits<double>::infinity());
