@@ -562,6 +562,24 @@ void add_box(MeshBuilder& b, const Vec3& lo, const Vec3& hi) {
     }
 }
 
+
+/// A cloth of 8 vertices lying 1.1 x 1.1 m on a table's top at height `top` and dropping 0.3 m over
+/// its front and back, wound so every face's normal points away from the table: the top up, the drops
+/// outward.
+MeshBuilder coarse_drop_cloth(double top) {
+    MeshBuilder sheet;
+    constexpr double kHalf = 0.55, kDrop = 0.3;
+    for (double z : {-kHalf, kHalf}) {  // per side: the drop's hem, then the top's edge
+        sheet.add_vertex({-kHalf, top - kDrop, z}, {0, z < 0 ? 0.0 : 1.0});
+        sheet.add_vertex({kHalf, top - kDrop, z}, {1, z < 0 ? 0.0 : 1.0});
+        sheet.add_vertex({-kHalf, top, z}, {0, z < 0 ? 0.2 : 0.8});
+        sheet.add_vertex({kHalf, top, z}, {1, z < 0 ? 0.2 : 0.8});
+    }
+    for (const auto& [a, b, c] : {std::array<uint32_t, 3>{2, 7, 3}, {2, 6, 7}, {0, 3, 1}, {0, 2, 3}, {4, 5, 7}, {4, 7, 6}})
+        sheet.add_triangle(a, b, c);
+    return sheet;
+}
+
 }  // namespace
 
 Scene make_coarse_tablecloth() {
@@ -579,21 +597,7 @@ Scene make_coarse_tablecloth() {
     scene.materials = {"Wood", "Cloth"};
     MeshBuilder box;
     add_box(box, {-0.5, 0.0, -0.5}, {0.5, 0.8, 0.5});
-    MeshBuilder sheet;
-    constexpr double kTop = 0.805, kHalf = 0.55, kDrop = 0.3;
-    for (double z : {-kHalf, kHalf}) {  // per side: the drop's hem, then the top's edge
-        sheet.add_vertex({-kHalf, kTop - kDrop, z}, {0, z < 0 ? 0.0 : 1.0});
-        sheet.add_vertex({kHalf, kTop - kDrop, z}, {1, z < 0 ? 0.0 : 1.0});
-        sheet.add_vertex({-kHalf, kTop, z}, {0, z < 0 ? 0.2 : 0.8});
-        sheet.add_vertex({kHalf, kTop, z}, {1, z < 0 ? 0.2 : 0.8});
-    }
-    // Wound so every face's normal points away from the table: the top up, the drops outward.
-    sheet.add_triangle(2, 7, 3);
-    sheet.add_triangle(2, 6, 7);
-    sheet.add_triangle(0, 3, 1);
-    sheet.add_triangle(0, 2, 3);
-    sheet.add_triangle(4, 5, 7);
-    sheet.add_triangle(4, 7, 6);
+    MeshBuilder sheet = coarse_drop_cloth(0.805);
     scene.meshes.push_back(box.finish("Table", table, 0, -1));
     scene.meshes.push_back(sheet.finish("Cloth", cloth, 1, -1));
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
@@ -618,20 +622,7 @@ Scene make_topless_tablecloth() {
         add_box(wood, {side < 0 ? -0.7 : 0.55, 0.77, -0.5}, {side < 0 ? -0.55 : 0.7, 0.8, 0.5});
         for (double z : {-0.45, 0.4}) add_box(wood, {0.6 * side - 0.025, 0.0, z}, {0.6 * side + 0.025, 0.77, z + 0.05});
     }
-    MeshBuilder sheet;
-    constexpr double kTop = 0.801, kHalf = 0.55, kDrop = 0.3;
-    for (double z : {-kHalf, kHalf}) {  // per side: the drop's hem, then the top's edge
-        sheet.add_vertex({-kHalf, kTop - kDrop, z}, {0, z < 0 ? 0.0 : 1.0});
-        sheet.add_vertex({kHalf, kTop - kDrop, z}, {1, z < 0 ? 0.0 : 1.0});
-        sheet.add_vertex({-kHalf, kTop, z}, {0, z < 0 ? 0.2 : 0.8});
-        sheet.add_vertex({kHalf, kTop, z}, {1, z < 0 ? 0.2 : 0.8});
-    }
-    sheet.add_triangle(2, 7, 3);
-    sheet.add_triangle(2, 6, 7);
-    sheet.add_triangle(0, 3, 1);
-    sheet.add_triangle(0, 2, 3);
-    sheet.add_triangle(4, 5, 7);
-    sheet.add_triangle(4, 7, 6);
+    MeshBuilder sheet = coarse_drop_cloth(0.801);
     scene.meshes.push_back(wood.finish("Table", table, 0, -1));
     scene.meshes.push_back(sheet.finish("Cloth", cloth, 1, -1));
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
