@@ -120,13 +120,35 @@ uint32_t machine_lanes() {
 }
 #endif
 
+/// Whether a block fits in half a block's lanes: four AVX2 lanes do its work where eight AVX-512 lanes
+/// would carry at least as many empty ones, each of their divisions, roots and gathers costing as
+/// much or more (docs/solver.md#lanes, narrow blocks).
+bool narrow_block(const SweepBlocks& sb, uint32_t block) { return sb.width[block] <= SweepBlocks::lanes / 2; }
+
+/// The eight-lane sweep of blocks [begin, end), a run of narrow blocks in four lanes: each lane is the
+/// scalar update at either width, and the runs' statistics add and take maxima, so the same result
+/// and the same counts bit for bit.
+void sweep_wide_and_narrow(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending, StepStats& stats) {
+    const SweepBlocks& sb = m.sweep;
+    for (uint32_t b = begin; b < end;) {
+        const bool narrow = narrow_block(sb, b);
+        uint32_t run_end = b + 1;
+        while (run_end < end && narrow_block(sb, run_end) == narrow) ++run_end;
+        if (narrow)
+            lanes_avx2::sweep_blocks(m, s, b, run_end, pending, stats);
+        else
+            lanes_avx512::sweep_blocks(m, s, b, run_end, pending, stats);
+        b = run_end;
+    }
+}
+
 /// Blocks [begin, end) of one colour: in lanes where the machine and the constants allow, else one
 /// particle at a time (the same result). `pending` (lanes only): the dual update of the sweep before
 /// as each row is read (docs/solver.md#duals-in-the-sweep).
 void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending, StepStats& stats) {
 #ifdef WEFT_SOLVER_X86
     switch (simd_lanes(m)) {
-        case 8: return lanes_avx512::sweep_blocks(m, s, begin, end, pending, stats);
+        case 8: return sweep_wide_and_narrow(m, s, begin, end, pending, stats);
         case 4: return lanes_avx2::sweep_blocks(m, s, begin, end, pending, stats);
         default: break;
     }
@@ -160,8 +182,16 @@ bool sweep_uses_simd(const SolverModel& m) { return simd_lanes(m) != 0; }
 
 void update_duals_in_lanes(const SolverModel& m, SolverState& s) {
 #ifdef WEFT_SOLVER_X86
-    if (simd_lanes(m) == 8) return lanes_avx512::update_duals(m, s);
-    if (simd_lanes(m) == 4) return lanes_avx2::update_duals(m, s);
+    if (simd_lanes(m) == 8) {  // as the sweep: a narrow block in four lanes, the same bits in any order
+        for (uint32_t b = 0; b < m.sweep.blocks(); ++b) {
+            if (narrow_block(m.sweep, b))
+                lanes_avx2::update_duals(m, s, b, b + 1);
+            else
+                lanes_avx512::update_duals(m, s, b, b + 1);
+        }
+        return;
+    }
+    if (simd_lanes(m) == 4) return lanes_avx2::update_duals(m, s, 0, static_cast<uint32_t>(m.sweep.blocks()));
 #endif
     (void)m;
     (void)s;
