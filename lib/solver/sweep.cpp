@@ -127,8 +127,9 @@ bool narrow_block(const SweepBlocks& sb, uint32_t block) { return sb.width[block
 
 /// The eight-lane sweep of blocks [begin, end), a run of narrow blocks in four lanes: each lane is the
 /// scalar update at either width, and the runs' statistics add and take maxima, so the same result
-/// and the same counts bit for bit.
-void sweep_wide_and_narrow(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending, StepStats& stats) {
+/// and the same counts bit for bit. Out of line: inlined, its loop's set-up was paid by every call of
+/// sweep_block_range, the four-lane machines' too (10 instructions a call, docs/measurements.md).
+[[gnu::noinline]] void sweep_wide_and_narrow(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending, StepStats& stats) {
     const SweepBlocks& sb = m.sweep;
     for (uint32_t b = begin; b < end;) {
         const bool narrow = narrow_block(sb, b);
