@@ -22,6 +22,7 @@
 #include "scene/glb_reader.h"
 #include "scene/import.h"
 #include "scene/import_helpers.h"
+#include "support/file_bytes.h"
 #include "support/base64.h"
 #include "support/paths.h"
 
@@ -46,18 +47,6 @@ std::vector<fs::path> gltf_files(const fs::path& dir, bool recursive) {
         for (const auto& e : fs::directory_iterator(dir)) take(e);
     std::sort(out.begin(), out.end());
     return out;
-}
-
-/// Read at once: copied a byte at a time through istreambuf_iterator, the shared models' files were
-/// a tenth of this suite's CPU under the sanitizers (the suites' own code is built at -O0 there).
-std::vector<uint8_t> file_bytes(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    const std::streamoff size = in ? std::streamoff(in.tellg()) : 0;
-    std::vector<uint8_t> bytes(size_t(std::max<std::streamoff>(size, 0)));
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
-    bytes.resize(size_t(std::max<std::streamsize>(in.gcount(), 0)));
-    return bytes;
 }
 
 /// The file as glb_reader.h reads it; `bin_read` false for a .gltf (its JSON only).
