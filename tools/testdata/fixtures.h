@@ -80,6 +80,13 @@ Scene make_coarse_tablecloth();
 /// the slab's ends and hanging a little below them, modelled with 12 vertices as a prop pack's
 /// (sheets/table_runner.glb): found as a tablecloth (docs/garments-by-geometry.md#cloth-on-props).
 Scene make_table_runner();
+/// A bed whose mattress is an open box (a top and four sides, no bottom: one surface, no thickness)
+/// and whose cover, on its own node, is modelled lying on it: the cover's top is the mattress's top
+/// again over the same corners, so the two share the top's outline, four triangles on each of its
+/// edges, two of each node; the cover hangs over all four sides clear of the frame
+/// (sheets/covered_mattress.glb). The cover is a blanket, the mattress and frame rigid
+/// (docs/garments-by-geometry.md#pieces-and-their-hold).
+Scene make_covered_mattress();
 /// The coarse cloth on a table whose top under it is not modelled, only two strips either side
 /// (sheets/topless_tablecloth.glb): it lies where it touches them (docs/proxy.md#pins, held where it lies).
 Scene make_topless_tablecloth();
