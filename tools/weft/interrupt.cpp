@@ -47,7 +47,7 @@ void on_signal(int sig) {
     t.add(who_text);
     t.add(sig == SIGINT ? ": interrupted: " : ": terminated: ");
     if (total == 0) {
-        t.add("no model was finished yet");
+        t.add("no model was finished yet; the same command again bakes them all");
     } else {
         t.add(finished);
         t.add(" of ");
