@@ -95,7 +95,7 @@ Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
 Scene make_finial();
 /// A flag on its pole as Kenney's castle flags are made (sheets/pole_flag.glb): a node named for the
 /// flag carries the pole, its child the cloth, a strip of 16 tall pleated quads modelled as doubled
-/// faces, their long edges up the pole (docs/proxy.md#slivers-across-the-hang).
+/// faces, their long edges up the pole (docs/proxy.md#props-that-do-not-pass-yet).
 Scene make_pole_flag();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
