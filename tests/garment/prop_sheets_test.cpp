@@ -306,6 +306,39 @@ TEST(PropSheets, ARunnerThatIsTheMiddleOfItsTablesTopIsATablecloth) {
     EXPECT_NEAR(m.at("hangs_below_top"), (0.76 - 0.55) / 1.6, 0.001);  // the hem 21 cm below the top, 1.6 m long
 }
 
+TEST(PropSheets, ACoverModelledLyingOnItsMattressIsABlanketApartFromIt) {
+    // testdata/sheets/covered_mattress.glb: the mattress is an open box (no thickness: sheet, as
+    // Kenney's), and the cover on its own node is modelled lying on it, its top the mattress's top over
+    // the same corners, so each edge of the top's outline carries four triangles, two of each node.
+    // Joined there, mattress and cover were one piece held all round the mattress, and no rule took
+    // it; apart, the cover lies on the mattress and hangs free over its four sides.
+    ImportResult imported = import_scene(test::testdata_dir() / "sheets" / "covered_mattress.glb");
+    ASSERT_TRUE(imported.ok());
+    const ModelGarments found = find_garments(imported.scene);
+    ASSERT_EQ(found.garments.size(), 1u);
+    const Garment& g = found.garments[0];
+    EXPECT_EQ(g.class_name, "blanket");
+    EXPECT_EQ(g.name, "Cover");
+    EXPECT_EQ(g.matched_by, "geometry");
+    // The cover whole (its top and four drops), nothing of the mattress or the frame.
+    ASSERT_EQ(g.parts.size(), 1u);
+    EXPECT_EQ(imported.scene.meshes[static_cast<size_t>(g.parts[0].mesh)].node_name, "Cover");
+    EXPECT_EQ(g.parts[0].triangles, 10u);
+
+    StaticSurfaceInput input;
+    input.mesh_static.assign(imported.scene.meshes.size(), 1);
+    for (const Mesh& m : imported.scene.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
+    const std::vector<PropSheet> sheets = find_prop_sheets(imported.scene, input, {});
+    ASSERT_EQ(sheets.size(), 1u);
+    std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
+    // It lies on the mattress's top (2.4 m² of its 4.36: the drops are 0.306 m long on its 6.4 m
+    // outline) and hangs 0.3 m below it over 2.12 m (the hems 6 cm out either end).
+    const double drop = std::hypot(0.3, 0.06), area = 2.0 * 1.2 + 2 * (2.0 + 1.2) * drop;
+    EXPECT_NEAR(m.at("lying_share"), 2.4 / area, 0.001);
+    EXPECT_NEAR(m.at("hangs_below_top"), 0.3 / 2.12, 0.001);
+    EXPECT_NEAR(m.at("top_height"), 0.45 / 1.32, 0.001);  // the top's height over the bed's width, hems included
+}
+
 }  // namespace weft
 
 namespace weft {

@@ -43,6 +43,8 @@ std::vector<FixtureFile> good_fixtures() {
          "an 8-vertex cloth over a box table: the touching band of its 1.1 m median edge holds all of it"},
         {"sheets/table_runner.glb", encode_glb(make_table_runner(), options),
          "a 12-vertex runner that is the middle of a table's top, flush with its strips, hanging over both ends"},
+        {"sheets/covered_mattress.glb", encode_glb(make_covered_mattress(), options),
+         "a cover modelled lying on an open-box mattress (their top's outline shared, four triangles an edge), hanging over all four sides"},
         {"sheets/topless_tablecloth.glb", encode_glb(make_topless_tablecloth(), options),
          "the 8-vertex cloth on a table of legs and two top strips either side of it, no top under it"},
         {"sheets/banner_shield.glb", encode_glb(make_banner_shield(), options),
