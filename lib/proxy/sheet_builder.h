@@ -83,7 +83,7 @@ struct SheetOptions {
     std::string pin_target;                ///< nearest: a node, mesh or material name (tried in that order)
     std::vector<uint32_t> pin_vertices;    ///< vertices: source-vertex indices (source_meshes numbering)
     std::string pin_holder;                ///< top/bottom/left/right/vertices: holder node; "" = the frame node
-    std::optional<double> pin_tolerance;   ///< metres; unset = a quarter of the sheet's median edge length (one row of vertices), or of the median step along a positional rule where shorter
+    std::optional<double> pin_tolerance;   ///< metres; unset = a quarter of the sheet's median edge length (one row of vertices), or of the median step along a positional rule where under half of it
     double pin_weight = 0.99;              ///< weights: share of a vertex's weight on body bones that holds it, 0..1
     std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     std::string fabric;                    ///< library fabric; "" = the one the garment class suggests

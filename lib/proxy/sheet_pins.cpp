@@ -618,14 +618,17 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
     a.fabric = static_cast<uint32_t>(std::count(fabric.begin(), fabric.end(), 1));
 
     // The band of the rules: a quarter of the median edge, or of the median step along a positional
-    // rule's direction where that is shorter (sheet_pins.h).
+    // rule's direction where that is under half of it (sheet_pins.h).
     const bool positional = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||
                             a.applied == PinRule::right;
     const bool banded = positional || a.applied == PinRule::nearest || a.applied == PinRule::touching;
     const double median_edge = median(std::vector<double>(ctx.rest_length.begin(), ctx.rest_length.end()));
     if (banded) {
         double row_spacing = median_edge;
-        if (positional) row_spacing = std::min(row_spacing, median_step(ctx, extreme_direction(ctx, a.applied, fabric)));
+        if (positional) {
+            const double step = median_step(ctx, extreme_direction(ctx, a.applied, fabric));
+            if (step < 0.5 * median_edge) row_spacing = step;
+        }
         a.tolerance = opt.pin_tolerance ? *opt.pin_tolerance : 0.25 * row_spacing;
         if (!std::isfinite(a.tolerance) || a.tolerance < 0) a.tolerance = 0;
     }
