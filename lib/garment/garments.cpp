@@ -6,6 +6,7 @@
 #include "garment/prop_sheets.h"
 #include "garment/sewn_in.h"
 #include "garment/tail_body.h"
+#include "garment/tail_shape.h"
 #include "geom/topology.h"
 #include "geom/weld.h"
 #include "scene/hierarchy.h"
@@ -366,6 +367,8 @@ std::string model_verdict(const Scene& scene, const ModelGarments& found, const 
 ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
     ModelGarments found;
     found.chains = find_chains(scene, {options.config.classes, options.selected});
+    if (class_selected(options.selected, "tail"))
+        if (std::optional<Chain> tail = find_tail_by_shape(scene, found.chains)) found.chains.push_back(std::move(*tail));
     leave_heavy_roots_to_animation(scene, found.chains);
     const Rig rig = make_rig(scene, found.chains);
     const double min_span = options.config.min_garment_span.value_or(kDefaultMinGarmentSpan);
