@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "garment/config.h"
 #include "garment/garments.h"
 #include "garment/tail_body.h"
 #include "garment/tail_shape.h"
@@ -104,6 +105,21 @@ TEST(TailByShape, ANamedTailIsNotLookedForAgain) {
     ASSERT_EQ(found.chains.size(), 1u);
     EXPECT_EQ(found.chains[0].found_by, std::vector<std::string>{kFoundByJointName});
     EXPECT_FALSE(find_tail_by_shape(s, found.chains));
+}
+
+TEST(TailByShape, AConfigRuleSayingNoneRejectsIt) {
+    Scene s = make_quadruped(unnamed());
+    s.source_path = "Dog.fbx";
+    GarmentOptions options;
+    ConfigResult config = parse_garment_config(
+        R"({"schema": "weft.config/1", "garments": [{"file": "Dog*", "node": "Bone.008", "class": "none"}]})", "weft.json");
+    ASSERT_EQ(config.error, "");
+    options.config = config.config;
+    EXPECT_TRUE(find_garments(s, options).chains.empty());
+    EXPECT_TRUE(find_garments(s, options).garments.empty());
+    // The rule names another file: the tail is found again.
+    s.source_path = "Wolf.fbx";
+    EXPECT_EQ(find_garments(s, options).garments.size(), 1u);
 }
 
 TEST(TailByShape, NoTailWithoutTwoPairsOfLegs) {
