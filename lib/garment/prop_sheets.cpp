@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
 
 #include "garment/classes.h"
 #include "garment/prop_sheet_rules.h"
@@ -63,10 +64,18 @@ Surface gather_surface(const Scene& scene, const std::map<int, std::vector<uint3
     s.welded = weld.remap;
     for (uint32_t w = 0; w < weld.unique_count(); ++w) s.position.push_back(source_position[weld.first[w]]);
     std::vector<int> kept_mesh;
+    // A triangle over the same three welded vertices as one kept before is the back of a sheet
+    // modelled as doubled faces (docs/proxy.md#doubled-faces), or a copy: one layer of the same
+    // surface. Kept, every edge of a doubled flag is shared by four triangles, so no two of its
+    // triangles joined into a region and the flag was never a piece.
+    std::set<std::array<uint32_t, 3>> seen;
     for (size_t t = 0; t < s.triangle_mesh.size(); ++t) {
         const uint32_t a = weld.remap[source_corners[3 * t]], b = weld.remap[source_corners[3 * t + 1]],
                        c = weld.remap[source_corners[3 * t + 2]];
         if (a == b || b == c || c == a) continue;
+        std::array<uint32_t, 3> key{a, b, c};
+        std::sort(key.begin(), key.end());
+        if (!seen.insert(key).second) continue;
         s.corners.insert(s.corners.end(), {a, b, c});
         kept_mesh.push_back(s.triangle_mesh[t]);
         for (uint32_t w : {a, b, c}) s.bounds.add(s.position[w]);

@@ -307,3 +307,46 @@ TEST(PropSheets, ARunnerThatIsTheMiddleOfItsTablesTopIsATablecloth) {
 }
 
 }  // namespace weft
+
+namespace weft {
+
+TEST(PropSheets, ADoubledFlagInAChildOfANodeNamedForItIsFound) {
+    // testdata/sheets/pole_flag.glb, Kenney's castle flags in small: the node `FlagPole` is named for
+    // the flag and carries the pole and a finial on the cloth's material, which the name takes; the
+    // cloth is its child `Group 1`, 16 tall quads modelled as doubled faces. Two things hid it: a
+    // class a name had found was never looked for again, and over doubled faces every edge is
+    // shared by four triangles, so no two triangles joined into a region and the flag was no piece.
+    ImportResult imported = import_scene(test::testdata_dir() / "sheets" / "pole_flag.glb");
+    ASSERT_TRUE(imported.ok());
+    const Scene& scene = imported.scene;
+    const ModelGarments found = find_garments(scene);
+    ASSERT_EQ(found.garments.size(), 2u);
+    EXPECT_EQ(found.garments[0].name, "FlagPole");  // the finial, as the name found it
+    EXPECT_EQ(found.garments[0].matched_by, "mesh");
+    const Garment& flag = found.garments[1];
+    EXPECT_EQ(flag.class_name, "flag");
+    EXPECT_EQ(flag.name, "Group 1");
+    EXPECT_EQ(flag.matched_by, "geometry");
+    // Both sides of the cloth: its 68 vertices, front and back, and nothing of the pole.
+    ASSERT_EQ(flag.parts.size(), 1u);
+    EXPECT_EQ(scene.meshes[static_cast<size_t>(flag.parts[0].mesh)].node_name, "Group 1");
+    EXPECT_EQ(flag.parts[0].vertices.size(), 68u);
+    EXPECT_EQ(flag.parts[0].triangles, 64u);
+
+    // The finder alone, the finial taken as the name takes it (the pole, rigid, left to hold): one
+    // piece, held along the pole.
+    StaticSurfaceInput input;
+    input.mesh_static.assign(scene.meshes.size(), 1);
+    for (const Mesh& m : scene.meshes) {
+        const bool finial = m.node_name == "FlagPole" && scene.materials[static_cast<size_t>(m.material)] == "Roof";
+        input.vertex_taken.emplace_back(m.positions.size(), finial);
+    }
+    const std::vector<PropSheet> sheets = find_prop_sheets(scene, input, {"flag"});
+    ASSERT_EQ(sheets.size(), 1u);
+    std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
+    EXPECT_NEAR(m.at("upright"), 1.0, 1e-3);
+    EXPECT_NEAR(m.at("held_height"), 1.0, 1e-3);  // the whole hoist, 1.8 to 2.8 m
+    EXPECT_LE(m.at("held_across"), 0.25);
+}
+
+}  // namespace weft

@@ -59,6 +59,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a post and its finial, a square knob closed round its top and held at its foot: a solid, not a slab"},
         {"sheets/doubled.glb", encode_glb(make_doubled_sheet(), options),
          "a flag modelled as doubled faces under a rod: the back's triangles over copies of the front's vertices, wound against them"},
+        {"sheets/pole_flag.glb", encode_glb(make_pole_flag(), options),
+         "a flag of 16 tall pleated quads as doubled faces, in a child of a node named for it that carries its pole"},
         {"sheets/split_dress.glb", encode_glb(make_split_dress(), options),
          "a dress skinned rigid in two pieces: a bodice on Chest and a skirt on Hips joined to it by no vertex"},
         {"animals/unnamed_tail.glb", encode_glb(make_quadruped(unnamed), options),

@@ -98,6 +98,10 @@ Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
 /// A post with a finial closed round its top and held at its foot (sheets/finial.glb): as thick as its
 /// edges are long, a solid that a two-sided rule must not take for a slab (docs/proxy.md#two-sided-sheets).
 Scene make_finial();
+/// A flag on its pole as Kenney's castle flags are made (sheets/pole_flag.glb): a node named for the
+/// flag carries the pole, its child the cloth, a strip of 16 tall pleated quads modelled as doubled
+/// faces, their long edges up the pole (docs/proxy.md#props-that-do-not-pass-yet).
+Scene make_pole_flag();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();
