@@ -90,6 +90,34 @@ std::vector<uint8_t> refuse_clashes(const std::vector<BakeInput>& inputs, const 
     return clash;
 }
 
+/// CONFIG_RULE_MATCHES_NO_MODEL for each config rule with a `file` glob that names none of the walked
+/// models: a misspelt file name would otherwise make the rule silently do nothing (a rule naming a
+/// material the model lacks is the model's CONFIG_RULE_NAMES_NOTHING). Globs match as the stages
+/// match them, on the model's path in its INPUT (garment/config.h file_matches).
+Issues rules_matching_no_model(const GarmentConfig& config, const std::vector<BakeInput>& inputs) {
+    std::vector<std::pair<std::string, std::string>> globs;  // pointer, glob
+    for (const GarmentRule& r : config.rules) globs.emplace_back(r.pointer, r.file);
+    for (const ClipRule& r : config.clips) globs.emplace_back(r.pointer, r.file);
+    for (const ColliderRule& r : config.colliders) globs.emplace_back(r.pointer, r.file);
+    std::string some;  // the models there are, for checking the spelling against
+    constexpr size_t kNamed = 4;
+    for (size_t k = 0; k < inputs.size() && k < kNamed; ++k) some += (k ? ", " : "") + utf8_escaped(inputs[k].relative);
+    if (inputs.size() > kNamed) some += ", ... (" + std::to_string(inputs.size()) + " in all)";
+    Issues issues;
+    for (const auto& [pointer, glob] : globs) {
+        if (glob.empty()) continue;  // every model
+        const bool named = std::any_of(inputs.begin(), inputs.end(),
+                                       [&](const BakeInput& in) { return file_matches(glob, fs::path(in.relative)); });
+        if (named) continue;
+        issues.push_back(make_issue(kConfigRuleMatchesNoModel,
+                                    utf8_escaped(config.path) + " " + pointer + ": \"file\": \"" + utf8_escaped(glob) +
+                                        "\" matches none of the models baked" + (some.empty() ? "" : " (" + some + ")") +
+                                        "; the rule applies to nothing",
+                                    pointer));
+    }
+    return issues;
+}
+
 /// The longest expected first (bake_cost.h), so with -j N the last model to finish is a short one;
 /// results keep walk order (stored by index), so the order of work never shows in the outputs.
 std::vector<size_t> bake_order(const std::vector<BakeInput>& inputs, const std::vector<uint8_t>& clash, const BakeOptions& o) {
@@ -146,6 +174,7 @@ BakeResult bake(const BakeOptions& o, const BakeProgress& progress) {
     const auto start = std::chrono::steady_clock::now();
     BakeResult result;
     const std::vector<BakeInput> inputs = walk_inputs(o.inputs, o.out_dir, result.run_issues);
+    for (Issue& i : rules_matching_no_model(o.model.garments.config, inputs)) result.run_issues.push_back(std::move(i));
     remove_stale_temporaries(o.out_dir);  // a killed run's half-written bake-report.json
     result.models.resize(inputs.size());
     const std::vector<uint8_t> clash = refuse_clashes(inputs, o, result);

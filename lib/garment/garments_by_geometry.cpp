@@ -202,8 +202,14 @@ void body_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>&
 void prop_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>& chains,
                    std::vector<std::vector<char>>& taken, const GarmentOptions& options, double min_span,
                    ModelGarments& found) {
-    const std::vector<std::string> wanted = wanted_classes(prop_sheet_classes(), options, found);
+    // A class a name found is still looked for on other nodes: a model named for its flag
+    // (Kenney's flagBlueWide) is matched on its root's mesh, pole and finial, while the cloth is a
+    // child node's. Only a piece on a node where a name found its class is left to that name.
+    const std::vector<std::string> wanted = wanted_classes(prop_sheet_classes(), options, ModelGarments{});
     if (wanted.empty()) return;
+    std::vector<std::pair<int, std::string>> named;
+    for (const Garment& g : found.garments)
+        for (const GarmentPart& part : g.parts) named.push_back({scene.meshes[static_cast<size_t>(part.mesh)].node, g.class_name});
     StaticSurfaceInput input;
     input.vertex_taken = taken;
     input.mesh_static.resize(scene.meshes.size());
@@ -211,6 +217,9 @@ void prop_garments(const Scene& scene, const Rig& rig, const std::vector<Chain>&
         input.mesh_static[m] = !is_skinned(scene.meshes[m]) && rig.mesh_holder[m] < 0;
     // One garment per class per node: the two sails of one mast are one garment, its flag another.
     std::vector<PropSheet> sheets = find_prop_sheets(scene, input, wanted);
+    std::erase_if(sheets, [&](const PropSheet& s) {
+        return std::find(named.begin(), named.end(), std::pair{s.node, s.class_name}) != named.end();
+    });
     std::vector<std::pair<int, std::string>> keys;
     for (const PropSheet& s : sheets)
         if (std::find(keys.begin(), keys.end(), std::pair{s.node, s.class_name}) == keys.end()) keys.push_back({s.node, s.class_name});

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
+#include <span>
 
 #include "garment/classes.h"
 #include "garment/prop_sheet_rules.h"
@@ -63,10 +65,21 @@ Surface gather_surface(const Scene& scene, const std::map<int, std::vector<uint3
     s.welded = weld.remap;
     for (uint32_t w = 0; w < weld.unique_count(); ++w) s.position.push_back(source_position[weld.first[w]]);
     std::vector<int> kept_mesh;
+    // A triangle over the same three welded vertices as one kept before on its node is the back of a
+    // sheet modelled as doubled faces (docs/proxy.md#doubled-faces), or a copy: one layer of the same
+    // surface. Kept, every edge of a doubled flag is shared by four triangles, so no two of its
+    // triangles joined into a region and the flag was never a piece. On another node it is that
+    // part's own surface lying on the first (a cover modelled on its mattress, the same top twice),
+    // kept: the pieces keep the two apart (docs/garments-by-geometry.md#pieces-and-their-hold).
+    std::set<std::array<uint32_t, 4>> seen;
     for (size_t t = 0; t < s.triangle_mesh.size(); ++t) {
         const uint32_t a = weld.remap[source_corners[3 * t]], b = weld.remap[source_corners[3 * t + 1]],
                        c = weld.remap[source_corners[3 * t + 2]];
         if (a == b || b == c || c == a) continue;
+        std::array<uint32_t, 3> corners{a, b, c};
+        std::sort(corners.begin(), corners.end());
+        const int node = scene.meshes[static_cast<size_t>(s.triangle_mesh[t])].node;
+        if (!seen.insert({static_cast<uint32_t>(node), corners[0], corners[1], corners[2]}).second) continue;
         s.corners.insert(s.corners.end(), {a, b, c});
         kept_mesh.push_back(s.triangle_mesh[t]);
         for (uint32_t w : {a, b, c}) s.bounds.add(s.position[w]);
@@ -134,22 +147,35 @@ std::vector<Region> cut_regions(const Scene& scene, const Surface& s) {
     return regions;
 }
 
+/// Whether sheet triangles `a` and `b` on an edge whose triangles are `f` are one cloth there. Of one
+/// node, always. Of two nodes, only where one node's surface ends on the edge (one of its triangles
+/// there): where both run on across it, two surfaces were modelled lying on each other (a cover whose
+/// inside is its mattress's top and sides, welded into shared edges, four triangles on an edge), and
+/// they are two parts that touch, not one cloth (docs/garments-by-geometry.md#pieces-and-their-hold).
+template <class NodeOf>
+bool joins_across(std::span<const uint32_t> f, uint32_t a, uint32_t b, const NodeOf& node_of) {
+    const int na = node_of(a), nb = node_of(b);
+    if (na == nb) return true;
+    size_t on_a = 0, on_b = 0;
+    for (uint32_t t : f) on_a += node_of(t) == na, on_b += node_of(t) == nb;
+    return on_a == 1 || on_b == 1;
+}
+
 /// Sheet regions that share an edge, as pieces (lists of triangles, ascending).
-std::vector<std::vector<uint32_t>> join_sheet_regions(const Surface& s, const std::vector<Region>& regions) {
+std::vector<std::vector<uint32_t>> join_sheet_regions(const Scene& scene, const Surface& s, const std::vector<Region>& regions) {
     std::vector<uint32_t> region_of(s.triangle_count(), UINT32_MAX);
     for (uint32_t r = 0; r < regions.size(); ++r)
         for (uint32_t t : regions[r].triangles) region_of[t] = r;
+    const auto node_of = [&](uint32_t t) { return scene.meshes[static_cast<size_t>(s.triangle_mesh[t])].node; };
     Sets sets(regions.size());
     for (uint32_t e = 0; e < s.edges.edge_count(); ++e) {
         const auto f = s.edges.faces(e);
-        // Every sheet triangle on the edge joins the first sheet one, whatever rigid triangle shares
-        // the edge too: a runner's end meets its hanging part at the table top's edge.
-        uint32_t first = UINT32_MAX;
-        for (uint32_t t : f) {
-            if (!regions[region_of[t]].sheet) continue;
-            if (first == UINT32_MAX) first = region_of[t];
-            else sets.join(first, region_of[t]);
-        }
+        // The sheet triangles on the edge join, whatever rigid triangle shares the edge too: a runner's
+        // end meets its hanging part at the table top's edge.
+        for (size_t a = 0; a < f.size(); ++a)
+            for (size_t b = a + 1; b < f.size(); ++b)
+                if (regions[region_of[f[a]]].sheet && regions[region_of[f[b]]].sheet && joins_across(f, f[a], f[b], node_of))
+                    sets.join(region_of[f[a]], region_of[f[b]]);
     }
     std::vector<std::vector<uint32_t>> pieces;
     for (const std::vector<uint32_t>& group : groups_of(sets, regions.size())) {
@@ -370,7 +396,7 @@ std::vector<PropSheet> find_prop_sheets(const Scene& scene, const StaticSurfaceI
     std::vector<uint32_t> thick;
     for (const Region& r : regions)
         if (!r.sheet) thick.insert(thick.end(), r.triangles.begin(), r.triangles.end());
-    const std::vector<std::vector<uint32_t>> pieces = join_sheet_regions(s, regions);
+    const std::vector<std::vector<uint32_t>> pieces = join_sheet_regions(scene, s, regions);
     // Twice: a thin piece no rule takes is rigid too (a mattress the throw lies on, a roof slab), so
     // the second round measures every piece against the thick regions and the pieces the first left.
     std::vector<prop_detail::PropClass> found(pieces.size());

@@ -1,8 +1,10 @@
 #include "garment/tail_body.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "geom/line_triangle.h"
 #include "scene/bind_pose.h"
@@ -14,17 +16,37 @@ namespace {
 
 constexpr int kRays = 64;
 
-/// Distance along the unit direction `d` from `o` to the first triangle of the skinned meshes it
-/// meets (either side facing), or infinity.
-double first_hit(const Scene& scene, const Vec3& o, const Vec3& d) {
-    double best = INFINITY;
+using Triangle = std::array<Vec3, 3>;
+
+/// The skinned meshes' triangles that reach the plane through `at` square to `along` (within a
+/// micron): every ray of a section lies in that plane, so no other triangle can be one it meets,
+/// and a section's 64 rays test a slice of the skin instead of all of it.
+std::vector<Triangle> triangles_across(const Scene& scene, const Vec3& at, const Vec3& along) {
+    constexpr double kSlack = 1e-6;
+    std::vector<Triangle> across;
     for (const Mesh& mesh : scene.meshes) {
         if (!is_skinned(mesh)) continue;
         for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-            const double hit = line_meets_triangle(o, d, mesh.positions[mesh.indices[t]], mesh.positions[mesh.indices[t + 1]],
-                                                   mesh.positions[mesh.indices[t + 2]]);
-            if (hit > 0 && hit < best) best = hit;
+            const Triangle tri{mesh.positions[mesh.indices[t]], mesh.positions[mesh.indices[t + 1]], mesh.positions[mesh.indices[t + 2]]};
+            double low = INFINITY, high = -INFINITY;
+            for (const Vec3& v : tri) {
+                const double side = dot(v - at, along);
+                low = std::min(low, side);
+                high = std::max(high, side);
+            }
+            if (low <= kSlack && high >= -kSlack) across.push_back(tri);
         }
+    }
+    return across;
+}
+
+/// Distance along the unit direction `d` from `o` to the first of `triangles` it meets (either side
+/// facing), or infinity.
+double first_hit(const std::vector<Triangle>& triangles, const Vec3& o, const Vec3& d) {
+    double best = INFINITY;
+    for (const Triangle& tri : triangles) {
+        const double hit = line_meets_triangle(o, d, tri[0], tri[1], tri[2]);
+        if (hit > 0 && hit < best) best = hit;
     }
     return best;
 }
@@ -54,10 +76,11 @@ bool point_along(const Scene& scene, const Chain& chain, double share, Vec3& at,
 std::optional<double> section_width(const Scene& scene, const Vec3& at, const Vec3& along) {
     const Vec3 other = std::fabs(along.x) < 0.9 ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
     const Vec3 u = normalize(cross(along, other)), w = cross(along, u);
+    const std::vector<Triangle> across = triangles_across(scene, at, along);
     std::vector<double> reach;
     for (int k = 0; k < kRays; ++k) {
         const double turn = 2 * M_PI * k / kRays;
-        const double hit = first_hit(scene, at, u * std::cos(turn) + w * std::sin(turn));
+        const double hit = first_hit(across, at, u * std::cos(turn) + w * std::sin(turn));
         if (std::isfinite(hit)) reach.push_back(hit);
     }
     if (reach.size() * 2 < static_cast<size_t>(kRays)) return std::nullopt;

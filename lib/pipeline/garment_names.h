@@ -7,8 +7,10 @@
 
 namespace weft {
 
-/// A garment name as a file stem: letters, digits, '.', '_' and '-' kept, anything else '_'; a
-/// leading '_' where the stem would be empty or hidden.
+/// A garment name as a file stem: ASCII letters and digits, '.', '_' and '-' kept, and the letters of
+/// every other script (well-formed UTF-8 from U+00A0, but no Unicode space, joiner or bidirectional
+/// control); every other byte '_' (a space, '/', ':', a control, an invalid byte); a leading '_'
+/// where the stem would be empty or hidden.
 std::string garment_file_stem(const std::string& name);
 
 /// `wanted`, or `wanted_2`, `wanted_3`, ... : the first whose file stem is not in `used_stems`

@@ -112,12 +112,16 @@ private:
 
     /// The node a collider on `bone` sits on: the bone itself when its world scale is 1 (or not uniform),
     /// else one child per bone that undoes the scale, so the radius reads in metres in every runtime.
+    /// "Uniform" allows the float noise exporters leave in a chain of scales (the Fox's bones stand at
+    /// 100 x (1, 0.9999986, 0.9999998): at 1e-6 two of its legs kept their colliders on the bone, the
+    /// radius in a space 100 times larger than the others').
     int collider_node(int bone) {
         if (auto it = collider_node_.find(bone); it != collider_node_.end()) return it->second;
         Vec3 t, s;
         Quat r;
         worlds_[size_t(bone)].decompose(t, r, s);
-        const bool uniform = std::fabs(s.x - s.y) <= 1e-6 * std::fabs(s.x) && std::fabs(s.x - s.z) <= 1e-6 * std::fabs(s.x);
+        constexpr double kUniform = 1e-4;  // relative; float32 scales carry about 6e-8 each
+        const bool uniform = std::fabs(s.x - s.y) <= kUniform * std::fabs(s.x) && std::fabs(s.x - s.z) <= kUniform * std::fabs(s.x);
         int node = bone;
         if (uniform && std::fabs(s.x - 1) > 1e-6 && s.x > 0) {
             const std::string name = unused_name(doc_["nodes"][size_t(bone)].value("name", std::string()) + "_colliders");

@@ -312,9 +312,26 @@ bool starts_with(std::span<const uint8_t> bytes, std::string_view prefix) {
     return bytes.size() >= prefix.size() && std::memcmp(bytes.data(), prefix.data(), prefix.size()) == 0;
 }
 
+/// What a file that is no model at all is, by the signature it starts with (the formats' own magic
+/// numbers): an image or a document saved or renamed with a model's extension, which Assimp would
+/// only call "no suitable reader". "" when it is none of them.
+std::string_view not_a_model(std::span<const uint8_t> bytes) {
+    static constexpr std::pair<std::string_view, std::string_view> kinds[] = {
+        {"\x89PNG\r\n\x1a\n", "a PNG image"}, {"\xff\xd8\xff", "a JPEG image"}, {"GIF8", "a GIF image"},
+        {"%PDF-", "a PDF document"}, {"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"},
+    };  // not ZIP or gzip: Assimp reads models packed in them (.3mf, .zae)
+    for (const auto& [magic, kind] : kinds)
+        if (starts_with(bytes, magic)) return kind;
+    return {};
+}
+
 }  // namespace
 
 bool precheck_model(std::span<const uint8_t> bytes, Reporter& report) {
+    if (const std::string_view kind = not_a_model(bytes); !kind.empty()) {
+        report.add(kUnknownFormat, "not a model: its bytes are " + std::string(kind) + "'s (a file renamed or saved with the wrong extension?)");
+        return false;
+    }
     if (starts_with(bytes, "ply\n") || starts_with(bytes, "ply\r\n")) return check_ply(bytes, report);
     if (starts_with(bytes, "MD5Version")) return check_md5_mesh(bytes, report);
     const std::string_view head = as_text(bytes.first(std::min<size_t>(bytes.size(), 4096)));

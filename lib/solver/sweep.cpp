@@ -118,6 +118,37 @@ uint32_t machine_lanes() {
                                       : __builtin_cpu_supports("avx2") ? 4 : 0;
     return lanes;
 }
+
+/// Whether a block fits in half a block's lanes: four AVX2 lanes do its work where eight AVX-512 lanes
+/// would carry at least as many empty ones, each of their divisions, roots and gathers costing as
+/// much or more (docs/solver.md#lanes, narrow blocks).
+bool narrow_block(const SweepBlocks& sb, uint32_t block) { return sb.width[block] <= SweepBlocks::lanes / 2; }
+
+/// Blocks [begin, end) as runs of narrow and of wide blocks, in order: run(first, end, narrow) each.
+template <class Run>
+void by_width(const SweepBlocks& sb, uint32_t begin, uint32_t end, Run&& run) {
+    for (uint32_t b = begin; b < end;) {
+        const bool narrow = narrow_block(sb, b);
+        uint32_t run_end = b + 1;
+        while (run_end < end && narrow_block(sb, run_end) == narrow) ++run_end;
+        run(b, run_end, narrow);
+        b = run_end;
+    }
+}
+
+/// The eight-lane sweep of blocks [begin, end), a run of narrow blocks in four lanes: each lane is the
+/// scalar update at either width, and the runs' statistics add and take maxima, so the same result
+/// and the same counts bit for bit. Out of line: inlined, its loop's set-up was paid by every call of
+/// sweep_block_range, the four-lane machines' too (10 instructions a call, docs/measurements.md).
+[[gnu::noinline]] void sweep_wide_and_narrow(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending,
+                                             StepStats& stats) {
+    by_width(m.sweep, begin, end, [&](uint32_t first, uint32_t run_end, bool narrow) {
+        if (narrow)
+            lanes_avx2::sweep_blocks(m, s, first, run_end, pending, stats);
+        else
+            lanes_avx512::sweep_blocks(m, s, first, run_end, pending, stats);
+    });
+}
 #endif
 
 /// Blocks [begin, end) of one colour: in lanes where the machine and the constants allow, else one
@@ -126,7 +157,7 @@ uint32_t machine_lanes() {
 void sweep_block_range(const SolverModel& m, SolverState& s, uint32_t begin, uint32_t end, bool pending, StepStats& stats) {
 #ifdef WEFT_SOLVER_X86
     switch (simd_lanes(m)) {
-        case 8: return lanes_avx512::sweep_blocks(m, s, begin, end, pending, stats);
+        case 8: return sweep_wide_and_narrow(m, s, begin, end, pending, stats);
         case 4: return lanes_avx2::sweep_blocks(m, s, begin, end, pending, stats);
         default: break;
     }
@@ -160,8 +191,16 @@ bool sweep_uses_simd(const SolverModel& m) { return simd_lanes(m) != 0; }
 
 void update_duals_in_lanes(const SolverModel& m, SolverState& s) {
 #ifdef WEFT_SOLVER_X86
-    if (simd_lanes(m) == 8) return lanes_avx512::update_duals(m, s);
-    if (simd_lanes(m) == 4) return lanes_avx2::update_duals(m, s);
+    if (simd_lanes(m) == 8) {  // as the sweep: a narrow block in four lanes, the same bits in any order
+        by_width(m.sweep, 0, static_cast<uint32_t>(m.sweep.blocks()), [&](uint32_t first, uint32_t run_end, bool narrow) {
+            if (narrow)
+                lanes_avx2::update_duals(m, s, first, run_end);
+            else
+                lanes_avx512::update_duals(m, s, first, run_end);
+        });
+        return;
+    }
+    if (simd_lanes(m) == 4) return lanes_avx2::update_duals(m, s, 0, static_cast<uint32_t>(m.sweep.blocks()));
 #endif
     (void)m;
     (void)s;

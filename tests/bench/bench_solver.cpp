@@ -27,6 +27,10 @@
 // matched strain (weft to a strain target, Bullet at 2 x 16 too), stepped in lockstep, medians and
 // their ratios from one run (docs/measurements.md#the-sweep-like-for-like).
 //
+// BM_SmallProxyFrame steps the small proxies validation spends its time on (a 17-particle rope, an 8x6
+// and a 4x3 flag) in the sprint with self-contact on, one particle at a time, in four and in eight
+// lanes: the frame's CPU time where a colour is a few particles and a block of lanes is partly empty.
+//
 // BM_SheetScaling steps the 1k sheet and a 256x256 one (65,536 particles) on 1 and 2 threads and
 // reports the ratio of their median frames (linear in size is a ratio of 64), by the wall clock and by
 // the process's CPU time (what a loaded machine leaves comparable).
@@ -40,6 +44,7 @@
 #include <numbers>
 
 #include "solver/checked_step.h"
+#include "solver/model.h"
 #include "solver/solver.h"
 #include "bullet_sheet.h"
 #include "machine_roofline.h"
@@ -562,6 +567,64 @@ BENCHMARK(BM_LikeForLike)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 #endif
+
+/// The small proxies validation steps (docs/measurements.md, validation's cost): 6 to 73 particles,
+/// whose colours are a few particles each, so a block of eight lanes is partly empty.
+ClothProxy small_proxy(int which) {
+    switch (which) {
+        case 0: return test::chain_proxy(16, 0.1, 0.05);   // table M3's rope, 17 particles, 2 colours
+        case 1: return test::flag_proxy(8, 6, 0.05, 0.4);  // a flag at its hoist, 48 particles
+        default: return test::flag_proxy(4, 3, 0.05, 0.1); // a pennant, 12 particles
+    }
+}
+
+/// One frame of a small proxy in validation's sprint (the frame at +9 m/s, dead stop, -9 m/s, dead
+/// stop, a second each) with self-contact on, as validation steps it: range(0) the proxy (small_proxy),
+/// range(1) the sweep's widest lanes (0: one particle at a time, 4 or 8; 8 falls back to 4 on a
+/// machine without AVX-512). The CPU time per frame is the figure; `lanes_filled` is the share of the
+/// eight-lane blocks' lanes that hold a particle, `narrow_blocks` those of at most four particles.
+void BM_SmallProxyFrame(benchmark::State& state) {
+    const ClothProxy proxy = small_proxy(static_cast<int>(state.range(0)));
+    SolverConstants c;
+    c.sleep = false;
+    c.self_contact = true;
+    c.simd = state.range(1) != 0;
+    c.simd_lanes = state.range(1) != 0 ? static_cast<uint32_t>(state.range(1)) : 8;
+    Solver solver(proxy, *find_fabric("cotton"), c);
+    StepInput in;
+    uint64_t step = 0;
+    auto drive = [&] {  // sprint_phase_steps = 60: one second a phase
+        const uint64_t phase = (step / 60) % 4;
+        const double speed = phase == 0 ? 9.0 : phase == 2 ? -9.0 : 0.0;
+        in.frame.position.z += speed * in.dt;
+        ++step;
+        return solver.step(in);
+    };
+    for (int k = 0; k < 120; ++k) drive();  // hanging, then into the sprint's first phase
+    uint64_t updates = 0, substeps = 0;
+    for (auto _ : state) {
+        const StepStats stats = drive();
+        updates += stats.vertex_updates;
+        substeps += stats.substeps;
+    }
+    const SweepBlocks& sb = solver.model()->sweep;
+    uint32_t narrow = 0;
+    for (uint32_t w : sb.width) narrow += w <= SweepBlocks::lanes / 2 ? 1 : 0;
+    const double frames = static_cast<double>(state.iterations());
+    state.counters["vertex_updates"] = static_cast<double>(updates) / frames;
+    state.counters["substeps"] = static_cast<double>(substeps) / frames;
+    state.counters["lanes_filled"] = static_cast<double>(proxy.particle_count()) / static_cast<double>(sb.blocks() * SweepBlocks::lanes);
+    state.counters["narrow_blocks"] = narrow;
+    state.SetLabel(std::to_string(proxy.particle_count()) + " particles, " + std::to_string(proxy.colour_count()) + " colours, " +
+                   std::to_string(sb.blocks()) + " blocks");
+}
+
+BENCHMARK(BM_SmallProxyFrame)
+    ->ArgsProduct({{0, 1, 2}, {0, 4, 8}})
+    ->Iterations(2400)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

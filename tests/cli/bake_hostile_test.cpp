@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
@@ -280,6 +281,33 @@ TEST(BakeHostile, AnOutputFolderThatCannotBeResolvedFailsThatModelAlone) {
     EXPECT_FALSE(has_code((*m)["issues"], "OUTPUT_OUTSIDE_OUT")) << (*m)["issues"].dump();
     EXPECT_NE((*m)["issues"].dump().find("cannot be resolved"), std::string::npos) << (*m)["issues"].dump();
     EXPECT_EQ((*test::bake_report_model(report, "good.glb"))["status"], "built");
+}
+
+// An image renamed to .glb is said to be one; a file no reader knows is named by its path in its
+// INPUT, never by an absolute path (which Assimp's message quoted, into every report and the page).
+TEST(BakeHostile, ARenamedImageIsNamedAsOneAndNoOutputHoldsAnAbsolutePath) {
+    const fs::path dir = test::scratch_dir("bake_not_a_model");
+    const fs::path in = dir / "in";
+    fs::create_directories(in);
+    std::ofstream(in / "picture.glb", std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << "pixels";
+    std::ofstream(in / "notes.fbx", std::ios::binary) << "these are my notes, not a model\n";
+    const fs::path out = dir / "out";
+    const auto r = weft_bounded({"bake", in.string(), "-o", out.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const json report = test::read_json_file(out / "bake-report.json");
+    const json* picture = test::bake_report_model(report, "picture.glb");
+    ASSERT_TRUE(picture) << report.dump();
+    EXPECT_EQ(issue_message((*picture)["issues"], "UNKNOWN_FORMAT"),
+              "picture.glb: not a model: its bytes are a PNG image's (a file renamed or saved with the wrong extension?)");
+    const json* notes = test::bake_report_model(report, "notes.fbx");
+    ASSERT_TRUE(notes) << report.dump();
+    EXPECT_TRUE(has_code((*notes)["issues"], "UNKNOWN_FORMAT") || has_code((*notes)["issues"], "IMPORT_FAILED")) << (*notes)["issues"];
+    for (const auto& e : fs::recursive_directory_iterator(out)) {
+        if (!e.is_regular_file()) continue;
+        std::ifstream f(e.path(), std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(text.find(fs::absolute(dir).string()), std::string::npos) << e.path() << " names the absolute path";
+    }
 }
 
 // --- The walk -----------------------------------------------------------------------------------

@@ -245,7 +245,6 @@ TEST(BakeCli, AMissingInputIsAnErrorBeforeAnythingIsWrittenAndBadCommandLineIsEx
     EXPECT_EQ(r.err.find("the page"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "out")) << "no report, no index.html, no model baked";
     EXPECT_FALSE(fs::exists(dir / "bake.d"));
-    EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string(), "-o", (dir / "o2").string(), "-j", "0"}).exit_code, 2);
     EXPECT_EQ(test::run_weft({"bake", test::testdata_dir().string()}).exit_code, 2);
 }
 

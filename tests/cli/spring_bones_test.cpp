@@ -221,6 +221,28 @@ TEST(SpringBones, ThreeVrmFindsEveryChainAndItsCollidersAndItsKickedTipSettles) 
     }
 }
 
+// A collider's radius is a length in its node's space: every collider weft writes sits on a node of
+// world scale 1, so a runtime that scales radii by the node (and one that does not) reads metres. The
+// Fox's bones stand at 100 times with float noise in their scales (1, 0.9999986, 0.9999998): two of
+// its 30 colliders were left on the bone itself, radius 0.093 in a space 100 times larger.
+TEST(SpringBones, EveryColliderSitsOnANodeOfWorldScaleOne) {
+    WEFT_REQUIRE_SHARED_MODEL(fox, "quaternius_animals_Fox.glb");
+    const Written w = rig_for_springs(fox, "fox_collider_scale");
+    ASSERT_FALSE(w.model.empty());
+    std::vector<uint8_t> bytes;
+    ASSERT_EQ(read_file(w.model, bytes), "");
+    const test::Glb glb = test::Glb::parse(bytes);
+    const json& colliders = glb.doc["extensions"]["VRMC_springBone"]["colliders"];
+    ASSERT_EQ(colliders.size(), w.sidecar["colliders"].size());
+    for (const json& c : colliders) {
+        const int node = c["node"].get<int>();
+        const Mat4 world = glb.world(node);
+        for (int axis = 0; axis < 3; ++axis)
+            EXPECT_NEAR(length(Vec3{world.at(0, axis), world.at(1, axis), world.at(2, axis)}), 1.0, 1e-4)
+                << "collider on " << glb.doc["nodes"][size_t(node)]["name"] << ", axis " << axis;
+    }
+}
+
 TEST(SpringBones, AKickedGrownChainSwingsAndSettlesInThreeVrmAsInWeft) {
     // Grown hair (strand: 2 Hz pose, damping 3.31/s): the same kick in both solvers.
     const Written w = rig_for_springs(test::testdata_dir() / "mannequin.glb", "compare");

@@ -306,4 +306,80 @@ TEST(PropSheets, ARunnerThatIsTheMiddleOfItsTablesTopIsATablecloth) {
     EXPECT_NEAR(m.at("hangs_below_top"), (0.76 - 0.55) / 1.6, 0.001);  // the hem 21 cm below the top, 1.6 m long
 }
 
+TEST(PropSheets, ACoverModelledLyingOnItsMattressIsABlanketApartFromIt) {
+    // testdata/sheets/covered_mattress.glb: the mattress is an open box (no thickness: sheet, as
+    // Kenney's), and the cover on its own node is modelled lying on it, its top the mattress's top over
+    // the same corners, so each edge of the top's outline carries four triangles, two of each node.
+    // Joined there, mattress and cover were one piece held all round the mattress, and no rule took
+    // it; apart, the cover lies on the mattress and hangs free over its four sides.
+    ImportResult imported = import_scene(test::testdata_dir() / "sheets" / "covered_mattress.glb");
+    ASSERT_TRUE(imported.ok());
+    const ModelGarments found = find_garments(imported.scene);
+    ASSERT_EQ(found.garments.size(), 1u);
+    const Garment& g = found.garments[0];
+    EXPECT_EQ(g.class_name, "blanket");
+    EXPECT_EQ(g.name, "Cover");
+    EXPECT_EQ(g.matched_by, "geometry");
+    // The cover whole (its top and four drops), nothing of the mattress or the frame.
+    ASSERT_EQ(g.parts.size(), 1u);
+    EXPECT_EQ(imported.scene.meshes[static_cast<size_t>(g.parts[0].mesh)].node_name, "Cover");
+    EXPECT_EQ(g.parts[0].triangles, 10u);
+
+    StaticSurfaceInput input;
+    input.mesh_static.assign(imported.scene.meshes.size(), 1);
+    for (const Mesh& m : imported.scene.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
+    const std::vector<PropSheet> sheets = find_prop_sheets(imported.scene, input, {});
+    ASSERT_EQ(sheets.size(), 1u);
+    std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
+    // It lies on the mattress's top (2.4 m² of its 4.36: the drops are 0.306 m long on its 6.4 m
+    // outline) and hangs 0.3 m below it over 2.12 m (the hems 6 cm out either end).
+    const double drop = std::hypot(0.3, 0.06), area = 2.0 * 1.2 + 2 * (2.0 + 1.2) * drop;
+    EXPECT_NEAR(m.at("lying_share"), 2.4 / area, 0.001);
+    EXPECT_NEAR(m.at("hangs_below_top"), 0.3 / 2.12, 0.001);
+    EXPECT_NEAR(m.at("top_height"), 0.45 / 1.32, 0.001);  // the top's height over the bed's width, hems included
+}
+
+}  // namespace weft
+
+namespace weft {
+
+TEST(PropSheets, ADoubledFlagInAChildOfANodeNamedForItIsFound) {
+    // testdata/sheets/pole_flag.glb, Kenney's castle flags in small: the node `FlagPole` is named for
+    // the flag and carries the pole and a finial on the cloth's material, which the name takes; the
+    // cloth is its child `Group 1`, 16 tall quads modelled as doubled faces. Two things hid it: a
+    // class a name had found was never looked for again, and over doubled faces every edge is
+    // shared by four triangles, so no two triangles joined into a region and the flag was no piece.
+    ImportResult imported = import_scene(test::testdata_dir() / "sheets" / "pole_flag.glb");
+    ASSERT_TRUE(imported.ok());
+    const Scene& scene = imported.scene;
+    const ModelGarments found = find_garments(scene);
+    ASSERT_EQ(found.garments.size(), 2u);
+    EXPECT_EQ(found.garments[0].name, "FlagPole");  // the finial, as the name found it
+    EXPECT_EQ(found.garments[0].matched_by, "mesh");
+    const Garment& flag = found.garments[1];
+    EXPECT_EQ(flag.class_name, "flag");
+    EXPECT_EQ(flag.name, "Group 1");
+    EXPECT_EQ(flag.matched_by, "geometry");
+    // Both sides of the cloth: its 68 vertices, front and back, and nothing of the pole.
+    ASSERT_EQ(flag.parts.size(), 1u);
+    EXPECT_EQ(scene.meshes[static_cast<size_t>(flag.parts[0].mesh)].node_name, "Group 1");
+    EXPECT_EQ(flag.parts[0].vertices.size(), 68u);
+    EXPECT_EQ(flag.parts[0].triangles, 64u);
+
+    // The finder alone, the finial taken as the name takes it (the pole, rigid, left to hold): one
+    // piece, held along the pole.
+    StaticSurfaceInput input;
+    input.mesh_static.assign(scene.meshes.size(), 1);
+    for (const Mesh& m : scene.meshes) {
+        const bool finial = m.node_name == "FlagPole" && scene.materials[static_cast<size_t>(m.material)] == "Roof";
+        input.vertex_taken.emplace_back(m.positions.size(), finial);
+    }
+    const std::vector<PropSheet> sheets = find_prop_sheets(scene, input, {"flag"});
+    ASSERT_EQ(sheets.size(), 1u);
+    std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
+    EXPECT_NEAR(m.at("upright"), 1.0, 1e-3);
+    EXPECT_NEAR(m.at("held_height"), 1.0, 1e-3);  // the whole hoist, 1.8 to 2.8 m
+    EXPECT_LE(m.at("held_across"), 0.25);
+}
+
 }  // namespace weft

@@ -19,6 +19,7 @@
 #include "glb_reader.h"
 #include "import_helpers.h"
 #include "scene/import.h"
+#include "support/file_bytes.h"
 #include "support/paths.h"
 
 namespace weft::test {
@@ -53,8 +54,7 @@ double scene_grid_step(const Scene& original) {
 
 /// The grid step gltfpack wrote: the uniform scale of the nodes carrying its dequantization.
 double file_grid_step(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    const Glb glb = Glb::parse({std::istreambuf_iterator<char>(in), {}});
+    const Glb glb = Glb::parse(test::file_bytes(file));
     double step = 0;
     for (const auto& node : glb.doc["nodes"])
         if (node.contains("mesh") && node.contains("scale")) step = std::max(step, node["scale"][0].get<double>());

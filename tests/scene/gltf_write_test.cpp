@@ -11,6 +11,7 @@
 
 #include "gltf_validator.h"
 #include "glb_reader.h"
+#include "support/file_bytes.h"
 #include "support/paths.h"
 #include "testdata/fixtures.h"
 #include "testdata/mesh_build.h"
@@ -120,10 +121,7 @@ std::filesystem::path write_scratch(const std::filesystem::path& dir, const std:
     return out;
 }
 
-std::vector<uint8_t> read_written_bytes(const std::filesystem::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+std::vector<uint8_t> read_written_bytes(const std::filesystem::path& p) { return test::file_bytes(p); }
 
 TEST(GltfWrite, KhronosValidatorFindsNoErrorInAnyWrittenScene) {
     const auto dir = test::scratch_dir("gltf_write_validator");

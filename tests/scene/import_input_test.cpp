@@ -19,6 +19,7 @@
 #include "scene/import.h"
 #include "scene/import_codes.h"
 #include "scene/import_helpers.h"
+#include "support/file_bytes.h"
 #include "support/paths.h"
 #include "support/base64.h"
 
@@ -33,10 +34,7 @@ void write_bytes(const fs::path& path, const void* data, size_t size) {
     out.write(static_cast<const char*>(data), std::streamsize(size));
 }
 void write_text(const fs::path& path, const std::string& text) { write_bytes(path, text.data(), text.size()); }
-std::vector<uint8_t> read_bytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
+std::vector<uint8_t> read_bytes(const fs::path& path) { return file_bytes(path); }
 
 /// A glTF document assembled in memory: data appended to one buffer, accessors over it.
 struct GltfBuilder {

@@ -12,6 +12,7 @@
 #include "geom/weld.h"
 #include "glb_reader.h"
 #include "gltf_validator.h"
+#include "support/file_bytes.h"
 #include "support/paths.h"
 #include "testdata/fixtures.h"
 
@@ -20,10 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> read_fixture_bytes(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+std::vector<uint8_t> read_fixture_bytes(const fs::path& p) { return test::file_bytes(p); }
 
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "solver/model.h"
 #include "solver/solver.h"
 #include "test_proxies.h"
 
@@ -121,6 +122,27 @@ TEST(Lanes, PoseRowsAndTheEnergyAuditMatchOneAtATime) {
     expect_identical(a, kicked(SolverConstants{}));
     expect_identical(a, kicked(duals_in_passes()));
     expect_identical(a, kicked(four_lanes(duals_in_passes())));
+}
+
+TEST(Lanes, NarrowBlocksInFourLanesMatchOneAtATime) {
+    // With eight lanes a block of at most four particles is swept, and its duals updated, in four
+    // (docs/solver.md#lanes, narrow blocks): a small flag's colours are a few particles each, so its
+    // blocks are both narrow and wide; self-contact on, as validation steps it. 90 steps of 48 particles.
+    const ClothProxy flag = test::flag_proxy(8, 6, 0.05, 0.4);
+    const SweepBlocks blocks = Solver(flag, *find_fabric("cotton")).model()->sweep;
+    size_t narrow = 0;
+    for (uint32_t w : blocks.width) narrow += w <= SweepBlocks::lanes / 2 ? 1 : 0;
+    EXPECT_GT(narrow, 0u) << "a narrow block to take four lanes";
+    EXPECT_LT(narrow, blocks.blocks()) << "a wide block to take eight";
+    SolverConstants scalar;
+    scalar.simd = false;
+    scalar.self_contact = true;
+    SolverConstants lanes = scalar;
+    lanes.simd = true;
+    const Swing a = swing(flag, scalar, 90);
+    expect_identical(a, swing(flag, lanes, 90));
+    expect_identical(a, swing(flag, duals_in_passes(lanes), 90));
+    expect_identical(a, swing(flag, four_lanes(lanes), 90));
 }
 
 TEST(Lanes, StrainTargetStopsAtTheSameSweepInLanes) {

@@ -80,6 +80,13 @@ Scene make_coarse_tablecloth();
 /// the slab's ends and hanging a little below them, modelled with 12 vertices as a prop pack's
 /// (sheets/table_runner.glb): found as a tablecloth (docs/garments-by-geometry.md#cloth-on-props).
 Scene make_table_runner();
+/// A bed whose mattress is an open box (a top and four sides, no bottom: one surface, no thickness)
+/// and whose cover, on its own node, is modelled lying on it: the cover's top is the mattress's top
+/// again over the same corners, so the two share the top's outline, four triangles on each of its
+/// edges, two of each node; the cover hangs over all four sides clear of the frame
+/// (sheets/covered_mattress.glb). The cover is a blanket, the mattress and frame rigid
+/// (docs/garments-by-geometry.md#pieces-and-their-hold).
+Scene make_covered_mattress();
 /// The coarse cloth on a table whose top under it is not modelled, only two strips either side
 /// (sheets/topless_tablecloth.glb): it lies where it touches them (docs/proxy.md#pins, held where it lies).
 Scene make_topless_tablecloth();
@@ -93,6 +100,10 @@ Scene make_slab_sheet(const std::string& name, double thickness, bool closed);
 /// A post with a finial closed round its top and held at its foot (sheets/finial.glb): as thick as its
 /// edges are long, a solid that a two-sided rule must not take for a slab (docs/proxy.md#two-sided-sheets).
 Scene make_finial();
+/// A flag on its pole as Kenney's castle flags are made (sheets/pole_flag.glb): a node named for the
+/// flag carries the pole, its child the cloth, a strip of 16 tall pleated quads modelled as doubled
+/// faces, their long edges up the pole (docs/proxy.md#props-that-do-not-pass-yet).
+Scene make_pole_flag();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();

@@ -724,6 +724,67 @@ Scene make_finial() {
     return scene;
 }
 
+Scene make_pole_flag() {
+    // Kenney's castle flags in small: a node named for the flag (`FlagPole`) carrying a 3 m pole
+    // (material `Wood`, a closed box 10 cm square) with a finial on the cloth's material, and in its child node `Group 1` the cloth on
+    // `Roof`, a strip of 16 tall quads (each 0.1 m wide, 1 m tall, pleated 2 cm either way) from a
+    // hoist 1 cm off the pole, modelled as doubled faces. Each quad's long edges run up the pole,
+    // across the way the cloth must fall from it.
+    Scene scene;
+    scene.source_path = "pole_flag";
+    scene.format = "glb";
+    const int root = add_node(scene, "Yard", -1, Mat4::identity());
+    const int pole = add_node(scene, "FlagPole", root, Mat4::identity());
+    const int cloth = add_node(scene, "Group 1", pole, Mat4::identity());
+    scene.materials = {"Wood", "Roof"};
+    MeshBuilder box;
+    for (int k = 0; k < 8; ++k)
+        box.add_vertex({(k & 1) ? 0.05 : -0.05, (k & 2) ? 3.0 : 0.0, (k & 4) ? 0.05 : -0.05},
+                       {double(k & 1), double((k >> 1) & 1)});
+    const uint32_t faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+        box.add_triangle(f[0], f[1], f[2]);
+        box.add_triangle(f[0], f[2], f[3]);
+    }
+    MeshBuilder knob;  // the finial on the cloth's material, closed but at its foot on the pole's top
+    const double half[3] = {0.05, 0.0725, 0.026}, height[3] = {3.0, 3.075, 3.2};
+    uint32_t ring[3][4];
+    for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 4; ++k) {
+            const double x = k < 2 ? half[r] : -half[r], z = (k == 0 || k == 3) ? half[r] : -half[r];
+            ring[r][k] = knob.add_vertex({x, height[r], z}, {double(k) / 4, double(r) / 2});
+        }
+    for (int r = 0; r < 2; ++r)
+        for (int k = 0; k < 4; ++k) {
+            const int l = (k + 1) % 4;
+            knob.add_triangle(ring[r][k], ring[r][l], ring[r + 1][l]);
+            knob.add_triangle(ring[r][k], ring[r + 1][l], ring[r + 1][k]);
+        }
+    knob.add_triangle(ring[2][0], ring[2][1], ring[2][2]);
+    knob.add_triangle(ring[2][0], ring[2][2], ring[2][3]);
+    MeshBuilder flag;
+    constexpr int kColumns = 16;
+    for (int side = 0; side < 2; ++side)  // the front's vertices, then the back's copies
+        for (int i = 0; i <= kColumns; ++i) {
+            const double x = 0.06 + 0.1 * i, z = (i % 2) ? 0.02 : -0.02;
+            flag.add_vertex({x, 2.8, z}, {double(i) / kColumns, 0});
+            flag.add_vertex({x, 1.8, z}, {double(i) / kColumns, 1});
+        }
+    const uint32_t back = 2 * (kColumns + 1);
+    for (uint32_t i = 0; i < kColumns; ++i) {
+        const uint32_t top = 2 * i, bottom = top + 1, next_top = top + 2, next_bottom = top + 3;
+        flag.add_triangle(top, bottom, next_top);
+        flag.add_triangle(next_top, bottom, next_bottom);
+        flag.add_triangle(back + top, back + next_top, back + bottom);
+        flag.add_triangle(back + next_top, back + next_bottom, back + bottom);
+    }
+    scene.meshes.push_back(box.finish("FlagPole", pole, 0, -1));
+    scene.meshes.push_back(knob.finish("FlagPole", pole, 1, -1));
+    scene.meshes.push_back(flag.finish("Group 1", cloth, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
 Scene make_doubled_sheet() {
     return hanging_sheet("doubled", 0.6, [](MeshBuilder& b) {
         grid(b, 4, 3, 0.6, 0.45, [](int, int) { return false; }, [](double, double) { return 0.0; });

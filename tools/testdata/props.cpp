@@ -1,5 +1,7 @@
 // Props whose cloth is found by geometry (docs/garments-by-geometry.md#cloth-on-props), modelled as
-// prop packs model them: fixtures.h make_table_runner.
+// prop packs model them: fixtures.h make_table_runner, make_covered_mattress.
+#include <cmath>
+
 #include "testdata/fixtures.h"
 #include "testdata/mesh_build.h"
 
@@ -71,6 +73,53 @@ Scene make_table_runner() {
     }
     scene.meshes.push_back(wood.finish("Table", table, 0, -1));
     scene.meshes.push_back(cloth.finish("Runner", runner, 1, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+Scene make_covered_mattress() {
+    // A bed 2 m long (x) and 1.2 m wide (z): a closed box frame 0.25 m high, inset 5 cm from the
+    // mattress's outline so nothing under the cover's hem holds it; on it a mattress 0.2 m deep
+    // modelled as Kenney's furniture pack models its own, an open box (a top and four sides, no
+    // bottom). The cover is another node: its top is the mattress's top over the same four corners
+    // (the weld makes them one, so each of the top's outline edges has four triangles, two of each
+    // node), and it hangs from that outline over all four sides, 6 cm out at its hem, 0.3 m down.
+    constexpr double kLength = 2.0, kWidth = 1.2, kFrame = 0.25, kTop = 0.45, kHem = 0.15, kOut = 0.06, kInset = 0.05;
+    Scene scene;
+    scene.source_path = "covered_mattress";
+    scene.format = "glb";
+    const int root = add_node(scene, "Room", -1, Mat4::identity());
+    const int bed = add_node(scene, "Bed", root, Mat4::identity());
+    const int cover = add_node(scene, "Cover", root, Mat4::identity());
+    scene.materials = {"Wood", "White", "Red"};
+    MeshBuilder wood;
+    box(wood, {kInset, 0, kInset}, {kLength - kInset, kFrame, kWidth - kInset});
+    // The outline of the top, round it in order: (0,0), (L,0), (L,W), (0,W) in x and z.
+    const double xs[4] = {0, kLength, kLength, 0}, zs[4] = {0, 0, kWidth, kWidth};
+    MeshBuilder mattress;
+    uint32_t top[4], foot[4];
+    for (int k = 0; k < 4; ++k) {
+        top[k] = at(mattress, {xs[k], kTop, zs[k]});
+        foot[k] = at(mattress, {xs[k], kFrame, zs[k]});
+    }
+    quad(mattress, top[0], top[3], top[2], top[1]);  // facing up
+    for (int k = 0; k < 4; ++k) quad(mattress, foot[k], top[k], top[(k + 1) % 4], foot[(k + 1) % 4]);  // facing out
+    MeshBuilder cloth;
+    uint32_t edge[4];
+    for (int k = 0; k < 4; ++k) edge[k] = at(cloth, {xs[k], kTop, zs[k]});
+    quad(cloth, edge[0], edge[3], edge[2], edge[1]);
+    const double cx = 0.5 * kLength, cz = 0.5 * kWidth;
+    for (int k = 0; k < 4; ++k) {  // each side's drop, its hem out from the outline along that side's normal
+        const int n = (k + 1) % 4;
+        const double mx = 0.5 * (xs[k] + xs[n]) - cx, mz = 0.5 * (zs[k] + zs[n]) - cz;
+        const double ox = std::abs(mx) > 1e-9 ? (mx > 0 ? kOut : -kOut) : 0, oz = std::abs(mz) > 1e-9 ? (mz > 0 ? kOut : -kOut) : 0;
+        const uint32_t a = at(cloth, {xs[k], kTop, zs[k]}), b = at(cloth, {xs[n], kTop, zs[n]});
+        const uint32_t hb = at(cloth, {xs[n] + ox, kHem, zs[n] + oz}), ha = at(cloth, {xs[k] + ox, kHem, zs[k] + oz});
+        quad(cloth, ha, a, b, hb);
+    }
+    scene.meshes.push_back(wood.finish("Frame", bed, 0, -1));
+    scene.meshes.push_back(mattress.finish("Mattress", bed, 1, -1));
+    scene.meshes.push_back(cloth.finish("Cover", cover, 2, -1));
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
     return scene;
 }

@@ -2,14 +2,19 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
+#include "interrupt.h"
 #include "io/utf8_text.h"
 #include "outputs/issue_json.h"
 #include "outputs/model_output.h"
 #include "outputs/view_page.h"
+#include "pipeline/pipeline_codes.h"
 
 namespace weft::cli {
 
@@ -21,11 +26,29 @@ bool inputs_exist(const std::vector<fs::path>& inputs, const std::string& who) {
     return missing.empty();
 }
 
+bool out_writable(const fs::path& out, const std::string& who) {
+    std::error_code ec;
+    std::string why;
+    if (fs::create_directories(out, ec); ec)
+        why = fs::exists(out) && !fs::is_directory(out) ? "it is not a folder" : "cannot create the folder: " + ec.message();
+    else if (!fs::is_directory(out, ec))
+        why = "it is not a folder";
+    else if (::access(out.c_str(), W_OK | X_OK) != 0)  // a read-only folder or file system
+        why = std::strerror(errno);
+    if (why.empty()) return true;
+    std::cerr << who << ": cannot write into " << utf8_escaped(out.string()) << ": " << why << "; nothing baked ["
+              << kOutputUnwritable.code << "]\n";
+    return false;
+}
+
 BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity) {
     const bool quiet = verbosity.quiet;
     const bool tty = !quiet && isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
+    auto failed = std::make_shared<size_t>(0);  // not stamped: an interrupted run's rerun bakes them again
     return [=](const BakeModelResult& m, size_t done, size_t total) {
+        *failed += m.status == ModelStatus::failed ? 1 : 0;
+        note_bake_progress(done, total, *failed);
         const std::string name = utf8_escaped(m.input.relative);
         const std::string outcome = model_outcome_text(m.status, m.unchanged);
         if (tty) {
@@ -44,7 +67,10 @@ BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity) {
 }
 
 int finish_bake(const BakeResult& result, const BakeOptions& options, const BakeFinish& f) {
-    for (const Issue& i : result.run_issues) std::cerr << f.who << ": " << i.message << " [" << i.code << "]\n";
+    for (const Issue& i : result.run_issues) {
+        if (i.severity != Severity::error && f.verbosity.quiet) continue;
+        std::cerr << f.who << ": " << (i.severity == Severity::warning ? "warning: " : "") << i.message << " [" << i.code << "]\n";
+    }
     int status = result.exit_code() == 0 ? exit_ok : exit_refused;
     // Outputs replace only regular files: a FIFO, a device or a link in the way is refused by name.
     // Each is written a model at a time (the driver never holds a library's report whole).

@@ -16,6 +16,12 @@ namespace weft::cli {
 /// for each, when an INPUT does not exist: checked before the output folder is touched.
 bool inputs_exist(const std::vector<std::filesystem::path>& inputs, const std::string& who);
 
+/// False, with one "WHO: cannot write into OUT: why; nothing baked [OUTPUT_UNWRITABLE]" line on
+/// standard error, when OUT is not a folder this process can create and write into (a read-only
+/// folder or file system, a file in the way): checked once, before any model is baked, rather than
+/// failing every model and every file of the run with the same words.
+bool out_writable(const std::filesystem::path& out, const std::string& who);
+
 /// The progress callback: "[3/13] model: refused (unchanged)" per model (an updating line on a
 /// terminal), then its issues as `verbosity` says.
 BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity);

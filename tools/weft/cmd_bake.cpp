@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "bake_run.h"
+#include "interrupt.h"
 #include "batch/bake.h"
 #include "batch/process_memory.h"
 #include "command.h"
@@ -52,7 +53,7 @@ int run_bake(const BakeCommandOptions& c) {
     BakeOptions o;
     for (const std::string& in : c.inputs) o.inputs.emplace_back(in);
     o.out_dir = c.out;
-    o.jobs = c.jobs;
+    o.jobs = jobs_for(c.jobs);
     o.model.force = c.force;
     o.model.page = !c.no_page;
     o.isolate = !c.no_isolate;
@@ -61,7 +62,8 @@ int run_bake(const BakeCommandOptions& c) {
     if (!apply_model_flags(c.model, kBakeFlags, c.inputs, who, o.model)) return exit_usage;
     o.model.options_text = model_flags_text(c.model, kBakeFlags) + "page=" + (c.no_page ? "0" : "1");
     // A missing INPUT is an error before anything is written: no OUT, no report, no page.
-    if (!inputs_exist(o.inputs, who)) return exit_refused;
+    if (!inputs_exist(o.inputs, who) || !out_writable(o.out_dir, who)) return exit_refused;
+    say_progress_when_interrupted(who, o.out_dir);
     tune_process_memory();  // before bake starts its workers
     const BakeResult result = bake(o, bake_progress(who, c.verbosity));
     return finish_bake(result, o,
@@ -77,7 +79,7 @@ const CommandRegistration bake_registration{
         app.add_option("-o,--out", o->out, "Output folder: OUT/<relative path>/ per model, OUT/bake-report.json")
             ->required()
             ->check(non_empty_path);
-        app.add_option("-j,--jobs", o->jobs, "Models baked at once (one worker process each)")->check(CLI::Range(1, 256))->capture_default_str();
+        add_jobs_option(app, o->jobs, "Models baked at once (one worker process each)");
         add_model_flags(app, o->model, kBakeFlags);
         app.add_flag("--force", o->force, "Rebuild every model even when its inputs did not change");
         app.add_option("--depfile", o->depfile, "Write a Make/Ninja depfile: the report depends on every input read")
@@ -87,11 +89,11 @@ const CommandRegistration bake_registration{
         app.add_flag("--no-page", o->no_page, "No OUT/index.html, view.html or thumbnail.png (the page costs a few ms a model)");
         app.add_option("--max-memory", o->max_memory_mib,
                        "Memory per model in MiB (address space of its worker process; 0 = no limit): past it the model is OUT_OF_MEMORY")
-            ->check(CLI::Range(uint64_t{0}, kMaxMemoryMibCeiling))  // larger wrapped round to 0, no limit
+            ->check(memory_limit_range)  // larger wrapped round to 0, no limit
             ->capture_default_str();
         app.add_option("--time-limit", o->time_limit,
                        "Wall-clock seconds per model (import, build, simulation; 0 = no limit): past it the model is TIMED_OUT")
-            ->check(finite_number & CLI::Range(0.0, kTimeLimitCeiling))
+            ->check(finite_number & time_limit_range)
             ->capture_default_str();
         app.add_flag("--no-isolate", o->no_isolate,
                      "Bake in threads of this process instead of worker processes (for a debugger; a crash then ends the run)");

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bake_run.h"
+#include "interrupt.h"
 #include "command.h"
 #include "batch/bake.h"
 #include "batch/model_limits.h"
@@ -100,13 +101,15 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     BakeOptions b;
     b.inputs = {fs::path(o.input)};
     b.out_dir = o.out.empty() ? fs::path("weft-view") : fs::path(o.out);
-    b.jobs = o.jobs;
+    b.jobs = jobs_for(o.jobs);
     b.max_memory_bytes = o.limits.max_memory_mib << 20;  // at most 2^27 MiB: no wrap
     b.time_limit_seconds = o.limits.time_limit_seconds;
     b.model.validate = ValidationOptions{};
     b.model.sheet.fabric = fabric;
     b.model.rig.fabric = fabric;
     b.model.options_text = "classes=hair,skirt;fabric=" + fabric + ";grow_cloth=0;validate=1;page=1";
+    if (!out_writable(b.out_dir, who)) return exit_refused;
+    say_progress_when_interrupted(who, b.out_dir);
     tune_process_memory();
     const BakeResult result = bake(b, bake_progress(who, o.verbosity));
     return finish_bake(result, b, {who, b.out_dir, {}, {}, false, true, o.verbosity});
@@ -146,14 +149,14 @@ const CommandRegistration view_registration{
                        "(default weft-view)")
             ->check(non_empty_path);
         app.add_option("--fabric", o->fabric, "Library fabric for every proxy instead of each one's suggestion");
-        app.add_option("-j,--jobs", o->jobs, "Worker threads when baking models")->check(CLI::Range(1, 256))->capture_default_str();
+        add_jobs_option(app, o->jobs, "Models baked at once when baking models (one worker process each)");
         app.add_option("--max-memory", o->limits.max_memory_mib,
                        "Memory per model or proxy in MiB (address space; 0 = no limit): past it OUT_OF_MEMORY")
-            ->check(CLI::Range(uint64_t{0}, kMaxMemoryMibCeiling))
+            ->check(memory_limit_range)
             ->capture_default_str();
         app.add_option("--time-limit", o->limits.time_limit_seconds,
                        "Wall-clock seconds per model or proxy (0 = no limit): past it TIMED_OUT")
-            ->check(finite_number & CLI::Range(0.0, kTimeLimitCeiling))
+            ->check(finite_number & time_limit_range)
             ->capture_default_str();
         add_verbosity(app, o->verbosity);
         return [o] { return run_view(*o); };

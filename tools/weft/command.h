@@ -3,14 +3,19 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 #include <functional>
 #include <map>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "batch/model_limits.h"
 #include "io/issue.h"
 #include "outputs/model_output.h"
 
@@ -75,6 +80,46 @@ inline const CLI::Validator finite_number{
         return std::string();
     },
     "NUMBER", "FiniteNumber"};
+
+/// A limit's value past its ceiling (a huge number meant as "no limit"): said in the option's
+/// unit with the way to ask for none, rather than CLI11's "not in range 0.000000 to 31536000.000000".
+inline CLI::Validator limit_at_most(double ceiling, const std::string& unit, const std::string& ceiling_words) {
+    return CLI::Validator(
+        [=](std::string& value) {
+            try {
+                size_t used = 0;
+                const double v = std::stod(value, &used);
+                if (used != value.size()) return std::string("'" + value + "' is not a number");
+                if (v < 0) return std::string("'" + value + "' is negative: give 0 for no limit");
+                if (v > ceiling)
+                    return std::string("'" + value + "' " + unit + " is more than " + ceiling_words + ": give 0 for no limit");
+            } catch (const std::exception&) {
+                return std::string("'" + value + "' is not a number");
+            }
+            return std::string();
+        },
+        "", "LimitAtMost");
+}
+inline const CLI::Validator time_limit_range = limit_at_most(kTimeLimitCeiling, "s", "a year (31536000 s)");
+inline const CLI::Validator memory_limit_range =
+    limit_at_most(static_cast<double>(kMaxMemoryMibCeiling), "MiB", "128 TiB (134217728 MiB)");
+
+/// Most models baked at once (-j): more would only share the same cores.
+inline constexpr int kMaxJobs = 256;
+
+/// `-j N` as make and ninja take it, where 0 means "as many as there are cores": the cores this
+/// process may run on (its CPU affinity, as `nproc` counts them), at least 1 and at most kMaxJobs.
+inline int jobs_for(int requested) {
+    if (requested > 0) return requested;
+    cpu_set_t allowed;
+    int cores = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 0;
+    if (cores <= 0) cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::clamp(cores, 1, kMaxJobs);
+}
+
+inline void add_jobs_option(CLI::App& app, int& jobs, const std::string& what) {
+    app.add_option("-j,--jobs", jobs, what + "; 0 = one per core")->check(CLI::Range(0, kMaxJobs))->capture_default_str();
+}
 
 /// Writes one of a command's own files (a page, bake-report.json) as a model's are written
 /// (outputs/model_output.h: atomically, only over a regular file); on failure prints why with its

@@ -104,12 +104,12 @@ void add_limit_flags(CLI::App& app, ModelFlags& f) {
     app.add_option("--max-memory", f.max_memory_mib,
                    "Memory in MiB (address space of this process; 0 = no limit): a model needing more is OUT_OF_MEMORY "
                    "and the next one is read")
-        ->check(CLI::Range(uint64_t{0}, kMaxMemoryMibCeiling))
+        ->check(memory_limit_range)
         ->capture_default_str();
     app.add_option("--time-limit", f.time_limit,
                    "Wall-clock seconds per model (0 = no limit): past it the command stops there, naming the model and "
                    "its stage (TIMED_OUT, exit 1)")
-        ->check(finite_number & CLI::Range(0.0, kTimeLimitCeiling))
+        ->check(finite_number & time_limit_range)
         ->capture_default_str();
 }
 

@@ -164,6 +164,13 @@ bool import_with_assimp(const AssimpRequest& request) {
     if (report_refused()) return false;
     if (!ai) {
         std::string why = importer.GetErrorString();
+        // Assimp quotes the absolute path it was given: the model's name stands at the head of the
+        // message already, and an output holds no absolute path (docs/commands.md#hermetic-outputs).
+        for (const std::string quoted = model_path.string(); !quoted.empty();) {
+            const size_t at = why.find(quoted);
+            if (at == std::string::npos) break;
+            why.replace(at, quoted.size(), model_path.filename().string());
+        }
         if (why.find("No suitable reader") != std::string::npos)
             report.add(kUnknownFormat, "not a model file any reader recognises (Assimp: " + why + ")");
         else
