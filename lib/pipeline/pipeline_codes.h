@@ -31,7 +31,7 @@ inline constexpr IssueCode kTimedOut{"TIMED_OUT", Severity::error, "The model's 
 inline constexpr IssueCode kNameNotUtf8{"NAME_NOT_UTF8", Severity::warning, "The model's path is not valid UTF-8: reports write each invalid byte as \\xHH; the model is baked."};
 inline constexpr IssueCode kDepfileUnrepresentable{"DEPFILE_UNREPRESENTABLE", Severity::warning, "A path holds a newline, a carriage return or a tab, or ends in ':' or a backslash, which no Make or Ninja depfile can name: it is left out of --depfile (the model is baked; rename the file to have it tracked)."};
 
-inline constexpr IssueCode kConfigRuleMatchesNoModel{"CONFIG_RULE_MATCHES_NO_MODEL", Severity::warning, "A weft.json rule's `file` glob (a garment, clips or colliders rule) matches none of the models `weft bake` walked (a misspelt or moved file name): the rule applies to nothing; the message names the config file, the rule's pointer and some of the models there are. Baking part of a library with the whole library's config reports the rules for the rest too."};
+inline constexpr IssueCode kConfigRuleMatchesNoModel{"CONFIG_RULE_MATCHES_NO_MODEL", Severity::warning, "A weft.json rule's `file` glob (a garment, clips or colliders rule) matches none of the models `weft bake` walked (a misspelt or moved file name): the rule applies to nothing; the message names the config file, the rule's pointer and some of the models there are. Checked only when a folder is walked: models named one by one (a build farm's action with the whole library's config) leave the other models' rules unsaid."};
 
 inline constexpr IssueCode model_codes[] = {
     kNoGarmentFound,
