@@ -93,8 +93,12 @@ std::vector<uint8_t> refuse_clashes(const std::vector<BakeInput>& inputs, const 
 /// CONFIG_RULE_MATCHES_NO_MODEL for each config rule with a `file` glob that names none of the walked
 /// models: a misspelt file name would otherwise make the rule silently do nothing (a rule naming a
 /// material the model lacks is the model's CONFIG_RULE_NAMES_NOTHING). Globs match as the stages
-/// match them, on the model's path in its INPUT (garment/config.h file_matches).
-Issues rules_matching_no_model(const GarmentConfig& config, const std::vector<BakeInput>& inputs) {
+/// match them, on the model's path in its INPUT (garment/config.h file_matches). Only a walked
+/// folder is a library the rules are meant for: baking named files (a build farm's one model an
+/// action, with the whole library's config) leaves the rules for the other models unsaid.
+Issues rules_matching_no_model(const GarmentConfig& config, const std::vector<fs::path>& roots, const std::vector<BakeInput>& inputs) {
+    std::error_code ec;
+    if (std::none_of(roots.begin(), roots.end(), [&](const fs::path& p) { return fs::is_directory(p, ec); })) return {};
     std::vector<std::pair<std::string, std::string>> globs;  // pointer, glob
     for (const GarmentRule& r : config.rules) globs.emplace_back(r.pointer, r.file);
     for (const ClipRule& r : config.clips) globs.emplace_back(r.pointer, r.file);
@@ -174,7 +178,7 @@ BakeResult bake(const BakeOptions& o, const BakeProgress& progress) {
     const auto start = std::chrono::steady_clock::now();
     BakeResult result;
     const std::vector<BakeInput> inputs = walk_inputs(o.inputs, o.out_dir, result.run_issues);
-    for (Issue& i : rules_matching_no_model(o.model.garments.config, inputs)) result.run_issues.push_back(std::move(i));
+    for (Issue& i : rules_matching_no_model(o.model.garments.config, o.inputs, inputs)) result.run_issues.push_back(std::move(i));
     remove_stale_temporaries(o.out_dir);  // a killed run's half-written bake-report.json
     result.models.resize(inputs.size());
     const std::vector<uint8_t> clash = refuse_clashes(inputs, o, result);

@@ -32,24 +32,13 @@ RootLever measure_root_lever(const Scene& scene, const std::vector<Chain>& chain
     return worst;
 }
 
-namespace {
-
-double joints_length(const Scene& scene, const std::vector<int>& joints) {
-    double length = 0;
-    for (size_t i = 1; i < joints.size(); ++i)
-        length += distance(bind_world(scene, joints[i - 1]).translation_part(), bind_world(scene, joints[i]).translation_part());
-    return length;
-}
-
-}  // namespace
-
 Chain as_authored(const Scene& scene, const Chain& chain) {
     Chain authored = chain;
     if (chain.animated_root < 0) return authored;
     authored.joints.insert(authored.joints.begin(), chain.animated_root);
     authored.parent = parent_of(scene, chain.animated_root);
     authored.animated_root = -1;
-    authored.length = joints_length(scene, authored.joints);
+    authored.length = chain_length(scene, authored.joints, authored.tip);
     return authored;
 }
 
@@ -70,7 +59,7 @@ void leave_heavy_roots_to_animation(const Scene& scene, std::vector<Chain>& chai
         chain.joints.erase(chain.joints.begin());
     }
     for (Chain& chain : chains)
-        if (chain.animated_root >= 0) chain.length = joints_length(scene, chain.joints);
+        if (chain.animated_root >= 0) chain.length = chain_length(scene, chain.joints, chain.tip);
 }
 
 }  // namespace weft

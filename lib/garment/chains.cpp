@@ -40,14 +40,6 @@ void collect_paths(const Scene& scene, int root, const std::vector<char>& member
     }
 }
 
-double chain_length(const Scene& scene, const std::vector<int>& joints) {
-    double length = 0;
-    for (size_t i = 1; i < joints.size(); ++i)
-        length += distance(bind_world(scene, joints[i - 1]).translation_part(),
-                           bind_world(scene, joints[i]).translation_part());
-    return length;
-}
-
 /// Class of a declared chain: the first joint whose name says one, else the spring class.
 std::string declared_class(const Scene& scene, const std::vector<int>& joints,
                            const std::vector<GarmentClass>& classes) {
@@ -59,6 +51,15 @@ std::string declared_class(const Scene& scene, const std::vector<int>& joints,
 }
 
 }  // namespace
+
+double chain_length(const Scene& scene, const std::vector<int>& joints, const std::optional<Vec3>& tip) {
+    double length = 0;
+    for (size_t i = 1; i < joints.size(); ++i)
+        length += distance(bind_world(scene, joints[i - 1]).translation_part(),
+                           bind_world(scene, joints[i]).translation_part());
+    if (tip && !joints.empty()) length += distance(bind_world(scene, joints.back()).translation_part(), *tip);
+    return length;
+}
 
 std::vector<Chain> find_chains(const Scene& scene, const ChainOptions& options) {
     const size_t n = scene.nodes.size();

@@ -4,6 +4,7 @@
 // secondaryAnimation lists roots only, so each root is walked down to its tips; VRMC_springBone 1.0
 // lists the joints).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ struct Chain {
     std::string class_name;            ///< garment class of its joints' names; kSpringClass for an unnamed declared chain
     std::vector<int> joints;           ///< node indices, root to tip
     int parent = -1;                   ///< node the root hangs from (a body bone); -1 when the root is a scene root
-    double length = 0;                 ///< metres: sum of joint-to-joint distances in the bind pose (bind_world)
+    double length = 0;                 ///< metres: sum of joint-to-joint distances in the bind pose (bind_world), and
+                                       ///< on to `tip` when set
+    std::optional<Vec3> tip;           ///< scene space, bind pose: where the last joint's bone ends when the file names
+                                       ///< no end (a chain found by shape): the far end of the skin that joint carries
     std::vector<std::string> found_by; ///< kFoundByJointName and/or the DeclaredSpring::source that declares it
     int animated_root = -1;            ///< the authored root left to the animation (garment/chain_root.h): joints start
                                        ///< at its child and `parent` is it; -1 when the chain is simulated from its root
@@ -30,6 +34,9 @@ struct ChainOptions {
     std::vector<GarmentClass> classes;   ///< every known class (names are classified against all of them)
     std::vector<std::string> selected;   ///< classes to keep; empty = all
 };
+
+/// Metres along `joints` in the bind pose, and on to `tip` when set.
+double chain_length(const Scene& scene, const std::vector<int>& joints, const std::optional<Vec3>& tip = std::nullopt);
 
 /// Every authored chain: by joint name over the skins' joints (a chain root is a joint whose
 /// parent is not a garment joint; a joint with several garment children starts one chain per

@@ -6,6 +6,7 @@
 #include "garment/prop_sheets.h"
 #include "garment/sewn_in.h"
 #include "garment/tail_body.h"
+#include "garment/tail_shape.h"
 #include "geom/topology.h"
 #include "geom/weld.h"
 #include "scene/hierarchy.h"
@@ -258,6 +259,14 @@ bool named_a_tail(const Scene& scene, const GarmentConfig& config, const std::st
     return false;
 }
 
+/// Whether a config rule applying to the model says the node `joint` is no garment
+/// (`{"node": "Bone.004", "class": "none"}`): a tail found by shape the user rejects.
+bool config_says_none(const Scene& scene, const GarmentConfig& config, const std::string& joint) {
+    for (const GarmentRule& r : config.rules)
+        if (r.node == joint && r.class_name == kNotAGarment && rule_applies_to(r, scene.source_path)) return true;
+    return false;
+}
+
 /// Why a tail found on authored chains is not a garment, or "": a stub, or the body
 /// (garment/tail_body.h) unless a config rule names its chain. Measured on its longest chain.
 /// Both on the chains as authored (a root left to the animation is still the tail's).
@@ -366,6 +375,10 @@ std::string model_verdict(const Scene& scene, const ModelGarments& found, const 
 ModelGarments find_garments(const Scene& scene, const GarmentOptions& options) {
     ModelGarments found;
     found.chains = find_chains(scene, {options.config.classes, options.selected});
+    if (class_selected(options.selected, "tail"))
+        if (std::optional<Chain> tail = find_tail_by_shape(scene, found.chains);
+            tail && !config_says_none(scene, options.config, tail->name))
+            found.chains.push_back(std::move(*tail));
     leave_heavy_roots_to_animation(scene, found.chains);
     const Rig rig = make_rig(scene, found.chains);
     const double min_span = options.config.min_garment_span.value_or(kDefaultMinGarmentSpan);

@@ -51,17 +51,19 @@ double first_hit(const std::vector<Triangle>& triangles, const Vec3& o, const Ve
     return best;
 }
 
-/// The point at `share` of the chain's length along its joints, and the unit direction of the
-/// link it lies on.
+/// The point at `share` of the chain's length along its joints (and on to its tip), and the unit
+/// direction of the link it lies on.
 bool point_along(const Scene& scene, const Chain& chain, double share, Vec3& at, Vec3& along) {
+    std::vector<Vec3> points;
+    for (int j : chain.joints) points.push_back(bind_world(scene, j).translation_part());
+    if (chain.tip) points.push_back(*chain.tip);
     const double wanted = share * chain.length;
     double walked = 0;
-    for (size_t i = 1; i < chain.joints.size(); ++i) {
-        const Vec3 a = bind_world(scene, chain.joints[i - 1]).translation_part();
-        const Vec3 b = bind_world(scene, chain.joints[i]).translation_part();
+    for (size_t i = 1; i < points.size(); ++i) {
+        const Vec3 a = points[i - 1], b = points[i];
         const double link = distance(a, b);
         if (!(link > 0)) continue;
-        if (walked + link >= wanted || i + 1 == chain.joints.size()) {
+        if (walked + link >= wanted || i + 1 == points.size()) {
             along = (b - a) * (1 / link);
             at = a + along * std::clamp(wanted - walked, 0.0, link);
             return true;
@@ -114,9 +116,12 @@ std::optional<TailSection> measure_tail_section(const Scene& scene, const Chain&
     const std::optional<double> width = width_along(scene, chain, kTailSectionAt);
     const std::optional<double> hips = hips_width(scene, chain);
     if (!width || !hips) return std::nullopt;
-    TailSection section{*width, chain.length, *hips, 0};
+    TailSection section{*width, chain.length, *hips, 0, 0};
     for (double share : {0.375, 0.5, 0.625, 0.75, 0.875})  // short of the tip, where the section closes
-        if (std::optional<double> w = width_along(scene, chain, share)) section.widest_beyond = std::max(section.widest_beyond, *w);
+        if (std::optional<double> w = width_along(scene, chain, share)) {
+            section.widest_beyond = std::max(section.widest_beyond, *w);
+            if (share == 0.625) section.width_on = *w;
+        }
     return section;
 }
 
@@ -126,10 +131,10 @@ std::string tail_is_body_reason(const Scene& scene, const Chain& chain) {
     char text[400];
     std::snprintf(text, sizeof text,
                   "the body, not a tail that swings: a quarter of the way down its %.0f mm chain it is %.0f mm wide, %.2f "
-                  "of the hips' %.0f mm, and only narrower beyond (a tail that swings is under %.2f of the hips there, or "
-                  "widens again; docs/garments-by-geometry.md#tails-that-are-the-body)",
+                  "of the hips' %.0f mm, and only narrower beyond (%.2f of that width at 5/8; a tail that swings is under %.2f "
+                  "of the hips there, or holds its width or widens again; docs/garments-by-geometry.md#tails-that-are-the-body)",
                   section->chain_length * 1000, section->width * 1000, section->girth_share(), section->hips_width * 1000,
-                  kTailIsBody);
+                  section->width > 0 ? section->width_on / section->width : 0, kTailIsBody);
     return text;
 }
 

@@ -28,6 +28,12 @@ inline constexpr double kTailIsBody = 0.37;
 /// at 3/8 than at 1/4; the Wolf's brush 15% and the Fox's 45% wider further out).
 inline constexpr double kTailWidens = 1.1;
 
+/// How much of its width a quarter down a tail may keep at five eighths and still count as narrowing
+/// to its tip: a tail that is the body tapers from the hips (at 5/8 the Dragon's is 0.86 of its width
+/// at 1/4, the dinosaurs' 0.39 to 0.63, the Snake's 0.69), while a brush holds its width before it
+/// tapers late (the 2017 Red Fox's 0.99, the 2017 Wolf's 0.91).
+inline constexpr double kTailHolds = 0.9;
+
 /// Where along its chain a tail's section is measured, as a share of the chain's length: past the
 /// body on every tail measured (at a tenth a dog's tail is still in its rump).
 inline constexpr double kTailSectionAt = 0.25;
@@ -39,11 +45,14 @@ struct TailSection {
                                ///< chain's parent joint (at its root joint when the parent has no section), square
                                ///< to the chain's first link
     double widest_beyond = 0;  ///< metres: the widest section from 3/8 to 7/8 of the chain (0 when none is measured)
+    double width_on = 0;       ///< metres: the section at 5/8 of the chain (0 when not measured)
     double girth_share() const { return hips_width > 0 ? width / hips_width : 0; }
     /// Whether the tail grows wider again past the quarter (by more than kTailWidens).
     bool widens() const { return widest_beyond > kTailWidens * width; }
-    /// Whether it is the body: a quarter down still kTailIsBody of the hips' width, and only narrower beyond.
-    bool is_body() const { return girth_share() >= kTailIsBody && !widens(); }
+    /// Whether it keeps kTailHolds of its width from a quarter to five eighths down, as a brush does.
+    bool holds() const { return width_on >= kTailHolds * width; }
+    /// Whether it is the body: a quarter down still kTailIsBody of the hips' width, and narrowing beyond.
+    bool is_body() const { return girth_share() >= kTailIsBody && !widens() && !holds(); }
 };
 
 /// The sections of the skinned meshes (bind pose) across `chain`: at kTailSectionAt of its length,

@@ -61,9 +61,9 @@ TEST(TailIsBody, ATailAsThickAsTheBodyIsFoundAndNotAGarment) {
     char want[400];
     std::snprintf(want, sizeof want,
                   "the body, not a tail that swings: a quarter of the way down its 1400 mm chain it is %.0f mm wide, %.2f "
-                  "of the hips' %.0f mm, and only narrower beyond (a tail that swings is under 0.37 of the hips there, or "
-                  "widens again; docs/garments-by-geometry.md#tails-that-are-the-body)",
-                  section->width * 1000, section->girth_share(), section->hips_width * 1000);
+                  "of the hips' %.0f mm, and only narrower beyond (%.2f of that width at 5/8; a tail that swings is under 0.37 "
+                  "of the hips there, or holds its width or widens again; docs/garments-by-geometry.md#tails-that-are-the-body)",
+                  section->width * 1000, section->girth_share(), section->hips_width * 1000, section->width_on / section->width);
     EXPECT_EQ(tail.not_garment_reason, want);
     EXPECT_EQ(found.verdict, "no garment found by slot (materials seen: Main); 1 garment on authored chains is not one "
                              "(a stub, or the body)");
@@ -107,6 +107,27 @@ TEST(TailIsBody, ABushyTailThatWidensPastItsRootSwings) {
     EXPECT_GT(section->girth_share(), kTailIsBody);
     EXPECT_GT(section->widest_beyond, 1.2 * section->width);
     EXPECT_TRUE(section->widens());
+    EXPECT_FALSE(section->is_body());
+    ASSERT_EQ(found.garments.size(), 1u);
+    EXPECT_EQ(found.garments[0].name, "Tail1");
+    EXPECT_TRUE(found.not_garments.empty());
+}
+
+// A red fox's brush: as thick as the body a quarter down and never wider beyond, but it holds that
+// width on to five eighths before it tapers, where a tail that is the body narrows from the hips.
+TEST(TailIsBody, ABrushHoldingItsWidthSwings) {
+    QuadrupedOptions brush;
+    brush.tail_root_radius = 0.22;
+    brush.tail_taper = {1.0, 1.0, 0.95};
+    const Scene s = make_quadruped(brush);
+    const ModelGarments found = find_garments(s);
+    ASSERT_EQ(found.chains.size(), 1u);
+    const std::optional<TailSection> section = measure_tail_section(s, found.chains[0]);
+    ASSERT_TRUE(section);
+    EXPECT_GT(section->girth_share(), kTailIsBody);
+    EXPECT_FALSE(section->widens());
+    EXPECT_GT(section->width_on, kTailHolds * section->width);
+    EXPECT_TRUE(section->holds());
     EXPECT_FALSE(section->is_body());
     ASSERT_EQ(found.garments.size(), 1u);
     EXPECT_EQ(found.garments[0].name, "Tail1");

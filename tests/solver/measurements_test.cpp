@@ -4,6 +4,7 @@
 // explained there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -214,7 +215,13 @@ TEST(Measurements, EveryFabricSleepsAtTheReferenceStep) {
 /// Kinetic energy after 1,500 steps of docs/measurements.md's damping run: a 16-link rope at 5 cm,
 /// 20 g a joint (m/h² = 288), stretch rows forced soft at 1e5 N/m (ratio about 350), hanging, kicked
 /// sideways at 1 m/s; `damping` in 1/s.
-double soft_rope_energy(double damping) {
+/// The soft rope of table Z2, kicked: its kinetic energy at step 1,500 (the reference's figure) and its
+/// largest over steps 1,000-1,499 (the cycle's size, whatever the phase the last step samples).
+struct RopeEnergy {
+    double at_end = 0, peak = 0;
+};
+
+RopeEnergy soft_rope_energy(double damping) {
     static const ClothProxy rope = test::chain_proxy(16, 0.05, 0.02);
     Fabric f = *find_fabric("rope");
     f.stretch_stiffness = 1e5;
@@ -226,36 +233,41 @@ double soft_rope_energy(double damping) {
     Solver solver(rope, f, c);
     solver.add_velocity({1, 0, 0});
     StepInput in;
-    for (int s = 0; s < 1500; ++s) solver.step(in);
-    return solver.energy(in.gravity).kinetic;
+    RopeEnergy e;
+    for (int s = 0; s < 1500; ++s) {
+        solver.step(in);
+        if (s >= 1000) e.peak = std::max(e.peak, solver.energy(in.gravity).kinetic);
+    }
+    e.at_end = solver.energy(in.gravity).kinetic;
+    return e;
 }
 
 // docs/measurements.md, table Z2. The reference's damping is a unitless 0.12 for its rope where
 // weft's rope is 1.88/s (both sleep at step 501-502), so each row's damping is scaled by 1.88/0.12.
 // What carries over: undamped, a soft row above the dissipative band holds a limit cycle (reference
-// 2.9e-3 J); the library's rope value removes at least two orders of magnitude of it (reference:
-// three); the top of the range is at rest to 1e-10 J (reference 1.8e-12). The rows between hold a
-// damped limit cycle sampled at one step, whose phase decides the figure to a factor of two (as
-// table D1's sustained cycles): 0.02 within a factor of two of the reference's 6.18e-5 J; 0.05 and
-// 0.12 within a factor of two of weft's own 7.4e-5 and 3.0e-5 J, which differ from the reference's
-// (2.39e-5, 1.28e-6) and are not monotone (the page says why).
+// 2.9e-3 J at step 1,500); the library's rope value removes at least two orders of magnitude of it
+// (reference: three); the top of the range is at rest to 1e-10 J (reference 1.8e-12). The cycles are
+// asserted by their peak over the last 500 steps, not by the energy at step 1,500, which samples one
+// phase. The undamped cycle's size itself lives on rounding: a change in the arithmetic's last bits
+// (tried, not kept) took its peak from 0.37 to 0.023 J (the step-1,500 figure from 1.44e-2 to
+// 1.0e-4), and another (a row's length as its root) to 51 J, so it is asserted as a cycle (over
+// 1e-2 J), not at a figure.
+// The damped peaks over those three roundings: 0.02 3.8e-4 to 1.2e-3, 0.05 and 0.12 within 10%.
 TEST(Measurements, DampingRemovesTheSoftLimitCycle) {
     const double scale = 1.88 / 0.12;
-    // Undamped, a limit cycle: a known divergence (the page), weft's 1.44e-2 J against the reference's
-    // 2.90e-3, asserted at weft's figure to the phase's factor of two, under a third of the 2.7 decades
-    // the library's damping takes off it (in logarithms). With fast steps split (weft's default) the
-    // cycle at step 1500 reads 0.755 J: the split is off here, as the reference has none.
-    const double undamped = soft_rope_energy(0);
-    EXPECT_GT(undamped, 1.4e-2 / 2);
-    EXPECT_LT(undamped, 1.4e-2 * 2);
-    for (const auto& [damping, centre] : {std::pair{0.02, 6.18e-5}, std::pair{0.05, 7.4e-5}, std::pair{0.12, 3.0e-5}}) {
-        const double energy = soft_rope_energy(damping * scale);
+    // With fast steps split (weft's default) the cycle at step 1500 reads 0.755 J: the split is off
+    // here, as the reference has none.
+    const double undamped = soft_rope_energy(0).peak;
+    EXPECT_GT(undamped, 1e-2);
+    for (const auto& [damping, centre] : {std::pair{0.02, 6.7e-4}, std::pair{0.05, 4.1e-4}, std::pair{0.12, 1.0e-4}}) {
+        const double energy = soft_rope_energy(damping * scale).peak;
         EXPECT_GT(energy, centre / 2) << "damping " << damping;
         EXPECT_LT(energy, centre * 2) << "damping " << damping;
-        EXPECT_LT(energy, 1e-2 * undamped) << "damping " << damping;
+        // An order of magnitude off the cycle; the library's value (0.12) two.
+        EXPECT_LT(energy, (damping == 0.12 ? 1e-2 : 0.1) * undamped) << "damping " << damping;
     }
-    EXPECT_LT(soft_rope_energy(0.3 * scale), 1e-10);
-    EXPECT_LT(soft_rope_energy(1.0 * scale), 1e-10);
+    EXPECT_LT(soft_rope_energy(0.3 * scale).peak, 1e-10);
+    EXPECT_LT(soft_rope_energy(1.0 * scale).peak, 1e-10);
 }
 
 // docs/measurements.md, table M1: 20 links at 10 cm behind a ±9 m/s sprint for fifteen seconds. The

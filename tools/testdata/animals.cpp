@@ -2,6 +2,7 @@
 // docs/garments-by-geometry.md#tails-that-are-the-body and #a-root-that-carries-the-body.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "testdata/fixtures.h"
@@ -64,8 +65,10 @@ Scene make_quadruped(const QuadrupedOptions& options) {
     const Vec3 X{1, 0, 0}, Y{0, 1, 0}, Z{0, 0, 1};
     b.add_lathe({0, 1.0, -0.7}, Z, X, {{0, 0}, {0, 0.25}, {0.2, 0.3}, {1.2, 0.3}, {1.4, 0.25}, {1.4, 0}}, 12, 1.0,
                 [&](const Vec3& p) { return on(p.z > 0.2 ? "Chest" : p.z < -0.2 ? "Back" : "Body"); });
-    b.add_lathe({0, 1.3, 0.65}, Z, X, {{0, 0}, {0, 0.15}, {0.3, 0.1}, {0.3, 0}}, 10, 1.0,
-                [&](const Vec3&) { return on("Head"); });
+    const std::vector<std::pair<double, double>> head =
+        options.unnamed_bones ? std::vector<std::pair<double, double>>{{0, 0}, {0, 0.15}, {0.1, 0.15}, {0.2, 0.12}, {0.3, 0.1}, {0.3, 0}}
+                              : std::vector<std::pair<double, double>>{{0, 0}, {0, 0.15}, {0.3, 0.1}, {0.3, 0}};
+    b.add_lathe({0, 1.3, 0.65}, Z, X, head, options.unnamed_bones ? 16 : 10, 1.0, [&](const Vec3&) { return on("Head"); });
     for (const char* leg : {"UpperLeg.FL", "UpperLeg.FR", "UpperLeg.BL", "UpperLeg.BR"}) {
         const Vec3 top = bones()[joint.at(leg)].head;
         const bool back = top.z < 0;
@@ -93,6 +96,14 @@ Scene make_quadruped(const QuadrupedOptions& options) {
                     return w;
                 });
     scene.meshes.push_back(b.finish("QuadrupedMesh", mesh_node, 0, 0));
+    if (options.unnamed_bones) {
+        const std::vector<int>& joints = scene.skins[0].joints;
+        for (size_t k = 0; k < joints.size(); ++k) {
+            char name[16];
+            std::snprintf(name, sizeof name, k == 0 ? "Bone" : "Bone.%03zu", k);
+            scene.nodes[static_cast<size_t>(joints[k])].name = name;
+        }
+    }
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
     return scene;
 }

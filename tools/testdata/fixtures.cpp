@@ -13,6 +13,8 @@ std::vector<FixtureFile> good_fixtures() {
     shared.skirt_on_body_material = true;
     cropped.hair = MannequinHair::cropped_cap;
     bob.hair = MannequinHair::bob;
+    QuadrupedOptions unnamed;
+    unnamed.unnamed_bones = true;
     const std::string fbx = mannequin_cm_fbx();
     return {
         {"mannequin.glb", encode_glb(make_mannequin(), options),
@@ -65,6 +67,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a row of tall thin quads whose width runs along Z, bellied along X at its middle, as doubled faces under a pole turned a quarter"},
         {"sheets/split_dress.glb", encode_glb(make_split_dress(), options),
          "a dress skinned rigid in two pieces: a bodice on Chest and a skirt on Hips joined to it by no vertex"},
+        {"animals/unnamed_tail.glb", encode_glb(make_quadruped(unnamed), options),
+         "a four-legged animal on bones named Bone..Bone.012, its tail Bone.008..Bone.012 leaving the hips between the back legs"},
         {"mannequin_cm.fbx", std::vector<uint8_t>(fbx.begin(), fbx.end()),
          "the mannequin as ASCII FBX 7.4 in centimetres, Z up (173 units tall)"},
         {"clip_skeleton.glb", clip_skeleton_glb(options),

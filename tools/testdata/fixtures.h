@@ -48,12 +48,17 @@ struct QuadrupedOptions {
     /// The tail's radius a quarter, half and three quarters of the way down, over its root's: {0.8, 0.5, 0.3}
     /// narrows to its tip; {2, 2.6, 2} is a brush of fur that widens past its root.
     std::array<double, 3> tail_taper = {0.8, 0.5, 0.3};
+    /// The joints named as Blender names bones nobody named (`Bone`, `Bone.001`, ... in the order
+    /// below; the tail Bone.008..Bone.012), and the head modelled in more detail than the tail, as an
+    /// animal's skull, eyes and jaw are: a tail found by shape (docs/garments-by-geometry.md#tails-found-by-shape).
+    bool unnamed_bones = false;
 };
 
 /// A four-legged animal 3 m long on material `Main`, Y up, facing +Z: a body, a head and four legs of
 /// closed tubes on bones Body, Back, Chest, Head and UpperLeg.FL/FR/BL/BR (the body 0.6 m
 /// across), and a tail (1.4 m long by default) leaving the rump on an authored chain Tail1..Tail5 (Tail5
-/// at its tip) under Back.
+/// at its tip) under Back. With `unnamed_bones` (animals/unnamed_tail.glb) Body..UpperLeg.BR are
+/// Bone..Bone.007 and Tail1..Tail5 Bone.008..Bone.012.
 Scene make_quadruped(const QuadrupedOptions& options = {});
 
 /// A static flag: a 2.6 m pole on `Pole` at node `Pole` (translated and turned about Y) and a
