@@ -53,7 +53,8 @@ enum class PinRule {
     automatic,  ///< skinned: by weight (body bones); unskinned under a bone: `top`, held by that bone; otherwise `touching`
     weights,    ///< skinned vertices whose weight on non-garment bones is >= pin_weight; holder = the heaviest of those bones
     none,       ///< nothing holds it: it falls
-    top,        ///< particles within pin_tolerance of the extreme along the axis; holder = pin_holder or the frame node
+    top,        ///< particles within pin_tolerance of the extreme along Y (left, right: X, or Z for a sheet wider
+                ///< along Z, right at -Z); holder = pin_holder or the frame node
     bottom,
     left,
     right,
@@ -82,7 +83,7 @@ struct SheetOptions {
     std::string pin_target;                ///< nearest: a node, mesh or material name (tried in that order)
     std::vector<uint32_t> pin_vertices;    ///< vertices: source-vertex indices (source_meshes numbering)
     std::string pin_holder;                ///< top/bottom/left/right/vertices: holder node; "" = the frame node
-    std::optional<double> pin_tolerance;   ///< metres; unset = a quarter of the sheet's median edge length (one row of vertices)
+    std::optional<double> pin_tolerance;   ///< metres; unset = a quarter of the sheet's median edge length (one row of vertices), or of the median step along a positional rule where under half of it
     double pin_weight = 0.99;              ///< weights: share of a vertex's weight on body bones that holds it, 0..1
     std::optional<double> areal_density;   ///< kg/m²; unset = the fabric's (fabric/fabric.h)
     std::string fabric;                    ///< library fabric; "" = the one the garment class suggests

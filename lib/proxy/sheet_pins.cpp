@@ -218,27 +218,7 @@ void hold_top_of_rigid_skin(const PinContext& ctx, PinAssignment& a, double medi
                       ""});
 }
 
-/// top, bottom, left, right: every fabric particle within the band of the extreme one along the
-/// rule's axis, held by `holder`.
-void hold_extreme(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, int rule_holder) {
-    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
-    const int axis = (a.applied == PinRule::top || a.applied == PinRule::bottom) ? 1 : 0;
-    const double sign = (a.applied == PinRule::top || a.applied == PinRule::right) ? 1.0 : -1.0;
-    double extreme = -inf;
-    for (uint32_t p = 0; p < n; ++p)
-        if (fabric[p]) extreme = std::max(extreme, sign * ctx.particle_position[p][axis]);
-    for (uint32_t p = 0; p < n; ++p)
-        if (fabric[p] && sign * ctx.particle_position[p][axis] >= extreme - a.tolerance) hold(a, p, rule_holder);
-}
-
-/// Rigid geometry a sheet may hang from (sheet_pins.h, touching): triangles in scene space and the
-/// node that holds them.
-struct RigidHolder {
-    int holder = -1;
-    std::string what;                          ///< "its closed piece 1", "node 'Pole' (mesh 'Pole')"
-    std::vector<std::array<Vec3, 3>> triangles;
-};
-
+/// An axis-aligned box of scene-space points.
 struct Box {
     Vec3 lo{inf, inf, inf}, hi{-inf, -inf, -inf};
     void add(const Vec3& p) {
@@ -249,6 +229,53 @@ struct Box {
             if (lo[k] > o.hi[k] + margin || o.lo[k] > hi[k] + margin) return false;
         return true;
     }
+};
+
+/// The direction a positional rule holds the far end of (sheet_pins.h): the scene's +Y or -Y for
+/// top and bottom; for left and right the scene's X, or, for fabric spreading further along Z than
+/// along X (seen edge-on from the front), Z with right at -Z.
+Vec3 extreme_direction(const PinContext& ctx, PinRule rule, const std::vector<uint8_t>& fabric) {
+    if (rule == PinRule::top) return {0, 1, 0};
+    if (rule == PinRule::bottom) return {0, -1, 0};
+    Box box;
+    for (size_t p = 0; p < fabric.size(); ++p)
+        if (fabric[p]) box.add(ctx.particle_position[p]);
+    const bool across_z = box.hi[2] - box.lo[2] > box.hi[0] - box.lo[0];
+    const double sign = rule == PinRule::right ? 1.0 : -1.0;
+    return across_z ? Vec3{0, 0, -sign} : Vec3{sign, 0, 0};
+}
+
+/// The median step of the sheet's edges along `direction`: over the edges running within 60 degrees
+/// of it (their step along it at least half their length), the median step; infinite when none does.
+/// The next row along a positional rule is about one step away, however long the edges across it are.
+double median_step(const PinContext& ctx, const Vec3& direction) {
+    std::vector<double> steps;
+    for (const auto& [p, q] : ctx.edges) {
+        const Vec3 e = ctx.particle_position[q] - ctx.particle_position[p];
+        const double step = std::fabs(dot(e, direction));
+        if (step > 0 && step >= 0.5 * length(e)) steps.push_back(step);
+    }
+    return steps.empty() ? inf : median(std::move(steps));
+}
+
+/// top, bottom, left, right: every fabric particle within the band of the extreme one along the
+/// rule's direction, held by `holder`.
+void hold_extreme(const PinContext& ctx, PinAssignment& a, const std::vector<uint8_t>& fabric, int rule_holder) {
+    const uint32_t n = static_cast<uint32_t>(ctx.particle_position.size());
+    const Vec3 direction = extreme_direction(ctx, a.applied, fabric);
+    double extreme = -inf;
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p]) extreme = std::max(extreme, dot(direction, ctx.particle_position[p]));
+    for (uint32_t p = 0; p < n; ++p)
+        if (fabric[p] && dot(direction, ctx.particle_position[p]) >= extreme - a.tolerance) hold(a, p, rule_holder);
+}
+
+/// Rigid geometry a sheet may hang from (sheet_pins.h, touching): triangles in scene space and the
+/// node that holds them.
+struct RigidHolder {
+    int holder = -1;
+    std::string what;                          ///< "its closed piece 1", "node 'Pole' (mesh 'Pole')"
+    std::vector<std::array<Vec3, 3>> triangles;
 };
 
 /// The holders the touching rule tries, in order: the sheet's closed pieces (by island), then one
@@ -590,12 +617,19 @@ PinAssignment assign_pins(const PinContext& ctx, Issues& issues) {
     if (!skinned && opt.closed_islands_rigid) hold_closed_pieces(ctx, a, fabric, issues);
     a.fabric = static_cast<uint32_t>(std::count(fabric.begin(), fabric.end(), 1));
 
-    // The band of the positional rules: a quarter of the median edge (sheet_pins.h).
-    const bool banded = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||
-                        a.applied == PinRule::right || a.applied == PinRule::nearest || a.applied == PinRule::touching;
+    // The band of the rules: a quarter of the median edge, or of the median step along a positional
+    // rule's direction where that is under half of it (sheet_pins.h).
+    const bool positional = a.applied == PinRule::top || a.applied == PinRule::bottom || a.applied == PinRule::left ||
+                            a.applied == PinRule::right;
+    const bool banded = positional || a.applied == PinRule::nearest || a.applied == PinRule::touching;
     const double median_edge = median(std::vector<double>(ctx.rest_length.begin(), ctx.rest_length.end()));
     if (banded) {
-        a.tolerance = opt.pin_tolerance ? *opt.pin_tolerance : 0.25 * median_edge;
+        double row_spacing = median_edge;
+        if (positional) {
+            const double step = median_step(ctx, extreme_direction(ctx, a.applied, fabric));
+            if (step < 0.5 * median_edge) row_spacing = step;
+        }
+        a.tolerance = opt.pin_tolerance ? *opt.pin_tolerance : 0.25 * row_spacing;
         if (!std::isfinite(a.tolerance) || a.tolerance < 0) a.tolerance = 0;
     }
 

@@ -13,6 +13,13 @@
 //   row that is not quite straight (the cape's collar spans 34 mm in Y; its median edge is 176 mm,
 //   so the band is 44 mm), narrow enough never to reach the next row, about a whole edge further
 //   (the flag's hoist is 14-42 mm from the pole, the next column 58 mm; band 30 mm past 14 mm).
+//   The positional rules take a quarter of the median step along their direction where that is
+//   under half the median edge: the next row is one step away, and over a row of tall thin quads the
+//   median edge is a tall one (Kenney's wide flag: 2.5 m edges, columns 0.1 m apart). Cells about as
+//   long as wide keep the median edge (the cape's step 171 mm on 176 mm, the Goal_Flag's 0.75 of it).
+// - left and right run along the scene's X, or along Z, right at -Z, for fabric spreading further
+//   along Z than X: seen edge-on from the front, the extreme along X is the crest of a wave, not an
+//   edge (docs/proxy.md#which-way-is-right).
 // - nearest:NAME measures to the target's triangles (the point-triangle distance), not its vertices
 //   or origin: a pole is a long cylinder whose vertices are all at its ends and whose origin is at
 //   its foot. A node without geometry (a bone) is measured to its origin.

@@ -501,6 +501,53 @@ TEST(SheetPins, ClosedPiecesHoldTheFabricTheyTouch) {
     EXPECT_TRUE(has_code(issues, "HELD_WHERE_IT_TOUCHES"));
 }
 
+TEST(SheetPins, PositionalRulesHoldTheEdgesOfAFlagWhoseWidthRunsAlongZ) {
+    // sheets/side_flag.glb: a row of 10 tall thin quads, 11 columns of 2 vertices (front vertex 2i + r,
+    // column i from the hoist, r 0 at the bottom, 1 at the top 1.2 m higher, columns 0.15 m apart),
+    // the hoist at the pole, the width along the scene's -Z (the pole's node turned a quarter about
+    // Y), bellied 15 cm along X at its middle column, as doubled faces. Seen from the front the flag
+    // is edge-on: the scene's X runs across its belly, and its extreme is the middle (right held
+    // it; left both ends). Left and right follow its width instead, right at -Z (the fly), left at +Z
+    // (the hoist), and each holds one column: the band is a quarter of the 0.15 m step between
+    // columns, not of the 1.2 m median edge (which reached two columns in).
+    const Scene scene = test::import_ok(test::testdata_dir() / "sheets" / "side_flag.glb");
+    ASSERT_EQ(scene.meshes.size(), 1u);
+    const SheetGarment g{"Flag", "flag", {0}, {}};
+    const auto column = [](uint32_t i) { return std::vector<uint32_t>{2 * i, 2 * i + 1}; };
+    const auto row = [](uint32_t r) {
+        std::vector<uint32_t> v;
+        for (uint32_t i = 0; i <= 10; ++i) v.push_back(2 * i + r);
+        return v;
+    };
+    const auto particles_at = [](const ClothProxy& p, const std::vector<uint32_t>& vertices) {
+        std::vector<uint32_t> out;
+        for (uint32_t v : vertices) out.push_back(test::particle_of(p, v));
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const struct {
+        const char* rule;
+        std::vector<uint32_t> vertices;
+    } cases[] = {{"top", row(1)}, {"bottom", row(0)}, {"left", column(0)}, {"right", column(10)}};
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.rule);
+        Issues issues;
+        const ClothProxy p = build_pins_ok(scene, g, rule(c.rule), &issues);
+        EXPECT_TRUE(has_code(issues, "DOUBLED_FACES"));
+        EXPECT_EQ(p.particle_count(), 22u);  // one layer: the back's copies welded to the front
+        ASSERT_EQ(p.pins.size(), 1u);
+        EXPECT_EQ(p.pins[0].holder, "Group 1");
+        EXPECT_EQ(p.pins[0].particles, particles_at(p, c.vertices));
+    }
+    // The flag stands as it was modelled: the fly 1.5 m along -Z from the hoist, the belly along +X.
+    const ClothProxy p = build_pins_ok(scene, g, rule("right"));
+    const Vec3 hoist = p.frame.rest_world.transform_point(p.rest_position[test::particle_of(p, 0)]);
+    const Vec3 fly = p.frame.rest_world.transform_point(p.rest_position[test::particle_of(p, 20)]);
+    const Vec3 middle = p.frame.rest_world.transform_point(p.rest_position[test::particle_of(p, 10)]);
+    EXPECT_NEAR(hoist[2] - fly[2], 1.5, 1e-6);  // the file keeps floats
+    EXPECT_NEAR(middle[0] - hoist[0], 0.15, 1e-6);
+}
+
 TEST(SheetPins, PositionalRulesPickTheirEdge) {
     TriMesh m = test::grid(4, 3, 0.1);
     Scene s = test::scene_of(m);

@@ -63,6 +63,8 @@ std::vector<FixtureFile> good_fixtures() {
          "a flag modelled as doubled faces under a rod: the back's triangles over copies of the front's vertices, wound against them"},
         {"sheets/pole_flag.glb", encode_glb(make_pole_flag(), options),
          "a flag of 16 tall pleated quads as doubled faces, in a child of a node named for it that carries its pole"},
+        {"sheets/side_flag.glb", encode_glb(make_side_flag(), options),
+         "a row of tall thin quads whose width runs along Z, bellied along X at its middle, as doubled faces under a pole turned a quarter"},
         {"sheets/split_dress.glb", encode_glb(make_split_dress(), options),
          "a dress skinned rigid in two pieces: a bodice on Chest and a skirt on Hips joined to it by no vertex"},
         {"animals/unnamed_tail.glb", encode_glb(make_quadruped(unnamed), options),

@@ -109,6 +109,11 @@ Scene make_finial();
 /// flag carries the pole, its child the cloth, a strip of 16 tall pleated quads modelled as doubled
 /// faces, their long edges up the pole (docs/proxy.md#props-that-do-not-pass-yet).
 Scene make_pole_flag();
+/// A flag whose width runs along the scene's Z (sheets/side_flag.glb), as Kenney's wide castle flags
+/// stand: a pole's node off the origin turned a quarter about Y, its child a row of 10 tall thin quads
+/// bellied along X most at its middle, as doubled faces; the positional pins hold its edges
+/// (docs/proxy.md#pins).
+Scene make_side_flag();
 /// A flag modelled as doubled faces under the rod (docs/proxy.md#doubled-faces): a 4 x 3-quad grid,
 /// then the back's triangles over copies of its vertices, each wound against its front.
 Scene make_doubled_sheet();

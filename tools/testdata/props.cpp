@@ -1,6 +1,7 @@
 // Props whose cloth is found by geometry (docs/garments-by-geometry.md#cloth-on-props), modelled as
-// prop packs model them: fixtures.h make_table_runner, make_covered_mattress.
+// prop packs model them: fixtures.h make_table_runner, make_covered_mattress, make_side_flag.
 #include <cmath>
+#include <numbers>
 
 #include "testdata/fixtures.h"
 #include "testdata/mesh_build.h"
@@ -120,6 +121,43 @@ Scene make_covered_mattress() {
     scene.meshes.push_back(wood.finish("Frame", bed, 0, -1));
     scene.meshes.push_back(mattress.finish("Mattress", bed, 1, -1));
     scene.meshes.push_back(cloth.finish("Cover", cover, 2, -1));
+    for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
+    return scene;
+}
+
+Scene make_side_flag() {
+    // Kenney's wide castle flags in small: the flag's width runs along the scene's Z, not X, so seen
+    // from the front it is edge-on, and it bellies out along X most at its middle column. The pole's
+    // node stands off the origin turned a quarter about Y; its child carries the cloth, a row of 10
+    // tall thin quads (15 cm wide, 1.2 m tall: the median edge is a tall one, 8 columns long), bowed
+    // 15 cm at the middle, and modelled as doubled faces.
+    constexpr int kColumns = 10, kRows = 1;
+    constexpr double kWidth = 0.15, kHeight = 1.2, kBelly = 0.15;
+    Scene scene;
+    scene.source_path = "side_flag";
+    scene.format = "glb";
+    const int root = add_node(scene, "Castle", -1, Mat4::identity());
+    const Quat quarter = Quat::from_axis_angle({0, 1, 0}, std::numbers::pi / 2);
+    const int pole = add_node(scene, "FlagPole", root, Mat4::from_trs({3, 0, -2}, quarter, {1, 1, 1}));
+    const int cloth = add_node(scene, "Group 1", pole, Mat4::translation({0, 2, 0}));
+    scene.materials = {"Roof"};
+    MeshBuilder flag;
+    for (int side = 0; side < 2; ++side)  // the front's vertices, then the back's copies
+        for (int i = 0; i <= kColumns; ++i)
+            for (int r = 0; r <= kRows; ++r) {
+                const double x = 0.05 + kWidth * i, z = kBelly * std::sin(std::numbers::pi * i / kColumns);
+                // A scene's positions are in scene space: the cloth as modelled in its node, placed.
+                const Vec3 at_node = scene.nodes[static_cast<size_t>(cloth)].world.transform_point({x, kHeight * r, z});
+                flag.add_vertex(at_node, {double(i) / kColumns, double(r) / kRows});
+            }
+    const uint32_t back = (kColumns + 1) * (kRows + 1);
+    for (uint32_t i = 0; i < kColumns; ++i)
+        for (uint32_t r = 0; r < kRows; ++r) {
+            const uint32_t a = i * (kRows + 1) + r, b = a + kRows + 1;  // (i, r) and (i + 1, r)
+            quad(flag, a, b, b + 1, a + 1);
+            quad(flag, back + a, back + a + 1, back + b + 1, back + b);
+        }
+    scene.meshes.push_back(flag.finish("Group 1", cloth, 0, -1));
     for (Mesh& m : scene.meshes) m.node_name = scene.nodes[m.node].name;
     return scene;
 }
