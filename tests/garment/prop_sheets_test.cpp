@@ -54,6 +54,14 @@ Strip joined(std::vector<Strip> parts) {
     return all;
 }
 
+/// The prop finder over every mesh of `s`, nothing taken by a name.
+std::vector<PropSheet> sheets_of(const Scene& s) {
+    StaticSurfaceInput input;
+    input.mesh_static.assign(s.meshes.size(), 1);
+    for (const Mesh& m : s.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
+    return find_prop_sheets(s, input, {});
+}
+
 /// A prop: the rigid frame on node "Frame" (material "Brown"), the cloth on node `cloth_node` (material "Red").
 struct Prop {
     Scene s = test::empty_scene("prop.glb");
@@ -62,12 +70,7 @@ struct Prop {
         frame_mesh = test::add_mesh(s, "Frame", test::add_node(s, "Frame", 0, {0, 0, 0}), "Brown", frame);
         cloth_mesh = test::add_mesh(s, cloth_node, test::add_node(s, cloth_node, 0, {0, 0, 0}), "Red", cloth);
     }
-    std::vector<PropSheet> sheets() const {
-        StaticSurfaceInput input;
-        input.mesh_static.assign(s.meshes.size(), 1);
-        for (const Mesh& m : s.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
-        return find_prop_sheets(s, input, {});
-    }
+    std::vector<PropSheet> sheets() const { return sheets_of(s); }
 };
 
 /// A flag: 0.9 m x 0.6 m flying from a 2.5 m pole along its left edge.
@@ -292,10 +295,7 @@ TEST(PropSheets, ARunnerThatIsTheMiddleOfItsTablesTopIsATablecloth) {
     EXPECT_EQ(imported.scene.meshes[static_cast<size_t>(g.parts[0].mesh)].node_name, "Runner");
     EXPECT_EQ(g.parts[0].triangles, 10u);
 
-    StaticSurfaceInput input;
-    input.mesh_static.assign(imported.scene.meshes.size(), 1);
-    for (const Mesh& m : imported.scene.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
-    const std::vector<PropSheet> sheets = find_prop_sheets(imported.scene, input, {});
+    const std::vector<PropSheet> sheets = prop_fixture::sheets_of(imported.scene);
     ASSERT_EQ(sheets.size(), 1u);
     std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
     // It lies where the top is flush with it (0.96 of its 1.21 m²) and down the slab's ends, the
@@ -325,10 +325,7 @@ TEST(PropSheets, ACoverModelledLyingOnItsMattressIsABlanketApartFromIt) {
     EXPECT_EQ(imported.scene.meshes[static_cast<size_t>(g.parts[0].mesh)].node_name, "Cover");
     EXPECT_EQ(g.parts[0].triangles, 10u);
 
-    StaticSurfaceInput input;
-    input.mesh_static.assign(imported.scene.meshes.size(), 1);
-    for (const Mesh& m : imported.scene.meshes) input.vertex_taken.emplace_back(m.positions.size(), 0);
-    const std::vector<PropSheet> sheets = find_prop_sheets(imported.scene, input, {});
+    const std::vector<PropSheet> sheets = prop_fixture::sheets_of(imported.scene);
     ASSERT_EQ(sheets.size(), 1u);
     std::map<std::string, double> m(sheets[0].measurements.begin(), sheets[0].measurements.end());
     // It lies on the mattress's top (2.4 m² of its 4.36: the drops are 0.306 m long on its 6.4 m
