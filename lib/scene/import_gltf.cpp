@@ -477,6 +477,7 @@ private:
             const std::vector<GltfAnimation::Sampler>& samplers = anim.samplers;
             struct Parts { int t = -1, r = -1, s = -1; };
             std::vector<std::pair<int, Parts>> by_node;  // glTF node -> samplers, first-channel order
+            std::unordered_map<int, size_t> slot_of_node;  // glTF node -> its index in by_node
             double last_ms = 0;                          // the latest key in milliseconds, as Assimp times them
             for (size_t c = 0; c < anim.channels.size(); ++c) {
                 const int sampler = anim.channels[c].sampler;
@@ -497,11 +498,14 @@ private:
                         last_ms = std::max(last_ms, double(times.back() * 1000.f));
                     continue;
                 }
-                auto it = std::find_if(by_node.begin(), by_node.end(), [&](const auto& e) { return e.first == node; });
-                if (it == by_node.end()) it = by_node.insert(by_node.end(), {node, Parts{}});
-                if (path == Path::translation) it->second.t = sampler;
-                else if (path == Path::rotation) it->second.r = sampler;
-                else if (path == Path::scale) it->second.s = sampler;
+                // Found by a map, not a search of the list so far: a clip of many channels on many
+                // nodes would otherwise cost their product.
+                const auto [slot, added] = slot_of_node.try_emplace(node, by_node.size());
+                if (added) by_node.push_back({node, Parts{}});
+                Parts& parts = by_node[slot->second].second;
+                if (path == Path::translation) parts.t = sampler;
+                else if (path == Path::rotation) parts.r = sampler;
+                else if (path == Path::scale) parts.s = sampler;
             }
             for (const auto& [g, parts] : by_node) {
                 if (parts.t < 0 && parts.r < 0 && parts.s < 0) continue;
