@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/garment_names.h"
 #include "support/json_files.h"
 #include "support/paths.h"
 
@@ -82,7 +83,8 @@ TEST(Names, NamesTooLongForAFileNameStillNameFilesThatFit) {
     const fs::path dir = test::scratch_dir("names_long");
     const fs::path in = dir / "in";
     fs::create_directories(in);
-    const std::string hair = std::string(250, 'X') + "1", skirt = std::string(250, 'X') + "2";
+    // Names that still say what they are (the class is read from the name's words).
+    const std::string hair = "Hair_" + std::string(250, 'X'), skirt = "Skirt_" + std::string(250, 'X');
     std::string kami;
     for (int i = 0; i < 100; ++i) kami += "髪";  // 300 bytes, cut only between sequences
     std::string glb = glb_with(bytes_of(test::testdata_dir() / "mannequin.glb"), "\"Hair\"", "\"" + hair + "\"");
@@ -91,7 +93,7 @@ TEST(Names, NamesTooLongForAFileNameStillNameFilesThatFit) {
     std::ofstream(in / model, std::ios::binary) << glb;
     const auto r = test::run_weft({"bake", in.string(), "-o", (dir / "out").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-    EXPECT_NE(r.out.find("1 built"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("1 built"), std::string::npos) << r.err;
     const fs::path out = dir / "out" / model;
     std::set<std::string> files;
     for (const auto& e : fs::directory_iterator(out)) {
@@ -116,7 +118,16 @@ TEST(Names, NamesTooLongForAFileNameStillNameFilesThatFit) {
         EXPECT_TRUE(files.count(g["proxy"].get<std::string>())) << g["proxy"];
     }
     EXPECT_EQ(names, (std::set<std::string>{hair, skirt})) << "the JSON keeps the names whole";
-    EXPECT_EQ(proxies.size(), 2u) << "two names that differ at the end name two files";
+    EXPECT_EQ(proxies.size(), 2u);
+    // Two names that differ only past the cut name two files; a cut never splits a character.
+    const std::string a = garment_file_stem(std::string(250, 'X') + "1"), b = garment_file_stem(std::string(250, 'X') + "2");
+    EXPECT_NE(a, b);
+    EXPECT_EQ(a.size(), max_file_stem_bytes);
+    EXPECT_EQ(a.substr(0, 100), std::string(100, 'X'));
+    const std::string k = garment_file_stem(kami);
+    EXPECT_LE(k.size(), max_file_stem_bytes);
+    EXPECT_EQ(k.find('-') % 3, 0u) << "cut inside a character: " << k;
+    EXPECT_EQ(garment_file_stem(k), k) << "a stem is its own stem";
     ASSERT_TRUE(sidecar["grown_model"].is_string());
     EXPECT_TRUE(files.count(sidecar["grown_model"].get<std::string>()));
     EXPECT_EQ(sidecar["input"]["file"], model);
