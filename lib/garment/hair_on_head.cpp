@@ -218,6 +218,16 @@ std::string facial_hair_reason(const HairOnHead& m) {
            "; docs/garments-by-geometry.md#a-hair-piece-alone)";
 }
 
+std::string alone_hair_reason(const HairOnHead& m) {
+    char share[32], limit[32];
+    std::snprintf(share, sizeof share, "%.2f", m.end_above_neck());
+    std::snprintf(limit, sizeof limit, "%.3f", kAloneHairEnd);
+    return std::string("hair lying on the head, a hair piece alone: it ends ") + garment_detail::millimetres(-m.below_neck) +
+           " above the neck joint, " + share + " of the head's " + garment_detail::millimetres(m.head_height) +
+           "; with no head in the file to measure its clearance against, hair that hangs ends within " + limit +
+           " of it (docs/garments-by-geometry.md#a-hair-piece-alone)";
+}
+
 void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment& g) {
     if (g.class_name != "hair" || g.moves || g.matched_by == kMatchedByConfig || !g.rule_pointer.empty() ||
         !g.not_garment_reason.empty())
@@ -225,6 +235,11 @@ void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment&
     const HairOnHead measured = measure_hair_on_head(scene, g, bones);
     if (measured.lies_on_face()) {
         g.stays_reason = facial_hair_reason(measured);
+        g.verdict = "will not move: " + g.stays_reason;
+        return;
+    }
+    if (measured.alone_ends_on_head()) {
+        g.stays_reason = alone_hair_reason(measured);
         g.verdict = "will not move: " + g.stays_reason;
         return;
     }

@@ -1,5 +1,5 @@
 // Hair lying on the head (garment/hair_on_head.h): on the mannequin with a cropped cap and with a bob
-// (testdata/hair/), a beard and a bob alone on its skeleton, on the shared Casual man's short hair and the Witch's, and named by a config.
+// (testdata/hair/), a beard, a cropped cap and a bob alone on its skeleton, on the shared Casual man's short hair and the Witch's, and named by a config.
 #include <gtest/gtest.h>
 
 #include "garment/config.h"
@@ -125,17 +125,43 @@ TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
     EXPECT_TRUE(f.garments.not_garments.empty());  // found, not refused
 }
 
-TEST(HairOnHead, ABobAloneWrapsTheSkullAndIsGrown) {
+TEST(HairOnHead, ACroppedCapAloneEndsTooHighToHangAndIsFoundButNotBuilt) {
+    // The cap of cropped.glb without its head: nothing to measure its clearance against, and it wraps
+    // the skull (about half in front), so it is no beard. It ends 150 mm above the neck joint, 0.52 of
+    // the head's 286 mm: the corpus's hair that hangs ends within 0.055 (kAloneHairEnd 0.075).
+    const Found f = alone_on_the_skeleton(testdata::MannequinHair::cropped_cap);
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    EXPECT_FALSE(m.measured);
+    EXPECT_TRUE(m.alone);
+    EXPECT_FALSE(m.lies_on_face());
+    EXPECT_NEAR(m.end_above_neck(), 0.150 / 0.286, 2e-3);
+    EXPECT_TRUE(m.alone_ends_on_head());
+    EXPECT_EQ(hair->stays_reason,
+              "hair lying on the head, a hair piece alone: it ends 150 mm above the neck joint, 0.52 of the head's 286 mm; "
+              "with no head in the file to measure its clearance against, hair that hangs ends within 0.075 of it "
+              "(docs/garments-by-geometry.md#a-hair-piece-alone)");
+    EXPECT_EQ(hair->verdict, "will not move: " + hair->stays_reason);
+    EXPECT_TRUE(f.garments.not_garments.empty());  // found, not refused
+}
+
+TEST(HairOnHead, ABobAloneEndingAsHighAsACropStays) {
+    // The mannequin's bob ends at its chin, 50 mm above a neck joint set low in the neck: 0.17 of the
+    // head's height, as high as the SciFi woman's cropped hair (0.171). With its head (bob.glb) its
+    // 45 mm of clearance says it hangs; alone, where it ends is all there is, and that says it lies.
     const Found f = alone_on_the_skeleton(testdata::MannequinHair::bob);
     const Garment* hair = hair_of(f.garments);
     ASSERT_TRUE(hair);
     const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
     EXPECT_TRUE(m.alone);
-    EXPECT_NEAR(m.below_neck, -0.050, 1e-3);  // it ends above the neck joint, as the beard does
-    EXPECT_GT(m.front_share, 0.35);            // a lathe round the head: about half in front
+    EXPECT_NEAR(m.below_neck, -0.050, 1e-3);
+    EXPECT_GT(m.front_share, 0.35);  // a lathe round the head: about half in front, no beard
     EXPECT_LT(m.front_share, 0.65);
     EXPECT_FALSE(m.lies_on_face());
-    EXPECT_EQ(hair->stays_reason, "");
+    EXPECT_GT(m.end_above_neck(), 2 * kAloneHairEnd);
+    EXPECT_EQ(hair->stays_reason.rfind("hair lying on the head, a hair piece alone: it ends 50 mm above", 0), 0u)
+        << hair->stays_reason;
     EXPECT_TRUE(f.garments.not_garments.empty());
 }
 
@@ -172,6 +198,8 @@ TEST(HairOnHead, SharedModels) {
     EXPECT_TRUE(m.alone);
     EXPECT_NEAR(m.below_neck, -0.016, 1e-3);
     EXPECT_NEAR(m.front_share, 0.45, 0.01);
+    EXPECT_NEAR(m.end_above_neck(), 0.055, 1e-3);  // within kAloneHairEnd: it hangs
+    EXPECT_FALSE(m.alone_ends_on_head());
     EXPECT_EQ(hair_of(f.garments)->stays_reason, "");
 }
 
