@@ -202,8 +202,8 @@ std::string hair_on_head_reason(const HairOnHead& m) {
     char share[32], limit[32];
     std::snprintf(share, sizeof share, "%.3f", m.share());
     std::snprintf(limit, sizeof limit, "%.2f", kHairOnHeadClearance);
-    return std::string("hair lying on the head: it ends ") + garment_detail::millimetres(-m.below_neck) +
-           " above the neck joint and its lowest quarter lies " + garment_detail::millimetres(m.clearance) + " (" +
+    return std::string("hair lying on the head: it ends ") + garment_detail::millimetres(std::fabs(m.below_neck)) +
+           (m.below_neck > 0 ? " below" : " above") + " the neck joint and its lowest quarter lies " + garment_detail::millimetres(m.clearance) + " (" +
            share + " of the head's " + garment_detail::millimetres(m.head_height) +
            ") from the body; hair that moves stands " + limit +
            " clear (docs/garments-by-geometry.md#hair-lying-on-the-head)";
@@ -247,7 +247,8 @@ void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment&
     g.head_clearance = measured.share();
     g.head_height = measured.head_height;
     g.below_neck = measured.below_neck;
-    if (!measured.lies_on_head()) return;
+    const bool lies = g.matched_by == kMatchedByGeometry ? measured.found_by_shape_lies() : measured.lies_on_head();
+    if (!lies) return;
     g.stays_reason = hair_on_head_reason(measured);
     g.verdict = "will not move: " + g.stays_reason;
 }

@@ -56,6 +56,11 @@ struct HairOnHead {
     /// lower has the length to swing, even where it lies on the back), and its clearance is under
     /// kHairOnHeadClearance of the head's height.
     bool lies_on_head() const { return measured && below_neck < 0 && share() < kHairOnHeadClearance; }
+    /// Whether hair the body rules found lies on the head or the body, wherever it ends: no name says
+    /// it is hair, so hanging below the neck joint is not enough; it must stand clear as hair that
+    /// moves does. A hood hanging onto the neck or the back measures as lying (the Medieval woman's,
+    /// 30 mm from the body rules' end bound, stands 0.037 clear).
+    bool found_by_shape_lies() const { return measured && share() < kHairOnHeadClearance; }
 };
 
 /// Measures a hair garment against the model's other triangles (the body and what it wears), in the
