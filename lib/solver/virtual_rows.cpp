@@ -14,21 +14,37 @@ Vec3 virtual_position(const Vec3& carrier, const Vec3& from, const Vec3& to, con
 }
 
 Vec3 virtual_turn_gradient(const Vec3& from, const Vec3& to, const Vec3& rest_link, const Vec3& offset, const Vec3& n) {
+    return virtual_turn_gradient(link_turn_terms(from, to, rest_link), offset, n);
+}
+
+LinkTurnTerms link_turn_terms(const Vec3& from, const Vec3& to, const Vec3& rest_link) {
     // The shortest turn from unit u to unit w is R = I + [k]x + [k]x²/(1 + c), k = u × w, c = u·w
-    // (Rodrigues' formula with sin θ = |k|, 1 − cos θ = |k|²/(1 + c)). n·R·o differentiated in w, then
-    // carried to `to` through w = d/|d|, d = to − from: ∂w/∂d = (I − w·wᵀ)/|d|.
+    // (Rodrigues' formula with sin θ = |k|, 1 − cos θ = |k|²/(1 + c)).
+    LinkTurnTerms t;
     const Vec3 d = to - from;
-    const double dl = length(d);
+    t.dl = length(d);
     const double ul = length(rest_link);
-    if (!(dl > 0) || !(ul > 0)) return {};
-    const Vec3 u = rest_link / ul, w = d / dl, o = offset;
-    const Vec3 k = cross(u, w);
-    const double c1 = 1 + dot(u, w);
-    if (!(c1 > 1e-6)) return {};  // turned half round: the shortest turn has no derivative there
+    if (!(t.dl > 0) || !(ul > 0)) return t;
+    t.u = rest_link / ul;
+    t.w = d / t.dl;
+    t.k = cross(t.u, t.w);
+    t.c1 = 1 + dot(t.u, t.w);
+    if (!(t.c1 > 1e-6)) return t;  // turned half round: the shortest turn has no derivative there
+    t.kk = dot(t.k, t.k);
+    t.ku = cross(t.k, t.u);
+    t.defined = true;
+    return t;
+}
+
+Vec3 virtual_turn_gradient(const LinkTurnTerms& t, const Vec3& offset, const Vec3& n) {
+    // n·R·o differentiated in w, then carried to `to` through w = d/|d|: ∂w/∂d = (I − w·wᵀ)/|d|.
+    if (!t.defined) return {};
+    const Vec3 &u = t.u, &w = t.w, &k = t.k, &o = offset;
+    const double c1 = t.c1;
     const double ko = dot(k, o), nk = dot(n, k), no = dot(n, o);
-    const Vec3 grad = cross(cross(o, n), u) + (cross(n, u) * ko + cross(o, u) * nk - cross(k, u) * (2 * no)) / c1 -
-                      u * ((nk * ko - no * dot(k, k)) / (c1 * c1));
-    return (grad - w * dot(w, grad)) / dl;
+    const Vec3 grad = cross(cross(o, n), u) + (cross(n, u) * ko + cross(o, u) * nk - t.ku * (2 * no)) / c1 -
+                      u * ((nk * ko - no * t.kk) / (c1 * c1));
+    return (grad - w * dot(w, grad)) / t.dl;
 }
 
 namespace contact_rows {
@@ -84,7 +100,8 @@ void group_links(const ContactModel& model, VirtualLinks& g) {
             g.offset.push_back(0);
         }
         g.of.push_back(it->second);
-        g.offset[it->second] = std::max(g.offset[it->second], length(model.virtual_offset[v]));
+        g.offset_length.push_back(length(model.virtual_offset[v]));
+        g.offset[it->second] = std::max(g.offset[it->second], g.offset_length.back());
     }
     const size_t links = g.link.size();
     g.reach.assign(links, VirtualLinks::Reach::unseen);
@@ -93,6 +110,8 @@ void group_links(const ContactModel& model, VirtualLinks& g) {
     g.turn.assign(links, Quat{});
     g.near_from.assign(links, 0);
     g.near_to.assign(links, 0);
+    g.terms_formed.assign(links, 0);
+    g.terms.assign(links, LinkTurnTerms{});
 }
 
 /// Link k as this substep has it: whether a particle of it is free, its look-ahead and length, the
@@ -125,8 +144,13 @@ void form_link(const ContactModel& model, ContactState& st, const ContactInputs&
 void share_contact(const ContactModel& model, ContactState& st, const ContactInputs& in, const SolverConstants& constants,
                    uint32_t v, uint32_t c, const Vec3& normal, double depth) {
     const auto& link = model.virtual_link[v];
-    const Vec3 &xf = in.x[link[1]], &xt = in.x[link[2]];
-    const Vec3 turn = virtual_turn_gradient(xf, xt, model.virtual_rest_link[v], model.virtual_offset[v], normal);
+    VirtualLinks& g = st.virtual_links;
+    const uint32_t k = g.of[v];
+    if (!g.terms_formed[k]) {
+        g.terms[k] = link_turn_terms(in.x[link[1]], in.x[link[2]], g.rest_link[k]);
+        g.terms_formed[k] = 1;
+    }
+    const Vec3 turn = virtual_turn_gradient(g.terms[k], model.virtual_offset[v], normal);
     std::array<uint32_t, 3> who{};
     std::array<Vec3, 3> grad{};
     int ends = 0;
@@ -137,19 +161,21 @@ void share_contact(const ContactModel& model, ContactState& st, const ContactInp
         if (e == ends) who[ends++] = q;
         grad[e] += g;
     }
+    std::array<double, 3> size{};  // each end's |gradient|, taken once for both loops
     double free_weight = 0, denominator = 0;
     for (int e = 0; e < ends; ++e)
         if (st.free[who[e]]) {
-            free_weight += length(grad[e]);
+            size[e] = length(grad[e]);
+            free_weight += size[e];
             denominator += length_squared(grad[e]) / in.mass[who[e]];
         }
     if (free_weight < min_span_free_weight || !(denominator > 0)) return;
     for (int e = 0; e < ends; ++e) {
         const uint32_t q = who[e];
-        const double g = length(grad[e]);
-        if (!st.free[q] || !(g > 0)) continue;
-        const SpanHit hit{static_cast<uint32_t>(model.spans.size()) + v, c, grad[e] / g, depth};
-        add_span_share(st, in, constants, q, hit, depth * (g / in.mass[q]) / denominator);
+        const double gl = size[e];
+        if (!st.free[q] || !(gl > 0)) continue;
+        const SpanHit hit{static_cast<uint32_t>(model.spans.size()) + v, c, grad[e] / gl, depth};
+        add_span_share(st, in, constants, q, hit, depth * (gl / in.mass[q]) / denominator);
     }
 }
 
@@ -161,6 +187,7 @@ void find_virtual_rows(const ContactModel& model, ContactState& st, const Contac
     VirtualLinks& g = st.virtual_links;
     group_links(model, g);
     std::fill(g.reach.begin(), g.reach.end(), VirtualLinks::Reach::unseen);
+    std::fill(g.terms_formed.begin(), g.terms_formed.end(), uint8_t{0});
     g.near.clear();
     const size_t colliders = st.placed.size();
     for (uint32_t v = 0; v < model.virtual_link.size(); ++v) {
@@ -170,7 +197,7 @@ void find_virtual_rows(const ContactModel& model, ContactState& st, const Contac
         const Vec3& xc = in.x[g.link[k][0]];
         const uint32_t* near = g.near.data() + g.near_from[k];
         const uint32_t* near_end = g.near.data() + g.near_to[k];
-        const double own_reach = carrier_reach(model, length(model.virtual_offset[v]), g.band[k], g.length[k]);
+        const double own_reach = carrier_reach(model, g.offset_length[v], g.band[k], g.length[k]);
         if (std::all_of(near, near_end, [&](uint32_t c) { return outside_box(st.boxes[c], xc, own_reach); })) continue;
         // Where the point is: virtual_position's sum, with its link's turn formed once.
         const Vec3 p = xc + g.turn[k].rotate(model.virtual_offset[v]);

@@ -17,6 +17,13 @@ Vec3 virtual_position(const Vec3& carrier, const Vec3& from, const Vec3& to, con
 /// (its negative is the gradient on `from`; the carrier's is n). Zero where the turn is undefined.
 Vec3 virtual_turn_gradient(const Vec3& from, const Vec3& to, const Vec3& rest_link, const Vec3& offset, const Vec3& n);
 
+/// The link's part of that gradient, which every point on the link shares, and the gradient from it:
+/// virtual_turn_gradient(from, to, rest_link, offset, n) is
+/// virtual_turn_gradient(link_turn_terms(from, to, rest_link), offset, n), the same operations on the
+/// same operands, so the same to the bit.
+LinkTurnTerms link_turn_terms(const Vec3& from, const Vec3& to, const Vec3& rest_link);
+Vec3 virtual_turn_gradient(const LinkTurnTerms& link, const Vec3& offset, const Vec3& n);
+
 namespace contact_rows {
 
 /// Each virtual particle against each collider its box reaches: where it sits within the look-ahead of

@@ -47,6 +47,7 @@ struct MeshPart {
     // constant): skinned = (fixed + Σ weight·M(joint)·bind) / total over moved[first[i]..first[i+1]).
     std::vector<Vec3> fixed;                     ///< per vertex: Σ weight·bind position over its body bones
     std::vector<double> total;                   ///< per vertex: Σ weight (1 for an unweighted vertex)
+    std::vector<double> inverse_total;           ///< per vertex: 1 / total, the blend's factor, taken once
     std::vector<uint32_t> first;                 ///< per vertex + 1: offsets into moved_joint / moved_weight
     std::vector<uint32_t> moved_joint;           ///< posed joint of each moving influence
     std::vector<double> moved_weight;
@@ -367,6 +368,7 @@ private:
         }
         part.fixed.push_back(fixed);
         part.total.push_back(total);
+        part.inverse_total.push_back(1 / total);
         part.hull.push_back(std::isfinite(nearest) ? nearest : 0.0);
         if (garment && std::isfinite(nearest)) hull_radius_ = std::max(hull_radius_, nearest);
     }
@@ -385,7 +387,7 @@ private:
                 if (part.body_first[i] == part.body_first[i + 1] && part.first[i] == part.first[i + 1]) sum = p;  // unweighted
             }
             for (uint32_t k = part.first[i]; k < part.first[i + 1]; ++k) sum = sum + part.terms.term(k);
-            skinned_[i] = (1 / part.total[i]) * sum;
+            skinned_[i] = part.inverse_total[i] * sum;
         }
     }
 
