@@ -28,6 +28,14 @@ if(NOT DEFINED weft_alone)
   endif()
 endif()
 
+# Tests that read what another ctest wrote, instead of making it again, and the ctest fixture that
+# writes it (FIXTURES_SETUP in tests/CMakeLists.txt): the ctest that runs such a test requires it, so
+# `ctest -R` of that test alone runs its setup first. Each test still makes the outputs itself when
+# they are absent (its executable run outside ctest).
+set(weft_fixture_of_test
+  "Readme.EveryExampleRunsAndExitsZero=main_job_out"                 # the main job's bake of testdata/
+  "OnePass.EveryCommandGivesAProxyTheSameVerdict=golden_bake_out")   # the golden run's bake of the shared models
+
 # GoogleTest's summary when every test it ran skipped: none passed, all listed as skipped (so none
 # failed: a skip never hides a failure, which ctest would otherwise report as skipped).
 function(weft_gtest_ctest name filter count)
@@ -39,6 +47,19 @@ function(weft_gtest_ctest name filter count)
   add_test("${name}" "${weft_exe}" "--gtest_filter=${filter}")
   set_tests_properties("${name}" PROPERTIES WORKING_DIRECTORY "${weft_workdir}" LABELS "${weft_label}"
     SKIP_REGULAR_EXPRESSION "\\[  PASSED  \\] 0 tests\\.\n\\[  SKIPPED \\] ${tests}, listed below:")
+  string(REPLACE ":" ";" members "${filter}")
+  set(fixtures "")
+  foreach(pair IN LISTS weft_fixture_of_test)
+    string(REPLACE "=" ";" pair "${pair}")
+    list(GET pair 0 test)
+    list(GET pair 1 fixture)
+    if(test IN_LIST members)
+      list(APPEND fixtures "${fixture}")
+    endif()
+  endforeach()
+  if(fixtures)
+    set_tests_properties("${name}" PROPERTIES FIXTURES_REQUIRED "${fixtures}")
+  endif()
 endfunction()
 
 if("$ENV{WEFT_CTEST_EACH}" STREQUAL "1")

@@ -51,6 +51,8 @@ struct BakeOptions {
                                                 ///< grow, rig and sheet options, validate (validation.json, gate codes
                                                 ///< as issues), page, force, options_text (bake_model.h)
     bool isolate = true;                        ///< each model in a worker process (a crash fails only that model); false: threads
+    int out_lock_fd = -1;                       ///< the descriptor holding OUT for this run (flock), closed in each
+                                                ///< worker: a worker lingering after a killed driver keeps no hold
     uint64_t max_memory_bytes = uint64_t(4) << 30;  ///< with isolate: address space per worker (setrlimit), 0 = unlimited
     double time_limit_seconds = 300;            ///< with isolate: wall time per model before TIMED_OUT, 0 = unlimited
 };

@@ -36,7 +36,14 @@ void walk_folder(const fs::path& root, const fs::path& dir, size_t k, const fs::
         const fs::path path = it->path();
         std::error_code link_ec;
         const fs::file_status own = fs::symlink_status(path, link_ec);
-        if (link_ec) continue;  // gone since the listing
+        if (link_ec == std::errc::no_such_file_or_directory) continue;  // gone since the listing
+        if (link_ec) {
+            // A path past PATH_MAX (ENAMETOOLONG), say: its models were skipped without a word before.
+            issues.push_back(make_issue(kInputUnreadable, utf8_escaped(path.string()) + ": cannot read: " + link_ec.message() +
+                                  "; skipped (the rest of the walk goes on)",
+                              ""));
+            continue;
+        }
         if (fs::is_directory(own)) {
             if (!is_under(path, exclude)) folders.push_back(path);
             continue;

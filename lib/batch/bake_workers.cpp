@@ -318,6 +318,7 @@ private:
             ::close(sv[0]);
             for (const Worker& other : workers_)
                 if (other.fd >= 0) ::close(other.fd);  // a sibling's socket would keep it from seeing EOF
+            if (o_.out_lock_fd >= 0) ::close(o_.out_lock_fd);  // OUT is the driver's to hold
             worker_main(sv[1], w.slot, inputs_, o_, driver_, o_.jobs > 1 && tokens_.open() ? &tokens_ : nullptr);
         }
         ::close(sv[1]);

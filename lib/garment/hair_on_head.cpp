@@ -202,8 +202,8 @@ std::string hair_on_head_reason(const HairOnHead& m) {
     char share[32], limit[32];
     std::snprintf(share, sizeof share, "%.3f", m.share());
     std::snprintf(limit, sizeof limit, "%.2f", kHairOnHeadClearance);
-    return std::string("hair lying on the head: it ends ") + garment_detail::millimetres(-m.below_neck) +
-           " above the neck joint and its lowest quarter lies " + garment_detail::millimetres(m.clearance) + " (" +
+    return std::string("hair lying on the head: it ends ") + garment_detail::millimetres(std::fabs(m.below_neck)) +
+           (m.below_neck > 0 ? " below" : " above") + " the neck joint and its lowest quarter lies " + garment_detail::millimetres(m.clearance) + " (" +
            share + " of the head's " + garment_detail::millimetres(m.head_height) +
            ") from the body; hair that moves stands " + limit +
            " clear (docs/garments-by-geometry.md#hair-lying-on-the-head)";
@@ -218,6 +218,16 @@ std::string facial_hair_reason(const HairOnHead& m) {
            "; docs/garments-by-geometry.md#a-hair-piece-alone)";
 }
 
+std::string alone_hair_reason(const HairOnHead& m) {
+    char share[32], limit[32];
+    std::snprintf(share, sizeof share, "%.2f", m.end_above_neck());
+    std::snprintf(limit, sizeof limit, "%.3f", kAloneHairEnd);
+    return std::string("hair lying on the head, a hair piece alone: it ends ") + garment_detail::millimetres(-m.below_neck) +
+           " above the neck joint, " + share + " of the head's " + garment_detail::millimetres(m.head_height) +
+           "; with no head in the file to measure its clearance against, hair that hangs ends within " + limit +
+           " of it (docs/garments-by-geometry.md#a-hair-piece-alone)";
+}
+
 void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment& g) {
     if (g.class_name != "hair" || g.moves || g.matched_by == kMatchedByConfig || !g.rule_pointer.empty() ||
         !g.not_garment_reason.empty())
@@ -228,11 +238,17 @@ void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment&
         g.verdict = "will not move: " + g.stays_reason;
         return;
     }
+    if (measured.alone_ends_on_head()) {
+        g.stays_reason = alone_hair_reason(measured);
+        g.verdict = "will not move: " + g.stays_reason;
+        return;
+    }
     if (!measured.measured) return;
     g.head_clearance = measured.share();
     g.head_height = measured.head_height;
     g.below_neck = measured.below_neck;
-    if (!measured.lies_on_head()) return;
+    const bool lies = g.matched_by == kMatchedByGeometry ? measured.found_by_shape_lies() : measured.lies_on_head();
+    if (!lies) return;
     g.stays_reason = hair_on_head_reason(measured);
     g.verdict = "will not move: " + g.stays_reason;
 }

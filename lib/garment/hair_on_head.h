@@ -24,6 +24,14 @@ inline constexpr double kHairOnHeadClearance = 0.06;
 /// joint); nine tenths leaves room for a cut whose fringe comes far forward.
 inline constexpr double kFacialHairFront = 0.9;
 
+/// How far above the neck joint, as a share of the head's height, a hair piece alone may end and
+/// still be hair that moves. With no head in the file its clearance cannot be measured; where it
+/// ends can, and does not depend on the body: over every hair of the corpus on a humanoid skeleton
+/// (docs/garments-by-geometry.md#a-hair-piece-alone) the hair that hangs ends at most 0.055 above
+/// the neck joint (the long hair sold alone) and the hair that lies at least 0.096 above it (the
+/// 2019 Male Suit's short hair). Near their geometric mean (0.073).
+inline constexpr double kAloneHairEnd = 0.075;
+
 /// What measure_hair_on_head read.
 struct HairOnHead {
     bool measured = false;   ///< a humanoid skeleton to measure against, the hair's top above its neck joint, a body beside it
@@ -38,10 +46,21 @@ struct HairOnHead {
     /// the neck joint and at least kFacialHairFront of it lies in front of the head joint. Its face is
     /// not in the file to measure against; the skeleton says where it would be.
     bool lies_on_face() const { return alone && below_neck < 0 && front_share >= kFacialHairFront; }
+    /// How far above the neck joint the hair ends, as a share of the head's height (negative: below it).
+    double end_above_neck() const { return head_height > 0 ? -below_neck / head_height : 0; }
+    /// Whether a hair piece alone ends too high to hang: more than kAloneHairEnd of the head's height
+    /// above the neck joint, where the corpus's cropped and tied hair ends and none that hangs does.
+    /// Its clearance has nothing to be measured against; where it ends is what is left.
+    bool alone_ends_on_head() const { return alone && end_above_neck() > kAloneHairEnd; }
     /// Whether the hair lies on the head: measured, it ends above the neck joint (hair that hangs
     /// lower has the length to swing, even where it lies on the back), and its clearance is under
     /// kHairOnHeadClearance of the head's height.
     bool lies_on_head() const { return measured && below_neck < 0 && share() < kHairOnHeadClearance; }
+    /// Whether hair the body rules found lies on the head or the body, wherever it ends: no name says
+    /// it is hair, so hanging below the neck joint is not enough; it must stand clear as hair that
+    /// moves does. A hood hanging onto the neck or the back measures as lying (the Medieval woman's,
+    /// 30 mm from the body rules' end bound, stands 0.037 clear).
+    bool found_by_shape_lies() const { return measured && share() < kHairOnHeadClearance; }
 };
 
 /// Measures a hair garment against the model's other triangles (the body and what it wears), in the
@@ -60,8 +79,12 @@ std::string hair_on_head_reason(const HairOnHead& measured);
 /// it lies in front of the head joint; ...".
 std::string facial_hair_reason(const HairOnHead& measured);
 
+/// "hair lying on the head, a hair piece alone: it ends 150 mm above the neck joint, 0.52 of the
+/// head's 286 mm; ...".
+std::string alone_hair_reason(const HairOnHead& measured);
+
 /// Measures a hair garment found automatically and, when it lies on the head (or, a piece alone, on
-/// the face), gives it its
+/// the face or ending too high to hang), gives it its
 /// `stays_reason` and verdict: found, never built. Other garments, and hair a config rule named or
 /// authored chains move, are left as they are.
 void judge_hair_on_head(const Scene& scene, const HumanoidBones& bones, Garment& g);

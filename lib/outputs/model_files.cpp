@@ -1,6 +1,7 @@
 #include "outputs/model_files.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <span>
@@ -20,6 +21,12 @@
 
 namespace weft {
 namespace {
+
+/// A format as people write it: "fbx" -> "FBX" (a message reads "the model (FBX)", never "a fbx model").
+std::string format_name(std::string format) {
+    for (char& c : format) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return format;
+}
 
 namespace fs = std::filesystem;
 
@@ -117,7 +124,7 @@ public:
         if ((r_.grow && r_.grow->grew()) || (gltf && rigged)) write_grown_model();
         const std::string stem = garment_file_stem(r_.source.stem().string());
         const std::string sidecar = stem + ".cloth.json";
-        if (std::string why = write_file_atomic(options_.out_dir / sidecar, json_text(sidecar_json(r_))); !why.empty())
+        if (std::string why = write_file_atomic(options_.out_dir / sidecar, json_text(sidecar_json(r_, spring_bones(r_, options_)))); !why.empty())
             add_issue(r_.issues, kOutputUnwritable, why);
         else
             r_.sidecar_file = sidecar;
@@ -162,7 +169,7 @@ public:
                       "/grown_model");
         } else {
             add_issue(r_.issues, kModelRewritten,
-                      r_.model.string() + ": a " + r_.scene.format + " model is written back from the scene: " + file +
+                      r_.model.string() + ": the model (" + format_name(r_.scene.format) + ") is written back from the scene: " + file +
                           " keeps the meshes, materials by name, skeleton, skins, the grown bones and their spring bones, but not its " +
                           not_carried(r_.scene.animations.size()),
                       "/grown_model");

@@ -1,8 +1,10 @@
 #include "outputs/sidecar.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "outputs/spring_bones.h"
 #include "scene/hierarchy.h"
 #include "validate/validate.h"
 
@@ -60,7 +62,34 @@ json garment_head(const std::string& name, const std::string& class_name, const 
     return out;
 }
 
-json garment_json(const ModelRecord& result, const RiggedGarment& g) {
+/// Numbers the sidecar rounds to nine decimals, so sidecars diff cleanly.
+double nine_decimals(double v) {
+    const double r = std::round(v * 1e9) / 1e9;
+    return r == 0 ? 0.0 : r;
+}
+
+/// A chain's spring as the grown model carries it (docs/format.md#the-mapping): per joint, root to
+/// last, its VRMC_springBone settings, one bone group's for every joint in a VRM 0.x file; null when
+/// the spring is the file's own, kept as authored (an engine reads it from the model).
+json chain_spring(const SpringBones& springs, bool vrm0, const std::vector<std::string>& joints) {
+    const auto at = std::find_if(springs.chains.begin(), springs.chains.end(),
+                                 [&](const SpringChain& c) { return c.joints == joints; });
+    if (at == springs.chains.end() || at->settings.empty() || (at->authored && !springs.retune)) return nullptr;
+    const SpringJointSettings group = bone_group_settings(*at);
+    json out = json::array();
+    for (size_t j = 0; j < at->joints.size() && j < at->settings.size(); ++j) {
+        const SpringJointSettings& s = vrm0 ? group : at->settings[j];
+        out.push_back({{"node", at->joints[j]},
+                       {"stiffness", nine_decimals(s.stiffness)},
+                       {"drag_force", nine_decimals(s.drag_force)},
+                       {"gravity_power", nine_decimals(s.gravity_power)},
+                       {"gravity_dir", {nine_decimals(s.gravity_dir.x), nine_decimals(s.gravity_dir.y), nine_decimals(s.gravity_dir.z)}},
+                       {"hit_radius", micrometres(s.hit_radius)}});
+    }
+    return {{"update_rate", spring_update_rate}, {"joints", out}};
+}
+
+json garment_json(const ModelRecord& result, const SpringBones& springs, const RiggedGarment& g) {
     const Scene& scene = result.scene;
     json out = garment_head(g.name, g.class_name, g.found_by, "rig", g.built.proxy, g.proxy_file);
     if (out["proxy"].is_null()) return out;
@@ -70,7 +99,11 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
         const RigChain& in = g.input.chains[c];
         const RigChainInfo& info = g.built.chains[c];
         json joints = json::array();
-        for (int j : in.joints) joints.push_back(node_name(scene, j));
+        std::vector<std::string> joint_names;
+        for (int j : in.joints) {
+            joints.push_back(node_name(scene, j));
+            if (has_node(scene, j)) joint_names.push_back(node_name(scene, j));
+        }
         const int parent = in.parent >= 0 ? in.parent
                                           : (in.joints.empty() ? -1 : scene.nodes[static_cast<size_t>(in.joints.front())].parent);
         json neighbours = json::array();
@@ -96,7 +129,8 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
                           {"neighbours", neighbours},
                           {"particles", particles},
                           {"collision_radius", collision_radius},
-                          {"mass", std::round(info.mass * 1e9) / 1e9}});
+                          {"mass", std::round(info.mass * 1e9) / 1e9},
+                          {"spring", chain_spring(springs, result.springs.format == "VRM0.secondaryAnimation", joint_names)}});
     }
     out["chains"] = chains;
     // The render vertices collided where they are (docs/colliders.md#virtual-particles): which vertex each
@@ -118,9 +152,9 @@ json garment_json(const ModelRecord& result, const RiggedGarment& g) {
 
 }  // namespace
 
-json sidecar_json(const ModelRecord& result) {
+json sidecar_json(const ModelRecord& result, const SpringBones& springs) {
     json garments = json::array();
-    for (const RiggedGarment& g : result.rigs) garments.push_back(garment_json(result, g));
+    for (const RiggedGarment& g : result.rigs) garments.push_back(garment_json(result, springs, g));
     for (const SheetedGarment& g : result.sheets) {
         json one = garment_head(g.name, g.class_name, g.found_by, "sheet", g.built.proxy, g.proxy_file);
         // The render mesh bound to the particles (docs/proxy.md#binding): what the runtime deforms.

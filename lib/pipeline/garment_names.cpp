@@ -49,7 +49,17 @@ std::string garment_file_stem(const std::string& name) {
         }
     }
     if (stem.empty() || stem.front() == '.') stem.insert(stem.begin(), '_');
-    return stem;
+    if (stem.size() <= max_file_stem_bytes) return stem;
+    // Too long for a file name once a suffix is on (a 300-letter material name left its proxy unwritten,
+    // ENAMETOOLONG): a head of whole sequences, then "-" and a hash of the whole stem.
+    uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+    for (unsigned char c : stem) hash = (hash ^ c) * 1099511628211ull;
+    size_t head = max_file_stem_bytes - 17;
+    while (head > 0 && (static_cast<unsigned char>(stem[head]) & 0xC0) == 0x80) --head;  // not inside a sequence
+    static const char hex[] = "0123456789abcdef";
+    std::string tail = "-";
+    for (int shift = 60; shift >= 0; shift -= 4) tail += hex[(hash >> shift) & 0xF];
+    return stem.substr(0, head) + tail;
 }
 
 std::string unique_garment_name(const std::string& wanted, std::set<std::string>& used_stems) {

@@ -324,21 +324,6 @@ private:
             else group[key] = value;
     }
 
-    /// One setting per bone group: a chain's root's, with its widest hit radius but no wider than any
-    /// joint's clearance at rest (wider, a collider would push that joint off its rest pose). The tip
-    /// node, a leaf, swings too in VRM 0.x (towards a point its runtimes put 7 cm past it), but no
-    /// vertex and no joint hangs from it.
-    static SpringJointSettings group_settings(const SpringChain& chain) {
-        SpringJointSettings s = chain.settings.front();
-        double clearance = INFINITY;
-        for (const SpringJointSettings& j : chain.settings) {
-            s.hit_radius = std::max(s.hit_radius, j.hit_radius);
-            clearance = std::min(clearance, j.rest_clearance);
-        }
-        s.hit_radius = std::max(0.0, std::min(s.hit_radius, clearance));
-        return s;
-    }
-
     void vrm0_retune(json& bone_groups, size_t authored) {
         for (size_t g = 0; g < authored; ++g) {
             json* bones = member(bone_groups[g], "bones");
@@ -350,7 +335,7 @@ private:
                         chain = &springs_.chains[c];
                 if (chain) break;
             }
-            if (chain) vrm0_settings(bone_groups[g], group_settings(*chain), spring_label(bone_groups[g], "comment", g), true);
+            if (chain) vrm0_settings(bone_groups[g], bone_group_settings(*chain), spring_label(bone_groups[g], "comment", g), true);
         }
     }
 
@@ -385,7 +370,7 @@ private:
             // A bone group lists chain roots; every descendant swings with the group's settings.
             const SpringChain& chain = added_chain(k);
             json group = {{"comment", chain.name}, {"center", -1}, {"bones", {added[k].front()}}, {"colliderGroups", groups}};
-            vrm0_settings(group, group_settings(chain), chain.name, false);
+            vrm0_settings(group, bone_group_settings(chain), chain.name, false);
             secondary["boneGroups"].push_back(std::move(group));
             ++out_.springs_added;
             out_.joints_added += uint32_t(added[k].size());
@@ -414,6 +399,21 @@ private:
 };
 
 }  // namespace
+
+// One setting per bone group: a chain's root's, with its widest hit radius but no wider than any
+// joint's clearance at rest (wider, a collider would push that joint off its rest pose). The tip node,
+// a leaf, swings too in VRM 0.x (towards a point its runtimes put 7 cm past it), but no vertex and no
+// joint hangs from it.
+SpringJointSettings bone_group_settings(const SpringChain& chain) {
+    SpringJointSettings s = chain.settings.empty() ? SpringJointSettings{} : chain.settings.front();
+    double clearance = INFINITY;
+    for (const SpringJointSettings& j : chain.settings) {
+        s.hit_radius = std::max(s.hit_radius, j.hit_radius);
+        clearance = std::min(clearance, j.rest_clearance);
+    }
+    s.hit_radius = std::max(0.0, std::min(s.hit_radius, clearance));
+    return s;
+}
 
 SpringsWritten write_spring_bones(nlohmann::json& doc, const SpringBones& springs) { return SpringWriter(doc, springs).write(); }
 

@@ -95,6 +95,10 @@ struct SpringsWritten {
     std::string note;                   ///< why an asked-for change was not made, else ""
 };
 
+/// The one setting a VRM 0.x bone group gives every joint of `chain`: its root's, with the chain's widest
+/// hit radius but no wider than any joint's clearance at rest.
+SpringJointSettings bone_group_settings(const SpringChain& chain);
+
 /// Writes `springs` into `doc` (a glTF 2.0 document, nodes appended to its node list as needed). Throws
 /// std::runtime_error naming the spring or joint when a joint names no node of the file, or more than
 /// one, or a chain has no joints (checked before anything is written), or a node weft places something

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "io/format_text.h"
 #include "scene/gltf_document.h"
 #include "scene/import_detail.h"
 
@@ -372,8 +373,8 @@ private:
                 if (std::isfinite(w) && w >= 0) continue;
                 report_.add(kWeightInvalid,
                             name_of(mesh, m, "mesh") + " primitive " + std::to_string(p) + ": vertex " +
-                                std::to_string(v) + " weight " + std::to_string(c) + " of " + set + " is " +
-                                std::to_string(w) + " (NaN, infinite or negative); re-export the skin",
+                                std::to_string(v) + " weight " + std::to_string(c) + " of WEIGHTS" + set.substr(set.find('_')) +
+                                " is " + format_text("%.9g", w) + " (NaN, infinite or negative); re-export the skin",
                             ptr);
                 return;
             }

@@ -44,6 +44,25 @@ test::CommandResult weft_in_folder(const fs::path& cwd, std::vector<std::string>
     return test::run_command(argv);
 }
 
+/// A bake by relative paths from beside the models, at -j 2, with a depfile, a file no model reads
+/// beside them (had the bake read it, a bake without it would differ): the bake both tests compare
+/// with, made once in a process by whichever test runs first (each test made its own; three validated
+/// bakes of the two models instead of four).
+struct RelativeBake {
+    fs::path folder;  ///< holds models/, out/ and bake.d
+    test::CommandResult result;
+};
+const RelativeBake& relative_bake() {
+    static const RelativeBake bake = [] {
+        const fs::path b = test::scratch_dir("hermetic_b") / "deeper" / "still deeper";
+        copy_two_models(b / "models");
+        std::ofstream(b / "models" / "kaykit_banner_blue" / "notes.txt") << "not a model\n";
+        return RelativeBake{
+            b, weft_in_folder(b, {"bake", "models", "-o", "out", "--grow-cloth", "--validate", "-j", "2", "-q", "--depfile", "bake.d"})};
+    }();
+    return bake;
+}
+
 /// The prerequisites of a Make depfile (`target: a b \` continued lines, spaces escaped as `\ `).
 std::vector<fs::path> depfile_inputs(const fs::path& depfile) {
     std::ifstream in(depfile);
@@ -90,13 +109,12 @@ TEST(Hermetic, OneModelFromTwoFoldersAnyDirectoryAnyJobsGivesTheSameBytes) {
     if (test::shared_models_dir().empty() || !fs::exists(test::shared_models_dir() / "kaykit_Knight.glb"))
         GTEST_SKIP() << "shared models not present";
     const fs::path a = test::scratch_dir("hermetic_a");
-    const fs::path b = test::scratch_dir("hermetic_b") / "deeper" / "still deeper";
     copy_two_models(a / "models");
-    copy_two_models(b / "models");
     // a: absolute paths, run from elsewhere, one job; b: relative paths, run from beside them, two.
     const auto ra = weft_in_folder(fs::temp_directory_path(), {"bake", (a / "models").string(), "-o", (a / "out").string(),
                                                        "--grow-cloth", "--validate", "-j", "1", "-q"});
-    const auto rb = weft_in_folder(b, {"bake", "models", "-o", "out", "--grow-cloth", "--validate", "-j", "2", "-q"});
+    const fs::path b = relative_bake().folder;
+    const auto& rb = relative_bake().result;
     ASSERT_EQ(ra.exit_code, 0) << ra.err;
     ASSERT_EQ(rb.exit_code, 0) << rb.err;
 
@@ -129,11 +147,10 @@ TEST(Hermetic, OneModelFromTwoFoldersAnyDirectoryAnyJobsGivesTheSameBytes) {
 TEST(Hermetic, TheDepfilesInputsAloneBakeTheSameBytesElsewhere) {
     if (test::shared_models_dir().empty() || !fs::exists(test::shared_models_dir() / "kaykit_Knight.glb"))
         GTEST_SKIP() << "shared models not present";
-    const fs::path a = test::scratch_dir("hermetic_depfile_a");
-    copy_two_models(a / "models");
-    // A file the bake must not read: if it did, the copy below (without it) would differ.
-    std::ofstream(a / "models" / "kaykit_banner_blue" / "notes.txt") << "not a model\n";
-    const auto ra = weft_in_folder(a, {"bake", "models", "-o", "out", "--grow-cloth", "--validate", "-j", "2", "-q", "--depfile", "bake.d"});
+    // A file the bake must not read is beside the models: if it did, the copy below (without it) would differ.
+    const fs::path a = relative_bake().folder;
+    ASSERT_TRUE(fs::exists(a / "models" / "kaykit_banner_blue" / "notes.txt"));
+    const auto& ra = relative_bake().result;
     ASSERT_EQ(ra.exit_code, 0) << ra.err;
 
     const std::vector<fs::path> inputs = depfile_inputs(a / "bake.d");

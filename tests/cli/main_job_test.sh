@@ -6,6 +6,7 @@ set -euo pipefail
 weft=$1 scratch=$2
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 rm -rf "$scratch"
+mkdir -p "$(dirname "$scratch")"  # the log is written beside it: a fresh build tree has no test-scratch yet
 status=0
 "$root/scripts/main_job.sh" "$weft" "$scratch" -j 1 2>"$scratch.log" || status=$?
 cat "$scratch.log" >&2

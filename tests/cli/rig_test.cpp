@@ -422,6 +422,8 @@ TEST(RigCommand, AnFbxModelIsWrittenFromTheSceneWithAWarning) {
     // animations".
     EXPECT_NE(message.find("but not its textures or morph targets"), std::string::npos) << message;
     EXPECT_EQ(message.find("animation"), std::string::npos) << message;
+    // It names the file and its format as people write it ("a fbx model" before).
+    EXPECT_NE(message.find("mannequin_cm.fbx: the model (FBX) is written back from the scene"), std::string::npos) << message;
     EXPECT_EQ(khronos_errors(run.out / "mannequin_cm.glb"), "");
 }
 

@@ -134,6 +134,52 @@ size_t colliders_of_added_springs(const json& sidecar, bool vrm0) {
     return n;
 }
 
+/// three.js's name for a node, as PropertyBinding.sanitizeNodeName gives it (spaces to '_', no []./:).
+std::string three_name(const std::string& name) {
+    std::string out;
+    for (char ch : name)
+        if (ch == ' ') out += '_';
+        else if (std::string("[].:/").find(ch) == std::string::npos) out += ch;
+    return out;
+}
+
+/// The sidecar says what the grown model's springs carry: every joint of a chain with a `spring`
+/// has, in three-vrm, the sidecar's stiffness, drag, gravity and hit radius; a chain whose spring is
+/// the file's own has none. Returns how many joints were compared.
+size_t expect_sidecar_springs_are_three_vrms(const json& sidecar, const json& three_vrm_report, const std::string& what) {
+    std::map<std::string, json> settings;  // three.js node name -> three-vrm's joint
+    for (const json& j : three_vrm_report["joints"]) settings[j["bone"].get<std::string>()] = j;
+    size_t compared = 0;
+    for (const json& g : sidecar["garments"])
+        for (const json& c : g["chains"]) {
+            EXPECT_TRUE(c.contains("spring")) << what << ": chain " << c["name"];
+            if (c["spring"].is_null()) {
+                EXPECT_FALSE(added_chain(c)) << what << ": chain " << c["name"] << " was added without settings";
+                continue;
+            }
+            EXPECT_EQ(c["spring"]["update_rate"].get<double>(), 60.0) << what;
+            EXPECT_EQ(c["spring"]["joints"].size(), c["joints"].size()) << what << ": chain " << c["name"];
+            for (const json& s : c["spring"]["joints"]) {
+                const std::string joint = three_name(s["node"].get<std::string>());
+                auto at = settings.find(joint);
+                if (at == settings.end()) {
+                    ADD_FAILURE() << what << ": joint " << joint << " is no spring joint in three-vrm";
+                    continue;
+                }
+                const json& t = at->second;
+                EXPECT_NEAR(t["stiffness"].get<double>(), s["stiffness"].get<double>(), 1e-8) << what << ": " << joint;
+                EXPECT_NEAR(t["drag"].get<double>(), s["drag_force"].get<double>(), 1e-8) << what << ": " << joint;
+                EXPECT_NEAR(t["gravity_power"].get<double>(), s["gravity_power"].get<double>(), 1e-8) << what << ": " << joint;
+                for (int k = 0; k < 3; ++k)
+                    EXPECT_NEAR(t["gravity_dir"][k].get<double>(), s["gravity_dir"][k].get<double>(), 1e-8) << what << ": " << joint;
+                EXPECT_NEAR(t["hit_radius"].get<double>(), s["hit_radius"].get<double>(), 1e-6) << what << ": " << joint;
+                EXPECT_GT(s["stiffness"].get<double>(), 0.0) << what << ": " << joint;
+                ++compared;
+            }
+        }
+    return compared;
+}
+
 TEST(SpringBones, ThreeVrmFindsEveryChainAndItsCollidersAndItsKickedTipSettles) {
     struct Case {
         fs::path input;
@@ -175,13 +221,10 @@ TEST(SpringBones, ThreeVrmFindsEveryChainAndItsCollidersAndItsKickedTipSettles) 
             drift_at[j["bone"].get<std::string>()] = j["rest_drift"].get<double>();
             if (j["child"].is_string()) found.insert(j["child"].get<std::string>());
         }
-        auto three_name = [](std::string name) {
-            std::string out;
-            for (char ch : name)
-                if (ch == ' ') out += '_';
-                else if (std::string("[].:/").find(ch) == std::string::npos) out += ch;
-            return out;
-        };
+        // What leaves weft is what the sidecar says: each added spring's settings, joint for joint.
+        const size_t compared = expect_sidecar_springs_are_three_vrms(written[i].sidecar, r, files[i].string());
+        if (cases[i].input.filename() != "Godette_vrm_v4.vrm" && cases[i].input.filename() != "sphere-collider.gltf")
+            EXPECT_GT(compared, 0u) << files[i] << ": no spring settings in the sidecar";
         const bool vrm0 = cases[i].extension == std::string(".vrm");
         const size_t body = colliders_of_added_springs(written[i].sidecar, vrm0);
         size_t expected = 0, added = 0;
@@ -451,6 +494,10 @@ TEST(SpringBones, AVrm0ModelStaysVrm0AndItsGrownSpringsCollideWithTheBody) {
         // hangs from it; every other joint rests where it was bound.
         if (!j["child"].is_null()) EXPECT_LT(j["rest_drift"].get<double>(), 1e-4) << j["bone"];
     }
+    // A bone group has one setting for all its joints: the sidecar repeats it per joint, as three-vrm reads it.
+    const json sidecar = read_json_file(r.file.parent_path() / "mannequin.cloth.json");
+    ASSERT_TRUE(sidecar.is_object());
+    EXPECT_GT(expect_sidecar_springs_are_three_vrms(sidecar, reports[0], "mannequin.vrm"), 10u);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Hair lying on the head (garment/hair_on_head.h): on the mannequin with a cropped cap and with a bob
-// (testdata/hair/), a beard and a bob alone on its skeleton, on the shared Casual man's short hair and the Witch's, and named by a config.
+// (testdata/hair/), a beard, a cropped cap and a bob alone on its skeleton, on the shared Casual man's short hair and the Witch's, and named by a config.
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "garment/config.h"
 #include "garment/garments.h"
@@ -125,18 +127,93 @@ TEST(HairOnHead, ABeardAloneLiesOnTheFaceAndIsFoundButNotBuilt) {
     EXPECT_TRUE(f.garments.not_garments.empty());  // found, not refused
 }
 
-TEST(HairOnHead, ABobAloneWrapsTheSkullAndIsGrown) {
+TEST(HairOnHead, ACroppedCapAloneEndsTooHighToHangAndIsFoundButNotBuilt) {
+    // The cap of cropped.glb without its head: nothing to measure its clearance against, and it wraps
+    // the skull (about half in front), so it is no beard. It ends 150 mm above the neck joint, 0.52 of
+    // the head's 286 mm: the corpus's hair that hangs ends within 0.055 (kAloneHairEnd 0.075).
+    const Found f = alone_on_the_skeleton(testdata::MannequinHair::cropped_cap);
+    const Garment* hair = hair_of(f.garments);
+    ASSERT_TRUE(hair);
+    const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
+    EXPECT_FALSE(m.measured);
+    EXPECT_TRUE(m.alone);
+    EXPECT_FALSE(m.lies_on_face());
+    EXPECT_NEAR(m.end_above_neck(), 0.150 / 0.286, 2e-3);
+    EXPECT_TRUE(m.alone_ends_on_head());
+    EXPECT_EQ(hair->stays_reason,
+              "hair lying on the head, a hair piece alone: it ends 150 mm above the neck joint, 0.52 of the head's 286 mm; "
+              "with no head in the file to measure its clearance against, hair that hangs ends within 0.075 of it "
+              "(docs/garments-by-geometry.md#a-hair-piece-alone)");
+    EXPECT_EQ(hair->verdict, "will not move: " + hair->stays_reason);
+    EXPECT_TRUE(f.garments.not_garments.empty());  // found, not refused
+}
+
+TEST(HairOnHead, ABobAloneEndingAsHighAsACropStays) {
+    // The mannequin's bob ends at its chin, 50 mm above a neck joint set low in the neck: 0.17 of the
+    // head's height, as high as the SciFi woman's cropped hair (0.171). With its head (bob.glb) its
+    // 45 mm of clearance says it hangs; alone, where it ends is all there is, and that says it lies.
     const Found f = alone_on_the_skeleton(testdata::MannequinHair::bob);
     const Garment* hair = hair_of(f.garments);
     ASSERT_TRUE(hair);
     const HairOnHead m = measure_hair_on_head(f.scene, *hair, find_humanoid_bones(f.scene));
     EXPECT_TRUE(m.alone);
-    EXPECT_NEAR(m.below_neck, -0.050, 1e-3);  // it ends above the neck joint, as the beard does
-    EXPECT_GT(m.front_share, 0.35);            // a lathe round the head: about half in front
+    EXPECT_NEAR(m.below_neck, -0.050, 1e-3);
+    EXPECT_GT(m.front_share, 0.35);  // a lathe round the head: about half in front, no beard
     EXPECT_LT(m.front_share, 0.65);
     EXPECT_FALSE(m.lies_on_face());
-    EXPECT_EQ(hair->stays_reason, "");
+    EXPECT_GT(m.end_above_neck(), 2 * kAloneHairEnd);
+    EXPECT_EQ(hair->stays_reason.rfind("hair lying on the head, a hair piece alone: it ends 50 mm above", 0), 0u)
+        << hair->stays_reason;
     EXPECT_TRUE(f.garments.not_garments.empty());
+}
+
+// Hair the body rules found that hangs below the neck joint but lies on the body, as a hood's drape
+// over the neck would: a tube round a neck (radius 60 mm, 1.20 to 1.60 m) and, 6 mm off it, a shell
+// from the crown (1.75 m) down to 1.40 m, 50 mm below the neck joint (1.45 m). Hand-built, so only
+// the judgement is tested: found by the body rules it must stand clear; named hair that reaches below
+// the neck joint is never judged (long hair lies on the back and still swings).
+TEST(HairOnHead, HairFoundByShapeThatHangsBelowTheNeckButLiesOnTheBodyStays) {
+    HumanoidBones bones;
+    bones.hips = 1, bones.head = 2, bones.neck = 3, bones.thigh = {4, 5};
+    bones.neck_at = {0, 1.45, 0}, bones.head_at = {0, 1.53, 0};
+    ASSERT_TRUE(bones.humanoid());
+    auto tube = [](Mesh& m, double r, double top, double bottom) {
+        constexpr int kSides = 16, kRings = 8;
+        for (int i = 0; i <= kRings; ++i)
+            for (int k = 0; k < kSides; ++k) {
+                const double a = 2 * M_PI * k / kSides, y = top - (top - bottom) * i / kRings;
+                m.positions.push_back({r * std::sin(a), y, r * std::cos(a)});
+            }
+        for (uint32_t i = 0; i < kRings; ++i)
+            for (uint32_t k = 0; k < kSides; ++k) {
+                const uint32_t a = i * kSides + k, b = i * kSides + (k + 1) % kSides, c = a + kSides, d = b + kSides;
+                m.indices.insert(m.indices.end(), {a, c, b, b, c, d});
+            }
+    };
+    Scene scene;
+    scene.meshes.resize(2);
+    tube(scene.meshes[0], 0.060, 1.60, 1.20);
+    tube(scene.meshes[1], 0.066, 1.75, 1.40);
+    Garment hood;
+    hood.class_name = "hair";
+    hood.matched_by = kMatchedByGeometry;
+    hood.parts.push_back({1, {}, 0});
+    for (uint32_t v = 0; v < scene.meshes[1].positions.size(); ++v) hood.parts[0].vertices.push_back(v);
+    Garment named = hood;
+    named.matched_by = "material";
+
+    const HairOnHead m = measure_hair_on_head(scene, hood, bones);
+    ASSERT_TRUE(m.measured);
+    EXPECT_NEAR(m.below_neck, 0.050, 1e-9);
+    EXPECT_NEAR(m.head_height, 0.300, 1e-9);
+    EXPECT_LT(m.share(), 0.03);  // 6 mm over a facet's vertex, up to 7 mm over its middle: 0.02-0.023
+    EXPECT_FALSE(m.lies_on_head());  // hair found by a name that reaches below the neck: never judged
+    EXPECT_TRUE(m.found_by_shape_lies());
+
+    judge_hair_on_head(scene, bones, hood);
+    EXPECT_EQ(hood.stays_reason.rfind("hair lying on the head: it ends 50 mm below the neck joint", 0), 0u) << hood.stays_reason;
+    judge_hair_on_head(scene, bones, named);
+    EXPECT_EQ(named.stays_reason, "");
 }
 
 TEST(HairOnHead, SharedModels) {
@@ -172,6 +249,8 @@ TEST(HairOnHead, SharedModels) {
     EXPECT_TRUE(m.alone);
     EXPECT_NEAR(m.below_neck, -0.016, 1e-3);
     EXPECT_NEAR(m.front_share, 0.45, 0.01);
+    EXPECT_NEAR(m.end_above_neck(), 0.055, 1e-3);  // within kAloneHairEnd: it hangs
+    EXPECT_FALSE(m.alone_ends_on_head());
     EXPECT_EQ(hair_of(f.garments)->stays_reason, "");
 }
 

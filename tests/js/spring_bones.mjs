@@ -79,6 +79,7 @@ for (const path of args) {
     report.joints = joints.map((j) => ({
       bone: j.bone.name, child: j.child?.name ?? null, colliders: j.colliderGroups.reduce((n, g) => n + g.colliders.length, 0),
       stiffness: j.settings.stiffness, drag: j.settings.dragForce, hit_radius: j.settings.hitRadius,
+      gravity_power: j.settings.gravityPower, gravity_dir: j.settings.gravityDir.toArray(),
     }));
     // At rest, untouched: how far any tail moves in two seconds (a collider overlapping a joint's hit
     // sphere at rest would push it; gravityPower 0 and stiffness leave the rest the equilibrium).

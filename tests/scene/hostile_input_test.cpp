@@ -83,6 +83,18 @@ TEST(HostileInput, EveryGeneratedHostileFileIsRefusedWithItsCode) {
     EXPECT_GE(checked, 30u);
 }
 
+// The message names the weight's own attribute and its value as read: "weight 1 of JOINTS_0 is
+// -0.000000" named the joints' attribute and printed a small negative weight as zero.
+TEST(HostileInput, AnInvalidWeightIsNamedByItsWeightsAttributeAndItsValue) {
+    const ImportResult r = expect_hostile(testdata_dir() / "hostile" / "nan_weight.glb", "WEIGHT_INVALID");
+    std::string message;
+    for (const Issue& i : r.issues)
+        if (i.code == "WEIGHT_INVALID") message = i.message;
+    EXPECT_NE(message.find("vertex 1 weight 0 of WEIGHTS_0 is "), std::string::npos) << message;
+    EXPECT_NE(message.find("nan ("), std::string::npos) << message;
+    EXPECT_EQ(message.find("JOINTS"), std::string::npos) << message;
+}
+
 TEST(HostileInput, TheOptionAllowsReadsOutsideTheFolderButNeverABlockingFile) {
     ImportOptions trust;
     trust.allow_outside_folder = true;

@@ -1,5 +1,7 @@
 #include "bake_run.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,6 +41,20 @@ bool out_writable(const fs::path& out, const std::string& who) {
     std::cerr << who << ": cannot write into " << utf8_escaped(out.string()) << ": " << why << "; nothing baked ["
               << kOutputUnwritable.code << "]\n";
     return false;
+}
+
+int hold_out(const fs::path& out, const std::string& who) {
+    const int fd = ::open(out.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    std::string why;
+    if (fd < 0) why = std::strerror(errno);
+    else if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
+        why = errno == EWOULDBLOCK ? "another weft is writing into it (one bake into one folder at a time: two at once mix their outputs)"
+                                   : std::strerror(errno);
+    if (why.empty()) return fd;
+    if (fd >= 0) ::close(fd);
+    std::cerr << who << ": cannot write into " << utf8_escaped(out.string()) << ": " << why << "; nothing baked ["
+              << kOutputUnwritable.code << "]\n";
+    return -1;
 }
 
 BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity) {

@@ -22,6 +22,14 @@ bool inputs_exist(const std::vector<std::filesystem::path>& inputs, const std::s
 /// failing every model and every file of the run with the same words.
 bool out_writable(const std::filesystem::path& out, const std::string& who);
 
+/// OUT held for this run alone: an exclusive lock on the folder itself (flock), released when the
+/// process ends. Two bakes into one OUT at once each wrote their files whole, but a model's folder
+/// could end with the grown model of one run and the sidecar and stamp of the other (both exiting 0,
+/// the next run calling the mix unchanged). Returns -1, with one "WHO: cannot write into OUT: another
+/// weft is writing into it; nothing baked [OUTPUT_UNWRITABLE]" line on standard error, when another
+/// process holds it; else the descriptor holding the lock (kept open for the run).
+int hold_out(const std::filesystem::path& out, const std::string& who);
+
 /// The progress callback: "[3/13] model: refused (unchanged)" per model (an updating line on a
 /// terminal), then its issues as `verbosity` says.
 BakeProgress bake_progress(const std::string& who, const Verbosity& verbosity);

@@ -63,6 +63,8 @@ int run_bake(const BakeCommandOptions& c) {
     o.model.options_text = model_flags_text(c.model, kBakeFlags) + "page=" + (c.no_page ? "0" : "1");
     // A missing INPUT is an error before anything is written: no OUT, no report, no page.
     if (!inputs_exist(o.inputs, who) || !out_writable(o.out_dir, who)) return exit_refused;
+    o.out_lock_fd = hold_out(o.out_dir, who);  // held until the process ends
+    if (o.out_lock_fd < 0) return exit_refused;
     say_progress_when_interrupted(who, o.out_dir);
     tune_process_memory();  // before bake starts its workers
     const BakeResult result = bake(o, bake_progress(who, c.verbosity));

@@ -109,6 +109,8 @@ int view_models(const ViewCommandOptions& o, const std::string& fabric) {
     b.model.rig.fabric = fabric;
     b.model.options_text = "classes=hair,skirt;fabric=" + fabric + ";grow_cloth=0;validate=1;page=1";
     if (!out_writable(b.out_dir, who)) return exit_refused;
+    b.out_lock_fd = hold_out(b.out_dir, who);  // held until the process ends
+    if (b.out_lock_fd < 0) return exit_refused;
     say_progress_when_interrupted(who, b.out_dir);
     tune_process_memory();
     const BakeResult result = bake(b, bake_progress(who, o.verbosity));
