@@ -49,6 +49,9 @@ struct SolverConstants {
     bool self_contact = false;
     /// collide a rig's segments between particles too, not only its particles (docs/colliders.md#spans)
     bool span_contacts = true;
+    /// a span with two free ends is one row of both, one multiplier (docs/solver.md#contacts); off: each
+    /// end its own share with a multiplier of its own, which gains energy against pose rows
+    bool coupled_spans = true;
     /// collide a rig's virtual particles, render vertices far off their links (docs/colliders.md#virtual-particles)
     bool virtual_contacts = true;
     bool energy_audit = false;///< measure every vertex update's local energy (docs/solver.md#trust-region); slow

@@ -34,6 +34,9 @@ double look_ahead(const ContactInputs& in, uint32_t i) {
     return std::isfinite(in.trust_radius[i]) ? in.trust_radius[i] : in.reach;
 }
 
+void add_coupled_span_row(ContactState& st, const ContactInputs& in, const SolverConstants& constants, uint32_t q, uint32_t o,
+                          double wq, double wo, bool first, const SpanHit& hit, double m_eff);
+
 /// The span rows (docs/colliders.md#spans): per segment with a free end, per collider whose box it
 /// reaches, the segment's point nearest the collider. Where that point lies strictly between the ends
 /// and within the look-ahead of the clearance there (thickness plus the ends' radii blended by its
@@ -79,15 +82,45 @@ void find_span_rows(const ContactModel& model, ContactState& st, const ContactIn
             const double depth = p.surface.distance - model.thickness - (wi * ri + wj * rj) - st.span_rest_depth[e * placed.size() + c];
             if (!(depth < band)) continue;
             const double denominator = (fi ? wi * wi / in.mass[i] : 0.0) + (fj ? wj * wj / in.mass[j] : 0.0);
+            const SpanHit hit{e, static_cast<uint32_t>(c), p.surface.normal, depth};
+            if (fi && fj && constants.coupled_spans) {
+                add_coupled_span_row(st, in, constants, i, j, wi, wj, true, hit, 1 / denominator);
+                add_coupled_span_row(st, in, constants, j, i, wj, wi, false, hit, 1 / denominator);
+                continue;
+            }
             for (int end = 0; end < 2; ++end) {
                 const uint32_t q = end == 0 ? i : j;
                 const double w = end == 0 ? wi : wj;
-                if (st.free[q])
-                    add_span_share(st, in, constants, q, {e, static_cast<uint32_t>(c), p.surface.normal, depth},
-                                   depth * (w / in.mass[q]) / denominator);
+                if (st.free[q]) add_span_share(st, in, constants, q, hit, depth * (w / in.mass[q]) / denominator);
             }
         }
     }
+}
+
+/// A span with two free ends: one row of both (docs/colliders.md#spans), its copy at end q, the other
+/// end `o`; both copies carry the same C, penalty and multiplier. Each end pushed by its own share
+/// instead, with a multiplier of its own, the two pushes stand in no fixed ratio, and a link held
+/// against a collider by pose rows pulling both its ends rocks about its contact a little each
+/// substep, the end the pose rows pull hardest pushed outwards by the other's share: measured on a
+/// tail, it gained energy at a steady rate while it crept (docs/solver.md#spans-against-pose-rows).
+void add_coupled_span_row(ContactState& st, const ContactInputs& in, const SolverConstants& constants, uint32_t q, uint32_t o,
+                          double wq, double wo, bool first, const SpanHit& hit, double m_eff) {
+    SpanContact row;
+    row.span = hit.span;
+    row.collider = hit.collider;
+    row.normal = hit.normal;
+    row.depth = hit.depth;
+    row.c0 = hit.depth;
+    row.anchor = in.x[q];
+    row.friction_anchor = in.x_prev[q];
+    row.k = constants.k_min_ratio * m_eff * in.inv_h2;
+    row.weight = wq;
+    row.friction_k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
+    row.other = o;
+    row.other_weight = wo;
+    row.other_anchor = in.x[o];
+    row.first = first;
+    keep_deepest(st.span_rows[q], st.span_count[q], row, [](const SpanContact& r) { return r.depth; });
 }
 
 /// The rows of spans and virtual particles (docs/colliders.md#spans, #virtual-particles), each free
@@ -136,6 +169,7 @@ void add_span_share(ContactState& st, const ContactInputs& in, const SolverConst
     row.anchor = in.x[q];
     row.friction_anchor = in.x_prev[q];
     row.k = constants.k_min_ratio * in.mass[q] * in.inv_h2;
+    row.friction_k = row.k;
     // A particle's deepest max_span_contacts; equal depths keep the lower span, then collider.
     keep_deepest(st.span_rows[q], st.span_count[q], row, [](const SpanContact& r) { return r.depth; });
 }
@@ -281,19 +315,19 @@ void update_duals(ContactState& s, const std::vector<uint32_t>& free_particles, 
     for (uint32_t i : free_particles)
         for (int q = 0; q < s.span_count[i]; ++q) {
             SpanContact& c = s.span_rows[i][q];
-            c.lambda = std::min(c.k * (c.c0 + dot(c.normal, x[i] - c.anchor)) + c.lambda, 0.0);
+            c.lambda = std::min(c.k * span_c(c, x[i], x) + c.lambda, 0.0);
         }
     self_contact_rows::update_duals(s.self, free_particles, x);
 }
 
-void add_local_energy(const ContactState& s, uint32_t i, const Vec3& xi, double& e) {
+void add_local_energy(const ContactState& s, uint32_t i, const Vec3& xi, const Vec3* x, double& e) {
     for (int q = 0; q < s.count[i]; ++q) {
         const Contact& c = s.rows[i][q];
         e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -solver_infinity, 0);
     }
     for (int q = 0; q < s.span_count[i]; ++q) {
         const SpanContact& c = s.span_rows[i][q];
-        e += row_energy(c.k, c.lambda, c.c0 + dot(c.normal, xi - c.anchor), -solver_infinity, 0);
+        e += row_energy(c.k, c.lambda, span_c(c, xi, x), -solver_infinity, 0);
     }
     self_contact_rows::add_local_energy(s.self, i, xi, e);
 }

@@ -34,17 +34,28 @@ struct Contact {
     double k = 0;           ///< normal penalty, N/m
 };
 
-/// One end's share of a span contact, C = c0 + n·(x − anchor) >= 0 (docs/solver.md#contacts).
+/// A span's contact at one of its free ends (docs/solver.md#contacts). With both ends free it is one
+/// row of the two, C = c0 + n·(w_self·(x − anchor) + w_other·(x_other − other_anchor)) >= 0, each end
+/// holding a copy with the same multiplier: the push on each end is the span's gradient there, w·n, so
+/// it does no work on a motion that keeps the span on the collider (docs/colliders.md#spans). With one
+/// free end, and for a virtual particle, it is that end's share alone: other = no_other, weight 1.
 struct SpanContact {
+    static constexpr uint32_t no_other = UINT32_MAX;
     uint32_t span = 0;      ///< the segment, into ContactModel::spans; past them, virtual particle span − spans.size()
     uint32_t collider = 0;  ///< spheres first, then capsules
     Vec3 normal;            ///< outward unit normal at the span's nearest point, at detection
     double depth = 0;       ///< the span's own C at detection (its rank among this particle's span rows)
-    double c0 = 0;          ///< this end's share of the span's C, at `anchor`
+    double c0 = 0;          ///< C at the anchors: the span's depth (both ends free) or this end's share of it
     Vec3 anchor;            ///< this end where C was evaluated (the predicted position)
     Vec3 friction_anchor;   ///< this end's position at the substep's start
-    double lambda = 0;      ///< multiplier, <= 0 (pushes out)
-    double k = 0;           ///< penalty, N/m
+    double lambda = 0;      ///< multiplier, <= 0 (pushes out); the same at both ends' copies
+    double k = 0;           ///< penalty, N/m: κ·m_eff/h², m_eff = 1/Σ_free w²/m (one free end: κ·m/h² on its share)
+    double weight = 1;      ///< this end's weight in the span's point, w (1 for a share)
+    double friction_k = 0;  ///< this end's own κ·m/h²: its friction's stiffness, as a particle contact's
+    uint32_t other = no_other;  ///< the span's other free end
+    double other_weight = 0;
+    Vec3 other_anchor;
+    bool first = true;      ///< this end is the span's first: C sums the two ends in the span's order at both copies
 };
 
 /// A one-sided row along `normal` with Coulomb friction on the slide from `friction_anchor`, bounded
@@ -60,6 +71,36 @@ inline void add_contact_row(const Row& c, double friction, const Vec3& xi, Accum
     const double t = length(tangent);
     const double bound = friction * -u;
     double kt = c.k;
+    if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
+    a.f -= tangent * kt;
+    a.h.add_diagonal(kt);
+    a.h.add_outer(c.normal, -kt);
+}
+
+namespace contact_rows {
+/// A span row's C with this end at `xi` and its other free end where the sweep has it, summed in the
+/// span's order so both copies form the same value.
+inline double span_c(const SpanContact& c, const Vec3& xi, const Vec3* x) {
+    const double self = c.weight * dot(c.normal, xi - c.anchor);
+    if (c.other == SpanContact::no_other) return c.c0 + self;
+    const double other = c.other_weight * dot(c.normal, x[c.other] - c.other_anchor);
+    return c.first ? (c.c0 + self) + other : (c.c0 + other) + self;
+}
+}  // namespace contact_rows
+
+/// A span row at one of its ends: the push −fc·w·n, and Coulomb friction on this end's slide from
+/// `friction_anchor`, bounded by μ times that push, at this end's own stiffness (docs/solver.md#contacts).
+inline void add_span_row(const SpanContact& c, double friction, const Vec3& xi, const Vec3* x, Accumulated& a) {
+    const double u = c.k * contact_rows::span_c(c, xi, x) + c.lambda;
+    if (!(u < 0)) return;
+    const double push = u * c.weight;
+    a.f -= c.normal * push;
+    a.h.add_outer(c.normal, c.k * c.weight * c.weight);
+    const Vec3 slide = xi - c.friction_anchor;
+    const Vec3 tangent = slide - c.normal * dot(c.normal, slide);
+    const double t = length(tangent);
+    const double bound = friction * -push;
+    double kt = c.friction_k;
     if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
     a.f -= tangent * kt;
     a.h.add_diagonal(kt);
@@ -158,12 +199,13 @@ uint32_t detect(const ContactModel& model, ContactState& state, const ContactInp
                 const SolverConstants& constants);
 void reset(ContactState& state);
 void update_duals(ContactState& state, const std::vector<uint32_t>& free_particles, const Vec3* x);
-/// Friction is not conservative and is left out.
-void add_local_energy(const ContactState& state, uint32_t i, const Vec3& xi, double& e);
+/// Friction is not conservative and is left out. `x`: the other particles where the sweep has them.
+void add_local_energy(const ContactState& state, uint32_t i, const Vec3& xi, const Vec3* x, double& e);
 
-inline void accumulate(const ContactModel& model, const ContactState& state, uint32_t i, const Vec3& xi, Accumulated& a) {
+inline void accumulate(const ContactModel& model, const ContactState& state, uint32_t i, const Vec3& xi, const Vec3* x,
+                       Accumulated& a) {
     for (int s = 0; s < state.count[i]; ++s) add_contact_row(state.rows[i][s], model.friction, xi, a);
-    for (int s = 0; s < state.span_count[i]; ++s) add_contact_row(state.span_rows[i][s], model.friction, xi, a);
+    for (int s = 0; s < state.span_count[i]; ++s) add_span_row(state.span_rows[i][s], model.friction, xi, x, a);
     self_contact_rows::accumulate(state.self, i, xi, a);
 }
 

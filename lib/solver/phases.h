@@ -80,7 +80,7 @@ inline Accumulated accumulate_unary(const SolverModel& m, const SolverState& s, 
     Accumulated a{(s.cloth.y[i] - xi) * mh, SymMat3::diagonal(mh)};
     slack_rows::accumulate(m.slack, s.slack, i, xi, s.animated[i], a);
     pose_rows::accumulate(m.pose, s.pose, i, xi, s.animated[i], a);
-    contact_rows::accumulate(m.contact, s.contact, i, xi, a);
+    contact_rows::accumulate(m.contact, s.contact, i, xi, s.cloth.x.data(), a);
     return a;
 }
 

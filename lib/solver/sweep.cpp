@@ -37,7 +37,7 @@ double local_energy(const SolverModel& m, const SolverState& s, uint32_t i, cons
     tether_rows::add_local_energy(s.tether, i, xi, x, e);
     slack_rows::add_local_energy(m.slack, s.slack, i, xi, s.animated[i], e);
     pose_rows::add_local_energy(m.pose, s.pose, i, xi, s.animated[i], e);
-    contact_rows::add_local_energy(s.contact, i, xi, e);
+    contact_rows::add_local_energy(s.contact, i, xi, x, e);
     return e;
 }
 
