@@ -58,6 +58,19 @@ struct SpanContact {
     bool first = true;      ///< this end is the span's first: C sums the two ends in the span's order at both copies
 };
 
+namespace contact_rows {
+/// Coulomb friction on `slide` (the particle's move from its friction anchor) across `normal`: stiffness
+/// `kt` while it sticks, bounded by `bound` (μ times the row's push) while it slides.
+inline void add_friction(const Vec3& normal, const Vec3& slide, double kt, double bound, Accumulated& a) {
+    const Vec3 tangent = slide - normal * dot(normal, slide);
+    const double t = length(tangent);
+    if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
+    a.f -= tangent * kt;
+    a.h.add_diagonal(kt);
+    a.h.add_outer(normal, -kt);
+}
+}  // namespace contact_rows
+
 /// A one-sided row along `normal` with Coulomb friction on the slide from `friction_anchor`, bounded
 /// by μ·|fc| (docs/solver.md#contacts): a particle's own contact and each end's share of a span's.
 template <class Row>
@@ -66,15 +79,7 @@ inline void add_contact_row(const Row& c, double friction, const Vec3& xi, Accum
     if (!(u < 0)) return;
     a.f -= c.normal * u;
     a.h.add_outer(c.normal, c.k);
-    const Vec3 slide = xi - c.friction_anchor;
-    const Vec3 tangent = slide - c.normal * dot(c.normal, slide);
-    const double t = length(tangent);
-    const double bound = friction * -u;
-    double kt = c.k;
-    if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
-    a.f -= tangent * kt;
-    a.h.add_diagonal(kt);
-    a.h.add_outer(c.normal, -kt);
+    contact_rows::add_friction(c.normal, xi - c.friction_anchor, c.k, friction * -u, a);
 }
 
 namespace contact_rows {
@@ -96,15 +101,7 @@ inline void add_span_row(const SpanContact& c, double friction, const Vec3& xi, 
     const double push = u * c.weight;
     a.f -= c.normal * push;
     a.h.add_outer(c.normal, c.k * c.weight * c.weight);
-    const Vec3 slide = xi - c.friction_anchor;
-    const Vec3 tangent = slide - c.normal * dot(c.normal, slide);
-    const double t = length(tangent);
-    const double bound = friction * -push;
-    double kt = c.friction_k;
-    if (kt * t > bound) kt = t > 0 ? bound / t : 0;  // sliding: the force sits on the cone
-    a.f -= tangent * kt;
-    a.h.add_diagonal(kt);
-    a.h.add_outer(c.normal, -kt);
+    contact_rows::add_friction(c.normal, xi - c.friction_anchor, c.friction_k, friction * -push, a);
 }
 
 struct ContactModel {
