@@ -406,8 +406,9 @@ TEST(RigValidate, AMeshGateFailedForGoodStopsItsRunWithTheSameVerdicts) {
             EXPECT_LE(s.poses[i].max_edge_stretch, f.poses[i].max_edge_stretch);
             EXPECT_LT(*run.stopped_step, f.solver.scenarios[i].steps);
             for (const MeshGateResult& g : s.mesh_gates)
-                if (g.scenario == run.scenario)
+                if (g.scenario == run.scenario) {
                     EXPECT_NE(g.message.find("judged up to step " + std::to_string(*run.stopped_step)), std::string::npos) << g.message;
+                }
         }
     }
     EXPECT_EQ(stops, 5u);  // the five failures of TheMeshGatesRunInEveryScenarioWithTheirMotionLimits
