@@ -385,5 +385,28 @@ TEST(Inspect, BadCommandLinesExitTwo) {
     EXPECT_NE(config.err.find("cfg.json: /garment: unknown key"), std::string::npos) << config.err;
 }
 
+// A rule's pin and fabric are checked when the config is read (docs/config.md), by the rule's pointer:
+// a bake would otherwise stop on them only when a garment they name is built, once per model.
+TEST(Inspect, AConfigRulesBadPinOrFabricIsABadCommandLine) {
+    auto dir = test::scratch_dir("inspect_bad_rule");
+    ASSERT_EQ(write_file_atomic(dir / "pin.json", std::string_view(R"({"schema": "weft.config/1", "garments": [
+        {"material": "Flag", "class": "flag", "pin": {"top": true}}]})")), "");
+    ASSERT_EQ(write_file_atomic(dir / "fabric.json", std::string_view(R"({"schema": "weft.config/1", "garments": [
+        {"material": "Flag", "class": "flag", "pin": "top"}, {"material": "Cape", "class": "cape", "fabric": "velvet"}]})")), "");
+    for (const char* command : {"inspect", "bake"}) {
+        const fs::path out = dir / (std::string(command) + "-out");
+        std::vector<std::string> args = {command, "--config", (dir / "pin.json").string(), fixture("flag.glb").string()};
+        if (std::string(command) == "bake") args.insert(args.end(), {"-o", out.string()});
+        const test::CommandResult pin = test::run_weft(args);
+        EXPECT_EQ(pin.exit_code, 2) << command;
+        EXPECT_NE(pin.err.find("pin.json: /garments/0/pin: \"pin\" has an unknown key \"top\""), std::string::npos) << pin.err;
+        args[2] = (dir / "fabric.json").string();
+        const test::CommandResult fabric = test::run_weft(args);
+        EXPECT_EQ(fabric.exit_code, 2) << command;
+        EXPECT_NE(fabric.err.find("fabric.json: /garments/1/fabric: 'velvet' is not a library fabric"), std::string::npos) << fabric.err;
+        EXPECT_FALSE(fs::exists(out)) << "nothing written on a bad command line";
+    }
+}
+
 }  // namespace
 }  // namespace weft

@@ -8,6 +8,7 @@
 #include "fabric/fabric.h"
 #include "garment/config.h"
 #include "grow/grow.h"
+#include "proxy/sheet_builder.h"
 #include "validate/scenario.h"
 
 namespace weft::cli {
@@ -146,6 +147,23 @@ bool apply_grow_flags(const ModelFlags& f, const std::string& who, ModelOptions&
     return true;
 }
 
+
+/// A rule's fabric and pin are read by later stages (the garment stage carries them through unread):
+/// checked here, when the config is loaded, so a bad one is a bad command line naming the file and the
+/// rule's JSON pointer, not an error on each garment it reaches later.
+std::string config_rules_error(const GarmentConfig& config, const fs::path& origin) {
+    for (const GarmentRule& rule : config.rules) {
+        if (!rule.fabric.empty() && !find_fabric(rule.fabric))
+            return origin.string() + ": " + rule.pointer + "/fabric: '" + rule.fabric + "' is not a library fabric (" +
+                   fabric_library_names() + ")";
+        if (!rule.pin.is_null()) {
+            SheetOptions scratch;
+            if (std::string why = apply_pin_json(rule.pin, scratch); !why.empty())
+                return origin.string() + ": " + rule.pointer + "/pin: " + why;
+        }
+    }
+    return "";
+}
 }  // namespace
 
 void add_model_flags(CLI::App& app, ModelFlags& flags, unsigned groups) {
@@ -207,6 +225,7 @@ bool apply_model_flags(const ModelFlags& f, unsigned groups, const std::vector<s
         o.config_file = config_file(f, inputs);
         if (!o.config_file.empty()) {
             ConfigResult loaded = load_garment_config(o.config_file);
+            if (loaded.error.empty()) loaded.error = config_rules_error(loaded.config, o.config_file);
             if (!loaded.error.empty()) {
                 std::cerr << who << ": --config: " << loaded.error << "\n";
                 return false;
