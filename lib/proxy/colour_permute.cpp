@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "graph/colouring.h"
+#include "proxy/core/proxy_check.h"
 
 namespace weft {
 namespace {
@@ -26,22 +27,7 @@ void permute_array(std::vector<T>& values, const std::vector<uint32_t>& new_of_o
 }  // namespace
 
 CsrGraph coupling_graph(const ClothProxy& proxy) {
-    std::vector<std::array<uint32_t, 2>> pairs;
-    // Every pair check_proxy counts as coupled: on a sound mesh a hinge's and a triangle's other pairs
-    // are edges already (build_csr drops the copies, so the colouring is the same), but a mesh whose
-    // triangles are not all edged (the fuzzer found one) would otherwise get a colouring the check refuses.
-    pairs.reserve(proxy.edges.size() + proxy.skips.size() + 6 * proxy.hinges.size() + 3 * proxy.triangles.size());
-    pairs.insert(pairs.end(), proxy.edges.begin(), proxy.edges.end());
-    pairs.insert(pairs.end(), proxy.skips.begin(), proxy.skips.end());
-    for (const auto& h : proxy.hinges)
-        for (int a = 0; a < 4; ++a)
-            for (int b = a + 1; b < 4; ++b) pairs.push_back({h[a], h[b]});
-    for (const auto& t : proxy.triangles) {
-        pairs.push_back({t[0], t[1]});
-        pairs.push_back({t[1], t[2]});
-        pairs.push_back({t[2], t[0]});
-    }
-    return build_csr(static_cast<uint32_t>(proxy.particle_count()), pairs);
+    return build_csr(static_cast<uint32_t>(proxy.particle_count()), coupled_pairs(proxy));
 }
 
 void permute_particles(ClothProxy& proxy, const std::vector<uint32_t>& new_of_old) {

@@ -402,19 +402,7 @@ ProxyFault check_colouring(const ClothProxy& proxy) {
     std::vector<uint8_t> fixed(n);
     for (uint32_t p = 0; p < n; ++p) fixed[p] = proxy.held(p) ? 1 : 0;
 
-    std::vector<std::array<uint32_t, 2>> pairs;
-    pairs.reserve(proxy.edges.size() + proxy.skips.size() + 6 * proxy.hinges.size() + 3 * proxy.triangles.size());
-    pairs.insert(pairs.end(), proxy.edges.begin(), proxy.edges.end());
-    pairs.insert(pairs.end(), proxy.skips.begin(), proxy.skips.end());
-    for (const auto& h : proxy.hinges)
-        for (int a = 0; a < 4; ++a)
-            for (int b = a + 1; b < 4; ++b) pairs.push_back({h[a], h[b]});
-    for (const auto& t : proxy.triangles) {
-        pairs.push_back({t[0], t[1]});
-        pairs.push_back({t[1], t[2]});
-        pairs.push_back({t[2], t[0]});
-    }
-    CsrGraph graph = build_csr(n, pairs);
+    CsrGraph graph = build_csr(n, coupled_pairs(proxy));
     uint32_t colour_count = static_cast<uint32_t>(proxy.colour_count());
     int64_t bad = validate_colouring(graph, colour, colour_count, fixed);
     if (bad < 0) return {};
@@ -497,6 +485,22 @@ ProxyFault find_proxy_fault(const ClothProxy& proxy) {
     for (Step step : steps)
         if (ProxyFault f = step(proxy); !f.ok()) return f;
     return {};
+}
+
+std::vector<std::array<uint32_t, 2>> coupled_pairs(const ClothProxy& proxy) {
+    std::vector<std::array<uint32_t, 2>> pairs;
+    pairs.reserve(proxy.edges.size() + proxy.skips.size() + 6 * proxy.hinges.size() + 3 * proxy.triangles.size());
+    pairs.insert(pairs.end(), proxy.edges.begin(), proxy.edges.end());
+    pairs.insert(pairs.end(), proxy.skips.begin(), proxy.skips.end());
+    for (const auto& h : proxy.hinges)
+        for (int a = 0; a < 4; ++a)
+            for (int b = a + 1; b < 4; ++b) pairs.push_back({h[a], h[b]});
+    for (const auto& t : proxy.triangles) {
+        pairs.push_back({t[0], t[1]});
+        pairs.push_back({t[1], t[2]});
+        pairs.push_back({t[2], t[0]});
+    }
+    return pairs;
 }
 
 std::string check_proxy(const ClothProxy& proxy) {

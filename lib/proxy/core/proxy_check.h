@@ -3,9 +3,11 @@
 // colouring, pins naming held particles). The codec runs it on every decoded file (the loader is the
 // attack surface, docs/architecture.md#files) and save_proxy on every proxy before writing it.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "proxy/core/cloth_proxy.h"
 
@@ -55,6 +57,12 @@ struct ProxyFault {
 ProxyFault find_proxy_fault(const ClothProxy& proxy);
 
 /// "" when the proxy is structurally sound, else find_proxy_fault's message prefixed by its code.
+/// Every pair of particles a row couples, which no colour may hold both of while both are free: the
+/// edges, the skips, a hinge's six pairs and a triangle's three edges (on a sound mesh the last two
+/// are edges already; repeated pairs are left for build_csr to drop). The builder colours by it and
+/// check_proxy checks by it.
+std::vector<std::array<uint32_t, 2>> coupled_pairs(const ClothProxy& proxy);
+
 std::string check_proxy(const ClothProxy& proxy);
 
 /// True when `text` is well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF)
